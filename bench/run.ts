@@ -1,0 +1,178 @@
+// `npm run bench`: throughput and latency, start-up, memory and the
+// conformance harness's speed, for the reference server against two anchors
+// measured in the same run: the floor (floor.ts, the least a correct
+// implementation must do) and a Prism mock (what users would otherwise run).
+// Prints tables to stdout and writes reports/bench.json (shape: BenchReport
+// in report.ts, documented in the README).
+//
+//   npm run bench              the full run (several minutes)
+//   npm run bench -- --quick   a smoke run of a few seconds per part
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { measureHarness } from './harness.js';
+import { runLoad } from './load.js';
+import { buildReport, renderReport, type Settings } from './report.js';
+import {
+  floorServer,
+  prismServer,
+  PROJECT_ROOT,
+  referenceServer,
+  residentBytes,
+  sleep,
+  startServer,
+  stopServer,
+  type RunningServer,
+  type ServerKind,
+} from './servers.js';
+import type { RoundResult } from './stats.js';
+
+const TOKEN = 'bench-token';
+
+function parseArgs(argv: readonly string[]): Settings & { out: string } {
+  const quick = argv.includes('--quick');
+  const settings: Settings & { out: string } = quick
+    ? { quick, rounds: 2, roundSeconds: 1, warmupSeconds: 0.5, connections: 50, startupRuns: 2, plantsForMemory: 20_000, out: '' }
+    : { quick, rounds: 5, roundSeconds: 5, warmupSeconds: 2, connections: 50, startupRuns: 5, plantsForMemory: 1_000_000, out: '' };
+  settings.out = join(PROJECT_ROOT, 'reports', 'bench.json');
+  for (let i = 0; i < argv.length; i++) {
+    const value = argv[i + 1];
+    const number = Number(value);
+    switch (argv[i]) {
+      case '--quick':
+        break;
+      case '--rounds':
+        if (!Number.isInteger(number) || number < 1 || number > 50) usage('--rounds takes a whole number from 1 to 50');
+        settings.rounds = number;
+        i++;
+        break;
+      case '--seconds':
+        if (!(number > 0 && number <= 120)) usage('--seconds takes a number of seconds from 0 to 120');
+        settings.roundSeconds = number;
+        i++;
+        break;
+      case '--out':
+        if (value === undefined) usage('--out takes a file name');
+        settings.out = value;
+        i++;
+        break;
+      default:
+        usage(`unknown argument ${JSON.stringify(argv[i])}`);
+    }
+  }
+  return settings;
+}
+
+function usage(problem: string): never {
+  process.stderr.write(`bench: ${problem}\nusage: npm run bench -- [--quick] [--rounds N] [--seconds S] [--out FILE]\n`);
+  process.exit(2);
+}
+
+function log(text: string): void {
+  process.stderr.write(`bench: ${text}\n`);
+}
+
+const settings = parseArgs(process.argv.slice(2));
+const reference = referenceServer('reference', TOKEN);
+const referenceWarn = referenceServer('reference-warn', TOKEN, { LOG_LEVEL: 'warn' });
+const floor = floorServer(TOKEN);
+const prism = prismServer();
+const loadServers: ServerKind[] = [reference, referenceWarn, floor, prism];
+const startupServers: ServerKind[] = [reference, floor, prism];
+
+const running: RunningServer[] = [];
+async function start(kind: ServerKind, env: Record<string, string> = {}): Promise<RunningServer> {
+  const server = await startServer(kind, { token: TOKEN, env });
+  running.push(server);
+  return server;
+}
+async function stop(server: RunningServer): Promise<void> {
+  await stopServer(server);
+  running.splice(running.indexOf(server), 1);
+}
+// Whatever happens, no server outlives the benchmark.
+process.on('exit', () => running.forEach((server) => server.child.kill('SIGKILL')));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
+
+const began = Date.now();
+
+// 1. Start-up: spawn to first accepted request, the servers alternating run by run.
+const startupMs: Record<string, number[]> = Object.fromEntries(startupServers.map((kind) => [kind.name, []]));
+for (let run = 0; run < settings.startupRuns; run++) {
+  for (const kind of startupServers) {
+    const server = await start(kind);
+    startupMs[kind.name]!.push(server.startupMs);
+    await stop(server);
+  }
+}
+log(`start-up measured (${settings.startupRuns} runs each)`);
+
+// 2. Throughput and latency: all servers up at once, rounds alternating
+// between them; each server's ids keep counting up across its rounds, so
+// every request creates a new plant.
+const memory: Record<string, { idleBytes?: number; afterLoadBytes?: number; afterPlantsBytes?: number; plantsStored?: number }> = {};
+const rounds: Record<string, RoundResult[]> = {};
+const servers: RunningServer[] = [];
+const nextIds: Record<string, () => number> = {};
+for (const kind of loadServers) {
+  const server = await start(kind);
+  servers.push(server);
+  rounds[kind.name] = [];
+  let id = 0;
+  nextIds[kind.name] = () => ++id;
+}
+await sleep(500);
+for (const server of servers) memory[server.kind.name] = { idleBytes: residentBytes(server.child.pid) };
+for (const server of servers) {
+  await runLoad({ url: server.url, token: TOKEN, connections: settings.connections, durationSeconds: settings.warmupSeconds, nextId: nextIds[server.kind.name]! });
+}
+for (let round = 0; round < settings.rounds; round++) {
+  // Rotate who goes first, so no server always runs right after the same neighbour.
+  for (let k = 0; k < servers.length; k++) {
+    const server = servers[(round + k) % servers.length]!;
+    const result = await runLoad({
+      url: server.url,
+      token: TOKEN,
+      connections: settings.connections,
+      durationSeconds: settings.roundSeconds,
+      nextId: nextIds[server.kind.name]!,
+    });
+    rounds[server.kind.name]![round] = result;
+  }
+  log(`load round ${round + 1}/${settings.rounds} done`);
+}
+for (const server of servers) {
+  memory[server.kind.name]!.afterLoadBytes = residentBytes(server.child.pid);
+  await stop(server);
+}
+
+// 3. Memory after storing many plants: a fresh server of each kind that
+// stores plants (Prism stores none), driven as fast as it goes. The start-up
+// probe stores the first plant, the load the rest; the count of 200s proves
+// how many were stored.
+for (const kind of [reference, floor]) {
+  const server = await start(kind);
+  let id = 0;
+  const result = await runLoad({ url: server.url, token: TOKEN, connections: settings.connections, amount: settings.plantsForMemory - 1, nextId: () => ++id });
+  await sleep(1_000);
+  memory[kind.name]!.afterPlantsBytes = residentBytes(server.child.pid);
+  memory[kind.name]!.plantsStored = 1 + (result.statusCounts['200'] ?? 0);
+  await stop(server);
+  log(`${kind.name}: ${memory[kind.name]!.plantsStored} plants stored`);
+}
+
+// 4. The conformance harness.
+const harness = await measureHarness();
+
+const report = buildReport({
+  settings,
+  command: settings.quick ? 'npm run bench -- --quick' : 'npm run bench',
+  wallSeconds: (Date.now() - began) / 1000,
+  rounds,
+  startupMs,
+  memory,
+  harness,
+});
+process.stdout.write(renderReport(report) + '\n');
+mkdirSync(dirname(settings.out), { recursive: true });
+writeFileSync(settings.out, JSON.stringify(report, null, 2) + '\n');
+process.stdout.write(`\nJSON: ${settings.out}\n`);

@@ -1,0 +1,127 @@
+// The benchmark's pure pieces and the floor server's behaviour. Nothing here
+// measures or asserts a timing: the benchmark prints numbers, tests check logic.
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { createFloorServer } from '../../bench/floor.js';
+import { countCases } from '../../bench/harness.js';
+import { buildReport, renderReport, type Settings } from '../../bench/report.js';
+import { formatTable, median, parseVmRss, percentile, summarizeRounds, throughputRatios, type RoundResult } from '../../bench/stats.js';
+
+function round(requestsPerSecond: number, p99Ms = 3, extra: Partial<RoundResult> = {}): RoundResult {
+  return { requestsPerSecond, responses: requestsPerSecond, durationSeconds: 1, p50Ms: 1, p99Ms, errors: 0, non2xx: 0, statusCounts: { 200: requestsPerSecond }, ...extra };
+}
+
+describe('bench statistics', () => {
+  it('takes the median of odd and even counts, NaN of none', () => {
+    assert.equal(median([5, 1, 3]), 3);
+    assert.equal(median([4, 1, 3, 2]), 2.5);
+    assert.ok(Number.isNaN(median([])));
+  });
+
+  it('takes nearest-rank percentiles', () => {
+    const sorted = Array.from({ length: 100 }, (_, i) => i + 1);
+    assert.equal(percentile(sorted, 50), 50);
+    assert.equal(percentile(sorted, 99), 99);
+    assert.equal(percentile(sorted, 100), 100);
+    assert.equal(percentile([7], 99), 7);
+  });
+
+  it('pairs rounds for ratios and sums errors and non-2xx', () => {
+    const ratios = throughputRatios([round(800), round(900), round(1000)], [round(1000), round(1000), round(1000)]);
+    assert.deepEqual(ratios.perRound, [0.8, 0.9, 1]);
+    assert.equal(ratios.median, 0.9);
+    assert.throws(() => throughputRatios([round(1)], []), /same number of rounds/);
+    const summary = summarizeRounds([round(10, 4, { errors: 1, non2xx: 2 }), round(30, 6, { non2xx: 3 })]);
+    assert.equal(summary.median.requestsPerSecond, 20);
+    assert.equal(summary.median.p99Ms, 5);
+    assert.equal(summary.errors, 1);
+    assert.equal(summary.non2xx, 5);
+  });
+
+  it('reads VmRSS from /proc status text', () => {
+    assert.equal(parseVmRss('Name:\tnode\nVmRSS:\t   12345 kB\nVmSwap:\t0 kB\n'), 12345 * 1024);
+    assert.equal(parseVmRss('Name:\tnode\n'), undefined);
+  });
+
+  it('aligns table columns', () => {
+    assert.equal(formatTable([['a', 'bb'], ['ccc', '1']]), 'a    bb\n---  --\nccc   1');
+  });
+
+  it('counts harness cases from the report shapes it knows, null otherwise', () => {
+    assert.equal(countCases({ summary: { total: 12 } }), 12);
+    assert.equal(countCases({ cases: [1, 2, 3] }), 3);
+    assert.equal(countCases({ something: 'else' }), null);
+    assert.equal(countCases('not an object'), null);
+  });
+
+  it('builds a report with ratios and judges the targets, n/a when a figure is missing', () => {
+    const settings: Settings = { quick: true, rounds: 2, roundSeconds: 1, warmupSeconds: 0, connections: 50, startupRuns: 1, plantsForMemory: 1_000_000 };
+    const report = buildReport({
+      settings,
+      command: 'test',
+      wallSeconds: 1,
+      rounds: { reference: [round(900, 4), round(700, 4)], floor: [round(1000), round(1000)], prism: [round(50), round(50)] },
+      startupMs: { reference: [300], floor: [100] },
+      memory: { reference: { plantsStored: 1_000_000, afterPlantsBytes: 200 * 1024 * 1024 } },
+      harness: { available: false, reason: 'harness: not available on this build' },
+      machine: { cores: 2, cpuModel: 'test', node: 'v20', platform: 'linux', memoryBytes: 1 },
+      now: new Date(0),
+    });
+    assert.deepEqual(report.ratios['reference/floor']?.perRound, [0.9, 0.7]);
+    assert.equal(report.ratios['reference/prism']?.median, 16);
+    const met = Object.fromEntries(report.targets.map((t) => [t.name, t.met]));
+    assert.deepEqual(met, {
+      'throughput vs floor': true,
+      'throughput vs Prism': true,
+      'p99 at 50 connections': true,
+      'start-up vs floor': false,
+      'RSS after 1,000,000 plants': true,
+    });
+    const text = renderReport(report);
+    assert.match(text, /reference\/floor\s+0\.90\s+0\.70\s+0\.80/);
+    assert.match(text, /harness: not available on this build/);
+
+    const partial = buildReport({ ...{ settings, command: 't', wallSeconds: 1, startupMs: {}, memory: {} }, rounds: {}, harness: { available: false, reason: 'x' } });
+    assert.ok(partial.targets.every((t) => t.met === null && t.measured === 'n/a'));
+  });
+});
+
+describe('the floor server', () => {
+  const server = createFloorServer({ tokens: ['secret'] });
+  let url = '';
+  before(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/plants`;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const post = (body: string, authorization = 'Bearer secret') =>
+    fetch(url, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body });
+
+  it('creates a plant once, then refuses the duplicate id', async () => {
+    const created = await post('{"id":1,"name":"Monstera","tag":"tropical"}');
+    assert.equal(created.status, 200);
+    assert.deepEqual(await created.json(), { name: 'Monstera', tag: 'tropical' });
+    const duplicate = await post('{"id":1,"name":"Fern"}');
+    assert.equal(duplicate.status, 400);
+    assert.equal(((await duplicate.json()) as { error: number }).error, 40004);
+  });
+
+  it('refuses a wrong token, malformed JSON and invalid fields', async () => {
+    const unauthorized = await post('{"id":2,"name":"Fern"}', 'Bearer other');
+    assert.equal(unauthorized.status, 401);
+    assert.equal(unauthorized.headers.get('www-authenticate'), 'Bearer realm="plantstore"');
+    await unauthorized.body?.cancel();
+    for (const [body, error] of [
+      ['{"id":', 40001],
+      ['{"id":2.5,"name":"Fern"}', 40003],
+      ['{"id":3,"name":42}', 40003],
+      ['[1]', 40003],
+    ] as const) {
+      const response = await post(body);
+      assert.equal(response.status, 400, body);
+      assert.equal(((await response.json()) as { error: number }).error, error, body);
+    }
+  });
+});
