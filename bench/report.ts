@@ -44,6 +44,8 @@ export interface BenchReport {
   startup: Record<string, { runsMs: number[]; medianMs: number }>;
   memory: Record<string, MemoryFigures>;
   harness: HarnessResult;
+  /** Servers that exited during the run, with the start of their stderr. */
+  failures: string[];
   targets: Target[];
 }
 
@@ -55,6 +57,7 @@ export interface ReportInput {
   startupMs: Record<string, number[]>;
   memory: Record<string, MemoryFigures>;
   harness: HarnessResult;
+  failures?: string[];
   machine?: BenchReport['machine'];
   now?: Date;
 }
@@ -90,6 +93,7 @@ export function buildReport(input: ReportInput): BenchReport {
     startup,
     memory: input.memory,
     harness: input.harness,
+    failures: input.failures ?? [],
     targets: [],
   };
   report.targets = evaluateTargets(report);
@@ -189,6 +193,7 @@ export function renderReport(report: BenchReport): string {
           (h.cases === null ? 'case count not found in its report' : `${h.cases} cases, ${h.casesPerSecond!.toFixed(0)} cases/s`)
       : h.reason,
     '',
+    ...(report.failures.length > 0 ? ['Failures', ...report.failures, ''] : []),
     'Targets',
     formatTable([
       ['target', 'goal', 'measured', 'met'],

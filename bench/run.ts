@@ -95,6 +95,17 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => pr
 
 const began = Date.now();
 
+// A server that dies under load is reported, with its stderr, not hidden
+// behind a column of zeros.
+const failures: string[] = [];
+function noteExit(server: RunningServer, when: string): void {
+  const exit = server.exit();
+  if (exit === undefined || failures.some((f) => f.startsWith(`${server.kind.name} `))) return;
+  const message = `${server.kind.name} ${exit} during ${when}${server.stderr().trim() ? `: ${server.stderr().trim().slice(0, 2_000)}` : ''}`;
+  failures.push(message);
+  log(message);
+}
+
 // 1. Start-up: spawn to first accepted request, the servers alternating run by run.
 const startupMs: Record<string, number[]> = Object.fromEntries(startupServers.map((kind) => [kind.name, []]));
 for (let run = 0; run < settings.startupRuns; run++) {
@@ -124,6 +135,7 @@ await sleep(500);
 for (const server of servers) memory[server.kind.name] = { idleBytes: residentBytes(server.child.pid) };
 for (const server of servers) {
   await runLoad({ url: server.url, token: TOKEN, connections: settings.connections, durationSeconds: settings.warmupSeconds, nextId: nextIds[server.kind.name]! });
+  noteExit(server, 'the warm-up');
 }
 for (let round = 0; round < settings.rounds; round++) {
   // Rotate who goes first, so no server always runs right after the same neighbour.
@@ -137,6 +149,7 @@ for (let round = 0; round < settings.rounds; round++) {
       nextId: nextIds[server.kind.name]!,
     });
     rounds[server.kind.name]![round] = result;
+    noteExit(server, `load round ${round + 1}`);
   }
   log(`load round ${round + 1}/${settings.rounds} done`);
 }
@@ -153,6 +166,7 @@ for (const kind of [reference, floor]) {
   const server = await start(kind);
   let id = 0;
   const result = await runLoad({ url: server.url, token: TOKEN, connections: settings.connections, amount: settings.plantsForMemory - 1, nextId: () => ++id });
+  noteExit(server, `the ${settings.plantsForMemory} plants`);
   await sleep(1_000);
   memory[kind.name]!.afterPlantsBytes = residentBytes(server.child.pid);
   memory[kind.name]!.plantsStored = 1 + (result.statusCounts['200'] ?? 0);
@@ -171,6 +185,7 @@ const report = buildReport({
   startupMs,
   memory,
   harness,
+  failures,
 });
 process.stdout.write(renderReport(report) + '\n');
 mkdirSync(dirname(settings.out), { recursive: true });

@@ -54,6 +54,10 @@ export interface RunningServer {
   child: ChildProcess;
   /** Milliseconds from spawn to the first request answered 200. */
   startupMs: number;
+  /** How the process ended ("exited with 1"), undefined while it runs. */
+  exit: () => string | undefined;
+  /** The start of its stderr (the first 16 KiB). */
+  stderr: () => string;
 }
 
 /** A port that was free a moment ago: bind port 0, read it, close. */
@@ -124,7 +128,7 @@ export async function startServer(kind: ServerKind, options: StartOptions): Prom
     await sleep(attempt < 200 ? 5 : 50);
   }
   const startupMs = Number(process.hrtime.bigint() - started) / 1e6;
-  return { kind, port, url: `http://${HOST}:${port}`, child, startupMs };
+  return { kind, port, url: `http://${HOST}:${port}`, child, startupMs, exit: () => exited, stderr: () => stderr };
 }
 
 /** POSTs one valid NewPlant on a fresh connection and resolves with the status. */

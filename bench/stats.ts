@@ -59,7 +59,7 @@ export function summarizeRounds(rounds: readonly RoundResult[]): RoundsSummary {
 }
 
 export interface RatioSummary {
-  /** numerator / denominator throughput, round by round (round i of one against round i of the other). */
+  /** numerator / denominator throughput, round by round (round i of one against round i of the other); NaN where a side answered nothing. */
   perRound: number[];
   median: number;
 }
@@ -67,8 +67,12 @@ export interface RatioSummary {
 /** Throughput ratios of two servers, per round pair, and their median. */
 export function throughputRatios(numerator: readonly RoundResult[], denominator: readonly RoundResult[]): RatioSummary {
   if (numerator.length !== denominator.length) throw new Error('ratios need the same number of rounds on both sides');
-  const perRound = numerator.map((round, i) => round.requestsPerSecond / denominator[i]!.requestsPerSecond);
-  return { perRound, median: median(perRound) };
+  // A round in which either server answered nothing has no meaningful ratio (NaN, "n/a").
+  const perRound = numerator.map((round, i) => {
+    const bottom = denominator[i]!.requestsPerSecond;
+    return bottom > 0 && round.requestsPerSecond > 0 ? round.requestsPerSecond / bottom : Number.NaN;
+  });
+  return { perRound, median: median(perRound.filter((ratio) => !Number.isNaN(ratio))) };
 }
 
 /** Parses the VmRSS line of /proc/<pid>/status into bytes; undefined when absent. */
