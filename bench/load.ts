@@ -2,6 +2,7 @@
 // integer id on every request, as a real client creating distinct plants
 // would (repeated ids would only measure the duplicate path).
 import autocannon, { type AutocannonRequest } from 'autocannon';
+import { cpuSeconds } from './servers.js';
 import { percentile, type RoundResult } from './stats.js';
 
 export interface LoadOptions {
@@ -14,6 +15,8 @@ export interface LoadOptions {
   amount?: number;
   /** The id of the next request; called once per request. */
   nextId: () => number;
+  /** The server's process id, to measure its CPU time per request. */
+  serverPid?: number;
 }
 
 export function runLoad(options: LoadOptions): Promise<RoundResult> {
@@ -31,6 +34,7 @@ export function runLoad(options: LoadOptions): Promise<RoundResult> {
   // gives each latency with sub-millisecond resolution (from hrtime).
   const latencies: number[] = [];
   const started = process.hrtime.bigint();
+  const cpuBefore = cpuSeconds(options.serverPid);
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -44,6 +48,9 @@ export function runLoad(options: LoadOptions): Promise<RoundResult> {
       (error, result) => {
         if (error) return reject(error);
         const elapsedSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+        const cpuAfter = cpuSeconds(options.serverPid);
+        const serverCpuUsPerRequest =
+          cpuBefore !== undefined && cpuAfter !== undefined && latencies.length > 0 ? ((cpuAfter - cpuBefore) * 1e6) / latencies.length : undefined;
         const sorted = Float64Array.from(latencies).sort();
         const statusCounts: Record<string, number> = {};
         for (const [status, { count }] of Object.entries(result.statusCodeStats)) statusCounts[status] = Number(count);
@@ -56,6 +63,7 @@ export function runLoad(options: LoadOptions): Promise<RoundResult> {
           errors: result.errors,
           non2xx: result.non2xx,
           statusCounts,
+          ...(serverCpuUsPerRequest !== undefined ? { serverCpuUsPerRequest } : {}),
         });
       },
     );

@@ -145,7 +145,7 @@ export function renderReport(report: BenchReport): string {
   out.push(
     'Throughput and latency (medians over rounds; latency over every response)',
     formatTable([
-      ['server', ...roundHeaders, 'median req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'],
+      ['server', ...roundHeaders, 'median req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'server CPU µs/req'],
       ...names.map((name) => {
         const s = report.throughput[name]!;
         return [
@@ -156,6 +156,7 @@ export function renderReport(report: BenchReport): string {
           fixed(s.median.p99Ms, 2),
           String(s.errors),
           String(s.non2xx),
+          fixed(s.median.serverCpuUsPerRequest, 0),
         ];
       }),
     ]),

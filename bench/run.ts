@@ -147,6 +147,7 @@ for (let round = 0; round < settings.rounds; round++) {
       connections: settings.connections,
       durationSeconds: settings.roundSeconds,
       nextId: nextIds[server.kind.name]!,
+      serverPid: server.child.pid,
     });
     rounds[server.kind.name]![round] = result;
     noteExit(server, `load round ${round + 1}`);

@@ -5,7 +5,7 @@ import { openSync, closeSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { parseVmRss } from './stats.js';
+import { parseCpuSeconds, parseVmRss } from './stats.js';
 
 /** The project's root, from both the source tree and dist/. */
 export const PROJECT_ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../' : '../', import.meta.url));
@@ -161,6 +161,16 @@ export function residentBytes(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
     return parseVmRss(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds (user + system) a process has used so far; undefined where there is no /proc. */
+export function cpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    return parseCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return undefined;
   }

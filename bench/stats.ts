@@ -36,11 +36,17 @@ export interface RoundResult {
   non2xx: number;
   /** Responses per status code. */
   statusCounts: Record<string, number>;
+  /**
+   * CPU time the server process spent per response, in microseconds: a
+   * figure that other processes on the machine disturb far less than
+   * requests per second. Undefined where there is no /proc.
+   */
+  serverCpuUsPerRequest?: number;
 }
 
 export interface RoundsSummary {
   rounds: RoundResult[];
-  median: { requestsPerSecond: number; p50Ms: number; p99Ms: number };
+  median: { requestsPerSecond: number; p50Ms: number; p99Ms: number; serverCpuUsPerRequest: number };
   errors: number;
   non2xx: number;
 }
@@ -52,6 +58,7 @@ export function summarizeRounds(rounds: readonly RoundResult[]): RoundsSummary {
       requestsPerSecond: median(rounds.map((r) => r.requestsPerSecond)),
       p50Ms: median(rounds.map((r) => r.p50Ms)),
       p99Ms: median(rounds.map((r) => r.p99Ms)),
+      serverCpuUsPerRequest: median(rounds.flatMap((r) => (r.serverCpuUsPerRequest === undefined ? [] : [r.serverCpuUsPerRequest]))),
     },
     errors: rounds.reduce((sum, r) => sum + r.errors, 0),
     non2xx: rounds.reduce((sum, r) => sum + r.non2xx, 0),
@@ -79,6 +86,19 @@ export function throughputRatios(numerator: readonly RoundResult[], denominator:
 export function parseVmRss(status: string): number | undefined {
   const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status);
   return match ? Number(match[1]) * 1024 : undefined;
+}
+
+/**
+ * User plus system CPU seconds of a process from the text of /proc/<pid>/stat
+ * (fields 14 and 15, utime and stime, in clock ticks of USER_HZ, which is 100
+ * on Linux). The command name (field 2) may hold spaces and parentheses, so
+ * fields are counted from its closing parenthesis.
+ */
+export function parseCpuSeconds(stat: string): number | undefined {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return Number.isFinite(utime) && Number.isFinite(stime) ? (utime + stime) / 100 : undefined;
 }
 
 /** Renders rows as a plain-text table with aligned columns; the first row is the header. */

@@ -1,5 +1,5 @@
 // Bearer authentication (RFC 6750) for the API's operation.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { ApiError } from './errors.js';
 
 export const REALM = 'plantstore';
@@ -50,7 +50,8 @@ export function createAuthenticator(tokens: readonly string[] | undefined): Auth
 }
 
 function digest(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
+  // One-shot hashing: no Hash object per request.
+  return hash('sha256', token, 'buffer');
 }
 
 function challenge(code: 'MISSING_CREDENTIALS' | 'UNSUPPORTED_SCHEME' | 'MALFORMED_TOKEN' | 'UNKNOWN_TOKEN', error?: string): ApiError {

@@ -19,21 +19,34 @@ export interface PlantStore {
 }
 
 export function createMemoryStore(maxPlants: number = 1_000_000): PlantStore {
-  const plants = new Map<string, StoredPlant>();
+  // Keyed by the id as a number when it is a safe integer (most ids), else by
+  // its decimal string: a number key takes no memory of its own for ids below
+  // 2^31 and a small one above, where a string key costs a heap string per
+  // plant (about 40 MB for a million plants). keyOf maps each id to exactly
+  // one key, so number and string keys never stand for the same id.
+  const plants = new Map<number | string, StoredPlant>();
   return {
     create(id, plant) {
+      const key = keyOf(id);
       // Check and insert happen in one synchronous step, so concurrent
       // creates of one id cannot both succeed.
-      if (plants.has(id)) return 'exists';
+      if (plants.has(key)) return 'exists';
       if (plants.size >= maxPlants) return 'full';
-      plants.set(id, plant);
+      plants.set(key, plant);
       return 'created';
     },
-    get: (id) => plants.get(id),
-    list: () => Array.from(plants, ([id, plant]) => ({ id, plant })),
+    get: (id) => plants.get(keyOf(id)),
+    list: () => Array.from(plants, ([key, plant]) => ({ id: String(key), plant })),
     clear: () => plants.clear(),
     get size() {
       return plants.size;
     },
   };
+}
+
+/** The map key of an id: a number for a canonical safe-integer decimal ("-0" is not canonical), else the string itself. */
+function keyOf(id: string): number | string {
+  if (id.length > 16) return id; // beyond 2^53 in magnitude: keep the exact digits
+  const value = Number(id);
+  return Number.isSafeInteger(value) && String(value) === id ? value : id;
 }
