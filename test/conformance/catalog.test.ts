@@ -7,7 +7,7 @@ import type { Exchange } from '../../conformance/http.js';
 import { runTarget } from '../../conformance/runner.js';
 import { loadSpecModel } from '../../conformance/spec-model.js';
 import { startFake } from '../support/fake-server.js';
-import { MUTANTS } from './checks.mutants.test.js';
+import { MUTANTS } from '../support/mutants.js';
 
 // Frozen: a check may be added at the end of its group, never renumbered or reused.
 const FROZEN_IDS = [

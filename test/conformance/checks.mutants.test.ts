@@ -8,51 +8,8 @@ import type { Outcome } from '../../conformance/checks/types.js';
 import { runTarget, type TargetResult } from '../../conformance/runner.js';
 import { loadSpecModel } from '../../conformance/spec-model.js';
 import { startFake, type FakeServer, type Mutation } from '../support/fake-server.js';
+import { MUTANTS } from '../support/mutants.js';
 
-/** check id → the mutant that breaks its rule, and the outcome the policy gives. */
-export const MUTANTS: Array<[string, Mutation, Outcome]> = [
-  ['PS-ACCEPT-001', 'dropTag', 'fail'],
-  ['PS-ACCEPT-002', 'requireTag', 'fail'],
-  ['PS-ACCEPT-003', 'rejectEmptyName', 'fail'],
-  ['PS-ACCEPT-004', 'nameMaxLength', 'fail'],
-  ['PS-ACCEPT-005', 'latin1Body', 'fail'],
-  ['PS-ACCEPT-006', 'rejectUnknownProps', 'fail'],
-  ['PS-ACCEPT-007', 'positiveIdsOnly', 'fail'],
-  ['PS-ACCEPT-008', 'positiveIdsOnly', 'fail'],
-  ['PS-ACCEPT-009', 'int53Ids', 'fail'],
-  ['PS-ACCEPT-010', 'int53Ids', 'fail'],
-  ['PS-ACCEPT-011', 'rejectIntegralNumerals', 'non-strict'],
-  ['PS-REJECT-001', 'acceptMissingName', 'fail'],
-  ['PS-REJECT-002', 'coerceStrings', 'fail'],
-  ['PS-REJECT-003', 'acceptNull', 'fail'],
-  ['PS-REJECT-004', 'noInt64Bound', 'fail'],
-  ['PS-REJECT-005', 'noInt64Bound', 'fail'],
-  ['PS-REJECT-006', 'truncateFractions', 'fail'],
-  ['PS-REJECT-007', 'unwrapArray', 'fail'],
-  ['PS-REJECT-008', 'emptyBodyOk', 'fail'],
-  ['PS-REJECT-009', 'acceptMalformed', 'fail'],
-  ['PS-REJECT-010', 'acceptTrailingGarbage', 'fail'],
-  ['PS-REJECT-011', 'ignoreContentType', 'fail'],
-  ['PS-AUTH-001', 'noAuth', 'fail'],
-  ['PS-AUTH-001', 'noWwwAuthenticate', 'fail'],
-  ['PS-AUTH-002', 'acceptAnyScheme', 'fail'],
-  ['PS-AUTH-003', 'acceptEmptyToken', 'fail'],
-  ['PS-AUTH-004', 'acceptMalformedToken', 'fail'],
-  ['PS-AUTH-005', 'lowercaseBearerRejected', 'fail'],
-  ['PS-AUTH-006', 'acceptAnyToken', 'fail'],
-  ['PS-AUTH-007', 'bodyBeforeAuth', 'non-strict'],
-  ['PS-HTTP-001', 'no405Allow', 'fail'],
-  ['PS-HTTP-001', 'no405', 'non-strict'],
-  ['PS-HTTP-002', 'unknownPath200', 'non-strict'],
-  ['PS-STATE-001', 'duplicatesAccepted', 'non-strict'],
-  ['PS-STATE-002', 'roundIds', 'fail'],
-  ['PS-STATE-002', 'duplicatesAccepted', 'skip'],
-  ['PS-GEN-001', 'dropTag', 'fail'],
-  ['PS-GEN-002', 'acceptMissingName', 'fail'],
-  ['PS-RESP-001', 'status422', 'non-strict'],
-  ['PS-RESP-002', 'wrongContentType', 'fail'],
-  ['PS-RESP-003', 'errorBodyWrongShape', 'fail'],
-];
 
 const TOKEN = 'mutant-test-token';
 const model = loadSpecModel();
