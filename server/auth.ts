@@ -1,0 +1,60 @@
+// Bearer authentication (RFC 6750) for the API's operation.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { ApiError } from './errors.js';
+
+export const REALM = 'plantstore';
+
+// RFC 6750 §2.1: credentials = "Bearer" 1*SP b64token
+//                b64token    = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
+// RFC 9110 §11.1: the scheme is case-insensitive.
+const SCHEME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+/;
+const AFTER_SCHEME = /^ +(.*)$/s;
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/** Decides whether a request's Authorization header is acceptable. */
+export interface Authenticator {
+  /** Throws an ApiError (401) when the credentials are missing, malformed or not accepted. */
+  check(authorization: string | undefined): void;
+  readonly restrictsTokens: boolean;
+}
+
+export function createAuthenticator(tokens: readonly string[] | undefined): Authenticator {
+  // Tokens are compared through their SHA-256 digests with timingSafeEqual:
+  // equal-length inputs, so neither the content nor the length of an accepted
+  // token leaks through the comparison's timing.
+  const digests = (tokens ?? []).map(digest);
+  const restrictsTokens = tokens !== undefined;
+  return {
+    restrictsTokens,
+    check(authorization) {
+      if (authorization === undefined || authorization === '') {
+        throw challenge('MISSING_CREDENTIALS');
+      }
+      const scheme = SCHEME.exec(authorization)?.[0];
+      if (scheme === undefined || scheme.toLowerCase() !== 'bearer') {
+        // RFC 6750 §3.1: a request that "attempted using an unsupported
+        // authentication method" gets a challenge without an error code.
+        throw challenge('UNSUPPORTED_SCHEME');
+      }
+      const token = AFTER_SCHEME.exec(authorization.slice(scheme.length))?.[1];
+      if (token === undefined || !B64TOKEN.test(token)) throw challenge('MALFORMED_TOKEN', 'invalid_token');
+      if (restrictsTokens) {
+        const presented = digest(token);
+        let accepted = false;
+        // No early exit: every configured token is compared.
+        for (const known of digests) accepted = timingSafeEqual(presented, known) || accepted;
+        if (!accepted) throw challenge('UNKNOWN_TOKEN', 'invalid_token');
+      }
+    },
+  };
+}
+
+function digest(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+function challenge(code: 'MISSING_CREDENTIALS' | 'UNSUPPORTED_SCHEME' | 'MALFORMED_TOKEN' | 'UNKNOWN_TOKEN', error?: string): ApiError {
+  // RFC 6750 §3: a 401 carries WWW-Authenticate with the Bearer scheme.
+  const value = error ? `Bearer realm="${REALM}", error="${error}"` : `Bearer realm="${REALM}"`;
+  return new ApiError(code, undefined, { 'www-authenticate': value });
+}

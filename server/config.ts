@@ -1,0 +1,52 @@
+// Reads the server's configuration from the environment, refusing bad values
+// with a message that names the variable.
+import { DEFAULT_BODY_LIMIT, DEFAULT_MAX_PLANTS } from './app.js';
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  tokens: string[] | undefined;
+  logLevel: string;
+  bodyLimit: number;
+  maxPlants: number;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export class ConfigError extends Error {}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  return {
+    port: integer(env, 'PORT', 4010, 0, 65535),
+    host: env.HOST?.trim() || '0.0.0.0',
+    tokens: tokens(env.PLANTSTORE_TOKENS),
+    logLevel: logLevel(env.LOG_LEVEL),
+    bodyLimit: integer(env, 'PLANTSTORE_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1, 2 ** 31 - 1),
+    maxPlants: integer(env, 'PLANTSTORE_MAX_PLANTS', DEFAULT_MAX_PLANTS, 0, Number.MAX_SAFE_INTEGER),
+  };
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+function tokens(raw: string | undefined): string[] | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const list = raw.split(',').map((t) => t.trim()).filter((t) => t !== '');
+  // RFC 6750 §2.1 b64token: a token outside this syntax could never be presented.
+  const bad = list.find((t) => !/^[A-Za-z0-9\-._~+/]+=*$/.test(t));
+  if (bad !== undefined) throw new ConfigError('PLANTSTORE_TOKENS holds a token outside RFC 6750 §2.1 b64token syntax (A-Z a-z 0-9 - . _ ~ + / then any =)');
+  return list;
+}
+
+function logLevel(raw: string | undefined): string {
+  const level = raw?.trim().toLowerCase() || 'info';
+  if (!LOG_LEVELS.includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(raw)}`);
+  return level;
+}

@@ -1,0 +1,65 @@
+// Every error answer of the server, in one table: the HTTP status, the
+// `error` number of the specification's Error record, and the message.
+// The `error` numbers are ours (the specification leaves "the set of error
+// values" open): the status times 100 plus a running number.
+
+export const ERRORS = {
+  MALFORMED_JSON: { status: 400, error: 40001, message: 'Request body is not valid JSON.' },
+  BODY_REQUIRED: { status: 400, error: 40002, message: 'Request body is required: send a NewPlant record.' },
+  INVALID_NEW_PLANT: { status: 400, error: 40003, message: 'Request body is not a valid NewPlant.' },
+  DUPLICATE_ID: { status: 400, error: 40004, message: 'A plant with this id already exists.' },
+  MALFORMED_REQUEST: { status: 400, error: 40005, message: 'Malformed request.' },
+  MALFORMED_HTTP: { status: 400, error: 40006, message: 'Malformed HTTP request.' },
+  MISSING_CREDENTIALS: {
+    status: 401,
+    error: 40101,
+    message: 'Authentication required: send the header Authorization: Bearer <token>.',
+  },
+  UNSUPPORTED_SCHEME: {
+    status: 401,
+    error: 40102,
+    message: 'Unsupported authentication scheme: use Authorization: Bearer <token>.',
+  },
+  MALFORMED_TOKEN: {
+    status: 401,
+    error: 40103,
+    message: 'Malformed bearer token: a token is one or more of A-Z a-z 0-9 - . _ ~ + / followed by any = (RFC 6750 §2.1).',
+  },
+  UNKNOWN_TOKEN: { status: 401, error: 40104, message: 'The bearer token is not accepted.' },
+  NOT_FOUND: { status: 404, error: 40401, message: 'No such resource: the API has one operation, POST /plants.' },
+  METHOD_NOT_ALLOWED: { status: 405, error: 40501, message: 'Method not allowed: /plants accepts POST only.' },
+  REQUEST_TIMEOUT: { status: 408, error: 40801, message: 'The request was not received in time.' },
+  PAYLOAD_TOO_LARGE: { status: 413, error: 41301, message: 'Request body is too large.' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    error: 41501,
+    message: 'Unsupported media type: send Content-Type: application/json (UTF-8).',
+  },
+  HEADERS_TOO_LARGE: { status: 431, error: 43101, message: 'Request header fields are too large.' },
+  INTERNAL: { status: 500, error: 50001, message: 'Internal server error.' },
+  STORE_FULL: { status: 507, error: 50701, message: 'The store is full: no more plants can be stored.' },
+} as const satisfies Record<string, { status: number; error: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** The Error record of the specification: `error` (int32) and `message`. */
+export interface ErrorBody {
+  error: number;
+  message: string;
+}
+
+/** An error on its way to the client; `detail` replaces the table's message when given. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: ErrorBody;
+  constructor(
+    readonly code: ErrorCode,
+    detail?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    const entry = ERRORS[code];
+    super(detail ?? entry.message);
+    this.status = entry.status;
+    this.body = { error: entry.error, message: detail ?? entry.message };
+  }
+}

@@ -1,0 +1,352 @@
+// A strict JSON (RFC 8259) parser that keeps integers exact.
+//
+// JSON.parse turns every number into a double, so 9007199254740993 becomes
+// 9007199254740992 and 9223372036854775807 becomes 2^63: the int64 ids of the
+// Plant Store could not be told apart or range-checked. This parser returns
+// an integral numeral as a `number` when it is a safe integer and as a
+// `bigint` otherwise, so every int64 arrives exactly. Non-integral numerals
+// are `number`s, as with JSON.parse.
+//
+// Beyond RFC 8259 it refuses, as decisions of ours (see README):
+// - repeated member names in one object (RFC 8259 §4: "names SHOULD be
+//   unique"; I-JSON, RFC 7493 §2.3, forbids them), so no two parsers can
+//   read one request differently;
+// - nesting deeper than `maxDepth`, so hostile input cannot exhaust the stack.
+// Objects are created without a prototype, so `__proto__` and `constructor`
+// are ordinary member names and pollute nothing.
+
+export type JsonValue = null | boolean | number | bigint | string | NonIntegralNumber | JsonValue[] | JsonObject;
+
+/**
+ * A numeral that is not an integer but whose nearest double is one
+ * (1e-400 is 0 as a double, 1.0000000000000000001 is 1). Kept apart so that
+ * no validator mistakes it for the integer it rounds to.
+ */
+export class NonIntegralNumber {
+  constructor(readonly numeral: string) {}
+  toJSON(): number {
+    return Number(this.numeral);
+  }
+}
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
+
+export class JsonSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly position: number,
+  ) {
+    super(message);
+    this.name = 'JsonSyntaxError';
+  }
+}
+
+/** Integers with more digits than this are far outside int64; keep their sign and magnitude class only. */
+const MAX_EXACT_DIGITS = 40;
+const HUGE = 10n ** BigInt(MAX_EXACT_DIGITS);
+
+export interface ParseOptions {
+  maxDepth?: number;
+}
+
+export function parseJson(text: string, options: ParseOptions = {}): JsonValue {
+  return new Parser(text, options.maxDepth ?? 64).parseDocument();
+}
+
+class Parser {
+  private pos = 0;
+  private depth = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly maxDepth: number,
+  ) {}
+
+  parseDocument(): JsonValue {
+    // RFC 8259 §8.1: parsers MAY ignore a byte order mark.
+    if (this.text.charCodeAt(0) === 0xfeff) this.pos = 1;
+    this.skipWhitespace();
+    if (this.pos >= this.text.length) this.fail('the body is empty, a JSON value was expected');
+    const value = this.parseValue();
+    this.skipWhitespace();
+    if (this.pos < this.text.length) this.fail('unexpected data after the JSON value');
+    return value;
+  }
+
+  private fail(reason: string): never {
+    throw new JsonSyntaxError(`Malformed JSON at position ${this.pos}: ${reason}.`, this.pos);
+  }
+
+  private skipWhitespace(): void {
+    const text = this.text;
+    let pos = this.pos;
+    for (;;) {
+      const c = text.charCodeAt(pos);
+      // RFC 8259 §2: ws = space, horizontal tab, line feed, carriage return.
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
+      else break;
+    }
+    this.pos = pos;
+  }
+
+  private parseValue(): JsonValue {
+    const c = this.text.charCodeAt(this.pos);
+    switch (c) {
+      case 0x7b: // {
+        return this.parseObject();
+      case 0x5b: // [
+        return this.parseArray();
+      case 0x22: // "
+        return this.parseString();
+      case 0x74: // t
+        return this.parseLiteral('true', true);
+      case 0x66: // f
+        return this.parseLiteral('false', false);
+      case 0x6e: // n
+        return this.parseLiteral('null', null);
+      default:
+        if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.parseNumber();
+        if (Number.isNaN(c)) this.fail('unexpected end of input, a value was expected');
+        this.fail(`unexpected character ${JSON.stringify(this.text[this.pos])}, a value was expected`);
+    }
+  }
+
+  private parseLiteral<T extends JsonValue>(word: string, value: T): T {
+    if (!this.text.startsWith(word, this.pos)) this.fail(`invalid literal, expected ${word}`);
+    this.pos += word.length;
+    return value;
+  }
+
+  private enter(): void {
+    if (++this.depth > this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth} levels`);
+  }
+
+  private parseObject(): JsonObject {
+    this.enter();
+    this.pos++; // {
+    const object: JsonObject = Object.create(null);
+    const seen = new Set<string>();
+    this.skipWhitespace();
+    if (this.text.charCodeAt(this.pos) === 0x7d) {
+      this.pos++;
+      this.depth--;
+      return object;
+    }
+    for (;;) {
+      if (this.text.charCodeAt(this.pos) !== 0x22) this.fail('a member name in double quotes was expected');
+      const namePos = this.pos;
+      const name = this.parseString();
+      if (seen.has(name)) {
+        this.pos = namePos;
+        this.fail(`the member name ${JSON.stringify(name)} is repeated (RFC 7493 §2.3)`);
+      }
+      seen.add(name);
+      this.skipWhitespace();
+      if (this.text.charCodeAt(this.pos) !== 0x3a) this.fail('":" was expected after a member name');
+      this.pos++;
+      this.skipWhitespace();
+      object[name] = this.parseValue();
+      this.skipWhitespace();
+      const c = this.text.charCodeAt(this.pos);
+      if (c === 0x2c) {
+        this.pos++;
+        this.skipWhitespace();
+        continue;
+      }
+      if (c === 0x7d) {
+        this.pos++;
+        this.depth--;
+        return object;
+      }
+      this.fail('"," or "}" was expected in an object');
+    }
+  }
+
+  private parseArray(): JsonValue[] {
+    this.enter();
+    this.pos++; // [
+    const array: JsonValue[] = [];
+    this.skipWhitespace();
+    if (this.text.charCodeAt(this.pos) === 0x5d) {
+      this.pos++;
+      this.depth--;
+      return array;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      array.push(this.parseValue());
+      this.skipWhitespace();
+      const c = this.text.charCodeAt(this.pos);
+      if (c === 0x2c) {
+        this.pos++;
+        continue;
+      }
+      if (c === 0x5d) {
+        this.pos++;
+        this.depth--;
+        return array;
+      }
+      this.fail('"," or "]" was expected in an array');
+    }
+  }
+
+  private parseString(): string {
+    const text = this.text;
+    let pos = this.pos + 1; // after the opening quote
+    let start = pos;
+    let out = '';
+    for (;;) {
+      const c = text.charCodeAt(pos);
+      if (c === 0x22) {
+        out += text.slice(start, pos);
+        this.pos = pos + 1;
+        return out;
+      }
+      if (c === 0x5c) {
+        out += text.slice(start, pos);
+        pos = this.parseEscape(pos, (s) => (out += s));
+        start = pos;
+        continue;
+      }
+      if (Number.isNaN(c)) {
+        this.pos = pos;
+        this.fail('unterminated string');
+      }
+      // RFC 8259 §7: control characters U+0000 to U+001F must be escaped.
+      if (c < 0x20) {
+        this.pos = pos;
+        this.fail('unescaped control character in a string');
+      }
+      pos++;
+    }
+  }
+
+  /** Parses the escape at `pos` (a backslash), appends its text, returns the position after it. */
+  private parseEscape(pos: number, append: (s: string) => void): number {
+    const c = this.text[pos + 1];
+    switch (c) {
+      case '"':
+      case '\\':
+      case '/':
+        append(c);
+        return pos + 2;
+      case 'b':
+        append('\b');
+        return pos + 2;
+      case 'f':
+        append('\f');
+        return pos + 2;
+      case 'n':
+        append('\n');
+        return pos + 2;
+      case 'r':
+        append('\r');
+        return pos + 2;
+      case 't':
+        append('\t');
+        return pos + 2;
+      case 'u': {
+        const hex = this.text.slice(pos + 2, pos + 6);
+        if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
+          this.pos = pos;
+          this.fail('invalid \\u escape, four hexadecimal digits were expected');
+        }
+        append(String.fromCharCode(parseInt(hex, 16)));
+        return pos + 6;
+      }
+      default:
+        this.pos = pos;
+        this.fail('invalid escape in a string');
+    }
+  }
+
+  private parseNumber(): number | bigint | NonIntegralNumber {
+    const text = this.text;
+    const start = this.pos;
+    let pos = start;
+    let negative = false;
+    if (text.charCodeAt(pos) === 0x2d) {
+      negative = true;
+      pos++;
+    }
+    // RFC 8259 §6: int = zero / ( digit1-9 *DIGIT ); no leading zeros.
+    const intStart = pos;
+    if (text.charCodeAt(pos) === 0x30) pos++;
+    else if (isDigit(text.charCodeAt(pos))) while (isDigit(text.charCodeAt(pos))) pos++;
+    else {
+      this.pos = pos;
+      this.fail('a digit was expected');
+    }
+    const intDigits = text.slice(intStart, pos);
+    let fracDigits = '';
+    if (text.charCodeAt(pos) === 0x2e) {
+      pos++;
+      const fracStart = pos;
+      while (isDigit(text.charCodeAt(pos))) pos++;
+      if (pos === fracStart) {
+        this.pos = pos;
+        this.fail('a digit was expected after the decimal point');
+      }
+      fracDigits = text.slice(fracStart, pos);
+    }
+    let exponent = 0;
+    const e = text.charCodeAt(pos);
+    if (e === 0x65 || e === 0x45) {
+      pos++;
+      let expNegative = false;
+      const sign = text.charCodeAt(pos);
+      if (sign === 0x2b || sign === 0x2d) {
+        expNegative = sign === 0x2d;
+        pos++;
+      }
+      const expStart = pos;
+      while (isDigit(text.charCodeAt(pos))) pos++;
+      if (pos === expStart) {
+        this.pos = pos;
+        this.fail('a digit was expected in the exponent');
+      }
+      // Exponents beyond 15 digits only ever mean "enormous" or "tiny".
+      exponent = Number(text.slice(expStart, pos));
+      if (expNegative) exponent = -exponent;
+    }
+    this.pos = pos;
+    if (fracDigits === '' && exponent === 0) {
+      // The common case: a plain integer numeral.
+      if (intDigits.length <= 15) return negative ? -Number(intDigits) || 0 : Number(intDigits);
+      return exactInteger(negative, intDigits, 0) as number | bigint;
+    }
+    const integer = exactInteger(negative, intDigits + fracDigits, exponent - fracDigits.length);
+    if (integer !== undefined) return integer;
+    const numeral = text.slice(start, pos);
+    const double = Number(numeral);
+    return Number.isInteger(double) ? new NonIntegralNumber(numeral) : double;
+  }
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/**
+ * The value of ±digits × 10^exponent when it is an integer (JSON Schema
+ * 2020-12 counts 5.0 and 5e2 as integers), else undefined. Safe integers come
+ * back as numbers, others as bigints; magnitudes beyond 10^40 are clamped to
+ * ±10^40, which is as far outside int64 as the real value.
+ */
+function exactInteger(negative: boolean, digits: string, exponent: number): number | bigint | undefined {
+  let first = 0;
+  while (first < digits.length && digits.charCodeAt(first) === 0x30) first++;
+  let last = digits.length;
+  while (last > first && digits.charCodeAt(last - 1) === 0x30) {
+    last--;
+    exponent++;
+  }
+  if (first === last) return 0; // zero with any exponent, and -0, is the integer 0
+  if (exponent < 0) return undefined; // a fraction remains
+  const significant = digits.slice(first, last);
+  if (significant.length + exponent > MAX_EXACT_DIGITS) return negative ? -HUGE : HUGE;
+  const magnitude = BigInt(significant) * 10n ** BigInt(exponent);
+  const value = negative ? -magnitude : magnitude;
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
