@@ -45,6 +45,8 @@ export interface Mutations {
 
 export interface FakeOptions extends Mutations {
   tokens?: string[];
+  /** A path prefix the API lives under, e.g. `/api/v1` (a deployed server behind a gateway). */
+  prefix?: string;
 }
 
 export type Mutation = keyof Mutations;
@@ -218,7 +220,8 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 async function handle(o: FakeOptions, store: Set<string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const path = (req.url ?? '/').split('?')[0];
+  let path = (req.url ?? '/').split('?')[0]!;
+  if (o.prefix) path = path.startsWith(`${o.prefix}/`) ? path.slice(o.prefix.length) : '/__outside_prefix__';
   if (path !== '/plants') {
     if (o.unknownPath200) return send(res, 200, o, { name: 'anything' });
     return send(res, 404, o, { error: 40401, message: 'Not found.' });
