@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { OPENAPI_PATH } from '../spec/openapi.js';
 
 const require = createRequire(import.meta.url);
 
@@ -16,12 +17,10 @@ export interface LintFinding {
 
 const SEVERITY = ['error', 'warning', 'info', 'hint'] as const;
 
-/** The ruleset beside the document's folder (the project root), unless given. */
-export function defaultRuleset(specPath: string): string {
-  return join(dirname(resolve(specPath)), '..', '.spectral.yaml');
-}
+/** The project's ruleset (.spectral.yaml at the project root, beside spec/): it applies to any document the harness reads. */
+export const DEFAULT_RULESET = join(dirname(OPENAPI_PATH), '..', '.spectral.yaml');
 
-export async function lintSpec(specPath: string, rulesetPath = defaultRuleset(specPath)): Promise<LintFinding[]> {
+export async function lintSpec(specPath: string, rulesetPath = DEFAULT_RULESET): Promise<LintFinding[]> {
   // CommonJS packages; Spectral's CLI brings the ruleset bundler and runtime.
   const { Spectral, Document } = require('@stoplight/spectral-core') as typeof import('@stoplight/spectral-core');
   const Parsers = require('@stoplight/spectral-parsers') as typeof import('@stoplight/spectral-parsers');

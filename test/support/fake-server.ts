@@ -41,6 +41,7 @@ export interface Mutations {
   nameMaxLength?: boolean; // names over 100 characters refused
   rejectUnknownProps?: boolean;
   requireTag?: boolean;
+  hangOtherMethods?: boolean; // other methods never answered (the harness must time out, not hang)
 }
 
 export interface FakeOptions extends Mutations {
@@ -227,6 +228,7 @@ async function handle(o: FakeOptions, store: Set<string>, req: IncomingMessage, 
     return send(res, 404, o, { error: 40401, message: 'Not found.' });
   }
   if (req.method !== 'POST') {
+    if (o.hangOtherMethods) return; // closed by close() through closeAllConnections
     if (o.no405) return send(res, 404, o, { error: 40401, message: 'Not found.' });
     return send(res, 405, o, { error: 40501, message: 'Method not allowed.' }, o.no405Allow ? {} : { allow: 'POST' });
   }
