@@ -106,7 +106,8 @@ export async function runTarget(opts: RunOptions, target: Target): Promise<Targe
         requirement: check.requirement,
         source: check.source,
         expected: reportable ? (verdict.expected ?? null) : null,
-        actual: reportable ? (verdict.actual ?? null) : null,
+        // The request's note says which of a check's requests this is (e.g. "id as a string of digits").
+        actual: reportable && verdict.actual ? (ex?.request.note ? `[${ex.request.note}] ${verdict.actual}` : verdict.actual) : null,
         reproduce: reportable && ex ? toCurl(ex, target.token) : null,
         requests,
       });
