@@ -170,9 +170,3 @@ export function gradeRejected(ctx: CheckContext, ex: Exchange, fitting: number[]
   if (fitting.includes(status) && !problem) return { outcome: 'pass' };
   return { outcome: 'non-strict', expected, actual: `${problem ? `${problem}; ` : ''}status ${status} is not declared: ${describe(ex)}` };
 }
-
-/** The media types and statuses of a 401 answer per RFC 6750 §3 / RFC 9110 §11.6.1. */
-export function bearerChallenge(ex: Exchange): boolean {
-  const h = ex.response?.headers['www-authenticate'];
-  return h !== undefined && /(^|,)\s*bearer(\s|,|$)/i.test(h);
-}
