@@ -190,8 +190,11 @@ export function renderReport(report: BenchReport): string {
   const h = report.harness;
   out.push(
     h.available
-      ? `Harness: ${h.command}: ${h.wallSeconds.toFixed(1)} s wall, exit ${h.exitCode}, ` +
-          (h.cases === null ? 'case count not found in its report' : `${h.cases} cases, ${h.casesPerSecond!.toFixed(0)} cases/s`)
+      ? `Harness: ${h.command}\n  wall ${h.wallSecondsRuns.map((s) => s.toFixed(2)).join(' / ')} s (median ${h.wallSeconds.toFixed(2)} s), ` +
+          `exit ${h.exitCodes.join(' / ')}, ${h.checks ?? 'n/a'} checks, ` +
+          (h.cases === null ? 'generated cases unknown (a property check did not pass)' : `${h.cases} generated cases, ${h.casesPerSecond!.toFixed(0)} cases/s`) +
+          `\n  with --cases ${h.largeRun.casesPerProperty}: ${h.largeRun.wallSeconds.toFixed(2)} s, exit ${h.largeRun.exitCode}, ` +
+          (h.marginalCasesPerSecond === null ? 'marginal rate unknown' : `${h.marginalCasesPerSecond.toFixed(0)} generated cases/s beyond the fixed costs`)
       : h.reason,
     '',
     ...(report.failures.length > 0 ? ['Failures', ...report.failures, ''] : []),

@@ -57,11 +57,15 @@ describe('bench statistics', () => {
     assert.equal(formatTable([['a', 'bb'], ['ccc', '1']]), 'a    bb\n---  --\nccc   1');
   });
 
-  it('counts harness cases from the report shapes it knows, null otherwise', () => {
-    assert.equal(countCases({ summary: { total: 12 } }), 12);
-    assert.equal(countCases({ cases: [1, 2, 3] }), 3);
-    assert.equal(countCases({ something: 'else' }), null);
-    assert.equal(countCases('not an object'), null);
+  it('counts checks and generated cases in a conformance report, null when unknowable', () => {
+    const result = (id: string, outcome = 'pass') => ({ id, outcome });
+    const report = { targets: [{ results: [result('PS-ACC-001'), result('PS-GEN-001'), result('PS-GEN-002'), result('PS-AUTH-001', 'fail')] }] };
+    assert.deepEqual(countCases(report, 50), { checks: 4, cases: 100 });
+    // A property check that failed may have stopped early: its cases are not counted as 50.
+    const failed = { targets: [{ results: [result('PS-GEN-001'), result('PS-GEN-002', 'fail')] }] };
+    assert.deepEqual(countCases(failed, 50), { checks: 2, cases: null });
+    assert.deepEqual(countCases({ something: 'else' }, 50), { checks: null, cases: null });
+    assert.deepEqual(countCases('not an object', 50), { checks: null, cases: null });
   });
 
   it('builds a report with ratios and judges the targets, n/a when a figure is missing', () => {
