@@ -1,26 +1,37 @@
 // The server's entry point: reads the environment, listens, and closes
 // cleanly on SIGTERM and SIGINT (requests in flight are answered first).
+import { readSeedFile, SeedError } from './admin.js';
 import { buildApp } from './app.js';
 import { ConfigError, readConfig } from './config.js';
 
 let config;
+let app;
 try {
   config = readConfig();
+  app = buildApp({
+    tokens: config.tokens,
+    bodyLimit: config.bodyLimit,
+    maxPlants: config.maxPlants,
+    logger: { level: config.logLevel },
+    stub: {
+      controls: config.admin,
+      adminToken: config.adminToken,
+      journalSize: config.journalSize,
+      delayMs: config.delayMs,
+    },
+    seed: config.seedFile === undefined ? undefined : readSeedFile(config.seedFile),
+  });
 } catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
+  if (!(error instanceof ConfigError || error instanceof SeedError)) throw error;
   process.stderr.write(`plantstore: ${error.message}\n`);
   process.exit(2);
 }
 
-const app = buildApp({
-  tokens: config.tokens,
-  bodyLimit: config.bodyLimit,
-  maxPlants: config.maxPlants,
-  logger: { level: config.logLevel },
-});
-
 if (config.tokens === undefined) {
   app.log.warn('PLANTSTORE_TOKENS is not set: any well-formed bearer token is accepted');
+}
+if (config.admin && config.adminToken === undefined) {
+  app.log.info('stub controls on at /__admin without a token (PLANTSTORE_ADMIN_TOKEN unset): anyone who reaches the port can use them');
 }
 
 let closing = false;
