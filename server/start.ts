@@ -40,6 +40,10 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'closing: answering requests in flight, then exiting');
+    // close() ends the keep-alive connections that are idle when it starts;
+    // one whose request is still in flight stays open after its answer until
+    // the client lets go (a minute or more), so sweep those as they go idle.
+    setInterval(() => app.server.closeIdleConnections(), 50).unref();
     app.close().then(
       () => process.exit(0),
       (error: unknown) => {
