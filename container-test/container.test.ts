@@ -198,10 +198,9 @@ test('the README’s docker build and docker run commands, exactly as written', 
   let id: string | undefined;
   try {
     await waitForHttp('http://127.0.0.1:4010/__health', 60_000, () => running);
-    const { body: list } = await engine('GET', `/containers/json?filters=${encodeURIComponent(JSON.stringify({ ancestor: ['plantstore'] }))}`);
-    const mine = (list as Array<{ Id: string; Ports?: Array<{ PublicPort?: number }> }>).filter((c) => c.Ports?.some((p) => p.PublicPort === 4010));
+    const mine = await containersPublishing4010();
     assert.equal(mine.length, 1, 'one container of the image publishes port 4010');
-    id = mine[0]?.Id as string;
+    id = mine[0] as string;
 
     const { body: inspect } = await engine('GET', `/containers/${id}/json`);
     assert.equal(inspect.Config.User, 'node');
@@ -227,7 +226,17 @@ test('the README’s docker build and docker run commands, exactly as written', 
     assert.equal(stop.code, 0, stop.output);
     assert.equal(await exited, 0, `docker run ended with the server's exit code 0:\n${output.slice(-2000)}`);
   } finally {
-    if (running) child.kill('SIGTERM');
-    if (id !== undefined) await engine('DELETE', `/containers/${id}?force=true`).catch(() => undefined);
+    for (const leftover of id !== undefined ? [id] : await containersPublishing4010().catch(() => [])) {
+      await engine('DELETE', `/containers/${leftover}?force=true`).catch(() => undefined);
+    }
+    if (running) child.kill('SIGKILL');
   }
 });
+
+/** Ids of the running containers of the image `plantstore` that publish port 4010. */
+async function containersPublishing4010(): Promise<string[]> {
+  const { body } = await engine('GET', '/containers/json');
+  return (body as Array<{ Id: string; Image: string; Ports?: Array<{ PublicPort?: number }> }>)
+    .filter((c) => /(^|\/)plantstore(:latest)?$/.test(c.Image) && c.Ports?.some((p) => p.PublicPort === 4010))
+    .map((c) => c.Id);
+}
