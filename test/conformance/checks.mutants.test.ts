@@ -1,0 +1,75 @@
+// Every check is proven able to fail: against the fake server's correct
+// baseline it passes, and against a mutant that breaks exactly its rule it
+// grades `fail` (or `non-strict`/`skip` where the grading policy says so).
+import { strict as assert } from 'node:assert';
+import { after, before, describe, it } from 'node:test';
+import { catalog } from '../../conformance/checks/index.js';
+import type { Outcome } from '../../conformance/checks/types.js';
+import { runTarget, type TargetResult } from '../../conformance/runner.js';
+import { loadSpecModel } from '../../conformance/spec-model.js';
+import { startFake, type FakeServer, type Mutation } from '../support/fake-server.js';
+import { MUTANTS } from '../support/mutants.js';
+
+
+const TOKEN = 'mutant-test-token';
+const model = loadSpecModel();
+const aggregates = new Set(catalog.filter((c) => c.kind === 'aggregate').map((c) => c.id));
+
+async function runAgainst(fake: FakeServer, only?: string[], restrictsTokens = true): Promise<TargetResult> {
+  return runTarget(
+    { model, targets: [], seed: 20240611, cases: 30, timeoutMs: 10_000, only },
+    { name: 'fake', url: fake.url, token: TOKEN, restrictsTokens },
+  );
+}
+
+function outcomes(r: TargetResult): Record<string, string> {
+  return Object.fromEntries(r.results.map((x) => [x.id, x.outcome]));
+}
+
+describe('the baseline fake server', () => {
+  let fake: FakeServer;
+  before(async () => {
+    fake = await startFake({ tokens: [TOKEN] });
+  });
+  after(() => fake.close());
+
+  it('passes every check, twice in a row against the same server', async () => {
+    for (let i = 0; i < 2; i++) {
+      const r = await runAgainst(fake);
+      const notPass = r.results.filter((x) => x.outcome !== 'pass').map((x) => `${x.id} ${x.outcome}: ${x.actual}`);
+      assert.deepEqual(notPass, [], `run ${i + 1}`);
+      assert.equal(r.results.length, catalog.length);
+    }
+  });
+
+  it('skips the unknown-token check when the target is not known to restrict tokens', async () => {
+    const r = await runAgainst(fake, ['PS-AUTH-006'], false);
+    assert.equal(r.results[0]!.outcome, 'skip');
+  });
+});
+
+describe('each check against the mutant that breaks its rule', () => {
+  const byMutant = new Map<Mutation, Array<[string, Outcome]>>();
+  for (const [id, mutant, outcome] of MUTANTS) byMutant.set(mutant, [...(byMutant.get(mutant) ?? []), [id, outcome]]);
+  for (const [mutant, rows] of byMutant) {
+    it(`${mutant}: ${rows.map(([id, o]) => `${id} ${o}`).join(', ')}`, async () => {
+      const fake = await startFake({ tokens: [TOKEN], [mutant]: true });
+      try {
+        // Aggregate checks grade the exchanges of the whole run.
+        const only = rows.some(([id]) => aggregates.has(id)) ? undefined : rows.map(([id]) => id);
+        const r = await runAgainst(fake, only);
+        const got = outcomes(r);
+        for (const [id, expected] of rows) {
+          const result = r.results.find((x) => x.id === id)!;
+          assert.equal(got[id], expected, `${id} against ${mutant}: ${result.actual}`);
+          if (expected === 'fail') {
+            assert.ok(result.expected && result.actual, `${id}: a failure says what was expected and what came back`);
+            assert.match(result.reproduce ?? '', /^(printf .* \| )?curl /, `${id}: a failure has a curl line`);
+          }
+        }
+      } finally {
+        await fake.close();
+      }
+    });
+  }
+});

@@ -1,0 +1,134 @@
+// The CLI end to end: a spawned `node dist/conformance/cli.js` against the
+// fake server's baseline (exit 0), against mutants (exit 1, the failing
+// check named with a curl line), with bad arguments and an unreachable
+// target (exit 2).
+import { strict as assert } from 'node:assert';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, describe, it } from 'node:test';
+import { startFake, type FakeOptions } from '../support/fake-server.js';
+
+const CLI = fileURLToPath(new URL('../../conformance/cli.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'plantstore-cli-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+// Asynchronous on purpose: the fake server answers from this process's event loop.
+function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, ...env, NO_COLOR: '1' }, timeout: 60_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+async function withFake<T>(opts: FakeOptions, body: (url: string) => Promise<T>): Promise<T> {
+  const fake = await startFake({ tokens: ['cli-token'], ...opts });
+  try {
+    return await body(fake.url);
+  } finally {
+    await fake.close();
+  }
+}
+
+describe('plantstore-conformance CLI', () => {
+  it('exits 0 against the baseline and writes the JSON and JUnit reports', async () => {
+    const json = join(dir, 'ok.json');
+    const junit = join(dir, 'ok.xml');
+    const r = await withFake({}, (url) => cli(['--target', url, '--invalid-token', '--seed', '11', '--cases', '10', '--json', json, '--junit', junit], { PLANTSTORE_TOKEN: 'cli-token' }));
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /38 pass, 0 non-strict, 0 fail, 0 skip, 0 error; seed 11/);
+    const report = JSON.parse(readFileSync(json, 'utf8'));
+    assert.equal(report.seed, 11);
+    assert.equal(report.targets.length, 1);
+    const t = report.targets[0];
+    assert.deepEqual(Object.keys(t.summary).sort(), ['error', 'fail', 'non-strict', 'pass', 'skip']);
+    for (const res of t.results) {
+      for (const key of ['id', 'title', 'outcome', 'requirement', 'source', 'expected', 'actual', 'reproduce']) assert.ok(key in res, `${res.id} has ${key}`);
+    }
+    assert.ok(report.lint.some((f: { severity: string }) => f.severity === 'warning'), 'lint warnings are in the report');
+    const xml = readFileSync(junit, 'utf8');
+    assert.match(xml, /<testsuite name="target" tests="38" failures="0" errors="0" skipped="0">/);
+    assert.equal(xml.match(/<testcase /g)?.length, 38);
+  });
+
+  it('runs against a base URL with a path prefix', async () => {
+    const r = await withFake({ prefix: '/api/v1' }, (url) => cli(['--target', `${url}/api/v1/`, '--token', 'cli-token', '--cases', '5', '--only', 'PS-ACCEPT-001,PS-AUTH-001,PS-HTTP-001']));
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /3 checks, 3 pass/);
+  });
+
+  const mutants: Array<[keyof FakeOptions, string]> = [
+    ['coerceStrings', 'PS-REJECT-002'],
+    ['noWwwAuthenticate', 'PS-AUTH-001'],
+    ['roundIds', 'PS-STATE-002'],
+  ];
+  for (const [mutant, id] of mutants) {
+    it(`exits 1 against ${mutant}, naming ${id} and how to reproduce it`, async () => {
+      const json = join(dir, `${mutant}.json`);
+      const r = await withFake({ [mutant]: true }, (url) => cli(['--target', url, '--token', 'cli-token', '--cases', '10', '--seed', '3', '--json', json]));
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      const line = r.stdout.split('\n').findIndex((l) => l.includes(id) && l.includes('fail'));
+      assert.ok(line >= 0, `the output names ${id} as failed:\n${r.stdout}`);
+      const block = r.stdout.split('\n').slice(line, line + 8).join('\n');
+      assert.match(block, /Expected: /);
+      assert.match(block, /Actual: /);
+      assert.match(block, /Reproduce: (printf .* \| )?curl -sS -i -X POST 'http:\/\/127\.0\.0\.1:\d+\/plants'/);
+      assert.ok(!r.stdout.includes('cli-token'), 'the token is redacted');
+      const result = JSON.parse(readFileSync(json, 'utf8')).targets[0].results.find((x: { id: string }) => x.id === id);
+      assert.equal(result.outcome, 'fail');
+    });
+  }
+
+  it('counts non-strict as failure with --strict', async () => {
+    const args = (url: string) => ['--target', url, '--token', 'cli-token', '--only', 'PS-HTTP-001'];
+    const lenient = await withFake({ no405: true }, (url) => cli(args(url)));
+    assert.equal(lenient.code, 0, lenient.stdout);
+    assert.match(lenient.stdout, /non-strict\s+PS-HTTP-001/);
+    const strict = await withFake({ no405: true }, (url) => cli([...args(url), '--strict']));
+    assert.equal(strict.code, 1, strict.stdout);
+  });
+
+  it('exits 2 on bad arguments', async () => {
+    for (const args of [['--no-such-flag'], ['--target', 'not a url'], ['--seed', 'abc'], ['--only', 'PS-NOPE-001'], ['--target', 'ftp://127.0.0.1/']]) {
+      const r = await cli(args);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, /plantstore-conformance: /);
+    }
+  });
+
+  it('exits 2 when the target is unreachable', async () => {
+    // A port that was free a moment ago: nothing listens there.
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const r = await cli(['--target', `http://127.0.0.1:${port}`, '--timeout', '3000']);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, /unreachable/);
+  });
+
+  it('exits 2 when the spec does not load', async () => {
+    const r = await cli(['--spec', join(dir, 'missing.yaml'), '--target', 'http://127.0.0.1:9']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /cannot read the spec/);
+  });
+
+  it('prints its help and exits 0', async () => {
+    const r = await cli(['--help']);
+    assert.equal(r.code, 0);
+    for (const flag of ['--target', '--reference', '--token', '--seed', '--timeout', '--strict', '--json', '--junit', '--invalid-token']) assert.ok(r.stdout.includes(flag), flag);
+  });
+});

@@ -1,0 +1,75 @@
+// The curl line of a report reproduces the request: run through sh, it makes
+// a capture server receive the same method, path, headers and body bytes,
+// with the token taken from $PLANTSTORE_TOKEN (and never printed).
+import { strict as assert } from 'node:assert';
+import { execFile, execFileSync } from 'node:child_process';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, it } from 'node:test';
+import { toCurl } from '../../conformance/curl.js';
+import type { Exchange, RequestSpec } from '../../conformance/http.js';
+
+let hasCurl = true;
+try {
+  execFileSync('curl', ['--version'], { stdio: 'ignore' });
+} catch {
+  hasCurl = false;
+}
+
+interface Captured {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+}
+
+// b64token syntax (RFC 6750 §2.1), with the characters a shell might mind.
+const TOKEN = 'se.cret-to_ken~/x+y==';
+const cases: Array<[string, RequestSpec]> = [
+  ['a JSON body with quotes and a token', { method: 'POST', path: '/plants', headers: { authorization: `Bearer abc.DEF-123`, 'content-type': 'application/json' }, body: `{"name":"it's \\"quoted\\" $HOME \`x\`","id":1}` }],
+  ['odd bytes through printf', { method: 'POST', path: '/plants', headers: { 'content-type': 'application/json' }, body: Buffer.from([0x7b, 0x00, 0x0a, 0xff, 0x25, 0x5c, 0x27, 0x7d]) }],
+  ['a body starting with @', { method: 'POST', path: '/plants', headers: { 'content-type': 'text/plain' }, body: '@/etc/passwd' }],
+  ['a body without content type', { method: 'POST', path: '/plants', headers: {}, body: '{}' }],
+  ['an empty body', { method: 'POST', path: '/plants', headers: { 'content-type': 'application/json' }, body: '' }],
+  ['another method without body', { method: 'DELETE', path: '/plants', headers: { authorization: 'Basic dXNlcjpwYXNzd29yZA==' } }],
+  ['non-ASCII text', { method: 'POST', path: '/plants', headers: { 'content-type': 'application/json' }, body: '{"name":"琴叶榕 🌿"}' }],
+];
+
+describe('curl reproduction', { skip: hasCurl ? false : 'curl is not installed' }, () => {
+  for (const [label, spec] of cases) {
+    it(`reproduces ${label}`, async () => {
+      const got: Captured[] = [];
+      const server = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          got.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks) });
+          res.end('ok');
+        });
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      try {
+        const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        // The real token goes into the request the harness sent; the line must not carry it.
+        const request = { ...spec, headers: { ...spec.headers } };
+        if (label.includes('token')) request.headers.authorization = `Bearer ${TOKEN}`;
+        const ex: Exchange = { request, url: base + spec.path };
+        const line = toCurl(ex, TOKEN);
+        assert.ok(!line.includes(TOKEN), line);
+        await new Promise<void>((resolve, reject) =>
+          execFile('sh', ['-c', `${line} -o /dev/null`], { env: { ...process.env, PLANTSTORE_TOKEN: TOKEN }, timeout: 20_000 }, (err) => (err ? reject(err) : resolve())),
+        );
+        assert.equal(got.length, 1);
+        const c = got[0]!;
+        assert.equal(c.method, spec.method);
+        assert.equal(c.url, spec.path);
+        for (const [name, value] of Object.entries(request.headers)) assert.equal(c.headers[name], value, name);
+        if (!('content-type' in request.headers)) assert.equal(c.headers['content-type'], undefined);
+        const sent = spec.body === undefined ? Buffer.alloc(0) : typeof spec.body === 'string' ? Buffer.from(spec.body) : spec.body;
+        assert.ok(c.body.equals(sent), `body ${JSON.stringify(c.body.toString('latin1'))}`);
+      } finally {
+        await new Promise<void>((r) => server.close(() => r()));
+      }
+    });
+  }
+});

@@ -1,0 +1,13 @@
+// The README's list of checks is generated from the catalog; this fails when
+// a check was added or changed without `npm run docs:checks`.
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { it } from 'node:test';
+import { catalog } from '../../conformance/checks/index.js';
+import { README_PATH, withChecksTable } from '../../scripts/checks-doc.js';
+
+it('the README lists every check of the catalog, up to date', () => {
+  const readme = readFileSync(README_PATH, 'utf8');
+  assert.equal(readme, withChecksTable(readme), 'README is out of date: run `npm run build && npm run docs:checks`');
+  for (const c of catalog) assert.ok(readme.includes(`| \`${c.id}\` | ${c.level} |`), c.id);
+});

@@ -1,0 +1,29 @@
+// The harness against the project's reference server: no check fails, twice
+// in a row against the same running server (ids are unique per run).
+import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { REFERENCE_ENTRY, startReference } from '../../conformance/reference.js';
+import { runTarget } from '../../conformance/runner.js';
+import { loadSpecModel } from '../../conformance/spec-model.js';
+
+// The server is built from server/ on branch main; on a branch without it
+// there is nothing to run against, and the test says so instead of passing.
+const built = existsSync(REFERENCE_ENTRY);
+
+describe('the reference server', { skip: built ? false : 'dist/server/start.js is not built on this branch' }, () => {
+  it('passes every check, twice in a row against one running server', async () => {
+    const ref = await startReference();
+    try {
+      assert.equal(ref.target.restrictsTokens, true);
+      const model = loadSpecModel();
+      for (let i = 1; i <= 2; i++) {
+        const r = await runTarget({ model, targets: [], seed: 1000 + i, cases: 30, timeoutMs: 10_000 }, ref.target);
+        const bad = r.results.filter((x) => x.outcome !== 'pass').map((x) => `${x.id} ${x.outcome}: ${x.expected} / ${x.actual}`);
+        assert.deepEqual(bad, [], `run ${i}`);
+      }
+    } finally {
+      await ref.stop();
+    }
+  });
+});

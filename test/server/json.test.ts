@@ -1,0 +1,75 @@
+// The exact JSON parser (server/json.ts), against RFC 8259 and JSON.parse.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { JsonSyntaxError, NonIntegralNumber, parseJson } from '../../server/json.js';
+
+test('parses what JSON.parse parses, to the same value, when no integer exceeds 2^53', () => {
+  // Generated JSON without big integers: both parsers must agree exactly.
+  fc.assert(
+    fc.property(fc.json({ depthSize: 'small', noUnicodeString: false }), (text) => {
+      let expected: unknown;
+      try {
+        expected = JSON.parse(text);
+      } catch {
+        return true;
+      }
+      // Integers beyond 2^53 are where the parsers differ on purpose (tested below).
+      if (hasUnsafeInteger(expected)) return true;
+      const actual = parseJson(text, { maxDepth: 1000 });
+      assert.deepEqual(JSON.parse(JSON.stringify(actual, (_k, v) => (typeof v === 'bigint' ? Number(v) : v))), expected);
+    }),
+    { seed: 20261121, numRuns: 500 },
+  );
+});
+
+function hasUnsafeInteger(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value);
+  if (value !== null && typeof value === 'object') return Object.values(value).some(hasUnsafeInteger);
+  return false;
+}
+
+test('refuses what JSON.parse refuses', () => {
+  for (const text of ['', '{', '[1,]', '{"a":1,}', 'tru', 'nul', '01', '1.', '.5', '1e', '"\\u00g0"', '"a', '[1 2]', '{"a" 1}', '1 2', 'NaN', '-', '"\u0001"']) {
+    assert.throws(() => JSON.parse(text), SyntaxError, text);
+    assert.throws(() => parseJson(text), JsonSyntaxError, text);
+  }
+});
+
+test('integers beyond 2^53 come back exact as bigints; safe ones as numbers', () => {
+  assert.equal(parseJson('9007199254740991'), 9007199254740991);
+  assert.equal(parseJson('9007199254740993'), 9007199254740993n);
+  assert.equal(parseJson('-9223372036854775808'), -9223372036854775808n);
+  assert.equal(parseJson('1e2'), 100);
+  assert.equal(parseJson('2.50e1'), 25);
+  assert.equal(parseJson('1E+20'), 100000000000000000000n);
+  assert.equal(Object.is(parseJson('-0'), 0), true);
+  assert.equal(Object.is(parseJson('-0.0e5'), 0), true);
+});
+
+test('non-integral numerals stay non-integral even when their double is an integer', () => {
+  assert.equal(parseJson('1.5'), 1.5);
+  assert.ok(parseJson('1e-400') instanceof NonIntegralNumber);
+  assert.ok(parseJson('1.0000000000000000001') instanceof NonIntegralNumber);
+  assert.equal(JSON.stringify(parseJson('[1e-400]')), '[0]');
+});
+
+test('enormous exponents do not hang or allocate: they clamp far outside int64', () => {
+  const value = parseJson('1e999999999999');
+  assert.equal(typeof value, 'bigint');
+  assert.ok((value as bigint) > 2n ** 63n);
+  assert.ok((parseJson('-1e999999999999') as bigint) < -(2n ** 63n));
+  assert.equal(parseJson('0e999999999999'), 0);
+});
+
+test('objects have no prototype: __proto__ is an own member', () => {
+  const value = parseJson('{"__proto__": {"x": 1}, "constructor": 2}') as Record<string, unknown>;
+  assert.equal(Object.getPrototypeOf(value), null);
+  assert.deepEqual(Object.keys(value), ['__proto__', 'constructor']);
+  assert.equal(({} as Record<string, unknown>).x, undefined);
+});
+
+test('errors name the position and the reason', () => {
+  assert.throws(() => parseJson('{"a": 1} x'), { message: 'Malformed JSON at position 9: unexpected data after the JSON value.' });
+  assert.throws(() => parseJson('[[[1]]]', { maxDepth: 2 }), /nesting deeper than 2 levels/);
+});
