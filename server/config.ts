@@ -10,6 +10,10 @@ export interface ServerConfig {
   logLevel: string;
   bodyLimit: number;
   maxPlants: number;
+}
+
+/** The stub's settings (README, "Use as a stub in CI"). */
+export interface StubConfig {
   /** PLANTSTORE_ADMIN: the stub controls under /__admin, the journal and Prefer. */
   admin: boolean;
   adminToken: string | undefined;
@@ -31,6 +35,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: logLevel(env.LOG_LEVEL),
     bodyLimit: integer(env, 'PLANTSTORE_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1, 2 ** 31 - 1),
     maxPlants: integer(env, 'PLANTSTORE_MAX_PLANTS', DEFAULT_MAX_PLANTS, 0, Number.MAX_SAFE_INTEGER),
+  };
+}
+
+export function readStubConfig(env: NodeJS.ProcessEnv = process.env): StubConfig {
+  return {
     admin: onOff(env, 'PLANTSTORE_ADMIN', true),
     adminToken: adminToken(env.PLANTSTORE_ADMIN_TOKEN),
     journalSize: integer(env, 'PLANTSTORE_JOURNAL_SIZE', DEFAULT_JOURNAL_SIZE, 0, MAX_JOURNAL_SIZE),

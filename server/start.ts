@@ -2,24 +2,26 @@
 // cleanly on SIGTERM and SIGINT (requests in flight are answered first).
 import { readSeedFile, SeedError } from './admin.js';
 import { buildApp } from './app.js';
-import { ConfigError, readConfig } from './config.js';
+import { ConfigError, readConfig, readStubConfig } from './config.js';
 
 let config;
+let stub;
 let app;
 try {
   config = readConfig();
+  stub = readStubConfig();
   app = buildApp({
     tokens: config.tokens,
     bodyLimit: config.bodyLimit,
     maxPlants: config.maxPlants,
     logger: { level: config.logLevel },
     stub: {
-      controls: config.admin,
-      adminToken: config.adminToken,
-      journalSize: config.journalSize,
-      delayMs: config.delayMs,
+      controls: stub.admin,
+      adminToken: stub.adminToken,
+      journalSize: stub.journalSize,
+      delayMs: stub.delayMs,
     },
-    seed: config.seedFile === undefined ? undefined : readSeedFile(config.seedFile),
+    seed: stub.seedFile === undefined ? undefined : readSeedFile(stub.seedFile),
   });
 } catch (error) {
   if (!(error instanceof ConfigError || error instanceof SeedError)) throw error;
@@ -30,7 +32,7 @@ try {
 if (config.tokens === undefined) {
   app.log.warn('PLANTSTORE_TOKENS is not set: any well-formed bearer token is accepted');
 }
-if (config.admin && config.adminToken === undefined) {
+if (stub.admin && stub.adminToken === undefined) {
   app.log.info('stub controls on at /__admin without a token (PLANTSTORE_ADMIN_TOKEN unset): anyone who reaches the port can use them');
 }
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, readConfig } from '../../server/config.js';
+import { ConfigError, readStubConfig } from '../../server/config.js';
 
 test('stub configuration: defaults', () => {
-  const config = readConfig({});
+  const config = readStubConfig({});
   assert.equal(config.admin, true);
   assert.equal(config.adminToken, undefined);
   assert.equal(config.journalSize, 100);
@@ -12,7 +12,7 @@ test('stub configuration: defaults', () => {
 });
 
 test('stub configuration: values are read', () => {
-  const config = readConfig({
+  const config = readStubConfig({
     PLANTSTORE_ADMIN: 'OFF',
     PLANTSTORE_ADMIN_TOKEN: 'adm1n',
     PLANTSTORE_JOURNAL_SIZE: '5',
@@ -24,7 +24,7 @@ test('stub configuration: values are read', () => {
   assert.equal(config.journalSize, 5);
   assert.equal(config.delayMs, 250);
   assert.equal(config.seedFile, 'seed.json');
-  assert.equal(readConfig({ PLANTSTORE_ADMIN: 'on' }).admin, true);
+  assert.equal(readStubConfig({ PLANTSTORE_ADMIN: 'on' }).admin, true);
 });
 
 test('stub configuration: bad values name the variable', () => {
@@ -35,5 +35,5 @@ test('stub configuration: bad values name the variable', () => {
     [{ PLANTSTORE_DELAY_MS: '60001' }, /PLANTSTORE_DELAY_MS must be a whole number from 0 to 60000/],
     [{ PLANTSTORE_DELAY_MS: '-5' }, /PLANTSTORE_DELAY_MS/],
   ];
-  for (const [env, message] of bad) assert.throws(() => readConfig(env), (e: unknown) => e instanceof ConfigError && message.test(e.message));
+  for (const [env, message] of bad) assert.throws(() => readStubConfig(env), (e: unknown) => e instanceof ConfigError && message.test(e.message));
 });
