@@ -46,7 +46,7 @@ export function createMemoryStore(maxPlants: number = 1_000_000): PlantStore {
 
 /** The map key of an id: a number for a canonical safe-integer decimal ("-0" is not canonical), else the string itself. */
 function keyOf(id: string): number | string {
-  if (id.length > 16) return id; // beyond 2^53 in magnitude: keep the exact digits
+  if (id.length > 16) return id; // 17 characters or more: near or beyond 2^53, keep the digits as the key
   const value = Number(id);
   return Number.isSafeInteger(value) && String(value) === id ? value : id;
 }
