@@ -13,6 +13,12 @@ import { operationContract } from './validation.js';
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const DEFAULT_MAX_PLANTS = 1_000_000;
 export const HEALTH_PATH = '/__health';
+/**
+ * Milliseconds a client has to send a whole request, headers and body
+ * (Fastify's default is no limit): past it the client gets 408 and the
+ * connection is closed, so a body that never completes holds no socket forever.
+ */
+export const DEFAULT_REQUEST_TIMEOUT = 30_000;
 const JSON_MAX_DEPTH = 64;
 
 export interface AppOptions {
@@ -22,6 +28,8 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Most plants the default in-memory store keeps (507 beyond). */
   maxPlants?: number;
+  /** Milliseconds to receive a whole request (408 beyond). */
+  requestTimeout?: number;
   /** A store of your own; replaces the in-memory one. */
   store?: PlantStore;
   /** Fastify's logger option: false (default), true, or pino options. */
@@ -40,6 +48,7 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const store = options.store ?? createMemoryStore(options.maxPlants ?? DEFAULT_MAX_PLANTS);
   const authenticator = createAuthenticator(options.tokens);
+  const requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
 
   const doc = loadOpenApi(options.specPath ?? OPENAPI_PATH);
   // The document declares exactly one operation; find it rather than name it.
@@ -54,6 +63,14 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
     bodyLimit,
     exposeHeadRoutes: false,
     clientErrorHandler: answerClientError,
+    requestTimeout,
+    // Node checks the timeouts every connectionsCheckingInterval (30 s by
+    // default, which would let a request live up to twice its timeout).
+    http: { headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout) },
+    // The router's own errors (a request target with bad percent-encoding,
+    // FST_ERR_BAD_URL) would otherwise get Fastify's body, not an Error record.
+    frameworkErrors: (_error, _request, reply) =>
+      sendError(reply, new ApiError('MALFORMED_REQUEST', 'Malformed request: the request target is not a valid URI (RFC 3986).')),
   });
   app.decorate('plantStore', store);
 
@@ -94,15 +111,17 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
     return sendError(reply, new ApiError('INTERNAL'));
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    // Any other method on the operation's path, including methods Fastify
-    // does not route (PROPFIND, ...): RFC 9110 §15.5.6 says a 405 response
-    // MUST carry Allow with the supported methods.
-    if (pathOf(request.url) === path) {
-      return sendError(reply, new ApiError('METHOD_NOT_ALLOWED', undefined, { allow: allowed }));
-    }
-    return sendError(reply, new ApiError('NOT_FOUND'));
+  // Any other method on the operation's path, including methods Fastify
+  // does not route (PROPFIND, ...): RFC 9110 §15.5.6 says a 405 response
+  // MUST carry Allow with the supported methods.
+  const routingError = (request: FastifyRequest): ApiError =>
+    pathOf(request.url) === path ? new ApiError('METHOD_NOT_ALLOWED', undefined, { allow: allowed }) : new ApiError('NOT_FOUND');
+  // 404 and 405 are answered before the body is read: otherwise a body sent
+  // to an unknown route is parsed first and answered 400, 413 or 415.
+  app.addHook('onRequest', async (request) => {
+    if (request.is404) throw routingError(request);
   });
+  app.setNotFoundHandler((request, reply) => sendError(reply, routingError(request)));
 
   app.get(HEALTH_PATH, (_request, reply) => reply.send({ status: 'ok' }));
 
