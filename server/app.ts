@@ -1,6 +1,6 @@
 // buildApp(options) returns the Plant Store as a Fastify app. It never
 // listens: start.ts does that, and tests use app.inject().
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { loadOpenApi, OPENAPI_PATH } from '../spec/openapi.js';
@@ -66,13 +66,24 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
     requestTimeout,
     // Node checks the timeouts every connectionsCheckingInterval (30 s by
     // default, which would let a request live up to twice its timeout).
-    http: { headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout) },
+    // requireHostHeader: the Host check is ours (below), so its 400 carries an Error record.
+    http: { headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout), requireHostHeader: false },
     // The router's own errors (a request target with bad percent-encoding,
     // FST_ERR_BAD_URL) would otherwise get Fastify's body, not an Error record.
     frameworkErrors: (_error, _request, reply) =>
       sendError(reply, new ApiError('MALFORMED_REQUEST', 'Malformed request: the request target is not a valid URI (RFC 3986).')),
   });
   app.decorate('plantStore', store);
+  // RFC 9110 §10.1.1: a server MAY answer 417 to an expectation other than
+  // 100-continue; Node does so with an empty body. We ignore the expectation
+  // and answer the request as usual instead.
+  app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
+  // CONNECT asks for a tunnel (RFC 9110 §9.3.6); Node hands it to a 'connect'
+  // listener and, without one, drops the connection unanswered.
+  app.server.on('connect', (_request, socket: Socket) => {
+    writeRawError(socket, ERRORS.METHOD_NOT_ALLOWED, `Allow: ${allowed}\r\n`);
+    socket.destroy();
+  });
 
   // Every body goes through our own parser (see json.ts); media types are
   // checked before the body is read, in the route's preParsing hook.
@@ -119,6 +130,10 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   // 404 and 405 are answered before the body is read: otherwise a body sent
   // to an unknown route is parsed first and answered 400, 413 or 415.
   app.addHook('onRequest', async (request) => {
+    // RFC 9112 §3.2: a server MUST respond with 400 to an HTTP/1.1 request that lacks a Host header.
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      throw new ApiError('MALFORMED_REQUEST', 'Malformed request: an HTTP/1.1 request must carry a Host header (RFC 9112 §3.2).');
+    }
     if (request.is404) throw routingError(request);
   });
   app.setNotFoundHandler((request, reply) => sendError(reply, routingError(request)));
@@ -203,14 +218,28 @@ function answerClientError(this: FastifyInstance, error: Error & { code?: string
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? ERRORS.REQUEST_TIMEOUT
         : ERRORS.MALFORMED_HTTP;
+  this.log.debug({ err: error }, 'client error');
+  const answer = (): void => {
+    // Complete requests pipelined before the broken one are answered first,
+    // in order (RFC 9112 §9.3.2); writing now would cut their answers off.
+    const pending = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (pending && !pending.writableFinished && pending.req?.complete && !socket.destroyed) {
+      pending.once('close', () => setImmediate(answer));
+      return;
+    }
+    if (!pending?.headersSent) writeRawError(socket, entry);
+    socket.destroy();
+  };
+  answer();
+}
+
+/** Writes an Error answer straight to a socket that Fastify does not serve, announcing the close. */
+function writeRawError(socket: Socket, entry: { status: number; error: number; message: string }, extraHeaders = ''): void {
+  if (!socket.writable) return;
   const body: ErrorBody = { error: entry.error, message: entry.message };
   const text = JSON.stringify(body);
-  this.log.debug({ err: error }, 'client error');
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${entry.status} ${STATUS_CODES[entry.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-    );
-  }
-  socket.destroy();
+  socket.write(
+    `HTTP/1.1 ${entry.status} ${STATUS_CODES[entry.status]}\r\nContent-Type: application/json; charset=utf-8\r\n${extraHeaders}` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
 }
