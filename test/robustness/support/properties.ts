@@ -8,7 +8,7 @@ import { expectationFor, FUZZ_BODY_LIMIT, FUZZ_TOKEN, fuzzRequestArb, idSequence
 
 export interface InjectFuzzRun {
   app: FastifyInstance;
-  property: fc.IAsyncProperty<[import('./requests.js').FuzzRequest]>;
+  property: fc.IAsyncPropertyWithHooks<[import('./requests.js').FuzzRequest]>;
   tally: StatusTally;
   /** 200 answers to POST /plants: each must be a plant in the store. */
   created: () => number;
