@@ -59,7 +59,7 @@ function progress(label: string, done: number, of: number, started: number, tall
     console.error(`inject fuzz FAILED (seed ${seed}): ${(error as Error).message}`);
   }
   const seconds = (performance.now() - started) / 1000;
-  console.log(`inject: ${run.tally.total} requests in ${seconds.toFixed(1)} s (${(run.tally.total / seconds).toFixed(0)}/s); per status: ${run.tally}; plants stored: ${run.app.plantStore.size}`);
+  console.log(`inject: ${run.tally.total} requests in ${seconds.toFixed(1)} s (${(run.tally.total / seconds).toFixed(0)}/s); per status: ${run.tally}; creates answered 200: ${run.created()}, plants stored: ${run.app.plantStore.size}`);
   await run.app.close();
 }
 

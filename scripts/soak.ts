@@ -64,6 +64,13 @@ const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.
 if (maxPlants !== undefined) env.PLANTSTORE_MAX_PLANTS = maxPlants;
 const child = spawn(process.execPath, [START], { env, stdio: ['ignore', 'inherit', 'inherit'] });
 const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+let exitedEarly = false;
+let sigtermAt = 0;
+let exitMs = NaN;
+void exited.then(() => {
+  // Not our SIGTERM: the server stopped (or was stopped from outside) during the run.
+  if (sigtermAt === 0) exitedEarly = true;
+});
 const pid = child.pid;
 if (pid === undefined) throw new Error('soak: the server did not start');
 
@@ -89,8 +96,6 @@ console.log('   t(s)   requests    req/s   RSS(MiB)   statuses in the interval')
 const total = new StatusTally();
 let interval = new StatusTally();
 let nextId = 0;
-let sigtermAt = 0;
-let exitMs = NaN;
 const started = Date.now();
 const deadline = started + seconds * 1000;
 let lastSample = { at: started, count: 0 };
@@ -125,7 +130,7 @@ const outcomes = await driveCreates({
   workers: connections * 2,
   next: () => String(++nextId),
   // Bounded: stop 10 s after the deadline whatever happens.
-  stop: () => Date.now() > deadline + 10_000,
+  stop: () => exitedEarly || Date.now() > deadline + 10_000,
   limit: Number.MAX_SAFE_INTEGER,
   onOutcome: record,
 });
@@ -139,7 +144,8 @@ console.log(`\ntotal: ${total.total} requests in ${((Date.now() - started) / 100
 console.log(`RSS: min ${Math.min(...rssSamples).toFixed(1)} MiB, peak ${peak.toFixed(1)} MiB, last ${rssSamples.at(-1)?.toFixed(1)} MiB over ${rssSamples.length} samples`);
 console.log(`SIGTERM under load: exit code ${code}${signal ? ` (signal ${signal})` : ''} ${exitMs.toFixed(0)} ms after the signal; ${afterSigterm} requests in all`);
 const unexpected = [...total.counts.keys()].filter((k) => !['200', '507', 'ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET'].includes(k));
-if (code !== 0 || unexpected.length > 0) {
+if (exitedEarly) console.error(`soak: the server exited after ${((Date.now() - started) / 1000).toFixed(1)} s, before the run ended, with code ${code} signal ${signal}`);
+if (exitedEarly || code !== 0 || unexpected.length > 0) {
   console.error(`soak: FAILED (exit code ${code}, unexpected outcomes: ${unexpected.join(', ') || 'none'})`);
   process.exit(1);
 }
