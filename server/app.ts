@@ -80,10 +80,7 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
   // CONNECT asks for a tunnel (RFC 9110 §9.3.6); Node hands it to a 'connect'
   // listener and, without one, drops the connection unanswered.
-  app.server.on('connect', (_request, socket: Socket) => {
-    writeRawError(socket, ERRORS.METHOD_NOT_ALLOWED, `Allow: ${allowed}\r\n`);
-    socket.destroy();
-  });
+  app.server.on('connect', (_request, socket: Socket) => answerRaw(socket, ERRORS.METHOD_NOT_ALLOWED, `Allow: ${allowed}\r\n`));
 
   // Every body goes through our own parser (see json.ts); media types are
   // checked before the body is read, in the route's preParsing hook.
@@ -92,16 +89,20 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
     const buffer = raw as Buffer;
     if (buffer.length === 0) return done(null, undefined);
     let text: string;
+    // A body that is not JSON is handed on as its ApiError and thrown by the
+    // handler: an error passed to done() makes Fastify close the connection
+    // (in case body bytes are left unread), and requests pipelined behind this
+    // fully read one would be processed with their answers never sent.
     try {
       // RFC 8259 §8.1: JSON exchanged between systems MUST be UTF-8.
       text = UTF8.decode(buffer);
     } catch {
-      return done(new ApiError('MALFORMED_JSON', 'Request body is not valid UTF-8 (RFC 8259 §8.1).'), undefined);
+      return done(null, new ApiError('MALFORMED_JSON', 'Request body is not valid UTF-8 (RFC 8259 §8.1).'));
     }
     try {
       done(null, parseJson(text, { maxDepth: JSON_MAX_DEPTH }));
     } catch (error) {
-      if (error instanceof JsonSyntaxError) return done(new ApiError('MALFORMED_JSON', error.message), undefined);
+      if (error instanceof JsonSyntaxError) return done(null, new ApiError('MALFORMED_JSON', error.message));
       done(error as Error, undefined);
     }
   });
@@ -152,6 +153,7 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
       return payload;
     },
     handler: async (request, reply) => {
+      if (request.body instanceof ApiError) throw request.body;
       const body = request.body as JsonValue | undefined;
       if (body === undefined) throw new ApiError('BODY_REQUIRED');
       const violations = contract.validateRequestBody(body);
@@ -163,6 +165,7 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
       const plant: StoredPlant = { name: newPlant.name as string };
       if (newPlant.tag !== undefined) plant.tag = newPlant.tag as string;
       const id = String(newPlant.id as number | bigint);
+      if (!answerCanBeDelivered(reply)) throw new ApiError('MALFORMED_REQUEST', 'Request not processed: the connection closes after an earlier answer.');
       const result = store.create(id, plant);
       if (result === 'exists') throw new ApiError('DUPLICATE_ID', `A plant with id ${id} already exists.`);
       if (result === 'full') throw new ApiError('STORE_FULL');
@@ -177,6 +180,21 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8').send(error.body);
+}
+
+/**
+ * False when this answer could never reach the client: the connection is
+ * closed or closes after an earlier answer (a 413 announces `Connection:
+ * close`), so a request pipelined behind it must not be processed, or its
+ * plant would be stored and the client never told (RFC 9112 §9.6: a server
+ * does not process requests received after it sends close).
+ */
+function answerCanBeDelivered(reply: FastifyReply): boolean {
+  const socket = reply.raw.req.socket as Socket & { _httpMessage?: ServerResponse | null };
+  if (socket.destroyed || socket.writableEnded) return false;
+  const earlier = socket._httpMessage;
+  if (!earlier || earlier === reply.raw) return true;
+  return !/\bclose\b/i.test(String(earlier.getHeader('connection') ?? ''));
 }
 
 function pathOf(url: string): string {
@@ -219,23 +237,26 @@ function answerClientError(this: FastifyInstance, error: Error & { code?: string
         ? ERRORS.REQUEST_TIMEOUT
         : ERRORS.MALFORMED_HTTP;
   this.log.debug({ err: error }, 'client error');
-  const answer = (): void => {
-    // Complete requests pipelined before the broken one are answered first,
-    // in order (RFC 9112 §9.3.2); writing now would cut their answers off.
-    const pending = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-    if (pending && !pending.writableFinished && pending.req?.complete && !socket.destroyed) {
-      pending.once('close', () => setImmediate(answer));
-      return;
-    }
-    if (!pending?.headersSent) writeRawError(socket, entry);
-    socket.destroy();
-  };
-  answer();
+  answerRaw(socket, entry);
 }
 
-/** Writes an Error answer straight to a socket that Fastify does not serve, announcing the close. */
-function writeRawError(socket: Socket, entry: { status: number; error: number; message: string }, extraHeaders = ''): void {
-  if (!socket.writable) return;
+/**
+ * Writes an Error answer straight to a socket Fastify no longer serves, then
+ * closes it. Complete requests pipelined before the broken one are answered
+ * first, in order (RFC 9112 §9.3.2): writing at once would cut their answers
+ * off, after their plants were stored.
+ */
+function answerRaw(socket: Socket, entry: { status: number; error: number; message: string }, extraHeaders = ''): void {
+  const pending = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (pending && !pending.writableFinished && pending.req?.complete && !socket.destroyed) {
+    pending.once('close', () => setImmediate(() => answerRaw(socket, entry, extraHeaders)));
+    return;
+  }
+  if (socket.writable && !pending?.headersSent) writeRawError(socket, entry, extraHeaders);
+  socket.destroy();
+}
+
+function writeRawError(socket: Socket, entry: { status: number; error: number; message: string }, extraHeaders: string): void {
   const body: ErrorBody = { error: entry.error, message: entry.message };
   const text = JSON.stringify(body);
   socket.write(

@@ -29,14 +29,18 @@ after(() => app.close());
 
 test(`${RUNS} connections of pipelined, mismatched and malformed requests: every complete request answered (seed ${FUZZ_SEED})`, async () => {
   const tally = new StatusTally();
+  let created = 0;
   const property = fc.asyncProperty(wireCaseArb, async (wireCase) => {
-    const { problems, statuses } = await wireCaseProblems(port, wireCase);
+    const { problems, statuses, created: createdHere } = await wireCaseProblems(port, wireCase);
+    created += createdHere;
     for (const status of statuses) tally.add(status);
     if (problems.length > 0) throw new Error(`${JSON.stringify(wireCase.bytes.toString('latin1').slice(0, 600))}:\n  ${problems.join('\n  ')}`);
   });
   await fc.assert(property, { numRuns: RUNS, seed: FUZZ_SEED, endOnFailure: true, includeErrorInReport: true }).catch((error: Error) => {
     throw new Error(`socket fuzz failed with seed ${FUZZ_SEED} (replay with FUZZ_SEED=${FUZZ_SEED}): ${error.message}`);
   });
+  // Every 200 answered over the wire is a stored plant, and no plant was stored without its 200.
+  assert.equal(app.plantStore.size, created);
   for (const status of ['200', '400', '401', '431']) assert.ok((tally.counts.get(status) ?? 0) > 0, `no ${status} in ${tally}`);
   console.log(`fuzz (sockets, seed ${FUZZ_SEED}): ${tally}`);
 });

@@ -84,6 +84,15 @@ const validCreate: fc.Arbitrary<Piece> = fc.record({ body: freshBody, chunked: f
   return { bytes: rawRequest('POST /plants HTTP/1.1', headers, payload), wellFormed: true, breaksFraming: false };
 });
 
+/** A body over the limit (413, and the server closes the connection after it). */
+const oversized: fc.Arbitrary<Piece> = fc.record({ size: fc.integer({ min: FUZZ_BODY_LIMIT + 1, max: FUZZ_BODY_LIMIT * 3 }), chunked: fc.boolean() }).map(({ size, chunked }) => {
+  const body = Buffer.from(`{"id":1,"name":"${'a'.repeat(size)}"}`);
+  const headers: Array<[string, string]> = [['Host', '127.0.0.1'], ['Authorization', `Bearer ${FUZZ_TOKEN}`], ['Content-Type', 'application/json']];
+  const payload = chunked ? Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')]) : body;
+  headers.push(chunked ? ['Transfer-Encoding', 'chunked'] : ['Content-Length', String(body.length)]);
+  return { bytes: rawRequest('POST /plants HTTP/1.1', headers, payload), wellFormed: true, breaksFraming: false };
+});
+
 /** Content-Length shorter or longer than the body that follows. */
 const lengthMismatch: fc.Arbitrary<Piece> = fc.record({ body: freshBody, delta: fc.integer({ min: -20, max: 20 }).filter((d) => d !== 0) }).map(({ body, delta }) => {
   const declared = Math.max(0, body.length + delta);
@@ -132,7 +141,7 @@ const hugeHeaders: fc.Arbitrary<Piece> = fc.record({ size: fc.integer({ min: 17_
 });
 
 export const wireCaseArb: fc.Arbitrary<WireCase> = fc
-  .array(fc.oneof({ weight: 3, arbitrary: validCreate }, { weight: 5, arbitrary: wellFramed }, { weight: 2, arbitrary: lengthMismatch }, { weight: 2, arbitrary: malformed }, { weight: 1, arbitrary: hugeHeaders }), { minLength: 1, maxLength: 4 })
+  .array(fc.oneof({ weight: 3, arbitrary: validCreate }, { weight: 5, arbitrary: wellFramed }, { weight: 1, arbitrary: oversized }, { weight: 2, arbitrary: lengthMismatch }, { weight: 2, arbitrary: malformed }, { weight: 1, arbitrary: hugeHeaders }), { minLength: 1, maxLength: 4 })
   .map((pieces) => {
     let mustAnswer = 0;
     for (const piece of pieces) {
@@ -150,7 +159,7 @@ export const wireCaseArb: fc.Arbitrary<WireCase> = fc
  * with an Error or Plant body, nothing is torn, and the server closes the
  * connection. Returns the problems ([] when none) and the statuses seen.
  */
-export async function wireCaseProblems(port: number, wireCase: WireCase): Promise<{ problems: string[]; statuses: number[] }> {
+export async function wireCaseProblems(port: number, wireCase: WireCase): Promise<{ problems: string[]; statuses: number[]; created: number }> {
   const result = await exchange(port, wireCase.bytes, { deadlineMs: 5000 });
   const problems: string[] = [];
   const statuses = result.responses.map((r) => r.status);
@@ -162,13 +171,15 @@ export async function wireCaseProblems(port: number, wireCase: WireCase): Promis
   // Extra answers may come from bytes that look like requests inside a broken one; never more than one per CRLFCRLF.
   const heads = wireCase.bytes.toString('latin1').split('\r\n\r\n').length;
   if (result.responses.length > heads) problems.push(`${result.responses.length} answers to at most ${heads} request heads`);
+  let created = 0;
   for (const response of result.responses) {
+    if (response.status === 200 && response.body !== '{"status":"ok"}') created++;
     const fromServer = answerProblems({ status: response.status, headers: response.headers, body: response.body }, { statuses: new Set([200, 400, 401, 404, 405, 408, 413, 415, 431]) });
     // GET /__health is outside the API and answers {"status":"ok"}.
     if (response.status === 200 && response.body === '{"status":"ok"}') continue;
     problems.push(...fromServer);
   }
-  return { problems, statuses };
+  return { problems, statuses, created };
 }
 
 export { FUZZ_BODY_LIMIT };
