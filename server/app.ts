@@ -186,8 +186,9 @@ function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
  * False when this answer could never reach the client: the connection is
  * closed or closes after an earlier answer (a 413 announces `Connection:
  * close`), so a request pipelined behind it must not be processed, or its
- * plant would be stored and the client never told (RFC 9112 §9.6: a server
- * does not process requests received after it sends close).
+ * plant would be stored and the client never told. RFC 9112 §9.6: a server
+ * that sends "close" "MUST NOT process any further requests received on that
+ * connection".
  */
 function answerCanBeDelivered(reply: FastifyReply): boolean {
   const socket = reply.raw.req.socket as Socket & { _httpMessage?: ServerResponse | null };
