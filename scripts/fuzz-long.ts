@@ -70,21 +70,24 @@ if (connections > 0) {
   const tally = new StatusTally();
   const started = performance.now();
   let done = 0;
+  let created = 0;
   const property = fc
     .asyncProperty(wireCaseArb, async (wireCase) => {
-      const { problems, statuses } = await wireCaseProblems(port, wireCase);
+      const { problems, statuses, created: createdHere } = await wireCaseProblems(port, wireCase);
+      created += createdHere;
       for (const status of statuses) tally.add(status);
       if (problems.length > 0) throw new Error(`${JSON.stringify(wireCase.bytes.toString('latin1').slice(0, 600))}:\n  ${problems.join('\n  ')}`);
     })
     .afterEach(() => progress('sockets', ++done, connections, started, tally));
   try {
     await fc.assert(property, { numRuns: connections, seed, endOnFailure: true, includeErrorInReport: true });
+    if (app.plantStore.size !== created) throw new Error(`${created} creates answered 200 but the store holds ${app.plantStore.size} plants`);
   } catch (error) {
     failed = true;
     console.error(`socket fuzz FAILED (seed ${seed}): ${(error as Error).message}`);
   }
   const seconds = (performance.now() - started) / 1000;
-  console.log(`sockets: ${done} connections, ${tally.total} answers in ${seconds.toFixed(1)} s; per status: ${tally}`);
+  console.log(`sockets: ${done} connections, ${tally.total} answers in ${seconds.toFixed(1)} s; per status: ${tally}; creates answered 200: ${created}, plants stored: ${app.plantStore.size}`);
   await app.close();
 }
 
