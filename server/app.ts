@@ -54,6 +54,10 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
     bodyLimit,
     exposeHeadRoutes: false,
     clientErrorHandler: answerClientError,
+    // While closing, a request that arrives on an open connection is still
+    // answered by the API (with Connection: close) rather than with Fastify's
+    // own 503 body, which is not the specification's Error record.
+    return503OnClosing: false,
   });
   app.decorate('plantStore', store);
 
