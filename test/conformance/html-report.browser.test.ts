@@ -32,7 +32,7 @@ before(async () => {
   }
   const token = 'browser-test-token';
   const baseline = await startFake({ tokens: [token] });
-  const mutant = await startFake({ tokens: [token], coerceStrings: true, noWwwAuthenticate: true, no405: true });
+  const mutant = await startFake({ tokens: [token], noWwwAuthenticate: true, no405: true, acceptMalformed: true, dropTag: true });
   try {
     results = await run({
       model: loadSpecModel(),
