@@ -68,6 +68,7 @@ Exit codes: 0 no check failed, 1 a check failed, 2 the harness could not run.
 
 class UsageError extends Error {}
 class ServerStartError extends Error {}
+class ReportWriteError extends Error {}
 
 function int(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
@@ -245,8 +246,12 @@ export async function main(argv: string[]): Promise<number> {
     const json = `${JSON.stringify(toJsonReport(results, opts.seed, opts.strict, lint, matrix), null, 2)}\n`;
     const written: string[] = [];
     const write = (file: string, text: string) => {
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, text);
+      try {
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, text);
+      } catch (err) {
+        throw new ReportWriteError(`cannot write the report ${file}: ${(err as Error).message}`);
+      }
       written.push(file);
     };
     const reports: Array<[string | undefined, () => string]> = [
@@ -271,7 +276,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${failed ? 'FAILED' : 'OK'}: ${results.length} target(s), seed ${opts.seed}${note}\n`);
     return failed ? 1 : 0;
   } catch (err) {
-    const why = err instanceof UnreachableTarget || err instanceof ServerStartError ? err.message : `harness error: ${(err as Error).stack ?? String(err)}`;
+    const why = err instanceof UnreachableTarget || err instanceof ServerStartError || err instanceof ReportWriteError ? err.message : `harness error: ${(err as Error).stack ?? String(err)}`;
     process.stderr.write(`plantstore-conformance: ${why}\n`);
     return 2;
   } finally {
