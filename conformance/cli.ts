@@ -188,12 +188,17 @@ export async function main(argv: string[]): Promise<number> {
   };
   // Ctrl-C or a kill: stop what was started, then exit as the signal asks.
   // (A Prism still starting is killed by prism.ts's exit hook.)
+  // A second signal while stopping exits at once; prism.ts's exit hook still kills Prism's group.
+  let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
+    const code = signal === 'SIGINT' ? 130 : 143;
+    if (stopping) process.exit(code);
+    stopping = true;
     process.stderr.write(`\nplantstore-conformance: ${signal}, stopping the servers it started\n`);
-    void stopServers().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    void stopServers().finally(() => process.exit(code));
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     const targets: Target[] = [];
     const roles: MatrixTarget[] = [];
