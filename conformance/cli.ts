@@ -151,6 +151,17 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
+  // Read before the (slower) lint, so a broken file is reported at once.
+  let divergenceFile: DivergenceFile | undefined;
+  if (opts.prism) {
+    try {
+      divergenceFile = loadDivergences(opts.divergences);
+    } catch (err) {
+      process.stderr.write(`plantstore-conformance: ${(err as Error).message}\n`);
+      return 2;
+    }
+  }
+
   let model;
   let lint: LintFinding[];
   try {
@@ -165,16 +176,6 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`plantstore-conformance: the spec has lint errors; no checks were run.\n`);
     for (const e of lintErrors) process.stderr.write(`  ${e.code} at ${e.path}: ${e.message}\n`);
     return 2;
-  }
-
-  let divergenceFile: DivergenceFile | undefined;
-  if (opts.prism) {
-    try {
-      divergenceFile = loadDivergences(opts.divergences);
-    } catch (err) {
-      process.stderr.write(`plantstore-conformance: ${(err as Error).message}\n`);
-      return 2;
-    }
   }
 
   let reference: ReferenceServer | undefined;

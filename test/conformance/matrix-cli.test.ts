@@ -64,14 +64,6 @@ describe('the CLI with two targets side by side', () => {
     assert.match(page, /<script type="application\/json" id="report-data">/);
   });
 
-  it('with explicit --targets, neither the reference server nor Prism starts and no reports/ is written', async () => {
-    const r = await cli(['--target', baseline.url, '--cases', '5', '--only', 'PS-AUTH-001']);
-    assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.doesNotMatch(r.stderr, /^(reference|prism): /m);
-    assert.doesNotMatch(r.stdout, /Reports:/);
-    assert.match(r.stdout, /Target target \(/, 'one target: the per-check report as before');
-  });
-
   it('a divergence file that does not load is exit 2, before any server starts', async () => {
     const bad = join(dir, 'bad-divergences.json');
     writeFileSync(bad, JSON.stringify({ target: 'prism', divergences: [{ check: 'PS-NOPE-001', outcome: 'fail', reason: 'r', evidence: 'e' }] }));
@@ -81,11 +73,14 @@ describe('the CLI with two targets side by side', () => {
     assert.doesNotMatch(r.stderr, /^prism: /m);
   });
 
-  it('a report that cannot be written is exit 2 with a clear message', async () => {
+  it('with explicit --targets only those run (no reference server, no Prism); a report that cannot be written is exit 2', async () => {
     const blocker = join(dir, 'a-file');
     writeFileSync(blocker, '');
-    const r = await cli(['--target', baseline.url, '--only', 'PS-AUTH-001', '--html', join(blocker, 'report.html')]);
+    const r = await cli(['--target', baseline.url, '--cases', '5', '--only', 'PS-AUTH-001', '--html', join(blocker, 'report.html')]);
     assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.doesNotMatch(r.stderr, /^(reference|prism): /m);
+    assert.match(r.stdout, /Target target \(/, 'one target: the per-check report as before');
+    assert.doesNotMatch(r.stdout, /Reports:/);
     assert.match(r.stderr, /cannot write the report .*report\.html/);
   });
 
