@@ -17,7 +17,8 @@ import { run, type TargetResult } from '../../conformance/runner.js';
 import { loadSpecModel } from '../../conformance/spec-model.js';
 import { startFake } from '../support/fake-server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+// Debian's chromium; CHROMIUM_PATH names another Chromium build (e.g. on a CI image without Debian's package).
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const REPORTS = fileURLToPath(new URL('../../../reports/', import.meta.url));
 const HTML_FILE = `${REPORTS}html-report.browser-test.html`;
 const SCREENSHOT = `${REPORTS}html-report.browser-test.png`;
@@ -28,7 +29,7 @@ let browser: Browser | undefined;
 
 before(async () => {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: the HTML report test needs Debian's chromium package (apt-get install -y chromium)`);
+    throw new Error(`${CHROMIUM} is missing: the HTML report test needs Debian's chromium package (apt-get install -y chromium) or CHROMIUM_PATH naming a Chromium`);
   }
   const token = 'browser-test-token';
   const baseline = await startFake({ tokens: [token] });
