@@ -2,7 +2,7 @@
 // plantstore-conformance: lints the spec, runs the catalog against targets,
 // reports. Exit 0: no check failed; 1: a check failed (or, with --strict, was
 // non-strict); 2: the harness could not do its job (bad arguments, a spec
-// that does not load or lint, an unreachable target).
+// that does not load or lint, a target unreachable or dead, a check `error`).
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { OPENAPI_PATH } from '../spec/openapi.js';
@@ -13,7 +13,7 @@ import { startReference, type ReferenceServer } from './reference.js';
 import { renderConsole } from './report/console.js';
 import { toJsonReport } from './report/json.js';
 import { toJunit } from './report/junit.js';
-import { run, runFailed, UnreachableTarget } from './runner.js';
+import { exitCode, run } from './runner.js';
 import { loadSpecModel } from './spec-model.js';
 
 export const HELP = `Usage: plantstore-conformance [options]
@@ -43,7 +43,8 @@ Options:
   --spec FILE         the OpenAPI document (default: spec/openapi.yaml)
   --help              show this help
 
-Exit codes: 0 no check failed, 1 a check failed, 2 the harness could not run.
+Exit codes: 0 no check failed, 1 a check failed, 2 the harness could not run
+(a target unreachable or dead, or a check ended in error).
 `;
 
 class UsageError extends Error {}
@@ -168,12 +169,12 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(renderConsole(results, { seed: opts.seed, strict: opts.strict, color: process.stdout.isTTY === true && !process.env.NO_COLOR, lint }));
     if (opts.json) writeFileSync(opts.json, `${JSON.stringify(toJsonReport(results, opts.seed, opts.strict, lint), null, 2)}\n`);
     if (opts.junit) writeFileSync(opts.junit, toJunit(results, opts.seed, opts.strict));
-    const failed = runFailed(results, opts.strict);
-    process.stdout.write(`${failed ? 'FAILED' : 'OK'}: ${results.length} target(s), seed ${opts.seed}\n`);
-    return failed ? 1 : 0;
+    for (const t of results) if (t.unreachable) process.stderr.write(`plantstore-conformance: gave up on target ${t.name} (${t.url}): ${t.unreachable}\n`);
+    const code = exitCode(results, opts.strict);
+    process.stdout.write(`${['OK', 'FAILED', 'INCOMPLETE'][code]}: ${results.length} target(s), seed ${opts.seed}\n`);
+    return code;
   } catch (err) {
-    const why = err instanceof UnreachableTarget ? err.message : `harness error: ${(err as Error).stack ?? String(err)}`;
-    process.stderr.write(`plantstore-conformance: ${why}\n`);
+    process.stderr.write(`plantstore-conformance: harness error: ${(err as Error).stack ?? String(err)}\n`);
     return 2;
   } finally {
     await stopReference();

@@ -1,7 +1,16 @@
-// The harness's only network I/O. Every request has a timeout, reads at most
-// MAX_BODY bytes of the answer (never an unbounded buffer) and follows no
-// redirect: a 3xx is an answer to grade, not a hop to take.
-import { Agent, request } from 'undici';
+// The harness's only network I/O. Targets are whatever a team deployed,
+// working or not, so every exchange is bounded:
+// - one deadline covers the whole exchange (connect, headers and body): a
+//   target that drips its answer a byte at a time still hits it, which an
+//   idle timeout would never do;
+// - at most MAX_BODY bytes of an answer are read: a longer body (or a
+//   Content-Length announcing one) ends the exchange and closes the socket;
+// - no redirect is followed (undici's `request` follows none unless a
+//   redirect interceptor is configured; none is): a 3xx is an answer to
+//   grade, and the harness never sends a request off the target.
+// An exchange without a usable answer carries `error`, a sentence naming the
+// cause, and `failure`, its kind (the runner's dead-target policy reads it).
+import { Agent, errors, request } from 'undici';
 
 export const MAX_BODY = 1024 * 1024;
 
@@ -19,8 +28,15 @@ export interface ResponseData {
   status: number;
   headers: Record<string, string>;
   bodyText: string;
-  truncated: boolean;
 }
+
+/**
+ * Why an exchange has no usable answer. All but `abandoned` and `request`
+ * are the target's doing: `abandoned` means the runner gave up on the target
+ * (the request was not sent, or was cut short), `request` that the harness
+ * could not build the request.
+ */
+export type Failure = 'unreachable' | 'timeout' | 'closed' | 'not-http' | 'body-limit' | 'abandoned' | 'request';
 
 export interface Exchange {
   request: RequestSpec;
@@ -28,11 +44,28 @@ export interface Exchange {
   response?: ResponseData;
   /** Why there is no response: timeout, refused connection... */
   error?: string;
+  failure?: Failure;
 }
 
 /** Joins a base URL that may carry a path prefix with an operation path. */
 export function joinUrl(base: string, path: string): string {
   return base.replace(/\/+$/, '') + path;
+}
+
+export function formatMs(ms: number): string {
+  return ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+const MAX_BODY_TEXT = `${MAX_BODY / 1024 / 1024} MiB`;
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+const CLOSED = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
+
+/** Thrown inside send() when the body passes the cap; becomes an Exchange error. */
+class BodyLimit extends Error {}
+
+function clipBytes(data: unknown): string {
+  const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('latin1') : '';
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
 }
 
 export class HttpClient {
@@ -41,9 +74,18 @@ export class HttpClient {
     this.agent = new Agent({ connections, connect: { timeout: timeoutMs } });
   }
 
-  async send(base: string, spec: RequestSpec): Promise<Exchange> {
+  /**
+   * Sends one request and reads its answer. Never throws: a missing answer
+   * is an Exchange with `error`. `abandon`, when it fires, cuts the exchange
+   * short (the runner has declared the target dead); its reason is a string.
+   */
+  async send(base: string, spec: RequestSpec, abandon?: AbortSignal): Promise<Exchange> {
     const url = joinUrl(base, spec.path);
-    const signal = AbortSignal.timeout(this.timeoutMs);
+    if (abandon?.aborted) return { request: spec, url, error: `not sent: ${String(abandon.reason)}`, failure: 'abandoned' };
+    const deadline = AbortSignal.timeout(this.timeoutMs);
+    const signal = abandon ? AbortSignal.any([deadline, abandon]) : deadline;
+    let status: number | undefined;
+    let size = 0;
     try {
       const res = await request(url, {
         method: spec.method as 'POST',
@@ -51,19 +93,24 @@ export class HttpClient {
         body: spec.body,
         dispatcher: this.agent,
         signal,
+        // The deadline above is the real bound; these only keep undici's own
+        // (longer) defaults from outliving it.
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });
+      status = res.statusCode;
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > MAX_BODY) {
+        res.body.destroy();
+        throw new BodyLimit(`body exceeded ${MAX_BODY_TEXT} limit (status ${status}, Content-Length: ${declared}; not read, connection closed)`);
+      }
       const chunks: Buffer[] = [];
-      let size = 0;
-      let truncated = false;
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
         size += chunk.length;
         if (size > MAX_BODY) {
-          chunks.push(chunk.subarray(0, chunk.length - (size - MAX_BODY)));
-          truncated = true;
+          // Destroying the body destroys the socket: no more bytes are read.
           res.body.destroy();
-          break;
+          throw new BodyLimit(`body exceeded ${MAX_BODY_TEXT} limit (status ${status}; stopped reading after ${size} bytes, connection closed)`);
         }
         chunks.push(chunk);
       }
@@ -71,12 +118,39 @@ export class HttpClient {
       for (const [k, v] of Object.entries(res.headers)) {
         if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
       }
-      return { request: spec, url, response: { status: res.statusCode, headers, bodyText: Buffer.concat(chunks).toString('utf8'), truncated } };
+      return { request: spec, url, response: { status: res.statusCode, headers, bodyText: Buffer.concat(chunks).toString('utf8') } };
     } catch (err) {
-      const e = err as Error & { code?: string };
-      const reason = signal.aborted ? `timeout after ${this.timeoutMs} ms` : `${e.code ?? e.name}: ${e.message}`;
-      return { request: spec, url, error: reason };
+      return { request: spec, url, ...this.explain(err, { deadline, abandon, status, size }) };
     }
+  }
+
+  private explain(
+    err: unknown,
+    at: { deadline: AbortSignal; abandon?: AbortSignal; status?: number; size: number },
+  ): { error: string; failure: Failure } {
+    const e = err as Error & { code?: string; data?: unknown };
+    const during = at.status === undefined ? '' : ` (status ${at.status} received, ${at.size} bytes of body read)`;
+    if (err instanceof BodyLimit) return { error: e.message, failure: 'body-limit' };
+    // The deadline first: undici reports an abort under several names.
+    if (at.deadline.aborted) {
+      const what = at.status === undefined ? 'did not answer' : 'did not finish its answer';
+      return { error: `target ${what} within ${formatMs(this.timeoutMs)} (timeout)${during}`, failure: 'timeout' };
+    }
+    if (at.abandon?.aborted) return { error: `cut short: ${String(at.abandon.reason)}`, failure: 'abandoned' };
+    if (err instanceof errors.HTTPParserError || e?.name === 'HTTPParserError') {
+      return { error: `answer is not HTTP: ${e.message}; received ${clipBytes(e.data)}`, failure: 'not-http' };
+    }
+    const code = e?.code ?? '';
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+      return { error: `target did not answer within ${formatMs(this.timeoutMs)} (timeout, ${code})${during}`, failure: 'timeout' };
+    }
+    if (UNREACHABLE.has(code)) return { error: `target unreachable: ${e.message}`, failure: 'unreachable' };
+    if (CLOSED.has(code)) {
+      const when = at.status === undefined ? 'before answering' : 'before the end of its answer';
+      return { error: `target closed the connection ${when} (${code}: ${e.message})${during}`, failure: 'closed' };
+    }
+    if (err instanceof errors.InvalidArgumentError) return { error: `the harness could not send this request: ${e.message}`, failure: 'request' };
+    return { error: `no answer (${code || e?.name || 'Error'}: ${e?.message ?? String(err)})${during}`, failure: 'closed' };
   }
 
   async close(): Promise<void> {
