@@ -3,8 +3,9 @@
 // - one deadline covers the whole exchange (connect, headers and body): a
 //   target that drips its answer a byte at a time still hits it, which an
 //   idle timeout would never do;
-// - at most MAX_BODY bytes of an answer are read: a longer body (or a
+// - at most MAX_BODY bytes of an answer's body are read: a longer body (or a
 //   Content-Length announcing one) ends the exchange and closes the socket;
+//   headers are bounded by MAX_HEADERS;
 // - no redirect is followed (undici's `request` follows none unless a
 //   redirect interceptor is configured; none is): a 3xx is an answer to
 //   grade, and the harness never sends a request off the target.
@@ -13,6 +14,8 @@
 import { Agent, errors, request } from 'undici';
 
 export const MAX_BODY = 1024 * 1024;
+/** undici's parser refuses a header section longer than this (status line and headers). */
+export const MAX_HEADERS = 16 * 1024;
 
 export interface RequestSpec {
   method: string;
@@ -36,7 +39,7 @@ export interface ResponseData {
  * (the request was not sent, or was cut short), `request` that the harness
  * could not build the request.
  */
-export type Failure = 'unreachable' | 'timeout' | 'closed' | 'not-http' | 'body-limit' | 'abandoned' | 'request';
+export type Failure = 'unreachable' | 'timeout' | 'closed' | 'not-http' | 'too-large' | 'abandoned' | 'request';
 
 export interface Exchange {
   request: RequestSpec;
@@ -71,7 +74,7 @@ function clipBytes(data: unknown): string {
 export class HttpClient {
   private readonly agent: Agent;
   constructor(private readonly timeoutMs: number, connections = 8) {
-    this.agent = new Agent({ connections, connect: { timeout: timeoutMs } });
+    this.agent = new Agent({ connections, connect: { timeout: timeoutMs }, maxHeaderSize: MAX_HEADERS });
   }
 
   /**
@@ -130,7 +133,7 @@ export class HttpClient {
   ): { error: string; failure: Failure } {
     const e = err as Error & { code?: string; data?: unknown };
     const during = at.status === undefined ? '' : ` (status ${at.status} received, ${at.size} bytes of body read)`;
-    if (err instanceof BodyLimit) return { error: e.message, failure: 'body-limit' };
+    if (err instanceof BodyLimit) return { error: e.message, failure: 'too-large' };
     // The deadline first: undici reports an abort under several names.
     if (at.deadline.aborted) {
       const what = at.status === undefined ? 'did not answer' : 'did not finish its answer';
@@ -143,6 +146,9 @@ export class HttpClient {
     const code = e?.code ?? '';
     if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
       return { error: `target did not answer within ${formatMs(this.timeoutMs)} (timeout, ${code})${during}`, failure: 'timeout' };
+    }
+    if (code === 'UND_ERR_HEADERS_OVERFLOW') {
+      return { error: `headers exceeded ${MAX_HEADERS / 1024} KiB limit (${code}; connection closed)`, failure: 'too-large' };
     }
     if (UNREACHABLE.has(code)) return { error: `target unreachable: ${e.message}`, failure: 'unreachable' };
     if (CLOSED.has(code)) {

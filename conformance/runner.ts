@@ -116,7 +116,7 @@ class TargetHealth {
   }
 }
 
-/** The preflight: the operation without credentials or body, which changes nothing on any server. */
+/** The preflight: the operation without credentials or body, which a conforming server refuses (401) and which creates nothing. */
 function preflight(model: SpecModel): RequestSpec {
   return { method: model.create.method, path: model.create.path, headers: {}, note: 'preflight' };
 }

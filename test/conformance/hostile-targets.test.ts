@@ -9,8 +9,9 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { formatMs, MAX_BODY } from '../../conformance/http.js';
-import { DEAD_AFTER, exitCode, runTarget, type TargetResult } from '../../conformance/runner.js';
+import { DEAD_AFTER, exitCode, run, runTarget, type TargetResult } from '../../conformance/runner.js';
 import { loadSpecModel } from '../../conformance/spec-model.js';
+import { startFake } from '../support/fake-server.js';
 import * as hostile from '../support/hostile-servers.js';
 
 const CLI = fileURLToPath(new URL('../../conformance/cli.js', import.meta.url));
@@ -134,6 +135,12 @@ describe('the harness against hostile targets', { concurrency: true, timeout: 60
     });
   });
 
+  it('endless headers: refused past the 16 KiB header limit', async () => {
+    await withServer(hostile.endlessHeaders(), async (s) => {
+      assertDeadAtPreflight(await runAgainst(s.url, GENEROUS_MS), /headers exceeded 16 KiB limit \(UND_ERR_HEADERS_OVERFLOW; connection closed\)/);
+    });
+  });
+
   it(`a target that stops answering mid-run: dead after ${DEAD_AFTER} exchanges in a row without an answer`, async () => {
     const answered = 3; // the preflight and two more
     const deadline = 3000; // the answered exchanges must make it; the dark ones cost two rounds of it
@@ -166,6 +173,32 @@ describe('the harness against hostile targets', { concurrency: true, timeout: 60
       );
     });
   }
+
+  it('a dead target does not stop the run: the next target is still checked', async () => {
+    const port = await hostile.refusedPort();
+    const fake = await startFake({ tokens: ['t'] });
+    try {
+      const only = ['PS-ACCEPT-001', 'PS-AUTH-001', 'PS-RESP-002'];
+      const [dead, alive] = await run({
+        model,
+        seed: 1,
+        cases: 1,
+        timeoutMs: GENEROUS_MS,
+        only,
+        targets: [
+          { name: 'dead', url: `http://127.0.0.1:${port}`, token: 't', restrictsTokens: true },
+          { name: 'alive', url: fake.url, token: 't', restrictsTokens: true },
+        ],
+      });
+      assert.deepEqual(dead!.summary, { pass: 0, 'non-strict': 0, fail: 0, skip: 0, error: 3 });
+      assert.equal(alive!.unreachable, undefined);
+      assert.deepEqual(alive!.summary, { pass: 3, 'non-strict': 0, fail: 0, skip: 0, error: 0 });
+      assert.equal(exitCode([dead!, alive!], false), 2);
+      assert.equal(exitCode([alive!], false), 0);
+    } finally {
+      await fake.close();
+    }
+  });
 
   // End to end through the CLI: the exit codes and the stderr line.
   it('CLI: a black hole exits 2 naming the cause', async () => {

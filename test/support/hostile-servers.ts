@@ -176,6 +176,27 @@ export async function endlessBody(framing: 'chunked' | 'content-length'): Promis
   });
 }
 
+/** A status line, then header lines that never end, written as fast as the peer reads them (within the budgets). */
+export async function endlessHeaders(): Promise<HostileServer> {
+  const server = createNetServer();
+  const { port, sockets, count, spoken } = await listen(server, (s) => {
+    s.resume();
+    s.write('HTTP/1.1 200 OK\r\n');
+    const started = Date.now();
+    let sent = 0;
+    const pump = () => {
+      while (!s.destroyed) {
+        if (sent >= ENDLESS_MAX_BYTES || Date.now() - started > ENDLESS_MAX_MS) return void s.destroy();
+        const line = `x-filler-${sent}: ${'a'.repeat(1000)}\r\n`;
+        sent += line.length;
+        if (!s.write(line)) return void s.once('drain', pump);
+      }
+    };
+    pump();
+  });
+  return hostile(server, port, sockets, count, spoken);
+}
+
 /** Answers every request with a plain HTTP server: `status` and `Location`. */
 export async function redirecting(status: 301 | 302 | 303 | 307 | 308, location: string): Promise<HostileServer> {
   let requests = 0;
