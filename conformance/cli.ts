@@ -34,7 +34,8 @@ Options:
                       check that an unknown token is rejected (PS-AUTH-006)
   --seed N            seed of the generated cases (default: random; printed)
   --cases N           generated cases per property check (default 50)
-  --timeout MS        timeout of each request in milliseconds (default 10000)
+  --timeout MS        deadline of each exchange in milliseconds, from connecting
+                      to the last byte of the answer (default 10000)
   --concurrency N     checks in flight per target (default 4)
   --only IDS          run only these checks (comma-separated IDs)
   --strict            count non-strict outcomes as failures

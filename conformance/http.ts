@@ -63,6 +63,15 @@ const MAX_BODY_TEXT = `${MAX_BODY / 1024 / 1024} MiB`;
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
 const CLOSED = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
 
+/** How far an exchange got, for the message when it ends without an answer. */
+interface Progress {
+  timedOut: boolean;
+  abandoned: boolean;
+  status?: number;
+  /** Body bytes read. */
+  size: number;
+}
+
 /** Thrown inside send() when the body passes the cap; becomes an Exchange error. */
 class BodyLimit extends Error {}
 
@@ -85,10 +94,20 @@ export class HttpClient {
   async send(base: string, spec: RequestSpec, abandon?: AbortSignal): Promise<Exchange> {
     const url = joinUrl(base, spec.path);
     if (abandon?.aborted) return { request: spec, url, error: `not sent: ${String(abandon.reason)}`, failure: 'abandoned' };
-    const deadline = AbortSignal.timeout(this.timeoutMs);
-    const signal = abandon ? AbortSignal.any([deadline, abandon]) : deadline;
-    let status: number | undefined;
-    let size = 0;
+    // One controller per exchange, aborted by its deadline or by `abandon`
+    // (listeners removed at the end: `abandon` lives as long as the run).
+    const controller = new AbortController();
+    const at: Progress = { timedOut: false, abandoned: false, size: 0 };
+    const deadline = setTimeout(() => {
+      at.timedOut = true;
+      controller.abort();
+    }, this.timeoutMs);
+    const onAbandon = () => {
+      at.abandoned = true;
+      controller.abort();
+    };
+    abandon?.addEventListener('abort', onAbandon, { once: true });
+    const signal = controller.signal;
     try {
       const res = await request(url, {
         method: spec.method as 'POST',
@@ -101,7 +120,8 @@ export class HttpClient {
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });
-      status = res.statusCode;
+      at.status = res.statusCode;
+      const status = res.statusCode;
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > MAX_BODY) {
         res.body.destroy();
@@ -109,11 +129,11 @@ export class HttpClient {
       }
       const chunks: Buffer[] = [];
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > MAX_BODY) {
+        at.size += chunk.length;
+        if (at.size > MAX_BODY) {
           // Destroying the body destroys the socket: no more bytes are read.
           res.body.destroy();
-          throw new BodyLimit(`body exceeded ${MAX_BODY_TEXT} limit (status ${status}; stopped reading after ${size} bytes, connection closed)`);
+          throw new BodyLimit(`body exceeded ${MAX_BODY_TEXT} limit (status ${status}; stopped reading after ${at.size} bytes, connection closed)`);
         }
         chunks.push(chunk);
       }
@@ -123,23 +143,23 @@ export class HttpClient {
       }
       return { request: spec, url, response: { status: res.statusCode, headers, bodyText: Buffer.concat(chunks).toString('utf8') } };
     } catch (err) {
-      return { request: spec, url, ...this.explain(err, { deadline, abandon, status, size }) };
+      return { request: spec, url, ...this.explain(err, at, abandon) };
+    } finally {
+      clearTimeout(deadline);
+      abandon?.removeEventListener('abort', onAbandon);
     }
   }
 
-  private explain(
-    err: unknown,
-    at: { deadline: AbortSignal; abandon?: AbortSignal; status?: number; size: number },
-  ): { error: string; failure: Failure } {
+  private explain(err: unknown, at: Progress, abandon?: AbortSignal): { error: string; failure: Failure } {
     const e = err as Error & { code?: string; data?: unknown };
     const during = at.status === undefined ? '' : ` (status ${at.status} received, ${at.size} bytes of body read)`;
     if (err instanceof BodyLimit) return { error: e.message, failure: 'too-large' };
     // The deadline first: undici reports an abort under several names.
-    if (at.deadline.aborted) {
+    if (at.timedOut) {
       const what = at.status === undefined ? 'did not answer' : 'did not finish its answer';
       return { error: `target ${what} within ${formatMs(this.timeoutMs)} (timeout)${during}`, failure: 'timeout' };
     }
-    if (at.abandon?.aborted) return { error: `cut short: ${String(at.abandon.reason)}`, failure: 'abandoned' };
+    if (at.abandoned) return { error: `cut short: ${String(abandon?.reason)}`, failure: 'abandoned' };
     if (err instanceof errors.HTTPParserError || e?.name === 'HTTPParserError') {
       return { error: `answer is not HTTP: ${e.message}; received ${clipBytes(e.data)}`, failure: 'not-http' };
     }
