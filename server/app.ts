@@ -4,6 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { loadOpenApi, OPENAPI_PATH } from '../spec/openapi.js';
+import { installStub, seedStore, sendPreferred, type SeedPlants, type StubOptions } from './admin.js';
 import { createAuthenticator } from './auth.js';
 import { ApiError, ERRORS, type ErrorBody } from './errors.js';
 import { JsonSyntaxError, parseJson, type JsonObject, type JsonValue } from './json.js';
@@ -28,6 +29,10 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** The OpenAPI document the API is derived from. */
   specPath?: string;
+  /** The stub's test controls, journal, Prefer and delay (admin.ts); none when absent. */
+  stub?: StubOptions;
+  /** Plants stored before the first request; a bad seed throws SeedError. */
+  seed?: SeedPlants;
 }
 
 declare module 'fastify' {
@@ -60,12 +65,16 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
     return503OnClosing: false,
   });
   app.decorate('plantStore', store);
+  // Before any route, so that the stub's hooks apply to all of them.
+  const stub = installStub(app, options.stub, { store, doc, path, method, contract });
+  if (options.seed !== undefined) seedStore({ store, doc, path, method, contract }, options.seed);
 
   // Every body goes through our own parser (see json.ts); media types are
   // checked before the body is read, in the route's preParsing hook.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, raw, done) => {
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (request, raw, done) => {
     const buffer = raw as Buffer;
+    if (stub?.keepsBodies) stub.keepBody(request, buffer);
     if (buffer.length === 0) return done(null, undefined);
     let text: string;
     try {
@@ -114,7 +123,11 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
     method: allowed,
     url: path,
     // Credentials first: a request without them is answered before its body is read.
-    onRequest: async (request) => authenticator.check(request.headers.authorization),
+    onRequest: async (request) => {
+      authenticator.check(request.headers.authorization);
+      // Prefer (RFC 7240) is the stub's: checked after the credentials, before the body is read.
+      if (stub !== undefined && request.headers.prefer !== undefined) stub.checkPrefer(request.headers.prefer);
+    },
     preParsing: async (request, _reply, payload) => {
       if (hasBody(request) && !acceptableMediaType(request.headers['content-type'], contract.requestMediaTypes)) {
         throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
@@ -122,6 +135,11 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
       return payload;
     },
     handler: async (request, reply) => {
+      if (stub !== undefined && request.headers.prefer !== undefined) {
+        // The body has been read (and is in the journal); the store is left alone.
+        const answer = stub.preferredAnswer(request.headers.prefer);
+        if (answer !== undefined) return sendPreferred(reply, answer);
+      }
       const body = request.body as JsonValue | undefined;
       if (body === undefined) throw new ApiError('BODY_REQUIRED');
       const violations = contract.validateRequestBody(body);

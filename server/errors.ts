@@ -10,6 +10,10 @@ export const ERRORS = {
   DUPLICATE_ID: { status: 400, error: 40004, message: 'A plant with this id already exists.' },
   MALFORMED_REQUEST: { status: 400, error: 40005, message: 'Malformed request.' },
   MALFORMED_HTTP: { status: 400, error: 40006, message: 'Malformed HTTP request.' },
+  // 40021-40029: the stub's controls and its Prefer header (server/admin.ts).
+  PREFER_MALFORMED: { status: 400, error: 40021, message: 'Malformed Prefer header (RFC 7240 §2).' },
+  PREFER_UNDECLARED: { status: 400, error: 40022, message: 'Prefer asks for a response the operation does not declare.' },
+  ADMIN_INVALID_REQUEST: { status: 400, error: 40023, message: 'Invalid request to the stub controls.' },
   MISSING_CREDENTIALS: {
     status: 401,
     error: 40101,

@@ -1,26 +1,39 @@
 // The server's entry point: reads the environment, listens, and closes
 // cleanly on SIGTERM and SIGINT (requests in flight are answered first).
+import { readSeedFile, SeedError } from './admin.js';
 import { buildApp } from './app.js';
-import { ConfigError, readConfig } from './config.js';
+import { ConfigError, readConfig, readStubConfig } from './config.js';
 
 let config;
+let stub;
+let app;
 try {
   config = readConfig();
+  stub = readStubConfig();
+  app = buildApp({
+    tokens: config.tokens,
+    bodyLimit: config.bodyLimit,
+    maxPlants: config.maxPlants,
+    logger: { level: config.logLevel },
+    stub: {
+      controls: stub.admin,
+      adminToken: stub.adminToken,
+      journalSize: stub.journalSize,
+      delayMs: stub.delayMs,
+    },
+    seed: stub.seedFile === undefined ? undefined : readSeedFile(stub.seedFile),
+  });
 } catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
+  if (!(error instanceof ConfigError || error instanceof SeedError)) throw error;
   process.stderr.write(`plantstore: ${error.message}\n`);
   process.exit(2);
 }
 
-const app = buildApp({
-  tokens: config.tokens,
-  bodyLimit: config.bodyLimit,
-  maxPlants: config.maxPlants,
-  logger: { level: config.logLevel },
-});
-
 if (config.tokens === undefined) {
   app.log.warn('PLANTSTORE_TOKENS is not set: any well-formed bearer token is accepted');
+}
+if (stub.admin && stub.adminToken === undefined) {
+  app.log.info('stub controls on at /__admin without a token (PLANTSTORE_ADMIN_TOKEN unset): anyone who reaches the port can use them');
 }
 
 let closing = false;
@@ -29,6 +42,10 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'closing: answering requests in flight, then exiting');
+    // close() ends the keep-alive connections that are idle when it starts;
+    // one whose request is still in flight stays open after its answer until
+    // the client lets go (a minute or more), so sweep those as they go idle.
+    setInterval(() => app.server.closeIdleConnections(), 50).unref();
     app.close().then(
       () => process.exit(0),
       (error: unknown) => {

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadOpenApi } from '../../spec/openapi.js';
+import { parsePrefer } from '../../server/admin.js';
+import { createPlant, stubApp } from './helpers.js';
+
+// The example the document declares for the 400 response, read from it.
+const doc = loadOpenApi();
+const declared400 = doc.paths['/plants']?.post?.responses['400']?.content?.['application/json'] as unknown as {
+  examples: Record<string, { value: unknown }>;
+};
+const [exampleName, example] = Object.entries(declared400.examples)[0] ?? [];
+
+test('Prefer: code=400 answers the declared 400 response with its example, and stores nothing', async () => {
+  assert.ok(exampleName !== undefined && example !== undefined, 'the document has a 400 example');
+  const app = stubApp();
+  for (const prefer of ['code=400', 'CODE = 400', 'code="400"', 'respond-async, code=400; x=y', `code=400, example=${exampleName}`]) {
+    const res = await createPlant(app, { id: 1, name: 'Fern' }, { prefer });
+    assert.equal(res.statusCode, 400, prefer);
+    assert.match(String(res.headers['content-type']), /^application\/json/);
+    assert.deepEqual(res.json(), example.value, prefer);
+    assert.match(String(res.headers['preference-applied']), /^code=400/);
+  }
+  const list = await app.inject({ method: 'GET', url: '/__admin/plants' });
+  assert.deepEqual(list.json(), { plants: [] });
+  // The forced request is in the journal with its body.
+  const entries = (await app.inject({ method: 'GET', url: '/__admin/journal' })).json().entries;
+  assert.equal(entries[0].status, 400);
+  assert.equal(entries[0].headers.prefer, 'code=400');
+  assert.equal(entries[0].body, '{"id":1,"name":"Fern"}');
+});
+
+test('Prefer: code=200 with a valid body behaves normally; an invalid body still gets its real error', async () => {
+  const app = stubApp();
+  const ok = await createPlant(app, { id: 1, name: 'Fern', tag: 't' }, { prefer: 'code=200' });
+  assert.equal(ok.statusCode, 200);
+  assert.deepEqual(ok.json(), { name: 'Fern', tag: 't' });
+  const bad = await createPlant(app, { id: 'x', name: 'Fern' }, { prefer: 'code=200' });
+  assert.equal(bad.statusCode, 400);
+  assert.equal(bad.json().error, 40003);
+  const unrelated = await createPlant(app, { id: 2, name: 'Fern' }, { prefer: 'return=minimal' });
+  assert.equal(unrelated.statusCode, 200, 'RFC 7240: preferences the server does not know are ignored');
+});
+
+test('Prefer: a code the operation does not declare is a clear 400', async () => {
+  const app = stubApp();
+  for (const code of ['500', '404', '201', '401']) {
+    const res = await createPlant(app, { id: 1, name: 'Fern' }, { prefer: `code=${code}` });
+    assert.equal(res.statusCode, 400, code);
+    assert.equal(res.json().error, 40022);
+    assert.equal(res.json().message, `Prefer: code=${code} is not a response that POST /plants declares; declared: 200, 400.`);
+  }
+  const example = await createPlant(app, { id: 1, name: 'Fern' }, { prefer: 'code=400, example=nosuch' });
+  assert.equal(example.json().error, 40022);
+  assert.match(example.json().message, /example=nosuch is not an example of the 400 response/);
+  // Nothing was stored by the refused requests.
+  assert.equal((await createPlant(app, { id: 1, name: 'Fern' })).statusCode, 200);
+});
+
+test('Prefer: malformed headers are a clear 400', async () => {
+  const app = stubApp();
+  for (const prefer of ['code=abc', 'code=4000', 'code=', 'code', '=400', 'code=400 junk', ',', 'code=400; =x']) {
+    const res = await createPlant(app, { id: 1, name: 'Fern' }, { prefer });
+    assert.equal(res.statusCode, 400, prefer);
+    assert.equal(res.json().error, 40021, prefer);
+    assert.match(res.json().message, /Prefer/);
+  }
+});
+
+test('Prefer: credentials are checked first', async () => {
+  const app = stubApp();
+  const res = await createPlant(app, { id: 1, name: 'Fern' }, { prefer: 'code=400', authorization: 'Bearer wrong' });
+  assert.equal(res.statusCode, 401);
+  const malformed = await createPlant(app, { id: 1, name: 'Fern' }, { prefer: 'code=???', authorization: '' });
+  assert.equal(malformed.statusCode, 401);
+});
+
+test('parsePrefer follows RFC 7240 §2: names are case-insensitive, the first of a repeated preference counts', () => {
+  const parsed = parsePrefer('Code=400; a=b, wait=10, code=200, handling="lenient"');
+  assert.equal(parsed.get('code'), '400');
+  assert.equal(parsed.get('wait'), '10');
+  assert.equal(parsed.get('handling'), 'lenient');
+});

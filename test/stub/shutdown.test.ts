@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+
+const START = fileURLToPath(new URL('../../server/start.js', import.meta.url));
+
+// A keep-alive connection whose request is in flight when SIGTERM arrives
+// must not hold the exit until the client lets go of the connection.
+test('SIGTERM with a keep-alive request in flight: the request is answered and the server exits 0', { timeout: 30_000 }, async () => {
+  const child = spawn(process.execPath, [START], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', PLANTSTORE_TOKENS: 't', PLANTSTORE_DELAY_MS: '60000' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const agent = new Agent({ keepAliveTimeout: 120_000, keepAliveMaxTimeout: 120_000 });
+  try {
+    let out = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the server did not start within 20 s')), 20_000);
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1] as string);
+        }
+      });
+    });
+    const answer = request(`${url}/plants`, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+      body: '{"id": 1, "name": "Fern"}',
+    });
+    // The journal records the request before its delay: then it is in flight.
+    for (let i = 0; i < 200; i++) {
+      const journal = await request(`${url}/__admin/journal`, { dispatcher: agent });
+      if (((await journal.body.json()) as { total: number }).total > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill('SIGTERM');
+    const res = await answer;
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(await res.body.json(), { name: 'Fern' });
+    assert.equal(await exited, 0);
+  } finally {
+    child.kill('SIGKILL');
+    await agent.close();
+  }
+});
