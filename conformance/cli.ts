@@ -4,8 +4,8 @@
 // reports. Exit 0: no check failed; 1: a check failed (or, with --strict, was
 // non-strict) on the reference server or a --target (the Prism column
 // informs and never fails the run by itself); 2: the harness could not do
-// its job (bad arguments, a spec that does not load or lint, an unreachable
-// target, a server that does not start).
+// its job (bad arguments, a spec that does not load or lint, a target
+// unreachable or dead, a check `error`, a server that does not start).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,7 +21,7 @@ import { renderConsole, renderMatrixConsole } from './report/console.js';
 import { toHtml } from './report/html.js';
 import { toJsonReport } from './report/json.js';
 import { toJunit } from './report/junit.js';
-import { run, runFailed, UnreachableTarget } from './runner.js';
+import { exitCode, run } from './runner.js';
 import { loadSpecModel } from './spec-model.js';
 
 export const HELP = `Usage: plantstore-conformance [options]
@@ -51,7 +51,8 @@ Options:
                       check that an unknown token is rejected (PS-AUTH-006)
   --seed N            seed of the generated cases (default: random; printed)
   --cases N           generated cases per property check (default 50)
-  --timeout MS        timeout of each request in milliseconds (default 10000)
+  --timeout MS        deadline of each exchange in milliseconds, from connecting
+                      to the last byte of the answer (default 10000)
   --concurrency N     checks in flight per target (default 4)
   --only IDS          run only these checks (comma-separated IDs)
   --strict            count non-strict outcomes as failures
@@ -63,7 +64,8 @@ Options:
   --spec FILE         the OpenAPI document (default: spec/openapi.yaml)
   --help              show this help
 
-Exit codes: 0 no check failed, 1 a check failed, 2 the harness could not run.
+Exit codes: 0 no check failed, 1 a check failed, 2 the harness could not run
+(a target unreachable or dead, or a check ended in error).
 `;
 
 class UsageError extends Error {}
@@ -275,14 +277,15 @@ export async function main(argv: string[]): Promise<number> {
 
     // Only the reference server and the --targets decide the exit code.
     const deciding = results.filter((t) => !roles.some((r) => r.name === t.name && r.informs));
-    const failed = runFailed(deciding, opts.strict);
+    for (const t of deciding) if (t.unreachable) process.stderr.write(`plantstore-conformance: gave up on target ${t.name} (${t.url}): ${t.unreachable}\n`);
+    const code = exitCode(deciding, opts.strict);
     const unexplained = comparisons.reduce((n, c) => n + c.unexplained.length, 0);
     const stale = comparisons.reduce((n, c) => n + c.stale.length, 0);
     const note = comparisons.length > 0 ? `; Prism: ${unexplained} unexplained divergence(s), ${stale} stale entr${stale === 1 ? 'y' : 'ies'}` : '';
-    process.stdout.write(`${failed ? 'FAILED' : 'OK'}: ${results.length} target(s), seed ${opts.seed}${note}\n`);
-    return failed ? 1 : 0;
+    process.stdout.write(`${['OK', 'FAILED', 'INCOMPLETE'][code]}: ${results.length} target(s), seed ${opts.seed}${note}\n`);
+    return code;
   } catch (err) {
-    const why = err instanceof UnreachableTarget || err instanceof ServerStartError || err instanceof ReportWriteError ? err.message : `harness error: ${(err as Error).stack ?? String(err)}`;
+    const why = err instanceof ServerStartError || err instanceof ReportWriteError ? err.message : `harness error: ${(err as Error).stack ?? String(err)}`;
     process.stderr.write(`plantstore-conformance: ${why}\n`);
     return 2;
   } finally {
