@@ -18,6 +18,8 @@ export interface JsonReport {
     /** An informing target (Prism) never fails the run by itself. */
     informs?: boolean;
     summary: { pass: number; 'non-strict': number; fail: number; skip: number; error: number };
+    /** Present when the harness gave up on the target (unreachable, or stopped answering): why. */
+    unreachable?: string;
     /** For a target with a divergence file (Prism): how its results compare with the file. */
     divergences?: {
       file: string;
@@ -55,6 +57,7 @@ export function toJsonReport(targets: TargetResult[], seed: number, strict: bool
         url: t.url,
         ...(meta ? { role: meta.role, informs: meta.informs } : {}),
         summary: { ...t.summary },
+        ...(t.unreachable !== undefined ? { unreachable: t.unreachable } : {}),
         ...(comparison
           ? {
               divergences: {
