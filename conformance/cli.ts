@@ -1,32 +1,49 @@
 #!/usr/bin/env node
-// plantstore-conformance: lints the spec, runs the catalog against targets,
+// plantstore-conformance: lints the spec, runs the catalog against targets
+// side by side (the reference server, a Prism mock, the user's targets),
 // reports. Exit 0: no check failed; 1: a check failed (or, with --strict, was
-// non-strict); 2: the harness could not do its job (bad arguments, a spec
-// that does not load or lint, an unreachable target).
-import { writeFileSync } from 'node:fs';
+// non-strict) on the reference server or a --target (the Prism column
+// informs and never fails the run by itself); 2: the harness could not do
+// its job (bad arguments, a spec that does not load or lint, a target
+// unreachable or dead, a check `error`, a server that does not start).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { OPENAPI_PATH } from '../spec/openapi.js';
 import { catalog } from './checks/index.js';
 import type { Target } from './checks/types.js';
+import { compareDivergences, loadDivergences, PRISM_DIVERGENCES_PATH, type DivergenceComparison, type DivergenceFile } from './divergences.js';
 import { lintSpec, type LintFinding } from './lint.js';
+import { buildMatrix, type MatrixTarget } from './matrix.js';
+import { startPrism, type RunningPrism } from './prism.js';
 import { startReference, type ReferenceServer } from './reference.js';
-import { renderConsole } from './report/console.js';
+import { renderConsole, renderMatrixConsole } from './report/console.js';
+import { toHtml } from './report/html.js';
 import { toJsonReport } from './report/json.js';
 import { toJunit } from './report/junit.js';
-import { run, runFailed, UnreachableTarget } from './runner.js';
+import { exitCode, run } from './runner.js';
 import { loadSpecModel } from './spec-model.js';
 
 export const HELP = `Usage: plantstore-conformance [options]
 
 Runs the Plant Store conformance checks (derived from spec/openapi.yaml)
-against one or more targets and reports per check: pass, non-strict, fail,
-skip or error.
+against one or more targets side by side and reports per check: pass,
+non-strict, fail, skip or error.
+
+Without --target, --reference or --prism (the default run): lint the spec,
+run against the reference server and a Prism mock, print the matrix and
+write reports/conformance.json, .junit.xml and .html.
 
 Options:
   --target URL        a target's base URL, may carry a path prefix
-                      (repeatable). Without --target, --reference is used.
+                      (repeatable)
   --reference         start the project's own server on a free loopback port
                       and run against it
+  --prism             start a Prism 5.14.2 mock of the document on a free
+                      loopback port and run against it; its column informs
+                      and never fails the run by itself
+  --divergences FILE  the Prism mock's expected divergences (default:
+                      conformance/divergences/prism.json)
   --token TOKEN       bearer token the targets accept (default: the
                       PLANTSTORE_TOKEN environment variable, else a
                       well-formed placeholder)
@@ -34,19 +51,26 @@ Options:
                       check that an unknown token is rejected (PS-AUTH-006)
   --seed N            seed of the generated cases (default: random; printed)
   --cases N           generated cases per property check (default 50)
-  --timeout MS        timeout of each request in milliseconds (default 10000)
+  --timeout MS        deadline of each exchange in milliseconds, from connecting
+                      to the last byte of the answer (default 10000)
   --concurrency N     checks in flight per target (default 4)
   --only IDS          run only these checks (comma-separated IDs)
   --strict            count non-strict outcomes as failures
   --json FILE         write the JSON report to FILE
   --junit FILE        write a JUnit XML report to FILE
+  --html FILE         write a self-contained HTML report to FILE
+  --reports DIR       write conformance.json, conformance.junit.xml and
+                      conformance.html to DIR (the default run: reports)
   --spec FILE         the OpenAPI document (default: spec/openapi.yaml)
   --help              show this help
 
-Exit codes: 0 no check failed, 1 a check failed, 2 the harness could not run.
+Exit codes: 0 no check failed, 1 a check failed, 2 the harness could not run
+(a target unreachable or dead, or a check ended in error).
 `;
 
 class UsageError extends Error {}
+class ServerStartError extends Error {}
+class ReportWriteError extends Error {}
 
 function int(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
@@ -62,6 +86,10 @@ function parse(argv: string[]) {
     options: {
       target: { type: 'string', multiple: true },
       reference: { type: 'boolean' },
+      prism: { type: 'boolean' },
+      divergences: { type: 'string' },
+      html: { type: 'string' },
+      reports: { type: 'string' },
       token: { type: 'string' },
       'invalid-token': { type: 'boolean' },
       seed: { type: 'string' },
@@ -89,10 +117,16 @@ function parse(argv: string[]) {
   });
   const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
   for (const id of only ?? []) if (!catalog.some((c) => c.id === id)) throw new UsageError(`--only: no check ${id}`);
+  // The default run: no target named at all.
+  const defaultRun = targets.length === 0 && values.reference !== true && values.prism !== true;
   return {
     help: values.help === true,
     targets,
-    reference: values.reference === true || targets.length === 0,
+    reference: values.reference === true || defaultRun,
+    prism: values.prism === true || defaultRun,
+    divergences: values.divergences ?? PRISM_DIVERGENCES_PATH,
+    reports: values.reports ?? (defaultRun ? 'reports' : undefined),
+    html: values.html,
     token: values.token ?? process.env.PLANTSTORE_TOKEN ?? 'plantstore-conformance',
     restrictsTokens: values['invalid-token'] === true,
     seed: int('seed', values.seed, Math.floor(Math.random() * 2 ** 31), 0, 2 ** 31 - 1),
@@ -119,6 +153,17 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
+  // Read before the (slower) lint, so a broken file is reported at once.
+  let divergenceFile: DivergenceFile | undefined;
+  if (opts.prism) {
+    try {
+      divergenceFile = loadDivergences(opts.divergences);
+    } catch (err) {
+      process.stderr.write(`plantstore-conformance: ${(err as Error).message}\n`);
+      return 2;
+    }
+  }
+
   let model;
   let lint: LintFinding[];
   try {
@@ -136,23 +181,54 @@ export async function main(argv: string[]): Promise<number> {
   }
 
   let reference: ReferenceServer | undefined;
-  const stopReference = async () => {
+  let prism: RunningPrism | undefined;
+  const stopServers = async () => {
     const r = reference;
+    const p = prism;
     reference = undefined;
-    await r?.stop();
+    prism = undefined;
+    await Promise.all([r?.stop(), p?.stop()]);
   };
+  // Ctrl-C or a kill: stop what was started, then exit as the signal asks.
+  // (A Prism still starting is killed by prism.ts's exit hook.)
+  // A second signal while stopping exits at once; prism.ts's exit hook still kills Prism's group.
+  let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
-    void stopReference().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    const code = signal === 'SIGINT' ? 130 : 143;
+    if (stopping) process.exit(code);
+    stopping = true;
+    process.stderr.write(`\nplantstore-conformance: ${signal}, stopping the servers it started\n`);
+    void stopServers().finally(() => process.exit(code));
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     const targets: Target[] = [];
-    if (opts.reference) {
-      reference = await startReference();
+    const roles: MatrixTarget[] = [];
+    // The servers start side by side; if one fails the other is stopped in finally.
+    const [startedReference, startedPrism] = await Promise.allSettled([
+      opts.reference ? startReference() : Promise.resolve(undefined),
+      opts.prism ? startPrism({ specPath: opts.spec }) : Promise.resolve(undefined),
+    ]);
+    if (startedReference.status === 'fulfilled') reference = startedReference.value;
+    if (startedPrism.status === 'fulfilled') prism = startedPrism.value;
+    if (startedReference.status === 'rejected') throw new ServerStartError(`the reference server did not start: ${(startedReference.reason as Error).message}`);
+    if (startedPrism.status === 'rejected') throw new ServerStartError(`the Prism mock did not start: ${(startedPrism.reason as Error).message}`);
+    if (reference) {
+      process.stderr.write(`reference: the project's server at ${reference.target.url}\n`);
       targets.push(reference.target);
+      roles.push({ name: reference.target.name, url: reference.target.url, role: 'reference', informs: false });
     }
-    for (const t of opts.targets) targets.push({ ...t, token: opts.token, restrictsTokens: opts.restrictsTokens });
+    if (prism) {
+      process.stderr.write(`prism: Prism 5.14.2 mock of ${relative(process.cwd(), opts.spec) || opts.spec} at ${prism.url}\n`);
+      // Prism accepts any bearer token: a well-formed placeholder, and PS-AUTH-006 cannot run.
+      targets.push({ name: 'prism', url: prism.url, token: 'plantstore-conformance', restrictsTokens: false });
+      roles.push({ name: 'prism', url: prism.url, role: 'prism', informs: true });
+    }
+    for (const t of opts.targets) {
+      targets.push({ ...t, token: opts.token, restrictsTokens: opts.restrictsTokens });
+      roles.push({ name: t.name, url: t.url, role: 'target', informs: false });
+    }
     const tty = process.stderr.isTTY === true;
     const results = await run({
       model,
@@ -165,18 +241,55 @@ export async function main(argv: string[]): Promise<number> {
       onProgress: tty ? (done, total, target, id) => process.stderr.write(`\r\x1b[K[${target} ${done}/${total}] ${id}`) : undefined,
     });
     if (tty) process.stderr.write('\r\x1b[K');
-    process.stdout.write(renderConsole(results, { seed: opts.seed, strict: opts.strict, color: process.stdout.isTTY === true && !process.env.NO_COLOR, lint }));
-    if (opts.json) writeFileSync(opts.json, `${JSON.stringify(toJsonReport(results, opts.seed, opts.strict, lint), null, 2)}\n`);
-    if (opts.junit) writeFileSync(opts.junit, toJunit(results, opts.seed, opts.strict));
-    const failed = runFailed(results, opts.strict);
-    process.stdout.write(`${failed ? 'FAILED' : 'OK'}: ${results.length} target(s), seed ${opts.seed}\n`);
-    return failed ? 1 : 0;
+    await stopServers();
+
+    const comparisons: DivergenceComparison[] = [];
+    const prismResult = results.find((t) => roles.some((r) => r.role === 'prism' && r.name === t.name));
+    if (prismResult && divergenceFile) comparisons.push(compareDivergences(prismResult, divergenceFile, opts.divergences));
+    const matrix = buildMatrix(results, roles, comparisons);
+    const consoleOptions = { seed: opts.seed, strict: opts.strict, color: process.stdout.isTTY === true && !process.env.NO_COLOR, lint };
+    // One target and no Prism: the per-check report as before; otherwise the matrix.
+    process.stdout.write(results.length === 1 && comparisons.length === 0 ? renderConsole(results, consoleOptions) : renderMatrixConsole(results, matrix, consoleOptions));
+
+    const json = `${JSON.stringify(toJsonReport(results, opts.seed, opts.strict, lint, matrix), null, 2)}\n`;
+    const written: string[] = [];
+    const write = (file: string, text: string) => {
+      try {
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, text);
+      } catch (err) {
+        throw new ReportWriteError(`cannot write the report ${file}: ${(err as Error).message}`);
+      }
+      written.push(file);
+    };
+    const reports: Array<[string | undefined, () => string]> = [
+      [opts.json, () => json],
+      [opts.junit, () => toJunit(results, opts.seed, opts.strict, matrix)],
+      [opts.html, () => toHtml(JSON.parse(json))],
+    ];
+    if (opts.reports) {
+      reports.push([join(opts.reports, 'conformance.json'), () => json]);
+      reports.push([join(opts.reports, 'conformance.junit.xml'), () => toJunit(results, opts.seed, opts.strict, matrix)]);
+      reports.push([join(opts.reports, 'conformance.html'), () => toHtml(JSON.parse(json))]);
+    }
+    for (const [file, text] of reports) if (file) write(file, text());
+    if (written.length > 0) process.stdout.write(`Reports: ${written.map((f) => relative(process.cwd(), f) || f).join(', ')}\n`);
+
+    // Only the reference server and the --targets decide the exit code.
+    const deciding = results.filter((t) => !roles.some((r) => r.name === t.name && r.informs));
+    for (const t of deciding) if (t.unreachable) process.stderr.write(`plantstore-conformance: gave up on target ${t.name} (${t.url}): ${t.unreachable}\n`);
+    const code = exitCode(deciding, opts.strict);
+    const unexplained = comparisons.reduce((n, c) => n + c.unexplained.length, 0);
+    const stale = comparisons.reduce((n, c) => n + c.stale.length, 0);
+    const note = comparisons.length > 0 ? `; Prism: ${unexplained} unexplained divergence(s), ${stale} stale entr${stale === 1 ? 'y' : 'ies'}` : '';
+    process.stdout.write(`${['OK', 'FAILED', 'INCOMPLETE'][code]}: ${results.length} target(s), seed ${opts.seed}${note}\n`);
+    return code;
   } catch (err) {
-    const why = err instanceof UnreachableTarget ? err.message : `harness error: ${(err as Error).stack ?? String(err)}`;
+    const why = err instanceof ServerStartError || err instanceof ReportWriteError ? err.message : `harness error: ${(err as Error).stack ?? String(err)}`;
     process.stderr.write(`plantstore-conformance: ${why}\n`);
     return 2;
   } finally {
-    await stopReference();
+    await stopServers();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }

@@ -1,9 +1,21 @@
-// The harness's only network I/O. Every request has a timeout, reads at most
-// MAX_BODY bytes of the answer (never an unbounded buffer) and follows no
-// redirect: a 3xx is an answer to grade, not a hop to take.
-import { Agent, request } from 'undici';
+// The harness's only network I/O. Targets are whatever a team deployed,
+// working or not, so every exchange is bounded:
+// - one deadline covers the whole exchange (connect, headers and body): a
+//   target that drips its answer a byte at a time still hits it, which an
+//   idle timeout would never do;
+// - at most MAX_BODY bytes of an answer's body are read: a longer body (or a
+//   Content-Length announcing one) ends the exchange and closes the socket;
+//   headers are bounded by MAX_HEADERS;
+// - no redirect is followed (undici's `request` follows none unless a
+//   redirect interceptor is configured; none is): a 3xx is an answer to
+//   grade, and the harness never sends a request off the target.
+// An exchange without a usable answer carries `error`, a sentence naming the
+// cause, and `failure`, its kind (the runner's dead-target policy reads it).
+import { Agent, errors, request } from 'undici';
 
 export const MAX_BODY = 1024 * 1024;
+/** undici's parser refuses a header section longer than this (status line and headers). */
+export const MAX_HEADERS = 16 * 1024;
 
 export interface RequestSpec {
   method: string;
@@ -19,8 +31,15 @@ export interface ResponseData {
   status: number;
   headers: Record<string, string>;
   bodyText: string;
-  truncated: boolean;
 }
+
+/**
+ * Why an exchange has no usable answer. All but `abandoned` and `request`
+ * are the target's doing: `abandoned` means the runner gave up on the target
+ * (the request was not sent, or was cut short), `request` that the harness
+ * could not build the request.
+ */
+export type Failure = 'unreachable' | 'timeout' | 'closed' | 'not-http' | 'too-large' | 'abandoned' | 'request';
 
 export interface Exchange {
   request: RequestSpec;
@@ -28,6 +47,7 @@ export interface Exchange {
   response?: ResponseData;
   /** Why there is no response: timeout, refused connection... */
   error?: string;
+  failure?: Failure;
 }
 
 /** Joins a base URL that may carry a path prefix with an operation path. */
@@ -35,15 +55,59 @@ export function joinUrl(base: string, path: string): string {
   return base.replace(/\/+$/, '') + path;
 }
 
+export function formatMs(ms: number): string {
+  return ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+const MAX_BODY_TEXT = `${MAX_BODY / 1024 / 1024} MiB`;
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+const CLOSED = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
+
+/** How far an exchange got, for the message when it ends without an answer. */
+interface Progress {
+  timedOut: boolean;
+  abandoned: boolean;
+  status?: number;
+  /** Body bytes read. */
+  size: number;
+}
+
+/** Thrown inside send() when the body passes the cap; becomes an Exchange error. */
+class BodyLimit extends Error {}
+
+function clipBytes(data: unknown): string {
+  const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('latin1') : '';
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+}
+
 export class HttpClient {
   private readonly agent: Agent;
   constructor(private readonly timeoutMs: number, connections = 8) {
-    this.agent = new Agent({ connections, connect: { timeout: timeoutMs } });
+    this.agent = new Agent({ connections, connect: { timeout: timeoutMs }, maxHeaderSize: MAX_HEADERS });
   }
 
-  async send(base: string, spec: RequestSpec): Promise<Exchange> {
+  /**
+   * Sends one request and reads its answer. Never throws: a missing answer
+   * is an Exchange with `error`. `abandon`, when it fires, cuts the exchange
+   * short (the runner has declared the target dead); its reason is a string.
+   */
+  async send(base: string, spec: RequestSpec, abandon?: AbortSignal): Promise<Exchange> {
     const url = joinUrl(base, spec.path);
-    const signal = AbortSignal.timeout(this.timeoutMs);
+    if (abandon?.aborted) return { request: spec, url, error: `not sent: ${String(abandon.reason)}`, failure: 'abandoned' };
+    // One controller per exchange, aborted by its deadline or by `abandon`
+    // (listeners removed at the end: `abandon` lives as long as the run).
+    const controller = new AbortController();
+    const at: Progress = { timedOut: false, abandoned: false, size: 0 };
+    const deadline = setTimeout(() => {
+      at.timedOut = true;
+      controller.abort();
+    }, this.timeoutMs);
+    const onAbandon = () => {
+      at.abandoned = true;
+      controller.abort();
+    };
+    abandon?.addEventListener('abort', onAbandon, { once: true });
+    const signal = controller.signal;
     try {
       const res = await request(url, {
         method: spec.method as 'POST',
@@ -51,19 +115,25 @@ export class HttpClient {
         body: spec.body,
         dispatcher: this.agent,
         signal,
+        // The deadline above is the real bound; these only keep undici's own
+        // (longer) defaults from outliving it.
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });
+      at.status = res.statusCode;
+      const status = res.statusCode;
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > MAX_BODY) {
+        res.body.destroy();
+        throw new BodyLimit(`body exceeded ${MAX_BODY_TEXT} limit (status ${status}, Content-Length: ${declared}; not read, connection closed)`);
+      }
       const chunks: Buffer[] = [];
-      let size = 0;
-      let truncated = false;
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > MAX_BODY) {
-          chunks.push(chunk.subarray(0, chunk.length - (size - MAX_BODY)));
-          truncated = true;
+        at.size += chunk.length;
+        if (at.size > MAX_BODY) {
+          // Destroying the body destroys the socket: no more bytes are read.
           res.body.destroy();
-          break;
+          throw new BodyLimit(`body exceeded ${MAX_BODY_TEXT} limit (status ${status}; stopped reading after ${at.size} bytes, connection closed)`);
         }
         chunks.push(chunk);
       }
@@ -71,12 +141,42 @@ export class HttpClient {
       for (const [k, v] of Object.entries(res.headers)) {
         if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
       }
-      return { request: spec, url, response: { status: res.statusCode, headers, bodyText: Buffer.concat(chunks).toString('utf8'), truncated } };
+      return { request: spec, url, response: { status: res.statusCode, headers, bodyText: Buffer.concat(chunks).toString('utf8') } };
     } catch (err) {
-      const e = err as Error & { code?: string };
-      const reason = signal.aborted ? `timeout after ${this.timeoutMs} ms` : `${e.code ?? e.name}: ${e.message}`;
-      return { request: spec, url, error: reason };
+      return { request: spec, url, ...this.explain(err, at, abandon) };
+    } finally {
+      clearTimeout(deadline);
+      abandon?.removeEventListener('abort', onAbandon);
     }
+  }
+
+  private explain(err: unknown, at: Progress, abandon?: AbortSignal): { error: string; failure: Failure } {
+    const e = err as Error & { code?: string; data?: unknown };
+    const during = at.status === undefined ? '' : ` (status ${at.status} received, ${at.size} bytes of body read)`;
+    if (err instanceof BodyLimit) return { error: e.message, failure: 'too-large' };
+    // The deadline first: undici reports an abort under several names.
+    if (at.timedOut) {
+      const what = at.status === undefined ? 'did not answer' : 'did not finish its answer';
+      return { error: `target ${what} within ${formatMs(this.timeoutMs)} (timeout)${during}`, failure: 'timeout' };
+    }
+    if (at.abandoned) return { error: `cut short: ${String(abandon?.reason)}`, failure: 'abandoned' };
+    if (err instanceof errors.HTTPParserError || e?.name === 'HTTPParserError') {
+      return { error: `answer is not HTTP: ${e.message}; received ${clipBytes(e.data)}`, failure: 'not-http' };
+    }
+    const code = e?.code ?? '';
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+      return { error: `target did not answer within ${formatMs(this.timeoutMs)} (timeout, ${code})${during}`, failure: 'timeout' };
+    }
+    if (code === 'UND_ERR_HEADERS_OVERFLOW') {
+      return { error: `headers exceeded ${MAX_HEADERS / 1024} KiB limit (${code}; connection closed)`, failure: 'too-large' };
+    }
+    if (UNREACHABLE.has(code)) return { error: `target unreachable: ${e.message}`, failure: 'unreachable' };
+    if (CLOSED.has(code)) {
+      const when = at.status === undefined ? 'before answering' : 'before the end of its answer';
+      return { error: `target closed the connection ${when} (${code}: ${e.message})${during}`, failure: 'closed' };
+    }
+    if (err instanceof errors.InvalidArgumentError) return { error: `the harness could not send this request: ${e.message}`, failure: 'request' };
+    return { error: `no answer (${code || e?.name || 'Error'}: ${e?.message ?? String(err)})${during}`, failure: 'closed' };
   }
 
   async close(): Promise<void> {

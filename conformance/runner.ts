@@ -31,6 +31,8 @@ export interface TargetResult {
   url: string;
   summary: Summary;
   results: CheckResult[];
+  /** Why the harness stopped sending requests to this target (dead-target policy), or undefined. */
+  unreachable?: string;
 }
 
 export interface RunOptions {
@@ -49,8 +51,6 @@ export interface RunOptions {
   onExchange?: (ex: Exchange) => void;
 }
 
-export class UnreachableTarget extends Error {}
-
 export function summarize(results: CheckResult[]): Summary {
   const s = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Summary;
   for (const r of results) s[r.outcome]++;
@@ -60,6 +60,17 @@ export function summarize(results: CheckResult[]): Summary {
 /** A run fails when a check fails, or (strict) when one is non-strict. */
 export function runFailed(targets: TargetResult[], strict: boolean): boolean {
   return targets.some((t) => t.summary.fail > 0 || (strict && t.summary['non-strict'] > 0));
+}
+
+/**
+ * The CLI's exit code (README "Exit codes"): 2 when the harness could not do
+ * its whole job on some target (the target was unreachable or stopped
+ * answering, or a check ended in `error`), else 1 when a check failed (with
+ * --strict: or was non-strict), else 0.
+ */
+export function exitCode(targets: TargetResult[], strict: boolean): 0 | 1 | 2 {
+  if (targets.some((t) => t.unreachable !== undefined || t.summary.error > 0)) return 2;
+  return runFailed(targets, strict) ? 1 : 0;
 }
 
 async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -73,17 +84,50 @@ async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<voi
   await Promise.all(workers);
 }
 
-/** Fails fast (exit 2) when the target does not answer HTTP at all. */
-async function probe(client: HttpClient, target: Target): Promise<void> {
-  const ex = await client.send(target.url, { method: 'GET', path: '/', headers: {} });
-  if (!ex.response) throw new UnreachableTarget(`target ${target.name} (${target.url}) is unreachable: ${ex.error}`);
+/**
+ * Dead-target policy. A target is dead when the preflight request gets no
+ * usable HTTP answer, or when DEAD_AFTER exchanges in a row get none
+ * (refused, reset, timed out, not HTTP, body over the cap); any answer resets
+ * the count. From then on the runner sends nothing more to it, cuts the
+ * exchanges in flight short, and grades every check not yet graded `error`
+ * with the cause. Without this, a black hole would cost one timeout per
+ * request of the catalog.
+ */
+export const DEAD_AFTER = 5;
+
+class TargetHealth {
+  private readonly controller = new AbortController();
+  private consecutive = 0;
+  reason: string | undefined;
+  readonly abandon = this.controller.signal;
+
+  /** Counts exchanges that got no usable answer through the target's fault. */
+  observe(ex: Exchange): void {
+    if (ex.response) this.consecutive = 0;
+    else if (ex.failure !== 'abandoned' && ex.failure !== 'request' && ++this.consecutive >= DEAD_AFTER) {
+      this.kill(`${ex.error} (${DEAD_AFTER} requests in a row got no answer)`);
+    }
+  }
+
+  kill(reason: string): void {
+    if (this.reason !== undefined) return;
+    this.reason = reason;
+    this.controller.abort(`the target is dead: ${reason}`);
+  }
+}
+
+/** The preflight: the operation without credentials or body, which a conforming server refuses (401) and which creates nothing. */
+function preflight(model: SpecModel): RequestSpec {
+  return { method: model.create.method, path: model.create.path, headers: {}, note: 'preflight' };
 }
 
 export async function runTarget(opts: RunOptions, target: Target): Promise<TargetResult> {
   const checks = (opts.catalog ?? defaultCatalog).filter((c) => !opts.only || opts.only.includes(c.id));
   const client = new HttpClient(opts.timeoutMs, opts.concurrency ?? 4);
+  const health = new TargetHealth();
   try {
-    await probe(client, target);
+    const first = await client.send(target.url, preflight(opts.model));
+    if (!first.response) health.kill(`${first.error} (preflight ${first.request.method} ${first.request.path})`);
     const ctx: CheckContext = {
       model: opts.model,
       target,
@@ -113,25 +157,48 @@ export async function runTarget(opts: RunOptions, target: Target): Promise<Targe
       });
       opts.onProgress?.(++done, checks.length, target.name, check.id);
     };
-    const send = async (req: RequestSpec): Promise<Exchange> => {
-      const ex = await client.send(target.url, req);
-      all.push(ex);
-      opts.onExchange?.(ex);
-      return ex;
+    const dead = (): Verdict => ({ outcome: 'error', expected: 'an HTTP answer', actual: `not run: ${health.reason}` });
+    // One sender per check: it counts the check's requests and notes when
+    // the dead-target policy cut the check short.
+    const sender = () => {
+      const s = {
+        requests: 0,
+        cutShort: false,
+        send: async (req: RequestSpec): Promise<Exchange> => {
+          const ex = await client.send(target.url, req, health.abandon);
+          if (ex.failure === 'abandoned') {
+            s.cutShort = true;
+            return ex;
+          }
+          s.requests++;
+          health.observe(ex);
+          all.push(ex);
+          opts.onExchange?.(ex);
+          return ex;
+        },
+      };
+      return s;
     };
     const active = checks.filter((c) => c.kind !== 'aggregate');
     await pool(active, opts.concurrency ?? 4, async (check) => {
       const reason = check.precondition?.(ctx);
       if (reason) return record(check, { outcome: 'skip', actual: reason }, [], 0);
+      if (health.reason !== undefined) return record(check, dead(), [], 0);
+      const s = sender();
       try {
         if (check.kind === 'exchange') {
           const exchanges: Exchange[] = [];
-          for (const req of check.requests(ctx)) exchanges.push(await send(req));
-          record(check, check.verify(exchanges, ctx), exchanges, exchanges.length);
+          for (const req of check.requests(ctx)) {
+            const ex = await s.send(req);
+            if (s.cutShort) break;
+            exchanges.push(ex);
+          }
+          // A check cut short cannot be graded on part of its exchanges.
+          record(check, s.cutShort ? dead() : check.verify(exchanges, ctx), exchanges, s.requests);
         } else if (check.kind === 'property') {
-          const before = all.length;
-          const verdict = await check.run(ctx, send);
-          record(check, verdict, [], all.length - before);
+          const verdict = await check.run(ctx, s.send);
+          // A failure found before the target died stands; anything else is incomplete.
+          record(check, s.cutShort && verdict.outcome !== 'fail' ? dead() : verdict, [], s.requests);
         }
       } catch (err) {
         record(check, { outcome: 'error', expected: 'the check to run', actual: `harness error: ${(err as Error).message}` }, [], 0);
@@ -145,10 +212,11 @@ export async function runTarget(opts: RunOptions, target: Target): Promise<Targe
         const v = check.verifyEach(ex, ctx);
         if (v.outcome !== 'skip' && rank(v.outcome) > rank(worst.outcome)) worst = { ...v, reproduce: ex };
       }
-      record(check, worst, [], all.length);
+      // Graded on the answers of a run the target did not finish: a failure stands, nothing else is known.
+      record(check, health.reason !== undefined && worst.outcome !== 'fail' ? dead() : worst, [], all.length);
     }
     const ordered = checks.map((c) => results.get(c.id)!);
-    return { name: target.name, url: target.url, summary: summarize(ordered), results: ordered };
+    return { name: target.name, url: target.url, summary: summarize(ordered), results: ordered, unreachable: health.reason };
   } finally {
     await client.close();
   }

@@ -1,10 +1,13 @@
 // Writes the README's list of conformance checks from the catalog, between
-// the <!-- checks:start --> and <!-- checks:end --> markers. `npm run
-// docs:checks` runs it; test/conformance/readme.test.ts fails when the README
-// is out of date.
+// the <!-- checks:start --> and <!-- checks:end --> markers, and the list of
+// the Prism mock's documented divergences from its divergence file, between
+// <!-- divergences:start --> and <!-- divergences:end -->. `npm run
+// docs:checks` runs it; test/conformance/readme.test.ts and
+// matrix-readme.test.ts fail when the README is out of date.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { catalog } from '../conformance/checks/index.js';
+import { loadDivergences } from '../conformance/divergences.js';
 
 export const README_PATH = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../README.md' : '../README.md', import.meta.url));
 const START = '<!-- checks:start -->';
@@ -28,9 +31,25 @@ export function withChecksTable(readme: string): string {
   return `${readme.slice(0, a + START.length)}\n${checksTable()}\n${readme.slice(b)}`;
 }
 
+const DIV_START = '<!-- divergences:start -->';
+const DIV_END = '<!-- divergences:end -->';
+
+export function divergencesTable(): string {
+  const rows = loadDivergences().divergences.map((d) => `| \`${d.check}\` | ${d.outcome} | ${cell(d.reason)} | \`${cell(d.evidence)}\` |`);
+  return ['| check | outcome on Prism | why | evidence |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** The README with the generated divergences table in place; throws when the markers are missing. */
+export function withDivergencesTable(readme: string): string {
+  const a = readme.indexOf(DIV_START);
+  const b = readme.indexOf(DIV_END);
+  if (a < 0 || b < a) throw new Error(`README has no ${DIV_START} … ${DIV_END} markers`);
+  return `${readme.slice(0, a + DIV_START.length)}\n${divergencesTable()}\n${readme.slice(b)}`;
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const before = readFileSync(README_PATH, 'utf8');
-  const after = withChecksTable(before);
+  const after = withDivergencesTable(withChecksTable(before));
   if (after !== before) writeFileSync(README_PATH, after);
-  process.stdout.write(after === before ? 'README checks list is up to date\n' : 'README checks list updated\n');
+  process.stdout.write(after === before ? 'README checks and divergences lists are up to date\n' : 'README checks and divergences lists updated\n');
 }

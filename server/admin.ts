@@ -152,6 +152,8 @@ function registerControls(
   const onRequest = async (request: FastifyRequest) => guard?.check(request.headers.authorization);
   const json = (request: FastifyRequest): JsonValue => {
     if (!isJson(request.headers['content-type'])) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
+    // The body parser hands a JSON syntax error on as the body (see app.ts).
+    if (request.body instanceof ApiError) throw request.body;
     const body = request.body as JsonValue | undefined;
     if (body === undefined) throw new ApiError('ADMIN_INVALID_REQUEST', 'Request body is required.');
     return body;

@@ -1,6 +1,6 @@
 // buildApp(options) returns the Plant Store as a Fastify app. It never
 // listens: start.ts does that, and tests use app.inject().
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { loadOpenApi, OPENAPI_PATH } from '../spec/openapi.js';
@@ -14,6 +14,12 @@ import { operationContract } from './validation.js';
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const DEFAULT_MAX_PLANTS = 1_000_000;
 export const HEALTH_PATH = '/__health';
+/**
+ * Milliseconds a client has to send a whole request, headers and body
+ * (Fastify's default is no limit): past it the client gets 408 and the
+ * connection is closed, so a body that never completes holds no socket forever.
+ */
+export const DEFAULT_REQUEST_TIMEOUT = 30_000;
 const JSON_MAX_DEPTH = 64;
 
 export interface AppOptions {
@@ -23,6 +29,8 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Most plants the default in-memory store keeps (507 beyond). */
   maxPlants?: number;
+  /** Milliseconds to receive a whole request (408 beyond). */
+  requestTimeout?: number;
   /** A store of your own; replaces the in-memory one. */
   store?: PlantStore;
   /** Fastify's logger option: false (default), true, or pino options. */
@@ -45,6 +53,7 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const store = options.store ?? createMemoryStore(options.maxPlants ?? DEFAULT_MAX_PLANTS);
   const authenticator = createAuthenticator(options.tokens);
+  const requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
 
   const doc = loadOpenApi(options.specPath ?? OPENAPI_PATH);
   // The document declares exactly one operation; find it rather than name it.
@@ -64,8 +73,24 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
     // answered by the API (with Connection: close) rather than with Fastify's
     // own 503 body, which is not the specification's Error record.
     return503OnClosing: false,
+    requestTimeout,
+    // Node checks the timeouts every connectionsCheckingInterval (30 s by
+    // default, which would let a request live up to twice its timeout).
+    // requireHostHeader: the Host check is ours (below), so its 400 carries an Error record.
+    http: { headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout), requireHostHeader: false },
+    // The router's own errors (a request target with bad percent-encoding,
+    // FST_ERR_BAD_URL) would otherwise get Fastify's body, not an Error record.
+    frameworkErrors: (_error, _request, reply) =>
+      sendError(reply, new ApiError('MALFORMED_REQUEST', 'Malformed request: the request target is not a valid URI (RFC 3986).')),
   });
   app.decorate('plantStore', store);
+  // RFC 9110 §10.1.1: a server MAY answer 417 to an expectation other than
+  // 100-continue; Node does so with an empty body. We ignore the expectation
+  // and answer the request as usual instead.
+  app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
+  // CONNECT asks for a tunnel (RFC 9110 §9.3.6); Node hands it to a 'connect'
+  // listener and, without one, drops the connection unanswered.
+  app.server.on('connect', (_request, socket: Socket) => answerRaw(socket, ERRORS.METHOD_NOT_ALLOWED, `Allow: ${allowed}\r\n`));
   // Before any route, so that the stub's hooks apply to all of them.
   const stub = installStub(app, options.stub, { store, doc, path, method, contract });
   if (options.seed !== undefined) seedStore({ store, doc, path, method, contract }, options.seed);
@@ -78,16 +103,20 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
     if (stub?.keepsBodies) stub.keepBody(request, buffer);
     if (buffer.length === 0) return done(null, undefined);
     let text: string;
+    // A body that is not JSON is handed on as its ApiError and thrown by the
+    // handler: an error passed to done() makes Fastify close the connection
+    // (in case body bytes are left unread), and requests pipelined behind this
+    // fully read one would be processed with their answers never sent.
     try {
       // RFC 8259 §8.1: JSON exchanged between systems MUST be UTF-8.
       text = UTF8.decode(buffer);
     } catch {
-      return done(new ApiError('MALFORMED_JSON', 'Request body is not valid UTF-8 (RFC 8259 §8.1).'), undefined);
+      return done(null, new ApiError('MALFORMED_JSON', 'Request body is not valid UTF-8 (RFC 8259 §8.1).'));
     }
     try {
       done(null, parseJson(text, { maxDepth: JSON_MAX_DEPTH }));
     } catch (error) {
-      if (error instanceof JsonSyntaxError) return done(new ApiError('MALFORMED_JSON', error.message), undefined);
+      if (error instanceof JsonSyntaxError) return done(null, new ApiError('MALFORMED_JSON', error.message));
       done(error as Error, undefined);
     }
   });
@@ -108,15 +137,21 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
     return sendError(reply, new ApiError('INTERNAL'));
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    // Any other method on the operation's path, including methods Fastify
-    // does not route (PROPFIND, ...): RFC 9110 §15.5.6 says a 405 response
-    // MUST carry Allow with the supported methods.
-    if (pathOf(request.url) === path) {
-      return sendError(reply, new ApiError('METHOD_NOT_ALLOWED', undefined, { allow: allowed }));
+  // Any other method on the operation's path, including methods Fastify
+  // does not route (PROPFIND, ...): RFC 9110 §15.5.6 says a 405 response
+  // MUST carry Allow with the supported methods.
+  const routingError = (request: FastifyRequest): ApiError =>
+    pathOf(request.url) === path ? new ApiError('METHOD_NOT_ALLOWED', undefined, { allow: allowed }) : new ApiError('NOT_FOUND');
+  // 404 and 405 are answered before the body is read: otherwise a body sent
+  // to an unknown route is parsed first and answered 400, 413 or 415.
+  app.addHook('onRequest', async (request) => {
+    // RFC 9112 §3.2: a server MUST respond with 400 to an HTTP/1.1 request that lacks a Host header.
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      throw new ApiError('MALFORMED_REQUEST', 'Malformed request: an HTTP/1.1 request must carry a Host header (RFC 9112 §3.2).');
     }
-    return sendError(reply, new ApiError('NOT_FOUND'));
+    if (request.is404) throw routingError(request);
   });
+  app.setNotFoundHandler((request, reply) => sendError(reply, routingError(request)));
 
   app.get(HEALTH_PATH, (_request, reply) => reply.send({ status: 'ok' }));
 
@@ -136,6 +171,8 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
       return payload;
     },
     handler: async (request, reply) => {
+      // Content type, size and JSON errors win over a Prefer header.
+      if (request.body instanceof ApiError) throw request.body;
       if (stub !== undefined && request.headers.prefer !== undefined) {
         // The body has been read (and is in the journal); the store is left alone.
         const answer = stub.preferredAnswer(request.headers.prefer);
@@ -152,6 +189,7 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
       const plant: StoredPlant = { name: newPlant.name as string };
       if (newPlant.tag !== undefined) plant.tag = newPlant.tag as string;
       const id = String(newPlant.id as number | bigint);
+      if (!answerCanBeDelivered(reply)) throw new ApiError('MALFORMED_REQUEST', 'Request not processed: the connection closes after an earlier answer.');
       const result = store.create(id, plant);
       if (result === 'exists') throw new ApiError('DUPLICATE_ID', `A plant with id ${id} already exists.`);
       if (result === 'full') throw new ApiError('STORE_FULL');
@@ -182,6 +220,22 @@ class OneLinePerRequest extends LogController {
 
 function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8').send(error.body);
+}
+
+/**
+ * False when this answer could never reach the client: the connection is
+ * closed or closes after an earlier answer (a 413 announces `Connection:
+ * close`), so a request pipelined behind it must not be processed, or its
+ * plant would be stored and the client never told. RFC 9112 §9.6: a server
+ * that sends "close" "MUST NOT process any further requests received on that
+ * connection".
+ */
+function answerCanBeDelivered(reply: FastifyReply): boolean {
+  const socket = reply.raw.req.socket as Socket & { _httpMessage?: ServerResponse | null };
+  if (socket.destroyed || socket.writableEnded) return false;
+  const earlier = socket._httpMessage;
+  if (!earlier || earlier === reply.raw) return true;
+  return !/\bclose\b/i.test(String(earlier.getHeader('connection') ?? ''));
 }
 
 function pathOf(url: string): string {
@@ -223,14 +277,31 @@ function answerClientError(this: FastifyInstance, error: Error & { code?: string
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? ERRORS.REQUEST_TIMEOUT
         : ERRORS.MALFORMED_HTTP;
+  this.log.debug({ err: error }, 'client error');
+  answerRaw(socket, entry);
+}
+
+/**
+ * Writes an Error answer straight to a socket Fastify no longer serves, then
+ * closes it. Complete requests pipelined before the broken one are answered
+ * first, in order (RFC 9112 §9.3.2): writing at once would cut their answers
+ * off, after their plants were stored.
+ */
+function answerRaw(socket: Socket, entry: { status: number; error: number; message: string }, extraHeaders = ''): void {
+  const pending = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (pending && !pending.writableFinished && pending.req?.complete && !socket.destroyed) {
+    pending.once('close', () => setImmediate(() => answerRaw(socket, entry, extraHeaders)));
+    return;
+  }
+  if (socket.writable && !pending?.headersSent) writeRawError(socket, entry, extraHeaders);
+  socket.destroy();
+}
+
+function writeRawError(socket: Socket, entry: { status: number; error: number; message: string }, extraHeaders: string): void {
   const body: ErrorBody = { error: entry.error, message: entry.message };
   const text = JSON.stringify(body);
-  this.log.debug({ err: error }, 'client error');
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${entry.status} ${STATUS_CODES[entry.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-    );
-  }
-  socket.destroy();
+  socket.write(
+    `HTTP/1.1 ${entry.status} ${STATUS_CODES[entry.status]}\r\nContent-Type: application/json; charset=utf-8\r\n${extraHeaders}` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
 }

@@ -37,7 +37,9 @@ export function describe(ex: Exchange): string {
     .filter((h) => r.headers[h] !== undefined)
     .map((h) => `, ${h}: ${r.headers[h]}`)
     .join('');
-  return `${r.status}${ct ? `, content-type ${ct}` : ', no content-type'}${extra}, body ${r.bodyText === '' ? '(empty)' : clip(r.bodyText)}`;
+  // The HTTP layer follows no redirect (it never sends a request off the target): say so where a 3xx is graded.
+  const redirect = r.status >= 300 && r.status < 400 && r.headers.location !== undefined ? `, redirect to ${r.headers.location} not followed (the harness stays on the target)` : '';
+  return `${r.status}${ct ? `, content-type ${ct}` : ', no content-type'}${extra}${redirect}, body ${r.bodyText === '' ? '(empty)' : clip(r.bodyText)}`;
 }
 
 export function noAnswer(ex: Exchange): Verdict | undefined {

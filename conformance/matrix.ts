@@ -1,0 +1,93 @@
+// The differential run's matrix, after Autobahn|Testsuite: for each check,
+// the outcome on each target side by side, and where targets disagree, why
+// (the documented divergence of an informing target such as the Prism mock,
+// or a target's Expected/Actual).
+import type { Level, Outcome } from './checks/types.js';
+import type { DivergenceComparison } from './divergences.js';
+import type { TargetResult } from './runner.js';
+
+/** reference: the project's server; prism: the Prism mock; target: a --target. */
+export type Role = 'reference' | 'prism' | 'target';
+
+export interface MatrixTarget {
+  name: string;
+  url: string;
+  role: Role;
+  /** An informing target (Prism) shows in the matrix but never fails the run by itself. */
+  informs: boolean;
+}
+
+export type DivergenceStatus = 'documented' | 'unexplained' | 'stale';
+
+export interface MatrixCell {
+  outcome: Outcome;
+  /** For an informing target with a divergence file: how this result compares with the file. */
+  divergence?: { status: DivergenceStatus; reason?: string; evidence?: string; fileOutcome?: Outcome };
+}
+
+export interface MatrixRow {
+  id: string;
+  title: string;
+  level: Level;
+  /** target name → cell; a target that did not run the check has no cell. */
+  cells: Record<string, MatrixCell>;
+  /** Every target that ran the check got the same outcome. */
+  agree: boolean;
+  /** Where targets disagree: one line per target that did not pass, saying why. */
+  why: string[];
+}
+
+export interface Matrix {
+  targets: MatrixTarget[];
+  rows: MatrixRow[];
+  divergences: DivergenceComparison[];
+}
+
+const WHY_MAX = 300;
+
+/** Shortens a long Expected/Actual for a one-line reason (the full text stays in the reports). */
+export function shorten(s: string, max = WHY_MAX): string {
+  const flat = s.replace(/\s+/g, ' ');
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+export function buildMatrix(results: TargetResult[], targets: MatrixTarget[], divergences: DivergenceComparison[] = []): Matrix {
+  const rows = new Map<string, MatrixRow>();
+  for (const t of results) {
+    const comparison = divergences.find((d) => d.target === t.name);
+    for (const r of t.results) {
+      let row = rows.get(r.id);
+      if (!row) {
+        row = { id: r.id, title: r.title, level: r.level, cells: {}, agree: true, why: [] };
+        rows.set(r.id, row);
+      }
+      const cell: MatrixCell = { outcome: r.outcome };
+      if (comparison) {
+        const documented = comparison.explained.find((e) => e.result.id === r.id);
+        const stale = comparison.stale.find((s) => s.divergence.check === r.id);
+        if (documented) cell.divergence = { status: 'documented', reason: documented.divergence.reason, evidence: documented.divergence.evidence };
+        else if (stale) cell.divergence = { status: 'stale', reason: stale.divergence.reason, evidence: stale.divergence.evidence, fileOutcome: stale.divergence.outcome };
+        else if (r.outcome !== 'pass') cell.divergence = { status: 'unexplained' };
+      }
+      row.cells[t.name] = cell;
+    }
+  }
+  for (const row of rows.values()) {
+    const outcomes = Object.values(row.cells).map((c) => c.outcome);
+    row.agree = outcomes.every((o) => o === outcomes[0]);
+    if (row.agree) continue;
+    for (const t of results) {
+      const cell = row.cells[t.name];
+      const r = t.results.find((x) => x.id === row.id);
+      if (!cell || !r || cell.outcome === 'pass') continue;
+      const d = cell.divergence;
+      if (d?.status === 'documented') row.why.push(`${t.name} (documented): ${d.reason}`);
+      else {
+        const detail = [r.expected && `expected ${r.expected}`, r.actual && `actual ${r.actual}`].filter(Boolean).join('; ');
+        const label = d?.status === 'unexplained' ? 'UNEXPLAINED divergence' : d?.status === 'stale' ? `divergence file says ${d.fileOutcome}` : cell.outcome;
+        row.why.push(`${t.name} (${label}): ${shorten(detail || cell.outcome)}`);
+      }
+    }
+  }
+  return { targets, rows: [...rows.values()], divergences };
+}

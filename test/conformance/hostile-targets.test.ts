@@ -1,0 +1,233 @@
+// The harness against targets that misbehave at the transport level (README
+// "When the target misbehaves"): every run ends, grades `error` with a
+// message naming the cause, reads no body past the cap, follows no redirect
+// and ends with the documented exit code. The servers are in
+// test/support/hostile-servers.ts; the runs go in parallel, with a 1000 ms
+// per-exchange deadline, to keep the file short.
+import { strict as assert } from 'node:assert';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'node:test';
+import { formatMs, MAX_BODY } from '../../conformance/http.js';
+import { DEAD_AFTER, exitCode, run, runTarget, type TargetResult } from '../../conformance/runner.js';
+import { loadSpecModel } from '../../conformance/spec-model.js';
+import { startFake } from '../support/fake-server.js';
+import * as hostile from '../support/hostile-servers.js';
+
+const CLI = fileURLToPath(new URL('../../conformance/cli.js', import.meta.url));
+const model = loadSpecModel();
+const TIMEOUT_MS = 1000;
+/** How the messages write the deadline ("1 s"). */
+const WITHIN = formatMs(TIMEOUT_MS);
+/**
+ * The deadline where a target does answer: long enough that the answers of
+ * a healthy exchange never miss it on a loaded machine (these runs share
+ * one event loop with the others and with the servers).
+ */
+const GENEROUS_MS = 10_000;
+const CONCURRENCY = 4;
+
+function runAgainst(url: string, timeoutMs = TIMEOUT_MS): Promise<TargetResult> {
+  return runTarget(
+    { model, targets: [], seed: 7, cases: 2, timeoutMs, concurrency: CONCURRENCY },
+    { name: 'hostile', url, token: 'hostile-token', restrictsTokens: false },
+  );
+}
+
+async function withServer<T>(start: Promise<hostile.HostileServer>, body: (s: hostile.HostileServer) => Promise<T>): Promise<T> {
+  const s = await start;
+  try {
+    return await body(s);
+  } finally {
+    await s.close();
+  }
+}
+
+/** The target was declared dead by the preflight: every check that could run is `error`, naming the cause. */
+function assertDeadAtPreflight(r: TargetResult, cause: RegExp): void {
+  assert.match(r.unreachable ?? '(not declared dead)', cause);
+  assert.match(r.unreachable!, /\(preflight POST \/plants\)$/);
+  for (const res of r.results) {
+    // PS-AUTH-006 is skipped by its precondition (restrictsTokens: false), target or no target.
+    if (res.id === 'PS-AUTH-006') {
+      assert.equal(res.outcome, 'skip');
+      continue;
+    }
+    assert.equal(res.outcome, 'error', `${res.id}: ${res.actual}`);
+    assert.match(res.actual ?? '', /^not run: /, res.id);
+    assert.match(res.actual ?? '', cause, res.id);
+    assert.equal(res.requests, 0, `${res.id} sent no request`);
+  }
+  assert.equal(exitCode([r], false), 2);
+}
+
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+// Asynchronous on purpose: the hostile servers run on this process's event loop.
+function cli(args: string[]): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('the harness against hostile targets', { concurrency: true, timeout: 60_000 }, () => {
+  it('connection refused: error "target unreachable", nothing else sent', async () => {
+    const port = await hostile.refusedPort();
+    const r = await runAgainst(`http://127.0.0.1:${port}`);
+    assertDeadAtPreflight(r, new RegExp(`target unreachable: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}`));
+  });
+
+  it('a black hole (accepts, never answers): error "did not answer within 1 s (timeout)", only the preflight sent', async () => {
+    await withServer(hostile.blackHole(), async (s) => {
+      const r = await runAgainst(s.url);
+      assertDeadAtPreflight(r, new RegExp(`target did not answer within ${WITHIN} \\(timeout\\)`));
+      assert.equal(s.requests(), 1, 'only the preflight reached the target');
+    });
+  });
+
+  it('a slow drip (a valid answer, a byte every 100 ms): the deadline covers the whole exchange, not idle time', async () => {
+    // A byte arrives every 100 ms, so an idle timeout of 1000 ms would never fire.
+    await withServer(hostile.slowDrip(100), async (s) => {
+      assertDeadAtPreflight(await runAgainst(s.url), new RegExp(`target did not answer within ${WITHIN} \\(timeout\\)`));
+    });
+  });
+
+  it('a slow drip of the body only: error "did not finish its answer"', async () => {
+    await withServer(hostile.slowDrip(100, 'body'), async (s) => {
+      assertDeadAtPreflight(await runAgainst(s.url), new RegExp(`target did not finish its answer within ${WITHIN} \\(timeout\\) \\(status 401 received, \\d+ bytes of body read\\)`));
+    });
+  });
+
+  it('a connection closed at once: error "closed the connection before answering"', async () => {
+    await withServer(hostile.immediateClose(), async (s) => {
+      assertDeadAtPreflight(await runAgainst(s.url), /target closed the connection before answering/);
+    });
+  });
+
+  for (const then of ['keep-open', 'close'] as const) {
+    it(`bytes that are not HTTP (an SSH banner, then ${then}): error "answer is not HTTP"`, async () => {
+      await withServer(hostile.notHttp(then), async (s) => {
+        assertDeadAtPreflight(await runAgainst(s.url), /answer is not HTTP: .*; received "SSH-2\.0-OpenSSH_9\.6\\r\\n"/);
+      });
+    });
+  }
+
+  it('an endless chunked body: reading stops past the 1 MiB cap and the connection is closed', async () => {
+    await withServer(hostile.endlessBody('chunked'), async (s) => {
+      // A long deadline: on a loaded machine, the cap and not the deadline must end this exchange.
+      const r = await runAgainst(s.url, GENEROUS_MS);
+      assertDeadAtPreflight(r, /body exceeded 1 MiB limit \(status 200; stopped reading after \d+ bytes, connection closed\)/);
+      // What was read before the harness stopped: past the cap by less than one read.
+      const read = Number(/stopped reading after (\d+) bytes/.exec(r.unreachable!)![1]);
+      assert.ok(read > MAX_BODY && read < 2 * MAX_BODY, `read ${read} bytes`);
+    });
+  });
+
+  it('a Content-Length of 1 TiB: refused before reading', async () => {
+    await withServer(hostile.endlessBody('content-length'), async (s) => {
+      assertDeadAtPreflight(await runAgainst(s.url, GENEROUS_MS), /body exceeded 1 MiB limit \(status 200, Content-Length: 1099511627776; not read, connection closed\)/);
+    });
+  });
+
+  it('endless headers: refused past the 16 KiB header limit', async () => {
+    await withServer(hostile.endlessHeaders(), async (s) => {
+      assertDeadAtPreflight(await runAgainst(s.url, GENEROUS_MS), /headers exceeded 16 KiB limit \(UND_ERR_HEADERS_OVERFLOW; connection closed\)/);
+    });
+  });
+
+  it(`a target that stops answering mid-run: dead after ${DEAD_AFTER} exchanges in a row without an answer`, async () => {
+    const answered = 3; // the preflight and two more
+    const deadline = 3000; // the answered exchanges must make it; the dark ones cost two rounds of it
+    await withServer(hostile.goesDark(answered), async (s) => {
+      const r = await runAgainst(s.url, deadline);
+      assert.match(r.unreachable ?? '', new RegExp(`target did not answer within ${formatMs(deadline)} \\(timeout\\) \\(${DEAD_AFTER} requests in a row got no answer\\)`));
+      // Sent after the target went dark: the DEAD_AFTER that declared it dead and the others then in flight.
+      assert.ok(s.requests() <= answered + DEAD_AFTER + CONCURRENCY - 1, `${s.requests()} requests reached the target`);
+      const notRun = r.results.filter((x) => x.outcome === 'error' && x.actual?.startsWith('not run: '));
+      assert.ok(notRun.length > r.results.length / 2, `${notRun.length} checks graded "not run"`);
+      assert.ok(!r.results.some((x) => x.outcome === 'pass'), 'nothing passes against a target that died');
+      assert.equal(exitCode([r], false), 2);
+    });
+  });
+
+  for (const status of [302, 307] as const) {
+    it(`a ${status} redirect to another server: graded as an answer (fail), never followed`, async () => {
+      await withServer(hostile.recorder(), (elsewhere) =>
+        withServer(hostile.redirecting(status, `${elsewhere.url}/plants`), async (s) => {
+          const r = await runAgainst(s.url, GENEROUS_MS);
+          assert.equal(elsewhere.connections(), 0, 'the redirect target was never contacted');
+          assert.equal(r.unreachable, undefined);
+          assert.ok(s.requests() > r.results.length, 'the catalog ran against the target');
+          assert.deepEqual(r.results.filter((x) => x.outcome === 'error').map((x) => x.id), []);
+          const accept = r.results.find((x) => x.id === 'PS-ACCEPT-001')!;
+          assert.equal(accept.outcome, 'fail');
+          assert.match(accept.actual ?? '', new RegExp(`${status}.*redirect to http://127\\.0\\.0\\.1:${elsewhere.port}/plants not followed \\(the harness stays on the target\\)`));
+          assert.equal(exitCode([r], false), 1);
+        }),
+      );
+    });
+  }
+
+  it('a dead target does not stop the run: the next target is still checked', async () => {
+    const port = await hostile.refusedPort();
+    const fake = await startFake({ tokens: ['t'] });
+    try {
+      const only = ['PS-ACCEPT-001', 'PS-AUTH-001', 'PS-RESP-002'];
+      const [dead, alive] = await run({
+        model,
+        seed: 1,
+        cases: 1,
+        timeoutMs: GENEROUS_MS,
+        only,
+        targets: [
+          { name: 'dead', url: `http://127.0.0.1:${port}`, token: 't', restrictsTokens: true },
+          { name: 'alive', url: fake.url, token: 't', restrictsTokens: true },
+        ],
+      });
+      assert.deepEqual(dead!.summary, { pass: 0, 'non-strict': 0, fail: 0, skip: 0, error: 3 });
+      assert.equal(alive!.unreachable, undefined);
+      assert.deepEqual(alive!.summary, { pass: 3, 'non-strict': 0, fail: 0, skip: 0, error: 0 });
+      assert.equal(exitCode([dead!, alive!], false), 2);
+      assert.equal(exitCode([alive!], false), 0);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  // End to end through the CLI: the exit codes and the stderr line.
+  it('CLI: a black hole exits 2 naming the cause', async () => {
+    await withServer(hostile.blackHole(), async (s) => {
+      const run = await cli(['--target', s.url, '--timeout', String(TIMEOUT_MS), '--cases', '2', '--seed', '1']);
+      assert.equal(run.code, 2, run.stdout + run.stderr);
+      assert.match(run.stderr, new RegExp(`gave up on target target \\(${s.url}\\): target did not answer within ${WITHIN} \\(timeout\\)`));
+      assert.match(run.stdout, /0 pass, 0 non-strict, 0 fail, 1 skip, 37 error; seed 1/);
+      assert.match(run.stdout, /^INCOMPLETE: /m);
+    });
+  });
+
+  it('CLI: bytes that are not HTTP exit 2 naming the cause', async () => {
+    await withServer(hostile.notHttp('close'), async (s) => {
+      const run = await cli(['--target', s.url, '--timeout', String(TIMEOUT_MS), '--cases', '2']);
+      assert.equal(run.code, 2, run.stdout + run.stderr);
+      assert.match(run.stderr, /gave up on target target .*: answer is not HTTP: /);
+    });
+  });
+
+  it('CLI: a redirecting target exits 1 and the redirect target is never contacted', async () => {
+    await withServer(hostile.recorder(), (elsewhere) =>
+      withServer(hostile.redirecting(307, `${elsewhere.url}/plants`), async (s) => {
+        const run = await cli(['--target', s.url, '--timeout', String(GENEROUS_MS), '--cases', '2']);
+        assert.equal(run.code, 1, run.stdout + run.stderr);
+        assert.equal(elsewhere.connections(), 0);
+        assert.match(run.stdout, /redirect to http:\/\/127\.0\.0\.1:\d+\/plants not followed/);
+        assert.match(run.stdout, /^FAILED: /m);
+      }),
+    );
+  });
+});
