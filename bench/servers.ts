@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, closeSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
+import { freePort } from '../conformance/prism.js';
 import { fileURLToPath } from 'node:url';
 import { parseCpuSeconds, parseVmRss } from './stats.js';
 
@@ -58,20 +58,6 @@ export interface RunningServer {
   exit: () => string | undefined;
   /** The start of its stderr (the first 16 KiB). */
   stderr: () => string;
-}
-
-/** A port that was free a moment ago: bind port 0, read it, close. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, HOST, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface StartOptions {
