@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { readSeedFile, SeedError } from '../../server/admin.js';
 import { createPlant, stubApp } from './helpers.js';
+import { ENTRY, startEntry } from '../support/entry.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-seed-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const START = fileURLToPath(new URL('../../server/start.js', import.meta.url));
 
 function seedFile(name: string, text: string): string {
   const file = join(dir, name);
@@ -68,7 +67,7 @@ test('seed file: bad files are refused with a message naming the file and the pr
 
 test('npm start with a bad seed file exits 2 and says why', () => {
   const file = seedFile('bad-start.json', '[{"id": "1", "name": "Fern"}]');
-  const result = spawnSync(process.execPath, [START], {
+  const result = spawnSync(process.execPath, [ENTRY], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', PLANTSTORE_SEED_FILE: file },
     encoding: 'utf8',
     timeout: 20_000,
@@ -79,28 +78,11 @@ test('npm start with a bad seed file exits 2 and says why', () => {
 
 test('npm start with a good seed file serves its plants through the controls', async () => {
   const file = seedFile('good-start.json', '[{"id": 42, "name": "Fern"}]');
-  const child = spawn(process.execPath, [START], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', PLANTSTORE_SEED_FILE: file, PLANTSTORE_TOKENS: 't' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const { child, url, exited } = await startEntry({ LOG_LEVEL: 'info', PLANTSTORE_SEED_FILE: file, PLANTSTORE_TOKENS: 't' });
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the server did not start within 20 s')), 20_000);
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1] as string);
-        }
-      });
-      child.on('exit', (code) => reject(new Error(`the server exited with ${code}`)));
-    });
     const res = await fetch(`${url}/__admin/plants`, { signal: AbortSignal.timeout(10_000) });
     assert.deepEqual(await res.json(), { plants: [{ id: '42', name: 'Fern' }] });
   } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     await exited;
   }

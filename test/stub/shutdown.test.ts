@@ -1,33 +1,14 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
-
-const START = fileURLToPath(new URL('../../server/start.js', import.meta.url));
+import { startEntry } from '../support/entry.js';
 
 // A keep-alive connection whose request is in flight when SIGTERM arrives
 // must not hold the exit until the client lets go of the connection.
 test('SIGTERM with a keep-alive request in flight: the request is answered and the server exits 0', { timeout: 30_000 }, async () => {
-  const child = spawn(process.execPath, [START], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', PLANTSTORE_TOKENS: 't', PLANTSTORE_DELAY_MS: '60000' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const agent = new Agent({ keepAliveTimeout: 120_000, keepAliveMaxTimeout: 120_000 });
+  const { child, url, exited } = await startEntry({ LOG_LEVEL: 'info', PLANTSTORE_TOKENS: 't', PLANTSTORE_DELAY_MS: '60000' });
   try {
-    let out = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the server did not start within 20 s')), 20_000);
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1] as string);
-        }
-      });
-    });
     const answer = request(`${url}/plants`, {
       method: 'POST',
       dispatcher: agent,
