@@ -174,7 +174,7 @@ test('the image built from the Dockerfile with testcontainers', { timeout: 15 * 
 
 test('the README’s docker build and docker run commands, exactly as written', { timeout: 15 * 60_000 }, async (t) => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('<!-- stub:start -->'), readme.indexOf('<!-- stub:end -->'));
+  const section = readme.slice(readme.indexOf('<!-- docker:start -->'), readme.indexOf('<!-- docker:end -->'));
   const lines = section.split('\n').map((line) => line.trim());
   const build = lines.find((line) => line.startsWith('docker build '));
   const runLine = lines.find((line) => line.startsWith('docker run ') && line.includes('-e PLANTSTORE_TOKENS=t plantstore'));

@@ -1,15 +1,15 @@
-// Writes the README's list of conformance checks from the catalog, between
+// Writes docs/checks.md's list of conformance checks from the catalog, between
 // the <!-- checks:start --> and <!-- checks:end --> markers, and the list of
 // the Prism mock's documented divergences from its divergence file, between
 // <!-- divergences:start --> and <!-- divergences:end -->. `npm run
 // docs:checks` runs it; test/conformance/readme.test.ts and
-// matrix-readme.test.ts fail when the README is out of date.
+// matrix-readme.test.ts fail when the page is out of date.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { catalog } from '../conformance/checks/index.js';
 import { loadDivergences } from '../conformance/divergences.js';
 
-export const README_PATH = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../README.md' : '../README.md', import.meta.url));
+export const CHECKS_DOC_PATH = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../docs/checks.md' : '../docs/checks.md', import.meta.url));
 const START = '<!-- checks:start -->';
 const END = '<!-- checks:end -->';
 
@@ -23,11 +23,11 @@ export function checksTable(): string {
   return ['| ID | level | check | source |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-/** The README with the generated table in place; throws when the markers are missing. */
+/** The page with the generated table in place; throws when the markers are missing. */
 export function withChecksTable(readme: string): string {
   const a = readme.indexOf(START);
   const b = readme.indexOf(END);
-  if (a < 0 || b < a) throw new Error(`README has no ${START} … ${END} markers`);
+  if (a < 0 || b < a) throw new Error(`docs/checks.md has no ${START} … ${END} markers`);
   return `${readme.slice(0, a + START.length)}\n${checksTable()}\n${readme.slice(b)}`;
 }
 
@@ -39,17 +39,17 @@ export function divergencesTable(): string {
   return ['| check | outcome on Prism | why | evidence |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-/** The README with the generated divergences table in place; throws when the markers are missing. */
+/** The page with the generated divergences table in place; throws when the markers are missing. */
 export function withDivergencesTable(readme: string): string {
   const a = readme.indexOf(DIV_START);
   const b = readme.indexOf(DIV_END);
-  if (a < 0 || b < a) throw new Error(`README has no ${DIV_START} … ${DIV_END} markers`);
+  if (a < 0 || b < a) throw new Error(`docs/checks.md has no ${DIV_START} … ${DIV_END} markers`);
   return `${readme.slice(0, a + DIV_START.length)}\n${divergencesTable()}\n${readme.slice(b)}`;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const before = readFileSync(README_PATH, 'utf8');
+  const before = readFileSync(CHECKS_DOC_PATH, 'utf8');
   const after = withDivergencesTable(withChecksTable(before));
-  if (after !== before) writeFileSync(README_PATH, after);
-  process.stdout.write(after === before ? 'README checks and divergences lists are up to date\n' : 'README checks and divergences lists updated\n');
+  if (after !== before) writeFileSync(CHECKS_DOC_PATH, after);
+  process.stdout.write(after === before ? 'docs/checks.md: checks and divergences lists are up to date\n' : 'docs/checks.md: checks and divergences lists updated\n');
 }
