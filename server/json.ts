@@ -7,27 +7,20 @@
 // `bigint` otherwise, so every int64 arrives exactly. Non-integral numerals
 // are `number`s, as with JSON.parse.
 //
-// Beyond RFC 8259 it refuses, as decisions of ours (see README):
+// Beyond RFC 8259 it refuses, as decisions of ours (docs/server.md):
 // - repeated member names in one object (RFC 8259 §4: "names SHOULD be
 //   unique"; I-JSON, RFC 7493 §2.3, forbids them), so no two parsers can
 //   read one request differently;
 // - nesting deeper than `maxDepth`, so hostile input cannot exhaust the stack.
 // Objects are created without a prototype, so `__proto__` and `constructor`
 // are ordinary member names and pollute nothing.
+import { JSON_MAX_DEPTH } from './limits.js';
+import { isDigit, NonIntegralNumber, numberValue } from './json-number.js';
+
+export { NonIntegralNumber };
 
 export type JsonValue = null | boolean | number | bigint | string | NonIntegralNumber | JsonValue[] | JsonObject;
 
-/**
- * A numeral that is not an integer but whose nearest double is one
- * (1e-400 is 0 as a double, 1.0000000000000000001 is 1). Kept apart so that
- * no validator mistakes it for the integer it rounds to.
- */
-export class NonIntegralNumber {
-  constructor(readonly numeral: string) {}
-  toJSON(): number {
-    return Number(this.numeral);
-  }
-}
 export interface JsonObject {
   [key: string]: JsonValue;
 }
@@ -42,16 +35,16 @@ export class JsonSyntaxError extends Error {
   }
 }
 
-/** Integers with more digits than this are far outside int64; keep their sign and magnitude class only. */
-const MAX_EXACT_DIGITS = 40;
-const HUGE = 10n ** BigInt(MAX_EXACT_DIGITS);
+/** RFC 8259 §7: the two-character escapes and the characters they stand for. */
+const SHORT_ESCAPES = new Map([['"', '"'], ['\\', '\\'], ['/', '/'], ['b', '\b'], ['f', '\f'], ['n', '\n'], ['r', '\r'], ['t', '\t']]);
 
 export interface ParseOptions {
+  /** Deepest nesting allowed; JSON_MAX_DEPTH unless given. */
   maxDepth?: number;
 }
 
 export function parseJson(text: string, options: ParseOptions = {}): JsonValue {
-  return new Parser(text, options.maxDepth ?? 64).parseDocument();
+  return new Parser(text, options.maxDepth ?? JSON_MAX_DEPTH).parseDocument();
 }
 
 class Parser {
@@ -225,40 +218,22 @@ class Parser {
   /** Parses the escape at `pos` (a backslash), appends its text, returns the position after it. */
   private parseEscape(pos: number, append: (s: string) => void): number {
     const c = this.text[pos + 1];
-    switch (c) {
-      case '"':
-      case '\\':
-      case '/':
-        append(c);
-        return pos + 2;
-      case 'b':
-        append('\b');
-        return pos + 2;
-      case 'f':
-        append('\f');
-        return pos + 2;
-      case 'n':
-        append('\n');
-        return pos + 2;
-      case 'r':
-        append('\r');
-        return pos + 2;
-      case 't':
-        append('\t');
-        return pos + 2;
-      case 'u': {
-        const hex = this.text.slice(pos + 2, pos + 6);
-        if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
-          this.pos = pos;
-          this.fail('invalid \\u escape, four hexadecimal digits were expected');
-        }
-        append(String.fromCharCode(parseInt(hex, 16)));
-        return pos + 6;
-      }
-      default:
+    if (c === 'u') {
+      const hex = this.text.slice(pos + 2, pos + 6);
+      if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
         this.pos = pos;
-        this.fail('invalid escape in a string');
+        this.fail('invalid \\u escape, four hexadecimal digits were expected');
+      }
+      append(String.fromCharCode(parseInt(hex, 16)));
+      return pos + 6;
     }
+    const unescaped = c === undefined ? undefined : SHORT_ESCAPES.get(c);
+    if (unescaped === undefined) {
+      this.pos = pos;
+      this.fail('invalid escape in a string');
+    }
+    append(unescaped);
+    return pos + 2;
   }
 
   private parseNumber(): number | bigint | NonIntegralNumber {
@@ -311,42 +286,8 @@ class Parser {
       if (expNegative) exponent = -exponent;
     }
     this.pos = pos;
-    if (fracDigits === '' && exponent === 0) {
-      // The common case: a plain integer numeral.
-      if (intDigits.length <= 15) return negative ? -Number(intDigits) || 0 : Number(intDigits);
-      return exactInteger(negative, intDigits, 0) as number | bigint;
-    }
-    const integer = exactInteger(negative, intDigits + fracDigits, exponent - fracDigits.length);
-    if (integer !== undefined) return integer;
-    const numeral = text.slice(start, pos);
-    const double = Number(numeral);
-    return Number.isInteger(double) ? new NonIntegralNumber(numeral) : double;
+    // The common case, decided here: a plain integer numeral that fits a double exactly.
+    if (fracDigits === '' && exponent === 0 && intDigits.length <= 15) return negative ? -Number(intDigits) || 0 : Number(intDigits);
+    return numberValue(negative, intDigits, fracDigits, exponent, text.slice(start, pos));
   }
-}
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
-
-/**
- * The value of ±digits × 10^exponent when it is an integer (JSON Schema
- * 2020-12 counts 5.0 and 5e2 as integers), else undefined. Safe integers come
- * back as numbers, others as bigints; magnitudes beyond 10^40 are clamped to
- * ±10^40, which is as far outside int64 as the real value.
- */
-function exactInteger(negative: boolean, digits: string, exponent: number): number | bigint | undefined {
-  let first = 0;
-  while (first < digits.length && digits.charCodeAt(first) === 0x30) first++;
-  let last = digits.length;
-  while (last > first && digits.charCodeAt(last - 1) === 0x30) {
-    last--;
-    exponent++;
-  }
-  if (first === last) return 0; // zero with any exponent, and -0, is the integer 0
-  if (exponent < 0) return undefined; // a fraction remains
-  const significant = digits.slice(first, last);
-  if (significant.length + exponent > MAX_EXACT_DIGITS) return negative ? -HUGE : HUGE;
-  const magnitude = BigInt(significant) * 10n ** BigInt(exponent);
-  const value = negative ? -magnitude : magnitude;
-  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
 }
