@@ -70,7 +70,7 @@ test('SIGTERM under load: the real entry answers what it received and exits 0', 
       if (answered === 1000 && !signalled) signalled = child.kill('SIGTERM');
     },
   });
-  const code = await exited;
+  const { code } = await exited;
   await pool.close();
   assert.equal(code, 0, 'exit code 0 (null would mean a signal ended it)');
   checkAnswers(outcomes);

@@ -25,7 +25,7 @@ test('SIGTERM with a keep-alive request in flight: the request is answered and t
     const res = await answer;
     assert.equal(res.statusCode, 200);
     assert.deepEqual(await res.body.json(), { name: 'Fern' });
-    assert.equal(await exited, 0);
+    assert.equal((await exited).code, 0);
   } finally {
     child.kill('SIGKILL');
     await agent.close();
