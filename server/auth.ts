@@ -1,15 +1,14 @@
 // Bearer authentication (RFC 6750) for the API's operation.
 import { hash, timingSafeEqual } from 'node:crypto';
+import { isB64Token, TOKEN } from '../lib/http-syntax.js';
 import { ApiError } from './errors.js';
 
 export const REALM = 'plantstore';
 
-// RFC 6750 §2.1: credentials = "Bearer" 1*SP b64token
-//                b64token    = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
-// RFC 9110 §11.1: the scheme is case-insensitive.
-const SCHEME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+/;
+// RFC 6750 §2.1: credentials = "Bearer" 1*SP b64token (isB64Token)
+// RFC 9110 §11.1: auth-scheme = token, case-insensitive.
+const SCHEME = new RegExp(TOKEN.source.replace(/\$$/, '')); // a token at the start of the header
 const AFTER_SCHEME = /^ +(.*)$/s;
-const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 /** Decides whether a request's Authorization header is acceptable. */
 export interface Authenticator {
@@ -37,7 +36,7 @@ export function createAuthenticator(tokens: readonly string[] | undefined): Auth
         throw challenge('UNSUPPORTED_SCHEME');
       }
       const token = AFTER_SCHEME.exec(authorization.slice(scheme.length))?.[1];
-      if (token === undefined || !B64TOKEN.test(token)) throw challenge('MALFORMED_TOKEN', 'invalid_token');
+      if (token === undefined || !isB64Token(token)) throw challenge('MALFORMED_TOKEN', 'invalid_token');
       if (restrictsTokens) {
         const presented = digest(token);
         let accepted = false;

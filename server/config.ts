@@ -1,7 +1,7 @@
 // Reads the server's configuration from the environment, refusing bad values
 // with a message that names the variable.
-import { DEFAULT_JOURNAL_SIZE, MAX_DELAY_MS, MAX_JOURNAL_SIZE } from './admin.js';
-import { DEFAULT_BODY_LIMIT, DEFAULT_MAX_PLANTS } from './app.js';
+import { B64TOKEN_SYNTAX, isB64Token } from '../lib/http-syntax.js';
+import { DEFAULT_BODY_LIMIT, DEFAULT_JOURNAL_SIZE, DEFAULT_MAX_PLANTS, MAX_BODY_LIMIT, MAX_DELAY_MS, MAX_JOURNAL_SIZE } from './limits.js';
 
 export interface ServerConfig {
   port: number;
@@ -12,15 +12,18 @@ export interface ServerConfig {
   maxPlants: number;
 }
 
-/** The stub's settings (README, "Use as a stub in CI"). */
+/** The stub's settings (docs/stub.md, "Stub configuration"). */
 export interface StubConfig {
-  /** PLANTSTORE_ADMIN: the stub controls under /__admin, the journal and Prefer. */
-  admin: boolean;
-  adminToken: string | undefined;
+  /** PLANTSTORE_ADMIN: the stub's controls under /__admin, the journal and Prefer. */
+  controls: boolean;
+  /** PLANTSTORE_ADMIN_TOKEN: the token the controls require. */
+  controlsToken: string | undefined;
   journalSize: number;
   delayMs: number;
-  /** PLANTSTORE_SEED_FILE: a JSON array of NewPlant records stored at start. */
-  seedFile: string | undefined;
+  /** PLANTSTORE_PLANTS_FILE: a JSON array of NewPlant records stored at start, and the variable that named it. */
+  plantsFile: { path: string; variable: string } | undefined;
+  /** What start.ts logs at warn: variables that work but are on their way out. */
+  warnings: string[];
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -33,18 +36,20 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     host: env.HOST?.trim() || '0.0.0.0',
     tokens: tokens(env.PLANTSTORE_TOKENS),
     logLevel: logLevel(env.LOG_LEVEL),
-    bodyLimit: integer(env, 'PLANTSTORE_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1, 2 ** 31 - 1),
+    bodyLimit: integer(env, 'PLANTSTORE_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1, MAX_BODY_LIMIT),
     maxPlants: integer(env, 'PLANTSTORE_MAX_PLANTS', DEFAULT_MAX_PLANTS, 0, Number.MAX_SAFE_INTEGER),
   };
 }
 
 export function readStubConfig(env: NodeJS.ProcessEnv = process.env): StubConfig {
+  const warnings: string[] = [];
   return {
-    admin: onOff(env, 'PLANTSTORE_ADMIN', true),
-    adminToken: adminToken(env.PLANTSTORE_ADMIN_TOKEN),
+    controls: onOff(env, 'PLANTSTORE_ADMIN', true),
+    controlsToken: controlsToken(env.PLANTSTORE_ADMIN_TOKEN),
     journalSize: integer(env, 'PLANTSTORE_JOURNAL_SIZE', DEFAULT_JOURNAL_SIZE, 0, MAX_JOURNAL_SIZE),
     delayMs: integer(env, 'PLANTSTORE_DELAY_MS', 0, 0, MAX_DELAY_MS),
-    seedFile: env.PLANTSTORE_SEED_FILE?.trim() || undefined,
+    plantsFile: plantsFile(env, warnings),
+    warnings,
   };
 }
 
@@ -62,8 +67,7 @@ function tokens(raw: string | undefined): string[] | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   const list = raw.split(',').map((t) => t.trim()).filter((t) => t !== '');
   // RFC 6750 §2.1 b64token: a token outside this syntax could never be presented.
-  const bad = list.find((t) => !/^[A-Za-z0-9\-._~+/]+=*$/.test(t));
-  if (bad !== undefined) throw new ConfigError('PLANTSTORE_TOKENS holds a token outside RFC 6750 §2.1 b64token syntax (A-Z a-z 0-9 - . _ ~ + / then any =)');
+  if (!list.every(isB64Token)) throw new ConfigError(`PLANTSTORE_TOKENS holds a token outside RFC 6750 §2.1 b64token syntax (${B64TOKEN_SYNTAX})`);
   return list;
 }
 
@@ -81,11 +85,21 @@ function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean
   throw new ConfigError(`${name} must be on or off, got ${JSON.stringify(env[name])}`);
 }
 
-function adminToken(raw: string | undefined): string | undefined {
+function controlsToken(raw: string | undefined): string | undefined {
   const token = raw?.trim();
   if (token === undefined || token === '') return undefined;
-  if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) {
-    throw new ConfigError('PLANTSTORE_ADMIN_TOKEN is outside RFC 6750 §2.1 b64token syntax (A-Z a-z 0-9 - . _ ~ + / then any =)');
-  }
+  if (!isB64Token(token)) throw new ConfigError(`PLANTSTORE_ADMIN_TOKEN is outside RFC 6750 §2.1 b64token syntax (${B64TOKEN_SYNTAX})`);
   return token;
+}
+
+/** PLANTSTORE_PLANTS_FILE, or PLANTSTORE_SEED_FILE, its former name, still read (with a warning). */
+function plantsFile(env: NodeJS.ProcessEnv, warnings: string[]): StubConfig['plantsFile'] {
+  const path = env.PLANTSTORE_PLANTS_FILE?.trim() || undefined;
+  const former = env.PLANTSTORE_SEED_FILE?.trim() || undefined;
+  if (former === undefined) return path === undefined ? undefined : { path, variable: 'PLANTSTORE_PLANTS_FILE' };
+  if (path !== undefined && path !== former) {
+    throw new ConfigError('PLANTSTORE_PLANTS_FILE and PLANTSTORE_SEED_FILE (its former name) name different files: set PLANTSTORE_PLANTS_FILE only');
+  }
+  warnings.push('PLANTSTORE_SEED_FILE is deprecated: set PLANTSTORE_PLANTS_FILE, its new name, instead');
+  return path === undefined ? { path: former, variable: 'PLANTSTORE_SEED_FILE' } : { path, variable: 'PLANTSTORE_PLANTS_FILE' };
 }

@@ -2,6 +2,8 @@
 // `error` number of the specification's Error record, and the message.
 // The `error` numbers are ours (the specification leaves "the set of error
 // values" open): the status times 100 plus a running number.
+// Below the table: how an error reaches the client through Fastify.
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 
 export const ERRORS = {
   MALFORMED_JSON: { status: 400, error: 40001, message: 'Request body is not valid JSON.' },
@@ -10,10 +12,10 @@ export const ERRORS = {
   DUPLICATE_ID: { status: 400, error: 40004, message: 'A plant with this id already exists.' },
   MALFORMED_REQUEST: { status: 400, error: 40005, message: 'Malformed request.' },
   MALFORMED_HTTP: { status: 400, error: 40006, message: 'Malformed HTTP request.' },
-  // 40021-40029: the stub's controls and its Prefer header (server/admin.ts).
+  // 40021-40029: the stub's controls and its Prefer header (server/stub/).
   PREFER_MALFORMED: { status: 400, error: 40021, message: 'Malformed Prefer header (RFC 7240 §2).' },
   PREFER_UNDECLARED: { status: 400, error: 40022, message: 'Prefer asks for a response the operation does not declare.' },
-  ADMIN_INVALID_REQUEST: { status: 400, error: 40023, message: 'Invalid request to the stub controls.' },
+  STUB_INVALID_REQUEST: { status: 400, error: 40023, message: 'Invalid request to the stub controls.' },
   MISSING_CREDENTIALS: {
     status: 401,
     error: 40101,
@@ -66,4 +68,32 @@ export class ApiError extends Error {
     this.status = entry.status;
     this.body = { error: entry.error, message: detail ?? entry.message };
   }
+}
+
+export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  return reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8').send(error.body);
+}
+
+/**
+ * Answers every error a route, a hook or Fastify itself raises with an Error
+ * record: ours as they are, Fastify's client errors as 400, 413 or 415, and
+ * anything else as a bare 500 (logged, never shown).
+ */
+export function answerErrorsAsRecords(app: FastifyInstance, bodyLimit: number): void {
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    if (error instanceof ApiError) return sendError(reply, error);
+    const { code, statusCode } = error as Partial<FastifyError>;
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return sendError(reply, new ApiError('PAYLOAD_TOO_LARGE', `Request body is too large: the limit is ${bodyLimit} bytes.`));
+    }
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, new ApiError('UNSUPPORTED_MEDIA_TYPE'));
+    if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
+      // Fastify's own client errors (a body shorter than its Content-Length,
+      // an aborted upload): their messages name the problem and hold no internals.
+      request.log.info({ err: error }, 'malformed request');
+      return sendError(reply, new ApiError('MALFORMED_REQUEST', `Malformed request: ${error.message}`));
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return sendError(reply, new ApiError('INTERNAL'));
+  });
 }

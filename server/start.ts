@@ -1,8 +1,8 @@
 // The server's entry point: reads the environment, listens, and closes
 // cleanly on SIGTERM and SIGINT (requests in flight are answered first).
-import { readSeedFile, SeedError } from './admin.js';
 import { buildApp } from './app.js';
 import { ConfigError, readConfig, readStubConfig } from './config.js';
+import { InitialPlantsError, readInitialPlantsFile } from './stub/initial-plants.js';
 
 let config;
 let stub;
@@ -16,15 +16,15 @@ try {
     maxPlants: config.maxPlants,
     logger: { level: config.logLevel },
     stub: {
-      controls: stub.admin,
-      adminToken: stub.adminToken,
+      controls: stub.controls,
+      controlsToken: stub.controlsToken,
       journalSize: stub.journalSize,
       delayMs: stub.delayMs,
     },
-    seed: stub.seedFile === undefined ? undefined : readSeedFile(stub.seedFile),
+    initialPlants: stub.plantsFile === undefined ? undefined : readInitialPlantsFile(stub.plantsFile.path, stub.plantsFile.variable),
   });
 } catch (error) {
-  if (!(error instanceof ConfigError || error instanceof SeedError)) throw error;
+  if (!(error instanceof ConfigError || error instanceof InitialPlantsError)) throw error;
   process.stderr.write(`plantstore: ${error.message}\n`);
   process.exit(2);
 }
@@ -32,7 +32,8 @@ try {
 if (config.tokens === undefined) {
   app.log.warn('PLANTSTORE_TOKENS is not set: any well-formed bearer token is accepted');
 }
-if (stub.admin && stub.adminToken === undefined) {
+for (const warning of stub.warnings) app.log.warn(warning);
+if (stub.controls && stub.controlsToken === undefined) {
   app.log.info('stub controls on at /__admin without a token (PLANTSTORE_ADMIN_TOKEN unset): anyone who reaches the port can use them');
 }
 

@@ -1,11 +1,9 @@
 // Request validation derived from spec/openapi.yaml when the app is built.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { bundleSchema, type JsonSchema, type OpenApiDocument } from '../spec/openapi.js';
+import { INT64_MAX, INT64_MIN } from '../spec/formats.js';
+import { bundleSchema, loadOpenApi, OPENAPI_PATH, type JsonSchema, type OpenApiDocument, type OperationObject } from '../spec/openapi.js';
 import type { JsonValue } from './json.js';
-
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 // Ajv checks `type: integer` and `format: int64` on JavaScript numbers, which
 // cannot hold every int64. Our JSON parser hands over integers beyond 2^53 as
@@ -16,6 +14,8 @@ const INT64_KEYWORD = 'x-plantstore-int64';
 export interface OperationContract {
   method: string;
   path: string;
+  /** The responses the document declares for the operation, by status. */
+  responses: OperationObject['responses'];
   /** Media types the request body may have. */
   requestMediaTypes: string[];
   requestBodyRequired: boolean;
@@ -23,8 +23,18 @@ export interface OperationContract {
   validateRequestBody(body: JsonValue): string[];
 }
 
-/** The contract of the document's one operation on `path` with `method`. */
-export function operationContract(doc: OpenApiDocument, path: string, method: string): OperationContract {
+/** The contract of the one operation the OpenAPI document at `specPath` declares. */
+export function loadOperationContract(specPath: string = OPENAPI_PATH): OperationContract {
+  const doc = loadOpenApi(specPath);
+  // The document declares exactly one operation; find it rather than name it.
+  const [path, methods] = Object.entries(doc.paths)[0] ?? [];
+  const method = Object.keys(methods ?? {})[0];
+  if (!path || !method) throw new Error('spec: the document declares no operation');
+  return operationContract(doc, path, method);
+}
+
+/** The contract of the document's operation on `path` with `method`. */
+function operationContract(doc: OpenApiDocument, path: string, method: string): OperationContract {
   const operation = doc.paths[path]?.[method.toLowerCase()];
   if (!operation?.requestBody) throw new Error(`spec: no ${method} ${path} with a request body`);
   const content = operation.requestBody.content;
@@ -54,6 +64,7 @@ export function operationContract(doc: OpenApiDocument, path: string, method: st
   return {
     method,
     path,
+    responses: operation.responses,
     requestMediaTypes,
     requestBodyRequired: operation.requestBody.required === true,
     validateRequestBody(body) {

@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import { buildApp, DEFAULT_MAX_PLANTS } from '../../server/app.js';
+import { buildApp } from '../../server/app.js';
+import { DEFAULT_MAX_PLANTS } from '../../server/limits.js';
 import { readConfig } from '../../server/config.js';
 import type { PlantStore } from '../../server/store.js';
 import { answerProblems } from './support/answers.js';

@@ -4,11 +4,12 @@ import { ConfigError, readStubConfig } from '../../server/config.js';
 
 test('stub configuration: defaults', () => {
   const config = readStubConfig({});
-  assert.equal(config.admin, true);
-  assert.equal(config.adminToken, undefined);
+  assert.equal(config.controls, true);
+  assert.equal(config.controlsToken, undefined);
   assert.equal(config.journalSize, 100);
   assert.equal(config.delayMs, 0);
-  assert.equal(config.seedFile, undefined);
+  assert.equal(config.plantsFile, undefined);
+  assert.deepEqual(config.warnings, []);
 });
 
 test('stub configuration: values are read', () => {
@@ -17,14 +18,29 @@ test('stub configuration: values are read', () => {
     PLANTSTORE_ADMIN_TOKEN: 'adm1n',
     PLANTSTORE_JOURNAL_SIZE: '5',
     PLANTSTORE_DELAY_MS: '250',
-    PLANTSTORE_SEED_FILE: 'seed.json',
+    PLANTSTORE_PLANTS_FILE: 'plants.json',
   });
-  assert.equal(config.admin, false);
-  assert.equal(config.adminToken, 'adm1n');
+  assert.equal(config.controls, false);
+  assert.equal(config.controlsToken, 'adm1n');
   assert.equal(config.journalSize, 5);
   assert.equal(config.delayMs, 250);
-  assert.equal(config.seedFile, 'seed.json');
-  assert.equal(readStubConfig({ PLANTSTORE_ADMIN: 'on' }).admin, true);
+  assert.deepEqual(config.plantsFile, { path: 'plants.json', variable: 'PLANTSTORE_PLANTS_FILE' });
+  assert.deepEqual(config.warnings, []);
+  assert.equal(readStubConfig({ PLANTSTORE_ADMIN: 'on' }).controls, true);
+});
+
+test('stub configuration: PLANTSTORE_SEED_FILE, the former name of PLANTSTORE_PLANTS_FILE, is read with a warning', () => {
+  const former = readStubConfig({ PLANTSTORE_SEED_FILE: 'plants.json' });
+  assert.deepEqual(former.plantsFile, { path: 'plants.json', variable: 'PLANTSTORE_SEED_FILE' });
+  assert.equal(former.warnings.length, 1);
+  assert.match(former.warnings[0] ?? '', /PLANTSTORE_SEED_FILE is deprecated: set PLANTSTORE_PLANTS_FILE/);
+  const both = readStubConfig({ PLANTSTORE_SEED_FILE: 'plants.json', PLANTSTORE_PLANTS_FILE: 'plants.json' });
+  assert.deepEqual(both.plantsFile, { path: 'plants.json', variable: 'PLANTSTORE_PLANTS_FILE' });
+  assert.equal(both.warnings.length, 1, 'still a warning: the former name is set');
+  assert.throws(
+    () => readStubConfig({ PLANTSTORE_SEED_FILE: 'old.json', PLANTSTORE_PLANTS_FILE: 'new.json' }),
+    (e: unknown) => e instanceof ConfigError && /PLANTSTORE_PLANTS_FILE and PLANTSTORE_SEED_FILE .* name different files/.test(e.message),
+  );
 });
 
 test('stub configuration: bad values name the variable', () => {

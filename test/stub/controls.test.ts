@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MAX_DELAY_MS, type Sleep } from '../../server/admin.js';
 import { buildApp } from '../../server/app.js';
+import { MAX_DELAY_MS } from '../../server/limits.js';
+import type { Sleep } from '../../server/stub/index.js';
 import { AUTH, createPlant, stubApp, TOKEN } from './helpers.js';
 
 test('controls off: every /__admin path is an unknown resource (404) and Prefer is ignored', async () => {
@@ -24,21 +25,21 @@ test('controls on without a token: answered without credentials', async () => {
   assert.deepEqual(res.json(), { plants: [] });
 });
 
-test('admin token: the controls answer 401 without it or with another token, 200 with it', async () => {
-  const app = stubApp({ stub: { adminToken: 'admin-secret' } });
+test('controls token: the controls answer 401 without it or with another token, 200 with it', async () => {
+  const app = stubApp({ stub: { controlsToken: 'admin-secret' } });
   const missing = await app.inject({ method: 'GET', url: '/__admin/journal' });
   assert.equal(missing.statusCode, 401);
   assert.equal(missing.json().error, 40101);
   assert.match(String(missing.headers['www-authenticate']), /^Bearer realm=/);
-  // The API's client token is not the admin token.
+  // The API's client token is not the controls token.
   const wrong = await app.inject({ method: 'GET', url: '/__admin/journal', headers: AUTH });
   assert.equal(wrong.statusCode, 401);
   assert.equal(wrong.json().error, 40104);
   const reset = await app.inject({ method: 'DELETE', url: '/__admin/plants', headers: AUTH });
-  assert.equal(reset.statusCode, 401, 'a reset without the admin token changes nothing');
+  assert.equal(reset.statusCode, 401, 'a reset without the controls token changes nothing');
   const ok = await app.inject({ method: 'GET', url: '/__admin/journal', headers: { authorization: 'Bearer admin-secret' } });
   assert.equal(ok.statusCode, 200);
-  // The admin token does not open the API when PLANTSTORE_TOKENS is set.
+  // The controls token does not open the API when PLANTSTORE_TOKENS is set.
   const api = await createPlant(app, { id: 1, name: 'Fern' }, { authorization: 'Bearer admin-secret' });
   assert.equal(api.statusCode, 401);
 });

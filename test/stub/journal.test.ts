@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { JOURNAL_BODY_LIMIT, type JournalEntry } from '../../server/admin.js';
+import { JOURNAL_BODY_LIMIT } from '../../server/limits.js';
+import type { JournalEntry } from '../../server/stub/journal.js';
 import { AUTH, createPlant, stubApp, TOKEN } from './helpers.js';
 import type { FastifyInstance } from 'fastify';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadOpenApi } from '../../spec/openapi.js';
-import { parsePrefer } from '../../server/admin.js';
+import { parsePrefer } from '../../server/stub/prefer.js';
 import { createPlant, stubApp } from './helpers.js';
 
 // The example the document declares for the 400 response, read from it.

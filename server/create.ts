@@ -1,0 +1,73 @@
+// The create rule: a NewPlant (the request body) becomes a stored plant.
+// One mapping, used by the operation's route (one plant) and by the initial
+// plants and the stub's controls (a list, all or none).
+import { ApiError } from './errors.js';
+import type { JsonObject, JsonValue } from './json.js';
+import type { PlantStore, StoredPlant } from './store.js';
+import type { OperationContract } from './validation.js';
+
+/** A valid NewPlant, ready for the store: its id as an exact decimal string, and the plant. */
+export interface PlantToStore {
+  id: string;
+  plant: StoredPlant;
+}
+
+export interface CreateRule {
+  /** The plant a request body asks to store; throws the 400 for a missing body or one that is not a NewPlant. */
+  fromBody(body: JsonValue | undefined): PlantToStore;
+  /** Stores one plant; throws the 400 for a taken id, the 507 for a full store. */
+  store(entry: PlantToStore): void;
+  /**
+   * Validates every record of a list as a NewPlant and checks the ids
+   * (unique in the list, not yet stored) before storing any, then stores
+   * them in order; `fail` makes the error for a problem, whose message names
+   * `source`. A bad list stores nothing; a store that fills up stops it
+   * with the plants stored so far.
+   */
+  storeAll(list: JsonValue, source: string, fail: (message: string) => Error): number;
+}
+
+export function createRule(contract: OperationContract, store: PlantStore): CreateRule {
+  return {
+    fromBody(body) {
+      if (body === undefined) throw new ApiError('BODY_REQUIRED');
+      const violations = contract.validateRequestBody(body);
+      if (violations.length > 0) {
+        throw new ApiError('INVALID_NEW_PLANT', `Request body is not a valid NewPlant: ${violations.join('; ')}.`);
+      }
+      return plantToStore(body as JsonObject);
+    },
+    store({ id, plant }) {
+      const result = store.create(id, plant);
+      if (result === 'exists') throw new ApiError('DUPLICATE_ID', `A plant with id ${id} already exists.`);
+      if (result === 'full') throw new ApiError('STORE_FULL');
+    },
+    storeAll(list, source, fail) {
+      if (!Array.isArray(list)) throw fail(`${source} must be a JSON array of NewPlant records`);
+      const entries: PlantToStore[] = [];
+      const seen = new Set<string>();
+      list.forEach((item, index) => {
+        const violations = contract.validateRequestBody(item);
+        if (violations.length > 0) throw fail(`${source}: item ${index} is not a valid NewPlant: ${violations.join('; ')}`);
+        const entry = plantToStore(item as JsonObject);
+        if (seen.has(entry.id) || store.get(entry.id) !== undefined) throw fail(`${source}: item ${index} repeats the id ${entry.id}`);
+        seen.add(entry.id);
+        entries.push(entry);
+      });
+      for (const { id, plant } of entries) {
+        if (store.create(id, plant) === 'full') throw fail(`${source}: the store is full after ${store.size} plants`);
+      }
+      return entries.length;
+    },
+  };
+}
+
+/**
+ * The mapping, for a record the NewPlant schema accepted: only the fields of
+ * Plant are kept (and echoed); other properties are accepted and dropped.
+ */
+function plantToStore(newPlant: JsonObject): PlantToStore {
+  const plant: StoredPlant = { name: newPlant.name as string };
+  if (newPlant.tag !== undefined) plant.tag = newPlant.tag as string;
+  return { id: String(newPlant.id as number | bigint), plant };
+}
