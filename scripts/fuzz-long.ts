@@ -10,10 +10,10 @@ import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
-import { StatusTally } from '../test/robustness/support/answers.js';
-import { fuzzApp, injectFuzz } from '../test/robustness/support/properties.js';
-import { FUZZ_SEED } from '../test/robustness/support/requests.js';
-import { wireCaseArb, wireCaseProblems } from '../test/robustness/support/wire-requests.js';
+import { StatusTally } from '../robustness/answers.js';
+import { fuzzApp, injectFuzz } from '../robustness/properties.js';
+import { FUZZ_SEED } from '../robustness/requests.js';
+import { wireCaseArb, wireCaseProblems } from '../robustness/wire-requests.js';
 
 const { values } = parseArgs({
   options: {

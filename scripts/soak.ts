@@ -6,16 +6,13 @@
 //
 // --max-plants sets PLANTSTORE_MAX_PLANTS, to watch 507s and flat memory once
 // the store is full. Prints statuses, transport errors and RSS over time.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
-import { StatusTally } from '../test/robustness/support/answers.js';
-import { driveCreates, type Outcome } from '../test/robustness/support/load.js';
+import { freePort, residentBytes, startProcess } from '../lib/process.js';
+import { StatusTally } from '../robustness/answers.js';
+import { driveCreates, type Outcome } from '../robustness/load.js';
 
 const { values } = parseArgs({
   options: {
@@ -42,51 +39,38 @@ function positive(name: string, raw: string | undefined): number {
 const TOKEN = 'soak-token';
 const START = fileURLToPath(new URL('../server/start.js', import.meta.url));
 
-/** A free loopback port: the server logs at warn (no per-request lines), so it cannot tell us its port. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  probe.listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as { port: number };
-  probe.close();
-  await once(probe, 'close');
-  return port;
-}
-
 function rssMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN);
-  return kib / 1024;
+  return (residentBytes(pid) ?? NaN) / 2 ** 20;
 }
 
+// The server logs at warn (no per-request lines), so it cannot tell us its
+// port: we choose it, and wait for its health check to answer.
 const port = await freePort();
-const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', PLANTSTORE_TOKENS: TOKEN, LOG_LEVEL: 'warn' };
+const env: Record<string, string> = { PORT: String(port), HOST: '127.0.0.1', PLANTSTORE_TOKENS: TOKEN, LOG_LEVEL: 'warn' };
 if (maxPlants !== undefined) env.PLANTSTORE_MAX_PLANTS = maxPlants;
-const child = spawn(process.execPath, [START], { env, stdio: ['ignore', 'inherit', 'inherit'] });
-const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+const pool = new Pool(`http://127.0.0.1:${port}`, { connections });
+const server = await startProcess({
+  file: process.execPath,
+  args: [START],
+  env,
+  stdout: 'inherit',
+  stderr: 'inherit',
+  readyProbe: async () => {
+    const response = await pool.request({ method: 'GET', path: '/__health' });
+    await response.body.text();
+    return response.statusCode === 200;
+  },
+  timeoutMs: 10_000,
+  name: 'soak: the server',
+});
+const { pid } = server;
 let exitedEarly = false;
 let sigtermAt = 0;
 let exitMs = NaN;
-void exited.then(() => {
+void server.exited.then(() => {
   // Not our SIGTERM: the server stopped (or was stopped from outside) during the run.
   if (sigtermAt === 0) exitedEarly = true;
 });
-const pid = child.pid;
-if (pid === undefined) throw new Error('soak: the server did not start');
-
-const pool = new Pool(`http://127.0.0.1:${port}`, { connections });
-// Wait (at most 10 s) for the server to answer its health check.
-for (let attempt = 0; ; attempt++) {
-  try {
-    const response = await pool.request({ method: 'GET', path: '/__health' });
-    await response.body.text();
-    if (response.statusCode === 200) break;
-  } catch {
-    // not listening yet
-  }
-  if (attempt > 100) throw new Error('soak: the server did not come up within 10 s');
-  await new Promise((resolve) => setTimeout(resolve, 100));
-}
 
 console.log(`soak: ${seconds} s at full rate, ${connections} connections, ${connections * 2} concurrent requests, new id per request` + (maxPlants ? `, PLANTSTORE_MAX_PLANTS=${maxPlants}` : ', default store maximum'));
 console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`);
@@ -103,7 +87,7 @@ const rssSamples: number[] = [];
 const sampler = setInterval(() => {
   const now = Date.now();
   const rss = rssMiB(pid);
-  rssSamples.push(rss);
+  if (Number.isFinite(rss)) rssSamples.push(rss); // NaN once the server is gone
   const rate = ((total.total - lastSample.count) * 1000) / (now - lastSample.at);
   console.log(`${((now - started) / 1000).toFixed(0).padStart(7)} ${String(total.total).padStart(10)} ${rate.toFixed(0).padStart(8)} ${rss.toFixed(1).padStart(10)}   ${interval}`);
   lastSample = { at: now, count: total.total };
@@ -117,8 +101,8 @@ const record = (outcome: Outcome): void => {
   // The fault phase: SIGTERM while every connection has requests in flight.
   if (sigtermAt === 0 && Date.now() >= deadline) {
     sigtermAt = performance.now();
-    child.kill('SIGTERM');
-    void exited.then(() => {
+    // SIGTERM, and SIGKILL should the server not be gone within 30 s (then the soak fails).
+    void server.stop(30_000).then(() => {
       exitMs = performance.now() - sigtermAt;
     });
   }
@@ -135,7 +119,7 @@ const outcomes = await driveCreates({
   onOutcome: record,
 });
 clearInterval(sampler);
-const [code, signal] = await exited;
+const { code, signal } = await server.exited;
 await pool.close();
 
 const afterSigterm = outcomes.length;

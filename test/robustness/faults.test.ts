@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import { buildApp } from '../../server/app.js';
 import { startEntry } from '../support/entry.js';
-import { answerProblems } from './support/answers.js';
-import { create, driveCreates, type Outcome } from './support/load.js';
+import { answerProblems } from '../../robustness/answers.js';
+import { create, driveCreates, type Outcome } from '../../robustness/load.js';
 
 const TOKEN = 'fault-token';
 

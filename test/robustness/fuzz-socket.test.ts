@@ -8,10 +8,10 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.js';
-import { StatusTally } from './support/answers.js';
-import { FUZZ_BODY_LIMIT, FUZZ_SEED, FUZZ_TOKEN } from './support/requests.js';
-import { wireCaseArb, wireCaseProblems } from './support/wire-requests.js';
-import { exchange, rawRequest } from './support/wire.js';
+import { StatusTally } from '../../robustness/answers.js';
+import { FUZZ_BODY_LIMIT, FUZZ_SEED, FUZZ_TOKEN } from '../../robustness/requests.js';
+import { wireCaseArb, wireCaseProblems } from '../../robustness/wire-requests.js';
+import { exchange, rawRequest } from '../../robustness/wire.js';
 
 const RUNS = 400;
 /** Short, so the never-completing body below is answered quickly; production uses 30 s. */

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.js';
-import { exchange, rawRequest } from './support/wire.js';
+import { exchange, rawRequest } from '../../robustness/wire.js';
 
 const TOKEN = 'regression-token';
 let app: FastifyInstance;

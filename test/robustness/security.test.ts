@@ -8,8 +8,8 @@ import { buildApp } from '../../server/app.js';
 import { DEFAULT_MAX_PLANTS } from '../../server/limits.js';
 import { readConfig } from '../../server/config.js';
 import type { PlantStore } from '../../server/store.js';
-import { answerProblems } from './support/answers.js';
-import { exchange, rawRequest } from './support/wire.js';
+import { answerProblems } from '../../robustness/answers.js';
+import { exchange, rawRequest } from '../../robustness/wire.js';
 
 const TOKENS = ['alpha-Token_1', 'beta.token/2+=='];
 

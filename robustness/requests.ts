@@ -2,6 +2,7 @@
 // statuses each one may get. Shared by the fuzz tests (npm test) and the long
 // fuzz script (npm run fuzz:long), so both run the same properties.
 import fc from 'fast-check';
+import { INT64_MAX, INT64_MIN } from '../spec/formats.js';
 import type { AnswerExpectation } from './answers.js';
 
 /** The bearer token the fuzzed app is configured with. */
@@ -121,9 +122,6 @@ const contentTypeArb: fc.Arbitrary<{ value?: string; json: boolean }> = fc.oneof
 );
 
 // ---- bodies ------------------------------------------------------------------
-
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 /** Strings with the Unicode a careless server trips on. */
 const unusualString = (maxLength: number) =>
@@ -246,7 +244,7 @@ export function fuzzRequestArb(freshId: () => bigint): fc.Arbitrary<FuzzRequest>
 const ANY_DOCUMENTED_BUT_SERVER_ERRORS = new Set([200, 400, 401, 404, 405, 408, 413, 415, 431]);
 
 /**
- * The statuses a request may get, following the README's order of checks:
+ * The statuses a request may get, following the order of checks (docs/server.md):
  * routing (404, 405), credentials (401), content type (415), size (413),
  * JSON and schema (400), then the store.
  */

@@ -2,7 +2,7 @@
 // scripts/fuzz-long.ts with a large one.
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../../server/app.js';
+import { buildApp } from '../server/app.js';
 import { answerProblems, StatusTally } from './answers.js';
 import { expectationFor, FUZZ_BODY_LIMIT, FUZZ_TOKEN, fuzzRequestArb, idSequence } from './requests.js';
 

@@ -1,9 +1,9 @@
 // What every answer of the server must look like, whatever was asked: one of
-// the statuses the README documents, JSON, and either the specification's
+// the statuses docs/server.md documents, JSON, and either the specification's
 // Error record or a Plant, with nothing of the server's insides in it.
 // Shared by the fuzz tests and the long fuzz script.
 
-/** The statuses of the README's behaviour table, without 500 (never expected). */
+/** The statuses of the behaviour table (docs/server.md), without 500 (never expected). */
 export const DOCUMENTED_STATUSES = [200, 400, 401, 404, 405, 408, 413, 415, 431, 507] as const;
 
 /** What an answer body must never contain: stack frames, file paths, module names, error classes, internal codes. */

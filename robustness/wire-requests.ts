@@ -182,5 +182,3 @@ export async function wireCaseProblems(port: number, wireCase: WireCase): Promis
   }
   return { problems, statuses, created };
 }
-
-export { FUZZ_BODY_LIMIT };
