@@ -1,5 +1,5 @@
 # The Plant Store reference server as a container image, for use as a stub in
-# CI. Configuration: the same environment variables as `npm start` (README).
+# CI. Configuration: the same environment variables as `npm start` (docs/server.md, docs/stub.md).
 #
 #   docker build -t plantstore .
 #   docker run -p 4010:4010 -e PLANTSTORE_TOKENS=t plantstore
@@ -12,6 +12,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
 COPY spec ./spec
+COPY lib ./lib
 COPY server ./server
 RUN npm run build
 
@@ -35,6 +36,8 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
  && rm -rf /root/.npm /tmp/*
 COPY --from=build /app/dist/server ./dist/server
 COPY --from=build /app/dist/spec ./dist/spec
+# The server reads small HTTP rules it shares with the harness from lib/.
+COPY --from=build /app/dist/lib ./dist/lib
 # spec/openapi.ts reads the document at ../../spec/openapi.yaml from dist/spec/.
 COPY spec/openapi.yaml ./spec/openapi.yaml
 # The files stay owned by root: the server cannot change its own code.
