@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadOpenApi } from '../../spec/openapi.js';
 import { parsePrefer } from '../../server/stub/prefer.js';
-import { createPlant, stubApp } from './helpers.js';
+import { AUTH, createPlant, JSON_AUTH, stubApp } from './helpers.js';
 
 // The example the document declares for the 400 response, read from it.
 const doc = loadOpenApi();
@@ -73,6 +73,22 @@ test('Prefer: credentials are checked first', async () => {
   assert.equal(res.statusCode, 401);
   const malformed = await createPlant(app, { id: 1, name: 'Fern' }, { prefer: 'code=???', authorization: '' });
   assert.equal(malformed.statusCode, 401);
+});
+
+test('Prefer: the body is read first, so its content type, size and JSON errors win over code=400', async () => {
+  const app = stubApp({ bodyLimit: 64 });
+  const prefer = { prefer: 'code=400' };
+  const media = await app.inject({ method: 'POST', url: '/plants', headers: { ...AUTH, ...prefer, 'content-type': 'text/plain' }, payload: '{"id": 1, "name": "Fern"}' });
+  assert.equal(media.statusCode, 415);
+  const large = await createPlant(app, { id: 1, name: 'x'.repeat(100) }, prefer);
+  assert.equal(large.statusCode, 413);
+  const syntax = await app.inject({ method: 'POST', url: '/plants', headers: { ...JSON_AUTH, ...prefer }, payload: '{"id": 1,' });
+  assert.equal(syntax.statusCode, 400);
+  assert.equal(syntax.json().error, 40001, 'the JSON error, not the declared example');
+  assert.equal(syntax.headers['preference-applied'], undefined);
+  // An empty body is readable: the preference is honoured.
+  const empty = await app.inject({ method: 'POST', url: '/plants', headers: { ...JSON_AUTH, ...prefer } });
+  assert.equal(empty.headers['preference-applied'], 'code=400');
 });
 
 test('parsePrefer follows RFC 7240 §2: names are case-insensitive, the first of a repeated preference counts', () => {
