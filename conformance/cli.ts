@@ -12,11 +12,11 @@ import { parseArgs } from 'node:util';
 import { OPENAPI_PATH } from '../spec/openapi.js';
 import { catalog } from './checks/index.js';
 import type { Target } from './checks/types.js';
-import { compareDivergences, loadDivergences, PRISM_DIVERGENCES_PATH, type DivergenceComparison, type DivergenceFile } from './divergences.js';
+import { compareDivergences, loadDivergences, PRISM_DIVERGENCES_PATH, type DivergenceComparison, type DivergenceFile } from './differential/divergences.js';
 import { lintSpec, type LintFinding } from './lint.js';
-import { buildMatrix, type MatrixTarget } from './matrix.js';
-import { startPrism, type RunningPrism } from './prism.js';
-import { startReference, type ReferenceServer } from './reference.js';
+import { buildMatrix, type MatrixTarget } from './differential/matrix.js';
+import { startPrism, type RunningPrism } from './targets/prism.js';
+import { startReference, type ReferenceServer } from './targets/reference.js';
 import { renderConsole, renderMatrixConsole } from './report/console.js';
 import { toHtml } from './report/html.js';
 import { toJsonReport } from './report/json.js';
@@ -43,7 +43,7 @@ Options:
                       loopback port and run against it; its column informs
                       and never fails the run by itself
   --divergences FILE  the Prism mock's expected divergences (default:
-                      conformance/divergences/prism.json)
+                      conformance/differential/divergences/prism.json)
   --token TOKEN       bearer token the targets accept (default: the
                       PLANTSTORE_TOKEN environment variable, else a
                       well-formed placeholder)

@@ -3,7 +3,7 @@
 import type { Exchange } from '../http.js';
 import { Numeral, tryParseJson, type JsonValue } from '../json.js';
 import { integerRange } from '../spec-model.js';
-import { create, describe, each, gradeAccepted, idField, seed, stringFields, validPlant } from './helpers.js';
+import { create, describe, each, gradeAccepted, idField, seed, stringFields, validPlant } from './grades.js';
 import type { CheckContext, ExchangeCheck } from './types.js';
 
 const RULE1 = 'When the request body is a valid NewPlant record, then the service answers 200 with a Plant record.';

@@ -3,7 +3,7 @@
 // the seed; RFC 9110 and RFC 6750 make it binding.
 import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../http.js';
-import { create, describe, each, gradeAccepted, noAnswer, rfc, validPlant } from './helpers.js';
+import { create, describe, each, gradeAccepted, noAnswer, rfc, validPlant } from './grades.js';
 import type { CheckContext, ExchangeCheck, Verdict } from './types.js';
 import type { JsonValue } from '../json.js';
 

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { Exchange, RequestSpec } from '../http.js';
 import { toJson, type JsonValue } from '../json.js';
 import { integerRange, type FieldModel, type ObjectModel } from '../spec-model.js';
-import { create, describe, gradeAccepted, gradeRejected, idField, seed } from './helpers.js';
+import { create, describe, gradeAccepted, gradeRejected, idField, seed } from './grades.js';
 import type { CheckContext, PropertyCheck, Verdict } from './types.js';
 
 type Body = JsonValue;

@@ -3,7 +3,7 @@
 import { acceptChecks } from './accept.js';
 import { authChecks } from './auth.js';
 import { generatedChecks } from './generated.js';
-import { httpChecks } from './http-checks.js';
+import { httpChecks } from './http.js';
 import { rejectChecks } from './reject.js';
 import { responseChecks } from './responses.js';
 import { stateChecks } from './state.js';

@@ -6,7 +6,7 @@
 import type { JsonType } from '../spec-model.js';
 import { integerRange } from '../spec-model.js';
 import { Numeral, toJson, type JsonValue } from '../json.js';
-import { create, each, gradeRejected, idField, rfc, seed, validPlant } from './helpers.js';
+import { create, each, gradeRejected, idField, rfc, seed, validPlant } from './grades.js';
 import type { CheckContext, ExchangeCheck } from './types.js';
 import type { RequestSpec } from '../http.js';
 

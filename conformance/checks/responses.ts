@@ -4,7 +4,7 @@
 import type { Exchange } from '../http.js';
 import { tryParseJson } from '../json.js';
 import { mediaType } from '../spec-model.js';
-import { describe, seed } from './helpers.js';
+import { describe, seed } from './grades.js';
 import type { AggregateCheck, CheckContext, Verdict } from './types.js';
 
 /**

@@ -1,7 +1,7 @@
 // State: what the store keeps between requests.
 import type { Exchange } from '../http.js';
 import type { JsonValue } from '../json.js';
-import { create, describe, errorBodyProblem, gradeAccepted, idField, noAnswer, validPlant } from './helpers.js';
+import { create, describe, errorBodyProblem, gradeAccepted, idField, noAnswer, validPlant } from './grades.js';
 import type { CheckContext, ExchangeCheck, Verdict } from './types.js';
 
 // One map per check: both checks run with the same context.

@@ -4,8 +4,8 @@
 // target, and where targets disagree, why.
 import { relative } from 'node:path';
 import type { LintFinding } from '../lint.js';
-import type { Matrix } from '../matrix.js';
-import { shorten } from '../matrix.js';
+import type { Matrix } from '../differential/matrix.js';
+import { shorten } from '../differential/matrix.js';
 import type { CheckResult, TargetResult } from '../runner.js';
 
 const MARK: Record<string, string> = { pass: '✔', 'non-strict': '~', fail: '×', skip: '-', error: '!' };

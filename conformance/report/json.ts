@@ -2,7 +2,7 @@
 // scripts; README "JSON report" documents it. Add fields, never rename.
 import { relative } from 'node:path';
 import type { LintFinding } from '../lint.js';
-import type { DivergenceStatus, Matrix, Role } from '../matrix.js';
+import type { DivergenceStatus, Matrix, Role } from '../differential/matrix.js';
 import type { Outcome } from '../checks/types.js';
 import type { TargetResult } from '../runner.js';
 

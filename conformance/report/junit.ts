@@ -4,7 +4,7 @@
 // <failure> under --strict, otherwise a passing case with a note.
 // A documented divergence of an informing target (the Prism mock) is
 // <skipped> with its reason: that column informs, it does not fail the run.
-import type { Matrix } from '../matrix.js';
+import type { Matrix } from '../differential/matrix.js';
 import type { TargetResult } from '../runner.js';
 
 export function xmlEscape(s: string): string {

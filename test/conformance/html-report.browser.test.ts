@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { buildMatrix } from '../../conformance/matrix.js';
+import { buildMatrix } from '../../conformance/differential/matrix.js';
 import { toHtml } from '../../conformance/report/html.js';
 import { toJsonReport } from '../../conformance/report/json.js';
 import { run, type TargetResult } from '../../conformance/runner.js';

@@ -1,6 +1,6 @@
 // HTTP semantics around the operation: other methods and unknown paths.
 import { randomBytes } from 'node:crypto';
-import { create, describe, each, noAnswer, rfc } from './helpers.js';
+import { create, describe, each, noAnswer, rfc } from './grades.js';
 import type { ExchangeCheck } from './types.js';
 
 export const httpChecks: ExchangeCheck[] = [

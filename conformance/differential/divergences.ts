@@ -5,12 +5,12 @@
 // whose check now has another outcome is "stale", so the file stays true.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { catalog } from './checks/index.js';
-import { OUTCOMES, type Outcome } from './checks/types.js';
-import type { CheckResult, TargetResult } from './runner.js';
+import { catalog } from '../checks/index.js';
+import { OUTCOMES, type Outcome } from '../checks/types.js';
+import type { CheckResult, TargetResult } from '../runner.js';
 
-/** conformance/divergences/prism.json, found from this compiled file (dist/conformance/divergences.js). */
-export const PRISM_DIVERGENCES_PATH = fileURLToPath(new URL('../../conformance/divergences/prism.json', import.meta.url));
+/** conformance/differential/divergences/prism.json, found from this compiled file (dist/conformance/differential/divergences.js). */
+export const PRISM_DIVERGENCES_PATH = fileURLToPath(new URL('../../../conformance/differential/divergences/prism.json', import.meta.url));
 
 export interface Divergence {
   check: string;

@@ -2,9 +2,9 @@
 // the outcome on each target side by side, and where targets disagree, why
 // (the documented divergence of an informing target such as the Prism mock,
 // or a target's Expected/Actual).
-import type { Level, Outcome } from './checks/types.js';
+import type { Level, Outcome } from '../checks/types.js';
 import type { DivergenceComparison } from './divergences.js';
-import type { TargetResult } from './runner.js';
+import type { TargetResult } from '../runner.js';
 
 /** reference: the project's server; prism: the Prism mock; target: a --target. */
 export type Role = 'reference' | 'prism' | 'target';

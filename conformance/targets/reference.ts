@@ -4,10 +4,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Target } from './checks/types.js';
+import type { Target } from '../checks/types.js';
 
-/** dist/server/start.js, found from this compiled file (dist/conformance/reference.js). */
-export const REFERENCE_ENTRY = fileURLToPath(new URL('../server/start.js', import.meta.url));
+/** dist/server/start.js, found from this compiled file (dist/conformance/targets/reference.js). */
+export const REFERENCE_ENTRY = fileURLToPath(new URL('../../server/start.js', import.meta.url));
 
 export interface ReferenceServer {
   target: Target;
