@@ -2,7 +2,9 @@
 // grading. Results are per target so that reporters can set targets side by
 // side. Checks do no I/O; every request goes through HttpClient.
 import { catalog as defaultCatalog } from './checks/index.js';
-import type { Check, CheckContext, Outcome, Source, Target, Verdict } from './checks/types.js';
+import { worst } from './checks/grades.js';
+import { runProperty } from './checks/property.js';
+import type { CaseExchange, Check, CheckContext, Outcome, Source, Target, Verdict } from './checks/types.js';
 import { OUTCOMES } from './checks/types.js';
 import { toCurl } from './curl.js';
 import { HttpClient, type Exchange, type RequestSpec } from './http.js';
@@ -187,16 +189,16 @@ export async function runTarget(opts: RunOptions, target: Target): Promise<Targe
       const s = sender();
       try {
         if (check.kind === 'exchange') {
-          const exchanges: Exchange[] = [];
-          for (const req of check.requests(ctx)) {
-            const ex = await s.send(req);
+          const sent: Array<CaseExchange<unknown>> = [];
+          for (const c of check.cases(ctx)) {
+            const exchange = await s.send(c.request);
             if (s.cutShort) break;
-            exchanges.push(ex);
+            sent.push({ ...c, exchange });
           }
-          // A check cut short cannot be graded on part of its exchanges.
-          record(check, s.cutShort ? dead() : check.verify(exchanges, ctx), exchanges, s.requests);
+          // A check cut short cannot be graded on part of its cases.
+          record(check, s.cutShort ? dead() : check.verify(sent, ctx), sent.map((c) => c.exchange), s.requests);
         } else if (check.kind === 'property') {
-          const verdict = await check.run(ctx, s.send);
+          const verdict = await runProperty(check, ctx, s.send);
           // A failure found before the target died stands; anything else is incomplete.
           record(check, s.cutShort && verdict.outcome !== 'fail' ? dead() : verdict, [], s.requests);
         }
@@ -206,14 +208,11 @@ export async function runTarget(opts: RunOptions, target: Target): Promise<Targe
     });
     for (const check of checks) {
       if (check.kind !== 'aggregate') continue;
-      let worst: Verdict = { outcome: 'pass' };
-      const rank = (o: Outcome) => ['pass', 'skip', 'non-strict', 'fail', 'error'].indexOf(o);
-      for (const ex of all) {
-        const v = check.verifyEach(ex, ctx);
-        if (v.outcome !== 'skip' && rank(v.outcome) > rank(worst.outcome)) worst = { ...v, reproduce: ex };
-      }
+      // An exchange the check does not apply to (skip) does not make the check a skip.
+      const graded = all.map((ex) => ({ ...check.verifyEach(ex, ctx), reproduce: ex })).filter((v) => v.outcome !== 'skip');
+      const verdict = worst(graded);
       // Graded on the answers of a run the target did not finish: a failure stands, nothing else is known.
-      record(check, health.reason !== undefined && worst.outcome !== 'fail' ? dead() : worst, [], all.length);
+      record(check, health.reason !== undefined && verdict.outcome !== 'fail' ? dead() : verdict, [], all.length);
     }
     const ordered = checks.map((c) => results.get(c.id)!);
     return { name: target.name, url: target.url, summary: summarize(ordered), results: ordered, unreachable: health.reason };
