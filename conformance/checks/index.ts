@@ -11,4 +11,4 @@ import type { Check } from './types.js';
 
 export const catalog: Check[] = [...acceptChecks, ...rejectChecks, ...authChecks, ...httpChecks, ...stateChecks, ...generatedChecks, ...responseChecks];
 
-export type { Check, CheckContext, Outcome, Target, Verdict } from './types.js';
+export type { Check, CheckContext, Outcome, Verdict } from './types.js';

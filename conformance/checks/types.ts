@@ -7,6 +7,7 @@ import type fc from 'fast-check';
 import type { Exchange, RequestSpec } from '../http.js';
 import type { IdAllocator } from '../ids.js';
 import type { SpecModel } from '../spec-model.js';
+import type { Target } from '../targets/target.js';
 
 /** After Autobahn|Testsuite's grading. */
 export type Outcome = 'pass' | 'non-strict' | 'fail' | 'skip' | 'error';
@@ -33,14 +34,6 @@ export interface Verdict {
   exchange?: number;
   /** The exchange to reproduce when it is not one of the check's own cases (property and aggregate checks). */
   reproduce?: Exchange;
-}
-
-export interface Target {
-  name: string;
-  url: string;
-  token: string;
-  /** The target is known to accept only some tokens (a precondition of PS-AUTH-006). */
-  restrictsTokens: boolean;
 }
 
 export interface CheckContext {
