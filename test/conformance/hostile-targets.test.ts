@@ -1,8 +1,8 @@
-// The harness against targets that misbehave at the transport level (README
-// "When the target misbehaves"): every run ends, grades `error` with a
-// message naming the cause, reads no body past the cap, follows no redirect
-// and ends with the documented exit code. The servers are in
-// test/support/hostile-servers.ts; the runs go in parallel, with a 1000 ms
+// The harness against targets that misbehave at the transport level
+// (docs/conformance.md, "When the target misbehaves"): every run ends, grades
+// `error` with a message naming the cause, reads no body past the cap,
+// follows no redirect and ends with the documented exit code. The servers are
+// in test/support/hostile-servers.ts; the runs go in parallel, with a 1000 ms
 // per-exchange deadline, to keep the file short.
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';

@@ -30,7 +30,7 @@ export function parseJson(text: string, lenientTail: boolean): Json {
         const k = str();
         ws();
         if (text[i++] !== ':') fail();
-        if (k in out) fail(); // repeated member names are refused (README)
+        if (k in out) fail(); // repeated member names are refused (docs/server.md)
         out[k] = value();
         ws();
         if (text[i] === ',') i++;
