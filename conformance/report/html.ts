@@ -8,7 +8,8 @@
 // markup.
 import { createHash } from 'node:crypto';
 import type { RunResult } from '../result.js';
-import { toJsonReport } from './json.js';
+import type { Outcome } from '../checks/types.js';
+import { toJsonReport, type JsonReport } from './json.js';
 
 const STYLE = `
 :root { --pass: #1a7f37; --non-strict: #9a6700; --fail: #cf222e; --skip: #6e7781; --error: #8250df; font-family: system-ui, sans-serif; }
@@ -39,39 +40,12 @@ dl { margin: .2rem 0; } dt { font-weight: 600; margin-top: .3rem; } dd { margin:
 
 /**
  * Runs in the browser. Serialised with Function.prototype.toString, so it
- * must not refer to anything outside its own body.
+ * must not refer to any value outside its own body (the types it names, the
+ * JSON report's, are erased when compiled).
  */
 function clientMain(): void {
-  type Outcome = 'pass' | 'non-strict' | 'fail' | 'skip' | 'error';
-  interface Result {
-    id: string;
-    title: string;
-    level: string;
-    outcome: Outcome;
-    requirement: string;
-    source: { document: string; section: string; url: string | null };
-    expected: string | null;
-    actual: string | null;
-    reproduce: string | null;
-    divergence?: { status: string; reason?: string; evidence?: string };
-  }
-  interface Target {
-    name: string;
-    url: string;
-    role?: string;
-    informs?: boolean;
-    summary: Record<Outcome, number>;
-    divergences?: { file: string; documented: number; unexplained: Array<{ id: string; outcome: string }>; stale: Array<{ id: string; file: string; observed: string }> };
-    results: Result[];
-  }
-  interface Report {
-    seed: number;
-    strict: boolean;
-    generated?: string;
-    lint: Array<{ code: string; severity: string; message: string }>;
-    targets: Target[];
-    matrix?: Array<{ id: string; agree: boolean; why: string[] }>;
-  }
+  type Report = JsonReport & { generated?: string };
+  type Target = Report['targets'][number];
   const OUTCOMES: Outcome[] = ['pass', 'non-strict', 'fail', 'skip', 'error'];
   const report = JSON.parse(document.getElementById('report-data')!.textContent!) as Report;
 

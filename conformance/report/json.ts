@@ -33,7 +33,7 @@ export interface JsonReport {
       id: string;
       title: string;
       level: 'MUST' | 'SHOULD';
-      outcome: string;
+      outcome: Outcome;
       requirement: string;
       source: { document: string; section: string; url: string | null };
       expected: string | null;
