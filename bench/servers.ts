@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, closeSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { freePort } from '../conformance/prism.js';
+import { freePort } from '../lib/process.js';
 import { fileURLToPath } from 'node:url';
 import { parseCpuSeconds, parseVmRss } from './stats.js';
 

@@ -2,38 +2,15 @@
 // grading. Results are per target so that reporters can set targets side by
 // side. Checks do no I/O; every request goes through HttpClient.
 import { catalog as defaultCatalog } from './checks/index.js';
-import type { Check, CheckContext, Outcome, Source, Target, Verdict } from './checks/types.js';
-import { OUTCOMES } from './checks/types.js';
+import { worst } from './checks/grades.js';
+import { runProperty } from './checks/property.js';
+import type { CaseExchange, Check, CheckContext, Verdict } from './checks/types.js';
 import { toCurl } from './curl.js';
 import { HttpClient, type Exchange, type RequestSpec } from './http.js';
 import { IdAllocator } from './ids.js';
+import { summarize, type CheckResult, type TargetResult } from './result.js';
 import type { SpecModel } from './spec-model.js';
-
-export interface CheckResult {
-  id: string;
-  title: string;
-  level: 'MUST' | 'SHOULD';
-  outcome: Outcome;
-  requirement: string;
-  source: Source;
-  expected: string | null;
-  actual: string | null;
-  /** A curl command reproducing the exchange the verdict is about (token redacted), or null. */
-  reproduce: string | null;
-  /** Requests this check sent. */
-  requests: number;
-}
-
-export type Summary = Record<Outcome, number>;
-
-export interface TargetResult {
-  name: string;
-  url: string;
-  summary: Summary;
-  results: CheckResult[];
-  /** Why the harness stopped sending requests to this target (dead-target policy), or undefined. */
-  unreachable?: string;
-}
+import type { Target } from './targets/target.js';
 
 export interface RunOptions {
   model: SpecModel;
@@ -49,28 +26,6 @@ export interface RunOptions {
   onProgress?: (done: number, total: number, target: string, id: string) => void;
   /** Sees every exchange (used by the catalog test to prove every declared status is exercised). */
   onExchange?: (ex: Exchange) => void;
-}
-
-export function summarize(results: CheckResult[]): Summary {
-  const s = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Summary;
-  for (const r of results) s[r.outcome]++;
-  return s;
-}
-
-/** A run fails when a check fails, or (strict) when one is non-strict. */
-export function runFailed(targets: TargetResult[], strict: boolean): boolean {
-  return targets.some((t) => t.summary.fail > 0 || (strict && t.summary['non-strict'] > 0));
-}
-
-/**
- * The CLI's exit code (README "Exit codes"): 2 when the harness could not do
- * its whole job on some target (the target was unreachable or stopped
- * answering, or a check ended in `error`), else 1 when a check failed (with
- * --strict: or was non-strict), else 0.
- */
-export function exitCode(targets: TargetResult[], strict: boolean): 0 | 1 | 2 {
-  if (targets.some((t) => t.unreachable !== undefined || t.summary.error > 0)) return 2;
-  return runFailed(targets, strict) ? 1 : 0;
 }
 
 async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -187,16 +142,16 @@ export async function runTarget(opts: RunOptions, target: Target): Promise<Targe
       const s = sender();
       try {
         if (check.kind === 'exchange') {
-          const exchanges: Exchange[] = [];
-          for (const req of check.requests(ctx)) {
-            const ex = await s.send(req);
+          const sent: Array<CaseExchange<unknown>> = [];
+          for (const c of check.cases(ctx)) {
+            const exchange = await s.send(c.request);
             if (s.cutShort) break;
-            exchanges.push(ex);
+            sent.push({ ...c, exchange });
           }
-          // A check cut short cannot be graded on part of its exchanges.
-          record(check, s.cutShort ? dead() : check.verify(exchanges, ctx), exchanges, s.requests);
+          // A check cut short cannot be graded on part of its cases.
+          record(check, s.cutShort ? dead() : check.verify(sent, ctx), sent.map((c) => c.exchange), s.requests);
         } else if (check.kind === 'property') {
-          const verdict = await check.run(ctx, s.send);
+          const verdict = await runProperty(check, ctx, s.send);
           // A failure found before the target died stands; anything else is incomplete.
           record(check, s.cutShort && verdict.outcome !== 'fail' ? dead() : verdict, [], s.requests);
         }
@@ -206,17 +161,14 @@ export async function runTarget(opts: RunOptions, target: Target): Promise<Targe
     });
     for (const check of checks) {
       if (check.kind !== 'aggregate') continue;
-      let worst: Verdict = { outcome: 'pass' };
-      const rank = (o: Outcome) => ['pass', 'skip', 'non-strict', 'fail', 'error'].indexOf(o);
-      for (const ex of all) {
-        const v = check.verifyEach(ex, ctx);
-        if (v.outcome !== 'skip' && rank(v.outcome) > rank(worst.outcome)) worst = { ...v, reproduce: ex };
-      }
+      // An exchange the check does not apply to (skip) does not make the check a skip.
+      const graded = all.map((ex) => ({ ...check.verifyEach(ex, ctx), reproduce: ex })).filter((v) => v.outcome !== 'skip');
+      const verdict = worst(graded);
       // Graded on the answers of a run the target did not finish: a failure stands, nothing else is known.
-      record(check, health.reason !== undefined && worst.outcome !== 'fail' ? dead() : worst, [], all.length);
+      record(check, health.reason !== undefined && verdict.outcome !== 'fail' ? dead() : verdict, [], all.length);
     }
     const ordered = checks.map((c) => results.get(c.id)!);
-    return { name: target.name, url: target.url, summary: summarize(ordered), results: ordered, unreachable: health.reason };
+    return { target, summary: summarize(ordered), results: ordered, unreachable: health.reason };
   } finally {
     await client.close();
   }

@@ -61,16 +61,6 @@ export interface SpecModel {
   schemaNames: string[];
 }
 
-const INT_RANGES: Record<string, [bigint, bigint]> = {
-  int32: [-(2n ** 31n), 2n ** 31n - 1n],
-  int64: [-(2n ** 63n), 2n ** 63n - 1n],
-};
-
-/** The inclusive range of an integer format, or undefined for an unbounded integer. */
-export function integerRange(format: string | undefined): [bigint, bigint] | undefined {
-  return format ? INT_RANGES[format] : undefined;
-}
-
 function refName(schema: JsonSchema): string | undefined {
   const ref = schema.$ref;
   return typeof ref === 'string' ? ref.replace(/^#\/components\/schemas\//, '') : undefined;
@@ -171,10 +161,4 @@ export function loadSpecModel(path: string = OPENAPI_PATH): SpecModel {
   const create = operations[0];
   if (!create) throw new Error(`${path}: no operation with a request body, a 2xx and a 4xx response`);
   return { path, doc, operations, create, schemaNames: Object.keys(doc.components.schemas) };
-}
-
-/** The media type of a Content-Type header value, lower-cased, without parameters. */
-export function mediaType(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  return value.split(';')[0]!.trim().toLowerCase();
 }

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { catalog } from '../conformance/checks/index.js';
-import { loadDivergences } from '../conformance/divergences.js';
+import { loadDivergences } from '../conformance/differential/divergences.js';
 
 export const CHECKS_DOC_PATH = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../docs/checks.md' : '../docs/checks.md', import.meta.url));
 const START = '<!-- checks:start -->';

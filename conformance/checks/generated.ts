@@ -1,14 +1,13 @@
-// Generated cases (fast-check): valid NewPlants drawn from the document's
-// request schema, and invalid ones made by mutating them. Seeded; a failing
-// case is shrunk to its smallest form and reported with the seed.
+// Generated cases (fast-check, run by property.ts): valid NewPlants drawn
+// from the document's request schema, and invalid ones made by mutating them.
 import fc from 'fast-check';
-import type { Exchange, RequestSpec } from '../http.js';
 import { toJson, type JsonValue } from '../json.js';
-import { integerRange, type FieldModel, type ObjectModel } from '../spec-model.js';
-import { create, describe, gradeAccepted, gradeRejected, idField, seed } from './helpers.js';
-import type { CheckContext, PropertyCheck, Verdict } from './types.js';
-
-type Body = JsonValue;
+import type { FieldModel, ObjectModel } from '../spec-model.js';
+import { integerRange } from '../../spec/formats.js';
+import { gradeAccepted, gradeRejected } from './grades.js';
+import { createRequest, idField, type Body } from './requests.js';
+import { spec } from './sources.js';
+import type { Check, CheckContext, PropertyCheck } from './types.js';
 
 function valueArb(f: FieldModel): fc.Arbitrary<JsonValue> {
   switch (f.type) {
@@ -51,9 +50,9 @@ function wrongValueArb(f: FieldModel): fc.Arbitrary<JsonValue> {
 }
 
 /** Invalid bodies: a valid record with one rule of the schema broken, or no object at all. */
-export function invalidArb(model: ObjectModel): fc.Arbitrary<{ mutation: string; body: Body }> {
+export function invalidArb(model: ObjectModel): fc.Arbitrary<{ mutation: string; body: JsonValue }> {
   const valid = validArb(model);
-  const arbs: fc.Arbitrary<{ mutation: string; body: Body }>[] = [];
+  const arbs: fc.Arbitrary<{ mutation: string; body: JsonValue }>[] = [];
   if (model.required.length > 0) {
     arbs.push(
       fc.tuple(valid, fc.constantFrom(...model.required)).map(([b, name]) => {
@@ -74,7 +73,7 @@ export function invalidArb(model: ObjectModel): fc.Arbitrary<{ mutation: string;
     const beyond = fc.oneof(fc.bigInt({ min: r[1] + 1n, max: r[1] + 2n ** 64n }), fc.bigInt({ min: r[0] - 2n ** 64n, max: r[0] - 1n }));
     arbs.push(fc.tuple(valid, beyond).map(([b, v]) => ({ mutation: `${f.name} beyond ${f.format}`, body: { ...b, [f.name]: v } })));
   }
-  arbs.push(fc.oneof(fc.array(jsonLeaf, { maxLength: 3 }), fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null)).map((b) => ({ mutation: 'not an object', body: b as Body })));
+  arbs.push(fc.oneof(fc.array(jsonLeaf, { maxLength: 3 }), fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null)).map((b) => ({ mutation: 'not an object', body: b as JsonValue })));
   return fc.oneof(...arbs);
 }
 
@@ -84,7 +83,7 @@ export function invalidArb(model: ObjectModel): fc.Arbitrary<{ mutation: string;
  * when this run already used it (fast-check repeats values, and shrinking
  * replays them). Out-of-range ids are left as drawn.
  */
-function freshen(ctx: CheckContext, body: Body): Body {
+function freshen(ctx: CheckContext, body: JsonValue): JsonValue {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
   const name = idField(ctx);
   const v = (body as Record<string, JsonValue>)[name];
@@ -96,86 +95,32 @@ function freshen(ctx: CheckContext, body: Body): Body {
   return { ...(body as Record<string, JsonValue>), [name]: id };
 }
 
-class HarnessError extends Error {}
-
-async function runProperty<T>(
-  ctx: CheckContext,
-  arb: fc.Arbitrary<T>,
-  toRequest: (value: T) => RequestSpec,
-  grade: (ex: Exchange, value: T) => Verdict,
-  send: (req: RequestSpec) => Promise<Exchange>,
-): Promise<Verdict> {
-  let lastFailure: { ex: Exchange; verdict: Verdict } | undefined;
-  let nonStrict: Verdict | undefined;
-  const details = await fc.check(
-    fc.asyncProperty(arb, async (value) => {
-      const ex = await send(toRequest(value));
-      if (!ex.response) throw new HarnessError(describe(ex));
-      const v = grade(ex, value);
-      if (v.outcome === 'fail') {
-        lastFailure = { ex, verdict: v };
-        throw new Error(v.actual ?? 'failed');
-      }
-      if (v.outcome === 'non-strict') nonStrict ??= { ...v, reproduce: ex };
-    }),
-    { seed: ctx.seed, numRuns: ctx.cases },
-  );
-  if (!details.failed) return nonStrict ?? { outcome: 'pass' };
-  const err = details.errorInstance;
-  if (err instanceof HarnessError) return { outcome: 'error', expected: 'an HTTP answer', actual: err.message };
-  const smallest = lastFailure!;
-  return {
-    outcome: 'fail',
-    expected: smallest.verdict.expected,
-    actual: `${smallest.verdict.actual}. Smallest failing body (after ${details.numShrinks} shrinks, case ${details.numRuns} of ${ctx.cases}): ${bodyText(smallest.ex)}; reproduce with --seed ${details.seed}`,
-    reproduce: smallest.ex,
-  };
-}
-
-function bodyText(ex: Exchange): string {
-  const b = ex.request.body;
-  return b === undefined ? '(none)' : typeof b === 'string' ? b : b.toString('utf8');
-}
-
-export const generatedChecks: PropertyCheck[] = [
-  {
-    kind: 'property',
-    id: 'PS-GEN-001',
-    title: 'Generated valid NewPlants (drawn from the schema) are all accepted with conforming answers',
-    level: 'MUST',
-    source: seed('Create plant, rule 1'),
-    requirement: 'When the request body is a valid NewPlant record, then the service answers 200 with a Plant record.',
-    run: (ctx, send) => {
-      const sent = new Map<RequestSpec, Record<string, JsonValue>>();
-      return runProperty(
-        ctx,
-        validArb(ctx.model.create.request),
-        (value) => {
-          const body = freshen(ctx, value) as Record<string, JsonValue>;
-          const req = create(ctx, { raw: toJson(body) }, { note: 'generated valid NewPlant' });
-          sent.set(req, body);
-          return req;
-        },
-        (ex) => gradeAccepted(ctx, ex, sent.get(ex.request)!),
-        send,
-      );
-    },
+const validPlants: PropertyCheck<Body, Body> = {
+  kind: 'property',
+  id: 'PS-GEN-001',
+  title: 'Generated valid NewPlants (drawn from the schema) are all accepted with conforming answers',
+  level: 'MUST',
+  source: spec('Create plant, rule 1'),
+  requirement: 'When the request body is a valid NewPlant record, then the service answers 200 with a Plant record.',
+  values: (ctx) => validArb(ctx.model.create.request),
+  toCase: (value, ctx) => {
+    const body = freshen(ctx, value) as Body;
+    return { request: createRequest(ctx, { raw: toJson(body) }, { note: 'generated valid NewPlant' }), sent: body };
   },
-  {
-    kind: 'property',
-    id: 'PS-GEN-002',
-    title: 'Generated invalid NewPlants (schema mutations) are all rejected with an Error body',
-    level: 'MUST',
-    source: seed('Create plant, rule 2; Errors, rule 1'),
-    requirement:
-      'The request body is required; it must contain id (integer, int64) and name (string). The error response has status 400, content type application/json, and the body shape Error.',
-    run: (ctx, send) =>
-      runProperty(
-        ctx,
-        invalidArb(ctx.model.create.request),
-        (value) => create(ctx, { raw: toJson(freshen(ctx, value.body)) }, { note: `generated: ${value.mutation}` }),
-        (ex) => gradeRejected(ctx, ex, []),
-        send,
-      ),
-  },
-];
+  grade: ({ exchange, sent }, ctx) => gradeAccepted(ctx, exchange, sent),
+};
+
+const invalidPlants: PropertyCheck<{ mutation: string; body: JsonValue }> = {
+  kind: 'property',
+  id: 'PS-GEN-002',
+  title: 'Generated invalid NewPlants (schema mutations) are all rejected with an Error body',
+  level: 'MUST',
+  source: spec('Create plant, rule 2; Errors, rule 1'),
+  requirement:
+    'The request body is required; it must contain id (integer, int64) and name (string). The error response has status 400, content type application/json, and the body shape Error.',
+  values: (ctx) => invalidArb(ctx.model.create.request),
+  toCase: (value, ctx) => ({ request: createRequest(ctx, { raw: toJson(freshen(ctx, value.body)) }, { note: `generated: ${value.mutation}` }), sent: undefined }),
+  grade: ({ exchange }, ctx) => gradeRejected(ctx, exchange, []),
+};
+
+export const generatedChecks: Check[] = [validPlants, invalidPlants];

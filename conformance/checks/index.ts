@@ -3,7 +3,7 @@
 import { acceptChecks } from './accept.js';
 import { authChecks } from './auth.js';
 import { generatedChecks } from './generated.js';
-import { httpChecks } from './http-checks.js';
+import { httpChecks } from './http.js';
 import { rejectChecks } from './reject.js';
 import { responseChecks } from './responses.js';
 import { stateChecks } from './state.js';
@@ -11,4 +11,4 @@ import type { Check } from './types.js';
 
 export const catalog: Check[] = [...acceptChecks, ...rejectChecks, ...authChecks, ...httpChecks, ...stateChecks, ...generatedChecks, ...responseChecks];
 
-export type { Check, CheckContext, Outcome, Target, Verdict } from './types.js';
+export type { Check, CheckContext, Outcome, Verdict } from './types.js';

@@ -3,12 +3,13 @@
 // against what the document declares for the operation.
 import type { Exchange } from '../http.js';
 import { tryParseJson } from '../json.js';
-import { mediaType } from '../spec-model.js';
-import { describe, seed } from './helpers.js';
+import { mediaTypeEssence } from '../../lib/http-syntax.js';
+import { describe } from './grades.js';
+import { spec } from './sources.js';
 import type { AggregateCheck, CheckContext, Verdict } from './types.js';
 
 /**
- * Statuses that RFCs mandate for conditions the seed leaves open: 401
+ * Statuses that RFCs mandate for conditions the specification leaves open: 401
  * (RFC 9110 §15.5.2, RFC 6750 §3), 404 (§15.5.5, unknown paths), 405
  * (§15.5.6), 413 (§15.5.14), 415 (§15.5.16).
  */
@@ -30,7 +31,7 @@ export const responseChecks: AggregateCheck[] = [
     id: 'PS-RESP-001',
     title: 'Every answer has a declared status, or the RFC status for its condition (401, 404, 405, 413, 415)',
     level: 'SHOULD',
-    source: seed('Create plant, Responses; Errors'),
+    source: spec('Create plant, Responses; Errors'),
     requirement:
       'Responses: 200 Plant response, application/json; 400 Unexpected error, application/json. (Other statuses: "not shown"; an undeclared status is non-strict.)',
     verifyEach: (ex, ctx) => {
@@ -50,17 +51,17 @@ export const responseChecks: AggregateCheck[] = [
     id: 'PS-RESP-002',
     title: 'Every answer with a declared status has the declared content type',
     level: 'MUST',
-    source: seed('Create plant, Responses; Errors, rule 1'),
+    source: spec('Create plant, Responses; Errors, rule 1'),
     requirement: 'The error response has status 400, content type application/json, and the body shape Error. (200: content type application/json.)',
     verifyEach: (ex, ctx) => {
       if (!ex.response) return skip;
-      const ct = mediaType(ex.response.headers['content-type']);
+      const ct = mediaTypeEssence(ex.response.headers['content-type']);
       const d = onOperation(ctx, ex) ? declared(ctx, ex) : undefined;
       if (d && d.contentTypes.length > 0) {
         return d.contentTypes.includes(ct ?? '') ? { outcome: 'pass' } : { outcome: 'fail', expected: `content type ${d.contentTypes.join(' or ')}`, actual: describe(ex) };
       }
       // Undeclared statuses: the document's error content type is what a
-      // client expects, but the seed binds nothing here (e.g. Prism's
+      // client expects, but the specification binds nothing here (e.g. Prism's
       // application/problem+json): non-strict.
       if (ex.response.status >= 400 && ex.response.bodyText !== '' && !ctx.model.create.error.contentTypes.includes(ct ?? '')) {
         return { outcome: 'non-strict', expected: `content type ${ctx.model.create.error.contentTypes.join(' or ')}`, actual: describe(ex) };
@@ -73,7 +74,7 @@ export const responseChecks: AggregateCheck[] = [
     id: 'PS-RESP-003',
     title: 'Every answer with a declared status has a body that validates against the declared schema',
     level: 'MUST',
-    source: seed('Resources and their fields: Plant, Error; Errors, rule 1'),
+    source: spec('Resources and their fields: Plant, Error; Errors, rule 1'),
     requirement: 'Error: integer error (int32) and string message, both always present. Plant: name string, required; tag string, optional.',
     verifyEach: (ex, ctx) => {
       if (!ex.response) return skip;
@@ -81,7 +82,7 @@ export const responseChecks: AggregateCheck[] = [
       const validate = d ? d.validate : ex.response.status >= 400 ? ctx.model.create.error.validate : undefined;
       if (!validate) return { outcome: 'pass' };
       const name = d ? d.schemaName : ctx.model.create.error.schemaName;
-      const grade = d ? 'fail' : 'non-strict'; // the seed binds the body of declared statuses only
+      const grade = d ? 'fail' : 'non-strict'; // the specification binds the body of declared statuses only
       const parsed = tryParseJson(ex.response.bodyText);
       if (!parsed.ok) return { outcome: grade, expected: `a JSON ${name}`, actual: `not JSON: ${describe(ex)}` };
       const problems = validate(parsed.value);

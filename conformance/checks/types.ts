@@ -1,12 +1,20 @@
-// The shape of a check. Checks are data plus pure functions: they say which
-// requests to send and grade the exchanges; the runner does all I/O.
+// The shape of a check, after h2spec (one shape for a case) and Schemathesis
+// (a check is one named function with its precondition and its inputs).
+// Checks are data plus pure functions: a check's cases say which requests to
+// send and carry what each one sent; the runner does all I/O and hands the
+// cases back to the check, each with its exchange, to be graded.
+import type fc from 'fast-check';
 import type { Exchange, RequestSpec } from '../http.js';
-import type { SpecModel } from '../spec-model.js';
 import type { IdAllocator } from '../ids.js';
+import type { SpecModel } from '../spec-model.js';
+import type { Target } from '../targets/target.js';
 
 /** After Autobahn|Testsuite's grading. */
 export type Outcome = 'pass' | 'non-strict' | 'fail' | 'skip' | 'error';
 export const OUTCOMES: Outcome[] = ['pass', 'non-strict', 'fail', 'skip', 'error'];
+
+/** How bad an outcome is, to pick the worst of several: error > fail > non-strict > skip > pass. */
+export const SEVERITY: Readonly<Record<Outcome, number>> = { pass: 0, skip: 1, 'non-strict': 2, fail: 3, error: 4 };
 
 export type Level = 'MUST' | 'SHOULD';
 
@@ -22,28 +30,32 @@ export interface Verdict {
   outcome: Outcome;
   expected?: string;
   actual?: string;
-  /** Index of the exchange the verdict is about (for the curl line). */
+  /** Index of the case (and so of the exchange) the verdict is about, for the curl line. */
   exchange?: number;
-  /** Exchanges to reproduce when the verdict is not about one of the check's own (aggregate checks). */
+  /** The exchange to reproduce when it is not one of the check's own cases (property and aggregate checks). */
   reproduce?: Exchange;
-}
-
-export interface Target {
-  name: string;
-  url: string;
-  token: string;
-  /** The target is known to accept only some tokens (a precondition of PS-AUTH-006). */
-  restrictsTokens: boolean;
 }
 
 export interface CheckContext {
   model: SpecModel;
   target: Target;
   ids: IdAllocator;
+  /** The random seed of the generated cases. */
   seed: number;
   cases: number;
   /** The Authorization value that the target accepts. */
   auth(): string;
+}
+
+/** One request of a check, and what the check needs to grade its answer (e.g. the body it sent). */
+export interface Case<Sent = undefined> {
+  request: RequestSpec;
+  sent: Sent;
+}
+
+/** A case the runner sent, with the exchange it got. */
+export interface CaseExchange<Sent = undefined> extends Case<Sent> {
+  exchange: Exchange;
 }
 
 interface CheckBase {
@@ -57,23 +69,32 @@ interface CheckBase {
   precondition?: (ctx: CheckContext) => string | undefined;
 }
 
-/** Sends a fixed list of requests, one after the other, then grades them. */
-export interface ExchangeCheck extends CheckBase {
+// The functions a runner calls back are declared as methods: a check with
+// its own `Sent` type then still fits the catalog's `Check` (TypeScript
+// compares method parameters bivariantly), and the runner only ever hands a
+// check back its own cases.
+
+/** Sends its cases one after the other, then grades them together. */
+export interface ExchangeCheck<Sent = undefined> extends CheckBase {
   kind: 'exchange';
-  requests: (ctx: CheckContext) => RequestSpec[];
-  verify: (exchanges: Exchange[], ctx: CheckContext) => Verdict;
+  cases(ctx: CheckContext): Array<Case<Sent>>;
+  verify(cases: Array<CaseExchange<Sent>>, ctx: CheckContext): Verdict;
 }
 
-/** Generated cases: drives its own requests through `send` (fast-check property). */
-export interface PropertyCheck extends CheckBase {
+/** Generated cases (a fast-check property): each drawn value becomes a case, graded on its own. */
+export interface PropertyCheck<Value = unknown, Sent = undefined> extends CheckBase {
   kind: 'property';
-  run: (ctx: CheckContext, send: (req: RequestSpec) => Promise<Exchange>) => Promise<Verdict>;
+  /** What is drawn; the run's seed makes it repeatable. */
+  values(ctx: CheckContext): fc.Arbitrary<Value>;
+  /** The case a drawn value becomes: its request, and what it sent. */
+  toCase(value: Value, ctx: CheckContext): Case<Sent>;
+  grade(sent: CaseExchange<Sent>, ctx: CheckContext): Verdict;
 }
 
 /** Grades every exchange of the run against the document (response conformance). */
 export interface AggregateCheck extends CheckBase {
   kind: 'aggregate';
-  verifyEach: (exchange: Exchange, ctx: CheckContext) => Verdict;
+  verifyEach(exchange: Exchange, ctx: CheckContext): Verdict;
 }
 
-export type Check = ExchangeCheck | PropertyCheck | AggregateCheck;
+export type Check = ExchangeCheck<unknown> | PropertyCheck<unknown, unknown> | AggregateCheck;

@@ -3,35 +3,37 @@
 // With several targets, the matrix after Autobahn|Testsuite: one column per
 // target, and where targets disagree, why.
 import { relative } from 'node:path';
-import type { LintFinding } from '../lint.js';
-import type { Matrix } from '../matrix.js';
-import { shorten } from '../matrix.js';
-import type { CheckResult, TargetResult } from '../runner.js';
+import { divergenceOf, shorten } from '../differential/matrix.js';
+import type { CheckResult, RunResult, TargetResult } from '../result.js';
 
 const MARK: Record<string, string> = { pass: '✔', 'non-strict': '~', fail: '×', skip: '-', error: '!' };
 const COLOUR: Record<string, number> = { pass: 32, 'non-strict': 33, fail: 31, skip: 90, error: 35 };
+const INFORMS = ' (informs; does not fail the run)';
 
 export interface ConsoleOptions {
-  seed: number;
-  strict: boolean;
+  /** ANSI colours (a terminal without NO_COLOR). */
   color: boolean;
-  lint: LintFinding[];
+}
+
+/** One target and no divergence file: the per-check list; otherwise the matrix. */
+export function renderConsole(run: RunResult, o: ConsoleOptions): string {
+  return run.targets.length === 1 && run.divergences.length === 0 ? renderCheckList(run, o) : renderMatrixConsole(run, o);
 }
 
 function painter(o: ConsoleOptions) {
   return (code: number, s: string) => (o.color ? `\x1b[${code}m${s}\x1b[0m` : s);
 }
 
-function lintLines(o: ConsoleOptions): string[] {
-  const warnings = o.lint.filter((f) => f.severity !== 'error');
+function lintLines(run: RunResult): string[] {
+  const warnings = run.lint.filter((f) => f.severity !== 'error');
   if (warnings.length === 0) return [];
   return [`Spec lint: ${warnings.length} warning(s)`, ...warnings.map((w) => `  ${w.code}: ${w.message}`), ''];
 }
 
 /** The requirement, Expected/Actual and the curl line of a result that is not a pass. */
-function detailLines(r: CheckResult, o: ConsoleOptions): string[] {
+function detailLines(r: CheckResult, run: RunResult): string[] {
   const lines: string[] = [];
-  const counts = r.outcome === 'fail' || (o.strict && r.outcome === 'non-strict');
+  const counts = r.outcome === 'fail' || (run.strict && r.outcome === 'non-strict');
   if (counts || r.outcome === 'non-strict' || r.outcome === 'error') {
     lines.push(`      Requirement (${r.level}, ${r.source.document} ${r.source.section}${r.source.url ? `, ${r.source.url}` : ''}):`);
     lines.push(`        ${r.requirement}`);
@@ -42,21 +44,26 @@ function detailLines(r: CheckResult, o: ConsoleOptions): string[] {
   return lines;
 }
 
-function summaryLine(t: TargetResult, o: ConsoleOptions, note = ''): string {
-  const s = t.summary;
-  return `Summary ${t.name}: ${t.results.length} checks, ${s.pass} pass, ${s['non-strict']} non-strict, ${s.fail} fail, ${s.skip} skip, ${s.error} error; seed ${o.seed}${o.strict ? ' (strict)' : ''}${note}`;
+function resultLine(r: CheckResult, paint: ReturnType<typeof painter>): string {
+  return `  ${paint(COLOUR[r.outcome]!, `${MARK[r.outcome]} ${r.outcome.padEnd(10)}`)} ${r.id} ${r.title}`;
 }
 
-export function renderConsole(targets: TargetResult[], o: ConsoleOptions): string {
+function summaryLine(t: TargetResult, run: RunResult, note = ''): string {
+  const s = t.summary;
+  return `Summary ${t.target.name}: ${t.results.length} checks, ${s.pass} pass, ${s['non-strict']} non-strict, ${s.fail} fail, ${s.skip} skip, ${s.error} error; seed ${run.seed}${run.strict ? ' (strict)' : ''}${note}`;
+}
+
+/** Per target, every check with its outcome, and the details of each that is not a pass. */
+export function renderCheckList(run: RunResult, o: ConsoleOptions): string {
   const paint = painter(o);
-  const lines: string[] = lintLines(o);
-  for (const t of targets) {
-    lines.push(`Target ${t.name} (${t.url})`);
+  const lines: string[] = lintLines(run);
+  for (const t of run.targets) {
+    lines.push(`Target ${t.target.name} (${t.target.url})`);
     for (const r of t.results) {
-      lines.push(`  ${paint(COLOUR[r.outcome]!, `${MARK[r.outcome]} ${r.outcome.padEnd(10)}`)} ${r.id} ${r.title}`);
-      if (r.outcome !== 'pass') lines.push(...detailLines(r, o));
+      lines.push(resultLine(r, paint));
+      if (r.outcome !== 'pass') lines.push(...detailLines(r, run));
     }
-    lines.push(summaryLine(t, o));
+    lines.push(summaryLine(t, run));
     lines.push('');
   }
   return lines.join('\n');
@@ -68,18 +75,18 @@ export function renderConsole(targets: TargetResult[], o: ConsoleOptions): strin
  * no divergence file explains, then the divergence comparison and a summary
  * line per target.
  */
-export function renderMatrixConsole(targets: TargetResult[], matrix: Matrix, o: ConsoleOptions): string {
+export function renderMatrixConsole(run: RunResult, o: ConsoleOptions): string {
   const paint = painter(o);
-  const lines: string[] = lintLines(o);
-  const names = matrix.targets.map((t) => t.name);
-  const idWidth = Math.max(5, ...matrix.rows.map((r) => r.id.length));
+  const lines: string[] = lintLines(run);
+  const names = run.targets.map((t) => t.target.name);
+  const idWidth = Math.max(5, ...run.matrix.map((r) => r.id.length));
   // A cell: mark, outcome and "doc" for a documented divergence, "!!" for an unexplained one.
   const cellWidth = (name: string) => Math.max(name.length, 17);
-  lines.push(`Conformance matrix, seed ${o.seed}${o.strict ? ' (strict)' : ''}: doc = documented divergence, !! = unexplained, stale = the divergence file says otherwise`);
-  for (const t of matrix.targets) lines.push(`  ${t.name.padEnd(12)} ${t.url}${t.informs ? '  (informs; does not fail the run)' : ''}`);
+  lines.push(`Conformance matrix, seed ${run.seed}${run.strict ? ' (strict)' : ''}: doc = documented divergence, !! = unexplained, stale = the divergence file says otherwise`);
+  for (const { target } of run.targets) lines.push(`  ${target.name.padEnd(12)} ${target.url}${target.informs ? `  ${INFORMS.trim()}` : ''}`);
   lines.push('');
   lines.push(`${'check'.padEnd(idWidth)}  ${names.map((n) => n.padEnd(cellWidth(n))).join(' ')}  why they disagree`);
-  for (const row of matrix.rows) {
+  for (const row of run.matrix) {
     const cells = names.map((n) => {
       const c = row.cells[n];
       if (!c) return ''.padEnd(cellWidth(n));
@@ -95,18 +102,18 @@ export function renderMatrixConsole(targets: TargetResult[], matrix: Matrix, o: 
   lines.push('');
 
   // Details of what no divergence file explains: these are what to look at.
-  for (const t of targets) {
-    const unexplained = t.results.filter((r) => r.outcome !== 'pass' && matrix.rows.find((row) => row.id === r.id)?.cells[t.name]?.divergence?.status !== 'documented');
+  for (const t of run.targets) {
+    const unexplained = t.results.filter((r) => r.outcome !== 'pass' && divergenceOf(run.matrix, r.id, t.target.name)?.status !== 'documented');
     if (unexplained.length === 0) continue;
-    lines.push(`Details ${t.name} (${t.url})`);
+    lines.push(`Details ${t.target.name} (${t.target.url})`);
     for (const r of unexplained) {
-      lines.push(`  ${paint(COLOUR[r.outcome]!, `${MARK[r.outcome]} ${r.outcome.padEnd(10)}`)} ${r.id} ${r.title}`);
-      lines.push(...detailLines(r, o));
+      lines.push(resultLine(r, paint));
+      lines.push(...detailLines(r, run));
     }
     lines.push('');
   }
 
-  for (const d of matrix.divergences) {
+  for (const d of run.divergences) {
     const file = relative(process.cwd(), d.file);
     const departures = d.explained.length + d.unexplained.length;
     if (d.unexplained.length === 0 && d.stale.length === 0) {
@@ -117,10 +124,15 @@ export function renderMatrixConsole(targets: TargetResult[], matrix: Matrix, o: 
       for (const s of d.stale) lines.push(paint(33, `  STALE ${s.divergence.check}: the file says ${s.divergence.outcome}, observed ${s.observed} (update or remove the entry)`));
     }
   }
-  for (const t of targets) {
-    const informs = matrix.targets.find((m) => m.name === t.name)?.informs;
-    lines.push(summaryLine(t, o, informs ? ' (informs; does not fail the run)' : ''));
-  }
+  for (const t of run.targets) lines.push(summaryLine(t, run, t.target.informs ? INFORMS : ''));
   lines.push('');
   return lines.join('\n');
+}
+
+/** The last line of a run: OK, FAILED or INCOMPLETE (by exit code), the seed, and the divergence counts. */
+export function closingLine(run: RunResult, code: 0 | 1 | 2): string {
+  const unexplained = run.divergences.reduce((n, c) => n + c.unexplained.length, 0);
+  const stale = run.divergences.reduce((n, c) => n + c.stale.length, 0);
+  const note = run.divergences.length > 0 ? `; Prism: ${unexplained} unexplained divergence(s), ${stale} stale entr${stale === 1 ? 'y' : 'ies'}` : '';
+  return `${['OK', 'FAILED', 'INCOMPLETE'][code]}: ${run.targets.length} target(s), seed ${run.seed}${note}\n`;
 }

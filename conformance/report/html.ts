@@ -1,12 +1,15 @@
 // The HTML report (--html FILE): one self-contained file that works opened
 // from disk. No network loads: inline CSS and script, pinned by a Content
-// Security Policy with their hashes (default-src 'none'). The report's data
-// is embedded as JSON in a <script type="application/json"> with every "<"
-// escaped, so no text of a check or of a target's answer can close the
-// element. Report contents come from remote targets and are untrusted: the
-// page's script inserts all text with textContent, never as markup.
+// Security Policy with their hashes (default-src 'none'). The page's data,
+// the run's JSON report, is embedded in a <script type="application/json">
+// with every "<" escaped, so no text of a check or of a target's answer can
+// close the element. Report contents come from remote targets and are
+// untrusted: the page's script inserts all text with textContent, never as
+// markup.
 import { createHash } from 'node:crypto';
-import type { JsonReport } from './json.js';
+import type { RunResult } from '../result.js';
+import type { Outcome } from '../checks/types.js';
+import { toJsonReport, type JsonReport } from './json.js';
 
 const STYLE = `
 :root { --pass: #1a7f37; --non-strict: #9a6700; --fail: #cf222e; --skip: #6e7781; --error: #8250df; font-family: system-ui, sans-serif; }
@@ -37,39 +40,12 @@ dl { margin: .2rem 0; } dt { font-weight: 600; margin-top: .3rem; } dd { margin:
 
 /**
  * Runs in the browser. Serialised with Function.prototype.toString, so it
- * must not refer to anything outside its own body.
+ * must not refer to any value outside its own body (the types it names, the
+ * JSON report's, are erased when compiled).
  */
 function clientMain(): void {
-  type Outcome = 'pass' | 'non-strict' | 'fail' | 'skip' | 'error';
-  interface Result {
-    id: string;
-    title: string;
-    level: string;
-    outcome: Outcome;
-    requirement: string;
-    source: { document: string; section: string; url: string | null };
-    expected: string | null;
-    actual: string | null;
-    reproduce: string | null;
-    divergence?: { status: string; reason?: string; evidence?: string };
-  }
-  interface Target {
-    name: string;
-    url: string;
-    role?: string;
-    informs?: boolean;
-    summary: Record<Outcome, number>;
-    divergences?: { file: string; documented: number; unexplained: Array<{ id: string; outcome: string }>; stale: Array<{ id: string; file: string; observed: string }> };
-    results: Result[];
-  }
-  interface Report {
-    seed: number;
-    strict: boolean;
-    generated?: string;
-    lint: Array<{ code: string; severity: string; message: string }>;
-    targets: Target[];
-    matrix?: Array<{ id: string; agree: boolean; why: string[] }>;
-  }
+  type Report = JsonReport & { generated?: string };
+  type Target = Report['targets'][number];
   const OUTCOMES: Outcome[] = ['pass', 'non-strict', 'fail', 'skip', 'error'];
   const report = JSON.parse(document.getElementById('report-data')!.textContent!) as Report;
 
@@ -222,7 +198,7 @@ export function embedJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
-export function toHtml(report: JsonReport, generated = new Date().toISOString()): string {
+export function toHtml(run: RunResult, generated = new Date().toISOString()): string {
   const script = `(${clientMain.toString()})();`;
   const csp = `default-src 'none'; style-src 'sha256-${sha256(STYLE)}'; script-src 'sha256-${sha256(script)}'; img-src data:; base-uri 'none'; form-action 'none'`;
   return `<!doctype html>
@@ -237,7 +213,7 @@ export function toHtml(report: JsonReport, generated = new Date().toISOString())
 </head>
 <body>
 <div id="app"><noscript>This report needs JavaScript to draw the matrix; the same data is in the JSON report.</noscript></div>
-<script type="application/json" id="report-data">${embedJson({ ...report, generated })}</script>
+<script type="application/json" id="report-data">${embedJson({ ...toJsonReport(run), generated })}</script>
 <script>${script}</script>
 </body>
 </html>

@@ -1,10 +1,12 @@
 // The JSON report (--json FILE). Its shape is a public interface for CI
-// scripts; README "JSON report" documents it. Add fields, never rename.
+// scripts; docs/conformance.md ("Reports") documents it. Add fields, never
+// rename or remove.
 import { relative } from 'node:path';
-import type { LintFinding } from '../lint.js';
-import type { DivergenceStatus, Matrix, Role } from '../matrix.js';
 import type { Outcome } from '../checks/types.js';
-import type { TargetResult } from '../runner.js';
+import { divergenceOf, type DivergenceStatus } from '../differential/matrix.js';
+import type { LintFinding } from '../lint.js';
+import type { RunResult } from '../result.js';
+import type { Role } from '../targets/target.js';
 
 export interface JsonReport {
   seed: number;
@@ -14,9 +16,9 @@ export interface JsonReport {
     name: string;
     url: string;
     /** Added with the differential run: reference, prism or target. */
-    role?: Role;
+    role: Role;
     /** An informing target (Prism) never fails the run by itself. */
-    informs?: boolean;
+    informs: boolean;
     summary: { pass: number; 'non-strict': number; fail: number; skip: number; error: number };
     /** Present when the harness gave up on the target (unreachable, or stopped answering): why. */
     unreachable?: string;
@@ -31,7 +33,7 @@ export interface JsonReport {
       id: string;
       title: string;
       level: 'MUST' | 'SHOULD';
-      outcome: string;
+      outcome: Outcome;
       requirement: string;
       source: { document: string; section: string; url: string | null };
       expected: string | null;
@@ -44,20 +46,20 @@ export interface JsonReport {
   matrix?: Array<{ id: string; agree: boolean; why: string[] }>;
 }
 
-export function toJsonReport(targets: TargetResult[], seed: number, strict: boolean, lint: LintFinding[], matrix?: Matrix): JsonReport {
+export function toJsonReport(run: RunResult): JsonReport {
   const report: JsonReport = {
-    seed,
-    strict,
-    lint,
-    targets: targets.map((t) => {
-      const meta = matrix?.targets.find((m) => m.name === t.name);
-      const comparison = matrix?.divergences.find((d) => d.target === t.name);
+    seed: run.seed,
+    strict: run.strict,
+    lint: run.lint,
+    targets: run.targets.map(({ target, summary, unreachable, results }) => {
+      const comparison = run.divergences.find((d) => d.target === target.name);
       return {
-        name: t.name,
-        url: t.url,
-        ...(meta ? { role: meta.role, informs: meta.informs } : {}),
-        summary: { ...t.summary },
-        ...(t.unreachable !== undefined ? { unreachable: t.unreachable } : {}),
+        name: target.name,
+        url: target.url,
+        role: target.role,
+        informs: target.informs,
+        summary: { ...summary },
+        ...(unreachable !== undefined ? { unreachable } : {}),
         ...(comparison
           ? {
               divergences: {
@@ -69,8 +71,8 @@ export function toJsonReport(targets: TargetResult[], seed: number, strict: bool
               },
             }
           : {}),
-        results: t.results.map((r) => {
-          const divergence = matrix?.rows.find((row) => row.id === r.id)?.cells[t.name]?.divergence;
+        results: results.map((r) => {
+          const divergence = divergenceOf(run.matrix, r.id, target.name);
           return {
             id: r.id,
             title: r.title,
@@ -87,6 +89,6 @@ export function toJsonReport(targets: TargetResult[], seed: number, strict: bool
       };
     }),
   };
-  if (matrix && matrix.targets.length > 1) report.matrix = matrix.rows.map((row) => ({ id: row.id, agree: row.agree, why: row.why }));
+  if (run.targets.length > 1) report.matrix = run.matrix.map((row) => ({ id: row.id, agree: row.agree, why: row.why }));
   return report;
 }

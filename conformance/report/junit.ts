@@ -4,8 +4,8 @@
 // <failure> under --strict, otherwise a passing case with a note.
 // A documented divergence of an informing target (the Prism mock) is
 // <skipped> with its reason: that column informs, it does not fail the run.
-import type { Matrix } from '../matrix.js';
-import type { TargetResult } from '../runner.js';
+import { divergenceOf } from '../differential/matrix.js';
+import type { RunResult, TargetResult } from '../result.js';
 
 export function xmlEscape(s: string): string {
   // Characters XML 1.0 cannot carry at all are dropped.
@@ -19,12 +19,13 @@ export function xmlEscape(s: string): string {
     .replace(/'/g, '&apos;');
 }
 
-export function toJunit(targets: TargetResult[], seed: number, strict: boolean, matrix?: Matrix): string {
+export function toJunit(run: RunResult): string {
+  const { targets, seed, strict } = run;
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const total = targets.reduce((n, t) => n + t.results.length, 0);
+  /** The reason of a documented divergence of an informing target, else undefined. */
   const documented = (t: TargetResult, id: string) => {
-    const informs = matrix?.targets.find((m) => m.name === t.name)?.informs === true;
-    const d = informs ? matrix?.rows.find((row) => row.id === id)?.cells[t.name]?.divergence : undefined;
+    const d = t.target.informs ? divergenceOf(run.matrix, id, t.target.name) : undefined;
     return d?.status === 'documented' ? d.reason : undefined;
   };
   const counted = (t: TargetResult) => t.results.filter((r) => documented(t, r.id) === undefined);
@@ -36,11 +37,11 @@ export function toJunit(targets: TargetResult[], seed: number, strict: boolean, 
   );
   for (const t of targets) {
     out.push(
-      `  <testsuite name="${xmlEscape(t.name)}" tests="${t.results.length}" failures="${failures(t)}" errors="${errors(t)}" skipped="${skipped(t)}">`,
+      `  <testsuite name="${xmlEscape(t.target.name)}" tests="${t.results.length}" failures="${failures(t)}" errors="${errors(t)}" skipped="${skipped(t)}">`,
     );
-    out.push(`    <properties><property name="url" value="${xmlEscape(t.url)}"/><property name="seed" value="${seed}"/><property name="strict" value="${strict}"/></properties>`);
+    out.push(`    <properties><property name="url" value="${xmlEscape(t.target.url)}"/><property name="seed" value="${seed}"/><property name="strict" value="${strict}"/></properties>`);
     for (const r of t.results) {
-      const head = `    <testcase classname="plantstore.conformance.${xmlEscape(t.name)}" name="${xmlEscape(`${r.id} ${r.title}`)}"`;
+      const head = `    <testcase classname="plantstore.conformance.${xmlEscape(t.target.name)}" name="${xmlEscape(`${r.id} ${r.title}`)}"`;
       const detail = xmlEscape(
         [`Requirement (${r.level}, ${r.source.document} ${r.source.section}): ${r.requirement}`, r.expected && `Expected: ${r.expected}`, r.actual && `Actual: ${r.actual}`, r.reproduce && `Reproduce: ${r.reproduce}`]
           .filter(Boolean)

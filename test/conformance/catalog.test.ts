@@ -53,7 +53,7 @@ describe('the catalog', () => {
     try {
       await runTarget(
         { model, targets: [], seed: 1, cases: 5, timeoutMs: 10_000, onExchange: (ex) => ex.response && seen.set(ex.response.status, ex) },
-        { name: 'fake', url: fake.url, token: 't', restrictsTokens: true },
+        { name: 'fake', url: fake.url, token: 't', role: 'target', informs: false, restrictsTokens: true },
       );
     } finally {
       await fake.close();

@@ -5,7 +5,8 @@ import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
 import { catalog } from '../../conformance/checks/index.js';
 import type { Outcome } from '../../conformance/checks/types.js';
-import { runTarget, type TargetResult } from '../../conformance/runner.js';
+import type { TargetResult } from '../../conformance/result.js';
+import { runTarget } from '../../conformance/runner.js';
 import { loadSpecModel } from '../../conformance/spec-model.js';
 import { startFake, type FakeServer, type Mutation } from '../support/fake-server.js';
 import { MUTANTS } from '../support/mutants.js';
@@ -18,7 +19,7 @@ const aggregates = new Set(catalog.filter((c) => c.kind === 'aggregate').map((c)
 async function runAgainst(fake: FakeServer, only?: string[], restrictsTokens = true): Promise<TargetResult> {
   return runTarget(
     { model, targets: [], seed: 20240611, cases: 30, timeoutMs: 10_000, only },
-    { name: 'fake', url: fake.url, token: TOKEN, restrictsTokens },
+    { name: 'fake', url: fake.url, token: TOKEN, role: 'target', informs: false, restrictsTokens },
   );
 }
 

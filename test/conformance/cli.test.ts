@@ -5,11 +5,11 @@
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
+import { freePort } from '../../lib/process.js';
 import { startFake, type FakeOptions } from '../support/fake-server.js';
 
 const CLI = fileURLToPath(new URL('../../conformance/cli.js', import.meta.url));
@@ -109,12 +109,7 @@ describe('plantstore-conformance CLI', () => {
 
   it('exits 2 when the target is unreachable', async () => {
     // A port that was free a moment ago: nothing listens there.
-    const port = await new Promise<number>((resolve) => {
-      const s = createServer().listen(0, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => resolve(p));
-      });
-    });
+    const port = await freePort();
     const r = await cli(['--target', `http://127.0.0.1:${port}`, '--timeout', '3000']);
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.match(r.stderr, /unreachable/);

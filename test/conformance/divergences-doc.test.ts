@@ -1,9 +1,9 @@
 // docs/checks.md's list of the Prism mock's documented divergences is generated
-// from conformance/divergences/prism.json; this fails when it is out of date.
+// from conformance/differential/divergences/prism.json; this fails when it is out of date.
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { it } from 'node:test';
-import { loadDivergences } from '../../conformance/divergences.js';
+import { loadDivergences } from '../../conformance/differential/divergences.js';
 import { CHECKS_DOC_PATH, withDivergencesTable } from '../../scripts/checks-doc.js';
 
 it('docs/checks.md lists every documented Prism divergence, up to date', () => {

@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import { describe, it } from 'node:test';
 import { invalidArb, validArb } from '../../conformance/checks/generated.js';
 import { toJson } from '../../conformance/json.js';
-import { integerRange, loadSpecModel } from '../../conformance/spec-model.js';
+import { loadSpecModel } from '../../conformance/spec-model.js';
+import { integerRange } from '../../spec/formats.js';
 
 const model = loadSpecModel();
 const op = model.create;

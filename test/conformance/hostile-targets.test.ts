@@ -1,15 +1,16 @@
-// The harness against targets that misbehave at the transport level (README
-// "When the target misbehaves"): every run ends, grades `error` with a
-// message naming the cause, reads no body past the cap, follows no redirect
-// and ends with the documented exit code. The servers are in
-// test/support/hostile-servers.ts; the runs go in parallel, with a 1000 ms
+// The harness against targets that misbehave at the transport level
+// (docs/conformance.md, "When the target misbehaves"): every run ends, grades
+// `error` with a message naming the cause, reads no body past the cap,
+// follows no redirect and ends with the documented exit code. The servers are
+// in test/support/hostile-servers.ts; the runs go in parallel, with a 1000 ms
 // per-exchange deadline, to keep the file short.
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { formatMs, MAX_BODY } from '../../conformance/http.js';
-import { DEAD_AFTER, exitCode, run, runTarget, type TargetResult } from '../../conformance/runner.js';
+import { exitCode, type TargetResult } from '../../conformance/result.js';
+import { DEAD_AFTER, run, runTarget } from '../../conformance/runner.js';
 import { loadSpecModel } from '../../conformance/spec-model.js';
 import { startFake } from '../support/fake-server.js';
 import * as hostile from '../support/hostile-servers.js';
@@ -30,7 +31,7 @@ const CONCURRENCY = 4;
 function runAgainst(url: string, timeoutMs = TIMEOUT_MS): Promise<TargetResult> {
   return runTarget(
     { model, targets: [], seed: 7, cases: 2, timeoutMs, concurrency: CONCURRENCY },
-    { name: 'hostile', url, token: 'hostile-token', restrictsTokens: false },
+    { name: 'hostile', url, token: 'hostile-token', role: 'target', informs: false, restrictsTokens: false },
   );
 }
 
@@ -186,8 +187,8 @@ describe('the harness against hostile targets', { concurrency: true, timeout: 60
         timeoutMs: GENEROUS_MS,
         only,
         targets: [
-          { name: 'dead', url: `http://127.0.0.1:${port}`, token: 't', restrictsTokens: true },
-          { name: 'alive', url: fake.url, token: 't', restrictsTokens: true },
+          { name: 'dead', url: `http://127.0.0.1:${port}`, token: 't', role: 'target', informs: false, restrictsTokens: true },
+          { name: 'alive', url: fake.url, token: 't', role: 'target', informs: false, restrictsTokens: true },
         ],
       });
       assert.deepEqual(dead!.summary, { pass: 0, 'non-strict': 0, fail: 0, skip: 0, error: 3 });

@@ -10,10 +10,9 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { buildMatrix } from '../../conformance/matrix.js';
 import { toHtml } from '../../conformance/report/html.js';
-import { toJsonReport } from '../../conformance/report/json.js';
-import { run, type TargetResult } from '../../conformance/runner.js';
+import { runResult, type TargetResult } from '../../conformance/result.js';
+import { run } from '../../conformance/runner.js';
 import { loadSpecModel } from '../../conformance/spec-model.js';
 import { startFake } from '../support/fake-server.js';
 
@@ -38,8 +37,8 @@ before(async () => {
     results = await run({
       model: loadSpecModel(),
       targets: [
-        { name: 'baseline', url: baseline.url, token, restrictsTokens: true },
-        { name: 'mutant', url: mutant.url, token, restrictsTokens: true },
+        { name: 'baseline', url: baseline.url, token, role: 'target', informs: false, restrictsTokens: true },
+        { name: 'mutant', url: mutant.url, token, role: 'target', informs: false, restrictsTokens: true },
       ],
       seed: 7,
       cases: 5,
@@ -51,12 +50,8 @@ before(async () => {
   // Text that came from a target ends up in the report: it must stay text.
   const failing = results[1]!.results.find((r) => r.outcome === 'fail')!;
   failing.actual = `${HOSTILE} ${failing.actual}`;
-  const matrix = buildMatrix(results, [
-    { name: 'baseline', url: baseline.url, role: 'target', informs: false },
-    { name: 'mutant', url: mutant.url, role: 'target', informs: false },
-  ]);
   mkdirSync(REPORTS, { recursive: true });
-  writeFileSync(HTML_FILE, toHtml(toJsonReport(results, 7, false, [], matrix)));
+  writeFileSync(HTML_FILE, toHtml(runResult({ seed: 7, strict: false, lint: [], targets: results, divergences: [] })));
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-gpu', '--no-first-run', '--disable-sync'],
@@ -97,8 +92,8 @@ describe('the HTML report, opened from disk in Chromium', () => {
     try {
       for (const t of results) {
         for (const [outcome, n] of Object.entries(t.summary)) {
-          const shown = await page.textContent(`[data-count][data-target="${t.name}"][data-outcome="${outcome}"]`);
-          assert.equal(shown, String(n), `${t.name} ${outcome}`);
+          const shown = await page.textContent(`[data-count][data-target="${t.target.name}"][data-outcome="${outcome}"]`);
+          assert.equal(shown, String(n), `${t.target.name} ${outcome}`);
         }
       }
       assert.ok(results[1]!.summary.fail > 0, 'the mutant column has failures');

@@ -6,13 +6,14 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { Outcome } from '../../conformance/checks/types.js';
-import { compareDivergences, loadDivergences, parseDivergences, type DivergenceFile } from '../../conformance/divergences.js';
-import { buildMatrix, type MatrixTarget } from '../../conformance/matrix.js';
+import { compareDivergences, loadDivergences, parseDivergences, type DivergenceFile } from '../../conformance/differential/divergences.js';
+import { buildMatrix } from '../../conformance/differential/matrix.js';
 import { renderMatrixConsole } from '../../conformance/report/console.js';
 import { embedJson, toHtml } from '../../conformance/report/html.js';
 import { toJsonReport } from '../../conformance/report/json.js';
 import { toJunit } from '../../conformance/report/junit.js';
-import { summarize, type CheckResult, type TargetResult } from '../../conformance/runner.js';
+import { runResult, summarize, type CheckResult, type TargetResult } from '../../conformance/result.js';
+import type { Role } from '../../conformance/targets/target.js';
 
 function result(id: string, outcome: Outcome): CheckResult {
   const failing = outcome !== 'pass';
@@ -30,9 +31,10 @@ function result(id: string, outcome: Outcome): CheckResult {
   };
 }
 
-function target(name: string, outcomes: Record<string, Outcome>): TargetResult {
+function target(name: string, outcomes: Record<string, Outcome>, role: Role = 'target'): TargetResult {
   const results = Object.entries(outcomes).map(([id, o]) => result(id, o));
-  return { name, url: `http://127.0.0.1:1/${name}`, summary: summarize(results), results };
+  const informs = role === 'prism';
+  return { target: { name, url: `http://127.0.0.1:1/${name}`, token: 't', role, informs, restrictsTokens: false }, summary: summarize(results), results };
 }
 
 const FILE: DivergenceFile = {
@@ -46,14 +48,10 @@ const FILE: DivergenceFile = {
   ],
 };
 
-const reference = target('reference', { 'PS-AUTH-005': 'pass', 'PS-HTTP-001': 'pass', 'PS-STATE-001': 'pass', 'PS-ACCEPT-009': 'pass', 'PS-RESP-002': 'pass' });
+const reference = target('reference', { 'PS-AUTH-005': 'pass', 'PS-HTTP-001': 'pass', 'PS-STATE-001': 'pass', 'PS-ACCEPT-009': 'pass', 'PS-RESP-002': 'pass' }, 'reference');
 // PS-AUTH-005 documented; PS-HTTP-001 stale (now passes); PS-STATE-001 stale and unexplained (another outcome);
 // PS-ACCEPT-009 unexplained (no entry); PS-RESP-002 documented.
-const prism = target('prism', { 'PS-AUTH-005': 'fail', 'PS-HTTP-001': 'pass', 'PS-STATE-001': 'non-strict', 'PS-ACCEPT-009': 'fail', 'PS-RESP-002': 'non-strict' });
-const roles: MatrixTarget[] = [
-  { name: 'reference', url: reference.url, role: 'reference', informs: false },
-  { name: 'prism', url: prism.url, role: 'prism', informs: true },
-];
+const prism = target('prism', { 'PS-AUTH-005': 'fail', 'PS-HTTP-001': 'pass', 'PS-STATE-001': 'non-strict', 'PS-ACCEPT-009': 'fail', 'PS-RESP-002': 'non-strict' }, 'prism');
 
 describe('the divergence comparison', () => {
   const c = compareDivergences(prism, FILE, 'divergences/prism.json');
@@ -66,7 +64,7 @@ describe('the divergence comparison', () => {
     ]);
   });
   it('an entry whose check did not run (--only) is neither documented nor stale', () => {
-    const only = target('prism', { 'PS-AUTH-005': 'fail' });
+    const only = target('prism', { 'PS-AUTH-005': 'fail' }, 'prism');
     const d = compareDivergences(only, FILE, 'f');
     assert.equal(d.explained.length, 1);
     assert.deepEqual([d.unexplained, d.stale], [[], []]);
@@ -74,8 +72,8 @@ describe('the divergence comparison', () => {
 });
 
 describe('the matrix', () => {
-  const matrix = buildMatrix([reference, prism], roles, [compareDivergences(prism, FILE, 'divergences/prism.json')]);
-  const row = (id: string) => matrix.rows.find((r) => r.id === id)!;
+  const run = runResult({ seed: 1, strict: false, lint: [], targets: [reference, prism], divergences: [compareDivergences(prism, FILE, 'divergences/prism.json')] });
+  const row = (id: string) => run.matrix.find((r) => r.id === id)!;
   it('says where targets agree and, where they do not, why', () => {
     assert.equal(row('PS-HTTP-001').agree, true);
     assert.deepEqual(row('PS-HTTP-001').why, []);
@@ -85,12 +83,11 @@ describe('the matrix', () => {
     assert.match(row('PS-STATE-001').why[0]!, /^prism \(divergence file says fail\): /);
   });
   it('a failing target that is not Prism gets its expected and actual as the reason', () => {
-    const t = target('target', { 'PS-AUTH-005': 'fail' });
-    const m = buildMatrix([target('reference', { 'PS-AUTH-005': 'pass' }), t], [roles[0]!, { name: 'target', url: t.url, role: 'target', informs: false }]);
-    assert.deepEqual(m.rows[0]!.why, ['target (fail): expected expected of PS-AUTH-005; actual actual of PS-AUTH-005']);
+    const rows = buildMatrix([target('reference', { 'PS-AUTH-005': 'pass' }, 'reference'), target('target', { 'PS-AUTH-005': 'fail' })]);
+    assert.deepEqual(rows[0]!.why, ['target (fail): expected expected of PS-AUTH-005; actual actual of PS-AUTH-005']);
   });
   it('the console matrix shows unexplained and stale entries prominently, with details of the unexplained ones', () => {
-    const text = renderMatrixConsole([reference, prism], matrix, { seed: 1, strict: false, color: false, lint: [] });
+    const text = renderMatrixConsole(run, { color: false });
     assert.match(text, /^check\s+reference\s+prism\s+why they disagree$/m);
     assert.match(text, /^PS-AUTH-005\s+✔ pass\s+× fail doc\s+prism \(documented\): lowercase bearer refused$/m);
     assert.match(text, /^PS-ACCEPT-009\s+✔ pass\s+× fail !!/m);
@@ -103,13 +100,13 @@ describe('the matrix', () => {
     assert.match(text, /Summary prism: .*\(informs; does not fail the run\)/);
   });
   it('JUnit: a documented Prism divergence is skipped with its reason, an unexplained one a failure', () => {
-    const xml = toJunit([reference, prism], 1, false, matrix);
+    const xml = toJunit(run);
     assert.match(xml, /<testsuite name="prism" tests="5" failures="1" errors="0" skipped="2">/);
     assert.match(xml, /<skipped message="documented divergence \(fail\): lowercase bearer refused"\/>/);
     assert.match(xml, /name="PS-ACCEPT-009 title of PS-ACCEPT-009"><failure/);
   });
   it('JSON: targets carry their role, Prism its divergence comparison, results their divergence', () => {
-    const json = toJsonReport([reference, prism], 1, false, [], matrix);
+    const json = toJsonReport(run);
     const p = json.targets[1]!;
     assert.equal(p.role, 'prism');
     assert.equal(p.informs, true);
@@ -126,7 +123,7 @@ describe('the HTML report file', () => {
   it('embeds the data with no "<" and pins its inline style and script by hash', () => {
     const hostile = target('x', { 'PS-AUTH-005': 'fail' });
     hostile.results[0]!.actual = '</script><script>alert(1)</script><!--';
-    const html = toHtml(toJsonReport([hostile], 1, false, []), '2026-01-01T00:00:00Z');
+    const html = toHtml(runResult({ seed: 1, strict: false, lint: [], targets: [hostile], divergences: [] }), '2026-01-01T00:00:00Z');
     const data = /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(html)![1]!;
     assert.ok(!data.includes('<'), 'no "<" in the embedded data');
     assert.equal(JSON.parse(data).targets[0].results[0].actual, '</script><script>alert(1)</script><!--');

@@ -15,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
 import { catalog } from '../../conformance/checks/index.js';
-import { loadDivergences } from '../../conformance/divergences.js';
+import { loadDivergences } from '../../conformance/differential/divergences.js';
 import type { JsonReport } from '../../conformance/report/json.js';
 
 const CLI = fileURLToPath(new URL('../../conformance/cli.js', import.meta.url));

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OPENAPI_PATH } from '../../spec/openapi.js';
-import { startPrism } from '../../conformance/prism.js';
+import { startPrism } from '../../conformance/targets/prism.js';
 
 test('startPrism serves the document on a loopback port and stop() ends it', async () => {
   const prism = await startPrism({ specPath: OPENAPI_PATH });
@@ -24,6 +24,6 @@ test('startPrism serves the document on a loopback port and stop() ends it', asy
 });
 
 test('a document Prism cannot read is a clear error, and no process is left', async () => {
-  await assert.rejects(startPrism({ specPath: 'no-such-spec.yaml', startTimeoutMs: 20_000 }), /Prism exited before it answered/);
+  await assert.rejects(startPrism({ specPath: 'no-such-spec.yaml', startTimeoutMs: 20_000 }), /Prism ended \(exit 1\) before it was ready/);
 });
 

@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { REFERENCE_ENTRY, startReference } from '../../conformance/reference.js';
+import { REFERENCE_ENTRY, startReference } from '../../conformance/targets/reference.js';
 import { runTarget } from '../../conformance/runner.js';
 import { loadSpecModel } from '../../conformance/spec-model.js';
 

@@ -11,7 +11,7 @@ it('grades a request that times out as error', async () => {
   try {
     const r = await runTarget(
       { model: loadSpecModel(), targets: [], seed: 1, cases: 1, timeoutMs: 300, only: ['PS-HTTP-001', 'PS-ACCEPT-001'] },
-      { name: 'fake', url: fake.url, token: 't', restrictsTokens: true },
+      { name: 'fake', url: fake.url, token: 't', role: 'target', informs: false, restrictsTokens: true },
     );
     const by = Object.fromEntries(r.results.map((x) => [x.id, x]));
     assert.equal(by['PS-HTTP-001']!.outcome, 'error');

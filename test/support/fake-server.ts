@@ -1,9 +1,14 @@
 // A small, configurable Plant Store server for the harness's own tests. It
-// does not import server/: its baseline follows the README behaviour table,
-// and each switch breaks exactly one rule, so that a test can show that the
-// check for that rule grades `fail` (or `non-strict`).
+// does not import server/: its baseline follows the behaviour table of
+// docs/server.md, and each switch breaks exactly one rule, so that a test
+// can show that the check for that rule grades `fail` (or `non-strict`).
+// The small rules it shares (b64token, media types, the int64 range) come
+// from lib/ and spec/; a switch that breaks one does so in the open.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isB64Token, mediaTypeEssence } from '../../lib/http-syntax.js';
+import { INT64_MAX, INT64_MIN } from '../../spec/formats.js';
+import { exactInteger, Num, parseJson, type Json } from './exact-json.js';
 
 export interface Mutations {
   coerceStrings?: boolean; // "7" read as 7, 42 read as "42"
@@ -51,96 +56,6 @@ export interface FakeOptions extends Mutations {
 }
 
 export type Mutation = keyof Mutations;
-
-// --- a JSON parser that keeps numbers as text, so ids are exact ---
-
-class Num {
-  constructor(readonly text: string) {}
-}
-type Json = null | boolean | string | Num | Json[] | { [k: string]: Json };
-
-function parseJson(text: string, lenientTail: boolean): Json {
-  let i = 0;
-  const ws = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
-  };
-  const fail = (): never => {
-    throw new SyntaxError(`bad JSON at ${i}`);
-  };
-  const value = (): Json => {
-    ws();
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      const out: { [k: string]: Json } = Object.create(null);
-      ws();
-      if (text[i] === '}') return i++, out;
-      for (;;) {
-        ws();
-        if (text[i] !== '"') fail();
-        const k = str();
-        ws();
-        if (text[i++] !== ':') fail();
-        if (k in out) fail(); // repeated member names are refused (README)
-        out[k] = value();
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') return i++, out;
-        else fail();
-      }
-    }
-    if (c === '[') {
-      i++;
-      const out: Json[] = [];
-      ws();
-      if (text[i] === ']') return i++, out;
-      for (;;) {
-        out.push(value());
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') return i++, out;
-        else fail();
-      }
-    }
-    if (c === '"') return str();
-    for (const [word, v] of [['true', true], ['false', false], ['null', null]] as const) {
-      if (text.startsWith(word, i)) return (i += word.length), v;
-    }
-    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
-    if (!m) fail();
-    i += m![0].length;
-    return new Num(m![0]);
-  };
-  const str = (): string => {
-    const m = /^"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"/.exec(text.slice(i));
-    if (!m) fail();
-    i += m![0].length;
-    return JSON.parse(m![0]) as string;
-  };
-  const v = value();
-  ws();
-  if (i !== text.length && !lenientTail) fail();
-  return v;
-}
-
-/** The exact integer a numeral denotes, or undefined when it has a fraction. */
-function exactInteger(text: string): bigint | undefined {
-  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text)!;
-  const digits = m[2]! + (m[3] ?? '');
-  let exp = Number(m[4] ?? 0) - (m[3]?.length ?? 0);
-  if (Math.abs(exp) > 400) return exp > 0 && /^0+$/.test(digits) ? 0n : exp > 0 ? 10n ** 400n : undefined;
-  let n = BigInt(digits);
-  while (exp < 0) {
-    if (n % 10n !== 0n) return undefined;
-    n /= 10n;
-    exp++;
-  }
-  n *= 10n ** BigInt(exp);
-  return m[1] ? -n : n;
-}
-
-const INT64 = [-(2n ** 63n), 2n ** 63n - 1n] as const;
-const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 export interface FakeServer {
   url: string;
@@ -198,11 +113,11 @@ function checkAuth(o: FakeOptions, req: IncomingMessage, res: ServerResponse): b
     unauthorized(res, o, 40103, 'Malformed bearer token.', 'invalid_token');
     return false;
   }
-  if (token !== '' && !B64TOKEN.test(token) && !o.acceptMalformedToken) {
+  if (token !== '' && !isB64Token(token) && !o.acceptMalformedToken) {
     unauthorized(res, o, 40103, 'Malformed bearer token.', 'invalid_token');
     return false;
   }
-  if (o.tokens && !o.acceptAnyToken && !o.tokens.includes(token) && !(o.acceptEmptyToken && token === '') && !(o.acceptMalformedToken && !B64TOKEN.test(token))) {
+  if (o.tokens && !o.acceptAnyToken && !o.tokens.includes(token) && !(o.acceptEmptyToken && token === '') && !(o.acceptMalformedToken && !isB64Token(token))) {
     unauthorized(res, o, 40104, 'Unknown token.', 'invalid_token');
     return false;
   }
@@ -242,26 +157,19 @@ async function handle(o: FakeOptions, store: Set<string>, req: IncomingMessage, 
       return invalid(40001, 'Request body is not JSON.');
     }
     if (!checkAuth(o, req, res)) return;
-    return process(o, store, req, res, raw, invalid);
+    return createPlant(o, store, res, raw, invalid);
   }
   if (!checkAuth(o, req, res)) return;
-  const ct = req.headers['content-type'];
-  const media = ct?.split(';')[0]!.trim().toLowerCase();
+  const media = mediaTypeEssence(req.headers['content-type']);
   const raw = await readBody(req);
   if (!o.ignoreContentType && raw.length > 0 && media !== 'application/json') {
     return send(res, 415, o, { error: 41501, message: 'Content-Type must be application/json.' });
   }
-  return process(o, store, req, res, raw, invalid);
+  return createPlant(o, store, res, raw, invalid);
 }
 
-function process(
-  o: FakeOptions,
-  store: Set<string>,
-  _req: IncomingMessage,
-  res: ServerResponse,
-  raw: Buffer,
-  invalid: (error: number, message: string) => void,
-): void {
+/** The create rule on a body that passed the credential and content-type checks. */
+function createPlant(o: FakeOptions, store: Set<string>, res: ServerResponse, raw: Buffer, invalid: (error: number, message: string) => void): void {
   if (raw.length === 0) {
     if (o.emptyBodyOk) return send(res, 200, o, { name: '' });
     return invalid(40002, 'Request body is required.');
@@ -295,7 +203,7 @@ function process(
     let n = exactInteger(idv.text);
     if (n === undefined && o.truncateFractions) n = BigInt(Math.trunc(Number(idv.text)));
     if (n === undefined || (o.rejectIntegralNumerals && /[.eE]/.test(idv.text))) problems.push('/id must be an integer (int64)');
-    else if (!o.noInt64Bound && (n < INT64[0] || n > INT64[1])) problems.push('/id must be an integer (int64)');
+    else if (!o.noInt64Bound && (n < INT64_MIN || n > INT64_MAX)) problems.push('/id must be an integer (int64)');
     else if (o.int53Ids && (n > 2n ** 53n - 1n || n < -(2n ** 53n - 1n))) problems.push('/id must be a safe integer');
     else if (o.positiveIdsOnly && n <= 0n) problems.push('/id must be positive');
     else id = n.toString();

@@ -4,6 +4,7 @@
 // when its socket closes or after a fixed budget, whichever comes first.
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { freePort } from '../../lib/process.js';
 
 export interface HostileServer {
   url: string;
@@ -58,12 +59,8 @@ function hostile(server: Server, port: number, sockets: Set<Socket>, count: () =
 }
 
 /** A loopback port nothing listens on: bound a moment ago, then closed. */
-export async function refusedPort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+export function refusedPort(): Promise<number> {
+  return freePort();
 }
 
 /** Accepts connections and never writes a byte. */

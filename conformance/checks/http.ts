@@ -1,9 +1,11 @@
 // HTTP semantics around the operation: other methods and unknown paths.
 import { randomBytes } from 'node:crypto';
-import { create, describe, each, noAnswer, rfc } from './helpers.js';
-import type { ExchangeCheck } from './types.js';
+import { describe, each, noAnswer } from './grades.js';
+import { caseOf, createRequest } from './requests.js';
+import { rfc } from './sources.js';
+import type { Check } from './types.js';
 
-export const httpChecks: ExchangeCheck[] = [
+export const httpChecks: Check[] = [
   {
     kind: 'exchange',
     id: 'PS-HTTP-001',
@@ -12,12 +14,12 @@ export const httpChecks: ExchangeCheck[] = [
     source: rfc(9110, '§15.5.6 405 Method Not Allowed', 'section-15.5.6'),
     requirement:
       'The origin server MUST generate an Allow header field in a 405 response containing a list of the target resource\'s currently supported methods.',
-    requests: (ctx) =>
+    cases: (ctx) =>
       ['GET', 'PUT', 'PATCH', 'DELETE']
         .filter((m) => !ctx.model.operations.some((op) => op.path === ctx.model.create.path && op.method === m))
-        .map((method) => ({ ...create(ctx, undefined, { contentType: null, note: method }), method })),
-    verify: (exchanges, ctx) =>
-      each(exchanges, (ex) => {
+        .map((method) => caseOf({ ...createRequest(ctx, undefined, { contentType: null, note: method }), method })),
+    verify: (cases, ctx) =>
+      each(cases, ({ exchange: ex }) => {
         const missing = noAnswer(ex);
         if (missing) return missing;
         const r = ex.response!;
@@ -28,8 +30,8 @@ export const httpChecks: ExchangeCheck[] = [
           const listed = allow.split(',').map((m) => m.trim().toUpperCase());
           return listed.includes(ctx.model.create.method) ? { outcome: 'pass' } : { outcome: 'non-strict', expected, actual: describe(ex) };
         }
-        // 405 is our decision (README); another answer is allowed by the seed,
-        // which shows no other operations.
+        // 405 is our decision (docs/server.md); another answer is allowed by
+        // the specification, which shows no other operations.
         return { outcome: 'non-strict', expected, actual: describe(ex) };
       }),
   },
@@ -40,15 +42,15 @@ export const httpChecks: ExchangeCheck[] = [
     level: 'SHOULD',
     source: rfc(9110, '§15.5.5 404 Not Found', 'section-15.5.5'),
     requirement: 'The 404 (Not Found) status code indicates that the origin server did not find a current representation for the target resource or is not willing to disclose that one exists.',
-    requests: (ctx) => {
+    cases: (ctx) => {
       const random = randomBytes(6).toString('hex');
       return [
-        { ...create(ctx, undefined, { contentType: null, note: 'GET an unknown path' }), method: 'GET', path: `/no-such-path-${random}` },
-        { ...create(ctx, { raw: '{}' }, { note: 'POST below the operation path' }), path: `${ctx.model.create.path}/${random}` },
+        caseOf({ ...createRequest(ctx, undefined, { contentType: null, note: 'GET an unknown path' }), method: 'GET', path: `/no-such-path-${random}` }),
+        caseOf({ ...createRequest(ctx, { raw: '{}' }, { note: 'POST below the operation path' }), path: `${ctx.model.create.path}/${random}` }),
       ];
     },
-    verify: (exchanges) =>
-      each(exchanges, (ex) => {
+    verify: (cases) =>
+      each(cases, ({ exchange: ex }) => {
         const missing = noAnswer(ex);
         if (missing) return missing;
         return ex.response!.status === 404 ? { outcome: 'pass' } : { outcome: 'non-strict', expected: '404', actual: describe(ex) };

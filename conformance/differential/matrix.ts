@@ -2,20 +2,9 @@
 // the outcome on each target side by side, and where targets disagree, why
 // (the documented divergence of an informing target such as the Prism mock,
 // or a target's Expected/Actual).
-import type { Level, Outcome } from './checks/types.js';
+import type { Level, Outcome } from '../checks/types.js';
+import type { TargetResult } from '../result.js';
 import type { DivergenceComparison } from './divergences.js';
-import type { TargetResult } from './runner.js';
-
-/** reference: the project's server; prism: the Prism mock; target: a --target. */
-export type Role = 'reference' | 'prism' | 'target';
-
-export interface MatrixTarget {
-  name: string;
-  url: string;
-  role: Role;
-  /** An informing target (Prism) shows in the matrix but never fails the run by itself. */
-  informs: boolean;
-}
 
 export type DivergenceStatus = 'documented' | 'unexplained' | 'stale';
 
@@ -37,12 +26,6 @@ export interface MatrixRow {
   why: string[];
 }
 
-export interface Matrix {
-  targets: MatrixTarget[];
-  rows: MatrixRow[];
-  divergences: DivergenceComparison[];
-}
-
 const WHY_MAX = 300;
 
 /** Shortens a long Expected/Actual for a one-line reason (the full text stays in the reports). */
@@ -51,10 +34,12 @@ export function shorten(s: string, max = WHY_MAX): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
-export function buildMatrix(results: TargetResult[], targets: MatrixTarget[], divergences: DivergenceComparison[] = []): Matrix {
+/** A row per check, in the order the targets ran them, with a cell per target. */
+export function buildMatrix(targets: TargetResult[], divergences: DivergenceComparison[] = []): MatrixRow[] {
   const rows = new Map<string, MatrixRow>();
-  for (const t of results) {
-    const comparison = divergences.find((d) => d.target === t.name);
+  for (const t of targets) {
+    const name = t.target.name;
+    const comparison = divergences.find((d) => d.target === name);
     for (const r of t.results) {
       let row = rows.get(r.id);
       if (!row) {
@@ -69,25 +54,31 @@ export function buildMatrix(results: TargetResult[], targets: MatrixTarget[], di
         else if (stale) cell.divergence = { status: 'stale', reason: stale.divergence.reason, evidence: stale.divergence.evidence, fileOutcome: stale.divergence.outcome };
         else if (r.outcome !== 'pass') cell.divergence = { status: 'unexplained' };
       }
-      row.cells[t.name] = cell;
+      row.cells[name] = cell;
     }
   }
   for (const row of rows.values()) {
     const outcomes = Object.values(row.cells).map((c) => c.outcome);
     row.agree = outcomes.every((o) => o === outcomes[0]);
     if (row.agree) continue;
-    for (const t of results) {
-      const cell = row.cells[t.name];
+    for (const t of targets) {
+      const name = t.target.name;
+      const cell = row.cells[name];
       const r = t.results.find((x) => x.id === row.id);
       if (!cell || !r || cell.outcome === 'pass') continue;
       const d = cell.divergence;
-      if (d?.status === 'documented') row.why.push(`${t.name} (documented): ${d.reason}`);
+      if (d?.status === 'documented') row.why.push(`${name} (documented): ${d.reason}`);
       else {
         const detail = [r.expected && `expected ${r.expected}`, r.actual && `actual ${r.actual}`].filter(Boolean).join('; ');
         const label = d?.status === 'unexplained' ? 'UNEXPLAINED divergence' : d?.status === 'stale' ? `divergence file says ${d.fileOutcome}` : cell.outcome;
-        row.why.push(`${t.name} (${label}): ${shorten(detail || cell.outcome)}`);
+        row.why.push(`${name} (${label}): ${shorten(detail || cell.outcome)}`);
       }
     }
   }
-  return { targets, rows: [...rows.values()], divergences };
+  return [...rows.values()];
+}
+
+/** How a target's result of a check compares with the target's divergence file, when it has one. */
+export function divergenceOf(rows: MatrixRow[], id: string, targetName: string): MatrixCell['divergence'] {
+  return rows.find((row) => row.id === id)?.cells[targetName]?.divergence;
 }

@@ -5,12 +5,12 @@
 // whose check now has another outcome is "stale", so the file stays true.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { catalog } from './checks/index.js';
-import { OUTCOMES, type Outcome } from './checks/types.js';
-import type { CheckResult, TargetResult } from './runner.js';
+import { catalog } from '../checks/index.js';
+import { OUTCOMES, type Outcome } from '../checks/types.js';
+import type { CheckResult, TargetResult } from '../result.js';
 
-/** conformance/divergences/prism.json, found from this compiled file (dist/conformance/divergences.js). */
-export const PRISM_DIVERGENCES_PATH = fileURLToPath(new URL('../../conformance/divergences/prism.json', import.meta.url));
+/** conformance/differential/divergences/prism.json, found from this compiled file (dist/conformance/differential/divergences.js). */
+export const PRISM_DIVERGENCES_PATH = fileURLToPath(new URL('../../../conformance/differential/divergences/prism.json', import.meta.url));
 
 export interface Divergence {
   check: string;
@@ -23,7 +23,7 @@ export interface Divergence {
 }
 
 export interface DivergenceFile {
-  /** The target name the file is about (e.g. "prism"). */
+  /** The name of the target the file is about (e.g. "prism"). */
   target: string;
   description: string;
   divergences: Divergence[];
@@ -88,7 +88,7 @@ export interface DivergenceComparison {
  */
 export function compareDivergences(target: TargetResult, file: DivergenceFile, path: string): DivergenceComparison {
   const byCheck = new Map(file.divergences.map((d) => [d.check, d]));
-  const out: DivergenceComparison = { target: target.name, file: path, explained: [], unexplained: [], stale: [] };
+  const out: DivergenceComparison = { target: target.target.name, file: path, explained: [], unexplained: [], stale: [] };
   for (const result of target.results) {
     const divergence = byCheck.get(result.id);
     if (divergence && divergence.outcome === result.outcome) out.explained.push({ result, divergence });

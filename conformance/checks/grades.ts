@@ -1,0 +1,114 @@
+// Shared graders for the catalog: what an answer must be for a valid body
+// (accepted) and for invalid data (rejected), and how a verdict describes
+// what came back.
+import type { Exchange } from '../http.js';
+import { tryParseJson, type JsonValue } from '../json.js';
+import { mediaTypeEssence } from '../../lib/http-syntax.js';
+import { stringFields } from './requests.js';
+import { SEVERITY, type CheckContext, type Verdict } from './types.js';
+
+/** The worst of several verdicts (error > fail > non-strict > skip > pass); the first one wins a tie. */
+export function worst(verdicts: Verdict[]): Verdict {
+  let out: Verdict = { outcome: 'pass' };
+  for (const v of verdicts) if (SEVERITY[v.outcome] > SEVERITY[out.outcome]) out = v;
+  return out;
+}
+
+/** Grades each case with `grade` and keeps the worst, remembering which case it was. */
+export function each<C extends { exchange: Exchange }>(cases: C[], grade: (c: C) => Verdict): Verdict {
+  return worst(cases.map((c, i) => ({ exchange: i, ...grade(c) })));
+}
+
+const clip = (s: string, n = 300): string => (s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s);
+
+/** One line describing what came back. */
+export function describe(ex: Exchange): string {
+  if (!ex.response) return `no answer (${ex.error ?? 'unknown error'})`;
+  const r = ex.response;
+  const ct = r.headers['content-type'];
+  const extra = ['www-authenticate', 'allow']
+    .filter((h) => r.headers[h] !== undefined)
+    .map((h) => `, ${h}: ${r.headers[h]}`)
+    .join('');
+  // The HTTP layer follows no redirect (it never sends a request off the target): say so where a 3xx is graded.
+  const redirect = r.status >= 300 && r.status < 400 && r.headers.location !== undefined ? `, redirect to ${r.headers.location} not followed (the harness stays on the target)` : '';
+  return `${r.status}${ct ? `, content-type ${ct}` : ', no content-type'}${extra}${redirect}, body ${r.bodyText === '' ? '(empty)' : clip(r.bodyText)}`;
+}
+
+export function noAnswer(ex: Exchange): Verdict | undefined {
+  return ex.response ? undefined : { outcome: 'error', expected: 'an HTTP answer', actual: describe(ex) };
+}
+
+/** The media type of the answer ("type/subtype", lower case), or '' when it has none. */
+function answerMediaType(ex: Exchange): string {
+  return mediaTypeEssence(ex.response!.headers['content-type']) ?? '';
+}
+
+function jsonBody(ex: Exchange): { ok: true; value: unknown } | { ok: false } {
+  return tryParseJson(ex.response!.bodyText);
+}
+
+/**
+ * Plant Store specification, Create plant rule 1: "When the request body is
+ * a valid NewPlant record, then the service answers 200 with a Plant
+ * record", content type application/json, carrying back the string fields
+ * sent.
+ */
+export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<string, JsonValue>): Verdict {
+  const missing = noAnswer(ex);
+  if (missing) return missing;
+  const op = ctx.model.create;
+  const r = ex.response!;
+  const expect = `${op.success.status} ${op.success.contentTypes.join(' or ')} with a valid ${op.success.schemaName ?? 'body'} carrying back what was sent`;
+  const fail = (why: string): Verdict => ({ outcome: 'fail', expected: expect, actual: `${why}: ${describe(ex)}` });
+  if (String(r.status) !== op.success.status) return fail(`status ${r.status}`);
+  if (!op.success.contentTypes.includes(answerMediaType(ex))) return fail('content type');
+  const parsed = jsonBody(ex);
+  if (!parsed.ok) return fail('body is not JSON');
+  const problems = op.success.validate?.(parsed.value) ?? [];
+  if (problems.length > 0) return fail(`body does not validate against ${op.success.schemaName}: ${problems.join('; ')}`);
+  const body = parsed.value as Record<string, unknown>;
+  const strings = stringFields(ctx);
+  for (const name of [...strings.required, ...strings.optional]) {
+    if (name in sent && body[name] !== sent[name]) return fail(`${name} ${JSON.stringify(body[name])} instead of ${JSON.stringify(sent[name])}`);
+  }
+  for (const name of strings.optional) {
+    if (!(name in sent) && name in body) {
+      // The specification does not say what an unsent optional field reads
+      // back as; the reference server sends no key (docs/server.md, behaviour).
+      return { outcome: 'non-strict', expected: `no ${name} when none was sent (README decision)`, actual: describe(ex) };
+    }
+  }
+  return { outcome: 'pass' };
+}
+
+/** Whether the answer is the declared error record: declared content type and a valid body. */
+export function errorBodyProblem(ctx: CheckContext, ex: Exchange): string | undefined {
+  const err = ctx.model.create.error;
+  const ct = answerMediaType(ex);
+  if (!err.contentTypes.includes(ct)) return `content type ${ct || ex.response!.headers['content-type'] || '(none)'} instead of ${err.contentTypes.join(' or ')}`;
+  const parsed = jsonBody(ex);
+  if (!parsed.ok) return 'body is not JSON';
+  const problems = err.validate?.(parsed.value) ?? [];
+  return problems.length > 0 ? `body is not a valid ${err.schemaName}: ${problems.join('; ')}` : undefined;
+}
+
+/**
+ * Rejection of invalid data: a 4xx. The declared error status must carry the
+ * declared Error body (Plant Store specification, Errors rule 1). Another
+ * 4xx is a rejection the specification does not declare: non-strict, unless
+ * it is `fitting` (the RFC status for the condition, e.g. 415) and carries an
+ * Error body.
+ */
+export function gradeRejected(ctx: CheckContext, ex: Exchange, fitting: number[] = []): Verdict {
+  const missing = noAnswer(ex);
+  if (missing) return missing;
+  const err = ctx.model.create.error;
+  const status = ex.response!.status;
+  const expected = `a rejection: ${[err.status, ...fitting.map(String)].join(' or ')} with an ${err.schemaName} body`;
+  if (status < 400 || status > 499) return { outcome: 'fail', expected, actual: describe(ex) };
+  const problem = errorBodyProblem(ctx, ex);
+  if (String(status) === err.status) return problem ? { outcome: 'fail', expected, actual: `${problem}: ${describe(ex)}` } : { outcome: 'pass' };
+  if (fitting.includes(status) && !problem) return { outcome: 'pass' };
+  return { outcome: 'non-strict', expected, actual: `${problem ? `${problem}; ` : ''}status ${status} is not declared: ${describe(ex)}` };
+}

@@ -1,0 +1,44 @@
+// Runs a property check: fast-check draws values from the run's seed, each
+// becomes a case that the runner's `send` sends, and the check grades it. A
+// failing case is shrunk to its smallest form and reported with the seed.
+import fc from 'fast-check';
+import type { Exchange, RequestSpec } from '../http.js';
+import { describe } from './grades.js';
+import type { CheckContext, PropertyCheck, Verdict } from './types.js';
+
+/** No answer at all: the harness could not run the case, which ends the property as `error`, not `fail`. */
+class HarnessError extends Error {}
+
+export async function runProperty(check: PropertyCheck<unknown, unknown>, ctx: CheckContext, send: (req: RequestSpec) => Promise<Exchange>): Promise<Verdict> {
+  let lastFailure: { ex: Exchange; verdict: Verdict } | undefined;
+  let nonStrict: Verdict | undefined;
+  const details = await fc.check(
+    fc.asyncProperty(check.values(ctx), async (value) => {
+      const c = check.toCase(value, ctx);
+      const exchange = await send(c.request);
+      if (!exchange.response) throw new HarnessError(describe(exchange));
+      const v = check.grade({ ...c, exchange }, ctx);
+      if (v.outcome === 'fail') {
+        lastFailure = { ex: exchange, verdict: v };
+        throw new Error(v.actual ?? 'failed');
+      }
+      if (v.outcome === 'non-strict') nonStrict ??= { ...v, reproduce: exchange };
+    }),
+    { seed: ctx.seed, numRuns: ctx.cases },
+  );
+  if (!details.failed) return nonStrict ?? { outcome: 'pass' };
+  const err = details.errorInstance;
+  if (err instanceof HarnessError) return { outcome: 'error', expected: 'an HTTP answer', actual: err.message };
+  const smallest = lastFailure!;
+  return {
+    outcome: 'fail',
+    expected: smallest.verdict.expected,
+    actual: `${smallest.verdict.actual}. Smallest failing body (after ${details.numShrinks} shrinks, case ${details.numRuns} of ${ctx.cases}): ${bodyText(smallest.ex)}; reproduce with --seed ${details.seed}`,
+    reproduce: smallest.ex,
+  };
+}
+
+function bodyText(ex: Exchange): string {
+  const b = ex.request.body;
+  return b === undefined ? '(none)' : typeof b === 'string' ? b : b.toString('utf8');
+}

@@ -1,0 +1,76 @@
+// What a run produces: per target, the result of each check; for the run, the
+// matrix of outcomes side by side and how informing targets compare with
+// their divergence files. Every reporter takes the one RunResult; the exit
+// code is read from it.
+import type { Level, Outcome, Source } from './checks/types.js';
+import { OUTCOMES } from './checks/types.js';
+import type { DivergenceComparison } from './differential/divergences.js';
+import { buildMatrix, type MatrixRow } from './differential/matrix.js';
+import type { LintFinding } from './lint.js';
+import type { Target } from './targets/target.js';
+
+export interface CheckResult {
+  id: string;
+  title: string;
+  level: Level;
+  outcome: Outcome;
+  requirement: string;
+  source: Source;
+  expected: string | null;
+  actual: string | null;
+  /** A curl command reproducing the exchange the verdict is about (token redacted), or null. */
+  reproduce: string | null;
+  /** Requests this check sent. */
+  requests: number;
+}
+
+export type Summary = Record<Outcome, number>;
+
+export interface TargetResult {
+  target: Target;
+  summary: Summary;
+  results: CheckResult[];
+  /** Why the harness stopped sending requests to this target (dead-target policy), or undefined. */
+  unreachable?: string;
+}
+
+export interface RunResult {
+  /** The random seed of the generated cases. */
+  seed: number;
+  strict: boolean;
+  /** The spec's lint warnings (a lint error stops the run before any check). */
+  lint: LintFinding[];
+  targets: TargetResult[];
+  /** Per check, the outcome on each target side by side, and where they disagree, why. */
+  matrix: MatrixRow[];
+  /** For each informing target with a divergence file: how its results compare with the file. */
+  divergences: DivergenceComparison[];
+}
+
+/** The run's result, with the matrix built from its targets and divergence comparisons. */
+export function runResult(parts: Omit<RunResult, 'matrix'>): RunResult {
+  return { ...parts, matrix: buildMatrix(parts.targets, parts.divergences) };
+}
+
+export function summarize(results: CheckResult[]): Summary {
+  const s = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Summary;
+  for (const r of results) s[r.outcome]++;
+  return s;
+}
+
+/** The targets that decide the exit code: every one but the informing ones (the Prism mock). */
+export function decidingTargets(targets: TargetResult[]): TargetResult[] {
+  return targets.filter((t) => !t.target.informs);
+}
+
+/**
+ * The CLI's exit code (docs/conformance.md, exit codes), from the deciding
+ * targets: 2 when the harness could not do its whole job on one of them (it
+ * was unreachable or stopped answering, or a check ended in `error`), else 1
+ * when a check failed (with --strict: or was non-strict), else 0.
+ */
+export function exitCode(targets: TargetResult[], strict: boolean): 0 | 1 | 2 {
+  const deciding = decidingTargets(targets);
+  if (deciding.some((t) => t.unreachable !== undefined || t.summary.error > 0)) return 2;
+  return deciding.some((t) => t.summary.fail > 0 || (strict && t.summary['non-strict'] > 0)) ? 1 : 0;
+}

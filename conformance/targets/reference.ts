@@ -1,0 +1,40 @@
+// `--reference`: the project's own server as a target, on a free loopback
+// port, with a random token (so the target is known to restrict tokens).
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { LOOPBACK, startProcess } from '../../lib/process.js';
+import type { Target } from './target.js';
+
+/** dist/server/start.js, found from this compiled file (dist/conformance/targets/reference.js). */
+export const REFERENCE_ENTRY = fileURLToPath(new URL('../../server/start.js', import.meta.url));
+
+/** pino's line once Fastify listens: {"msg":"Server listening at http://127.0.0.1:PORT", …}; the URL is captured. */
+const LISTENING = /"msg":"Server listening at (http:\/\/[^"\s]+)"/;
+
+export interface ReferenceServer {
+  target: Target;
+  /** SIGTERM, then SIGKILL after 5 s: a server that ignores SIGTERM is killed, so the harness never hangs. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export async function startReference(timeoutMs = 15_000, entry = REFERENCE_ENTRY): Promise<ReferenceServer> {
+  if (!existsSync(entry)) throw new Error(`the reference server is not built: ${entry} is missing (run npm run build)`);
+  const token = randomBytes(18).toString('base64url');
+  const server = await startProcess({
+    file: process.execPath,
+    args: [entry],
+    // PORT 0: the OS picks a free port, and the server says which in its log line.
+    env: { PORT: '0', HOST: LOOPBACK, LOG_LEVEL: 'info', PLANTSTORE_TOKENS: token },
+    stdout: 'lines',
+    readyLine: LISTENING,
+    timeoutMs,
+    name: 'the reference server',
+  });
+  return {
+    target: { name: 'reference', url: server.url!, token, role: 'reference', informs: false, restrictsTokens: true },
+    stop: async () => {
+      await server.stop(5_000);
+    },
+  };
+}

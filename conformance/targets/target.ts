@@ -1,0 +1,22 @@
+// A target of a run: a server the catalog runs against, and its part in the
+// run. The reports, the matrix and the exit code all read this one record.
+
+/** reference: the project's server; prism: the Prism mock; target: a --target. */
+export type Role = 'reference' | 'prism' | 'target';
+
+export interface Target {
+  /** Its column in the reports: "reference", "prism", "target" (one --target) or "target-N". */
+  name: string;
+  /** The base URL; it may carry a path prefix. */
+  url: string;
+  /** The bearer token it accepts. */
+  token: string;
+  role: Role;
+  /** An informing target (the Prism mock) shows in the matrix and the reports but never decides the exit code. */
+  informs: boolean;
+  /** The target is known to accept only some tokens (a precondition of PS-AUTH-006). */
+  restrictsTokens: boolean;
+}
+
+/** A well-formed bearer token for targets that accept any (the Prism mock), and the default --token. */
+export const PLACEHOLDER_TOKEN = 'plantstore-conformance';
