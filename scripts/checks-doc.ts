@@ -2,8 +2,8 @@
 // the <!-- checks:start --> and <!-- checks:end --> markers, and the list of
 // the Prism mock's documented divergences from its divergence file, between
 // <!-- divergences:start --> and <!-- divergences:end -->. `npm run
-// docs:checks` runs it; test/conformance/readme.test.ts and
-// matrix-readme.test.ts fail when the page is out of date.
+// docs:checks` runs it; test/conformance/checks-doc.test.ts and
+// divergences-doc.test.ts fail when the page is out of date.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { catalog } from '../conformance/checks/index.js';

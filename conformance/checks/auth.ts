@@ -126,6 +126,6 @@ export const authChecks: Check[] = [
     // without credentials learns nothing about how the body is read; a 400
     // here is allowed, so it grades non-strict.
     nonStrict: [400, 415, 422],
-    requirement: `${RFC6750_3} (The RFCs do not order credential and body checks; answering 401 first reveals nothing to an unauthenticated client: README decision.)`,
+    requirement: `${RFC6750_3} (The RFCs do not order credential and body checks; answering 401 first reveals nothing to an unauthenticated client: a reference server decision, docs/server.md.)`,
   }),
 ];

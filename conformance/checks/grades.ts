@@ -76,7 +76,7 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
     if (!(name in sent) && name in body) {
       // The specification does not say what an unsent optional field reads
       // back as; the reference server sends no key (docs/server.md, behaviour).
-      return { outcome: 'non-strict', expected: `no ${name} when none was sent (README decision)`, actual: describe(ex) };
+      return { outcome: 'non-strict', expected: `no ${name} when none was sent (a reference server decision, docs/server.md)`, actual: describe(ex) };
     }
   }
   return { outcome: 'pass' };

@@ -9,7 +9,7 @@ const duplicateId: ExchangeCheck<Body> = {
   id: 'PS-STATE-001',
   title: 'A second create with the same id is rejected',
   level: 'SHOULD',
-  source: { document: 'README (reference server decision)', section: 'Behaviour: id already stored' },
+  source: { document: 'Reference server decision', section: 'docs/server.md, Behaviour: id already stored' },
   // The specification is silent on state ("States of a plant: not shown"),
   // so a second 200 is our decision broken, not the specification's:
   // non-strict.
