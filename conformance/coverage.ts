@@ -133,7 +133,8 @@ function keywordCoverage(model: SpecModel, ran: Set<string>, responses: Response
     const d = derivations.get(use.pointer);
     if (d && d.inside.length + d.outside.length > 0) {
       const by = [...(d.inside.length > 0 && ran.has('PS-ACCEPT-012') ? ['PS-ACCEPT-012'] : []), ...(d.outside.length > 0 && ran.has('PS-REJECT-012') ? ['PS-REJECT-012'] : [])];
-      const sides = `${d.inside.length} case(s) just inside${d.outside.length > 0 ? `, ${d.outside.length} just outside` : ', none outside (no value breaks it alone)'}`;
+      const count = (n: number, side: string) => (n > 0 ? `${n} case(s) just ${side}` : `none ${side} (no value could be derived that this keyword alone decides)`);
+      const sides = `${count(d.inside.length, 'inside')}; ${count(d.outside.length, 'outside')}`;
       return by.length > 0 ? entry('exercised', by, sides) : entry('not exercised', [], `${sides}, but PS-ACCEPT-012 and PS-REJECT-012 did not run`);
     }
     if (onAnswers.has(use.schemaPointer) && !STRUCTURAL.has(use.keyword)) {

@@ -88,6 +88,8 @@ interface Proposal {
   side: Side;
   value: JsonValue | undefined;
   note: string;
+  /** Proposals with one intent are alternatives: the first the validator confirms is the case (default: the note). */
+  intent?: string;
 }
 
 const where = (path: InstancePath) => (path.length === 0 ? 'the body' : `/${path.join('/')}`);
@@ -97,6 +99,7 @@ const show = (v: JsonValue | undefined) => {
 };
 const length = (s: string) => Array.from(s).length;
 const rational = (v: unknown): Rational | undefined => (typeof v === 'number' || typeof v === 'bigint' ? rationalOf(v) : undefined);
+const num = rational;
 const floorOf = (r: Rational) => (r.n >= 0n || r.n % r.d === 0n ? r.n / r.d : r.n / r.d - 1n);
 const add = (a: Rational, b: Rational): Rational => ({ n: a.n * b.d + b.n * a.d, d: a.d * b.d });
 /** One step past the last digit the bound is written with (0.5 → 0.05; 3 → 0.1): a number just beside it. */
@@ -186,22 +189,30 @@ function propose(model: SpecModel, site: Site, keyword: string, value: unknown, 
       if (!bound) return [];
       const lower = keyword === 'minimum' || keyword === 'exclusiveMinimum';
       const exclusive = keyword.startsWith('exclusive');
-      let ins: Rational;
-      let outs: Rational;
+      const beside = (r: Rational, sign: bigint, by: Rational): Rational => add(r, { n: sign * by.n, d: by.d });
+      const step = num(node.multipleOf);
+      // Toward the inside of the range, and away from it.
+      const inward = lower ? 1n : -1n;
+      let ins: Rational[];
+      let outs: Rational[];
       if (integerOnly(node)) {
         // The integers on either side of the boundary.
         const f = floorOf(bound);
         const integral = bound.n % bound.d === 0n;
         const first = lower ? (exclusive || !integral ? f + 1n : f) : exclusive && integral ? f - 1n : f;
-        ins = { n: first, d: 1n };
-        outs = { n: lower ? first - 1n : first + 1n, d: 1n };
+        ins = [{ n: first, d: 1n }];
+        outs = [{ n: first - inward, d: 1n }];
       } else {
-        const step = stepBeside(bound);
-        const toward = (sign: bigint) => add(bound, { n: sign * step.n, d: step.d });
-        ins = exclusive ? toward(lower ? 1n : -1n) : bound;
-        outs = exclusive ? bound : toward(lower ? -1n : 1n);
+        // Just beside the bound, or one multipleOf step beside it when the document also states one.
+        const steps = [stepBeside(bound), ...(step ? [step] : []), { n: 1n, d: 1n }];
+        ins = exclusive ? steps.map((by) => beside(bound, inward, by)) : [bound];
+        outs = exclusive ? [bound] : steps.map((by) => beside(bound, -inward, by));
       }
-      return [inside(numberValue(ins), `${show(numberValue(ins))} (${keyword} ${show(numberValue(bound))})`), outside(numberValue(outs), `${show(numberValue(outs))} (${keyword} ${show(numberValue(bound))})`)];
+      const label = `${keyword} ${show(numberValue(bound))}`;
+      return [
+        ...ins.map((r) => ({ ...inside(numberValue(r), `${show(numberValue(r))} (${label})`), intent: `inside ${label}` })),
+        ...outs.map((r) => ({ ...outside(numberValue(r), `${show(numberValue(r))} (${label})`), intent: `outside ${label}` })),
+      ];
     }
     case 'multipleOf': {
       const step = rational(value);
@@ -308,7 +319,8 @@ export function keywordDerivations(model: SpecModel): KeywordDerivation[] {
         const list = p.side === 'inside' ? derivation.inside : derivation.outside;
         if (list.length >= MAX_CASES) continue;
         // One case per intent: proposals with the same note (say, several ways to write 51 characters) are alternatives.
-        if (seen.has(`${p.side} ${p.note}`)) continue;
+        const intent = `${p.side} ${p.intent ?? p.note}`;
+        if (seen.has(intent)) continue;
         const body = site.path.length === 0 ? (p.value ?? {}) : setAt(full, site.path, p.value);
         const valid = validate(body).length === 0;
         if (p.side === 'inside' && !valid) continue;
@@ -320,7 +332,7 @@ export function keywordDerivations(model: SpecModel): KeywordDerivation[] {
         // A boundary value of the id itself is a fixed id; a case where any valid id does (type, required) gets a fresh one.
         const id = site.path.length === 1 && site.path[0] === idField && p.side === 'inside' && VALUE_BOUNDARIES.has(keyword) ? p.value : undefined;
         const fixedId = typeof id === 'number' || typeof id === 'bigint' ? BigInt(id) : undefined;
-        seen.add(`${p.side} ${p.note}`);
+        seen.add(intent);
         list.push({ side: p.side, body, note: p.note, ...(fixedId !== undefined ? { fixedId } : {}) });
       }
     }
