@@ -97,9 +97,7 @@ const show = (v: JsonValue | undefined) => {
   const text = v === undefined ? 'nothing' : typeof v === 'bigint' ? String(v) : typeof v === 'object' && v !== null && 'text' in v ? String((v as { text: string }).text) : JSON.stringify(v);
   return text.length > 40 ? `${text.slice(0, 37)}…` : text;
 };
-const length = (s: string) => Array.from(s).length;
 const rational = (v: unknown): Rational | undefined => (typeof v === 'number' || typeof v === 'bigint' ? rationalOf(v) : undefined);
-const num = rational;
 const floorOf = (r: Rational) => (r.n >= 0n || r.n % r.d === 0n ? r.n / r.d : r.n / r.d - 1n);
 const add = (a: Rational, b: Rational): Rational => ({ n: a.n * b.d + b.n * a.d, d: a.d * b.d });
 /** One step past the last digit the bound is written with (0.5 → 0.05; 3 → 0.1): a number just beside it. */
@@ -190,7 +188,7 @@ function propose(model: SpecModel, site: Site, keyword: string, value: unknown, 
       const lower = keyword === 'minimum' || keyword === 'exclusiveMinimum';
       const exclusive = keyword.startsWith('exclusive');
       const beside = (r: Rational, sign: bigint, by: Rational): Rational => add(r, { n: sign * by.n, d: by.d });
-      const step = num(node.multipleOf);
+      const step = rational(node.multipleOf);
       // Toward the inside of the range, and away from it.
       const inward = lower ? 1n : -1n;
       let ins: Rational[];

@@ -67,19 +67,20 @@ export function integerOf(r: Rational): bigint | undefined {
   return isIntegral(r) ? r.n / r.d : undefined;
 }
 
-/** The value as the JavaScript number nearest to it (for bounds when building doubles). */
-export function toNumber(r: Rational): number {
-  return Number(r.n) / Number(r.d);
-}
-
 /** Decimal text of a rational whose denominator divides a power of ten, else a fraction "n/d" (for messages). */
 export function formatRational(r: Rational): string {
   if (r.d === 1n) return r.n.toString();
   let d = r.d;
   let twos = 0;
   let fives = 0;
-  while (d % 2n === 0n) (d /= 2n), twos++;
-  while (d % 5n === 0n) (d /= 5n), fives++;
+  while (d % 2n === 0n) {
+    d /= 2n;
+    twos++;
+  }
+  while (d % 5n === 0n) {
+    d /= 5n;
+    fives++;
+  }
   if (d !== 1n) return `${r.n}/${r.d}`;
   const places = Math.max(twos, fives);
   const scaled = (r.n * 10n ** BigInt(places)) / r.d;

@@ -128,7 +128,7 @@ export function resolveReference<T>(doc: OpenApiDocument, node: T, pointer: stri
   if (!ref.startsWith('#/')) throw new DocumentError(childPointer(pointer, '$ref'), '$ref', `${JSON.stringify(ref)} refers to another document; only references into this document are read`);
   let value: unknown = doc;
   for (const token of ref.slice(2).split('/')) {
-    const key = token.replace(/~1/g, '/').replace(/~0/g, '~');
+    const key = token.replace(/~1/g, '/').replace(/~0/g, '~'); // RFC 6901 §4
     value = isSchemaObject(value) || Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
   }
   if (value === undefined) throw new DocumentError(childPointer(pointer, '$ref'), '$ref', `${JSON.stringify(ref)} resolves to nothing`);

@@ -121,10 +121,6 @@ export function escapePointer(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-export function unescapePointer(token: string): string {
-  return token.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
 /** `pointer` with one more reference token. */
 export function childPointer(pointer: string, ...tokens: Array<string | number>): string {
   return tokens.reduce<string>((p, t) => `${p}/${escapePointer(String(t))}`, pointer);
