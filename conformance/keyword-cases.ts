@@ -109,9 +109,9 @@ function integerOnly(node: JsonSchema): boolean {
 }
 
 /** The string values known valid at `path`: the base's, then samples of the schema. */
-function stringSeeds(model: SpecModel, site: Site, current: JsonValue | undefined): string[] {
-  const seeds = [current, ...samplesOf(model, site.node, site.pointer, { type: 'string' })].filter((v): v is string => typeof v === 'string' && v !== '');
-  return [...new Set(seeds)];
+function stringStems(model: SpecModel, site: Site, current: JsonValue | undefined): string[] {
+  const stems = [current, ...samplesOf(model, site.node, site.pointer, { type: 'string' })].filter((v): v is string => typeof v === 'string' && v !== '');
+  return [...new Set(stems)];
 }
 
 /** The cases one keyword proposes, before the validator sorts them. */
@@ -151,18 +151,18 @@ function propose(model: SpecModel, site: Site, keyword: string, value: unknown, 
     case 'minLength':
     case 'maxLength': {
       if (typeof value !== 'number') return [];
-      const seeds = stringSeeds(model, site, current);
+      const stems = stringStems(model, site, current);
       const [ins, outs] = keyword === 'minLength' ? [value, value - 1] : [value, value + 1];
       return [
-        ...stringsOfLength(ins, seeds).map((s) => inside(s, `of ${ins} characters (${keyword} ${value})`)),
-        ...(outs >= 0 ? stringsOfLength(outs, seeds).map((s) => outside(s, `of ${outs} characters (${keyword} ${value})`)) : []),
+        ...stringsOfLength(ins, stems).map((s) => inside(s, `of ${ins} characters (${keyword} ${value})`)),
+        ...(outs >= 0 ? stringsOfLength(outs, stems).map((s) => outside(s, `of ${outs} characters (${keyword} ${value})`)) : []),
       ];
     }
     case 'pattern': {
       if (typeof value !== 'string') return [];
-      const seed = typeof current === 'string' ? current : 'plant';
+      const stem = typeof current === 'string' ? current : 'plant';
       const ins = [...(typeof current === 'string' ? [current] : []), ...patternSamples(value)];
-      const outs = ['', ' ', '!', 'x', '0', `${seed} `, ` ${seed}`, `${seed}\n`, `${seed}!`, seed.toUpperCase(), seed.toLowerCase(), `${seed}${seed}`, seed.slice(1)];
+      const outs = ['', ' ', '!', 'x', '0', `${stem} `, ` ${stem}`, `${stem}\n`, `${stem}!`, stem.toUpperCase(), stem.toLowerCase(), `${stem}${stem}`, stem.slice(1)];
       return [...ins.map((s) => inside(s, `${show(s)} (matches ${value})`)), ...outs.map((s) => outside(s, `${show(s)} (does not match ${value})`))];
     }
     case 'format': {

@@ -59,16 +59,16 @@ export function numberValue(r: Rational): JsonValue {
   return text.includes('/') ? Number(r.n) / Number(r.d) : new Numeral(text);
 }
 
-/** A string of exactly `length` code points (JSON Schema counts code points), built from the seeds' characters. */
-export function stringsOfLength(length: number, seeds: string[]): string[] {
+/** A string of exactly `length` code points (JSON Schema counts code points), built from the characters of `stems` (strings known valid). */
+export function stringsOfLength(length: number, stems: string[]): string[] {
   const out = new Set<string>();
-  for (const seed of [...seeds, 'plant', 'x']) {
-    const points = Array.from(seed);
+  for (const stem of [...stems, 'plant', 'x']) {
+    const points = Array.from(stem);
     if (points.length === 0) continue;
     let s: string[] = [];
     while (s.length < length) s = s.concat(points);
     out.add(s.slice(0, length).join(''));
-    // Repeating the seed's last character keeps a pattern anchored on the seed's start happy.
+    // Repeating the last character keeps a pattern anchored on the stem's start happy.
     if (points.length < length) out.add(points.concat(Array(length - points.length).fill(points[points.length - 1])).join(''));
   }
   return [...out];

@@ -299,8 +299,8 @@ function longStrings(ctx: CheckContext): ValidBody[] {
   return [...required, ...optional].map((name) => {
     const stated = maxLengthOf(ctx, name);
     const n = stated ?? LONG;
-    const seeds = [String(baseBodies(ctx.model).full[name] ?? ''), 'Ficus '];
-    const candidates = stringsOfLength(n, seeds).map((value) => validPlant(ctx, { [name]: value }));
+    const stems = [String(baseBodies(ctx.model).full[name] ?? ''), 'Ficus '];
+    const candidates = stringsOfLength(n, stems).map((value) => validPlant(ctx, { [name]: value }));
     const body = candidates.find((b) => whyInvalid(ctx, b) === undefined) ?? candidates[0]!;
     return { body, note: stated === undefined ? `${name} of ${LONG} characters: the schema states no maxLength for ${name}` : `${name} of ${n} characters: its maxLength` };
   });
