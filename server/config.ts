@@ -10,6 +10,8 @@ export interface ServerConfig {
   logLevel: string;
   bodyLimit: number;
   maxPlants: number;
+  /** PLANTSTORE_SPEC: the OpenAPI document to serve instead of the one built in. */
+  specPath: string | undefined;
 }
 
 /** The stub's settings (docs/stub.md, "Stub configuration"). */
@@ -38,6 +40,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: logLevel(env.LOG_LEVEL),
     bodyLimit: integer(env, 'PLANTSTORE_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1, MAX_BODY_LIMIT),
     maxPlants: integer(env, 'PLANTSTORE_MAX_PLANTS', DEFAULT_MAX_PLANTS, 0, Number.MAX_SAFE_INTEGER),
+    specPath: env.PLANTSTORE_SPEC?.trim() || undefined,
   };
 }
 

@@ -1,5 +1,6 @@
 // The server's entry point: reads the environment, listens, and closes
 // cleanly on SIGTERM and SIGINT (requests in flight are answered first).
+import { DocumentError } from '../spec/openapi.js';
 import { buildApp } from './app.js';
 import { ConfigError, readConfig, readStubConfig } from './config.js';
 import { InitialPlantsError, readInitialPlantsFile } from './stub/initial-plants.js';
@@ -14,6 +15,7 @@ try {
     tokens: config.tokens,
     bodyLimit: config.bodyLimit,
     maxPlants: config.maxPlants,
+    specPath: config.specPath,
     logger: { level: config.logLevel },
     stub: {
       controls: stub.controls,
@@ -24,6 +26,11 @@ try {
     initialPlants: stub.plantsFile === undefined ? undefined : readInitialPlantsFile(stub.plantsFile.path, stub.plantsFile.variable),
   });
 } catch (error) {
+  if (error instanceof DocumentError) {
+    // A document the server cannot serve: the keyword and its location, never a stack trace.
+    process.stderr.write(`plantstore: cannot serve the OpenAPI document ${config?.specPath ?? 'spec/openapi.yaml'}: ${error.message}\n`);
+    process.exit(2);
+  }
   if (!(error instanceof ConfigError || error instanceof InitialPlantsError)) throw error;
   process.stderr.write(`plantstore: ${error.message}\n`);
   process.exit(2);
@@ -33,6 +40,7 @@ if (config.tokens === undefined) {
   app.log.warn('PLANTSTORE_TOKENS is not set: any well-formed bearer token is accepted');
 }
 for (const warning of stub.warnings) app.log.warn(warning);
+for (const warning of app.documentWarnings) app.log.warn(warning);
 if (stub.controls && stub.controlsToken === undefined) {
   app.log.info('stub controls on at /__admin without a token (PLANTSTORE_ADMIN_TOKEN unset): anyone who reaches the port can use them');
 }
