@@ -10,3 +10,8 @@ test('int32 and int64 are signed two’s-complement ranges; other formats have n
   assert.equal(integerRange('uint8'), undefined);
   assert.equal(integerRange(undefined), undefined);
 });
+
+test('integerRange ignores names of Object.prototype', () => {
+  assert.equal(integerRange('constructor'), undefined);
+  assert.equal(integerRange('toString'), undefined);
+});

@@ -31,3 +31,15 @@ test('b64token (RFC 6750 §2.1): letters, digits, - . _ ~ + / then any =', () =>
   for (const token of ['abc', 'A-b.c_d~e+f/g', 'abc==', 'x=']) assert.ok(isB64Token(token), token);
   for (const token of ['', '=abc', 'a b', 'a=b', 'ä', 'a,b', '@@@']) assert.ok(!isB64Token(token), token);
 });
+
+test('type and subtype must be tokens (RFC 9110 §5.6.2, §8.3.1)', () => {
+  assert.equal(parseMediaType('application /json'), undefined);
+  assert.equal(parseMediaType('application/json x'), undefined);
+  assert.equal(parseMediaType('a/b/c'), undefined);
+  assert.equal(parseMediaType('application/json ; charset=utf-8')?.essence, 'application/json');
+});
+
+test('an unterminated quoted-string parameter is passed over (RFC 9110 §5.6.4)', () => {
+  assert.equal(parseMediaType('application/json; charset="utf-8')?.parameters.has('charset'), false);
+  assert.equal(parseMediaType('application/json; charset="a\\"b"')?.parameters.get('charset'), 'a"b');
+});
