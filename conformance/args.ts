@@ -28,8 +28,10 @@ Options:
   --token TOKEN       bearer token the targets accept (default: the
                       PLANTSTORE_TOKEN environment variable, else a
                       well-formed placeholder)
-  --invalid-token     the --target servers accept only some tokens: also
-                      check that an unknown token is rejected (PS-AUTH-006)
+  --invalid-token     the --target servers accept only some tokens: a random
+                      token they accept is then a failure of PS-AUTH-006, not
+                      a skip (without it, a target that refuses a random token
+                      is seen to restrict tokens)
   --seed N            seed of the generated cases (default: random; printed)
   --cases N           generated cases per property check (default 50)
   --timeout MS        deadline of each exchange in milliseconds, from connecting

@@ -45,8 +45,11 @@ export function toCurl(ex: Exchange, token: string): string {
     const arg = value === '' ? `${name};` : line;
     // Only the credential itself is the secret: "Authorization: <scheme> <token>".
     const secret = redact && name.toLowerCase() === 'authorization' && value.endsWith(` ${token}`);
-    parts.push('-H', secret ? quoteWithToken(line.slice(0, line.length - token.length)) : shellQuote(arg));
+    if (name.toLowerCase() === 'authorization' && req.authorizationShell !== undefined) parts.push('-H', `"${name}: "${req.authorizationShell}`);
+    else parts.push('-H', secret ? quoteWithToken(line.slice(0, line.length - token.length)) : shellQuote(arg));
   }
+  // undici sets Transfer-Encoding itself for a body of unknown length; curl needs to be told.
+  if (req.chunks !== undefined) parts.push('-H', shellQuote('Transfer-Encoding: chunked'));
   const hasContentType = Object.keys(req.headers).some((h) => h.toLowerCase() === 'content-type');
   if (req.body !== undefined) {
     // Without this, curl would add its own form content type to --data-binary.

@@ -11,6 +11,7 @@
 //   grade, and the harness never sends a request off the target.
 // An exchange without a usable answer carries `error`, a sentence naming the
 // cause, and `failure`, its kind (the runner's dead-target policy reads it).
+import { Readable } from 'node:stream';
 import { Agent, errors, request } from 'undici';
 
 export const MAX_BODY = 1024 * 1024;
@@ -23,6 +24,18 @@ export interface RequestSpec {
   path: string;
   headers: Record<string, string>;
   body?: string | Buffer;
+  /**
+   * Send the body with the chunked transfer coding (RFC 9112 §7.1), one chunk
+   * per piece, with a short pause between pieces so that they reach the
+   * target as separate reads; `body` is then the pieces joined (for reports).
+   */
+  chunks?: Buffer[];
+  /**
+   * The Authorization value as a double-quoted shell word that expands
+   * $PLANTSTORE_TOKEN, for a credential derived from the token (a near miss):
+   * the curl line then reproduces it without printing the token.
+   */
+  authorizationShell?: string;
   /** What this request is about, shown in reports. */
   note?: string;
 }
@@ -80,6 +93,16 @@ function clipBytes(data: unknown): string {
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
 }
 
+/** Pause between the pieces of a chunked body: long enough for separate reads, bounded (a few pieces per request). */
+const PIECE_PAUSE_MS = 2;
+
+async function* pieces(chunks: Buffer[]): AsyncGenerator<Buffer> {
+  for (let i = 0; i < chunks.length; i++) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, PIECE_PAUSE_MS));
+    yield chunks[i]!;
+  }
+}
+
 export class HttpClient {
   private readonly agent: Agent;
   constructor(private readonly timeoutMs: number, connections = 8) {
@@ -112,7 +135,8 @@ export class HttpClient {
       const res = await request(url, {
         method: spec.method as 'POST',
         headers: spec.headers,
-        body: spec.body,
+        // An async iterable has no known length: undici sends it chunked.
+        body: spec.chunks ? Readable.from(pieces(spec.chunks), { objectMode: false }) : spec.body,
         dispatcher: this.agent,
         signal,
         // The deadline above is the real bound; these only keep undici's own

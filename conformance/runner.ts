@@ -1,9 +1,11 @@
 // Runs the catalog against targets: bounded concurrency, run-unique ids,
 // grading. Results are per target so that reporters can set targets side by
 // side. Checks do no I/O; every request goes through HttpClient.
+import { setMaxListeners } from 'node:events';
 import { catalog as defaultCatalog } from './checks/index.js';
 import { worst } from './checks/grades.js';
 import { runProperty } from './checks/property.js';
+import { RACE_SIZE } from './checks/state.js';
 import type { CaseExchange, Check, CheckContext, Verdict } from './checks/types.js';
 import { toCurl } from './curl.js';
 import { HttpClient, type Exchange, type RequestSpec } from './http.js';
@@ -39,6 +41,17 @@ async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<voi
   await Promise.all(workers);
 }
 
+/** The cases in sending order: a run of adjacent cases with one batch number goes together, every other case alone. */
+function batches<C extends { batch?: number }>(cases: C[]): C[][] {
+  const out: C[][] = [];
+  for (const c of cases) {
+    const last = out[out.length - 1];
+    if (c.batch !== undefined && last && last[0]!.batch === c.batch) last.push(c);
+    else out.push([c]);
+  }
+  return out;
+}
+
 /**
  * Dead-target policy. A target is dead when the preflight request gets no
  * usable HTTP answer, or when DEAD_AFTER exchanges in a row get none
@@ -55,6 +68,11 @@ class TargetHealth {
   private consecutive = 0;
   reason: string | undefined;
   readonly abandon = this.controller.signal;
+
+  constructor() {
+    // One listener per exchange in flight: the checks at once, and a batch of concurrent cases.
+    setMaxListeners(64, this.abandon);
+  }
 
   /** Counts exchanges that got no usable answer through the target's fault. */
   observe(ex: Exchange): void {
@@ -78,7 +96,8 @@ function preflight(model: SpecModel): RequestSpec {
 
 export async function runTarget(opts: RunOptions, target: Target): Promise<TargetResult> {
   const checks = (opts.catalog ?? defaultCatalog).filter((c) => !opts.only || opts.only.includes(c.id));
-  const client = new HttpClient(opts.timeoutMs, opts.concurrency ?? 4);
+  // Room for a batch of concurrent cases (PS-STATE-003) beside the checks running at once.
+  const client = new HttpClient(opts.timeoutMs, (opts.concurrency ?? 4) + RACE_SIZE);
   const health = new TargetHealth();
   try {
     const first = await client.send(target.url, preflight(opts.model));
@@ -143,10 +162,10 @@ export async function runTarget(opts: RunOptions, target: Target): Promise<Targe
       try {
         if (check.kind === 'exchange') {
           const sent: Array<CaseExchange<unknown>> = [];
-          for (const c of check.cases(ctx)) {
-            const exchange = await s.send(c.request);
+          for (const group of batches(check.cases(ctx))) {
+            const exchanges = await Promise.all(group.map((c) => s.send(c.request)));
             if (s.cutShort) break;
-            sent.push({ ...c, exchange });
+            group.forEach((c, i) => sent.push({ ...c, exchange: exchanges[i]! }));
           }
           // A check cut short cannot be graded on part of its cases.
           record(check, s.cutShort ? dead() : check.verify(sent, ctx), sent.map((c) => c.exchange), s.requests);

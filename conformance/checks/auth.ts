@@ -80,6 +80,60 @@ const anyLetterCase: ExchangeCheck<Body> = {
   verify: (cases, ctx) => each(cases, (c) => gradeAccepted(ctx, c.exchange, c.sent)),
 };
 
+/** A token of the same shape as `token` with its letters' case swapped; undefined when it has no letter. */
+function swapCase(token: string): string | undefined {
+  const swapped = token.replace(/[a-zA-Z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
+  return swapped === token ? undefined : swapped;
+}
+
+interface TokenCase {
+  /** The first case: a random token, whose answer says whether the target restricts tokens. */
+  probe: boolean;
+}
+
+/**
+ * Whether a target restricts tokens is seen, not assumed: a random
+ * well-formed token refused with 401 shows that it does. Then every token it
+ * did not issue must be refused, near misses of the real one included (one
+ * character added or removed, the letter case swapped: a b64token is
+ * compared exactly). A target that accepts the random token accepts any
+ * (a stub, the Prism mock): the check is skipped and says so, unless
+ * --invalid-token said that the target restricts tokens.
+ */
+const unknownTokens: ExchangeCheck<TokenCase> = {
+  kind: 'exchange',
+  id: 'PS-AUTH-006',
+  title: 'A token the target did not issue is refused, near misses of the real one included: 401 with WWW-Authenticate: Bearer',
+  level: 'MUST',
+  source: rfc(6750, '§3.1 Error Codes: invalid_token', 'section-3.1'),
+  requirement: `invalid_token: The access token provided is expired, revoked, malformed, or invalid for other reasons. The resource SHOULD respond with the HTTP 401 (Unauthorized) status code. ${RFC6750_3} (Plant Store specification, Authentication rule 2: the service rejects a request without a valid token. A target shows that it restricts tokens by refusing a random one.)`,
+  cases: (ctx) => {
+    const token = ctx.target.token;
+    const plain = (auth: string, note: string, probe: boolean, shell?: string) => ({
+      request: { ...createRequest(ctx, validPlant(ctx), { auth, note }), authorizationShell: shell },
+      sent: { probe },
+    });
+    const swapped = swapCase(token);
+    return [
+      plain(`Bearer unknown-${randomBytes(12).toString('hex')}`, 'a random well-formed token: does the target restrict tokens?', true),
+      plain(`Bearer ${token}x`, 'the token with a character added', false, '"Bearer ${PLANTSTORE_TOKEN}x"'),
+      ...(token.length > 1 ? [plain(`Bearer ${token.slice(0, -1)}`, 'the token without its last character', false, '"Bearer ${PLANTSTORE_TOKEN%?}"')] : []),
+      ...(swapped ? [plain(`Bearer ${swapped}`, 'the token with the letter case swapped', false, '"Bearer $(printf %s "$PLANTSTORE_TOKEN" | tr a-zA-Z A-Za-z)"')] : []),
+    ];
+  },
+  verify: (cases, ctx) => {
+    const probe = cases[0]!.exchange;
+    const missing = noAnswer(probe);
+    if (missing) return { ...missing, exchange: 0 };
+    const status = probe.response!.status;
+    if (status >= 200 && status < 300 && !ctx.target.restrictsTokens) {
+      return { outcome: 'skip', exchange: 0, actual: `the target accepts a random token (${status}), so it does not restrict tokens; give --invalid-token if it should` };
+    }
+    // RFC 6750 §3.1: invalid_token SHOULD be 401; 400 or 403 is allowed, not chosen.
+    return each(cases, (c) => gradeUnauthorized(c.exchange, [400, 403]));
+  },
+};
+
 export const authChecks: Check[] = [
   authCheck({ id: 'PS-AUTH-001', title: 'Missing credentials: 401 with WWW-Authenticate: Bearer', credentials: () => [[null, 'no Authorization header']] }),
   authCheck({
@@ -109,13 +163,7 @@ export const authChecks: Check[] = [
     requirement: `b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="; credentials = "Bearer" 1*SP b64token. ${RFC6750_3}`,
   }),
   anyLetterCase,
-  authCheck({
-    id: 'PS-AUTH-006',
-    title: 'An unknown token is rejected: 401 with WWW-Authenticate: Bearer',
-    credentials: (ctx) => [[`${schemeWord(ctx)} unknown-${randomBytes(12).toString('hex')}`, 'a well-formed token the target does not know']],
-    precondition: (ctx) => (ctx.target.restrictsTokens ? undefined : 'the target is not known to restrict tokens (give --invalid-token, or use --reference)'),
-    requirement: `${RFC6750_3} RFC 6750 §3.1 invalid_token: The access token provided is expired, revoked, malformed, or invalid for other reasons. The resource SHOULD respond with the HTTP 401 (Unauthorized) status code.`,
-  }),
+  unknownTokens,
   authCheck({
     id: 'PS-AUTH-007',
     title: 'Credentials are checked before the body: no credentials and a malformed body give 401',

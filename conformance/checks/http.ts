@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, each, noAnswer } from './grades.js';
 import { caseOf, createRequest } from './requests.js';
+import { serverFailure } from './robustness.js';
 import { rfc } from './sources.js';
 import type { Check } from './types.js';
 
@@ -20,6 +21,8 @@ export const httpChecks: Check[] = [
         .map((method) => caseOf({ ...createRequest(ctx, undefined, { contentType: null, note: method }), method })),
     verify: (cases, ctx) =>
       each(cases, ({ exchange: ex }) => {
+        const failed = serverFailure(ex);
+        if (failed) return failed;
         const missing = noAnswer(ex);
         if (missing) return missing;
         const r = ex.response!;
@@ -30,8 +33,10 @@ export const httpChecks: Check[] = [
           const listed = allow.split(',').map((m) => m.trim().toUpperCase());
           return listed.includes(ctx.model.create.method) ? { outcome: 'pass' } : { outcome: 'non-strict', expected, actual: describe(ex) };
         }
-        // 405 is our decision (docs/server.md); another answer is allowed by
-        // the specification, which shows no other operations.
+        // 405 is our decision (docs/server.md); another answer (a GET /plants
+        // that lists plants, say) is allowed by the specification, whose other
+        // operations are "not shown". A declared response binds only the
+        // operation that declares it.
         return { outcome: 'non-strict', expected, actual: describe(ex) };
       }),
   },
@@ -51,6 +56,8 @@ export const httpChecks: Check[] = [
     },
     verify: (cases) =>
       each(cases, ({ exchange: ex }) => {
+        const failed = serverFailure(ex);
+        if (failed) return failed;
         const missing = noAnswer(ex);
         if (missing) return missing;
         return ex.response!.status === 404 ? { outcome: 'pass' } : { outcome: 'non-strict', expected: '404', actual: describe(ex) };

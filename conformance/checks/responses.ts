@@ -6,7 +6,8 @@ import type { Exchange } from '../http.js';
 import { tryParseJson } from '../json.js';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
 import { describe } from './grades.js';
-import { spec } from './sources.js';
+import { serverFailure } from './robustness.js';
+import { rfc, spec } from './sources.js';
 import type { OperationModel, ResponseModel } from '../spec-model.js';
 import type { AggregateCheck, CheckContext, Verdict } from './types.js';
 
@@ -51,6 +52,16 @@ export function declaredAnswerProblem(declared: ResponseModel, ex: Exchange): st
 }
 
 export const responseChecks: AggregateCheck[] = [
+  {
+    kind: 'aggregate',
+    id: 'PS-RESP-004',
+    title: 'No request of the run, valid or not, gets a 5xx or a dropped connection',
+    level: 'MUST',
+    source: rfc(9110, '§15.6 Server Error 5xx', 'section-15.6'),
+    requirement:
+      'The 5xx (Server Error) class of status code indicates that the server is aware that it has erred or is incapable of performing the requested method. §15.5: The 4xx (Client Error) class of status code indicates that the client seems to have erred. (Every request the harness sends is one a server can answer: a valid one, or one it must refuse with a 4xx.)',
+    verifyEach: (ex) => serverFailure(ex) ?? { outcome: 'pass' },
+  },
   {
     kind: 'aggregate',
     id: 'PS-RESP-001',

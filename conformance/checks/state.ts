@@ -80,4 +80,57 @@ const exactIds: ExchangeCheck<Body> = {
   },
 };
 
-export const stateChecks: Check[] = [duplicateId, exactIds];
+/** Creates of one id sent at once. */
+export const RACE_SIZE = 8;
+
+const concurrentDuplicates: ExchangeCheck<Body> = {
+  kind: 'exchange',
+  id: 'PS-STATE-003',
+  title: `Creates of one id sent at once (${RACE_SIZE}) are treated as sent one after the other: a target that refuses a repeated id accepts exactly one`,
+  level: 'SHOULD',
+  source: { document: 'Reference server decision', section: 'docs/server.md, Behaviour: id already stored' },
+  // The specification says nothing of state, so refusing a repeated id is
+  // each server's decision (PS-STATE-001). But a server that refuses it when
+  // sent twice in a row and stores it twice when sent at once contradicts
+  // itself: its answers depend on timing. That is reported as non-strict,
+  // with the counts, since no binding rule is broken.
+  requirement:
+    'id already stored: 400, error 40004 (a reference server decision). Whatever a server decides, its answer to a create does not depend on whether another create of the same id is in flight: of concurrent creates of one fresh id, a server that refuses repeated ids accepts exactly one.',
+  cases: (ctx) => {
+    const first = validPlant(ctx, { name: 'one after the other' });
+    const race = validPlant(ctx, { name: 'at once' });
+    return [
+      { request: createRequest(ctx, first, { note: 'a fresh id' }), sent: first },
+      { request: createRequest(ctx, first, { note: 'the same id again, after the answer' }), sent: first },
+      ...Array.from({ length: RACE_SIZE }, (_, i) => ({ request: createRequest(ctx, race, { note: `another fresh id, create ${i + 1} of ${RACE_SIZE} sent at once` }), sent: race, batch: 1 })),
+    ];
+  },
+  verify: (cases, ctx) => {
+    const answered = (i: number) => cases[i]!.exchange.response?.status;
+    const ok = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
+    const missing = [0, 1].map((i) => noAnswer(cases[i]!.exchange)).find(Boolean);
+    if (missing) return missing;
+    const accepted = gradeAccepted(ctx, cases[0]!.exchange, cases[0]!.sent);
+    if (accepted.outcome !== 'pass') return { ...accepted, exchange: 0 };
+    if (ok(answered(1))) return { outcome: 'skip', exchange: 1, actual: `the target accepts a repeated id sent after the first was answered (${describe(cases[1]!.exchange)}): nothing to compare concurrent creates with` };
+    const race = cases.slice(2);
+    const winners = race.map((c, i) => ({ c, i: i + 2 })).filter(({ c }) => ok(c.exchange.response?.status));
+    if (winners.length === 0) {
+      const v = gradeAccepted(ctx, race[0]!.exchange, race[0]!.sent);
+      return { ...v, exchange: 2, expected: `${v.expected} (one of ${RACE_SIZE} concurrent creates of a fresh id)` };
+    }
+    const v = gradeAccepted(ctx, winners[0]!.c.exchange, winners[0]!.c.sent);
+    if (v.outcome !== 'pass') return { ...v, exchange: winners[0]!.i };
+    if (winners.length > 1) {
+      return {
+        outcome: 'non-strict',
+        exchange: winners[1]!.i,
+        expected: `exactly 1 of ${RACE_SIZE} concurrent creates of one fresh id accepted, as the target refuses the same id sent after the first was answered (${answered(1)})`,
+        actual: `${winners.length} of ${RACE_SIZE} accepted: the target stores one id more than once when the creates overlap (a check-then-insert race)`,
+      };
+    }
+    return { outcome: 'pass' };
+  },
+};
+
+export const stateChecks: Check[] = [duplicateId, exactIds, concurrentDuplicates];

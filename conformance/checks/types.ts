@@ -51,6 +51,12 @@ export interface CheckContext {
 export interface Case<Sent = undefined> {
   request: RequestSpec;
   sent: Sent;
+  /**
+   * Adjacent cases with the same batch are sent at once (concurrently), the
+   * batch after the cases before it have been answered; cases without one
+   * are sent one after the other.
+   */
+  batch?: number;
 }
 
 /** A case the runner sent, with the exchange it got. */

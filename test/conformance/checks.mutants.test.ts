@@ -8,7 +8,7 @@ import type { Outcome } from '../../conformance/checks/types.js';
 import type { TargetResult } from '../../conformance/result.js';
 import { runTarget } from '../../conformance/runner.js';
 import { loadSpecModel } from '../../conformance/spec-model.js';
-import { startFake, type FakeServer, type Mutation } from '../support/fake-server.js';
+import { startFake, type FakeOptions, type FakeServer, type Mutation } from '../support/fake-server.js';
 import { MUTANTS } from '../support/mutants.js';
 
 
@@ -43,9 +43,21 @@ describe('the baseline fake server', () => {
     }
   });
 
-  it('skips the unknown-token check when the target is not known to restrict tokens', async () => {
+  it('sees that the target restricts tokens without being told (a random token refused), and runs the unknown-token check', async () => {
     const r = await runAgainst(fake, ['PS-AUTH-006'], false);
-    assert.equal(r.results[0]!.outcome, 'skip');
+    assert.equal(r.results[0]!.outcome, 'pass');
+    assert.equal(r.results[0]!.requests, 4, 'a random token and three near misses of the real one');
+  });
+
+  it('skips the unknown-token check, saying why, against a target that accepts any token', async () => {
+    const open = await startFake();
+    try {
+      const r = await runAgainst(open, ['PS-AUTH-006'], false);
+      assert.equal(r.results[0]!.outcome, 'skip');
+      assert.match(r.results[0]!.actual ?? '', /accepts a random token/);
+    } finally {
+      await open.close();
+    }
   });
 });
 
@@ -68,6 +80,30 @@ describe('each check against the mutant that breaks its rule', () => {
             assert.match(result.reproduce ?? '', /^(printf .* \| )?curl /, `${id}: a failure has a curl line`);
           }
         }
+      } finally {
+        await fake.close();
+      }
+    });
+  }
+});
+
+// Where the specification is silent, other correct servers decide otherwise:
+// the harness may call their choices non-strict, never fail.
+describe('correct servers that decide differently: no check fails', () => {
+  const variants: Array<[string, FakeOptions]> = [
+    ['GET /plants lists plants, DELETE /plants/{id} deletes one (operations the specification does not show)', { tokens: [TOKEN], extraOperations: true }],
+    ['any token accepted', {}],
+    ['repeated ids accepted', { tokens: [TOKEN], duplicatesAccepted: true }],
+    ['other methods answered 404', { tokens: [TOKEN], no405: true }],
+    ['invalid bodies answered 422 with an Error body', { tokens: [TOKEN], status422: true }],
+  ];
+  for (const [name, options] of variants) {
+    it(name, async () => {
+      const fake = await startFake(options);
+      try {
+        const r = await runAgainst(fake, undefined, false);
+        const broken = r.results.filter((x) => x.outcome === 'fail' || x.outcome === 'error').map((x) => `${x.id} ${x.outcome}: ${x.actual}`);
+        assert.deepEqual(broken, []);
       } finally {
         await fake.close();
       }

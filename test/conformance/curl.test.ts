@@ -73,3 +73,52 @@ describe('curl reproduction', { skip: hasCurl ? false : 'curl is not installed' 
     });
   }
 });
+
+/** Runs a curl line through sh against a capture server; resolves with what the server received. */
+async function capture(line: (base: string) => string): Promise<Captured> {
+  const got: Captured[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      got.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks) });
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve, reject) =>
+      execFile('sh', ['-c', `${line(base)} -o /dev/null`], { env: { ...process.env, PLANTSTORE_TOKEN: TOKEN }, timeout: 20_000 }, (err) => (err ? reject(err) : resolve())),
+    );
+    assert.equal(got.length, 1);
+    return got[0]!;
+  } finally {
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+}
+
+describe('curl reproduction of derived credentials and transfer codings', { skip: hasCurl ? false : 'curl is not installed' }, () => {
+  const swapped = TOKEN.replace(/[a-zA-Z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
+  const nearMisses: Array<[string, string, string]> = [
+    ['a character added', `Bearer ${TOKEN}x`, '"Bearer ${PLANTSTORE_TOKEN}x"'],
+    ['the last character removed', `Bearer ${TOKEN.slice(0, -1)}`, '"Bearer ${PLANTSTORE_TOKEN%?}"'],
+    ['the letter case swapped', `Bearer ${swapped}`, '"Bearer $(printf %s "$PLANTSTORE_TOKEN" | tr a-zA-Z A-Za-z)"'],
+  ];
+  for (const [label, value, shell] of nearMisses) {
+    it(`sends a near miss of the token (${label}) without printing the token`, async () => {
+      const request: RequestSpec = { method: 'POST', path: '/plants', headers: { authorization: value }, authorizationShell: shell };
+      let line = '';
+      const got = await capture((base) => (line = toCurl({ request, url: `${base}/plants` }, TOKEN)));
+      assert.ok(!line.includes(TOKEN.slice(0, -1)) && !line.includes(swapped), line);
+      assert.equal(got.headers.authorization, value);
+    });
+  }
+
+  it('sends a chunked body as chunked', async () => {
+    const request: RequestSpec = { method: 'POST', path: '/plants', headers: { 'content-type': 'application/json' }, body: '{"a":"é"}', chunks: [Buffer.from('{"a":"'), Buffer.from('é"}')] };
+    const got = await capture((base) => toCurl({ request, url: `${base}/plants` }, TOKEN));
+    assert.equal(got.headers['transfer-encoding'], 'chunked');
+    assert.equal(got.body.toString('utf8'), '{"a":"é"}');
+  });
+});

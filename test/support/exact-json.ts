@@ -7,11 +7,20 @@ export class Num {
 }
 export type Json = null | boolean | string | Num | Json[] | { [k: string]: Json };
 
+/** Ways to break the parser on purpose (the fake server's mutants). */
+export interface Breakage {
+  /** The characters skipped as whitespace (RFC 8259 §2: space, tab, LF, CR). */
+  whitespace?: string;
+  /** Strings kept as written between their quotes, escapes undecoded. */
+  rawStrings?: boolean;
+}
+
 /** Parses JSON text (RFC 8259); with `lenientTail`, text after the value is ignored. */
-export function parseJson(text: string, lenientTail: boolean): Json {
+export function parseJson(text: string, lenientTail: boolean, breakage: Breakage = {}): Json {
   let i = 0;
+  const whitespace = breakage.whitespace ?? ' \t\n\r';
   const ws = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+    while (i < text.length && whitespace.includes(text[i]!)) i++;
   };
   const fail = (): never => {
     throw new SyntaxError(`bad JSON at ${i}`);
@@ -64,7 +73,7 @@ export function parseJson(text: string, lenientTail: boolean): Json {
     const m = /^"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"/.exec(text.slice(i));
     if (!m) fail();
     i += m![0].length;
-    return JSON.parse(m![0]) as string;
+    return breakage.rawStrings ? m![0].slice(1, -1) : (JSON.parse(m![0]) as string);
   };
   const v = value();
   ws();

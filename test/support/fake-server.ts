@@ -48,6 +48,23 @@ export interface Mutations {
   requireTag?: boolean;
   hangOtherMethods?: boolean; // other methods never answered (the harness must time out, not hang)
   truncateLongStrings?: boolean; // names and tags over 100 characters stored cut to 100
+  tabAndCrNotWhitespace?: boolean; // only space and LF skipped between tokens
+  idFirstOnly?: boolean; // a body whose first member is not the id refused (a hand-rolled reader)
+  undecodedEscapes?: boolean; // \uXXXX and \/ kept as written in names and values
+  exactMediaType?: boolean; // Content-Type compared as the string "application/json"
+  decodeEachChunk?: boolean; // each piece of the body decoded as UTF-8 on its own
+  lengthRequired?: boolean; // a body without Content-Length answered 411
+  exactFieldNames?: boolean; // the Authorization field looked up as written: "authorization" or "Authorization"
+  oneSpaceAfterBearer?: boolean; // "Bearer" then exactly one space
+  tokenPrefixMatch?: boolean; // a token that starts with a known one accepted
+  tokenIgnoreCase?: boolean; // tokens compared in any letter case
+  fatalOnBadUtf8?: boolean; // a body that is not UTF-8 answered 500
+  dropDeepNesting?: boolean; // nesting beyond 1 000 closes the connection
+  deepNesting500?: boolean; // nesting beyond 1 000 answered 500
+  storeBeforeValidate?: boolean; // the id is stored before the rest of the body is checked
+  raceDuplicates?: boolean; // the duplicate check and the insert are apart in time
+  otherMethods500?: boolean; // other methods on /plants answered 500
+  extraOperations?: boolean; // GET /plants lists, DELETE /plants/{id} deletes (a correct server with more operations)
 }
 
 export interface FakeOptions extends Mutations {
@@ -94,16 +111,26 @@ function unauthorized(res: ServerResponse, o: Mutations, error: number, message:
 }
 
 /** undefined when the credentials are good, else it has answered. */
+/** A field looked up by the exact names given, as a server that forgets RFC 9110 §5.1 would. */
+function rawField(req: IncomingMessage, names: string[]): string | undefined {
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) if (names.includes(req.rawHeaders[i]!)) return req.rawHeaders[i + 1];
+  return undefined;
+}
+
+function knownToken(o: FakeOptions, token: string): boolean {
+  return o.tokens!.some((t) => t === token || (o.tokenPrefixMatch && token.startsWith(t)) || (o.tokenIgnoreCase && t.toLowerCase() === token.toLowerCase()));
+}
+
 function checkAuth(o: FakeOptions, req: IncomingMessage, res: ServerResponse): boolean {
-  const h = req.headers.authorization;
+  const h = o.exactFieldNames ? rawField(req, ['authorization', 'Authorization']) : req.headers.authorization;
   if (h === undefined) {
     if (o.noAuth) return true;
     unauthorized(res, o, 40101, 'Missing credentials.');
     return false;
   }
-  const m = /^(\S+)(?: +(.*))?$/.exec(h.trim());
+  const m = (o.oneSpaceAfterBearer ? /^(\S+)(?: (.*))?$/ : /^(\S+)(?: +(.*))?$/).exec(h.trim());
   const scheme = m?.[1] ?? '';
-  const token = (m?.[2] ?? '').trim();
+  const token = o.oneSpaceAfterBearer ? (m?.[2] ?? '') : (m?.[2] ?? '').trim();
   const isBearer = o.lowercaseBearerRejected ? scheme === 'Bearer' : scheme.toLowerCase() === 'bearer';
   if (!isBearer) {
     if (o.acceptAnyScheme && scheme.toLowerCase() === 'basic') return true;
@@ -118,14 +145,14 @@ function checkAuth(o: FakeOptions, req: IncomingMessage, res: ServerResponse): b
     unauthorized(res, o, 40103, 'Malformed bearer token.', 'invalid_token');
     return false;
   }
-  if (o.tokens && !o.acceptAnyToken && !o.tokens.includes(token) && !(o.acceptEmptyToken && token === '') && !(o.acceptMalformedToken && !isB64Token(token))) {
+  if (o.tokens && !o.acceptAnyToken && !knownToken(o, token) && !(o.acceptEmptyToken && token === '') && !(o.acceptMalformedToken && !isB64Token(token))) {
     unauthorized(res, o, 40104, 'Unknown token.', 'invalid_token');
     return false;
   }
   return true;
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
+async function readBody(req: IncomingMessage, decodeEachChunk = false): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of req as AsyncIterable<Buffer>) {
@@ -133,20 +160,49 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
     if (size > 1024 * 1024) throw new Error('too large');
     chunks.push(c);
   }
-  return Buffer.concat(chunks);
+  return decodeEachChunk ? Buffer.from(chunks.map((c) => c.toString('utf8')).join(''), 'utf8') : Buffer.concat(chunks);
+}
+
+/** The deepest nesting of arrays and objects in JSON text (brackets inside strings not counted). */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '[' || c === '{') deepest = Math.max(deepest, ++depth);
+    else if (c === ']' || c === '}') depth--;
+  }
+  return deepest;
 }
 
 async function handle(o: FakeOptions, store: Set<string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let path = (req.url ?? '/').split('?')[0]!;
   if (o.prefix) path = path.startsWith(`${o.prefix}/`) ? path.slice(o.prefix.length) : '/__outside_prefix__';
+  if (o.extraOperations && /^\/plants\/[^/]+$/.test(path) && req.method === 'DELETE') {
+    if (!checkAuth(o, req, res)) return;
+    const id = path.slice('/plants/'.length);
+    if (!store.delete(id)) return send(res, 404, o, { error: 40401, message: 'Not found.' });
+    res.writeHead(204);
+    return void res.end();
+  }
   if (path !== '/plants') {
     if (o.unknownPath200) return send(res, 200, o, { name: 'anything' });
     return send(res, 404, o, { error: 40401, message: 'Not found.' });
   }
   if (req.method !== 'POST') {
     if (o.hangOtherMethods) return; // closed by close() through closeAllConnections
+    if (o.extraOperations && req.method === 'GET') {
+      if (!checkAuth(o, req, res)) return;
+      return send(res, 200, o, [...store].map((id) => ({ id })));
+    }
+    if (o.otherMethods500) return send(res, 500, o, { error: 50001, message: 'Internal server error.' });
     if (o.no405) return send(res, 404, o, { error: 40401, message: 'Not found.' });
-    return send(res, 405, o, { error: 40501, message: 'Method not allowed.' }, o.no405Allow ? {} : { allow: 'POST' });
+    return send(res, 405, o, { error: 40501, message: 'Method not allowed.' }, o.no405Allow ? {} : { allow: o.extraOperations ? 'GET, POST' : 'POST' });
   }
   const invalidStatus = o.status422 ? 422 : 400;
   const invalid = (error: number, message: string) => send(res, invalidStatus, o, { error, message });
@@ -161,8 +217,12 @@ async function handle(o: FakeOptions, store: Set<string>, req: IncomingMessage, 
     return createPlant(o, store, res, raw, invalid);
   }
   if (!checkAuth(o, req, res)) return;
-  const media = mediaTypeEssence(req.headers['content-type']);
-  const raw = await readBody(req);
+  const contentType = req.headers['content-type'];
+  const media = o.exactMediaType ? (contentType === 'application/json' ? contentType : undefined) : mediaTypeEssence(contentType);
+  if (o.lengthRequired && req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
+    return send(res, 411, o, { error: 41101, message: 'Content-Length required.' });
+  }
+  const raw = await readBody(req, o.decodeEachChunk);
   if (!o.ignoreContentType && raw.length > 0 && media !== 'application/json') {
     return send(res, 415, o, { error: 41501, message: 'Content-Type must be application/json.' });
   }
@@ -170,15 +230,28 @@ async function handle(o: FakeOptions, store: Set<string>, req: IncomingMessage, 
 }
 
 /** The create rule on a body that passed the credential and content-type checks. */
-function createPlant(o: FakeOptions, store: Set<string>, res: ServerResponse, raw: Buffer, invalid: (error: number, message: string) => void): void {
+async function createPlant(o: FakeOptions, store: Set<string>, res: ServerResponse, raw: Buffer, invalid: (error: number, message: string) => void): Promise<void> {
   if (raw.length === 0) {
     if (o.emptyBodyOk) return send(res, 200, o, { name: '' });
     return invalid(40002, 'Request body is required.');
   }
+  if (!o.latin1Body) {
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(raw);
+    } catch (error) {
+      // The mutant lets the decoder's error escape: handle() answers 500.
+      if (o.fatalOnBadUtf8) throw error;
+      return invalid(40001, 'Request body is not UTF-8.');
+    }
+  }
   const text = o.latin1Body ? raw.toString('latin1') : raw.toString('utf8');
+  if ((o.dropDeepNesting || o.deepNesting500) && nestingDepth(text) > 1000) {
+    if (o.dropDeepNesting) return void res.socket?.destroy();
+    return send(res, 500, o, { error: 50001, message: 'Internal server error.' });
+  }
   let body: Json;
   try {
-    body = parseJson(text, !!o.acceptTrailingGarbage);
+    body = parseJson(text, !!o.acceptTrailingGarbage, { whitespace: o.tabAndCrNotWhitespace ? ' \n' : undefined, rawStrings: o.undecodedEscapes });
   } catch {
     if (o.acceptMalformed) return send(res, 200, o, { name: '' });
     return invalid(40001, 'Request body is not JSON.');
@@ -188,6 +261,7 @@ function createPlant(o: FakeOptions, store: Set<string>, res: ServerResponse, ra
     return invalid(40003, 'Request body is not a valid NewPlant: / must be object.');
   }
   const fields = body as { [k: string]: Json };
+  if (o.idFirstOnly && Object.keys(fields)[0] !== 'id') return invalid(40003, 'Request body is not a valid NewPlant: id must come first.');
   if (o.acceptNull) for (const k of Object.keys(fields)) if (fields[k] === null) delete fields[k];
   const problems: string[] = [];
   // id
@@ -229,11 +303,17 @@ function createPlant(o: FakeOptions, store: Set<string>, res: ServerResponse, ra
   if (o.rejectEmptyName && name === '') problems.push('/name must not be empty');
   if (o.nameMaxLength && name !== undefined && name.length > 100) problems.push('/name is too long');
   if (o.rejectUnknownProps) for (const k of Object.keys(fields)) if (!['id', 'name', 'tag'].includes(k)) problems.push(`/${k} is not allowed`);
-  if (problems.length > 0) return invalid(40003, `Request body is not a valid NewPlant: ${problems.join(', ')}.`);
-  if (store.has(id!) && !o.duplicatesAccepted) {
-    return send(res, 400, o, { error: 40004, message: `A plant with id ${id} already exists.` });
+  const duplicate = () => send(res, 400, o, { error: 40004, message: `A plant with id ${id} already exists.` });
+  if (o.storeBeforeValidate && id !== undefined) {
+    if (store.has(id)) return duplicate();
+    store.add(id);
   }
-  store.add(id!);
+  if (problems.length > 0) return invalid(40003, `Request body is not a valid NewPlant: ${problems.join(', ')}.`);
+  if (!o.storeBeforeValidate) {
+    if (store.has(id!) && !o.duplicatesAccepted) return duplicate();
+    if (o.raceDuplicates) await new Promise((resolve) => setTimeout(resolve, 20));
+    store.add(id!);
+  }
   const kept = (s: string) => (o.truncateLongStrings ? s.slice(0, 100) : s);
   const plant: Record<string, string> = { name: kept(name ?? '') };
   if (tag !== undefined && !o.dropTag) plant.tag = kept(tag);

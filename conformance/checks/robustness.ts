@@ -1,0 +1,212 @@
+// No input earns a 5xx, and nothing a target refused is stored. The inputs a
+// fragile server trips on: bytes that are not UTF-8, nesting far beyond any
+// sensible depth, numbers of thousands of digits, bodies from a byte to the
+// 1 MiB that is a common body limit.
+import type { Exchange } from '../http.js';
+import { toJson, type JsonValue } from '../json.js';
+import { UNNAMED_PROPERTY } from '../keyword-cases.js';
+import { describe, each, errorBodyProblem, gradeAccepted, noAnswer } from './grades.js';
+import { createRequest, idField, stringFields, validPlant, whyInvalid, type Body } from './requests.js';
+import { rfc, spec } from './sources.js';
+import type { Check, CheckContext, ExchangeCheck, Verdict } from './types.js';
+
+const RFC9110_15_6 =
+  'RFC 9110 §15.5: The 4xx (Client Error) class of status code indicates that the client seems to have erred. §15.6: The 5xx (Server Error) class of status code indicates that the server is aware that it has erred or is incapable of performing the requested method.';
+
+/** A 5xx, or no answer because the target closed the connection or did not speak HTTP: the target failed on this input. */
+export function serverFailure(ex: Exchange): Verdict | undefined {
+  if (ex.response && ex.response.status >= 500) return { outcome: 'fail', expected: 'a 4xx (the client erred), never a 5xx', actual: describe(ex) };
+  if (!ex.response && (ex.failure === 'closed' || ex.failure === 'not-http')) return { outcome: 'fail', expected: 'an HTTP answer (a 4xx), not a dropped connection', actual: describe(ex) };
+  return undefined;
+}
+
+/** What the harness knows of an input: not JSON at all, JSON that is not a valid body, or JSON whose meaning RFC 8259 leaves open. */
+type Kind = 'not-json' | 'invalid' | 'unpredictable';
+
+interface Hostile {
+  kind: Kind;
+  note: string;
+}
+
+const bytes = (...parts: Array<string | number[]>): Buffer => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
+
+/** The hostile bodies, each with a fresh id where it has one. */
+function hostileBodies(ctx: CheckContext): Array<{ raw: Buffer } & Hostile> {
+  const name = stringFields(ctx).required[0] ?? 'name';
+  const id = idField(ctx);
+  const plant = (idText: string, nameBytes: Array<string | number[]>) => bytes(`{"${id}":${idText},"${name}":"`, ...nameBytes, '"}');
+  const fresh = () => String(validPlant(ctx)[id]);
+  return [
+    { kind: 'not-json', note: 'a byte 0xFF in a string (not UTF-8)', raw: plant(fresh(), ['ab', [0xff], 'cd']) },
+    { kind: 'not-json', note: 'an overlong UTF-8 encoding of "/" (0xC0 0xAF)', raw: plant(fresh(), ['ab', [0xc0, 0xaf], 'cd']) },
+    { kind: 'not-json', note: 'a UTF-16 surrogate encoded as UTF-8 (0xED 0xA0 0x80)', raw: plant(fresh(), ['ab', [0xed, 0xa0, 0x80], 'cd']) },
+    { kind: 'not-json', note: 'a UTF-8 sequence cut short before the closing quote (0xE2 0x82)', raw: plant(fresh(), ['ab', [0xe2, 0x82]]) },
+    { kind: 'unpredictable', note: 'an unpaired surrogate escape "\\ud800" (RFC 8259 §8.2: behaviour unpredictable)', raw: plant(fresh(), ['ab\\ud800cd']) },
+    { kind: 'not-json', note: '100 000 unclosed "["', raw: Buffer.alloc(100_000, '[') },
+    { kind: 'not-json', note: '50 000 unclosed {"a":', raw: Buffer.from('{"a":'.repeat(50_000)) },
+    { kind: 'not-json', note: '1 MiB of "[" (a common body limit, reached)', raw: Buffer.alloc(1024 * 1024, '[') },
+    { kind: 'invalid', note: 'an id of 5 000 digits', raw: plant(`9${'0'.repeat(4999)}`, ['Aloe']) },
+    { kind: 'invalid', note: 'an id of 1e999999999', raw: plant('1e999999999', ['Aloe']) },
+    { kind: 'invalid', note: 'an id of -1e-999999999 (not an integer)', raw: plant('-1e-999999999', ['Aloe']) },
+    ...['{', '"', '-', '\u0000', '{"', '{"a":1,'].map((text) => ({ kind: 'not-json' as const, note: `the ${text.length}-byte body ${JSON.stringify(text)}`, raw: Buffer.from(text) })),
+  ];
+}
+
+/**
+ * A 4xx is right. A 2xx to JSON that is not a valid body breaks rule 2; to
+ * bytes that are not JSON (RFC 8259 §9: a parser MAY accept non-JSON forms)
+ * or to text whose meaning is unpredictable (§8.2), it is allowed.
+ */
+function gradeHostile(ex: Exchange, input: Hostile): Verdict {
+  const failed = serverFailure(ex);
+  if (failed) return failed;
+  const missing = noAnswer(ex);
+  if (missing) return missing;
+  const status = ex.response!.status;
+  if (status >= 400 && status < 500) return { outcome: 'pass' };
+  if (input.kind === 'unpredictable') return { outcome: 'pass' };
+  const expected = 'a 4xx rejection';
+  if (input.kind === 'invalid') return { outcome: 'fail', expected: `${expected} (Create plant, rule 2)`, actual: describe(ex) };
+  return { outcome: 'non-strict', expected: `${expected} (RFC 8259 §9 lets a parser accept non-JSON forms)`, actual: describe(ex) };
+}
+
+const hostile: ExchangeCheck<Hostile> = {
+  kind: 'exchange',
+  id: 'PS-ROBUST-001',
+  title: 'Hostile bodies (not UTF-8, unclosed nesting, numbers of thousands of digits, 1 byte to 1 MiB) get a 4xx: never a 5xx or a dropped connection',
+  level: 'MUST',
+  source: rfc(9110, '§15.6 Server Error 5xx', 'section-15.6'),
+  requirement: `${RFC9110_15_6} Plant Store specification, Create plant rule 2: When the request body is not a valid NewPlant record, then the service answers 400 with an Error record. RFC 8259 §8.1: JSON text ... MUST be encoded using UTF-8.`,
+  cases: (ctx) => hostileBodies(ctx).map(({ raw, ...input }) => ({ request: createRequest(ctx, { raw }, { note: input.note }), sent: input })),
+  verify: (cases) => each(cases, (c) => gradeHostile(c.exchange, c.sent)),
+};
+
+interface Extreme {
+  note: string;
+  /** The body as graded (what must come back); the sent text has the extreme value spliced in. */
+  plant: Body;
+  /** Why the document refuses the body (so a rejection is right), or undefined when it is valid. */
+  invalid: string | undefined;
+}
+
+/** The valid plant with the unnamed property holding `proxy` (a small value of the same type, for the validator), written with `text` in its place. */
+function extremeCase(ctx: CheckContext, note: string, proxy: JsonValue, text: string): { raw: string; sent: Extreme } {
+  const plant = validPlant(ctx);
+  const marker = '"__conformance_extreme__"';
+  const raw = toJson({ ...plant, [UNNAMED_PROPERTY]: '__conformance_extreme__' }).replace(marker, text);
+  return { raw, sent: { note, plant, invalid: whyInvalid(ctx, { ...plant, [UNNAMED_PROPERTY]: proxy }) } };
+}
+
+function extremeBodies(ctx: CheckContext): Array<{ raw: string; sent: Extreme }> {
+  const depth = 10_000;
+  const out = [
+    extremeCase(ctx, `arrays nested ${depth} deep in an unnamed property`, [], `${'['.repeat(depth)}${']'.repeat(depth)}`),
+    extremeCase(ctx, `objects nested ${depth} deep in an unnamed property`, {}, `${'{"a":'.repeat(depth)}0${'}'.repeat(depth)}`),
+    extremeCase(ctx, 'a number of 5 000 digits in an unnamed property', 0, `1${'0'.repeat(4999)}`),
+    extremeCase(ctx, 'a number beyond any double (1e400) in an unnamed property', 0, '1e400'),
+    extremeCase(ctx, 'a string of 100 000 escapes (\\u00e9) in an unnamed property', 'x', `"${'\\u00e9'.repeat(100_000)}"`),
+  ];
+  // A body just under 1 MiB, padded with whitespace (a large valid body: 200 or 413, RFC 9110 §15.5.14).
+  const plant = validPlant(ctx);
+  const text = toJson(plant);
+  out.push({ raw: `${text.slice(0, -1)}${' '.repeat(1024 * 1024 - text.length - 1)}}`, sent: { note: 'a valid body of 1 MiB, mostly whitespace', plant, invalid: undefined } });
+  return out;
+}
+
+/**
+ * RFC 8259 §9 lets a parser limit depth, length and number range: a limit
+ * answered with the declared error (400 and an Error body) passes, another
+ * 4xx is allowed but not declared (non-strict), and 413 is the RFC's answer
+ * to a body too large (RFC 9110 §15.5.14). A 2xx must be the answer to the
+ * plant sent (rule 1). A 5xx or a dropped connection fails.
+ */
+function gradeExtreme(ctx: CheckContext, ex: Exchange, sent: Extreme): Verdict {
+  const failed = serverFailure(ex);
+  if (failed) return failed;
+  const missing = noAnswer(ex);
+  if (missing) return missing;
+  const status = ex.response!.status;
+  if (sent.invalid !== undefined) {
+    return status >= 400 && status < 500 ? { outcome: 'pass' } : { outcome: 'fail', expected: `a 4xx rejection (${sent.invalid})`, actual: describe(ex) };
+  }
+  if (status >= 200 && status < 300) return gradeAccepted(ctx, ex, sent.plant);
+  if (status === 413) return { outcome: 'pass' };
+  // A limit RFC 8259 §9 allows, answered as the document declares errors (the reference server's depth bound is one).
+  if (String(status) === ctx.model.create.error.status && errorBodyProblem(ctx, ex) === undefined) return { outcome: 'pass' };
+  if (status >= 400 && status < 500) {
+    return { outcome: 'non-strict', expected: `200 with the plant, 413, or a declared ${ctx.model.create.error.status} with an ${ctx.model.create.error.schemaName} body for a limit RFC 8259 §9 allows`, actual: describe(ex) };
+  }
+  return { outcome: 'fail', expected: '200 with the plant, or 413', actual: describe(ex) };
+}
+
+const extreme: ExchangeCheck<Extreme> = {
+  kind: 'exchange',
+  id: 'PS-ROBUST-002',
+  title: 'Valid but extreme bodies (nesting 10 000 deep, 5 000 digits, 1 MiB) get 200 with the plant, or 413: never a 5xx or a dropped connection',
+  level: 'MUST',
+  source: rfc(9110, '§15.5.14 413 Content Too Large', 'section-15.5.14'),
+  requirement: `The 413 (Content Too Large) status code indicates that the server is refusing to process a request because the request content is larger than the server is willing or able to process. RFC 8259 §9: An implementation may set limits on the size of texts that it accepts ... on the maximum depth of nesting ... on the range and precision of numbers. ${RFC9110_15_6}`,
+  // An unnamed property must be allowed for the extreme values to be valid; a document that forbids it makes each a plain rejection.
+  cases: (ctx) => extremeBodies(ctx).map(({ raw, sent }) => ({ request: createRequest(ctx, { raw }, { note: sent.note }), sent })),
+  verify: (cases, ctx) => each(cases, (c) => gradeExtreme(ctx, c.exchange, c.sent)),
+};
+
+/** Invalid bodies that carry a fresh, valid id (given with each): a target that stores before it validates keeps the id. */
+function invalidWithId(ctx: CheckContext): Array<{ body: JsonValue | { raw: string }; id: JsonValue; note: string }> {
+  const { required, optional } = stringFields(ctx);
+  const id = idField(ctx);
+  const out: Array<{ body: JsonValue | { raw: string }; id: JsonValue; note: string }> = [];
+  for (const name of [...required, ...optional]) {
+    const body = validPlant(ctx, { [name]: 12345 });
+    if (whyInvalid(ctx, body) !== undefined) out.push({ body, id: body[id]!, note: `${name} is a number` });
+  }
+  for (const name of required.filter((n) => n !== id)) {
+    const { [name]: _dropped, ...body } = validPlant(ctx);
+    if (whyInvalid(ctx, body) !== undefined) out.push({ body, id: body[id]!, note: `${name} is missing` });
+  }
+  const plant = validPlant(ctx);
+  out.push({ body: { raw: `${toJson(plant)} garbage` }, id: plant[id]!, note: 'a valid plant followed by garbage' });
+  return out;
+}
+
+interface Pair {
+  /** The valid plant sent second, with the id of the refused one. */
+  body: Body;
+  note: string;
+}
+
+const nothingStored: ExchangeCheck<Pair> = {
+  kind: 'exchange',
+  id: 'PS-ROBUST-003',
+  title: 'A refused body stores nothing: its id can then be created',
+  level: 'MUST',
+  source: spec('Create plant, rules 1 and 2'),
+  requirement:
+    'When the request body is not a valid NewPlant record, then the service answers 400 with an Error record. When the request body is a valid NewPlant record, then the service answers 200 with a Plant record. (A refused request has no effect: the id it carried was never stored, so a valid create of it is answered 200.)',
+  cases: (ctx) =>
+    invalidWithId(ctx).flatMap(({ body, id, note }) => {
+      const sent = { body: validPlant(ctx, { [idField(ctx)]: id }), note };
+      return [
+        { request: createRequest(ctx, body, { note: `refused first: ${note}` }), sent },
+        { request: createRequest(ctx, sent.body, { note: `then a valid create of its id (after: ${note})` }), sent },
+      ];
+    }),
+  verify: (cases, ctx) => {
+    const verdicts: Verdict[] = [];
+    let applicable = 0;
+    for (let i = 0; i + 1 < cases.length; i += 2) {
+      const refused = cases[i]!;
+      const then = cases[i + 1]!;
+      const status = refused.exchange.response?.status;
+      // Accepting the invalid body is graded by the PS-REJECT checks; then the id is rightly taken.
+      if (status === undefined || status < 400 || status >= 500) continue;
+      applicable++;
+      const v = gradeAccepted(ctx, then.exchange, then.sent.body);
+      if (v.outcome !== 'pass') verdicts.push({ ...v, exchange: i + 1, expected: `${v.expected} (the refused request before it, ${then.sent.note}, stored nothing)` });
+    }
+    if (applicable === 0) return { outcome: 'skip', actual: 'the target refused none of the invalid bodies with a 4xx' };
+    return verdicts[0] ?? { outcome: 'pass' };
+  },
+};
+
+export const robustnessChecks: Check[] = [hostile, extreme, nothingStored];
