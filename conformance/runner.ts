@@ -6,7 +6,7 @@ import { catalog as defaultCatalog } from './checks/index.js';
 import { worst } from './checks/grades.js';
 import { runProperty } from './checks/property.js';
 import { RACE_SIZE } from './checks/state.js';
-import type { CaseExchange, Check, CheckContext, Verdict } from './checks/types.js';
+import type { CaseExchange, Check, CheckContext, ExchangeCheck, Verdict } from './checks/types.js';
 import { toCurl } from './curl.js';
 import { HttpClient, type Exchange, type RequestSpec } from './http.js';
 import { IdAllocator } from './ids.js';
@@ -50,6 +50,20 @@ function batches<C extends { batch?: number }>(cases: C[]): C[][] {
     else out.push([c]);
   }
   return out;
+}
+
+/**
+ * A check cut short cannot pass on part of its cases, but a failure among
+ * the answers it did get stands (a target that crashed on one of them, say).
+ * Undefined when the partial cases show no failure, or cannot be graded.
+ */
+function partialVerdict(check: ExchangeCheck<unknown>, sent: Array<CaseExchange<unknown>>, ctx: CheckContext): Verdict | undefined {
+  try {
+    const verdict = check.verify(sent, ctx);
+    return verdict.outcome === 'fail' ? verdict : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -167,8 +181,7 @@ export async function runTarget(opts: RunOptions, target: Target): Promise<Targe
             if (s.cutShort) break;
             group.forEach((c, i) => sent.push({ ...c, exchange: exchanges[i]! }));
           }
-          // A check cut short cannot be graded on part of its cases.
-          record(check, s.cutShort ? dead() : check.verify(sent, ctx), sent.map((c) => c.exchange), s.requests);
+          record(check, s.cutShort ? partialVerdict(check, sent, ctx) ?? dead() : check.verify(sent, ctx), sent.map((c) => c.exchange), s.requests);
         } else if (check.kind === 'property') {
           const verdict = await runProperty(check, ctx, s.send);
           // A failure found before the target died stands; anything else is incomplete.

@@ -20,6 +20,11 @@ export function serverFailure(ex: Exchange): Verdict | undefined {
   return undefined;
 }
 
+/** A hostile input must not hang the target: no answer within the exchange's deadline fails. */
+function hung(ex: Exchange): Verdict | undefined {
+  return !ex.response && ex.failure === 'timeout' ? { outcome: 'fail', expected: 'an answer (a 4xx) within the deadline, not a hang', actual: describe(ex) } : undefined;
+}
+
 /** What the harness knows of an input: not JSON at all, JSON that is not a valid body, or JSON whose meaning RFC 8259 leaves open. */
 type Kind = 'not-json' | 'invalid' | 'unpredictable';
 
@@ -58,7 +63,7 @@ function hostileBodies(ctx: CheckContext): Array<{ raw: Buffer } & Hostile> {
  * or to text whose meaning is unpredictable (§8.2), it is allowed.
  */
 function gradeHostile(ex: Exchange, input: Hostile): Verdict {
-  const failed = serverFailure(ex);
+  const failed = serverFailure(ex) ?? hung(ex);
   if (failed) return failed;
   const missing = noAnswer(ex);
   if (missing) return missing;
@@ -121,7 +126,7 @@ function extremeBodies(ctx: CheckContext): Array<{ raw: string; sent: Extreme }>
  * plant sent (rule 1). A 5xx or a dropped connection fails.
  */
 function gradeExtreme(ctx: CheckContext, ex: Exchange, sent: Extreme): Verdict {
-  const failed = serverFailure(ex);
+  const failed = serverFailure(ex) ?? hung(ex);
   if (failed) return failed;
   const missing = noAnswer(ex);
   if (missing) return missing;

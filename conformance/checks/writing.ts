@@ -36,7 +36,7 @@ function richPlant(ctx: CheckContext): Body {
  */
 function plantWithSpecials(ctx: CheckContext): Body {
   const { required, optional } = stringFields(ctx);
-  const specials = Object.fromEntries([...required, ...optional].map((name) => [name, `Ficus "lyrata" / \\ \t\n é 🌱 ${name}`]));
+  const specials = Object.fromEntries([...required, ...optional].map((name) => [name, `Ficus "lyrata" / \\ \t\n é \u007f \u2028 🌱 ${name}`]));
   return preferring(ctx, richPlant(ctx), specials);
 }
 

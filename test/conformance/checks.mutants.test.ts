@@ -87,6 +87,22 @@ describe('each check against the mutant that breaks its rule', () => {
   }
 });
 
+describe('a target that hangs on a hostile input', () => {
+  it('fails PS-ROBUST-001: no answer within the deadline is a hang, not a harness error', async () => {
+    const fake = await startFake({ tokens: [TOKEN], hangOnDeepNesting: true });
+    try {
+      const r = await runTarget(
+        { model, targets: [], seed: 1, cases: 5, timeoutMs: 500, only: ['PS-ROBUST-001'] },
+        { name: 'fake', url: fake.url, token: TOKEN, role: 'target', informs: false, restrictsTokens: true },
+      );
+      assert.equal(r.results[0]!.outcome, 'fail');
+      assert.match(r.results[0]!.actual ?? '', /unclosed.*did not answer within 500 ms/);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
 // Where the specification is silent, other correct servers decide otherwise:
 // the harness may call their choices non-strict, never fail.
 describe('correct servers that decide differently: no check fails', () => {

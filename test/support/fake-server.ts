@@ -61,6 +61,7 @@ export interface Mutations {
   fatalOnBadUtf8?: boolean; // a body that is not UTF-8 answered 500
   dropDeepNesting?: boolean; // nesting beyond 1 000 closes the connection
   deepNesting500?: boolean; // nesting beyond 1 000 answered 500
+  hangOnDeepNesting?: boolean; // nesting beyond 1 000 never answered (the connection stays open)
   storeBeforeValidate?: boolean; // the id is stored before the rest of the body is checked
   raceDuplicates?: boolean; // the duplicate check and the insert are apart in time
   otherMethods500?: boolean; // other methods on /plants answered 500
@@ -245,8 +246,9 @@ async function createPlant(o: FakeOptions, store: Set<string>, res: ServerRespon
     }
   }
   const text = o.latin1Body ? raw.toString('latin1') : raw.toString('utf8');
-  if ((o.dropDeepNesting || o.deepNesting500) && nestingDepth(text) > 1000) {
+  if ((o.dropDeepNesting || o.deepNesting500 || o.hangOnDeepNesting) && nestingDepth(text) > 1000) {
     if (o.dropDeepNesting) return void res.socket?.destroy();
+    if (o.hangOnDeepNesting) return; // closed by close() through closeAllConnections
     return send(res, 500, o, { error: 50001, message: 'Internal server error.' });
   }
   let body: Json;
