@@ -214,4 +214,36 @@ const nothingStored: ExchangeCheck<Pair> = {
   },
 };
 
-export const robustnessChecks: Check[] = [hostile, extreme, nothingStored];
+/** Request heads a fragile server trips on, each with a valid body: [header, value, note]. */
+function hostileHeads(ctx: CheckContext): Array<[name: string, value: string, note: string]> {
+  const json = ctx.model.create.requestContentTypes[0]!;
+  return [
+    ['authorization', `Bearer ${'a'.repeat(8 * 1024)}`, 'a bearer token of 8 KiB'],
+    ['authorization', 'Bearer a b', 'two tokens after Bearer'],
+    ['authorization', 'Bearer	token', 'a tab after Bearer'],
+    ['content-type', `${json}; charset=iso-8859-1`, 'a charset the JSON media type does not allow'],
+    ['content-type', `${json}; charset=utf-16`, 'charset=utf-16 with a UTF-8 body'],
+    ['content-type', `${json}; =`, 'a parameter without a name'],
+    ['content-type', `${json}, text/plain`, 'a list of media types'],
+    ['content-type', json.split('/')[0]!, 'a type without a subtype'],
+    ['content-type', '', 'an empty Content-Type'],
+    ['accept', 'text/html', 'Accept: text/html only'],
+  ];
+}
+
+const hostileHead: ExchangeCheck = {
+  kind: 'exchange',
+  id: 'PS-ROBUST-004',
+  title: 'Odd request heads (an 8 KiB token, two tokens, charsets, malformed media types) are answered: never a 5xx, a dropped connection or a hang',
+  level: 'MUST',
+  source: rfc(9110, '§15.6 Server Error 5xx', 'section-15.6'),
+  requirement: `${RFC9110_15_6} (Any answer below 500 passes: accepting, 400, 401, 406 or 415 are each a server's own choice here; what they get right or wrong is graded by the other checks.)`,
+  cases: (ctx) =>
+    hostileHeads(ctx).map(([name, value, note]) => {
+      const request = createRequest(ctx, validPlant(ctx), { note });
+      return { request: { ...request, headers: { ...request.headers, [name]: value } }, sent: undefined };
+    }),
+  verify: (cases) => each(cases, ({ exchange: ex }) => serverFailure(ex) ?? hung(ex) ?? noAnswer(ex) ?? { outcome: 'pass' }),
+};
+
+export const robustnessChecks: Check[] = [hostile, extreme, nothingStored, hostileHead];

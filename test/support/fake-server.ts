@@ -61,6 +61,7 @@ export interface Mutations {
   fatalOnBadUtf8?: boolean; // a body that is not UTF-8 answered 500
   dropDeepNesting?: boolean; // nesting beyond 1 000 closes the connection
   deepNesting500?: boolean; // nesting beyond 1 000 answered 500
+  charsetCrash?: boolean; // a charset other than utf-8 answered 500 (an unknown decoder)
   hangOnDeepNesting?: boolean; // nesting beyond 1 000 never answered (the connection stays open)
   storeBeforeValidate?: boolean; // the id is stored before the rest of the body is checked
   raceDuplicates?: boolean; // the duplicate check and the insert are apart in time
@@ -219,6 +220,9 @@ async function handle(o: FakeOptions, store: Set<string>, req: IncomingMessage, 
   }
   if (!checkAuth(o, req, res)) return;
   const contentType = req.headers['content-type'];
+  // The mutant hands the charset to a decoder that does not know it, and lets the error escape.
+  const charset = /;\s*charset=([^;]*)/i.exec(contentType ?? '')?.[1];
+  if (o.charsetCrash && charset !== undefined && charset.toLowerCase() !== 'utf-8') new TextDecoder(charset.replace(/"/g, '') === 'iso-8859-1' ? 'x-unknown' : charset);
   const media = o.exactMediaType ? (contentType === 'application/json' ? contentType : undefined) : mediaTypeEssence(contentType);
   if (o.lengthRequired && req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
     return send(res, 411, o, { error: 41101, message: 'Content-Length required.' });

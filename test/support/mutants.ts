@@ -69,5 +69,6 @@ export const MUTANTS: Array<[string, Mutation, Outcome]> = [
   ['PS-STATE-003', 'raceDuplicates', 'non-strict'],
   ['PS-STATE-003', 'duplicatesAccepted', 'skip'],
   ['PS-RESP-004', 'otherMethods500', 'fail'],
+  ['PS-ROBUST-004', 'charsetCrash', 'fail'],
   ['PS-HTTP-001', 'otherMethods500', 'fail'],
 ];
