@@ -3,7 +3,7 @@
 // pieces: the operation's contract from the OpenAPI document, the store and
 // the create rule, the wire, the body parser, the error records, the routes,
 // and the stub when asked for.
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { createAuthenticator } from './auth.js';
 import { installBodyParser } from './body.js';
 import { createRule } from './create.js';
@@ -30,6 +30,12 @@ export interface AppOptions {
   store?: PlantStore;
   /** Fastify's logger option: false (default), true, or pino options. */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * A logger of your own (start.ts passes the asynchronous one of
+   * logging.ts); replaces `logger`. Requests log through it directly, with
+   * no child logger per request: the one request line carries the request id.
+   */
+  loggerInstance?: FastifyBaseLogger;
   /** The OpenAPI document the API is derived from (default spec/openapi.yaml); one the server cannot serve throws a DocumentError. */
   specPath?: string;
   /** The stub's controls, journal, Prefer and delay (stub/); none when absent. */
@@ -56,7 +62,9 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   if (initialPlants !== undefined) rule.storeAll(initialPlants.plants, initialPlants.source, (message) => new InitialPlantsError(message));
 
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...(options.loggerInstance !== undefined
+      ? { loggerInstance: options.loggerInstance, childLoggerFactory: (logger: FastifyBaseLogger) => logger }
+      : { logger: options.logger ?? false }),
     logController: new OneLinePerRequest(),
     bodyLimit,
     exposeHeadRoutes: false,
@@ -100,6 +108,6 @@ class OneLinePerRequest extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (error) return super.requestCompleted(error, request, reply);
-    reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    reply.log.info({ reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
 }

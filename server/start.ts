@@ -4,19 +4,22 @@ import { DocumentError } from '../spec/openapi.js';
 import { buildApp } from './app.js';
 import { ConfigError, readConfig, readStubConfig } from './config.js';
 import { InitialPlantsError, readInitialPlantsFile } from './stub/initial-plants.js';
+import { createServerLog, type ServerLog } from './logging.js';
 
 let config;
+let log: ServerLog | undefined;
 let stub;
 let app;
 try {
   config = readConfig();
+  log = createServerLog(config.logLevel);
   stub = readStubConfig();
   app = buildApp({
     tokens: config.tokens,
     bodyLimit: config.bodyLimit,
     maxPlants: config.maxPlants,
     specPath: config.specPath,
-    logger: { level: config.logLevel },
+    loggerInstance: log.logger,
     stub: {
       controls: stub.controls,
       controlsToken: stub.controlsToken,

@@ -44,3 +44,24 @@ test('a bad environment stops the start with exit 2 and a message naming the var
   assert.equal(code, 2);
   assert.match(stderr, /PORT must be a whole number/);
 });
+
+test('the request log is written asynchronously and loses no line: every request has its line after SIGTERM', async () => {
+  const { child, url, lines, exited } = await startEntry({ PLANTSTORE_TOKENS: 'one' });
+  const count = 300;
+  try {
+    // Concurrent creates: many lines are buffered while a write is in flight.
+    const answers = await Promise.all(Array.from({ length: count }, (_, i) => create(url, 'one', 1000 + i)));
+    assert.ok(answers.every((a) => a.status === 200));
+  } finally {
+    child.kill('SIGTERM');
+  }
+  assert.equal((await exited).code, 0);
+  const requestLines = lines.map((line) => JSON.parse(line) as { msg: string; reqId?: string; req?: { method: string; url: string }; res?: { statusCode: number }; responseTime?: number }).filter((entry) => entry.msg === 'request completed');
+  assert.equal(requestLines.length, count);
+  const first = requestLines[0]!;
+  assert.equal(first.req?.method, 'POST');
+  assert.equal(first.req?.url, '/plants');
+  assert.equal(first.res?.statusCode, 200);
+  assert.equal(typeof first.responseTime, 'number');
+  assert.equal(new Set(requestLines.map((entry) => entry.reqId)).size, count, 'each line names its request');
+});
