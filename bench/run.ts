@@ -13,6 +13,7 @@ import { measureHarness } from './harness.js';
 import { runLoad } from './load.js';
 import { buildReport, renderReport, type Settings } from './report.js';
 import {
+  fastifyBareServer,
   floorServer,
   prismServer,
   PROJECT_ROOT,
@@ -74,9 +75,10 @@ const settings = parseArgs(process.argv.slice(2));
 const reference = referenceServer('reference', TOKEN);
 const referenceWarn = referenceServer('reference-warn', TOKEN, { LOG_LEVEL: 'warn' });
 const floor = floorServer(TOKEN);
+const fastifyBare = fastifyBareServer(TOKEN);
 const prism = prismServer();
-const loadServers: ServerKind[] = [reference, referenceWarn, floor, prism];
-const startupServers: ServerKind[] = [reference, floor, prism];
+const loadServers: ServerKind[] = [reference, referenceWarn, fastifyBare, floor, prism];
+const startupServers: ServerKind[] = [reference, fastifyBare, floor, prism];
 
 const running: RunningServer[] = [];
 async function start(kind: ServerKind, env: Record<string, string> = {}): Promise<RunningServer> {

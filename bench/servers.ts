@@ -21,7 +21,7 @@ export function referenceServer(name: string, token: string, env: Record<string,
   return {
     name,
     // What `npm start` runs, without npm's own start-up in front of it.
-    command: () => ({ file: process.execPath, args: ['dist/server/start.js'] }),
+    command: () => ({ file: process.execPath, args: ['dist/server/start.bundle.mjs'] }),
     env: { HOST, PLANTSTORE_TOKENS: token, ...env },
   };
 }
@@ -30,6 +30,14 @@ export function floorServer(token: string): ServerKind {
   return {
     name: 'floor',
     command: () => ({ file: process.execPath, args: ['dist/bench/floor-start.js'] }),
+    env: { HOST, PLANTSTORE_TOKENS: token },
+  };
+}
+
+export function fastifyBareServer(token: string): ServerKind {
+  return {
+    name: 'fastify-bare',
+    command: () => ({ file: process.execPath, args: ['dist/bench/fastify-bare.js'] }),
     env: { HOST, PLANTSTORE_TOKENS: token },
   };
 }

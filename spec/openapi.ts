@@ -86,12 +86,14 @@ export function loadOpenApi(path: string = OPENAPI_PATH): OpenApiDocument {
   } catch (error) {
     throw new DocumentError('#', undefined, `cannot read ${path}: ${(error as Error).message}`);
   }
-  let parsed: unknown;
-  try {
-    // Integers as bigints first, so that a bound like 9223372036854775807 keeps its digits.
-    parsed = safeIntegersAsNumbers(parse(text, { intAsBigInt: true }));
-  } catch (error) {
-    throw new DocumentError('#', undefined, `${path} is not YAML or JSON: ${(error as Error).message}`);
+  let parsed: unknown = parsedAtBuild(text);
+  if (parsed === undefined) {
+    try {
+      // Integers as bigints first, so that a bound like 9223372036854775807 keeps its digits.
+      parsed = safeIntegersAsNumbers(parse(text, { intAsBigInt: true }));
+    } catch (error) {
+      throw new DocumentError('#', undefined, `${path} is not YAML or JSON: ${(error as Error).message}`);
+    }
   }
   const doc = parsed as OpenApiDocument;
   if (!isSchemaObject(doc) || !isSchemaObject(doc.paths)) throw new DocumentError('#/paths', undefined, `${path} is not an OpenAPI document with paths`);
@@ -104,6 +106,36 @@ export function loadOpenApi(path: string = OPENAPI_PATH): OpenApiDocument {
   }
   doc.components = { ...(isSchemaObject(doc.components) ? doc.components : {}), schemas: isSchemaObject(doc.components?.schemas) ? doc.components.schemas : {} };
   return doc;
+}
+
+/**
+ * The build (scripts/bundle-server.mjs) parses the shipped document once and
+ * writes it, with its source text, as JSON next to dist/spec/: YAML parsing
+ * is a tenth of the server's start-up. It is used only for exactly the text
+ * it was made from, so an edited document is parsed as usual.
+ */
+export const PARSED_DOCUMENT_PATH = fileURLToPath(new URL('../../dist/spec/openapi.parsed.json', import.meta.url));
+
+/** A bigint in the parsed document's JSON, which has no integers beyond 2^53. */
+const BIGINT_KEY = '$plantstore-bigint';
+
+function parsedAtBuild(text: string): unknown {
+  if (!import.meta.url.includes('/dist/')) return undefined;
+  let saved: { source?: unknown; document?: unknown };
+  try {
+    saved = JSON.parse(readFileSync(PARSED_DOCUMENT_PATH, 'utf8'), (_key, value: unknown) =>
+      isSchemaObject(value) && Object.keys(value).length === 1 && typeof value[BIGINT_KEY] === 'string' ? BigInt(value[BIGINT_KEY]) : value,
+    ) as typeof saved;
+  } catch {
+    return undefined;
+  }
+  return saved.source === text ? saved.document : undefined;
+}
+
+/** The JSON text of a parsed document and its source, for parsedAtBuild. */
+export function serializeParsedDocument(source: string): string {
+  const document = safeIntegersAsNumbers(parse(source, { intAsBigInt: true }));
+  return JSON.stringify({ source, document }, (_key, value: unknown) => (typeof value === 'bigint' ? { [BIGINT_KEY]: value.toString() } : value));
 }
 
 /** Bigints that fit a double exactly become numbers; larger ones stay bigints (only numeric keywords and examples can hold them). */

@@ -11,17 +11,19 @@
 // - the integer formats with a range (int32, int64: spec/formats.ts).
 // A format that neither this keyword nor ajv-formats knows is an annotation
 // (JSON Schema 2020-12 §7.2.1) and is reported as such.
-import { createRequire } from 'node:module';
 import type { ErrorObject } from 'ajv';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { compare, formatRational, integerOf, isIntegral, isMultipleOf, rationalOf, type Rational } from './exact-number.js';
 import { integerRange } from './formats.js';
 import { bundleSchema, DocumentError, documentPointer, type OpenApiDocument } from './openapi.js';
 import { childPointer, keywordInfo, keywordUses, type JsonSchema, type KeywordUse } from './schema-keywords.js';
 
-const require = createRequire(import.meta.url);
-// Ajv ships CommonJS; the 2020-12 build is the dialect of OpenAPI 3.1.
-const Ajv2020 = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js').default;
-const addFormats = require('ajv-formats') as typeof import('ajv-formats').default;
+// Ajv ships CommonJS: a default import is its module.exports, whose
+// `default` is the class (imported statically, so a bundler sees it). The
+// 2020-12 build is the dialect of OpenAPI 3.1.
+const Ajv2020 = Ajv2020Module.default;
+const addFormats = addFormatsModule.default;
 type Ajv = InstanceType<typeof Ajv2020>;
 
 /** Our keyword, holding what it took over from one schema object. */

@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { LOOPBACK, startProcess } from '../../lib/process.js';
 import type { Target } from './target.js';
 
-/** dist/server/start.js, found from this compiled file (dist/conformance/targets/reference.js). */
-export const REFERENCE_ENTRY = fileURLToPath(new URL('../../server/start.js', import.meta.url));
+/** dist/server/start.bundle.mjs (what npm start runs), found from this compiled file (dist/conformance/targets/reference.js). */
+export const REFERENCE_ENTRY = fileURLToPath(new URL('../../server/start.bundle.mjs', import.meta.url));
 
 /** pino's line once Fastify listens: {"msg":"Server listening at http://127.0.0.1:PORT", …}; the URL is captured. */
 const LISTENING = /"msg":"Server listening at (http:\/\/[^"\s]+)"/;

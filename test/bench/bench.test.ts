@@ -64,7 +64,12 @@ describe('bench statistics', () => {
       settings,
       command: 'test',
       wallSeconds: 1,
-      rounds: { reference: [round(900, 4), round(700, 4)], floor: [round(1000), round(1000)], prism: [round(50), round(50)] },
+      rounds: {
+        reference: [round(900, 4, { serverCpuUsPerRequest: 30 }), round(700, 4, { serverCpuUsPerRequest: 34 })],
+        'reference-warn': [round(950), round(930)],
+        floor: [round(1000, 3, { serverCpuUsPerRequest: 28 }), round(1000, 3, { serverCpuUsPerRequest: 28 })],
+        prism: [round(50), round(50)],
+      },
       startupMs: { reference: [300], floor: [100] },
       memory: { reference: { plantsStored: 1_000_000, afterPlantsBytes: 200 * 1024 * 1024 } },
       harness: { available: false, reason: 'harness: not available on this build' },
@@ -75,9 +80,10 @@ describe('bench statistics', () => {
     assert.equal(report.ratios['reference/prism']?.median, 16);
     const met = Object.fromEntries(report.targets.map((t) => [t.name, t.met]));
     assert.deepEqual(met, {
-      'throughput vs floor': true,
+      'throughput vs floor (info, a line per request)': false,
+      'throughput vs floor (LOG_LEVEL=warn)': true,
+      'server CPU per request vs floor': true,
       'throughput vs Prism': true,
-      'p99 at 50 connections': true,
       'start-up vs floor': false,
       'RSS after 1,000,000 plants': true,
     });

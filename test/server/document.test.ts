@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { runProcess } from '../../lib/process.js';
-import { OPENAPI_PATH } from '../../spec/openapi.js';
+import { loadOpenApi, OPENAPI_PATH, PARSED_DOCUMENT_PATH, serializeParsedDocument } from '../../spec/openapi.js';
 import { ENTRY, startEntry } from '../support/entry.js';
 import { fixturePath } from '../support/fixtures.js';
 import { app, assertError, AUTH, freshId, post } from './support.js';
@@ -131,4 +131,22 @@ test('a document the server cannot serve stops the start: exit 2, the keyword an
   const missing = await runProcess({ file: process.execPath, args: [ENTRY], env: { PORT: '0', PLANTSTORE_SPEC: join(dir, 'missing.yaml') }, stdout: 'ignore', timeoutMs: 20_000 });
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /cannot read .*missing\.yaml/);
+});
+
+test('the document parsed at build time is the document: used for its own text only', () => {
+  const text = readFileSync(OPENAPI_PATH, 'utf8');
+  const bigints = (_key: string, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value);
+  const saved = JSON.parse(readFileSync(PARSED_DOCUMENT_PATH, 'utf8')) as { source: string };
+  assert.equal(saved.source, text, 'the build parsed the shipped text');
+  assert.equal(JSON.stringify(loadOpenApi(), bigints), JSON.stringify(JSON.parse(serializeParsedDocument(text)).document, bigints));
+  // An edited copy is parsed from its own text, not taken from the build.
+  const dir = mkdtempSync(join(tmpdir(), 'plantstore-parsed-'));
+  try {
+    const edited = join(dir, 'openapi.yaml');
+    writeFileSync(edited, text.replace('version: 1.0.0', 'version: 1.0.1'));
+    assert.equal(loadOpenApi(edited).info.version, '1.0.1');
+    assert.notEqual(loadOpenApi().info.version, '1.0.1');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -1,9 +1,10 @@
-// Starts the real entry point (dist/server/start.js) on a free loopback port,
+// Starts the real entry point (dist/server/start.bundle.mjs, what npm start
+// and the image run) on a free loopback port,
 // as `npm start` would, and waits for its "Server listening at" log line.
 import { fileURLToPath } from 'node:url';
 import { startProcess, type StartedProcess } from '../../lib/process.js';
 
-export const ENTRY = fileURLToPath(new URL('../../server/start.js', import.meta.url));
+export const ENTRY = fileURLToPath(new URL('../../server/start.bundle.mjs', import.meta.url));
 
 export interface StartedEntry extends StartedProcess {
   /** The base URL it listens at. */
