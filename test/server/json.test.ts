@@ -73,3 +73,4 @@ test('errors name the position and the reason', () => {
   assert.throws(() => parseJson('{"a": 1} x'), { message: 'Malformed JSON at position 9: unexpected data after the JSON value.' });
   assert.throws(() => parseJson('[[[1]]]', { maxDepth: 2 }), /nesting deeper than 2 levels/);
 });
+
