@@ -70,6 +70,8 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 
 try {
   await app.listen({ port: config.port, host: config.host });
+  // Whoever waits for the "Server listening at" line gets it now, not after the first batch.
+  log?.flush();
 } catch (error) {
   app.log.fatal({ err: error }, 'could not listen');
   process.exit(1);
