@@ -2,7 +2,7 @@
 // (docs/conformance.md, "When the target misbehaves"): every run ends, grades
 // `error` with a message naming the cause, reads no body past the cap,
 // follows no redirect and ends with the documented exit code. The servers are
-// in test/support/hostile-servers.ts; the runs go in parallel, with a 1000 ms
+// in test/support/hostile-servers.ts; the runs go in parallel, with a 2000 ms
 // per-exchange deadline, to keep the file short.
 import { catalog } from '../../conformance/checks/index.js';
 import { strict as assert } from 'node:assert';
@@ -18,8 +18,8 @@ import * as hostile from '../support/hostile-servers.js';
 
 const CLI = fileURLToPath(new URL('../../conformance/cli.js', import.meta.url));
 const model = loadSpecModel();
-const TIMEOUT_MS = 1000;
-/** How the messages write the deadline ("1 s"). */
+const TIMEOUT_MS = 2000;
+/** How the messages write the deadline ("2 s"). */
 const WITHIN = formatMs(TIMEOUT_MS);
 /**
  * The deadline where a target does answer: long enough that the answers of
@@ -80,7 +80,7 @@ describe('the harness against hostile targets', { concurrency: true, timeout: 60
     assertDeadAtPreflight(r, new RegExp(`target unreachable: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}`));
   });
 
-  it('a black hole (accepts, never answers): error "did not answer within 1 s (timeout)", only the preflight sent', async () => {
+  it('a black hole (accepts, never answers): error "did not answer within 2 s (timeout)", only the preflight sent', async () => {
     await withServer(hostile.blackHole(), async (s) => {
       const r = await runAgainst(s.url);
       assertDeadAtPreflight(r, new RegExp(`target did not answer within ${WITHIN} \\(timeout\\)`));
@@ -89,7 +89,7 @@ describe('the harness against hostile targets', { concurrency: true, timeout: 60
   });
 
   it('a slow drip (a valid answer, a byte every 100 ms): the deadline covers the whole exchange, not idle time', async () => {
-    // A byte arrives every 100 ms, so an idle timeout of 1000 ms would never fire.
+    // A byte arrives every 100 ms, so an idle timeout of 2000 ms would never fire.
     await withServer(hostile.slowDrip(100), async (s) => {
       assertDeadAtPreflight(await runAgainst(s.url), new RegExp(`target did not answer within ${WITHIN} \\(timeout\\)`));
     });
