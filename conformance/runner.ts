@@ -6,6 +6,7 @@ import { worst } from './checks/grades.js';
 import { runProperty } from './checks/property.js';
 import type { CaseExchange, Check, CheckContext, Verdict } from './checks/types.js';
 import { toCurl } from './curl.js';
+import { throughGateway } from './gateway.js';
 import { HttpClient, type Exchange, type RequestSpec } from './http.js';
 import { IdAllocator } from './ids.js';
 import { summarize, type CheckResult, type TargetResult } from './result.js';
@@ -26,6 +27,8 @@ export interface RunOptions {
   onProgress?: (done: number, total: number, target: string, id: string) => void;
   /** Sees every exchange (used by the catalog test to prove every declared status is exercised). */
   onExchange?: (ex: Exchange) => void;
+  /** Requests per second to each target (--rate-limit); undefined: no limit. */
+  rateLimit?: number;
 }
 
 async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -79,9 +82,11 @@ function preflight(model: SpecModel): RequestSpec {
 export async function runTarget(opts: RunOptions, target: Target): Promise<TargetResult> {
   const checks = (opts.catalog ?? defaultCatalog).filter((c) => !opts.only || opts.only.includes(c.id));
   const client = new HttpClient(opts.timeoutMs, opts.concurrency ?? 4);
+  // The rate limit, and 429/503 with Retry-After waited out and retried (gateway.ts).
+  const send = throughGateway((base, spec, abandon) => client.send(base, spec, abandon), { rateLimit: opts.rateLimit, timeoutMs: opts.timeoutMs });
   const health = new TargetHealth();
   try {
-    const first = await client.send(target.url, preflight(opts.model));
+    const first = await send(target.url, preflight(opts.model));
     if (!first.response) health.kill(`${first.error} (preflight ${first.request.method} ${first.request.path})`);
     const ctx: CheckContext = {
       model: opts.model,
@@ -120,7 +125,7 @@ export async function runTarget(opts: RunOptions, target: Target): Promise<Targe
         requests: 0,
         cutShort: false,
         send: async (req: RequestSpec): Promise<Exchange> => {
-          const ex = await client.send(target.url, req, health.abandon);
+          const ex = await send(target.url, req, health.abandon);
           if (ex.failure === 'abandoned') {
             s.cutShort = true;
             return ex;

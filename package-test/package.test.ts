@@ -100,6 +100,7 @@ describe('the npm package', () => {
     const help = await run('npx', ['--no-install', 'plantstore-conformance', '--help'], installed);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /^Usage: plantstore-conformance/m);
+    assert.match(help.stdout, /--rate-limit N/);
   });
 
   it('installed: plantstore/server exports buildApp and plantstore/conformance the harness', async () => {
