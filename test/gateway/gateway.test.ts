@@ -25,6 +25,8 @@ const NO_PROXY_ENV = { HTTP_PROXY: undefined, HTTPS_PROXY: undefined, http_proxy
 let upstream: FakeServer;
 let direct: Map<string, string>;
 let runs = 0;
+/** Where only the gateway's behaviour is looked at, a few checks are enough (the tests beside this file share the CPU). */
+const LIGHT = ['--only', 'PS-AUTH-001,PS-ACCEPT-001,PS-REJECT-001'];
 
 interface CliRun {
   code: number | null;
@@ -89,7 +91,7 @@ describe('the harness behind gateways', () => {
   it(`429 with Retry-After on every request: retried ${RETRIES} times, then error with the reason, never the verdict (exit 2)`, async () => {
     const gate = await rateLimitedGateway(upstream.url, 0, { retryAfter: '0' });
     try {
-      const run = await cli(gate.url);
+      const run = await cli(gate.url, LIGHT);
       assert.equal(run.code, 2, run.output);
       assert.match(run.output, new RegExp(`gave up on target target .*: rate limited: 429 with Retry-After: 0 after ${RETRIES} retries; a rate-limit answer is not the check's verdict`));
       assert.equal(gate.limited, RETRIES + 1, 'the preflight and its retries; nothing after the target was given up');
@@ -102,7 +104,7 @@ describe('the harness behind gateways', () => {
   it('503 with a Retry-After past the deadline (--timeout): not waited, error with the reason', async () => {
     const gate = await rateLimitedGateway(upstream.url, 0, { status: 503, retryAfter: '3600' });
     try {
-      const run = await cli(gate.url, ['--timeout', '2000']);
+      const run = await cli(gate.url, [...LIGHT, '--timeout', '2000']);
       assert.equal(run.code, 2, run.output);
       assert.match(run.output, /rate limited: 503 with Retry-After: 3600, longer than the 2 s deadline \(--timeout\); not waited/);
       assert.equal(gate.limited, 1);
@@ -114,7 +116,7 @@ describe('the harness behind gateways', () => {
   it('429 without Retry-After is the target\'s answer, graded (exit 1)', async () => {
     const gate = await rateLimitedGateway(upstream.url, 0, { retryAfter: undefined });
     try {
-      const run = await cli(gate.url);
+      const run = await cli(gate.url, LIGHT);
       assert.equal(run.code, 1, run.output);
       assert.ok([...run.outcomes.values()].includes('fail'));
     } finally {
@@ -131,7 +133,7 @@ describe('the harness behind gateways', () => {
       assert.ok(proxy.seen.length > 0, 'the proxy saw the requests');
       assert.deepEqual(proxy.seen.filter((target) => !target.startsWith(`${upstream.url}/`)), [], 'only requests to the target');
       const before = proxy.seen.length;
-      const bypassed = await cli(upstream.url, [], { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' });
+      const bypassed = await cli(upstream.url, LIGHT, { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' });
       assert.equal(bypassed.code, 0, bypassed.output);
       assert.equal(proxy.seen.length, before, 'NO_PROXY: nothing through the proxy');
     } finally {
@@ -153,7 +155,7 @@ describe('the harness behind gateways', () => {
     }
     const tls = await tlsTerminator(upstream.url, cert, key);
     try {
-      const untrusted = await cli(tls.url);
+      const untrusted = await cli(tls.url, LIGHT);
       assert.equal(untrusted.code, 2, untrusted.output);
       assert.match(untrusted.output, /gave up on target target .*self-signed certificate/);
       const trusted = await cli(tls.url, [], { NODE_EXTRA_CA_CERTS: join(folder, 'cert.pem') });
