@@ -37,6 +37,8 @@ Options:
   --timeout MS        deadline of each exchange in milliseconds, from connecting
                       to the last byte of the answer (default 10000)
   --concurrency N     checks in flight per target (default 4)
+  --rate-limit N      at most N requests per second to each target; a 429 or
+                      503 with Retry-After is waited out and retried either way
   --only IDS          run only these checks (comma-separated IDs)
   --strict            count non-strict outcomes as failures
   --json FILE         write the JSON report to FILE
@@ -76,6 +78,8 @@ export interface CliOptions {
   cases: number;
   timeoutMs: number;
   concurrency: number;
+  /** Requests per second to each target (--rate-limit). */
+  rateLimit: number | undefined;
   only: string[] | undefined;
   strict: boolean;
   spec: string;
@@ -106,6 +110,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
       cases: { type: 'string' },
       timeout: { type: 'string' },
       concurrency: { type: 'string' },
+      'rate-limit': { type: 'string' },
       only: { type: 'string' },
       strict: { type: 'boolean' },
       json: { type: 'string' },
@@ -143,6 +148,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     cases: int('cases', values.cases, 50, 1, 100_000),
     timeoutMs: int('timeout', values.timeout, 10_000, 1, 600_000),
     concurrency: int('concurrency', values.concurrency, 4, 1, 64),
+    rateLimit: values['rate-limit'] === undefined ? undefined : int('rate-limit', values['rate-limit'], 0, 1, 10_000),
     only,
     strict: values.strict === true,
     json: values.json,

@@ -98,6 +98,7 @@ async function runChecks(options: CliOptions, inputs: Inputs, targets: Target[])
     cases: options.cases,
     timeoutMs: options.timeoutMs,
     concurrency: options.concurrency,
+    rateLimit: options.rateLimit,
     only: options.only,
     onProgress: tty ? (done, total, target, id) => say(`\r\x1b[K[${target} ${done}/${total}] ${id}`) : undefined,
   });

@@ -12,7 +12,8 @@
 // An exchange without a usable answer carries `error`, a sentence naming the
 // cause, and `failure`, its kind (the runner's dead-target policy reads it).
 import { Readable } from 'node:stream';
-import { Agent, errors, request } from 'undici';
+import { errors, request, type Dispatcher } from 'undici';
+import { dispatcher } from './gateway.js';
 
 export const MAX_BODY = 1024 * 1024;
 /** undici's parser refuses a header section longer than this (status line and headers). */
@@ -52,7 +53,7 @@ export interface ResponseData {
  * (the request was not sent, or was cut short), `request` that the harness
  * could not build the request.
  */
-export type Failure = 'unreachable' | 'timeout' | 'closed' | 'not-http' | 'too-large' | 'abandoned' | 'request';
+export type Failure = 'unreachable' | 'timeout' | 'closed' | 'not-http' | 'too-large' | 'abandoned' | 'request' | 'rate-limited';
 
 export interface Exchange {
   request: RequestSpec;
@@ -104,9 +105,10 @@ async function* pieces(chunks: Buffer[]): AsyncGenerator<Buffer> {
 }
 
 export class HttpClient {
-  private readonly agent: Agent;
+  private readonly agent: Dispatcher;
   constructor(private readonly timeoutMs: number, connections = 8) {
-    this.agent = new Agent({ connections, connect: { timeout: timeoutMs }, maxHeaderSize: MAX_HEADERS });
+    // Direct, or through HTTP(S)_PROXY as NO_PROXY allows (gateway.ts).
+    this.agent = dispatcher({ connections, connect: { timeout: timeoutMs }, maxHeaderSize: MAX_HEADERS });
   }
 
   /**

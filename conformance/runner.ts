@@ -8,6 +8,7 @@ import { runProperty } from './checks/property.js';
 import { RACE_SIZE } from './checks/state.js';
 import type { CaseExchange, Check, CheckContext, ExchangeCheck, Verdict } from './checks/types.js';
 import { toCurl } from './curl.js';
+import { throughGateway } from './gateway.js';
 import { HttpClient, type Exchange, type RequestSpec } from './http.js';
 import { IdAllocator } from './ids.js';
 import { summarize, type CheckResult, type TargetResult } from './result.js';
@@ -28,6 +29,8 @@ export interface RunOptions {
   onProgress?: (done: number, total: number, target: string, id: string) => void;
   /** Sees every exchange (used by the catalog test to prove every declared status is exercised). */
   onExchange?: (ex: Exchange) => void;
+  /** Requests per second to each target (--rate-limit); undefined: no limit. */
+  rateLimit?: number;
 }
 
 async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -112,9 +115,11 @@ export async function runTarget(opts: RunOptions, target: Target): Promise<Targe
   const checks = (opts.catalog ?? defaultCatalog).filter((c) => !opts.only || opts.only.includes(c.id));
   // Room for a batch of concurrent cases (PS-STATE-003) beside the checks running at once.
   const client = new HttpClient(opts.timeoutMs, (opts.concurrency ?? 4) + RACE_SIZE);
+  // The rate limit, and 429/503 with Retry-After waited out and retried (gateway.ts).
+  const send = throughGateway((base, spec, abandon) => client.send(base, spec, abandon), { rateLimit: opts.rateLimit, timeoutMs: opts.timeoutMs });
   const health = new TargetHealth();
   try {
-    const first = await client.send(target.url, preflight(opts.model));
+    const first = await send(target.url, preflight(opts.model));
     if (!first.response) health.kill(`${first.error} (preflight ${first.request.method} ${first.request.path})`);
     const ctx: CheckContext = {
       model: opts.model,
@@ -153,7 +158,7 @@ export async function runTarget(opts: RunOptions, target: Target): Promise<Targe
         requests: 0,
         cutShort: false,
         send: async (req: RequestSpec): Promise<Exchange> => {
-          const ex = await client.send(target.url, req, health.abandon);
+          const ex = await send(target.url, req, health.abandon);
           if (ex.failure === 'abandoned') {
             s.cutShort = true;
             return ex;

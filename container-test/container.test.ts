@@ -1,20 +1,22 @@
 // The image, built from the Dockerfile and run on a real container engine:
-// its health check, its user, the API, the stub controls, the conformance
-// suite, and a clean `docker stop`. Then the README's own `docker build` and
-// `docker run` commands, exactly as written there.
+// its health check, its user, node as PID 1, the API, the stub controls, the
+// conformance suite (from this checkout, and from the image itself:
+// `docker run IMAGE conformance --target ...`), and a clean `docker stop`.
+// Then the README's own `docker build` and `docker run` commands, exactly as
+// written there.
 //
 // Needs a Docker-compatible engine (DOCKER_HOST) and the docker CLI:
 // `npm run test:container`.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
-import { engine, portIsFree, run, waitForHttp, waitUntilHealthy } from './engine.js';
+import { runProcess, startProcess, type StartedProcess } from '../lib/process.js';
+import { engine, portIsFree, run, waitUntilHealthy } from './engine.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url)); // from dist/container-test/
 const CONFORMANCE_CLI = join(ROOT, 'dist', 'conformance', 'cli.js');
@@ -22,7 +24,7 @@ const TOKEN = 'ci-token';
 const ADMIN_TOKEN = 'ci-admin-token';
 const ADMIN = { authorization: `Bearer ${ADMIN_TOKEN}` };
 const API = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
-const SEED = '[{"id": 1, "name": "Seeded Monstera", "tag": "tropical"}, {"id": 9223372036854775807, "name": "Seeded Max"}]';
+const INITIAL_PLANTS = '[{"id": 1, "name": "Initial Monstera", "tag": "tropical"}, {"id": 9223372036854775807, "name": "Initial Max"}]';
 
 async function call(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; body: any }> {
   const res = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
@@ -40,9 +42,9 @@ test('the image built from the Dockerfile with testcontainers', { timeout: 15 * 
       .withEnvironment({
         PLANTSTORE_TOKENS: TOKEN,
         PLANTSTORE_ADMIN_TOKEN: ADMIN_TOKEN,
-        PLANTSTORE_SEED_FILE: '/home/node/seed.json',
+        PLANTSTORE_PLANTS_FILE: '/home/node/plants.json',
       })
-      .withCopyContentToContainer([{ content: SEED, target: '/home/node/seed.json', mode: 0o644 }])
+      .withCopyContentToContainer([{ content: INITIAL_PLANTS, target: '/home/node/plants.json', mode: 0o644 }])
       .withExposedPorts(4010)
       .withWaitStrategy(Wait.forHttp('/__health', 4010).withStartupTimeout(60_000))
       .start();
@@ -63,14 +65,20 @@ test('the image built from the Dockerfile with testcontainers', { timeout: 15 * 
       assert.equal(id.output.trim(), '1000');
     });
 
-    await t.test('serves the API with the configured token and the seeded plants', async () => {
+    await t.test('node is PID 1 (the entry point execs it), so docker stop signals the server itself', async () => {
+      const pid1 = await started.exec(['cat', '/proc/1/cmdline']);
+      assert.equal(pid1.exitCode, 0);
+      assert.deepEqual(pid1.output.split('\0').filter(Boolean), ['node', '/app/dist/server/start.js']);
+    });
+
+    await t.test('serves the API with the configured token and the initial plants', async () => {
       const health = await call(`${base}/__health`);
       assert.deepEqual([health.status, health.body], [200, { status: 'ok' }]);
       const created = await call(`${base}/plants`, { method: 'POST', headers: API, body: '{"id": 2, "name": "Fern", "tag": "shade"}' });
       assert.deepEqual([created.status, created.body], [200, { name: 'Fern', tag: 'shade' }]);
-      const seeded = await call(`${base}/plants`, { method: 'POST', headers: API, body: '{"id": 9223372036854775807, "name": "Again"}' });
-      assert.equal(seeded.status, 400, 'the seeded id is taken');
-      assert.equal(seeded.body.error, 40004);
+      const taken = await call(`${base}/plants`, { method: 'POST', headers: API, body: '{"id": 9223372036854775807, "name": "Again"}' });
+      assert.equal(taken.status, 400, 'the id of an initial plant is taken');
+      assert.equal(taken.body.error, 40004);
       const anonymous = await call(`${base}/plants`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id": 3, "name": "Fern"}' });
       assert.equal(anonymous.status, 401);
       assert.match(String(anonymous.headers.get('www-authenticate')), /^Bearer realm="plantstore"/);
@@ -82,8 +90,8 @@ test('the image built from the Dockerfile with testcontainers', { timeout: 15 * 
       const plants = await call(`${base}/__admin/plants`, { headers: ADMIN });
       assert.deepEqual(plants.body, {
         plants: [
-          { id: '1', name: 'Seeded Monstera', tag: 'tropical' },
-          { id: '9223372036854775807', name: 'Seeded Max' },
+          { id: '1', name: 'Initial Monstera', tag: 'tropical' },
+          { id: '9223372036854775807', name: 'Initial Max' },
           { id: '2', name: 'Fern', tag: 'shade' },
         ],
       });
@@ -119,25 +127,44 @@ test('the image built from the Dockerfile with testcontainers', { timeout: 15 * 
       const dir = mkdtempSync(join(tmpdir(), 'plantstore-conformance-'));
       try {
         const report = join(dir, 'report.json');
-        const result = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-          const child = spawn(process.execPath, [CONFORMANCE_CLI, '--target', base, '--token', TOKEN, '--json', report], {
-            cwd: ROOT,
-            stdio: ['ignore', 'pipe', 'pipe'],
-          });
-          let output = '';
-          child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-          child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-          const timer = setTimeout(() => child.kill('SIGKILL'), 10 * 60_000);
-          child.on('error', reject);
-          child.on('exit', (code) => {
-            clearTimeout(timer);
-            resolve({ code, output });
-          });
+        const ran = await runProcess({
+          file: process.execPath,
+          args: [CONFORMANCE_CLI, '--target', base, '--token', TOKEN, '--json', report],
+          cwd: ROOT,
+          timeoutMs: 10 * 60_000,
+          name: 'plantstore-conformance',
         });
+        const result = { code: ran.code, output: [...ran.lines, ran.stderr].join('\n') };
         t.diagnostic(result.output.split('\n').slice(-5).join('\n'));
         assert.equal(result.code, 0, `conformance failures:\n${result.output.slice(-4000)}`);
       } finally {
         rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    await t.test('the harness from the image (docker run IMAGE conformance --target ...) passes against the stub container', async (t) => {
+      // The stub's mapped port is on the host's loopback: the harness's container shares the host's network.
+      const reports = mkdtempSync(join(tmpdir(), 'plantstore-image-reports-'));
+      // The image runs as uid 1000; the folder the reports go to must be writable by it.
+      chmodSync(reports, 0o777);
+      try {
+        const ran = await runProcess({
+          file: 'docker',
+          args: ['run', '--rm', '--network', 'host', '-v', `${reports}:/reports`, image, 'conformance', '--target', base, '--token', TOKEN, '--reports', '/reports'],
+          timeoutMs: 10 * 60_000,
+          name: 'docker run IMAGE conformance',
+        });
+        const output = [...ran.lines, ran.stderr].join('\n');
+        t.diagnostic(ran.lines.slice(-3).join('\n'));
+        assert.equal(ran.code, 0, `the harness from the image:\n${output.slice(-4000)}`);
+        assert.match(output, /^OK: 1 target\(s\)/m);
+        const json = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as { targets: Array<{ url: string; summary: Record<string, number> }> };
+        assert.equal(json.targets[0]!.url, base);
+        assert.equal(json.targets[0]!.summary.fail, 0);
+        assert.equal(json.targets[0]!.summary.error, 0);
+        assert.ok((json.targets[0]!.summary.pass ?? 0) > 0);
+      } finally {
+        rmSync(reports, { recursive: true, force: true });
       }
     });
 
@@ -188,16 +215,19 @@ test('the README’s docker build and docker run commands, exactly as written', 
   const built = await run(build, ROOT, 10 * 60_000);
   assert.equal(built.code, 0, built.output.slice(-4000));
 
-  const child = spawn('sh', ['-c', runLine], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  let running = true;
-  void exited.then(() => (running = false));
+  let docker: StartedProcess | undefined;
   let id: string | undefined;
   try {
-    await waitForHttp('http://127.0.0.1:4010/__health', 60_000, () => running);
+    // Its own process group: a `docker run` left by a failed test is killed with the group.
+    docker = await startProcess({
+      file: 'sh',
+      args: ['-c', runLine],
+      cwd: ROOT,
+      group: true,
+      readyProbe: async () => (await fetch('http://127.0.0.1:4010/__health', { signal: AbortSignal.timeout(2000) })).ok,
+      timeoutMs: 60_000,
+      name: runLine,
+    });
     const mine = await containersPublishing4010();
     assert.equal(mine.length, 1, 'one container of the image publishes port 4010');
     id = mine[0] as string;
@@ -224,12 +254,13 @@ test('the README’s docker build and docker run commands, exactly as written', 
     const stop = await run(`docker stop -t 10 ${id}`, ROOT, 60_000);
     t.diagnostic(`docker stop took ${(performance.now() - t0).toFixed(0)} ms`);
     assert.equal(stop.code, 0, stop.output);
-    assert.equal(await exited, 0, `docker run ended with the server's exit code 0:\n${output.slice(-2000)}`);
+    const ended = await docker.exited;
+    assert.equal(ended.code, 0, `docker run ended with the server's exit code 0:\n${[...docker.lines, docker.stderr()].join('\n').slice(-2000)}`);
   } finally {
     for (const leftover of id !== undefined ? [id] : await containersPublishing4010().catch(() => [])) {
       await engine('DELETE', `/containers/${leftover}?force=true`).catch(() => undefined);
     }
-    if (running) child.kill('SIGKILL');
+    if (docker?.exit() === undefined) await docker?.stop(1_000);
   }
 });
 

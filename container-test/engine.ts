@@ -1,8 +1,8 @@
 // Small helpers for the container tests: the engine's API over its unix
 // socket, the README's commands, and bounded waits.
-import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
+import { runProcess } from '../lib/process.js';
 
 /** The engine's unix socket, from DOCKER_HOST as the docker CLI reads it. */
 function socketPath(): string {
@@ -71,23 +71,12 @@ export interface CommandResult {
   output: string;
 }
 
-/** Runs a shell command line as written (README commands), bounded by `timeoutMs`. */
-export function run(line: string, cwd: string, timeoutMs: number): Promise<CommandResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', line], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${line}: did not finish within ${timeoutMs} ms\n${output.slice(-4000)}`));
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
+/** Runs a shell command line as written (README commands), bounded by `timeoutMs`: past it the shell and what it started are killed. */
+export async function run(line: string, cwd: string, timeoutMs: number): Promise<CommandResult> {
+  const result = await runProcess({ file: 'sh', args: ['-c', line], cwd, group: true, timeoutMs, name: line });
+  const output = [...result.lines, result.stderr].join('\n');
+  if (result.signal === 'SIGKILL') throw new Error(`${line}: did not finish within ${timeoutMs} ms\n${output.slice(-4000)}`);
+  return { code: result.code, output };
 }
 
 /** True when nothing listens on 127.0.0.1:`port`. */
@@ -97,20 +86,4 @@ export function portIsFree(port: number): Promise<boolean> {
     server.once('error', () => resolve(false));
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
-}
-
-/** Polls `url` until it answers 2xx; bounded by `timeoutMs`. */
-export async function waitForHttp(url: string, timeoutMs: number, stillRunning: () => boolean): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!stillRunning()) throw new Error(`the process serving ${url} has exited`);
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }

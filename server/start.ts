@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // The server's entry point: reads the environment, listens, and closes
 // cleanly on SIGTERM and SIGINT (requests in flight are answered first).
 import { DocumentError } from '../spec/openapi.js';

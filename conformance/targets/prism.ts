@@ -19,10 +19,20 @@ export interface PrismOptions {
   startTimeoutMs?: number;
 }
 
-function prismEntry(): string {
-  const require = createRequire(import.meta.url);
+/** Prism is an optional dependency of the package: `npm i --omit=optional` (or a failed optional install) leaves it out. */
+export const PRISM_MISSING =
+  '--prism needs @stoplight/prism-cli 5.14.2, an optional dependency that is not installed here. ' +
+  'Install it beside the harness (npm i @stoplight/prism-cli@5.14.2), or install the harness without --omit=optional.';
+
+export function prismEntry(require: NodeJS.Require = createRequire(import.meta.url)): string {
   // The package's bin, resolved from its package.json so no shell or npx is involved.
-  const packageJson = require.resolve('@stoplight/prism-cli/package.json');
+  let packageJson: string;
+  try {
+    packageJson = require.resolve('@stoplight/prism-cli/package.json');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') throw new Error(PRISM_MISSING);
+    throw err;
+  }
   const bin = (require(packageJson) as { bin: Record<string, string> | string }).bin;
   const relative = typeof bin === 'string' ? bin : bin.prism!;
   return join(dirname(packageJson), relative);

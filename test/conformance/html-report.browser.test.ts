@@ -1,5 +1,6 @@
-// The HTML report in a real browser: headless Chromium (Debian's
-// `chromium`, driven by playwright-core) opens the file from disk, with no
+// The HTML report in a real browser: headless Chromium (the one inside
+// @sparticuz/chromium, or CHROMIUM_PATH's; driven by playwright-core; see
+// test/support/browser.ts) opens the file from disk, with no
 // console error and no network request; the counts per target are those of
 // the run; the filters change the visible rows as they should; hostile text
 // from a target stays text. A screenshot goes to reports/ (git-ignored).
@@ -7,19 +8,18 @@
 // side by side, so there are failures and disagreements. No Prism needed.
 // The coverage of the document is shown below the matrix.
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { computeCoverage, type Coverage } from '../../conformance/coverage.js';
 import { toHtml } from '../../conformance/report/html.js';
 import { runResult, type TargetResult } from '../../conformance/result.js';
 import { run } from '../../conformance/runner.js';
 import { loadSpecModel } from '../../conformance/spec-model.js';
+import { launchChromium } from '../support/browser.js';
 import { startFake } from '../support/fake-server.js';
 
-// Debian's chromium; CHROMIUM_PATH names another Chromium build (e.g. on a CI image without Debian's package).
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const REPORTS = fileURLToPath(new URL('../../../reports/', import.meta.url));
 const HTML_FILE = `${REPORTS}html-report.browser-test.html`;
 const SCREENSHOT = `${REPORTS}html-report.browser-test.png`;
@@ -30,9 +30,6 @@ let coverage: Coverage;
 let browser: Browser | undefined;
 
 before(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: the HTML report test needs Debian's chromium package (apt-get install -y chromium) or CHROMIUM_PATH naming a Chromium`);
-  }
   const token = 'browser-test-token';
   const baseline = await startFake({ tokens: [token] });
   const mutant = await startFake({ tokens: [token], noWwwAuthenticate: true, no405: true, acceptMalformed: true, dropTag: true });
@@ -57,10 +54,7 @@ before(async () => {
   mkdirSync(REPORTS, { recursive: true });
   coverage = computeCoverage(model, results, new Map(results.map((t) => [t.target.name, t.observed ?? []])));
   writeFileSync(HTML_FILE, toHtml(runResult({ seed: 7, strict: false, lint: [], targets: results, divergences: [], coverage })));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-gpu', '--no-first-run', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -13,14 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { chromium } from 'playwright-core';
 import { catalog } from '../../conformance/checks/index.js';
 import { loadDivergences } from '../../conformance/differential/divergences.js';
 import type { JsonReport } from '../../conformance/report/json.js';
+import { launchChromium } from '../support/browser.js';
 
 const CLI = fileURLToPath(new URL('../../conformance/cli.js', import.meta.url));
-// Debian's chromium; CHROMIUM_PATH names another Chromium build (e.g. on a CI image without Debian's package).
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // The default run writes reports/ under the working directory: a fresh one.
 const cwd = mkdtempSync(join(tmpdir(), 'plantstore-default-run-'));
 after(() => rmSync(cwd, { recursive: true, force: true }));
@@ -75,8 +73,7 @@ describe('the default run: reference server and Prism mock side by side', () => 
   });
 
   it('the HTML report opens in Chromium from disk and shows the same counts', async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: this test needs Debian's chromium package (apt-get install -y chromium) or CHROMIUM_PATH naming a Chromium`);
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-gpu', '--no-first-run', '--disable-sync'] });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       const errors: string[] = [];

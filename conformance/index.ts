@@ -1,0 +1,14 @@
+// The harness as a library (the package's `plantstore/conformance` export):
+// `main(argv)` is the CLI without the process (it returns the exit code);
+// `run` runs the catalog against targets one builds oneself, and the
+// reports render what it returns.
+export { main } from './cli.js';
+export { run, runTarget, type RunOptions } from './runner.js';
+export { loadSpecModel, type SpecModel } from './spec-model.js';
+export { catalog, type Check, type Outcome } from './checks/index.js';
+export type { Target } from './targets/target.js';
+export { exitCode, runResult, type CheckResult, type RunResult, type TargetResult } from './result.js';
+export { computeCoverage } from './coverage.js';
+export { toJsonReport, type JsonReport } from './report/json.js';
+export { toJunit } from './report/junit.js';
+export { toHtml } from './report/html.js';

@@ -1,0 +1,110 @@
+// The GitHub Action's step (action.yml runs `node dist/scripts/action.js`
+// with the inputs in INPUT_* variables): runs the harness against the
+// target, writes the JSON, JUnit and HTML reports into the `reports` folder,
+// adds a job summary (the counts, each failure with its Expected, Actual and
+// curl line) to $GITHUB_STEP_SUMMARY, sets the step's outputs, and exits
+// with the harness's code, so the step fails on 1 (a check failed) or 2 (the
+// harness could not do its job).
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { main } from '../conformance/cli.js';
+import type { JsonReport } from '../conformance/report/json.js';
+
+export interface ActionInputs {
+  target: string;
+  token: string;
+  strict: boolean;
+  seed: string;
+  reports: string;
+}
+
+/** The inputs as action.yml passes them (`env: INPUT_TARGET: ${{ inputs.target }}`, …). */
+export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
+  const target = (env.INPUT_TARGET ?? '').trim();
+  if (!target) throw new Error('the input `target` is required: the base URL of the server to check');
+  const strict = (env.INPUT_STRICT ?? '').trim().toLowerCase() || 'false';
+  if (strict !== 'true' && strict !== 'false') throw new Error(`the input \`strict\` is true or false, not ${JSON.stringify(env.INPUT_STRICT)}`);
+  return { target, token: env.INPUT_TOKEN ?? '', strict: strict === 'true', seed: (env.INPUT_SEED ?? '').trim(), reports: (env.INPUT_REPORTS ?? '').trim() || 'conformance-reports' };
+}
+
+/** The harness's arguments; the token travels in PLANTSTORE_TOKEN, never on a command line. */
+export function harnessArgs(inputs: ActionInputs): string[] {
+  return ['--target', inputs.target, '--reports', inputs.reports, ...(inputs.strict ? ['--strict'] : []), ...(inputs.seed ? ['--seed', inputs.seed] : [])];
+}
+
+/** Most failures the summary details; the reports hold them all. */
+export const SUMMARY_FAILURES = 50;
+
+const VERDICT: Record<number, string> = { 0: 'passed', 1: 'FAILED: a check failed', 2: 'ERROR: the harness could not finish' };
+
+/** A fenced block that the text cannot close early: the fence is longer than any run of backticks in it. */
+function fenced(text: string, language = ''): string {
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${language}\n${text}\n${fence}`;
+}
+
+/** Text from a target inside a Markdown table cell or heading: no markup, no line breaks. */
+function inline(text: string): string {
+  return text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_{}[\]<>()#+!|~]/g, '\\$&');
+}
+
+/** The job summary: verdict, counts per target, and each failure (with --strict, each non-strict too) with its curl line. */
+export function summaryMarkdown(report: JsonReport | undefined, code: number, inputs: ActionInputs): string {
+  const lines = [`## Plant Store conformance: ${VERDICT[code] ?? `exit ${code}`}`, ''];
+  if (!report) {
+    lines.push(`No report was written (exit ${code}): the harness stopped before it ran the checks. Its log, above this summary, says why.`, '');
+    return `${lines.join('\n')}\n`;
+  }
+  lines.push(`Target ${inline(inputs.target)}; seed ${report.seed} (\`seed: ${report.seed}\` replays the generated cases)${report.strict ? '; strict' : ''}.`, '');
+  lines.push('| target | pass | non-strict | fail | skip | error |', '|---|---|---|---|---|---|');
+  for (const t of report.targets) {
+    const s = t.summary;
+    lines.push(`| ${inline(t.url)} | ${s.pass} | ${s['non-strict']} | ${s.fail} | ${s.skip} | ${s.error} |`);
+  }
+  lines.push('');
+  for (const t of report.targets) if (t.unreachable) lines.push(`**Gave up on ${inline(t.url)}:** ${inline(t.unreachable)}`, '');
+  const failing = report.targets.flatMap((t) =>
+    t.results.filter((r) => r.outcome === 'fail' || r.outcome === 'error' || (report.strict && r.outcome === 'non-strict')).map((r) => ({ target: t, result: r })),
+  );
+  if (failing.length > 0) {
+    lines.push(`### Failures (${failing.length})`, '');
+    for (const { result: r } of failing.slice(0, SUMMARY_FAILURES)) {
+      lines.push(`#### ${r.id} ${inline(r.title)}: ${r.outcome} (${r.level}, ${inline(r.source.document)} ${inline(r.source.section)})`, '');
+      if (r.expected) lines.push('Expected:', fenced(r.expected), '');
+      if (r.actual) lines.push('Actual:', fenced(r.actual), '');
+      if (r.reproduce) lines.push('Reproduce (the token is read from `$PLANTSTORE_TOKEN`):', fenced(r.reproduce, 'sh'), '');
+    }
+    if (failing.length > SUMMARY_FAILURES) lines.push(`… and ${failing.length - SUMMARY_FAILURES} more: see the reports.`, '');
+  }
+  lines.push(`Reports: \`${join(inputs.reports, 'conformance.json')}\`, \`${join(inputs.reports, 'conformance.junit.xml')}\`, \`${join(inputs.reports, 'conformance.html')}\`.`, '');
+  return `${lines.join('\n')}\n`;
+}
+
+/** The whole step; returns the exit code. */
+export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let inputs: ActionInputs;
+  try {
+    inputs = readInputs(env);
+  } catch (err) {
+    process.stderr.write(`plantstore conformance action: ${(err as Error).message}\n`);
+    return 2;
+  }
+  // In Actions, a token that appears in the log is masked.
+  if (env.GITHUB_ACTIONS === 'true' && inputs.token) process.stdout.write(`::add-mask::${inputs.token}\n`);
+  if (inputs.token) process.env.PLANTSTORE_TOKEN = inputs.token;
+  const code = await main(harnessArgs(inputs));
+  const json = resolve(inputs.reports, 'conformance.json');
+  const report = existsSync(json) ? (JSON.parse(readFileSync(json, 'utf8')) as JsonReport) : undefined;
+  if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, summaryMarkdown(report, code, inputs));
+  if (env.GITHUB_OUTPUT) {
+    const outputs = { 'exit-code': String(code), 'json-report': json, 'junit-report': resolve(inputs.reports, 'conformance.junit.xml'), 'html-report': resolve(inputs.reports, 'conformance.html') };
+    appendFileSync(env.GITHUB_OUTPUT, Object.entries(outputs).map(([k, v]) => `${k}=${v}\n`).join(''));
+  }
+  return code;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = await runAction();
+}
