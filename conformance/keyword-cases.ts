@@ -5,9 +5,9 @@
 // characters) and then sorted by the request validator, so the expectation
 // always comes from the document as written. Keywords without cases say why.
 // JSON Schema Validation 2020-12: https://json-schema.org/draft/2020-12/json-schema-validation
-import { rationalOf, type Rational } from '../spec/exact-number.js';
+import type { Rational } from '../spec/exact-number.js';
 import { integerRange } from '../spec/formats.js';
-import { childPointer, isSchemaObject, keywordInfo, subschemas, type JsonSchema, type KeywordUse } from '../spec/schema-keywords.js';
+import { childPointer, isSchemaObject, keywordInfo, type KeywordUse } from '../spec/schema-keywords.js';
 import { isCheckedFormat } from '../spec/validator.js';
 import type { JsonValue } from './json.js';
 import {
@@ -24,7 +24,8 @@ import {
   typeExemplars,
   type InstancePath,
 } from './schema-values.js';
-import { resolveSchema, type SpecModel } from './spec-model.js';
+import { add, floorOf, integerOnly, rational, show, sites, stepBeside, stringStems, UNNAMED_PROPERTY, where, type Site } from './keyword-sites.js';
+import type { SpecModel } from './spec-model.js';
 
 export type Side = 'inside' | 'outside';
 
@@ -46,8 +47,7 @@ export interface KeywordDerivation {
   outside: KeywordCase[];
 }
 
-/** A property name no document is likely to declare, for "properties the schema does not name". */
-export const UNNAMED_PROPERTY = 'conformanceUnnamedProperty';
+export { UNNAMED_PROPERTY } from './keyword-sites.js';
 
 /** Keywords whose cases are made by a proposal of their own below; the applicators in POOLED draw from a pool of values. */
 const POOLED = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'contains', 'minContains', 'maxContains', 'propertyNames', 'patternProperties', 'dependentSchemas', 'unevaluatedItems']);
@@ -57,61 +57,12 @@ const MAX_CASES = 6;
 /** Keywords whose inside cases are particular values (a bound, a listed value), not any value of a kind. */
 const VALUE_BOUNDARIES = new Set(['format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'enum', 'const']);
 
-interface Site {
-  node: JsonSchema;
-  pointer: string;
-  path: InstancePath;
-}
-
-/** Every schema object of the request body the harness can place a value for, with where (the first place it is reached). */
-function sites(model: SpecModel): Site[] {
-  const out: Site[] = [];
-  const seen = new Set<string>();
-  const visit = (schema: unknown, pointer: string, path: InstancePath, depth: number): void => {
-    const { schema: node, pointer: at } = resolveSchema(model.doc, schema, pointer);
-    if (!isSchemaObject(node) || depth > 8 || seen.has(at)) return;
-    seen.add(at);
-    out.push({ node, pointer: at, path });
-    for (const sub of subschemas(node, at)) {
-      if (sub.keyword === 'allOf' || sub.keyword === 'anyOf' || sub.keyword === 'oneOf') visit(sub.schema, sub.pointer, path, depth + 1);
-      else if (sub.keyword === 'properties') visit(sub.schema, sub.pointer, [...path, sub.key!], depth + 1);
-      else if (sub.keyword === 'prefixItems') visit(sub.schema, sub.pointer, [...path, sub.key!], depth + 1);
-      else if (sub.keyword === 'items') visit(sub.schema, sub.pointer, [...path, Array.isArray(node.prefixItems) ? node.prefixItems.length : 0], depth + 1);
-      else if (sub.keyword === 'additionalProperties' || sub.keyword === 'unevaluatedProperties') visit(sub.schema, sub.pointer, [...path, UNNAMED_PROPERTY], depth + 1);
-    }
-  };
-  visit(model.create.requestSchema.schema, model.create.requestSchema.pointer, [], 0);
-  return out;
-}
-
 interface Proposal {
   side: Side;
   value: JsonValue | undefined;
   note: string;
   /** Proposals with one intent are alternatives: the first the validator confirms is the case (default: the note). */
   intent?: string;
-}
-
-const where = (path: InstancePath) => (path.length === 0 ? 'the body' : `/${path.join('/')}`);
-const show = (v: JsonValue | undefined) => {
-  const text = v === undefined ? 'nothing' : typeof v === 'bigint' ? String(v) : typeof v === 'object' && v !== null && 'text' in v ? String((v as { text: string }).text) : JSON.stringify(v);
-  return text.length > 40 ? `${text.slice(0, 37)}…` : text;
-};
-const rational = (v: unknown): Rational | undefined => (typeof v === 'number' || typeof v === 'bigint' ? rationalOf(v) : undefined);
-const floorOf = (r: Rational) => (r.n >= 0n || r.n % r.d === 0n ? r.n / r.d : r.n / r.d - 1n);
-const add = (a: Rational, b: Rational): Rational => ({ n: a.n * b.d + b.n * a.d, d: a.d * b.d });
-/** One step past the last digit the bound is written with (0.5 → 0.05; 3 → 0.1): a number just beside it. */
-const stepBeside = (r: Rational): Rational => ({ n: 1n, d: r.d * 10n });
-
-function integerOnly(node: JsonSchema): boolean {
-  const types = Array.isArray(node.type) ? node.type : node.type === undefined ? [] : [node.type];
-  return types.includes('integer') && !types.includes('number');
-}
-
-/** The string values known valid at `path`: the base's, then samples of the schema. */
-function stringStems(model: SpecModel, site: Site, current: JsonValue | undefined): string[] {
-  const stems = [current, ...samplesOf(model, site.node, site.pointer, { type: 'string' })].filter((v): v is string => typeof v === 'string' && v !== '');
-  return [...new Set(stems)];
 }
 
 /** The cases one keyword proposes, before the validator sorts them. */

@@ -2,13 +2,14 @@
 // "When the request body is a valid NewPlant record, then the service
 // answers 200 with a Plant record."
 import type { Exchange } from '../http.js';
-import { Numeral, tryParseJson } from '../json.js';
-import { describe, each, gradeAccepted, worst } from './grades.js';
+import { Numeral } from '../json.js';
+import { each, gradeAccepted, worst } from './grades.js';
 import { baseBodies, stringsOfLength } from '../schema-values.js';
 import { keywordDerivations, UNNAMED_PROPERTY } from '../keyword-cases.js';
-import { caseOf, createRequest, freshId, idField, idRange, keywordCaseBody, preferring, stringFields, validPlant, whyInvalid, type Body } from './requests.js';
-import { PLANT_STORE_SPEC, spec } from './sources.js';
-import type { Case, CaseExchange, Check, CheckContext, ExchangeCheck, Source, Verdict } from './types.js';
+import { caseOf, createRequest, freshId, rawWithProto, idField, idRange, keywordCaseBody, preferring, stringFields, validPlant, whyInvalid, type Body } from './requests.js';
+import { spec } from './sources.js';
+import { fixedIdCases, fixedIdCheck, gradeFixedId, neighbourOf, type IdSent } from './fixed-ids.js';
+import type { Case, Check, CheckContext, ExchangeCheck, Source, Verdict } from './types.js';
 
 const RULE1 = 'When the request body is a valid NewPlant record, then the service answers 200 with a Plant record.';
 
@@ -83,110 +84,6 @@ function requiredString(ctx: CheckContext): string {
   const name = stringFields(ctx).required[0];
   if (!name) throw new Error('the request schema has no required string field');
   return name;
-}
-
-interface IdSent {
-  body: Body;
-  id: bigint;
-}
-
-interface FixedIdCheckOptions {
-  id: string;
-  title: string;
-  fixed: (ctx: CheckContext) => bigint;
-  neighbour: (ctx: CheckContext) => bigint;
-}
-
-/** A fresh id beside a fixed one (moved toward it by the run's offset), or any fresh id when the document does not allow that one. */
-function neighbourOf(ctx: CheckContext, fixed: bigint, toward: 1n | -1n): bigint {
-  const near = fixed + toward * ctx.ids.offset;
-  if (whyInvalid(ctx, validPlant(ctx, { [idField(ctx)]: near })) === undefined && ctx.ids.claim(near)) return near;
-  return freshId(ctx);
-}
-
-/** The three cases of a fixed id (see fixedIdCheck): the body with it, a fresh id beside it, and that fresh id again. */
-function fixedIdCases(ctx: CheckContext, fixedBody: Body, f: bigint, n: bigint, note: string): Array<Case<IdSent>> {
-  const nearBody = { ...fixedBody, [idField(ctx)]: n };
-  return [
-    { request: createRequest(ctx, fixedBody, { note }), sent: { body: fixedBody, id: f } },
-    { request: createRequest(ctx, nearBody, { note: `a fresh id beside it, ${n}` }), sent: { body: nearBody, id: n } },
-    { request: createRequest(ctx, nearBody, { note: `the fresh id again: the target's answer to a duplicate` }), sent: { body: nearBody, id: n } },
-  ];
-}
-
-/** Grades the three cases of a fixed id: accepted, or refused exactly as the target refuses a duplicate. */
-function gradeFixedId(ctx: CheckContext, cases: Array<CaseExchange<IdSent>>): Verdict {
-  const [first, near, duplicate] = cases as [CaseExchange<IdSent>, CaseExchange<IdSent>, CaseExchange<IdSent>];
-  const nearVerdict = gradeAccepted(ctx, near.exchange, near.sent.body);
-  if (nearVerdict.outcome !== 'pass') return { ...nearVerdict, exchange: 1 };
-  const v = gradeAccepted(ctx, first.exchange, first.sent.body);
-  if (v.outcome === 'pass' || v.outcome === 'error') return { ...v, exchange: 0 };
-  const same = sameDuplicateAnswer(first.exchange, first.sent.id, duplicate.exchange, duplicate.sent.id);
-  if (same === 'same') return { outcome: 'pass' };
-  if (same === 'indistinct') {
-    return {
-      outcome: 'skip',
-      exchange: 0,
-      expected: 'an answer that tells an earlier run\'s plant from a refused id',
-      actual: `the rejection of id ${first.sent.id} equals the target's duplicate answer, which does not name the id: ${describe(first.exchange)}`,
-    };
-  }
-  return { ...v, exchange: 0 };
-}
-
-/**
- * A check for a fixed id (0, int64 max, int64 min). A fixed id is stored by
- * the first run against a long-lived target, so a later run's create of it
- * is rightly rejected as a duplicate. The check therefore sends three
- * requests: the fixed id; a fresh id beside it (which must be accepted: the
- * target takes ids in that region); and that fresh id again (a known
- * duplicate). The fixed id passes when it is accepted, or when its
- * rejection is the target's duplicate answer: same status, same `error`,
- * and the same message once each id is replaced by `{id}`. When the
- * duplicate answer does not name the id, an earlier run's plant cannot be
- * told from a refusal of the id: the outcome is `skip`, never `pass`.
- */
-function fixedIdCheck({ id, title, fixed, neighbour }: FixedIdCheckOptions): ExchangeCheck<IdSent> {
-  return {
-    kind: 'exchange',
-    id,
-    title,
-    level: 'MUST',
-    source: { document: PLANT_STORE_SPEC, section: 'NewPlant: id integer int64; Create plant, rule 1' },
-    requirement: `id: integer, format int64. ${RULE1} (Where the document's schema does not allow this id, e.g. a minimum, the check is skipped and says why.)`,
-    precondition: (ctx) => {
-      const why = whyInvalid(ctx, validPlant(ctx, { [idField(ctx)]: fixed(ctx) }));
-      return why === undefined ? undefined : `the document does not allow id ${fixed(ctx)}: ${why}`;
-    },
-    cases: (ctx) => {
-      const f = fixed(ctx);
-      const n = neighbour(ctx);
-      ctx.ids.claim(n);
-      return fixedIdCases(ctx, validPlant(ctx, { [idField(ctx)]: f }), f, n, `id ${f}`);
-    },
-    verify: (cases, ctx) => gradeFixedId(ctx, cases),
-  };
-}
-
-function sameDuplicateAnswer(a: Exchange, aId: bigint, b: Exchange, bId: bigint): 'same' | 'indistinct' | 'different' {
-  if (!a.response || !b.response || a.response.status !== b.response.status) return 'different';
-  if (a.response.status < 400 || a.response.status > 499) return 'different';
-  const pa = tryParseJson(a.response.bodyText);
-  const pb = tryParseJson(b.response.bodyText);
-  if (!pa.ok || !pb.ok) return 'different';
-  const ea = pa.value as Record<string, unknown>;
-  const eb = pb.value as Record<string, unknown>;
-  if (ea?.error !== eb?.error || typeof ea?.message !== 'string' || typeof eb?.message !== 'string') return 'different';
-  const ma = ea.message.split(String(aId)).join('{id}');
-  const mb = eb.message.split(String(bId)).join('{id}');
-  if (ma !== mb) return 'different';
-  return mb.includes('{id}') ? 'same' : 'indistinct';
-}
-
-/** A body whose unknown members are literally named __proto__ and constructor (an object literal cannot carry them). */
-function rawWithProto(body: Body): string {
-  const json = JSON.stringify(Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'bigint' ? `@@${v}@@` : v])));
-  return json.replace(/"@@(-?\d+)@@"/g, '$1').replace(/}$/, ',"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}');
 }
 
 /**

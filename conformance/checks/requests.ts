@@ -110,3 +110,9 @@ export function keywordCaseBody(ctx: CheckContext, c: KeywordCase, path: Instanc
   const aboutId = path.length === 1 && path[0] === id && (c.fixedId !== undefined || c.side === 'outside');
   return !aboutId && typeof body[id] !== 'undefined' && ['number', 'bigint'].includes(typeof body[id]) ? { ...body, [id]: freshId(ctx) } : body;
 }
+
+/** A body whose unknown members are literally named __proto__ and constructor (an object literal cannot carry them). */
+export function rawWithProto(body: Body): string {
+  const json = JSON.stringify(Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'bigint' ? `@@${v}@@` : v])));
+  return json.replace(/"@@(-?\d+)@@"/g, '$1').replace(/}$/, ',"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}');
+}
