@@ -1,10 +1,10 @@
 // The conformance harness measurement: wall time of a full run against the
 // reference server, and generated cases per second. Runs only when the
 // harness is part of the build; otherwise says so (never a made-up number).
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runProcess } from '../lib/process.js';
 import { PROJECT_ROOT } from './servers.js';
 import { median } from './stats.js';
 
@@ -48,15 +48,7 @@ export async function measureHarness(runs = 3, timeoutMs = 300_000): Promise<Har
   async function runOnce(cases: number): Promise<{ wallSeconds: number; exitCode: number | null; counted: ReturnType<typeof countCases> }> {
     rmSync(reportFile, { force: true });
     const started = process.hrtime.bigint();
-    const exitCode = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(process.execPath, argsFor(cases), { cwd: PROJECT_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-      child.on('error', reject);
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        resolve(code);
-      });
-    });
+    const { code: exitCode } = await runProcess({ file: process.execPath, args: argsFor(cases), cwd: PROJECT_ROOT, stdout: 'ignore', stderr: 'inherit', timeoutMs });
     const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
     let counted: ReturnType<typeof countCases>;
     try {

@@ -2,7 +2,7 @@
 // integer id on every request, as a real client creating distinct plants
 // would (repeated ids would only measure the duplicate path).
 import autocannon, { type AutocannonRequest } from 'autocannon';
-import { cpuSeconds } from './servers.js';
+import { cpuSeconds } from '../lib/process.js';
 import { percentile, type RoundResult } from './stats.js';
 
 export interface LoadOptions {

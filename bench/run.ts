@@ -17,14 +17,13 @@ import {
   prismServer,
   PROJECT_ROOT,
   referenceServer,
-  residentBytes,
-  sleep,
   startServer,
   stopServer,
   type RunningServer,
   type ServerKind,
 } from './servers.js';
 import type { RoundResult } from './stats.js';
+import { residentBytes, sleep } from '../lib/process.js';
 
 const TOKEN = 'bench-token';
 
@@ -90,7 +89,7 @@ async function stop(server: RunningServer): Promise<void> {
   running.splice(running.indexOf(server), 1);
 }
 // Whatever happens, no server outlives the benchmark.
-process.on('exit', () => running.forEach((server) => server.child.kill('SIGKILL')));
+process.on('exit', () => running.forEach((server) => server.process.child.kill('SIGKILL')));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
 
 const began = Date.now();
@@ -132,7 +131,7 @@ for (const kind of loadServers) {
   nextIds[kind.name] = () => ++id;
 }
 await sleep(500);
-for (const server of servers) memory[server.kind.name] = { idleBytes: residentBytes(server.child.pid) };
+for (const server of servers) memory[server.kind.name] = { idleBytes: residentBytes(server.process.pid) };
 for (const server of servers) {
   await runLoad({ url: server.url, token: TOKEN, connections: settings.connections, durationSeconds: settings.warmupSeconds, nextId: nextIds[server.kind.name]! });
   noteExit(server, 'the warm-up');
@@ -147,7 +146,7 @@ for (let round = 0; round < settings.rounds; round++) {
       connections: settings.connections,
       durationSeconds: settings.roundSeconds,
       nextId: nextIds[server.kind.name]!,
-      serverPid: server.child.pid,
+      serverPid: server.process.pid,
     });
     rounds[server.kind.name]![round] = result;
     noteExit(server, `load round ${round + 1}`);
@@ -155,7 +154,7 @@ for (let round = 0; round < settings.rounds; round++) {
   log(`load round ${round + 1}/${settings.rounds} done`);
 }
 for (const server of servers) {
-  memory[server.kind.name]!.afterLoadBytes = residentBytes(server.child.pid);
+  memory[server.kind.name]!.afterLoadBytes = residentBytes(server.process.pid);
   await stop(server);
 }
 
@@ -169,7 +168,7 @@ for (const kind of [reference, floor]) {
   const result = await runLoad({ url: server.url, token: TOKEN, connections: settings.connections, amount: settings.plantsForMemory - 1, nextId: () => ++id });
   noteExit(server, `the ${settings.plantsForMemory} plants`);
   await sleep(1_000);
-  memory[kind.name]!.afterPlantsBytes = residentBytes(server.child.pid);
+  memory[kind.name]!.afterPlantsBytes = residentBytes(server.process.pid);
   memory[kind.name]!.plantsStored = 1 + (result.statusCounts['200'] ?? 0);
   await stop(server);
   log(`${kind.name}: ${memory[kind.name]!.plantsStored} plants stored`);

@@ -1,11 +1,8 @@
 // Starting, probing, measuring and stopping the servers under test, each in
 // its own process.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync, closeSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { freePort } from '../lib/process.js';
 import { fileURLToPath } from 'node:url';
-import { parseCpuSeconds, parseVmRss } from './stats.js';
+import { freePort, GiveUp, startProcess, type StartedProcess } from '../lib/process.js';
 
 /** The project's root, from both the source tree and dist/. */
 export const PROJECT_ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../' : '../', import.meta.url));
@@ -51,12 +48,12 @@ export interface RunningServer {
   kind: ServerKind;
   port: number;
   url: string;
-  child: ChildProcess;
+  process: StartedProcess;
   /** Milliseconds from spawn to the first request answered 200. */
   startupMs: number;
   /** How the process ended ("exited with 1"), undefined while it runs. */
   exit: () => string | undefined;
-  /** The start of its stderr (the first 16 KiB). */
+  /** The end of its stderr. */
   stderr: () => string;
 }
 
@@ -80,41 +77,27 @@ let nextProbeId = -1;
 export async function startServer(kind: ServerKind, options: StartOptions): Promise<RunningServer> {
   const port = await freePort();
   const { file, args } = kind.command(port);
-  const devNull = openSync('/dev/null', 'w');
-  const started = process.hrtime.bigint();
-  const child = spawn(file, args, {
+  const started = await startProcess({
+    name: kind.name,
+    file,
+    args,
     cwd: PROJECT_ROOT,
-    env: { ...process.env, ...kind.env, ...options.env, PORT: String(port) },
-    stdio: ['ignore', devNull, 'pipe'],
+    env: { ...kind.env, ...options.env, PORT: String(port) },
+    stdout: 'ignore',
+    timeoutMs: options.timeoutMs ?? 60_000,
+    // Connection refused (not listening yet) is "not yet"; any other answer
+    // means the server is up but refused a valid create: stop waiting.
+    readyProbe: async () => {
+      const status = await createPlant(port, options.token, nextProbeId--).catch(() => undefined);
+      if (status !== undefined && status !== 200) throw new GiveUp(`${kind.name} answered a valid create with ${status}`);
+      return status === 200;
+    },
   });
-  closeSync(devNull);
-  let stderr = '';
-  child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (text: string) => {
-    if (stderr.length < 16_384) stderr += text;
-  });
-  let exited: string | undefined;
-  child.on('exit', (code, signal) => (exited = `exited with ${signal ?? code}`));
-
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-  for (let attempt = 0; ; attempt++) {
-    if (exited !== undefined) throw new Error(`${kind.name} ${exited} before accepting a request: ${stderr.trim()}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`${kind.name} accepted no request within ${options.timeoutMs ?? 60_000} ms: ${stderr.trim()}`);
-    }
-    const status = await createPlant(port, options.token, nextProbeId--).catch(() => undefined);
-    if (status === 200) break;
-    // Connection refused (not listening yet): try again shortly. Any other
-    // answer means the server is up but refused a valid create.
-    if (status !== undefined) {
-      child.kill('SIGKILL');
-      throw new Error(`${kind.name} answered a valid create with ${status}`);
-    }
-    await sleep(attempt < 200 ? 5 : 50);
-  }
-  const startupMs = Number(process.hrtime.bigint() - started) / 1e6;
-  return { kind, port, url: `http://${HOST}:${port}`, child, startupMs, exit: () => exited, stderr: () => stderr };
+  const exit = () => {
+    const ended = started.exit();
+    return ended && `exited with ${ended.signal ?? ended.code}`;
+  };
+  return { kind, port, url: `http://${HOST}:${port}`, process: started, startupMs: started.readyMs, exit, stderr: started.stderr };
 }
 
 /** POSTs one valid NewPlant on a fresh connection and resolves with the status. */
@@ -142,37 +125,8 @@ export function createPlant(port: number, token: string, id: number): Promise<nu
   });
 }
 
-/** The resident set size of a process in bytes (VmRSS of /proc/<pid>/status); undefined where there is no /proc. */
-export function residentBytes(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    return parseVmRss(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-/** CPU seconds (user + system) a process has used so far; undefined where there is no /proc. */
-export function cpuSeconds(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    return parseCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
 /** SIGTERM, then SIGKILL if the process has not exited within `graceMs`. */
 export async function stopServer(server: RunningServer, graceMs = 5_000): Promise<void> {
-  const { child } = server;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(timer);
+  await server.process.stop(graceMs);
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

@@ -82,25 +82,6 @@ export function throughputRatios(numerator: readonly RoundResult[], denominator:
   return { perRound, median: median(perRound.filter((ratio) => !Number.isNaN(ratio))) };
 }
 
-/** Parses the VmRSS line of /proc/<pid>/status into bytes; undefined when absent. */
-export function parseVmRss(status: string): number | undefined {
-  const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status);
-  return match ? Number(match[1]) * 1024 : undefined;
-}
-
-/**
- * User plus system CPU seconds of a process from the text of /proc/<pid>/stat
- * (fields 14 and 15, utime and stime, in clock ticks of USER_HZ, which is 100
- * on Linux). The command name (field 2) may hold spaces and parentheses, so
- * fields are counted from its closing parenthesis.
- */
-export function parseCpuSeconds(stat: string): number | undefined {
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const utime = Number(fields[11]);
-  const stime = Number(fields[12]);
-  return Number.isFinite(utime) && Number.isFinite(stime) ? (utime + stime) / 100 : undefined;
-}
-
 /** Renders rows as a plain-text table with aligned columns; the first row is the header. */
 export function formatTable(rows: readonly (readonly string[])[]): string {
   const widths: number[] = [];

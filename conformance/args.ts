@@ -42,7 +42,8 @@ Options:
   --html FILE         write a self-contained HTML report to FILE
   --reports DIR       write conformance.json, conformance.junit.xml and
                       conformance.html to DIR (the default run: reports)
-  --spec FILE         the OpenAPI document (default: spec/openapi.yaml)
+  --spec FILE         the OpenAPI document (default: spec/openapi.yaml); the
+                      reference server serves it too and Prism mocks it
   --help              show this help
 
 Exit codes: 0 no check failed, 1 a check failed, 2 the harness could not run

@@ -8,6 +8,7 @@
 // unreachable or dead, a check `error`, a server that does not start).
 import { relative } from 'node:path';
 import { HELP, parseCliArgs, type CliOptions } from './args.js';
+import { computeCoverage } from './coverage.js';
 import { compareDivergences, loadDivergences, type DivergenceFile } from './differential/divergences.js';
 import { lintSpec, type LintFinding } from './lint.js';
 import { closingLine, renderConsole } from './report/console.js';
@@ -103,7 +104,8 @@ async function runChecks(options: CliOptions, inputs: Inputs, targets: Target[])
   if (tty) say('\r\x1b[K');
   const file = inputs.divergenceFile;
   const divergences = file ? results.filter((t) => t.target.role === 'prism').map((t) => compareDivergences(t, file, options.divergences)) : [];
-  return runResult({ seed: options.seed, strict: options.strict, lint: inputs.lint, targets: results, divergences });
+  const coverage = computeCoverage(inputs.model, results, new Map(results.map((t) => [t.target.name, t.observed ?? []])));
+  return runResult({ seed: options.seed, strict: options.strict, lint: inputs.lint, targets: results, divergences, coverage });
 }
 
 /** Prints the console report, writes the report files, and returns the exit code. */

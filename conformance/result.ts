@@ -4,6 +4,7 @@
 // code is read from it.
 import type { Level, Outcome, Source } from './checks/types.js';
 import { OUTCOMES } from './checks/types.js';
+import type { Coverage, ObservedExchange } from './coverage.js';
 import type { DivergenceComparison } from './differential/divergences.js';
 import { buildMatrix, type MatrixRow } from './differential/matrix.js';
 import type { LintFinding } from './lint.js';
@@ -33,6 +34,8 @@ export interface TargetResult {
   results: CheckResult[];
   /** Why the harness stopped sending requests to this target (dead-target policy), or undefined. */
   unreachable?: string;
+  /** Every request the target was sent and the status it answered, for the coverage of the document. */
+  observed?: ObservedExchange[];
 }
 
 export interface RunResult {
@@ -46,6 +49,8 @@ export interface RunResult {
   matrix: MatrixRow[];
   /** For each informing target with a divergence file: how its results compare with the file. */
   divergences: DivergenceComparison[];
+  /** What the run exercised of the document: operations, declared responses, schema keywords. */
+  coverage?: Coverage;
 }
 
 /**

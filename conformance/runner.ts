@@ -168,7 +168,8 @@ export async function runTarget(opts: RunOptions, target: Target): Promise<Targe
       record(check, health.reason !== undefined && verdict.outcome !== 'fail' ? dead() : verdict, [], all.length);
     }
     const ordered = checks.map((c) => results.get(c.id)!);
-    return { target, summary: summarize(ordered), results: ordered, unreachable: health.reason };
+    const observed = all.map((ex) => ({ method: ex.request.method, path: ex.request.path, status: ex.response?.status }));
+    return { target, summary: summarize(ordered), results: ordered, unreachable: health.reason, observed };
   } finally {
     await client.close();
   }

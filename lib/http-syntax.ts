@@ -25,32 +25,50 @@ export interface MediaType {
 }
 
 /**
- * Parses a Content-Type value (RFC 9110 §8.3.1):
+ * Parses a Content-Type value (RFC 9110 §8.3.1, §5.6.6):
  *   media-type = type "/" subtype parameters
+ *   type = token, subtype = token
  *   parameters = *( OWS ";" OWS [ parameter ] )
  *   parameter  = parameter-name "=" parameter-value
  *   parameter-value = ( token / quoted-string )
- * Lenient where being lenient cannot change the meaning (an empty parameter,
- * a parameter without "="); undefined when there is no type/subtype at all.
+ * Undefined when there is no type "/" subtype of two tokens. Lenient where
+ * being lenient cannot change the meaning: an empty parameter, or one
+ * without "=" or with an unterminated quoted-string, is passed over.
  */
 export function parseMediaType(value: string | undefined): MediaType | undefined {
   if (value === undefined) return undefined;
   const semicolon = value.indexOf(';');
   const essence = (semicolon === -1 ? value : value.slice(0, semicolon)).trim().toLowerCase();
   const slash = essence.indexOf('/');
-  if (slash <= 0 || slash === essence.length - 1) return undefined;
+  if (slash === -1 || !TOKEN.test(essence.slice(0, slash)) || !TOKEN.test(essence.slice(slash + 1))) return undefined;
   const parameters = new Map<string, string>();
   if (semicolon !== -1) {
     for (const part of splitParameters(value.slice(semicolon + 1))) {
       const eq = part.indexOf('=');
       if (eq === -1) continue;
       const name = part.slice(0, eq).trim().toLowerCase();
-      let raw = part.slice(eq + 1).trim();
-      if (raw.startsWith('"') && raw.endsWith('"') && raw.length >= 2) raw = raw.slice(1, -1).replace(/\\(.)/g, '$1');
-      if (name !== '' && !parameters.has(name)) parameters.set(name, raw);
+      const parameterValue = unquote(part.slice(eq + 1).trim());
+      if (name !== '' && parameterValue !== undefined && !parameters.has(name)) parameters.set(name, parameterValue);
     }
   }
   return { essence, parameters };
+}
+
+/**
+ * RFC 9110 §5.6.4: quoted-string = DQUOTE *( qdtext / quoted-pair ) DQUOTE,
+ * quoted-pair = "\" ( HTAB / SP / VCHAR / obs-text ). A value that is not
+ * quoted is returned as it is; an unterminated quoted-string is undefined.
+ */
+function unquote(text: string): string | undefined {
+  if (!text.startsWith('"')) return text;
+  let result = '';
+  for (let i = 1; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') return i === text.length - 1 ? result : undefined;
+    if (c === '\\' && i + 1 < text.length) result += text[++i];
+    else result += c;
+  }
+  return undefined;
 }
 
 /** Splits on ";" outside quoted strings. */

@@ -25,6 +25,9 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Thrown by a readyProbe to stop waiting: the child is up but will never be ready. */
+export class GiveUp extends Error {}
+
 export interface Exit {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -55,7 +58,11 @@ export interface StartOptions {
    * Needs stdout: 'lines'.
    */
   readyLine?: RegExp;
-  /** Ready when this resolves true; polled until it does (a rejection counts as not yet). */
+  /**
+   * Ready when this resolves true; polled until it does. A rejection counts
+   * as not yet (connection refused), except a `GiveUp`, which ends the wait
+   * with its message (the child answered, but wrongly).
+   */
   readyProbe?: () => Promise<boolean>;
   /** Milliseconds to wait for readiness (default 20 000). */
   timeoutMs?: number;
@@ -199,7 +206,9 @@ export async function startProcess(options: StartOptions): Promise<StartedProces
         const probe = options.readyProbe;
         void (async () => {
           for (let attempt = 0; !ended; attempt++) {
-            if (await probe().catch(() => false)) return done();
+            const ready = await probe().catch((error: unknown) => (error instanceof GiveUp ? error : false));
+            if (ready instanceof GiveUp) return done(ready);
+            if (ready) return done();
             await sleep(attempt < 200 ? 5 : 50);
           }
         })();

@@ -7,6 +7,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import { createAuthenticator } from './auth.js';
 import { installBodyParser } from './body.js';
 import { createRule } from './create.js';
+import { declaredOperations } from './declared-operations.js';
 import { answerErrorsAsRecords, ApiError, sendError } from './errors.js';
 import { DEFAULT_BODY_LIMIT, DEFAULT_MAX_BYTES, DEFAULT_MAX_PLANTS, DEFAULT_REQUEST_TIMEOUT, TIMEOUT_CHECK_INTERVAL } from './limits.js';
 import { answerUnroutedRequests, healthRoute, operationRoute } from './routes.js';
@@ -31,7 +32,7 @@ export interface AppOptions {
   store?: PlantStore;
   /** Fastify's logger option: false (default), true, or pino options. */
   logger?: FastifyServerOptions['logger'];
-  /** The OpenAPI document the API is derived from. */
+  /** The OpenAPI document the API is derived from (default spec/openapi.yaml); one the server cannot serve throws a DocumentError. */
   specPath?: string;
   /** The stub's controls, journal, Prefer and delay (stub/); none when absent. */
   stub?: StubOptions;
@@ -42,6 +43,8 @@ export interface AppOptions {
 declare module 'fastify' {
   interface FastifyInstance {
     plantStore: PlantStore;
+    /** What the document states that the server does not check (start.ts logs it). */
+    documentWarnings: readonly string[];
   }
 }
 
@@ -73,6 +76,7 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
       sendError(reply, new ApiError('MALFORMED_REQUEST', 'Malformed request: the request target is not a valid URI (RFC 3986).')),
   });
   app.decorate('plantStore', store);
+  app.decorate('documentWarnings', contract.warnings);
   answerOnTheWire(app, contract.method.toUpperCase());
   installBodyParser(app, bodyLimit);
   answerErrorsAsRecords(app, bodyLimit);
@@ -80,7 +84,9 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   healthRoute(app);
   // The stub before the operation's route: it adds its Prefer hooks to it.
   if (options.stub !== undefined) app.register(stub(options.stub, { contract, store, rule }));
-  app.register(operationRoute, { contract, authenticator: createAuthenticator(options.tokens), rule });
+  const authenticator = createAuthenticator(options.tokens);
+  app.register(operationRoute, { contract, authenticator, rule });
+  app.register(declaredOperations, { operations: contract.otherOperations, authenticator });
   return app;
 }
 

@@ -23,6 +23,8 @@ export interface ServerConfig {
   bodyLimit: number;
   maxPlants: number;
   maxBytes: number;
+  /** PLANTSTORE_SPEC: the OpenAPI document to serve instead of the one built in. */
+  specPath: string | undefined;
 }
 
 /** The stub's settings (docs/stub.md, "Stub configuration"). */
@@ -54,6 +56,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     bodyLimit: integer(env, 'PLANTSTORE_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1, MAX_BODY_LIMIT),
     maxPlants: integer(env, 'PLANTSTORE_MAX_PLANTS', DEFAULT_MAX_PLANTS, 0, Number.MAX_SAFE_INTEGER),
     maxBytes: integer(env, 'PLANTSTORE_MAX_BYTES', DEFAULT_MAX_BYTES, 0, Number.MAX_SAFE_INTEGER),
+    specPath: env.PLANTSTORE_SPEC?.trim() || undefined,
   };
 }
 

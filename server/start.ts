@@ -1,5 +1,6 @@
 // The server's entry point: reads the environment, listens, and closes
 // cleanly on SIGTERM and SIGINT (requests in flight are answered first).
+import { DocumentError } from '../spec/openapi.js';
 import { buildApp } from './app.js';
 import { checkTogether, ConfigError, openSettings, readConfig, readStubConfig } from './config.js';
 import { InitialPlantsError, readInitialPlantsFile } from './stub/initial-plants.js';
@@ -16,6 +17,7 @@ try {
     bodyLimit: config.bodyLimit,
     maxPlants: config.maxPlants,
     maxBytes: config.maxBytes,
+    specPath: config.specPath,
     logger: { level: config.logLevel },
     stub: {
       controls: stub.controls,
@@ -27,12 +29,18 @@ try {
     initialPlants: stub.plantsFile === undefined ? undefined : readInitialPlantsFile(stub.plantsFile.path, stub.plantsFile.variable),
   });
 } catch (error) {
+  if (error instanceof DocumentError) {
+    // A document the server cannot serve: the keyword and its location, never a stack trace.
+    process.stderr.write(`plantstore: cannot serve the OpenAPI document ${config?.specPath ?? 'spec/openapi.yaml'}: ${error.message}\n`);
+    process.exit(2);
+  }
   if (!(error instanceof ConfigError || error instanceof InitialPlantsError)) throw error;
   process.stderr.write(`plantstore: ${error.message}\n`);
   process.exit(2);
 }
 
 for (const warning of [...openSettings(config, stub), ...stub.warnings]) app.log.warn(warning);
+for (const warning of app.documentWarnings) app.log.warn(warning);
 
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -1,97 +1,89 @@
-// Request validation derived from spec/openapi.yaml when the app is built.
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import { INT64_MAX, INT64_MIN } from '../spec/formats.js';
-import { bundleSchema, loadOpenApi, OPENAPI_PATH, type JsonSchema, type OpenApiDocument, type OperationObject } from '../spec/openapi.js';
-import type { JsonValue } from './json.js';
+// The operation's contract, derived from the OpenAPI document when the app is
+// built: its method and path, media types and responses, and the validator of
+// its request body (spec/validator.ts, shared with the harness). A document
+// the server cannot serve throws a DocumentError naming the keyword and its
+// pointer; start.ts turns it into exit 2.
+import { DocumentError, createOperation, loadOpenApi, operationsOf, OPENAPI_PATH, resolveReference, type OpenApiDocument, type ResponseObject } from '../spec/openapi.js';
+import { childPointer } from '../spec/schema-keywords.js';
+import { schemaValidators, type UncheckedFormat } from '../spec/validator.js';
+import { NonIntegralNumber, type JsonValue } from './json.js';
 
-// Ajv checks `type: integer` and `format: int64` on JavaScript numbers, which
-// cannot hold every int64. Our JSON parser hands over integers beyond 2^53 as
-// bigints, so every `{type: integer, format: int64}` of the document is
-// checked by this keyword instead, exactly.
-const INT64_KEYWORD = 'x-plantstore-int64';
+/** The media type the server reads request bodies in (body.ts). */
+const JSON_MEDIA_TYPE = 'application/json';
 
 export interface OperationContract {
   method: string;
   path: string;
-  /** The responses the document declares for the operation, by status. */
-  responses: OperationObject['responses'];
+  /** The responses the document declares for the operation, by status (references resolved). */
+  responses: Record<string, ResponseObject>;
   /** Media types the request body may have. */
   requestMediaTypes: string[];
   requestBodyRequired: boolean;
   /** Validates a parsed request body; returns the violations, [] when valid. */
   validateRequestBody(body: JsonValue): string[];
+  /** The other operations the document declares (method and path template), which the server does not implement. */
+  otherOperations: Array<{ method: string; path: string }>;
+  /** What the document states that the server cannot check, said at start: formats it treats as annotations. */
+  warnings: string[];
 }
 
-/** The contract of the one operation the OpenAPI document at `specPath` declares. */
+/** The contract of the create operation of the OpenAPI document at `specPath`; a DocumentError when the server cannot serve it. */
 export function loadOperationContract(specPath: string = OPENAPI_PATH): OperationContract {
-  const doc = loadOpenApi(specPath);
-  // The document declares exactly one operation; find it rather than name it.
-  const [path, methods] = Object.entries(doc.paths)[0] ?? [];
-  const method = Object.keys(methods ?? {})[0];
-  if (!path || !method) throw new Error('spec: the document declares no operation');
-  return operationContract(doc, path, method);
+  return operationContract(loadOpenApi(specPath));
 }
 
-/** The contract of the document's operation on `path` with `method`. */
-function operationContract(doc: OpenApiDocument, path: string, method: string): OperationContract {
-  const operation = doc.paths[path]?.[method.toLowerCase()];
-  if (!operation?.requestBody) throw new Error(`spec: no ${method} ${path} with a request body`);
-  const content = operation.requestBody.content;
-  const requestMediaTypes = Object.keys(content);
-  const schema = content['application/json']?.schema;
-  if (!schema) throw new Error(`spec: ${method} ${path} has no application/json request schema`);
+function operationContract(doc: OpenApiDocument): OperationContract {
+  const { path, method, operation, pointer } = createOperation(doc);
+  const bodyPointer = childPointer(pointer, 'requestBody');
+  if (operation.requestBody === undefined) throw new DocumentError(bodyPointer, 'requestBody', `${method} ${path} declares no request body`);
+  const { value: requestBody, pointer: requestBodyPointer } = resolveReference(doc, operation.requestBody, bodyPointer);
+  const content = requestBody.content ?? {};
+  const schemaPointer = childPointer(requestBodyPointer, 'content', JSON_MEDIA_TYPE, 'schema');
+  const schema = content[JSON_MEDIA_TYPE]?.schema;
+  if (schema === undefined) throw new DocumentError(childPointer(requestBodyPointer, 'content'), 'content', `${method} ${path}: the server reads ${JSON_MEDIA_TYPE} request bodies, and the document declares no schema for one`);
 
-  const ajv = new Ajv2020({ allErrors: true, strict: true });
-  ajv.addKeyword({
-    keyword: INT64_KEYWORD,
-    schemaType: 'boolean',
-    errors: true,
-    validate: function int64(this: unknown, _enabled: boolean, data: unknown) {
-      const self = int64 as unknown as { errors: Partial<ErrorObject>[] };
-      if (typeof data === 'number' && Number.isSafeInteger(data)) return true;
-      if (typeof data === 'bigint') {
-        if (data >= INT64_MIN && data <= INT64_MAX) return true;
-        self.errors = [{ keyword: INT64_KEYWORD, message: `must be an integer from ${INT64_MIN} to ${INT64_MAX} (int64)`, params: {} }];
-        return false;
-      }
-      self.errors = [{ keyword: INT64_KEYWORD, message: 'must be an integer (int64)', params: {} }];
-      return false;
-    },
+  const validators = schemaValidators(doc, {
+    // The JSON parser keeps a non-integral numeral whose double is an integer (1e-400) apart; it is still a number.
+    numeral: (value) => (value instanceof NonIntegralNumber ? value.numeral : undefined),
+    unknownKeywords: 'refuse',
   });
-  const bundled = bundleSchema(doc, schema, exactInt64);
-  const validate: ValidateFunction = ajv.compile(bundled);
+  const validate = validators.compile(schema, schemaPointer);
+  const responses: Record<string, ResponseObject> = {};
+  for (const [status, response] of Object.entries(operation.responses ?? {})) {
+    responses[status] = resolveReference(doc, response, childPointer(pointer, 'responses', status)).value;
+  }
   return {
     method,
     path,
-    responses: operation.responses,
-    requestMediaTypes,
-    requestBodyRequired: operation.requestBody.required === true,
+    responses,
+    requestMediaTypes: Object.keys(content),
+    requestBodyRequired: requestBody.required === true,
     validateRequestBody(body) {
-      if (validate(body)) return [];
-      return describe(validate.errors ?? []);
+      return describe(validate(body));
     },
+    otherOperations: operationsOf(doc)
+      .filter((op) => op.pointer !== pointer)
+      .map((op) => ({ method: op.method, path: op.path })),
+    warnings: validators.uncheckedFormats().map(formatWarning),
   };
 }
 
-function exactInt64(node: JsonSchema): JsonSchema {
-  if (node.type !== 'integer' || node.format !== 'int64') return node;
-  const { type: _type, format: _format, ...rest } = node;
-  return { ...rest, [INT64_KEYWORD]: true };
+function formatWarning({ format, pointer }: UncheckedFormat): string {
+  return `format ${JSON.stringify(format)} at ${pointer} is not checked: the server knows no such format, and JSON Schema 2020-12 §7.2.1 makes an unknown format an annotation`;
 }
 
-/** Ajv's errors as sentences naming the field and the rule, without duplicates. */
-function describe(errors: ErrorObject[]): string[] {
+/** The violations as sentences naming the field and the rule, without duplicates. */
+function describe(errors: Array<{ instancePath: string; keyword: string; message: string }>): string[] {
   const sentences = new Set<string>();
   for (const error of errors) {
     if (error.keyword === 'allOf') continue; // its branches report the reason
-    if (error.keyword === 'required') {
-      const field = `${error.instancePath}/${(error.params as { missingProperty: string }).missingProperty}`;
-      sentences.add(`${field} is required`);
+    const required = /^must have required property '(.*)'$/.exec(error.message);
+    if (error.keyword === 'required' && required) {
+      sentences.add(`${error.instancePath}/${required[1]} is required`);
       continue;
     }
     const where = error.instancePath === '' ? 'the body' : error.instancePath;
-    sentences.add(`${where} ${error.message ?? 'is invalid'}`);
+    sentences.add(`${where} ${error.message}`);
   }
   return [...sentences];
 }

@@ -1,98 +1,141 @@
 // Generated cases (fast-check, run by property.ts): valid NewPlants drawn
-// from the document's request schema, and invalid ones made by mutating them.
+// from the keywords of the document's request schema, and invalid ones made
+// by breaking one of them. Every drawn body is checked against the request
+// validator (the schema as written): a valid draw is one the document
+// accepts, an invalid draw one it refuses.
 import fc from 'fast-check';
-import { toJson, type JsonValue } from '../json.js';
-import type { FieldModel, ObjectModel } from '../spec-model.js';
+import { rationalOf } from '../../spec/exact-number.js';
 import { integerRange } from '../../spec/formats.js';
+import { toJson, type JsonValue } from '../json.js';
+import { keywordDerivations } from '../keyword-cases.js';
+import { baseBodies, getAt, patternSamples, setAt, typeAllowed, typeExemplars } from '../schema-values.js';
+import type { FieldModel, SpecModel } from '../spec-model.js';
 import { gradeAccepted, gradeRejected } from './grades.js';
-import { createRequest, idField, type Body } from './requests.js';
+import { createRequest, freshId, idField, type Body } from './requests.js';
 import { spec } from './sources.js';
 import type { Check, CheckContext, PropertyCheck } from './types.js';
 
-function valueArb(f: FieldModel): fc.Arbitrary<JsonValue> {
-  switch (f.type) {
-    case 'integer': {
-      const r = integerRange(f.format);
-      return r ? fc.bigInt({ min: r[0], max: r[1] }) : fc.bigInt();
-    }
-    case 'number':
-      return fc.double({ noNaN: true, noDefaultInfinity: true });
-    case 'string':
-      return fc.string({ unit: 'grapheme', maxLength: 40 });
-    case 'boolean':
-      return fc.boolean();
-    default:
-      return fc.constant(f.type === 'array' ? [] : {});
+/** The keywords the document states for a top-level field, by keyword (the first statement of each). */
+function fieldKeywords(model: SpecModel, name: string): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const d of keywordDerivations(model)) if (d.path.length === 1 && d.path[0] === name && !out.has(d.use.keyword)) out.set(d.use.keyword, d.use.value);
+  return out;
+}
+
+const bigintOf = (v: unknown): bigint | undefined => {
+  const r = typeof v === 'number' || typeof v === 'bigint' ? rationalOf(v) : undefined;
+  return r && r.n % r.d === 0n ? r.n / r.d : undefined;
+};
+
+/** Values for one field, shaped by its keywords (enum, const, pattern, lengths, bounds, format); the validator has the last word. */
+function fieldArb(model: SpecModel, f: FieldModel): fc.Arbitrary<JsonValue> {
+  const k = fieldKeywords(model, f.name);
+  const base = getAt(baseBodies(model).full, [f.name]);
+  const own: fc.Arbitrary<JsonValue>[] = [];
+  if (k.has('const')) own.push(fc.constant(k.get('const') as JsonValue));
+  if (Array.isArray(k.get('enum'))) own.push(fc.constantFrom(...(k.get('enum') as JsonValue[])));
+  for (const type of f.types) {
+    if (type === 'string') {
+      const pattern = k.get('pattern');
+      const minLength = typeof k.get('minLength') === 'number' ? (k.get('minLength') as number) : 0;
+      const maxLength = typeof k.get('maxLength') === 'number' ? (k.get('maxLength') as number) : Math.max(minLength, 40);
+      if (typeof pattern === 'string') {
+        const samples = patternSamples(pattern, 30);
+        if (samples.length > 0) own.push(fc.constantFrom(...samples));
+      } else own.push(fc.string({ unit: 'grapheme', minLength, maxLength: Math.min(maxLength, minLength + 40) }));
+    } else if (type === 'integer') {
+      const range = integerRange(f.format);
+      const lo = bigintOf(k.get('minimum')) ?? (bigintOf(k.get('exclusiveMinimum')) ?? range?.[0] ?? -(2n ** 63n)) + (k.has('exclusiveMinimum') ? 1n : 0n);
+      const hi = bigintOf(k.get('maximum')) ?? (bigintOf(k.get('exclusiveMaximum')) ?? range?.[1] ?? 2n ** 63n - 1n) - (k.has('exclusiveMaximum') ? 1n : 0n);
+      if (lo <= hi) own.push(fc.bigInt({ min: lo, max: hi }));
+    } else if (type === 'number') own.push(fc.double({ noNaN: true, noDefaultInfinity: true }));
+    else if (type === 'boolean') own.push(fc.boolean());
+    else if (type === 'null') own.push(fc.constant(null));
   }
+  // The document's own value keeps the draw valid where the keywords above cannot (anyOf, if/then, ...).
+  if (base !== undefined) own.push(fc.constant(base));
+  return own.length > 0 ? fc.oneof(...own) : fc.constant(base ?? null);
 }
 
 const jsonLeaf: fc.Arbitrary<JsonValue> = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null));
 
-/** Valid records: every required field, each optional field or not, and properties the schema does not name (unless it forbids them). */
-export function validArb(model: ObjectModel): fc.Arbitrary<Record<string, JsonValue>> {
+/** Valid records: every required field, each optional field or not, properties the schema does not name (where it allows them); each one the document accepts. */
+export function validArb(model: SpecModel): fc.Arbitrary<Record<string, JsonValue>> {
+  const request = model.create.request;
   const shape: Record<string, fc.Arbitrary<JsonValue>> = {};
-  for (const f of model.fields) shape[f.name] = valueArb(f);
-  const known = new Set(model.fields.map((f) => f.name));
-  const base = fc.record(shape, { requiredKeys: model.required });
-  if (!model.additionalProperties) return base;
+  for (const f of request.fields) shape[f.name] = fieldArb(model, f);
+  const known = new Set(request.fields.map((f) => f.name));
+  const base = fc.record(shape, { requiredKeys: request.required });
   const extras = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !known.has(k)), jsonLeaf, { maxKeys: 2 });
-  return fc.tuple(base, extras).map(([b, e]) => ({ ...e, ...b }));
+  const drawn = request.additionalProperties ? fc.tuple(base, extras).map(([b, e]) => ({ ...e, ...b })) : base;
+  // fast-check's records are plain objects; the validator decides.
+  return drawn.filter((b) => model.create.validateRequest(b).length === 0);
 }
 
-/** A value of a JSON type the field does not allow (null included: no field is nullable). */
-function wrongValueArb(f: FieldModel): fc.Arbitrary<JsonValue> {
-  const options: fc.Arbitrary<JsonValue>[] = [fc.constant(null), fc.boolean(), fc.array(jsonLeaf, { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 4 }), jsonLeaf, { maxKeys: 2 })];
-  if (f.type !== 'string') options.push(fc.string({ maxLength: 12 }), fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }).map(String));
-  if (f.type === 'string') options.push(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }));
-  // JSON writes integral doubles as integers, so a "non-integer" must have a fraction.
-  if (f.type === 'integer') options.push(fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d)));
-  return fc.oneof(...options);
-}
-
-/** Invalid bodies: a valid record with one rule of the schema broken, or no object at all. */
-export function invalidArb(model: ObjectModel): fc.Arbitrary<{ mutation: string; body: JsonValue }> {
+/** Invalid bodies: a valid record with one rule of the schema broken, or no object at all; each one the document refuses. */
+export function invalidArb(model: SpecModel): fc.Arbitrary<{ mutation: string; body: JsonValue }> {
   const valid = validArb(model);
+  const request = model.create.request;
   const arbs: fc.Arbitrary<{ mutation: string; body: JsonValue }>[] = [];
-  if (model.required.length > 0) {
+  if (request.required.length > 0) {
     arbs.push(
-      fc.tuple(valid, fc.constantFrom(...model.required)).map(([b, name]) => {
+      fc.tuple(valid, fc.constantFrom(...request.required)).map(([b, name]) => {
         const copy = { ...b };
         delete copy[name];
         return { mutation: `without required ${name}`, body: copy };
       }),
     );
   }
-  arbs.push(
-    fc.constantFrom(...model.fields).chain((f) =>
-      fc.tuple(valid, wrongValueArb(f)).map(([b, v]) => ({ mutation: `${f.name} of a wrong type`, body: { ...b, [f.name]: v } })),
-    ),
-  );
-  for (const f of model.fields) {
-    const r = f.type === 'integer' ? integerRange(f.format) : undefined;
+  const typed = request.fields.filter((f) => f.types.length > 0);
+  if (typed.length > 0) {
+    arbs.push(
+      fc.constantFrom(...typed).chain((f) => {
+        const wrong = typeExemplars('7').filter((e) => !typeAllowed(f.types, e.type));
+        return fc.tuple(valid, fc.constantFrom(...wrong)).map(([b, e]) => ({ mutation: `${f.name} of a wrong type`, body: { ...b, [f.name]: e.value } }));
+      }),
+    );
+  }
+  for (const f of request.fields) {
+    const r = f.types.includes('integer') ? integerRange(f.format) : undefined;
     if (!r) continue;
     const beyond = fc.oneof(fc.bigInt({ min: r[1] + 1n, max: r[1] + 2n ** 64n }), fc.bigInt({ min: r[0] - 2n ** 64n, max: r[0] - 1n }));
     arbs.push(fc.tuple(valid, beyond).map(([b, v]) => ({ mutation: `${f.name} beyond ${f.format}`, body: { ...b, [f.name]: v } })));
   }
+  // Each keyword's value just outside its boundary, put into a drawn body.
+  const outside = keywordDerivations(model).flatMap((d) => d.outside.filter(() => d.path.length > 0).map((c) => ({ path: d.path, value: getAt(c.body, d.path), keyword: d.use.keyword })));
+  if (outside.length > 0) {
+    arbs.push(fc.tuple(valid, fc.constantFrom(...outside)).map(([b, o]) => ({ mutation: `/${o.path.join('/')} outside ${o.keyword}`, body: setAt(b, o.path, o.value) })));
+  }
   arbs.push(fc.oneof(fc.array(jsonLeaf, { maxLength: 3 }), fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null)).map((b) => ({ mutation: 'not an object', body: b as JsonValue })));
-  return fc.oneof(...arbs);
+  return fc.oneof(...arbs).filter(({ body }) => model.create.validateRequest(body).length > 0);
 }
 
 /**
  * Gives a drawn id a run-unique value: XOR with the run's salt, kept in
  * int64 (a bijection, so the drawn distribution is kept), and a fresh id
  * when this run already used it (fast-check repeats values, and shrinking
- * replays them). Out-of-range ids are left as drawn.
+ * replays them), or when the document does not accept the result (a
+ * minimum, say). The body keeps its validity either way: an invalid body
+ * keeps its drawn id when a fresh one would make it valid.
  */
 function freshen(ctx: CheckContext, body: JsonValue): JsonValue {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
   const name = idField(ctx);
-  const v = (body as Record<string, JsonValue>)[name];
+  const drawn = (body as Record<string, JsonValue>)[name];
+  // fast-check draws bigints; the document's own value may be a number.
+  const v = typeof drawn === 'number' && Number.isInteger(drawn) ? BigInt(drawn) : drawn;
   const f = ctx.model.create.request.fields.find((x) => x.name === name)!;
   const r = integerRange(f.format);
   if (typeof v !== 'bigint' || !r || v < r[0] || v > r[1]) return body;
+  const validity = (b: JsonValue) => ctx.model.create.validateRequest(b).length === 0;
+  const wasValid = validity(body);
   let id = BigInt.asIntN(64, v ^ ctx.ids.salt);
-  if (id < r[0] || id > r[1] || !ctx.ids.claim(id)) id = ctx.ids.fresh();
-  return { ...(body as Record<string, JsonValue>), [name]: id };
+  let out = { ...(body as Record<string, JsonValue>), [name]: id };
+  if (id < r[0] || id > r[1] || validity(out) !== wasValid || !ctx.ids.claim(id)) {
+    id = freshId(ctx);
+    out = { ...(body as Record<string, JsonValue>), [name]: id };
+  }
+  return validity(out) === wasValid ? out : body;
 }
 
 const validPlants: PropertyCheck<Body, Body> = {
@@ -102,7 +145,7 @@ const validPlants: PropertyCheck<Body, Body> = {
   level: 'MUST',
   source: spec('Create plant, rule 1'),
   requirement: 'When the request body is a valid NewPlant record, then the service answers 200 with a Plant record.',
-  values: (ctx) => validArb(ctx.model.create.request),
+  values: (ctx) => validArb(ctx.model),
   toCase: (value, ctx) => {
     const body = freshen(ctx, value) as Body;
     return { request: createRequest(ctx, { raw: toJson(body) }, { note: 'generated valid NewPlant' }), sent: body };
@@ -118,7 +161,7 @@ const invalidPlants: PropertyCheck<{ mutation: string; body: JsonValue }> = {
   source: spec('Create plant, rule 2; Errors, rule 1'),
   requirement:
     'The request body is required; it must contain id (integer, int64) and name (string). The error response has status 400, content type application/json, and the body shape Error.',
-  values: (ctx) => invalidArb(ctx.model.create.request),
+  values: (ctx) => invalidArb(ctx.model),
   toCase: (value, ctx) => ({ request: createRequest(ctx, { raw: toJson(freshen(ctx, value.body)) }, { note: `generated: ${value.mutation}` }), sent: undefined }),
   grade: ({ exchange }, ctx) => gradeRejected(ctx, exchange, []),
 };

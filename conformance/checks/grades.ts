@@ -2,9 +2,8 @@
 // (accepted) and for invalid data (rejected), and how a verdict describes
 // what came back.
 import type { Exchange } from '../http.js';
-import { tryParseJson, type JsonValue } from '../json.js';
+import { Numeral, toJson, tryParseJson, type JsonValue } from '../json.js';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
-import { stringFields } from './requests.js';
 import { SEVERITY, type CheckContext, type Verdict } from './types.js';
 
 /** The worst of several verdicts (error > fail > non-strict > skip > pass); the first one wins a tie. */
@@ -51,8 +50,8 @@ function jsonBody(ex: Exchange): { ok: true; value: unknown } | { ok: false } {
 /**
  * Plant Store specification, Create plant rule 1: "When the request body is
  * a valid NewPlant record, then the service answers 200 with a Plant
- * record", content type application/json, carrying back the string fields
- * sent.
+ * record", content type application/json, carrying back the fields sent that
+ * the answer's schema has (the document's name and tag).
  */
 export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<string, JsonValue>): Verdict {
   const missing = noAnswer(ex);
@@ -68,18 +67,30 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
   const problems = op.success.validate?.(parsed.value) ?? [];
   if (problems.length > 0) return fail(`body does not validate against ${op.success.schemaName}: ${problems.join('; ')}`);
   const body = parsed.value as Record<string, unknown>;
-  const strings = stringFields(ctx);
-  for (const name of [...strings.required, ...strings.optional]) {
-    if (name in sent && body[name] !== sent[name]) return fail(`${name} ${JSON.stringify(body[name])} instead of ${JSON.stringify(sent[name])}`);
+  const echoed = echoedFields(ctx);
+  for (const name of echoed) {
+    if (name in sent && !sameJson(body[name], sent[name]!)) return fail(`${name} ${JSON.stringify(body[name])} instead of ${toJson(sent[name]!)}`);
   }
-  for (const name of strings.optional) {
-    if (!(name in sent) && name in body) {
+  for (const name of echoed) {
+    if (!(name in sent) && name in body && !op.request.required.includes(name)) {
       // The specification does not say what an unsent optional field reads
       // back as; the reference server sends no key (docs/server.md, behaviour).
       return { outcome: 'non-strict', expected: `no ${name} when none was sent (a reference server decision, docs/server.md)`, actual: describe(ex) };
     }
   }
   return { outcome: 'pass' };
+}
+
+/** The fields the answer carries back: those of the success schema (Plant) that the request has too. */
+function echoedFields(ctx: CheckContext): string[] {
+  const requested = new Set(ctx.model.create.request.fields.map((f) => f.name));
+  return ctx.model.create.answer.fields.map((f) => f.name).filter((name) => requested.has(name));
+}
+
+/** Whether an answer's value (JSON.parse'd) is the value sent; numbers are compared as JSON text, which JSON.parse may have rounded, so only when exact. */
+function sameJson(answered: unknown, sent: JsonValue): boolean {
+  if (typeof sent === 'bigint' || sent instanceof Numeral) return true;
+  return JSON.stringify(answered) === toJson(sent);
 }
 
 /** Whether the answer is the declared error record: declared content type and a valid body. */

@@ -6,9 +6,10 @@
 // gradeRejected).
 import type { RequestSpec } from '../http.js';
 import { Numeral, toJson, type JsonValue } from '../json.js';
-import type { JsonType } from '../spec-model.js';
+import { keywordDerivations } from '../keyword-cases.js';
+import { typeAllowed, typeExemplars } from '../schema-values.js';
 import { each, gradeRejected } from './grades.js';
-import { caseOf, createRequest, idField, idRange, validPlant } from './requests.js';
+import { caseOf, createRequest, idField, idRange, keywordCaseBody, validPlant, whyInvalid } from './requests.js';
 import { rfc, spec } from './sources.js';
 import type { Check, CheckContext, ExchangeCheck, Source } from './types.js';
 
@@ -20,6 +21,8 @@ interface RejectCheckOptions {
   title: string;
   /** The invalid requests; each is graded on its answer alone. */
   requests: (ctx: CheckContext) => RequestSpec[];
+  /** A reason to skip (the document allows every value the check would send). */
+  precondition?: (ctx: CheckContext) => string | undefined;
   source?: Source;
   requirement?: string;
   /** The RFC statuses for the condition (e.g. 415) that pass beside the declared 400. */
@@ -36,52 +39,85 @@ function rejectCheck(options: RejectCheckOptions): ExchangeCheck {
     level: 'MUST',
     source: options.source ?? spec('Create plant, rule 2; Errors, rule 1'),
     requirement: options.requirement ?? `${RULE2} ${ERRORS1}`,
+    precondition: options.precondition,
     cases: (ctx) => requests(ctx).map(caseOf),
     verify: (cases, ctx) => each(cases, (c) => gradeRejected(ctx, c.exchange, fitting)),
   };
 }
 
-/** Values of each JSON type other than `type` (null has its own check). */
-function wrongValues(ctx: CheckContext, type: JsonType): Array<[string, JsonValue]> {
+/** Values of each JSON type the field's schema does not allow (null has its own check). */
+function wrongValues(ctx: CheckContext, types: readonly string[]): Array<[string, JsonValue]> {
   // A string of digits is the coercion trap ("7" read as 7); it carries a
   // fresh id so that a coercing server cannot hit a stored plant.
-  const all: Array<[JsonType, string, () => JsonValue]> = [
-    ['string', 'a string of digits', () => String(ctx.ids.fresh())],
-    ['integer', 'an integer', () => 42],
-    ['boolean', 'a boolean', () => true],
-    ['array', 'an array', () => ['x']],
-    ['object', 'an object', () => ({ value: 'x' })],
-  ];
-  return all.filter(([t]) => t !== type && !(type === 'number' && t === 'integer')).map(([, label, make]) => [label, make()]);
+  return typeExemplars(String(ctx.ids.fresh()))
+    .filter((e) => e.type !== 'null' && e.type !== 'number' && !typeAllowed(types, e.type))
+    .map((e) => [e.label, e.value]);
 }
 
 function withField(ctx: CheckContext, name: string, value: JsonValue): Record<string, JsonValue> {
   return { ...validPlant(ctx), [name]: value };
 }
 
+/** Requests for the bodies the document refuses: a body it accepts (a field that may be null, say) is not sent as invalid. */
+function refusedBodies(ctx: CheckContext, bodies: Array<[JsonValue, string]>): RequestSpec[] {
+  return bodies.filter(([body]) => whyInvalid(ctx, body) !== undefined).map(([body, note]) => createRequest(ctx, body, { note }));
+}
+
+/** Skips a check when the document accepts every body it would send. */
+function someRefused(bodies: (ctx: CheckContext) => Array<[JsonValue, string]>, what: string): (ctx: CheckContext) => string | undefined {
+  return (ctx) => (refusedBodies(ctx, bodies(ctx)).length > 0 ? undefined : `the document's schema allows ${what}`);
+}
+
+const missingRequired = (ctx: CheckContext): Array<[JsonValue, string]> =>
+  ctx.model.create.request.required.map((name) => {
+    const body = validPlant(ctx);
+    delete body[name];
+    return [body, `without ${name}`];
+  });
+
+const wrongTypes = (ctx: CheckContext): Array<[JsonValue, string]> =>
+  ctx.model.create.request.fields.flatMap((f) => wrongValues(ctx, f.types).map(([label, value]): [JsonValue, string] => [withField(ctx, f.name, value), `${f.name} as ${label}`]));
+
+const nulls = (ctx: CheckContext): Array<[JsonValue, string]> =>
+  ctx.model.create.request.fields.filter((f) => !f.types.includes('null')).map((f): [JsonValue, string] => [withField(ctx, f.name, null), `${f.name} null`]);
+
+/**
+ * JSON Schema 2020-12 keywords just outside their boundary: for each keyword
+ * of the request schema, a body the document refuses and would accept
+ * without that one keyword (maxLength 50: 51 characters; minimum 1: 0; an
+ * enum: a value not listed; unevaluatedProperties: false: a property the
+ * schema does not name). A 2xx is a failure: the body is not a NewPlant.
+ */
+const keywordsOutside = {
+  id: 'PS-REJECT-012',
+  title: 'Each keyword of the request schema: a value just outside its boundary is rejected',
+  requests: (ctx: CheckContext) =>
+    keywordDerivations(ctx.model).flatMap((d) =>
+      d.outside.map((c) => createRequest(ctx, keywordCaseBody(ctx, c, d.path), { note: `${c.note} (${d.use.keyword} at ${d.use.pointer})` })),
+    ),
+  precondition: (ctx: CheckContext) => (keywordDerivations(ctx.model).some((d) => d.outside.length > 0) ? undefined : 'the request schema yields no value outside a boundary'),
+  source: spec('Create plant, rule 2; Errors, rule 1; NewPlant (the schema as the document writes it)'),
+  requirement: `${RULE2} ${ERRORS1} (A body that breaks a keyword of the document's schema, JSON Schema Validation 2020-12, is not a valid NewPlant.)`,
+};
+
 export const rejectChecks: Check[] = [
   rejectCheck({
     id: 'PS-REJECT-001',
     title: 'A body missing a required field is rejected (each required field)',
-    requests: (ctx) =>
-      ctx.model.create.request.required.map((name) => {
-        const body = validPlant(ctx);
-        delete body[name];
-        return createRequest(ctx, body, { note: `without ${name}` });
-      }),
+    requests: (ctx) => refusedBodies(ctx, missingRequired(ctx)),
+    precondition: someRefused(missingRequired, 'bodies without each required field'),
   }),
   rejectCheck({
     id: 'PS-REJECT-002',
-    title: 'A field of the wrong JSON type is rejected, without coercion (each field, each type)',
-    requests: (ctx) =>
-      ctx.model.create.request.fields.flatMap((f) =>
-        wrongValues(ctx, f.type).map(([label, value]) => createRequest(ctx, withField(ctx, f.name, value), { note: `${f.name} as ${label}` })),
-      ),
+    title: 'A field of the wrong JSON type is rejected, without coercion (each field, each type its schema does not allow)',
+    requests: (ctx) => refusedBodies(ctx, wrongTypes(ctx)),
+    precondition: someRefused(wrongTypes, 'every JSON type for every field'),
   }),
   rejectCheck({
     id: 'PS-REJECT-003',
-    title: 'A field that is null is rejected (each field; no schema field is nullable)',
-    requests: (ctx) => ctx.model.create.request.fields.map((f) => createRequest(ctx, withField(ctx, f.name, null), { note: `${f.name} null` })),
+    title: 'A field that is null is rejected (each field whose schema does not allow null)',
+    requests: (ctx) => refusedBodies(ctx, nulls(ctx)),
+    precondition: someRefused(nulls, 'null for every field'),
   }),
   rejectCheck({
     id: 'PS-REJECT-004',
@@ -164,4 +200,5 @@ export const rejectChecks: Check[] = [
     requirement:
       'The 415 (Unsupported Media Type) status code indicates that the origin server is refusing to service the request because the content is in a format not supported by this method on the target resource. (Plant Store specification, Create plant: "Request content type: application/json".)',
   }),
+  rejectCheck(keywordsOutside),
 ];

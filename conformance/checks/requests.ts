@@ -1,11 +1,15 @@
 // Shared request builders for the catalog: requests to the operation under
-// test and valid bodies, both derived from the document's model.
+// test and valid bodies, both derived from the document (schema-values.ts):
+// a valid body is the document's own (its examples, or one built from its
+// schema), checked against the request validator.
 import type { RequestSpec } from '../http.js';
-import { toJson, type JsonValue } from '../json.js';
+import { Numeral, toJson, type JsonValue } from '../json.js';
+import type { KeywordCase } from '../keyword-cases.js';
 import { integerRange } from '../../spec/formats.js';
+import { baseBodies, type Body, type InstancePath } from '../schema-values.js';
 import type { Case, CheckContext } from './types.js';
 
-export type Body = Record<string, JsonValue>;
+export type { Body };
 
 /** A case that needs nothing but its answer to be graded. */
 export function caseOf(request: RequestSpec): Case {
@@ -31,38 +35,47 @@ export function createRequest(
   return { method: op.method, path: op.path, headers, body: raw, note: opts.note };
 }
 
-/** A valid request body with a fresh id, built from the document's required fields. */
+/**
+ * A valid request body with a fresh id, as a plain record: the required
+ * fields with the document's values, then `extra` (not checked: a caller may
+ * break the body on purpose).
+ */
 export function validPlant(ctx: CheckContext, extra: Body = {}): Body {
-  const out: Body = {};
-  for (const f of ctx.model.create.request.fields) {
-    if (!f.required) continue;
-    out[f.name] = sampleValue(ctx, f.type, f.name);
-  }
-  return { ...out, ...extra };
+  const { required, idField: id } = baseBodies(ctx.model);
+  return { ...required, [id]: freshId(ctx), ...extra };
 }
 
-function sampleValue(ctx: CheckContext, type: string, name: string): JsonValue {
-  switch (type) {
-    case 'integer':
-      return ctx.ids.fresh();
-    case 'string':
-      return `conformance ${name}`;
-    case 'number':
-      return 1.5;
-    case 'boolean':
-      return true;
-    case 'array':
-      return [];
-    default:
-      return {};
+/** The body with those of `preferred`'s values that keep it valid per the document (the rest stay as they were). */
+export function preferring(ctx: CheckContext, body: Body, preferred: Body): Body {
+  let out = body;
+  for (const [name, value] of Object.entries(preferred)) {
+    const tried = { ...out, [name]: value };
+    if (ctx.model.create.validateRequest(tried).length === 0) out = tried;
   }
+  return out;
 }
 
-/** The field that identifies a plant: the request's required integer (the document's `id`). */
+/**
+ * A run-unique id the request schema accepts. The allocator's ids lie in
+ * [2^40, 2^52); a document that bounds the id more narrowly gets the fresh id
+ * folded into its bounds (checked against the validator), and, failing that,
+ * the id of its own example.
+ */
+export function freshId(ctx: CheckContext): bigint {
+  const { required, idField: id } = baseBodies(ctx.model);
+  const fits = (value: bigint) => ctx.model.create.validateRequest({ ...required, [id]: value }).length === 0;
+  const fresh = ctx.ids.fresh();
+  if (fits(fresh)) return fresh;
+  for (const folded of [fresh % 1_000_000n + 1n, fresh % 1000n + 1n, -fresh, (fresh % 1000n) * 10n]) {
+    if (fits(folded) && ctx.ids.claim(folded)) return folded;
+  }
+  const own = required[id];
+  return typeof own === 'bigint' ? own : BigInt(own as number);
+}
+
+/** The field that identifies a plant (the document's `id`; see schema-values.ts idFieldOf). */
 export function idField(ctx: CheckContext): string {
-  const f = ctx.model.create.request.fields.find((x) => x.type === 'integer' && x.required);
-  if (!f) throw new Error('the request schema has no required integer field');
-  return f.name;
+  return baseBodies(ctx.model).idField;
 }
 
 /** The inclusive range of the id field's integer format (the document's int64). */
@@ -73,8 +86,27 @@ export function idRange(ctx: CheckContext): readonly [bigint, bigint] {
   return r;
 }
 
-/** The string fields the success schema echoes back (the document's `name` and `tag`). */
+/** The string fields of the request (the document's `name` and `tag`), required and optional. */
 export function stringFields(ctx: CheckContext): { required: string[]; optional: string[] } {
-  const fields = ctx.model.create.request.fields.filter((f) => f.type === 'string');
+  const fields = ctx.model.create.request.fields.filter((f) => f.types.includes('string'));
   return { required: fields.filter((f) => f.required).map((f) => f.name), optional: fields.filter((f) => !f.required).map((f) => f.name) };
+}
+
+/** Why a body is not valid per the document, in one line naming each keyword and its pointer; undefined when it is. */
+export function whyInvalid(ctx: CheckContext, body: JsonValue): string | undefined {
+  const violations = ctx.model.create.validateRequest(body);
+  return violations.length === 0 ? undefined : violations.map((v) => `${v.instancePath || 'the body'} ${v.message} (${v.keyword} at ${v.pointer})`).join('; ');
+}
+
+/**
+ * The body of a keyword case as sent: a fresh id in place of the base's,
+ * unless the id is what the case is about (a boundary value of the id, or an
+ * id just outside one).
+ */
+export function keywordCaseBody(ctx: CheckContext, c: KeywordCase, path: InstancePath): JsonValue {
+  const body = c.body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || body instanceof Numeral) return body;
+  const id = idField(ctx);
+  const aboutId = path.length === 1 && path[0] === id && (c.fixedId !== undefined || c.side === 'outside');
+  return !aboutId && typeof body[id] !== 'undefined' && ['number', 'bigint'].includes(typeof body[id]) ? { ...body, [id]: freshId(ctx) } : body;
 }

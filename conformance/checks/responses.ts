@@ -1,11 +1,13 @@
 // Response conformance, applied to every exchange of the run (the other
 // checks' requests included): the status, the content type and the body
-// against what the document declares for the operation.
+// against what the document declares for the operation the request went to
+// (its method and path template), whichever operation that is.
 import type { Exchange } from '../http.js';
 import { tryParseJson } from '../json.js';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
 import { describe } from './grades.js';
 import { spec } from './sources.js';
+import type { OperationModel, ResponseModel } from '../spec-model.js';
 import type { AggregateCheck, CheckContext, Verdict } from './types.js';
 
 /**
@@ -15,15 +17,38 @@ import type { AggregateCheck, CheckContext, Verdict } from './types.js';
  */
 export const RFC_STATUSES = [401, 404, 405, 413, 415];
 
-function declared(ctx: CheckContext, ex: Exchange) {
-  return ctx.model.create.responses.get(String(ex.response!.status));
+/** Whether a request path (no query) matches an OpenAPI path template: `{name}` stands for one non-empty segment. */
+export function matchesTemplate(template: string, path: string): boolean {
+  const pattern = template
+    .split(/(\{[^}/]+\})/)
+    .map((part) => (/^\{[^}/]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${pattern}$`).test(path.split('?')[0]!);
 }
 
-function onOperation(ctx: CheckContext, ex: Exchange): boolean {
-  return ex.request.path === ctx.model.create.path;
+/** The declared operation a request went to: its method and path template (a literal path wins over a template). */
+export function operationOf(ctx: CheckContext, request: { method: string; path: string }): OperationModel | undefined {
+  const same = ctx.model.operations.filter((op) => op.method === request.method.toUpperCase() && matchesTemplate(op.path, request.path));
+  return same.find((op) => !op.path.includes('{')) ?? same[0];
+}
+
+/** The response the document declares for an exchange's operation and status, if any. */
+function declared(ctx: CheckContext, ex: Exchange): ResponseModel | undefined {
+  return operationOf(ctx, ex.request)?.responses.get(String(ex.response!.status));
 }
 
 const skip: Verdict = { outcome: 'skip' };
+
+/** What is wrong with an answer of a declared response: its content type, or its body against the declared schema; undefined when nothing. */
+export function declaredAnswerProblem(declared: ResponseModel, ex: Exchange): string | undefined {
+  const ct = mediaTypeEssence(ex.response!.headers['content-type']) ?? '';
+  if (declared.contentTypes.length > 0 && !declared.contentTypes.includes(ct)) return `content type ${ct || '(none)'} instead of ${declared.contentTypes.join(' or ')}`;
+  if (!declared.validate) return undefined;
+  const parsed = tryParseJson(ex.response!.bodyText);
+  if (!parsed.ok) return `body is not JSON (a ${declared.schemaName ?? 'declared body'} is)`;
+  const problems = declared.validate(parsed.value);
+  return problems.length > 0 ? `body is not a valid ${declared.schemaName ?? 'declared body'}: ${problems.join('; ')}` : undefined;
+}
 
 export const responseChecks: AggregateCheck[] = [
   {
@@ -37,11 +62,12 @@ export const responseChecks: AggregateCheck[] = [
     verifyEach: (ex, ctx) => {
       if (!ex.response) return skip;
       const status = ex.response.status;
-      if (onOperation(ctx, ex) && declared(ctx, ex)) return { outcome: 'pass' };
+      if (declared(ctx, ex)) return { outcome: 'pass' };
       if (RFC_STATUSES.includes(status)) return { outcome: 'pass' };
+      const op = operationOf(ctx, ex.request) ?? ctx.model.create;
       return {
         outcome: 'non-strict',
-        expected: `one of ${[...ctx.model.create.responses.keys()].join(', ')} (declared) or ${RFC_STATUSES.join(', ')} (RFC)`,
+        expected: `one of ${[...op.responses.keys()].join(', ')} (declared for ${op.method} ${op.path}) or ${RFC_STATUSES.join(', ')} (RFC)`,
         actual: describe(ex),
       };
     },
@@ -56,7 +82,7 @@ export const responseChecks: AggregateCheck[] = [
     verifyEach: (ex, ctx) => {
       if (!ex.response) return skip;
       const ct = mediaTypeEssence(ex.response.headers['content-type']);
-      const d = onOperation(ctx, ex) ? declared(ctx, ex) : undefined;
+      const d = declared(ctx, ex);
       if (d && d.contentTypes.length > 0) {
         return d.contentTypes.includes(ct ?? '') ? { outcome: 'pass' } : { outcome: 'fail', expected: `content type ${d.contentTypes.join(' or ')}`, actual: describe(ex) };
       }
@@ -78,7 +104,7 @@ export const responseChecks: AggregateCheck[] = [
     requirement: 'Error: integer error (int32) and string message, both always present. Plant: name string, required; tag string, optional.',
     verifyEach: (ex, ctx) => {
       if (!ex.response) return skip;
-      const d = onOperation(ctx, ex) ? declared(ctx, ex) : undefined;
+      const d = declared(ctx, ex);
       const validate = d ? d.validate : ex.response.status >= 400 ? ctx.model.create.error.validate : undefined;
       if (!validate) return { outcome: 'pass' };
       const name = d ? d.schemaName : ctx.model.create.error.schemaName;

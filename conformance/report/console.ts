@@ -3,6 +3,7 @@
 // With several targets, the matrix after Autobahn|Testsuite: one column per
 // target, and where targets disagree, why.
 import { relative } from 'node:path';
+import { coverageCounts } from '../coverage.js';
 import { divergenceOf, shorten } from '../differential/matrix.js';
 import type { CheckResult, RunResult, TargetResult } from '../result.js';
 import { escapeControls, mapStrings } from './redact.js';
@@ -63,6 +64,28 @@ function summaryLine(t: TargetResult, run: RunResult, note = ''): string {
   return `Summary ${t.target.name}: ${t.results.length} checks, ${s.pass} pass, ${s['non-strict']} non-strict, ${s.fail} fail, ${s.skip} skip, ${s.error} error; seed ${run.seed}${run.strict ? ' (strict)' : ''}${note}`;
 }
 
+/**
+ * What the run exercised of the document, in a few lines: the counts, then
+ * each operation only the generic checks reached or none did, each declared
+ * response no target gave, and each schema keyword not exercised, with why.
+ */
+export function coverageLines(run: RunResult): string[] {
+  const c = run.coverage;
+  if (!c) return [];
+  const n = coverageCounts(c);
+  const lines = [
+    `Coverage of the document: ${n.operations[0]} of ${n.operations[1]} operation(s) sent requests; ${n.responses[0]} of ${n.responses[1]} declared response(s) given; schema keywords: ${n.keywords.exercised} exercised, ${n.keywords.annotation} annotation(s), ${n.keywords['not exercised']} not exercised`,
+  ];
+  for (const o of c.operations) {
+    if (o.requests === 0) lines.push(`  operation ${o.method} ${o.path} (${o.operationId}): not covered, no request was sent`);
+    else if (!o.known) lines.push(`  operation ${o.method} ${o.path} (${o.operationId}): generic checks only (PS-DOC-001, PS-DOC-002), ${o.requests} request(s)`);
+  }
+  for (const r of c.responses) if (r.observedOn.length === 0) lines.push(`  response ${r.status} of ${r.method} ${r.path}: no target gave it`);
+  for (const k of c.keywords) if (k.status === 'not exercised') lines.push(`  not exercised: ${k.keyword} at ${k.pointer}: ${k.detail}`);
+  lines.push('');
+  return lines;
+}
+
 /** Per target, every check with its outcome, and the details of each that is not a pass. */
 function renderCheckList(given: RunResult, o: ConsoleOptions): string {
   const run = terminalSafe(given);
@@ -77,6 +100,7 @@ function renderCheckList(given: RunResult, o: ConsoleOptions): string {
     lines.push(summaryLine(t, run));
     lines.push('');
   }
+  lines.push(...coverageLines(run));
   return lines.join('\n');
 }
 
@@ -138,6 +162,7 @@ export function renderMatrixConsole(given: RunResult, o: ConsoleOptions): string
   }
   for (const t of run.targets) lines.push(summaryLine(t, run, t.target.informs ? INFORMS : ''));
   lines.push('');
+  lines.push(...coverageLines(run));
   return lines.join('\n');
 }
 

@@ -171,6 +171,35 @@ function clientMain(): void {
   table.append(body);
   root.append(table);
 
+  // What the run exercised of the document.
+  const coverage = report.coverage;
+  if (coverage) {
+    const cell = (text: string, attrs: Record<string, string> = {}) => h('td', attrs, text);
+    const head = (...names: string[]) => h('tr', {}, ...names.map((n) => h('th', {}, n)));
+    const operations = h('table', { id: 'coverage-operations' }, head('operation', 'checked by', 'requests'));
+    for (const o of coverage.operations) {
+      const by = o.requests === 0 ? 'not covered' : o.known ? 'the catalog' : 'generic checks only (PS-DOC-001, PS-DOC-002)';
+      operations.append(h('tr', { 'data-covered': String(o.requests > 0) }, cell(`${o.method} ${o.path} (${o.operationId})`), cell(by), cell(String(o.requests), { class: 'num' })));
+    }
+    const responses = h('table', { id: 'coverage-responses' }, head('operation', 'declared status', 'given by'));
+    for (const r of coverage.responses) responses.append(h('tr', {}, cell(`${r.method} ${r.path}`), cell(r.status), cell(r.observedOn.length > 0 ? r.observedOn.join(', ') : 'no target')));
+    const keywords = h('table', { id: 'coverage-keywords' }, head('keyword', 'where', 'status', 'checks', 'what was derived, or why not'));
+    for (const k of coverage.keywords) {
+      keywords.append(h('tr', { 'data-status': k.status }, h('td', {}, h('code', {}, k.keyword)), h('td', {}, h('code', {}, k.pointer)), cell(k.status), cell(k.by.join(', ')), cell(k.detail)));
+    }
+    const missing = coverage.keywords.filter((k) => k.status === 'not exercised').length;
+    root.append(
+      h('h2', {}, 'Coverage of the document'),
+      h('p', { class: missing > 0 ? 'alert' : 'note', id: 'coverage-summary' }, `${coverage.operations.filter((o) => o.requests > 0).length} of ${coverage.operations.length} operation(s) sent requests; ${coverage.responses.filter((r) => r.observedOn.length > 0).length} of ${coverage.responses.length} declared response(s) given; ${missing} schema keyword(s) not exercised.`),
+      h('h3', {}, 'Operations'),
+      operations,
+      h('h3', {}, 'Declared responses'),
+      responses,
+      h('h3', {}, 'Schema keywords'),
+      keywords,
+    );
+  }
+
   function apply(): void {
     const visible = new Set(targetBoxes.filter((b) => b.checked).map((b) => b.value));
     for (const cell of Array.from(document.querySelectorAll<HTMLElement>('[data-col]'))) cell.hidden = !visible.has(cell.dataset.col!);

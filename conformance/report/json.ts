@@ -3,6 +3,7 @@
 // rename or remove.
 import { relative } from 'node:path';
 import type { Outcome } from '../checks/types.js';
+import type { Coverage } from '../coverage.js';
 import { divergenceOf, type DivergenceStatus } from '../differential/matrix.js';
 import type { LintFinding } from '../lint.js';
 import type { RunResult } from '../result.js';
@@ -44,6 +45,8 @@ export interface JsonReport {
   }>;
   /** With more than one target: per check whether the targets agree, and why not. */
   matrix?: Array<{ id: string; agree: boolean; why: string[] }>;
+  /** Added with the document's coverage: its operations, declared responses and schema keywords, and what the run exercised of each. */
+  coverage?: Coverage;
 }
 
 export function toJsonReport(run: RunResult): JsonReport {
@@ -90,5 +93,6 @@ export function toJsonReport(run: RunResult): JsonReport {
     }),
   };
   if (run.targets.length > 1) report.matrix = run.matrix.map((row) => ({ id: row.id, agree: row.agree, why: row.why }));
+  if (run.coverage) report.coverage = run.coverage;
   return report;
 }

@@ -1,5 +1,7 @@
 // `--reference`: the project's own server as a target, on a free loopback
-// port, with a random token (so the target is known to restrict tokens).
+// port, with a random token (so the target is known to restrict tokens),
+// serving the run's document (PLANTSTORE_SPEC), so that `--spec FILE` checks
+// the reference server against that document without a rebuild.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -18,14 +20,21 @@ export interface ReferenceServer {
   stop(): Promise<void>;
 }
 
-export async function startReference(timeoutMs = 15_000, entry = REFERENCE_ENTRY): Promise<ReferenceServer> {
+export interface ReferenceOptions {
+  /** The OpenAPI document the server serves (default: the one it is built with). */
+  specPath?: string;
+  timeoutMs?: number;
+  entry?: string;
+}
+
+export async function startReference({ specPath, timeoutMs = 15_000, entry = REFERENCE_ENTRY }: ReferenceOptions = {}): Promise<ReferenceServer> {
   if (!existsSync(entry)) throw new Error(`the reference server is not built: ${entry} is missing (run npm run build)`);
   const token = randomBytes(18).toString('base64url');
   const server = await startProcess({
     file: process.execPath,
     args: [entry],
     // PORT 0: the OS picks a free port, and the server says which in its log line.
-    env: { PORT: '0', HOST: LOOPBACK, LOG_LEVEL: 'info', PLANTSTORE_TOKENS: token },
+    env: { PORT: '0', HOST: LOOPBACK, LOG_LEVEL: 'info', PLANTSTORE_TOKENS: token, PLANTSTORE_SPEC: specPath },
     stdout: 'lines',
     readyLine: LISTENING,
     timeoutMs,

@@ -10,7 +10,7 @@ import { PLACEHOLDER_TOKEN, type Target } from './target.js';
 export interface TargetPlan {
   reference: boolean;
   prism: boolean;
-  /** The document Prism mocks. */
+  /** The document the reference server serves and Prism mocks. */
   spec: string;
   /** The --target URLs, with their column names. */
   targets: Array<{ name: string; url: string }>;
@@ -67,7 +67,7 @@ export async function startTargets(plan: TargetPlan, owned: OwnedServers, say: (
     return server;
   };
   const [reference, prism] = await Promise.allSettled([
-    plan.reference ? startReference().then(own) : Promise.resolve(undefined),
+    plan.reference ? startReference({ specPath: plan.spec }).then(own) : Promise.resolve(undefined),
     plan.prism ? startPrism({ specPath: plan.spec }).then(own) : Promise.resolve(undefined),
   ]);
   // If one did not start, the other is stopped with the rest of `owned`.

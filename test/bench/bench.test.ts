@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { createFloorServer } from '../../bench/floor.js';
 import { countCases } from '../../bench/harness.js';
 import { buildReport, renderReport, type Settings } from '../../bench/report.js';
-import { formatTable, median, parseCpuSeconds, parseVmRss, percentile, summarizeRounds, throughputRatios, type RoundResult } from '../../bench/stats.js';
+import { formatTable, median, percentile, summarizeRounds, throughputRatios, type RoundResult } from '../../bench/stats.js';
 
 function round(requestsPerSecond: number, p99Ms = 3, extra: Partial<RoundResult> = {}): RoundResult {
   return { requestsPerSecond, responses: requestsPerSecond, durationSeconds: 1, p50Ms: 1, p99Ms, errors: 0, non2xx: 0, statusCounts: { 200: requestsPerSecond }, ...extra };
@@ -41,16 +41,6 @@ describe('bench statistics', () => {
     assert.equal(summary.median.p99Ms, 5);
     assert.equal(summary.errors, 1);
     assert.equal(summary.non2xx, 5);
-  });
-
-  it('reads VmRSS from /proc status text', () => {
-    assert.equal(parseVmRss('Name:\tnode\nVmRSS:\t   12345 kB\nVmSwap:\t0 kB\n'), 12345 * 1024);
-    assert.equal(parseVmRss('Name:\tnode\n'), undefined);
-  });
-
-  it('reads utime plus stime from /proc stat text, whatever the command name holds', () => {
-    const stat = '4242 (node (x) y) S 1 4242 4242 0 -1 4194304 100 0 0 0 250 50 0 0 20 0 11 0 123 456 789';
-    assert.equal(parseCpuSeconds(stat), 3);
   });
 
   it('aligns table columns', () => {

@@ -47,7 +47,7 @@ describe('plantstore-conformance CLI', () => {
     const junit = join(dir, 'ok.xml');
     const r = await withFake({}, (url) => cli(['--target', url, '--invalid-token', '--seed', '11', '--cases', '10', '--json', json, '--junit', junit], { PLANTSTORE_TOKEN: 'cli-token' }));
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.match(r.stdout, /38 pass, 0 non-strict, 0 fail, 0 skip, 0 error; seed 11/);
+    assert.match(r.stdout, /42 pass, 0 non-strict, 0 fail, 0 skip, 0 error; seed 11/);
     const report = JSON.parse(readFileSync(json, 'utf8'));
     assert.equal(report.seed, 11);
     assert.equal(report.targets.length, 1);
@@ -58,8 +58,8 @@ describe('plantstore-conformance CLI', () => {
     }
     assert.ok(report.lint.some((f: { severity: string }) => f.severity === 'warning'), 'lint warnings are in the report');
     const xml = readFileSync(junit, 'utf8');
-    assert.match(xml, /<testsuite name="target" tests="38" failures="0" errors="0" skipped="0">/);
-    assert.equal(xml.match(/<testcase /g)?.length, 38);
+    assert.match(xml, /<testsuite name="target" tests="42" failures="0" errors="0" skipped="0">/);
+    assert.equal(xml.match(/<testcase /g)?.length, 42);
   });
 
   it('runs against a base URL with a path prefix', async () => {

@@ -5,11 +5,13 @@
 // from a target stays text. A screenshot goes to reports/ (git-ignored).
 // The report comes from a real run: the fake server's baseline and a mutant
 // side by side, so there are failures and disagreements. No Prism needed.
+// The coverage of the document is shown below the matrix.
 import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { computeCoverage, type Coverage } from '../../conformance/coverage.js';
 import { toHtml } from '../../conformance/report/html.js';
 import { runResult, type TargetResult } from '../../conformance/result.js';
 import { run } from '../../conformance/runner.js';
@@ -24,6 +26,7 @@ const SCREENSHOT = `${REPORTS}html-report.browser-test.png`;
 const HOSTILE = '</script><script>window.__pwned = 1</script><img src="https://example.invalid/x.png" onerror="window.__pwned = 2">';
 
 let results: TargetResult[];
+let coverage: Coverage;
 let browser: Browser | undefined;
 
 before(async () => {
@@ -33,9 +36,10 @@ before(async () => {
   const token = 'browser-test-token';
   const baseline = await startFake({ tokens: [token] });
   const mutant = await startFake({ tokens: [token], noWwwAuthenticate: true, no405: true, acceptMalformed: true, dropTag: true });
+  const model = loadSpecModel();
   try {
     results = await run({
-      model: loadSpecModel(),
+      model,
       targets: [
         { name: 'baseline', url: baseline.url, token, role: 'target', informs: false, restrictsTokens: true },
         { name: 'mutant', url: mutant.url, token, role: 'target', informs: false, restrictsTokens: true },
@@ -51,7 +55,8 @@ before(async () => {
   const failing = results[1]!.results.find((r) => r.outcome === 'fail')!;
   failing.actual = `${HOSTILE} ${failing.actual}`;
   mkdirSync(REPORTS, { recursive: true });
-  writeFileSync(HTML_FILE, toHtml(runResult({ seed: 7, strict: false, lint: [], targets: results, divergences: [] })));
+  coverage = computeCoverage(model, results, new Map(results.map((t) => [t.target.name, t.observed ?? []])));
+  writeFileSync(HTML_FILE, toHtml(runResult({ seed: 7, strict: false, lint: [], targets: results, divergences: [], coverage })));
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-gpu', '--no-first-run', '--disable-sync'],
@@ -151,6 +156,22 @@ describe('the HTML report, opened from disk in Chromium', () => {
       assert.ok(((await row.locator('details').textContent()) ?? '').includes(failing.requirement.slice(0, 40)), 'requirement shown');
       assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
       assert.equal(await page.locator('img').count(), 0);
+      assert.deepEqual(problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('shows the coverage of the document: operations, declared responses and every schema keyword', async () => {
+    const { page, problems } = await open();
+    try {
+      assert.equal(await page.locator('#coverage-operations tr[data-covered="true"]').count(), coverage.operations.length);
+      assert.equal(await page.locator('#coverage-responses tr').count(), coverage.responses.length + 1);
+      assert.equal(await page.locator('#coverage-keywords tr[data-status]').count(), coverage.keywords.length);
+      const exercised = coverage.keywords.filter((k) => k.status === 'exercised').length;
+      assert.ok(exercised > 0);
+      assert.equal(await page.locator('#coverage-keywords tr[data-status="exercised"]').count(), exercised);
+      assert.match((await page.textContent('#coverage-summary')) ?? '', /1 of 1 operation\(s\) sent requests; 2 of 2 declared response\(s\) given; 0 schema keyword\(s\) not exercised/);
       assert.deepEqual(problems, []);
     } finally {
       await page.close();

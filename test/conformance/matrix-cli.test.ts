@@ -58,7 +58,7 @@ describe('the CLI with two targets side by side', () => {
     assert.equal(report.matrix?.find((m) => m.id === 'PS-AUTH-001')?.agree, false);
     const junit = readFileSync(join(dir, 'out', 'conformance.junit.xml'), 'utf8');
     assert.equal(junit.match(/<testsuite /g)?.length, 2);
-    assert.match(junit, /<testsuite name="target-1" tests="38" failures="0"/);
+    assert.match(junit, /<testsuite name="target-1" tests="42" failures="0"/);
     const page = readFileSync(html, 'utf8');
     assert.equal(page, readFileSync(join(dir, 'out', 'conformance.html'), 'utf8').replace(/"generated":"[^"]+"/, /"generated":"[^"]+"/.exec(page)![0]));
     assert.match(page, /<script type="application\/json" id="report-data">/);

@@ -50,8 +50,8 @@ describe('the default run: reference server and Prism mock side by side', () => 
     assert.match(stdout, /Summary prism: .* \(informs; does not fail the run\)/);
     assert.match(stdout, /OK: 2 target\(s\), seed \d+; Prism: 0 unexplained divergence\(s\), 0 stale entries/);
     const junit = readFileSync(join(cwd, 'reports', 'conformance.junit.xml'), 'utf8');
-    assert.match(junit, /<testsuite name="reference" tests="38" failures="0" errors="0"/);
-    assert.match(junit, /<testsuite name="prism" tests="38" failures="0" errors="0"/);
+    assert.match(junit, /<testsuite name="reference" tests="42" failures="0" errors="0"/);
+    assert.match(junit, /<testsuite name="prism" tests="42" failures="0" errors="0"/);
   });
 
   it('the reference column is free of failures', () => {

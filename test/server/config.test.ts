@@ -11,6 +11,7 @@ test('defaults: port 4010 (Prism\'s), all interfaces, any token, info, 1 MiB, a 
     logLevel: 'info',
     bodyLimit: 1048576,
     maxPlants: 1000000,
+    specPath: undefined,
   });
 });
 
@@ -22,8 +23,9 @@ test('values are read and trimmed; tokens are comma-separated', () => {
     LOG_LEVEL: 'WARN',
     PLANTSTORE_BODY_LIMIT: '2048',
     PLANTSTORE_MAX_PLANTS: '10',
+    PLANTSTORE_SPEC: ' evolved.yaml ',
   });
-  assert.deepEqual(config, { port: 4011, host: '127.0.0.1', tokens: ['a', 'b', 'c'], logLevel: 'warn', bodyLimit: 2048, maxPlants: 10 });
+  assert.deepEqual(config, { port: 4011, host: '127.0.0.1', tokens: ['a', 'b', 'c'], logLevel: 'warn', bodyLimit: 2048, maxPlants: 10, specPath: 'evolved.yaml' });
 });
 
 test('bad values are refused with a message naming the variable', () => {

@@ -47,6 +47,7 @@ export interface Mutations {
   rejectUnknownProps?: boolean;
   requireTag?: boolean;
   hangOtherMethods?: boolean; // other methods never answered (the harness must time out, not hang)
+  truncateLongStrings?: boolean; // names and tags over 100 characters stored cut to 100
 }
 
 export interface FakeOptions extends Mutations {
@@ -233,7 +234,8 @@ function createPlant(o: FakeOptions, store: Set<string>, res: ServerResponse, ra
     return send(res, 400, o, { error: 40004, message: `A plant with id ${id} already exists.` });
   }
   store.add(id!);
-  const plant: Record<string, string> = { name: name ?? '' };
-  if (tag !== undefined && !o.dropTag) plant.tag = tag;
+  const kept = (s: string) => (o.truncateLongStrings ? s.slice(0, 100) : s);
+  const plant: Record<string, string> = { name: kept(name ?? '') };
+  if (tag !== undefined && !o.dropTag) plant.tag = kept(tag);
   return send(res, 200, o, plant);
 }

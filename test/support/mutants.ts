@@ -9,7 +9,7 @@ export const MUTANTS: Array<[string, Mutation, Outcome]> = [
   ['PS-ACCEPT-001', 'dropTag', 'fail'],
   ['PS-ACCEPT-002', 'requireTag', 'fail'],
   ['PS-ACCEPT-003', 'rejectEmptyName', 'fail'],
-  ['PS-ACCEPT-004', 'nameMaxLength', 'fail'],
+  ['PS-ACCEPT-004', 'nameMaxLength', 'non-strict'],
   ['PS-ACCEPT-005', 'latin1Body', 'fail'],
   ['PS-ACCEPT-006', 'rejectUnknownProps', 'fail'],
   ['PS-ACCEPT-007', 'positiveIdsOnly', 'fail'],
@@ -47,4 +47,9 @@ export const MUTANTS: Array<[string, Mutation, Outcome]> = [
   ['PS-RESP-001', 'status422', 'non-strict'],
   ['PS-RESP-002', 'wrongContentType', 'fail'],
   ['PS-RESP-003', 'errorBodyWrongShape', 'fail'],
+  ['PS-ACCEPT-012', 'int53Ids', 'fail'],
+  ['PS-REJECT-012', 'acceptNull', 'fail'],
+  ['PS-DOC-001', 'noAuth', 'fail'],
+  ['PS-DOC-002', 'wrongContentType', 'fail'],
+  ['PS-ACCEPT-004', 'truncateLongStrings', 'fail'],
 ];

@@ -1,0 +1,107 @@
+// Every operation the document declares, whether or not the catalog knows
+// what it means: the checks that need no knowledge of its meaning. Its
+// security requirement (no credentials, no success), and an answer with a
+// declared status, content type and schema, never a 5xx. A document that
+// grows an operation (GET /plants/{id}, say) is checked on it at once.
+import type { Exchange, RequestSpec } from '../http.js';
+import { toJson, type JsonValue } from '../json.js';
+import { samplesOf } from '../schema-values.js';
+import type { OperationModel } from '../spec-model.js';
+import { gradeUnauthorized } from './auth.js';
+import { describe, each, noAnswer } from './grades.js';
+import { validPlant } from './requests.js';
+import { RFC_STATUSES, declaredAnswerProblem } from './responses.js';
+import { rfc, spec } from './sources.js';
+import type { Case, Check, CheckContext, ExchangeCheck, Verdict } from './types.js';
+
+/** A value for a parameter: its example, else one drawn from its schema. */
+function parameterValue(ctx: CheckContext, p: OperationModel['parameters'][number]): string {
+  const value = p.example ?? (p.schema ? samplesOf(ctx.model, p.schema.schema, p.schema.pointer)[0] : undefined) ?? 'conformance';
+  return typeof value === 'string' ? value : toJson(value as JsonValue);
+}
+
+/**
+ * A request to an operation as the document describes it: its path with
+ * each path parameter filled in, its required query and header parameters,
+ * and a body drawn from its request schema (the create operation's: a
+ * valid NewPlant with a fresh id).
+ */
+export function operationRequest(ctx: CheckContext, op: OperationModel, auth: string | null): RequestSpec {
+  let path = op.path;
+  const query: string[] = [];
+  const headers: Record<string, string> = {};
+  for (const p of op.parameters) {
+    if (!p.required && p.in !== 'path') continue;
+    const value = parameterValue(ctx, p);
+    if (p.in === 'path') path = path.split(`{${p.name}}`).join(encodeURIComponent(value));
+    else if (p.in === 'query') query.push(`${encodeURIComponent(p.name)}=${encodeURIComponent(value)}`);
+    else if (p.in === 'header') headers[p.name.toLowerCase()] = value;
+  }
+  let body: string | undefined;
+  if (op.requestSchema) {
+    const value = op.pointer === ctx.model.create.pointer ? validPlant(ctx) : samplesOf(ctx.model, op.requestSchema.schema, op.requestSchema.pointer).find((v) => op.validateRequest?.(v).length === 0);
+    if (value !== undefined) {
+      body = toJson(value);
+      headers['content-type'] = op.requestContentTypes[0]!;
+    }
+  }
+  if (auth !== null) headers.authorization = auth;
+  return { method: op.method, path: `${path}${query.length > 0 ? `?${query.join('&')}` : ''}`, headers, body, note: `${op.method} ${op.path}${auth === null ? ' without credentials' : ''}` };
+}
+
+/**
+ * Without credentials: a success or a 5xx fails (the specification requires
+ * bearer authentication of every operation; RFC 9110 §15.6), a 401 must carry
+ * a Bearer challenge (RFC 6750 §3, RFC 9110 §11.6.1), and another refusal
+ * (404, 405: the order of checks is a server's own decision) is non-strict.
+ */
+function gradeWithoutCredentials(ex: Exchange): Verdict {
+  const status = ex.response?.status;
+  if (status !== undefined && status >= 300 && status < 500 && status !== 401) {
+    return { outcome: 'non-strict', expected: '401 with WWW-Authenticate: Bearer (the operation requires bearer credentials)', actual: describe(ex) };
+  }
+  return gradeUnauthorized(ex);
+}
+
+const AUTH_RULES = 'Every operation requires HTTP bearer authentication: the client sends the header Authorization with the scheme Bearer followed by a token, written <ACCESS_TOKEN>.';
+
+const securityRequirement: ExchangeCheck = {
+  kind: 'exchange',
+  id: 'PS-DOC-001',
+  title: 'Every operation of the document refuses a request without credentials: 401 with a Bearer challenge',
+  level: 'MUST',
+  source: spec('Authentication, rules 1 and 2; the security requirement of each operation'),
+  requirement: `${AUTH_RULES} RFC 6750 §3: If the protected resource request does not include authentication credentials ..., the resource server MUST include the HTTP "WWW-Authenticate" response header field. (A success without credentials fails; another refusal than 401 is non-strict.)`,
+  precondition: (ctx) => (ctx.model.operations.some((op) => op.bearerRequired) ? undefined : 'the document declares no operation that requires bearer credentials'),
+  cases: (ctx): Case[] => ctx.model.operations.filter((op) => op.bearerRequired).map((op) => ({ request: operationRequest(ctx, op, null), sent: undefined })),
+  verify: (cases) => each(cases, (c) => gradeWithoutCredentials(c.exchange)),
+};
+
+/** RFC 9110 §15.6: a 5xx says the server failed; to a request the document describes, that is a failure. */
+function gradeDeclaredAnswer(op: OperationModel, ex: Exchange): Verdict {
+  const missing = noAnswer(ex);
+  if (missing) return missing;
+  const status = ex.response!.status;
+  const expected = `one of ${[...op.responses.keys()].join(', ')} as ${op.method} ${op.path} declares them (content type and schema), never 5xx`;
+  if (status >= 500) return { outcome: 'fail', expected, actual: describe(ex) };
+  const declared = op.responses.get(String(status));
+  if (declared) {
+    const problem = declaredAnswerProblem(declared, ex);
+    return problem ? { outcome: 'fail', expected, actual: `${problem}: ${describe(ex)}` } : { outcome: 'pass' };
+  }
+  return RFC_STATUSES.includes(status) ? { outcome: 'pass' } : { outcome: 'non-strict', expected, actual: `status ${status} is not declared: ${describe(ex)}` };
+}
+
+const declaredAnswers: ExchangeCheck<OperationModel> = {
+  kind: 'exchange',
+  id: 'PS-DOC-002',
+  title: 'Every operation of the document answers a request it describes with a declared status, content type and schema, never 5xx',
+  level: 'MUST',
+  source: rfc(9110, '§15.6 Server Error 5xx', 'section-15.6'),
+  requirement:
+    'The 5xx (Server Error) class of status code indicates that the server is aware that it has erred or is incapable of performing the requested method. (Plant Store specification, Endpoints and Errors: each declared response has its content type and body shape; an undeclared status other than the RFC ones is non-strict.)',
+  cases: (ctx) => ctx.model.operations.map((op) => ({ request: operationRequest(ctx, op, ctx.auth()), sent: op })),
+  verify: (cases) => each(cases, (c) => gradeDeclaredAnswer(c.sent, c.exchange)),
+};
+
+export const operationChecks: Check[] = [securityRequirement, declaredAnswers];

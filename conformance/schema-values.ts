@@ -1,0 +1,261 @@
+// Values drawn from the document's schemas, for the harness's requests. A
+// value proposed here is a candidate: the request validator (the schema as
+// written, spec/validator.ts) decides whether a body holding it is valid, so
+// a wrong guess costs a case, never a wrong verdict. Sources, in order: the
+// document's own examples (its author's valid values), then values built
+// from the keywords that are there (const, enum, pattern, lengths, bounds,
+// format, required).
+import fc from 'fast-check';
+import { formatRational, rationalOf, type Rational } from '../spec/exact-number.js';
+import { integerRange } from '../spec/formats.js';
+import { childPointer, isSchemaObject, type JsonSchema } from '../spec/schema-keywords.js';
+import { Numeral, type JsonValue } from './json.js';
+import { resolveSchema, type SpecModel } from './spec-model.js';
+
+export type Body = Record<string, JsonValue>;
+export type InstancePath = Array<string | number>;
+
+/** One value of each JSON type: the coercion traps a server must not fall into ("7" for 7, 42 for "42"). */
+export function typeExemplars(digits: string): Array<{ type: string; value: JsonValue; label: string }> {
+  return [
+    { type: 'string', value: digits, label: 'a string of digits' },
+    { type: 'integer', value: 42, label: 'an integer' },
+    { type: 'number', value: new Numeral('1.5'), label: 'a number with a fraction' },
+    { type: 'boolean', value: true, label: 'a boolean' },
+    { type: 'null', value: null, label: 'null' },
+    { type: 'array', value: ['x'], label: 'an array' },
+    { type: 'object', value: { value: 'x' }, label: 'an object' },
+  ];
+}
+
+/** Whether a value of JSON type `type` is allowed by a `type` keyword listing `allowed` ("integer" is a "number"). */
+export function typeAllowed(allowed: readonly string[], type: string): boolean {
+  return allowed.includes(type) || (type === 'integer' && allowed.includes('number'));
+}
+
+/** Valid string samples for a format the validators check (inside), and strings that are not of it (outside). */
+export const FORMAT_SAMPLES: Readonly<Record<string, { inside: string[]; outside: string[] }>> = {
+  'date-time': { inside: ['2024-05-01T12:30:00Z'], outside: ['2024-05-01 12:30', 'yesterday'] },
+  date: { inside: ['2024-05-01'], outside: ['2024-13-01', '01/05/2024'] },
+  time: { inside: ['12:30:00Z'], outside: ['25:00:00Z'] },
+  duration: { inside: ['P1D'], outside: ['one day'] },
+  email: { inside: ['gardener@example.com'], outside: ['gardener.example.com'] },
+  hostname: { inside: ['plants.example.com'], outside: ['-plants-.example.com'] },
+  ipv4: { inside: ['192.0.2.1'], outside: ['192.0.2.256'] },
+  ipv6: { inside: ['2001:db8::1'], outside: ['2001:db8::g'] },
+  uri: { inside: ['https://example.com/plants/1'], outside: ['plants 1'] },
+  'uri-reference': { inside: ['/plants/1'], outside: ['\\\\plants'] },
+  url: { inside: ['https://example.com/plants'], outside: ['plants'] },
+  uuid: { inside: ['3f2504e0-4f89-41d3-9a0c-0305e82c3301'], outside: ['3f2504e0-4f89-41d3-9a0c'] },
+  byte: { inside: ['cGxhbnQ='], outside: ['not base64!'] },
+  regex: { inside: ['^[a-z]+$'], outside: ['['] },
+  'json-pointer': { inside: ['/plants/0'], outside: ['plants/0'] },
+};
+
+/** A JSON number for an exact value: a number when it is a safe integer, a bigint beyond, a numeral written out otherwise. */
+export function numberValue(r: Rational): JsonValue {
+  if (r.d === 1n) return r.n >= BigInt(Number.MIN_SAFE_INTEGER) && r.n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(r.n) : r.n;
+  const text = formatRational(r);
+  return text.includes('/') ? Number(r.n) / Number(r.d) : new Numeral(text);
+}
+
+/** A string of exactly `length` code points (JSON Schema counts code points), built from the characters of `stems` (strings known valid). */
+export function stringsOfLength(length: number, stems: string[]): string[] {
+  const out = new Set<string>();
+  for (const stem of [...stems, 'plant', 'x']) {
+    const points = Array.from(stem);
+    if (points.length === 0) continue;
+    let s: string[] = [];
+    while (s.length < length) s = s.concat(points);
+    out.add(s.slice(0, length).join(''));
+    // Repeating the last character keeps a pattern anchored on the stem's start happy.
+    if (points.length < length) out.add(points.concat(Array(length - points.length).fill(points[points.length - 1])).join(''));
+  }
+  return [...out];
+}
+
+/** Strings the pattern matches, drawn by fast-check from a fixed seed (the document decides them, not the run). */
+export function patternSamples(pattern: string, count = 8): string[] {
+  try {
+    return fc.sample(fc.stringMatching(new RegExp(pattern, 'u')), { seed: 20240611, numRuns: count });
+  } catch {
+    return [];
+  }
+}
+
+function num(value: unknown): Rational | undefined {
+  return typeof value === 'number' || typeof value === 'bigint' ? rationalOf(value) : undefined;
+}
+
+/** A number inside the keywords of `node` (bounds, multipleOf, integer format), near `near`. */
+function numberSample(node: JsonSchema, integer: boolean, near: bigint): JsonValue {
+  const range = integer ? integerRange(typeof node.format === 'string' ? node.format : undefined) : undefined;
+  let lo = range?.[0];
+  let hi = range?.[1];
+  const min = num(node.minimum) ?? num(node.exclusiveMinimum);
+  const max = num(node.maximum) ?? num(node.exclusiveMaximum);
+  const ceil = (r: Rational) => (r.n % r.d === 0n ? r.n / r.d : r.n / r.d + (r.n > 0n ? 1n : 0n));
+  const floor = (r: Rational) => (r.n % r.d === 0n ? r.n / r.d : r.n / r.d - (r.n < 0n ? 1n : 0n));
+  if (min) lo = ceil(min) + (node.exclusiveMinimum !== undefined && node.minimum === undefined && min.n % min.d === 0n ? 1n : 0n);
+  if (max) hi = floor(max) - (node.exclusiveMaximum !== undefined && node.maximum === undefined && max.n % max.d === 0n ? 1n : 0n);
+  let value = near;
+  if (lo !== undefined && value < lo) value = lo;
+  if (hi !== undefined && value > hi) value = hi;
+  const step = num(node.multipleOf);
+  if (step && step.d === 1n) value -= ((value % step.n) + step.n) % step.n;
+  if (step && step.d !== 1n) return numberValue({ n: step.n * 3n, d: step.d });
+  return numberValue({ n: value, d: 1n });
+}
+
+/** The types a schema object allows, or the one its keywords imply when it states none. */
+function typesOf(node: JsonSchema): string[] {
+  if (node.type !== undefined) return (Array.isArray(node.type) ? node.type : [node.type]) as string[];
+  if (node.properties || node.required || node.additionalProperties !== undefined) return ['object'];
+  if (node.items || node.prefixItems) return ['array'];
+  if (node.minLength !== undefined || node.maxLength !== undefined || node.pattern !== undefined) return ['string'];
+  if (node.minimum !== undefined || node.maximum !== undefined || node.multipleOf !== undefined) return ['number'];
+  return [];
+}
+
+const MAX_DEPTH = 6;
+
+/**
+ * Candidate values for a schema of the document, best first: the author's
+ * examples, const, enum, default, then values built from its keywords.
+ * `required` leaves out an object's optional properties.
+ */
+export function samplesOf(model: SpecModel, schema: unknown, pointer: string, opts: { required?: boolean; type?: string } = {}, depth = 0): JsonValue[] {
+  const { schema: resolved, pointer: at } = resolveSchema(model.doc, schema, pointer);
+  if (!isSchemaObject(resolved) || depth > MAX_DEPTH) return [];
+  const node = resolved;
+  const out: JsonValue[] = [];
+  const push = (...values: unknown[]) => {
+    for (const v of values) if (v !== undefined && (opts.type === undefined || jsonTypeOf(v as JsonValue) === opts.type || (opts.type === 'number' && jsonTypeOf(v as JsonValue) === 'integer'))) out.push(v as JsonValue);
+  };
+  if ('const' in node) push(node.const);
+  if (Array.isArray(node.enum)) push(...node.enum.slice(0, 3));
+  if (Array.isArray(node.examples)) push(...node.examples);
+  if (node.example !== undefined) push(node.example);
+  if (node.default !== undefined) push(node.default);
+  for (const keyword of ['anyOf', 'oneOf'] as const) {
+    const branches = node[keyword];
+    if (Array.isArray(branches)) branches.forEach((b, i) => push(...samplesOf(model, b, childPointer(at, keyword, i), opts, depth + 1).slice(0, 2)));
+  }
+  const types = opts.type !== undefined ? [opts.type] : typesOf(node);
+  if (Array.isArray(node.allOf)) {
+    const parts = node.allOf.map((b, i) => samplesOf(model, b, childPointer(at, 'allOf', i), { ...opts, type: types[0] }, depth + 1)[0]);
+    if (parts.every((p) => isSchemaObject(p))) push(Object.assign({}, ...parts, ...(types.includes('object') ? [objectSample(model, node, at, opts, depth)] : [])));
+    else push(...parts.filter((p) => p !== undefined));
+  }
+  for (const type of types) {
+    if (type === 'string') {
+      const format = typeof node.format === 'string' ? FORMAT_SAMPLES[node.format]?.inside : undefined;
+      const patterned = typeof node.pattern === 'string' ? patternSamples(node.pattern) : [];
+      const min = typeof node.minLength === 'number' ? node.minLength : 0;
+      const max = typeof node.maxLength === 'number' ? node.maxLength : Math.max(min, 16);
+      const fitting = [...(format ?? []), ...patterned].filter((s) => Array.from(s).length >= min && Array.from(s).length <= max);
+      push(...fitting, ...stringsOfLength(Math.min(Math.max(min, 'conformance'.length), max), ['conformance']));
+    } else if (type === 'integer' || type === 'number') push(numberSample(node, type === 'integer', 7n));
+    else if (type === 'boolean') push(true);
+    else if (type === 'null') push(null);
+    else if (type === 'array') {
+      const item = node.items !== undefined ? samplesOf(model, node.items, childPointer(at, 'items'), {}, depth + 1)[0] : 'x';
+      const count = typeof node.minItems === 'number' ? node.minItems : 0;
+      push(item === undefined ? [] : Array.from({ length: Math.max(count, 1) }, () => item));
+    } else if (type === 'object') push(objectSample(model, node, at, opts, depth));
+  }
+  return out;
+}
+
+function objectSample(model: SpecModel, node: JsonSchema, at: string, opts: { required?: boolean }, depth: number): Body {
+  const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
+  const out: Body = {};
+  for (const [name, sub] of Object.entries(isSchemaObject(node.properties) ? node.properties : {})) {
+    if (opts.required && !required.has(name)) continue;
+    const v = samplesOf(model, sub, childPointer(at, 'properties', name), { required: opts.required }, depth + 1)[0];
+    if (v !== undefined) out[name] = v;
+  }
+  for (const name of required) if (!(name in out)) out[name] = 'conformance';
+  return out;
+}
+
+export function jsonTypeOf(value: JsonValue): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'bigint') return 'integer';
+  if (value instanceof Numeral) {
+    const r = rationalOf(value.text);
+    return r && r.n % r.d === 0n ? 'integer' : 'number';
+  }
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/** The value at `path` in `body`, or undefined. */
+export function getAt(body: JsonValue, path: InstancePath): JsonValue | undefined {
+  let v: JsonValue | undefined = body;
+  for (const key of path) v = v !== null && typeof v === 'object' && !(v instanceof Numeral) ? (v as Record<string | number, JsonValue>)[key] : undefined;
+  return v;
+}
+
+/** A copy of `body` with `value` at `path` (undefined removes it); missing objects on the way are created. */
+export function setAt(body: JsonValue, path: InstancePath, value: JsonValue | undefined): JsonValue {
+  if (path.length === 0) return value === undefined ? {} : value;
+  const [key, ...rest] = path;
+  const container = body !== null && typeof body === 'object' && !(body instanceof Numeral) ? body : typeof key === 'number' ? [] : {};
+  const copy = (Array.isArray(container) ? [...container] : { ...(container as Body) }) as Record<string | number, JsonValue>;
+  const next = setAt(copy[key!] ?? null, rest, value);
+  if (value === undefined && rest.length === 0) delete copy[key!];
+  else copy[key!] = next;
+  return copy as JsonValue;
+}
+
+export interface BaseBodies {
+  /** A valid body with every property the document's richest example or schema gives. */
+  full: Body;
+  /** The same with only the required properties (valid too, or `full` when it is not). */
+  required: Body;
+  /** The field that identifies a plant. */
+  idField: string;
+}
+
+const bases = new WeakMap<SpecModel, BaseBodies>();
+
+/**
+ * The valid request bodies every case starts from: the request's examples
+ * (richest first), else one built from the schema; each checked against the
+ * request validator. Throws when the document yields no valid body.
+ */
+export function baseBodies(model: SpecModel): BaseBodies {
+  const cached = bases.get(model);
+  if (cached) return cached;
+  const create = model.create;
+  const built = samplesOf(model, create.requestSchema.schema, create.requestSchema.pointer);
+  const candidates = [...create.requestExamples, ...built].filter((b): b is Body => isSchemaObject(b));
+  candidates.sort((a, b) => Object.keys(b).length - Object.keys(a).length);
+  const full = candidates.find((b) => create.validateRequest(b).length === 0);
+  if (!full) {
+    const tried = candidates[0];
+    const why = tried ? create.validateRequest(tried).map((v) => `${v.instancePath || '/'} ${v.message} (${v.pointer})`).join('; ') : 'no example and no object schema';
+    throw new Error(`the harness cannot build a valid ${create.requestSchemaName} from the document: ${why}`);
+  }
+  // The plainest valid candidate gives the required values (the shipped document's "Fern" example).
+  const plainest = [...candidates].reverse().find((b) => create.validateRequest(b).length === 0) ?? full;
+  const requiredOnly = Object.fromEntries(Object.entries(plainest).filter(([k]) => create.request.required.includes(k)));
+  const idField = idFieldOf(model);
+  const result = { full, required: create.validateRequest(requiredOnly).length === 0 ? requiredOnly : full, idField };
+  bases.set(model, result);
+  return result;
+}
+
+/**
+ * The field that identifies a plant. No document can say which field that is
+ * (the specification: "id ... Identification number of the plant"): the
+ * request's required integer field named `id`, else its first required integer.
+ */
+export function idFieldOf(model: SpecModel): string {
+  const integers = model.create.request.fields.filter((f) => f.required && f.types.includes('integer'));
+  const f = integers.find((x) => x.name === 'id') ?? integers[0];
+  if (!f) throw new Error('the request schema has no required integer field to identify a plant');
+  return f.name;
+}

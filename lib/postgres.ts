@@ -1,0 +1,97 @@
+// A throwaway PostgreSQL cluster for the tests and the benchmarks: initdb
+// into a temporary folder, a server on a free loopback port, stopped and
+// removed at the end. It uses the machine's PostgreSQL binaries (Debian's
+// `postgresql` package); `findPostgres()` says when there are none, so a
+// test can skip with that reason. initdb refuses to run as root, so as root
+// the cluster runs as the `postgres` user (runuser).
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { freePort, LOOPBACK, runProcess } from './process.js';
+
+export interface PostgresBinaries {
+  /** The folder holding initdb, pg_ctl and postgres. */
+  bin: string;
+}
+
+/** The newest PostgreSQL under /usr/lib/postgresql (Debian), or the one whose pg_ctl is on PATH; else a reason. */
+export function findPostgres(): PostgresBinaries | { missing: string } {
+  const debian = '/usr/lib/postgresql';
+  if (existsSync(debian)) {
+    const versions = readdirSync(debian)
+      .filter((v) => existsSync(join(debian, v, 'bin', 'pg_ctl')))
+      .sort((a, b) => Number(b) - Number(a));
+    if (versions[0] !== undefined) return { bin: join(debian, versions[0], 'bin') };
+  }
+  try {
+    const pgCtl = execFileSync('sh', ['-c', 'command -v pg_ctl'], { encoding: 'utf8' }).trim();
+    if (pgCtl) return { bin: join(pgCtl, '..') };
+  } catch {
+    // not on PATH either
+  }
+  return { missing: 'PostgreSQL is not installed (no pg_ctl under /usr/lib/postgresql or on PATH; on Debian: apt-get install postgresql)' };
+}
+
+export interface Cluster {
+  /** postgres://postgres@127.0.0.1:PORT/postgres */
+  url: string;
+  port: number;
+  /** Stops the database server (fast shutdown); the data stays. */
+  stopServer(): Promise<void>;
+  /** Starts it again on the same port, with the same data. */
+  startServer(): Promise<void>;
+  /** Stops the server and removes the cluster's folder. Safe to call twice. */
+  destroy(): Promise<void>;
+}
+
+const asRoot = userInfo().uid === 0;
+
+/** Runs a PostgreSQL binary, as the postgres user when we are root. */
+async function pg(bin: string, tool: string, args: string[], timeoutMs = 60_000): Promise<void> {
+  const command = asRoot ? { file: 'runuser', args: ['-u', 'postgres', '--', join(bin, tool), ...args] } : { file: join(bin, tool), args };
+  const done = await runProcess({ ...command, stdout: 'ignore', timeoutMs, name: tool });
+  if (done.code !== 0) throw new Error(`${tool} ${args.join(' ')} failed (${done.signal ?? `exit ${done.code}`}): ${done.stderr.trim().slice(-2000)}`);
+}
+
+export async function startCluster(binaries: PostgresBinaries): Promise<Cluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'plantstore-pg-'));
+  if (asRoot) {
+    const { uid, gid } = postgresUser();
+    chownSync(dir, uid, gid);
+  }
+  const data = join(dir, 'data');
+  const port = await freePort();
+  await pg(binaries.bin, 'initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  // Loopback only; the socket in the cluster's own folder (not /var/run/postgresql).
+  const options = `-p ${port} -c listen_addresses=${LOOPBACK} -k ${dir}`;
+  let running = false;
+  const startServer = async () => {
+    await pg(binaries.bin, 'pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+    running = true;
+  };
+  const stopServer = async () => {
+    await pg(binaries.bin, 'pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']);
+    running = false;
+  };
+  let destroyed = false;
+  const destroy = async () => {
+    if (destroyed) return;
+    destroyed = true;
+    if (running) await stopServer().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await startServer();
+  } catch (error) {
+    await destroy();
+    throw error;
+  }
+  return { url: `postgres://postgres@${LOOPBACK}:${port}/postgres`, port, stopServer, startServer, destroy };
+}
+
+function postgresUser(): { uid: number; gid: number } {
+  const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+  const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+  return { uid, gid };
+}

@@ -1,0 +1,63 @@
+// The harness and the server follow the document as it evolves. For each
+// evolved document of test/fixtures/ (one change a spec author would make):
+// `--reference --spec FILE` exits 0 (the reference server, serving that
+// document, passes the harness derived from it), and the fake server's
+// baseline, which follows only today's document, is reported: the check
+// named in test/support/fixtures.ts grades it, and --strict exits 1.
+import { strict as assert } from 'node:assert';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, describe, it } from 'node:test';
+import type { JsonReport } from '../../conformance/report/json.js';
+import { startFake } from '../support/fake-server.js';
+import { EVOLVED_DOCUMENTS, fixturePath, NOT_EVOLVED } from '../support/fixtures.js';
+
+const CLI = fileURLToPath(new URL('../../conformance/cli.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'plantstore-evolved-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+function resultOf(report: JsonReport, id: string) {
+  return report.targets[0]!.results.find((r) => r.id === id)!;
+}
+
+describe('evolved documents', () => {
+  for (const doc of EVOLVED_DOCUMENTS) {
+    it(`${doc.file} (${doc.change}): the reference server passes, a server that ignores the change is reported`, async () => {
+      const spec = fixturePath(doc.file);
+      const json = join(dir, `${doc.file}.reference.json`);
+      const ignored = join(dir, `${doc.file}.fake.json`);
+      const fake = await startFake({ tokens: ['evolved'] });
+      // The two runs side by side: the fake server answers from this process, the CLIs are children.
+      const [reference, run] = await Promise.all([
+        cli(['--reference', '--spec', spec, '--cases', '10', '--seed', '5', '--json', json]),
+        cli(['--target', fake.url, '--token', 'evolved', '--spec', spec, '--cases', '10', '--seed', '5', '--strict', '--json', ignored]),
+      ]).finally(() => fake.close());
+
+      assert.equal(reference.code, 0, reference.stdout + reference.stderr);
+      const passed = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
+      assert.equal(passed.targets[0]!.summary.fail, 0);
+      assert.equal(resultOf(passed, doc.reportedBy).outcome, 'pass', `${doc.reportedBy} passes on the reference server`);
+
+      assert.equal(run.code, 1, run.stdout + run.stderr);
+      const result = resultOf(JSON.parse(readFileSync(ignored, 'utf8')) as JsonReport, doc.reportedBy);
+      assert.equal(result.outcome, doc.outcome, `${doc.reportedBy}: ${result.actual}`);
+      assert.match(result.reproduce ?? '', /curl /);
+    });
+  }
+
+  it('lists every evolved document of test/fixtures/ with what reports a server that ignores it', () => {
+    const files = readdirSync(fixturePath('.')).filter((f) => f.endsWith('.yaml') && !NOT_EVOLVED.includes(f));
+    assert.deepEqual(files.sort(), EVOLVED_DOCUMENTS.map((d) => d.file).sort());
+  });
+});
