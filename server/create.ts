@@ -2,7 +2,7 @@
 // One mapping, used by the operation's route (one plant) and by the initial
 // plants and the stub's controls (a list, all or none).
 import { ApiError } from './errors.js';
-import type { JsonObject, JsonValue } from './json.js';
+import { NonIntegralNumber, type JsonObject, type JsonValue } from './json.js';
 import type { PlantEntry, PlantStore, StoredPlant } from './store.js';
 import type { OperationContract } from './validation.js';
 
@@ -68,8 +68,8 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
  * The fields are copied (ownCopy): the store keeps what it counts.
  */
 function plantToStore(newPlant: JsonObject): PlantToStore {
-  const plant: StoredPlant = { name: ownCopy(newPlant.name as string) };
-  if (newPlant.tag !== undefined) plant.tag = ownCopy(newPlant.tag as string);
+  const plant: StoredPlant = { name: ownCopyOf(newPlant.name!) as string };
+  if (newPlant.tag !== undefined) plant.tag = ownCopyOf(newPlant.tag) as string;
   return { id: String(newPlant.id as number | bigint), plant };
 }
 
@@ -85,4 +85,19 @@ const LATIN1 = /^[\u0000-\u00ff]*$/;
 export function ownCopy(text: string): string {
   const encoding = LATIN1.test(text) ? 'latin1' : 'utf16le';
   return Buffer.from(text, encoding).toString(encoding);
+}
+
+/**
+ * A field with every string in it copied (ownCopy). A field is a string in
+ * the shipped document, but an evolved one may make it nullable, or an
+ * array or object of strings.
+ */
+function ownCopyOf(value: JsonValue): JsonValue {
+  if (typeof value === 'string') return ownCopy(value);
+  if (Array.isArray(value)) return value.map(ownCopyOf);
+  if (value instanceof NonIntegralNumber) return new NonIntegralNumber(ownCopy(value.numeral));
+  if (value === null || typeof value !== 'object') return value;
+  const copy: JsonObject = Object.create(null);
+  for (const [name, member] of Object.entries(value)) copy[ownCopy(name)] = ownCopyOf(member);
+  return copy;
 }

@@ -56,7 +56,18 @@ export interface StoreLimits {
  * object and the string headers), checked by test/robustness/memory.test.ts.
  */
 export function plantBytes(id: string, plant: StoredPlant): number {
-  return PLANT_OVERHEAD_BYTES + 2 * (id.length + plant.name.length + (plant.tag?.length ?? 0));
+  return PLANT_OVERHEAD_BYTES + 2 * id.length + fieldBytes(plant.name) + fieldBytes(plant.tag);
+}
+
+/**
+ * A field's bytes: 2 per UTF-16 code unit of a string. A field of another
+ * type (an evolved document may make tag nullable, say) counts 2 bytes per
+ * character of its JSON text.
+ */
+function fieldBytes(value: unknown): number {
+  if (value === undefined || value === null) return 0;
+  if (typeof value === 'string') return 2 * value.length;
+  return 2 * JSON.stringify(value, (_name, member: unknown) => (typeof member === 'bigint' ? member.toString() : member)).length;
 }
 
 export function createMemoryStore(maxPlants: number = DEFAULT_MAX_PLANTS, maxBytes: number = DEFAULT_MAX_BYTES): PlantStore {
