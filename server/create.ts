@@ -18,10 +18,11 @@ export interface CreateRule {
    * Validates every record of a list as a NewPlant and checks the ids
    * (unique in the list, not yet stored) before storing any, then stores
    * them in order; `fail` makes the error for a problem, whose message names
-   * `source`. All or none: a bad list, or one that does not fit in the store
-   * (its count cap or its byte budget), stores nothing.
+   * `source`, and whose kind is 'full' when the list does not fit in the
+   * store (its count cap or its byte budget). All or none: a bad list, or
+   * one that does not fit, stores nothing.
    */
-  storeAll(list: JsonValue, source: string, fail: (message: string) => Error): number;
+  storeAll(list: JsonValue, source: string, fail: (message: string, kind: 'invalid' | 'full') => Error): number;
 }
 
 export function createRule(contract: OperationContract, store: PlantStore): CreateRule {
@@ -40,23 +41,23 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
       if (result === 'full') throw new ApiError('STORE_FULL');
     },
     storeAll(list, source, fail) {
-      if (!Array.isArray(list)) throw fail(`${source} must be a JSON array of NewPlant records`);
+      if (!Array.isArray(list)) throw fail(`${source} must be a JSON array of NewPlant records`, 'invalid');
       const entries: PlantToStore[] = [];
       const seen = new Set<string>();
       list.forEach((item, index) => {
         const violations = contract.validateRequestBody(item);
-        if (violations.length > 0) throw fail(`${source}: item ${index} is not a valid NewPlant: ${violations.join('; ')}`);
+        if (violations.length > 0) throw fail(`${source}: item ${index} is not a valid NewPlant: ${violations.join('; ')}`, 'invalid');
         const entry = plantToStore(item as JsonObject);
-        if (seen.has(entry.id) || store.get(entry.id) !== undefined) throw fail(`${source}: item ${index} repeats the id ${entry.id}`);
+        if (seen.has(entry.id) || store.get(entry.id) !== undefined) throw fail(`${source}: item ${index} repeats the id ${entry.id}`, 'invalid');
         seen.add(entry.id);
         entries.push(entry);
       });
       const result = store.createAll(entries);
       if (result === 'full') {
-        throw fail(`${source}: the ${entries.length} plants do not fit in the store, which holds ${store.size} plants (${store.bytes} bytes); none was stored`);
+        throw fail(`${source}: the ${entries.length} plants do not fit in the store, which holds ${store.size} plants (${store.bytes} bytes); none was stored`, 'full');
       }
       // Ids were checked above; a store that still finds one taken was changed in between.
-      if (result === 'exists') throw fail(`${source}: an id was stored meanwhile; none was stored`);
+      if (result === 'exists') throw fail(`${source}: an id was stored meanwhile; none was stored`, 'invalid');
       return entries.length;
     },
   };

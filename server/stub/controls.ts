@@ -43,7 +43,8 @@ export function registerControls(app: FastifyInstance, { token, store, rule, jou
     plants: store.list().map(({ id, plant }) => ({ id, ...plant })),
   }));
   app.post(`${CONTROLS_PREFIX}/plants`, { onRequest }, async (request) => ({
-    created: rule.storeAll(requiredJsonBody(request), 'request body', invalid),
+    // A list that does not fit is the API's 507, with the reason.
+    created: rule.storeAll(requiredJsonBody(request), 'request body', (message, kind) => (kind === 'full' ? new ApiError('STORE_FULL', message) : invalid(message))),
   }));
   app.delete(`${CONTROLS_PREFIX}/plants`, { onRequest }, async () => {
     const deleted = store.size;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildApp } from '../../server/app.js';
 import { MAX_DELAY_MS } from '../../server/limits.js';
+import { plantBytes } from '../../server/store.js';
 import type { Sleep } from '../../server/stub/index.js';
 import { AUTH, createPlant, stubApp, TOKEN } from './helpers.js';
 
@@ -103,6 +104,24 @@ test('POST /__admin/plants refuses bad lists whole, with the Error record', asyn
   assert.equal(syntax.json().error, 40001);
   const media = await app.inject({ method: 'POST', url: '/__admin/plants', headers: { 'content-type': 'text/plain' }, payload: '[]' });
   assert.equal(media.statusCode, 415);
+});
+
+test('POST /__admin/plants is all or nothing at the store cap and the byte budget: a list that does not fit is 507 and stores none of it', async () => {
+  for (const options of [{ maxPlants: 3 }, { maxBytes: 3 * plantBytes('1', { name: 'Fern' }) }]) {
+    const app = stubApp(options);
+    assert.equal((await createPlant(app, { id: 1, name: 'Fern' })).statusCode, 200);
+    const add = await app.inject({
+      method: 'POST',
+      url: '/__admin/plants',
+      headers: { 'content-type': 'application/json' },
+      payload: '[{"id": 2, "name": "Fern"}, {"id": 3, "name": "Fern"}, {"id": 4, "name": "Fern"}]',
+    });
+    assert.equal(add.statusCode, 507, JSON.stringify(options));
+    assert.equal(add.json().error, 50701);
+    assert.match(add.json().message, /the 3 plants do not fit in the store, which holds 1 plants \(\d+ bytes\); none was stored/);
+    const ids = (await app.inject({ method: 'GET', url: '/__admin/plants' })).json().plants.map((p: { id: string }) => p.id);
+    assert.deepEqual(ids, ['1'], 'the first half of the list was not kept');
+  }
 });
 
 test('delay: read, set, bounded, and applied to API answers only', async () => {
