@@ -45,6 +45,8 @@ export interface JournalPage {
   size: number;
   /** Most bytes the entries may take together. */
   maxBytes: number;
+  /** Bytes the kept entries take, as counted against maxBytes. */
+  bytes: number;
   /** Journaled requests since start. */
   total: number;
   /** The entries after the page's `after`, oldest first. */
@@ -103,7 +105,7 @@ export class Journal {
       entries.push(present(slot));
     }
     const last = entries.at(-1);
-    return { size: this.capacity, maxBytes: this.maxBytes, total: this.seq, entries, next: index < this.slots.length && last ? last.seq : null };
+    return { size: this.capacity, maxBytes: this.maxBytes, bytes: this.used, total: this.seq, entries, next: index < this.slots.length && last ? last.seq : null };
   }
 
   clear(): number {
