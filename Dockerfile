@@ -29,7 +29,9 @@ LABEL org.opencontainers.image.title="plantstore" \
       org.opencontainers.image.version="0.1.0" \
       org.opencontainers.image.licenses="MIT" \
       org.opencontainers.image.base.name="docker.io/library/node:24-bookworm-slim"
-ENV NODE_ENV=production
+# npm start listens on loopback by default; in a container that would be
+# unreachable, and only the ports published with -p are reachable from outside.
+ENV NODE_ENV=production HOST=0.0.0.0
 WORKDIR /app
 COPY package.json package-lock.json ./
 # One layer, so npm's download cache never reaches the image. No Prism

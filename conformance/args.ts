@@ -91,6 +91,20 @@ function int(name: string, value: string | undefined, fallback: number, min: num
   return Number(value);
 }
 
+/**
+ * `raw` with whatever stands between "//" (or the start) and its last "@"
+ * replaced: a URL's user information, shown to nobody. Up to the last "@" of
+ * the whole text, as a password may hold "/" or "@", and then the URL does
+ * not parse.
+ */
+export function withoutUserInformation(raw: string): string {
+  const at = raw.lastIndexOf('@');
+  if (at === -1) return raw;
+  const slashes = raw.indexOf('//');
+  const start = slashes !== -1 && slashes < at ? slashes + 2 : 0;
+  return `${raw.slice(0, start)}…${raw.slice(at)}`;
+}
+
 /** The CLI's options from its arguments; throws UsageError when they make no sense. */
 export function parseCliArgs(argv: string[]): CliOptions {
   const { values } = parseArgs({
@@ -120,14 +134,21 @@ export function parseCliArgs(argv: string[]): CliOptions {
     },
   });
   const targets = (values.target ?? []).map((raw, i, all) => {
+    // Messages quote the URL without anything between "//" and "@": that may be a password.
+    const shown = JSON.stringify(withoutUserInformation(raw));
     let url: URL;
     try {
       url = new URL(raw);
     } catch {
-      throw new UsageError(`--target ${JSON.stringify(raw)} is not a URL`);
+      throw new UsageError(`--target ${shown} is not a URL`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target ${raw}: only http and https URLs`);
-    if (url.search || url.hash) throw new UsageError(`--target ${raw}: a base URL has no query or fragment`);
+    // A password on the command line ends up in shell history, process lists
+    // and the reports' target URL; the harness sends bearer tokens only.
+    if (url.username !== '' || url.password !== '') {
+      throw new UsageError(`--target ${shown}: a URL with user information (user:password@) is refused; give the bearer token with --token or PLANTSTORE_TOKEN`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target ${shown}: only http and https URLs`);
+    if (url.search || url.hash) throw new UsageError(`--target ${shown}: a base URL has no query or fragment`);
     return { name: all.length === 1 ? 'target' : `target-${i + 1}`, url: url.href.replace(/\/+$/, '') };
   });
   const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);

@@ -14,6 +14,18 @@ function quoteWithToken(prefix: string): string {
   return `"${prefix.replace(/[\\"$`]/g, (c) => `\\${c}`)}${TOKEN_VAR}"`;
 }
 
+/**
+ * A header argument in which the token stands anywhere (a token with a
+ * character added, say): single-quoted pieces with the variable between
+ * them, which the shell joins into one word.
+ */
+function quoteAroundToken(arg: string, token: string): string {
+  return arg
+    .split(token)
+    .map((piece) => (piece === '' ? '' : shellQuote(piece)))
+    .join(`"${TOKEN_VAR}"`);
+}
+
 /** Bytes that survive a single-quoted shell argument and a terminal unchanged. */
 function printable(buf: Buffer): boolean {
   const text = buf.toString('utf8');
@@ -43,10 +55,18 @@ export function toCurl(ex: Exchange, token: string): string {
     const line = `${name}: ${value}`;
     // curl drops a header given as "Name:" (empty value), so an empty value is sent as "Name;".
     const arg = value === '' ? `${name};` : line;
-    // Only the credential itself is the secret: "Authorization: <scheme> <token>".
-    const secret = redact && name.toLowerCase() === 'authorization' && value.endsWith(` ${token}`);
-    if (name.toLowerCase() === 'authorization' && req.authorizationShell !== undefined) parts.push('-H', `"${name}: "${req.authorizationShell}`);
-    else parts.push('-H', secret ? quoteWithToken(line.slice(0, line.length - token.length)) : shellQuote(arg));
+    if (name.toLowerCase() === 'authorization' && req.authorizationShell !== undefined) {
+      // A credential derived from the token (a near miss): rebuilt from $PLANTSTORE_TOKEN by the shell.
+      parts.push('-H', `"${name}: "${req.authorizationShell}`);
+      continue;
+    }
+    // The common case, "Authorization: <scheme> <token>", reads as such; a
+    // token anywhere else in a header is still never written out.
+    if (redact && name.toLowerCase() === 'authorization' && value.endsWith(` ${token}`) && !value.slice(0, -token.length).includes(token)) {
+      parts.push('-H', quoteWithToken(line.slice(0, line.length - token.length)));
+    } else {
+      parts.push('-H', redact && arg.includes(token) ? quoteAroundToken(arg, token) : shellQuote(arg));
+    }
   }
   // undici sets Transfer-Encoding itself for a body of unknown length; curl needs to be told.
   if (req.chunks !== undefined) parts.push('-H', shellQuote('Transfer-Encoding: chunked'));

@@ -8,6 +8,7 @@ import type { Coverage, ObservedExchange } from './coverage.js';
 import type { DivergenceComparison } from './differential/divergences.js';
 import { buildMatrix, type MatrixRow } from './differential/matrix.js';
 import type { LintFinding } from './lint.js';
+import { escapeControls, mapStrings, secretRedactor } from './report/redact.js';
 import type { Target } from './targets/target.js';
 
 export interface CheckResult {
@@ -19,7 +20,7 @@ export interface CheckResult {
   source: Source;
   expected: string | null;
   actual: string | null;
-  /** A curl command reproducing the exchange the verdict is about (token redacted), or null. */
+  /** A curl command reproducing the exchange the verdict is about (the token as $PLANTSTORE_TOKEN), or null. */
   reproduce: string | null;
   /** Requests this check sent. */
   requests: number;
@@ -52,9 +53,25 @@ export interface RunResult {
   coverage?: Coverage;
 }
 
-/** The run's result, with the matrix built from its targets and divergence comparisons. */
+/**
+ * The run's result, with the matrix built from its targets and divergence
+ * comparisons: what every reporter takes, so the one point where what the
+ * targets sent is made safe to show (safeRun).
+ */
 export function runResult(parts: Omit<RunResult, 'matrix'>): RunResult {
-  return { ...parts, matrix: buildMatrix(parts.targets, parts.divergences) };
+  const safe = safeRun(parts);
+  return { ...safe, matrix: buildMatrix(safe.targets, safe.divergences) };
+}
+
+/**
+ * A copy of the run in which every string of every field has each target's
+ * token replaced by $PLANTSTORE_TOKEN, any other credential the harness sent
+ * redacted, and control characters escaped (report/redact.ts). Targets echo
+ * requests, and a report is read in terminals, CI logs and browsers.
+ */
+export function safeRun<T extends Omit<RunResult, 'matrix'>>(parts: T): T {
+  const redact = secretRedactor(parts.targets.map((t) => t.target.token));
+  return mapStrings(parts, (text) => escapeControls(redact(text)));
 }
 
 export function summarize(results: CheckResult[]): Summary {

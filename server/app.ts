@@ -9,7 +9,7 @@ import { installBodyParser } from './body.js';
 import { createRule } from './create.js';
 import { declaredOperations } from './declared-operations.js';
 import { answerErrorsAsRecords, ApiError, sendError } from './errors.js';
-import { DEFAULT_BODY_LIMIT, DEFAULT_MAX_PLANTS, DEFAULT_REQUEST_TIMEOUT, TIMEOUT_CHECK_INTERVAL } from './limits.js';
+import { DEFAULT_BODY_LIMIT, DEFAULT_MAX_BYTES, DEFAULT_MAX_PLANTS, DEFAULT_REQUEST_TIMEOUT, TIMEOUT_CHECK_INTERVAL } from './limits.js';
 import { answerUnroutedRequests, healthRoute, operationRoute } from './routes.js';
 import { createMemoryStore, type PlantStore } from './store.js';
 import { InitialPlantsError, type InitialPlants } from './stub/initial-plants.js';
@@ -24,6 +24,8 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Most plants the default in-memory store keeps (507 beyond). */
   maxPlants?: number;
+  /** Most bytes of plants the default in-memory store keeps, counted by plantBytes() (507 beyond). */
+  maxBytes?: number;
   /** Milliseconds to receive a whole request (408 beyond). */
   requestTimeout?: number;
   /** A store of your own; replaces the in-memory one. */
@@ -56,7 +58,7 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
   const contract = loadOperationContract(options.specPath);
-  const store = options.store ?? createMemoryStore(options.maxPlants ?? DEFAULT_MAX_PLANTS);
+  const store = options.store ?? createMemoryStore(options.maxPlants ?? DEFAULT_MAX_PLANTS, options.maxBytes ?? DEFAULT_MAX_BYTES);
   const rule = createRule(contract, store);
   const { initialPlants } = options;
   if (initialPlants !== undefined) rule.storeAll(initialPlants.plants, initialPlants.source, (message) => new InitialPlantsError(message));

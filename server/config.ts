@@ -1,7 +1,19 @@
 // Reads the server's configuration from the environment, refusing bad values
 // with a message that names the variable.
 import { B64TOKEN_SYNTAX, isB64Token } from '../lib/http-syntax.js';
-import { DEFAULT_BODY_LIMIT, DEFAULT_JOURNAL_SIZE, DEFAULT_MAX_PLANTS, MAX_BODY_LIMIT, MAX_DELAY_MS, MAX_JOURNAL_SIZE } from './limits.js';
+import {
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_HOST,
+  DEFAULT_JOURNAL_BYTES,
+  DEFAULT_JOURNAL_SIZE,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_PLANTS,
+  MAX_BODY_LIMIT,
+  MAX_DELAY_MS,
+  MAX_JOURNAL_BYTES,
+  MAX_JOURNAL_SIZE,
+  MIN_JOURNAL_BYTES,
+} from './limits.js';
 
 export interface ServerConfig {
   port: number;
@@ -10,6 +22,7 @@ export interface ServerConfig {
   logLevel: string;
   bodyLimit: number;
   maxPlants: number;
+  maxBytes: number;
   /** PLANTSTORE_SPEC: the OpenAPI document to serve instead of the one built in. */
   specPath: string | undefined;
 }
@@ -21,6 +34,8 @@ export interface StubConfig {
   /** PLANTSTORE_ADMIN_TOKEN: the token the controls require. */
   controlsToken: string | undefined;
   journalSize: number;
+  /** PLANTSTORE_JOURNAL_BYTES: the journal's byte budget. */
+  journalBytes: number;
   delayMs: number;
   /** PLANTSTORE_PLANTS_FILE: a JSON array of NewPlant records stored at start, and the variable that named it. */
   plantsFile: { path: string; variable: string } | undefined;
@@ -35,11 +50,12 @@ export class ConfigError extends Error {}
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
     port: integer(env, 'PORT', 4010, 0, 65535),
-    host: env.HOST?.trim() || '0.0.0.0',
+    host: env.HOST?.trim() || DEFAULT_HOST,
     tokens: tokens(env.PLANTSTORE_TOKENS),
     logLevel: logLevel(env.LOG_LEVEL),
     bodyLimit: integer(env, 'PLANTSTORE_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1, MAX_BODY_LIMIT),
     maxPlants: integer(env, 'PLANTSTORE_MAX_PLANTS', DEFAULT_MAX_PLANTS, 0, Number.MAX_SAFE_INTEGER),
+    maxBytes: integer(env, 'PLANTSTORE_MAX_BYTES', DEFAULT_MAX_BYTES, 0, Number.MAX_SAFE_INTEGER),
     specPath: env.PLANTSTORE_SPEC?.trim() || undefined,
   };
 }
@@ -50,6 +66,7 @@ export function readStubConfig(env: NodeJS.ProcessEnv = process.env): StubConfig
     controls: onOff(env, 'PLANTSTORE_ADMIN', true),
     controlsToken: controlsToken(env.PLANTSTORE_ADMIN_TOKEN),
     journalSize: integer(env, 'PLANTSTORE_JOURNAL_SIZE', DEFAULT_JOURNAL_SIZE, 0, MAX_JOURNAL_SIZE),
+    journalBytes: integer(env, 'PLANTSTORE_JOURNAL_BYTES', DEFAULT_JOURNAL_BYTES, MIN_JOURNAL_BYTES, MAX_JOURNAL_BYTES),
     delayMs: integer(env, 'PLANTSTORE_DELAY_MS', 0, 0, MAX_DELAY_MS),
     plantsFile: plantsFile(env, warnings),
     warnings,
@@ -67,8 +84,14 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 }
 
 function tokens(raw: string | undefined): string[] | undefined {
-  if (raw === undefined || raw.trim() === '') return undefined;
+  if (raw === undefined) return undefined;
   const list = raw.split(',').map((t) => t.trim()).filter((t) => t !== '');
+  // Set but empty (a CI variable that expanded to nothing, or ","): a list
+  // that refuses every client, or, read as unset, accepts anyone. Neither is
+  // what was meant.
+  if (list.length === 0) {
+    throw new ConfigError('PLANTSTORE_TOKENS is set but holds no token: list the accepted tokens, comma-separated, or unset it to accept any token');
+  }
   // RFC 6750 §2.1 b64token: a token outside this syntax could never be presented.
   if (!list.every(isB64Token)) throw new ConfigError(`PLANTSTORE_TOKENS holds a token outside RFC 6750 §2.1 b64token syntax (${B64TOKEN_SYNTAX})`);
   return list;
@@ -105,4 +128,30 @@ function plantsFile(env: NodeJS.ProcessEnv, warnings: string[]): StubConfig['pla
   }
   warnings.push('PLANTSTORE_SEED_FILE is deprecated: set PLANTSTORE_PLANTS_FILE, its new name, instead');
   return path === undefined ? { path: former, variable: 'PLANTSTORE_SEED_FILE' } : { path, variable: 'PLANTSTORE_PLANTS_FILE' };
+}
+
+/**
+ * Settings that are each valid but wrong together: an admin token that is
+ * also an API token would let every API client reset the store and read the
+ * journal, the separation PLANTSTORE_ADMIN_TOKEN exists for.
+ */
+export function checkTogether(config: ServerConfig, stub: StubConfig): void {
+  if (stub.controlsToken !== undefined && config.tokens?.includes(stub.controlsToken)) {
+    throw new ConfigError('PLANTSTORE_ADMIN_TOKEN equals a token of PLANTSTORE_TOKENS: the controls token must differ from every API token');
+  }
+}
+
+/** What start.ts logs at warn because it is open to anyone who reaches the port, each with what to set instead. */
+export function openSettings(config: ServerConfig, stub: StubConfig): string[] {
+  const open: string[] = [];
+  if (config.tokens === undefined) {
+    open.push('PLANTSTORE_TOKENS is not set: any well-formed bearer token is accepted; set PLANTSTORE_TOKENS to the tokens your clients send');
+  }
+  if (stub.controls && stub.controlsToken === undefined) {
+    open.push(
+      'stub controls on at /__admin without a token: anyone who reaches the port can read the journal and change the store; ' +
+        'set PLANTSTORE_ADMIN_TOKEN, or PLANTSTORE_ADMIN=off when the server is not a stub',
+    );
+  }
+  return open;
 }

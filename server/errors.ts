@@ -43,6 +43,7 @@ export const ERRORS = {
   },
   HEADERS_TOO_LARGE: { status: 431, error: 43101, message: 'Request header fields are too large.' },
   INTERNAL: { status: 500, error: 50001, message: 'Internal server error.' },
+  STUB_BUSY: { status: 503, error: 50301, message: 'Too many answers are waiting out the stub\'s delay: try again later.' },
   STORE_FULL: { status: 507, error: 50701, message: 'The store is full: no more plants can be stored.' },
 } as const satisfies Record<string, { status: number; error: number; message: string }>;
 

@@ -43,6 +43,11 @@ export interface ParseOptions {
   maxDepth?: number;
 }
 
+/** Longest member name a message quotes whole: a client needs no echo of the 500 KB name it sent. */
+export const QUOTED_NAME_LIMIT = 64;
+const quoteShortened = (name: string): string =>
+  name.length <= QUOTED_NAME_LIMIT ? JSON.stringify(name) : `${JSON.stringify(name.slice(0, QUOTED_NAME_LIMIT))}… (${name.length} characters)`;
+
 export function parseJson(text: string, options: ParseOptions = {}): JsonValue {
   return new Parser(text, options.maxDepth ?? JSON_MAX_DEPTH).parseDocument();
 }
@@ -118,8 +123,9 @@ class Parser {
   private parseObject(): JsonObject {
     this.enter();
     this.pos++; // {
+    // No prototype, and no member is ever undefined: `object[name] !== undefined`
+    // is the repeat check, with no Set per object.
     const object: JsonObject = Object.create(null);
-    const seen = new Set<string>();
     this.skipWhitespace();
     if (this.text.charCodeAt(this.pos) === 0x7d) {
       this.pos++;
@@ -130,11 +136,10 @@ class Parser {
       if (this.text.charCodeAt(this.pos) !== 0x22) this.fail('a member name in double quotes was expected');
       const namePos = this.pos;
       const name = this.parseString();
-      if (seen.has(name)) {
+      if (object[name] !== undefined) {
         this.pos = namePos;
-        this.fail(`the member name ${JSON.stringify(name)} is repeated (RFC 7493 §2.3)`);
+        this.fail(`the member name ${quoteShortened(name)} is repeated (RFC 7493 §2.3)`);
       }
-      seen.add(name);
       this.skipWhitespace();
       if (this.text.charCodeAt(this.pos) !== 0x3a) this.fail('":" was expected after a member name');
       this.pos++;

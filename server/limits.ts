@@ -6,8 +6,25 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 /** The largest body limit Fastify takes (a signed 32-bit length). */
 export const MAX_BODY_LIMIT = 2 ** 31 - 1;
 
-/** Most plants the in-memory store keeps (507 beyond); PLANTSTORE_MAX_PLANTS. */
+/** Most plants the store keeps (507 beyond); PLANTSTORE_MAX_PLANTS. */
 export const DEFAULT_MAX_PLANTS = 1_000_000;
+/**
+ * Most bytes of plants the store keeps (507 beyond), counted per plant by
+ * plantBytes() in store.ts; PLANTSTORE_MAX_BYTES. The count cap alone bounds
+ * nothing: one plant may carry a name of nearly PLANTSTORE_BODY_LIMIT.
+ * 256 MiB holds a million plants with 30 characters of id, name and tag.
+ */
+export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+/**
+ * What a plant costs besides its characters (store.ts, plantBytes): measured
+ * in the in-memory store at 100 to 190 bytes (the map slot and its share of
+ * the map's spare capacity, the plant object, the string headers, an id
+ * beyond 2^31 or 2^53), rounded up.
+ */
+export const PLANT_OVERHEAD_BYTES = 192;
+
+/** The address `npm start` listens on unless HOST says otherwise: loopback, so a server started on a shared machine is not on the network. */
+export const DEFAULT_HOST = '127.0.0.1';
 
 /**
  * Milliseconds a client has to send a whole request, headers and body
@@ -29,6 +46,31 @@ export const DEFAULT_JOURNAL_SIZE = 100;
 export const MAX_JOURNAL_SIZE = 10_000;
 /** Bytes of a request body the journal keeps; the rest is cut and the entry says so. */
 export const JOURNAL_BODY_LIMIT = 64 * 1024;
+/** What a journal entry costs besides its body, path and headers (journal.ts, entryBytes). */
+export const JOURNAL_ENTRY_OVERHEAD_BYTES = 256;
+/** Bytes the journal's entries may take together, the oldest going first; PLANTSTORE_JOURNAL_BYTES. */
+export const DEFAULT_JOURNAL_BYTES = 16 * 1024 * 1024;
+/**
+ * The smallest journal budget: above the largest entry (a 64 KiB body plus
+ * Node's 16 KiB of request line and headers), so the newest entry always fits.
+ */
+export const MIN_JOURNAL_BYTES = 128 * 1024;
+export const MAX_JOURNAL_BYTES = 1024 * 1024 * 1024;
+/** Entries one GET /__admin/journal answers by default (?limit=N), and at most. */
+export const DEFAULT_JOURNAL_PAGE = 100;
+export const MAX_JOURNAL_PAGE = 1000;
+/**
+ * Entry bytes one page holds at most (at least one entry): the answer stays a
+ * few megabytes whatever the budget, where a whole journal of large entries
+ * once passed V8's longest string and failed with 500.
+ */
+export const JOURNAL_PAGE_BYTES = 4 * 1024 * 1024;
 
 /** Longest answer delay of the stub in milliseconds; PLANTSTORE_DELAY_MS. */
 export const MAX_DELAY_MS = 60_000;
+/**
+ * Answers that may wait out the delay at once; past it a request is answered
+ * 503 at once. Each waiting answer holds a socket and its body (up to
+ * PLANTSTORE_BODY_LIMIT), so the delay cannot hold the server's memory.
+ */
+export const MAX_WAITING_ANSWERS = 64;

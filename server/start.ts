@@ -3,7 +3,7 @@
 // cleanly on SIGTERM and SIGINT (requests in flight are answered first).
 import { DocumentError } from '../spec/openapi.js';
 import { buildApp } from './app.js';
-import { ConfigError, readConfig, readStubConfig } from './config.js';
+import { checkTogether, ConfigError, openSettings, readConfig, readStubConfig } from './config.js';
 import { InitialPlantsError, readInitialPlantsFile } from './stub/initial-plants.js';
 import { createServerLog, type ServerLog } from './logging.js';
 
@@ -15,16 +15,19 @@ try {
   config = readConfig();
   log = createServerLog(config.logLevel);
   stub = readStubConfig();
+  checkTogether(config, stub);
   app = buildApp({
     tokens: config.tokens,
     bodyLimit: config.bodyLimit,
     maxPlants: config.maxPlants,
+    maxBytes: config.maxBytes,
     specPath: config.specPath,
     loggerInstance: log.logger,
     stub: {
       controls: stub.controls,
       controlsToken: stub.controlsToken,
       journalSize: stub.journalSize,
+      journalBytes: stub.journalBytes,
       delayMs: stub.delayMs,
     },
     initialPlants: stub.plantsFile === undefined ? undefined : readInitialPlantsFile(stub.plantsFile.path, stub.plantsFile.variable),
@@ -40,14 +43,8 @@ try {
   process.exit(2);
 }
 
-if (config.tokens === undefined) {
-  app.log.warn('PLANTSTORE_TOKENS is not set: any well-formed bearer token is accepted');
-}
-for (const warning of stub.warnings) app.log.warn(warning);
+for (const warning of [...openSettings(config, stub), ...stub.warnings]) app.log.warn(warning);
 for (const warning of app.documentWarnings) app.log.warn(warning);
-if (stub.controls && stub.controlsToken === undefined) {
-  app.log.info('stub controls on at /__admin without a token (PLANTSTORE_ADMIN_TOKEN unset): anyone who reaches the port can use them');
-}
 
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

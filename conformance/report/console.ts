@@ -6,6 +6,7 @@ import { relative } from 'node:path';
 import { coverageCounts } from '../coverage.js';
 import { divergenceOf, shorten } from '../differential/matrix.js';
 import type { CheckResult, RunResult, TargetResult } from '../result.js';
+import { escapeControls, mapStrings } from './redact.js';
 
 const MARK: Record<string, string> = { pass: '✔', 'non-strict': '~', fail: '×', skip: '-', error: '!' };
 const COLOUR: Record<string, number> = { pass: 32, 'non-strict': 33, fail: 31, skip: 90, error: 35 };
@@ -19,6 +20,15 @@ export interface ConsoleOptions {
 /** One target and no divergence file: the per-check list; otherwise the matrix. */
 export function renderConsole(run: RunResult, o: ConsoleOptions): string {
   return run.targets.length === 1 && run.divergences.length === 0 ? renderCheckList(run, o) : renderMatrixConsole(run, o);
+}
+
+/**
+ * Every text of the run with its control characters escaped, before it
+ * reaches the terminal: runResult did so already, a run built otherwise is
+ * escaped here, so the only escape sequences written are the colours.
+ */
+function terminalSafe(run: RunResult): RunResult {
+  return mapStrings(run, escapeControls);
 }
 
 function painter(o: ConsoleOptions) {
@@ -77,7 +87,8 @@ export function coverageLines(run: RunResult): string[] {
 }
 
 /** Per target, every check with its outcome, and the details of each that is not a pass. */
-export function renderCheckList(run: RunResult, o: ConsoleOptions): string {
+function renderCheckList(given: RunResult, o: ConsoleOptions): string {
+  const run = terminalSafe(given);
   const paint = painter(o);
   const lines: string[] = lintLines(run);
   for (const t of run.targets) {
@@ -99,7 +110,8 @@ export function renderCheckList(run: RunResult, o: ConsoleOptions): string {
  * no divergence file explains, then the divergence comparison and a summary
  * line per target.
  */
-export function renderMatrixConsole(run: RunResult, o: ConsoleOptions): string {
+export function renderMatrixConsole(given: RunResult, o: ConsoleOptions): string {
+  const run = terminalSafe(given);
   const paint = painter(o);
   const lines: string[] = lintLines(run);
   const names = run.targets.map((t) => t.target.name);

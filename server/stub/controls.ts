@@ -4,6 +4,7 @@
 //   GET    /__admin/plants    the stored plants        DELETE /__admin/plants   reset the store
 //   POST   /__admin/plants    store NewPlants (array)
 //   GET    /__admin/journal   recent API requests       DELETE /__admin/journal  clear it
+//          ?after=SEQ&limit=N a page of them
 //   GET    /__admin/delay     the answer delay          PUT    /__admin/delay    {"ms": N}
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createAuthenticator } from '../auth.js';
@@ -11,7 +12,7 @@ import { isJsonMediaType, jsonBody } from '../body.js';
 import type { CreateRule } from '../create.js';
 import { ApiError } from '../errors.js';
 import { NonIntegralNumber, type JsonObject, type JsonValue } from '../json.js';
-import { MAX_DELAY_MS } from '../limits.js';
+import { DEFAULT_JOURNAL_PAGE, MAX_DELAY_MS, MAX_JOURNAL_PAGE } from '../limits.js';
 import { RESERVED_PREFIX } from '../routes.js';
 import type { PlantStore } from '../store.js';
 import type { Journal } from './journal.js';
@@ -42,7 +43,8 @@ export function registerControls(app: FastifyInstance, { token, store, rule, jou
     plants: store.list().map(({ id, plant }) => ({ id, ...plant })),
   }));
   app.post(`${CONTROLS_PREFIX}/plants`, { onRequest }, async (request) => ({
-    created: rule.storeAll(requiredJsonBody(request), 'request body', invalid),
+    // A list that does not fit is the API's 507, with the reason.
+    created: rule.storeAll(requiredJsonBody(request), 'request body', (message, kind) => (kind === 'full' ? new ApiError('STORE_FULL', message) : invalid(message))),
   }));
   app.delete(`${CONTROLS_PREFIX}/plants`, { onRequest }, async () => {
     const deleted = store.size;
@@ -50,7 +52,15 @@ export function registerControls(app: FastifyInstance, { token, store, rule, jou
     return { deleted };
   });
 
-  app.get(`${CONTROLS_PREFIX}/journal`, { onRequest }, async () => journal.snapshot());
+  app.get(`${CONTROLS_PREFIX}/journal`, { onRequest }, async (request) => {
+    const query = request.query as Record<string, string | string[] | undefined>;
+    const after = wholeNumber(query.after, 0, 0, Number.MAX_SAFE_INTEGER);
+    const limit = wholeNumber(query.limit, DEFAULT_JOURNAL_PAGE, 1, MAX_JOURNAL_PAGE);
+    if (after === undefined || limit === undefined) {
+      throw invalid(`Page the journal with ?after=SEQ&limit=N: SEQ a whole number (0 for the oldest), N from 1 to ${MAX_JOURNAL_PAGE}.`);
+    }
+    return journal.page(after, limit);
+  });
   app.delete(`${CONTROLS_PREFIX}/journal`, { onRequest }, async () => ({ cleared: journal.clear() }));
 
   app.get(`${CONTROLS_PREFIX}/delay`, { onRequest }, async () => ({ ms: delay.ms }));
@@ -71,6 +81,14 @@ function requiredJsonBody(request: FastifyRequest): JsonValue {
   const body = jsonBody(request);
   if (body === undefined) throw new ApiError('STUB_INVALID_REQUEST', 'Request body is required.');
   return body;
+}
+
+/** A query parameter as a whole number from min to max, `fallback` when absent; undefined when it is anything else. */
+function wholeNumber(raw: string | string[] | undefined, fallback: number, min: number, max: number): number | undefined {
+  if (raw === undefined) return fallback;
+  if (typeof raw !== 'string' || !/^\d{1,16}$/.test(raw)) return undefined;
+  const value = Number(raw);
+  return value >= min && value <= max ? value : undefined;
 }
 
 function isObject(value: JsonValue): value is JsonObject {

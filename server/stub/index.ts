@@ -5,20 +5,21 @@
 //
 //   the controls    JSON endpoints under /__admin (controls.ts)
 //   the journal     the most recent API requests (journal.ts)
-//   the delay       every API answer waits, 0 to MAX_DELAY_MS
+//   the delay       authenticated requests to the operation wait, 0 to MAX_DELAY_MS
 //   Prefer          `Prefer: code=NNN` on the operation (prefer.ts)
 //
 // Initial plants (initial-plants.ts) are read by start.ts and stored by
 // buildApp, with or without the plugin.
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import type { FastifyPluginCallback, onRequestHookHandler, preHandlerHookHandler, RouteOptions } from 'fastify';
+import type { FastifyPluginCallback, FastifyRequest, onRequestHookHandler, preHandlerHookHandler, preValidationHookHandler, RouteOptions } from 'fastify';
 import type { CreateRule } from '../create.js';
-import { DEFAULT_JOURNAL_SIZE, MAX_DELAY_MS } from '../limits.js';
+import { ApiError } from '../errors.js';
+import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, MAX_DELAY_MS, MAX_WAITING_ANSWERS } from '../limits.js';
 import { RESERVED_PREFIX } from '../routes.js';
 import type { PlantStore } from '../store.js';
 import type { OperationContract } from '../validation.js';
 import { registerControls, type DelaySetting } from './controls.js';
-import { Journal } from './journal.js';
+import { Journal, type PendingEntry } from './journal.js';
 import { preferenceResolver, sendPreferred } from './prefer.js';
 
 /** Waits `ms` milliseconds, or less when `signal` aborts (the server is closing). */
@@ -29,10 +30,14 @@ export interface StubOptions {
   controls?: boolean;
   /** When set, the controls require `Authorization: Bearer <controlsToken>`. */
   controlsToken?: string;
-  /** Most requests the journal keeps (a ring: the oldest go first); 0 keeps none. */
+  /** Most requests the journal keeps (the oldest go first); 0 keeps none. */
   journalSize?: number;
-  /** Milliseconds every API answer waits before it is sent, 0 to MAX_DELAY_MS. */
+  /** Most bytes the journal's entries take together (the oldest go first); DEFAULT_JOURNAL_BYTES unless given. */
+  journalBytes?: number;
+  /** Milliseconds an authenticated request to the operation waits before it is handled, 0 to MAX_DELAY_MS. */
   delayMs?: number;
+  /** Most answers waiting out the delay at once (503 past it); MAX_WAITING_ANSWERS unless given. */
+  maxWaiting?: number;
   /** Replaces the timer behind the delay (tests observe the delay without waiting). */
   sleep?: Sleep;
 }
@@ -55,7 +60,7 @@ export function stub(options: StubOptions, context: StubContext): FastifyPluginC
   const delay: DelaySetting = { ms: checkedDelay(options.delayMs ?? 0) };
   const plugin: FastifyPluginCallback = (app, _options, done) => {
     if (!controls && delay.ms === 0) return done();
-    const journal = new Journal(controls ? (options.journalSize ?? DEFAULT_JOURNAL_SIZE) : 0);
+    const journal = new Journal(controls ? (options.journalSize ?? DEFAULT_JOURNAL_SIZE) : 0, options.journalBytes ?? DEFAULT_JOURNAL_BYTES);
     // Delays end early when the server closes, so that `docker stop` answers
     // the requests in flight at once instead of waiting out their delay.
     const closing = new AbortController();
@@ -63,18 +68,19 @@ export function stub(options: StubOptions, context: StubContext): FastifyPluginC
       closing.abort();
       next();
     });
-    // One onSend hook does both: it runs before the answer leaves, so a test
-    // that has its answer always finds the request in the journal. Paths
-    // under RESERVED_PREFIX (health, the controls) are neither journaled nor delayed.
+    const pending = new WeakMap<FastifyRequest, PendingEntry>();
+    // The journal records a request before its answer leaves, so a test that
+    // has its answer always finds the request in the journal. Paths under
+    // RESERVED_PREFIX (health, the controls) are not journaled.
     app.addHook('onSend', (request, reply, payload, next) => {
-      if (request.url.startsWith(RESERVED_PREFIX)) return next(null, payload);
-      if (journal.capacity > 0) journal.record(request, reply.statusCode);
-      if (delay.ms === 0) return next(null, payload);
-      sleep(delay.ms, closing.signal).then(
-        () => next(null, payload),
-        () => next(null, payload), // aborted: the server is closing
-      );
+      if (request.url.startsWith(RESERVED_PREFIX) || journal.capacity === 0) return next(null, payload);
+      const entry = pending.get(request);
+      if (entry !== undefined) entry.answered(reply.statusCode);
+      else journal.record(request, reply.statusCode);
+      next(null, payload);
     });
+    const waitOutDelay = delayHook({ delay, closing: closing.signal, sleep, maxWaiting: options.maxWaiting ?? MAX_WAITING_ANSWERS, journal, pending });
+    app.addHook('onRoute', onTheOperation(context.contract, { preValidation: waitOutDelay }));
     if (controls) {
       registerControls(app, { token: options.controlsToken, journal, delay, ...context });
       app.addHook('onRoute', preferOnTheOperation(context.contract));
@@ -110,11 +116,65 @@ function preferOnTheOperation(contract: OperationContract): (route: RouteOptions
     if (answer === undefined) return done();
     sendPreferred(reply, answer); // answered: the route's handler does not run
   };
+  return onTheOperation(contract, { onRequest: checkPrefer, preHandler: answerPreferred });
+}
+
+interface DelayContext {
+  delay: DelaySetting;
+  /** Aborts every wait: the server is closing. */
+  closing: AbortSignal;
+  sleep: Sleep;
+  maxWaiting: number;
+  journal: Journal;
+  pending: WeakMap<FastifyRequest, PendingEntry>;
+}
+
+/**
+ * The delay, as the operation's first preValidation hook: after the
+ * credentials (a 401 is never delayed) and once the body is read, before
+ * anything is decided or stored. A client that gives up during the wait
+ * closes its connection, which ends the wait; the handler then finds the
+ * answer cannot be delivered and stores nothing (wire.ts,
+ * answerCanBeDelivered), so no plant is created that its client never saw.
+ * The request is journaled as it starts to wait, with status null.
+ */
+function delayHook({ delay, closing, sleep, maxWaiting, journal, pending }: DelayContext): preValidationHookHandler {
+  let waiting = 0;
+  return (request, _reply, done) => {
+    if (delay.ms === 0) return done();
+    if (waiting >= maxWaiting) {
+      return done(new ApiError('STUB_BUSY', `${maxWaiting} answers are waiting out the stub's delay of ${delay.ms} ms, the most it holds at once: try again later.`, { 'retry-after': String(Math.ceil(delay.ms / 1000)) }));
+    }
+    waiting++;
+    if (journal.capacity > 0) pending.set(request, journal.recordPending(request));
+    const socket = request.raw.socket;
+    const clientGone = new AbortController();
+    const onClose = () => clientGone.abort();
+    socket.once('close', onClose);
+    const resume = () => {
+      waiting--;
+      socket.off('close', onClose);
+      done();
+    };
+    // Rejected when aborted (closing, or the client gone): either way, go on.
+    sleep(delay.ms, AbortSignal.any([closing, clientGone.signal])).then(resume, resume);
+  };
+}
+
+type OperationHooks = Partial<Pick<RouteOptions, 'onRequest' | 'preValidation' | 'preHandler'>>;
+
+/**
+ * An onRoute hook that adds `hooks` to the operation's route as it is
+ * declared: onRequest and preHandler hooks after the route's own, the
+ * preValidation hook before them.
+ */
+function onTheOperation(contract: OperationContract, hooks: OperationHooks): (route: RouteOptions) => void {
   const method = contract.method.toUpperCase();
   return (route) => {
     if (route.url !== contract.path || ![route.method].flat().includes(method)) return;
-    route.onRequest = [...hooksOf(route.onRequest), checkPrefer];
-    route.preHandler = [...hooksOf(route.preHandler), answerPreferred];
+    if (hooks.onRequest) route.onRequest = [...hooksOf(route.onRequest), ...hooksOf(hooks.onRequest)];
+    if (hooks.preValidation) route.preValidation = [...hooksOf(hooks.preValidation), ...hooksOf(route.preValidation)];
+    if (hooks.preHandler) route.preHandler = [...hooksOf(route.preHandler), ...hooksOf(hooks.preHandler)];
   };
 }
 

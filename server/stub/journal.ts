@@ -1,9 +1,10 @@
-// The stub's journal: a ring buffer of the most recent API requests, with
-// credentials redacted when it is read.
+// The stub's journal: the most recent API requests, within a count and a
+// byte budget (the oldest go first), read a page at a time, with every
+// credential redacted when it is read.
 import type { FastifyRequest } from 'fastify';
-import { JOURNAL_BODY_LIMIT } from '../limits.js';
+import { JOURNAL_BODY_LIMIT, JOURNAL_ENTRY_OVERHEAD_BYTES, JOURNAL_PAGE_BYTES } from '../limits.js';
 
-const REDACTED = '<redacted>';
+export const REDACTED = '<redacted>';
 
 interface JournalSlot {
   seq: number;
@@ -15,7 +16,10 @@ interface JournalSlot {
   body: Buffer | null;
   /** The size of the whole body. */
   bodyBytes: number | null;
-  status: number;
+  /** null while the answer waits out the stub's delay. */
+  status: number | null;
+  /** What the entry counts against the budget (entryBytes). */
+  bytes: number;
 }
 
 export interface JournalEntry {
@@ -23,7 +27,7 @@ export interface JournalEntry {
   seq: number;
   time: string;
   method: string;
-  /** The request target as sent: path and query. */
+  /** The request target as sent: path and query, credentials redacted. */
   path: string;
   headers: Record<string, string | string[] | undefined>;
   /** The body as received, decoded as UTF-8; null when there was none or it was not read (answered before). */
@@ -32,27 +36,95 @@ export interface JournalEntry {
   bodyBytes: number | null;
   /** True when `body` holds only the first JOURNAL_BODY_LIMIT bytes. */
   bodyTruncated: boolean;
-  /** The status of the answer. */
-  status: number;
+  /** The status of the answer; null while it waits out the delay. */
+  status: number | null;
+}
+
+export interface JournalPage {
+  /** Most entries kept. */
+  size: number;
+  /** Most bytes the entries may take together. */
+  maxBytes: number;
+  /** Bytes the kept entries take, as counted against maxBytes. */
+  bytes: number;
+  /** Journaled requests since start. */
+  total: number;
+  /** The entries after the page's `after`, oldest first. */
+  entries: JournalEntry[];
+  /** The `after` of the next page; null when this page holds the newest entry. */
+  next: number | null;
+}
+
+/** A pending entry's handle: the answer's status, once known. */
+export interface PendingEntry {
+  answered(status: number): void;
 }
 
 export class Journal {
-  private readonly slots: Array<JournalSlot | undefined>;
-  private next = 0; // where the next entry goes
-  private count = 0;
+  // Oldest first; `head` entries at the front are already gone (dropped in
+  // batches, so evicting one entry costs no shift of the whole array).
+  private slots: JournalSlot[] = [];
+  private head = 0;
   private seq = 0;
-  constructor(readonly capacity: number) {
-    this.slots = new Array<JournalSlot | undefined>(capacity);
+  private used = 0;
+
+  constructor(
+    readonly capacity: number,
+    readonly maxBytes: number,
+  ) {}
+
+  /** Bytes the kept entries count against the budget. */
+  get bytes(): number {
+    return this.used;
   }
 
-  /** Hot path: keeps references only; copying, redaction and decoding wait for snapshot(). */
+  get count(): number {
+    return this.slots.length - this.head;
+  }
+
+  /** Hot path: keeps references only; copying, redaction and decoding wait for page(). */
   record(request: FastifyRequest, status: number): void {
+    this.add(request, status);
+  }
+
+  /** Records a request whose answer waits (the stub's delay): its entry shows status null until answered. */
+  recordPending(request: FastifyRequest): PendingEntry {
+    const slot = this.add(request, null);
+    return { answered: (status) => void (slot !== undefined && (slot.status = status)) };
+  }
+
+  /** Up to `limit` entries after seq `after`, and at most JOURNAL_PAGE_BYTES of them (one at least). */
+  page(after: number, limit: number): JournalPage {
+    const entries: JournalEntry[] = [];
+    let bytes = 0;
+    let index = this.firstAfter(after);
+    for (; index < this.slots.length && entries.length < limit; index++) {
+      const slot = this.slots[index]!;
+      if (entries.length > 0 && bytes + slot.bytes > JOURNAL_PAGE_BYTES) break;
+      bytes += slot.bytes;
+      entries.push(present(slot));
+    }
+    const last = entries.at(-1);
+    return { size: this.capacity, maxBytes: this.maxBytes, bytes: this.used, total: this.seq, entries, next: index < this.slots.length && last ? last.seq : null };
+  }
+
+  clear(): number {
+    const cleared = this.count;
+    this.slots = [];
+    this.head = 0;
+    this.used = 0;
+    return cleared;
+  }
+
+  private add(request: FastifyRequest, status: number | null): JournalSlot | undefined {
+    this.seq++;
+    if (this.capacity === 0) return undefined;
     const received = request.rawBody;
-    // A large body is copied down to the limit, so the ring never holds a
+    // A large body is copied down to the limit, so the journal never holds a
     // whole megabyte-sized upload per entry.
     const body = received !== null && received.length > JOURNAL_BODY_LIMIT ? Buffer.from(received.subarray(0, JOURNAL_BODY_LIMIT)) : received;
-    this.slots[this.next] = {
-      seq: ++this.seq,
+    const slot: JournalSlot = {
+      seq: this.seq,
       time: Date.now(),
       method: request.method,
       url: request.url,
@@ -60,28 +132,50 @@ export class Journal {
       body,
       bodyBytes: received === null ? null : received.length,
       status,
+      bytes: entryBytes(request.url, request.headers, body),
     };
-    this.next = (this.next + 1) % this.capacity;
-    if (this.count < this.capacity) this.count++;
+    this.slots.push(slot);
+    this.used += slot.bytes;
+    // The newest entry always stays: MIN_JOURNAL_BYTES is above the largest entry.
+    while (this.count > this.capacity || (this.used > this.maxBytes && this.count > 1)) this.dropOldest();
+    return slot;
   }
 
-  snapshot(): { size: number; total: number; entries: JournalEntry[] } {
-    const entries: JournalEntry[] = [];
-    const start = (this.next - this.count + this.capacity) % this.capacity;
-    for (let i = 0; i < this.count; i++) {
-      const slot = this.slots[(start + i) % this.capacity];
-      if (slot !== undefined) entries.push(present(slot));
+  private dropOldest(): void {
+    this.used -= this.slots[this.head]!.bytes;
+    this.slots[this.head++] = undefined as unknown as JournalSlot;
+    if (this.head >= 1024 && this.head * 2 >= this.slots.length) {
+      this.slots = this.slots.slice(this.head);
+      this.head = 0;
     }
-    return { size: this.capacity, total: this.seq, entries };
   }
 
-  clear(): number {
-    const cleared = this.count;
-    this.slots.fill(undefined);
-    this.count = 0;
-    this.next = 0;
-    return cleared;
+  /** The index of the first kept entry with a seq above `after` (seqs rise with the index). */
+  private firstAfter(after: number): number {
+    let low = this.head;
+    let high = this.slots.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.slots[middle]!.seq <= after) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
+}
+
+/**
+ * What an entry counts against the budget: the body kept, the request
+ * target, each header's name and value (as UTF-16, 2 bytes a character),
+ * and JOURNAL_ENTRY_OVERHEAD_BYTES.
+ */
+function entryBytes(url: string, headers: FastifyRequest['headers'], body: Buffer | null): number {
+  let bytes = JOURNAL_ENTRY_OVERHEAD_BYTES + (body?.length ?? 0) + 2 * url.length;
+  for (const [name, value] of Object.entries(headers)) {
+    bytes += 2 * name.length;
+    if (typeof value === 'string') bytes += 2 * value.length;
+    else if (Array.isArray(value)) for (const item of value) bytes += 2 * item.length;
+  }
+  return bytes;
 }
 
 function present(slot: JournalSlot): JournalEntry {
@@ -90,7 +184,7 @@ function present(slot: JournalSlot): JournalEntry {
     seq: slot.seq,
     time: new Date(slot.time).toISOString(),
     method: slot.method,
-    path: slot.url,
+    path: redactTarget(slot.url),
     headers: redactHeaders(slot.headers),
     body: body === null ? null : body.toString('utf8'),
     bodyBytes,
@@ -99,20 +193,62 @@ function present(slot: JournalSlot): JournalEntry {
   };
 }
 
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization']);
+/**
+ * Names of headers and query parameters that carry credentials: anything
+ * named like a token, key, secret, password, signature, session or cookie
+ * (X-Api-Key, X-Auth-Token, access_token, client_secret, sig, ...).
+ */
+const CREDENTIAL_NAME = /token|key|secret|passw|pwd|auth|credential|session|cookie|signature|^sig$|jwt/i;
 
-/** Credentials keep their scheme and lose the rest: `Bearer <redacted>`. Cookies are dropped whole. */
-function redactHeaders(headers: FastifyRequest['headers']): Record<string, string | string[] | undefined> {
+/**
+ * Authentication schemes of the IANA registry (RFC 9110 §16.4), the only
+ * first words an Authorization value keeps: anything else may be the secret
+ * itself, sent without a scheme.
+ */
+const AUTH_SCHEMES = new Set(
+  ['basic', 'bearer', 'concealed', 'digest', 'dpop', 'gnap', 'hoba', 'mutual', 'negotiate', 'ntlm', 'oauth', 'privatetoken', 'scram-sha-1', 'scram-sha-256', 'vapid'],
+);
+
+/** Credentials keep a registered scheme and lose the rest (`Bearer <redacted>`); other credential headers are replaced whole. */
+export function redactHeaders(headers: FastifyRequest['headers']): Record<string, string | string[] | undefined> {
   const out: Record<string, string | string[] | undefined> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (SECRET_HEADERS.has(name) && typeof value === 'string') {
-      const space = value.indexOf(' ');
-      out[name] = space === -1 ? REDACTED : `${value.slice(0, space)} ${REDACTED}`;
-    } else if (name === 'cookie') {
-      out[name] = REDACTED;
-    } else {
-      out[name] = value;
-    }
+    if (value === undefined || !CREDENTIAL_NAME.test(name)) out[name] = value;
+    else if (name === 'authorization' || name === 'proxy-authorization') out[name] = Array.isArray(value) ? value.map(keepScheme) : keepScheme(value);
+    else out[name] = Array.isArray(value) ? value.map(() => REDACTED) : REDACTED;
   }
   return out;
+}
+
+function keepScheme(credentials: string): string {
+  const scheme = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) /.exec(credentials)?.[1];
+  return scheme !== undefined && AUTH_SCHEMES.has(scheme.toLowerCase()) ? `${scheme} ${REDACTED}` : REDACTED;
+}
+
+/**
+ * The request target with the value of every credential-named query
+ * parameter redacted (`?access_token=<redacted>`), and the user information
+ * of an absolute-form target (`http://user:password@host/`).
+ */
+export function redactTarget(target: string): string {
+  const url = target.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, `$1${REDACTED}@`);
+  const query = url.indexOf('?');
+  if (query === -1) return url;
+  const parameters = url
+    .slice(query + 1)
+    .split('&')
+    .map((parameter) => {
+      const equals = parameter.indexOf('=');
+      const name = equals === -1 ? parameter : parameter.slice(0, equals);
+      return CREDENTIAL_NAME.test(decodedName(name)) ? `${name}=${REDACTED}` : parameter;
+    });
+  return `${url.slice(0, query)}?${parameters.join('&')}`;
+}
+
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name; // malformed percent-encoding: judged as written
+  }
 }

@@ -50,7 +50,8 @@ export function preferenceResolver(contract: OperationContract): PreferenceResol
     const content = responses[code]?.content?.['application/json'] as ResponseContent | undefined;
     const wanted = preferences.get('example');
     const examples = content?.examples ?? {};
-    if (wanted !== undefined && examples[wanted] === undefined) {
+    // Own properties only: `example=__proto__` or `example=constructor` must not resolve through Object.prototype.
+    if (wanted !== undefined && !Object.hasOwn(examples, wanted)) {
       throw new ApiError(
         'PREFER_UNDECLARED',
         `Prefer: example=${wanted} is not an example of the ${code} response; examples: ${Object.keys(examples).join(', ') || 'none'}.`,

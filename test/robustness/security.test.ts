@@ -115,10 +115,12 @@ test('an unexpected failure is 500 with the bare Error record: no message, stack
     create() {
       throw new TypeError("Cannot read properties of undefined (reading 'x') at /srv/app/node_modules/store.js:12:7");
     },
+    createAll: () => 'created',
     get: () => undefined,
     list: () => [],
     clear: () => undefined,
     size: 0,
+    bytes: 0,
   };
   const app = buildApp({ tokens: TOKENS, store: failing });
   const response = await post(app, `Bearer ${TOKENS[0]}`, '{"id":1,"name":"a"}');

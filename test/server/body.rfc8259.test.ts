@@ -1,6 +1,7 @@
 // The request body: JSON per RFC 8259, required by the specification.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { QUOTED_NAME_LIMIT } from '../../server/json.js';
 import { app, assertError, freshId, post } from './support.js';
 
 test('a body that is not JSON, or has trailing garbage, is 400 MALFORMED_JSON', async () => {
@@ -37,6 +38,22 @@ test('a repeated member name is refused (RFC 7493 §2.3): two parsers must not r
   const error = assertError(await post(app(), `{"id": ${freshId()}, "name": "a", "name": "b"}`), 400, 40001);
   assert.match(error.message, /"name" is repeated/);
   assertError(await post(app(), `{"id": 1, "id": 2, "name": "a"}`), 400, 40001);
+});
+
+test('a repeated member name of 500 KB is quoted shortened in the message, with its length', async () => {
+  const long = 'k'.repeat(500_000);
+  const response = await post(app({ bodyLimit: 2 * 1024 * 1024 }), `{"${long}": 1, "${long}": 2, "id": 1, "name": "a"}`);
+  const error = assertError(response, 400, 40001);
+  assert.ok(response.body.length < 500, `an answer of ${response.body.length} bytes`);
+  assert.match(error.message, new RegExp(`the member name "${'k'.repeat(QUOTED_NAME_LIMIT)}"… \\(500000 characters\\) is repeated`));
+});
+
+test('member names that Object.prototype holds (__proto__, constructor, toString) are ordinary names: repeated only when repeated', async () => {
+  const server = app();
+  for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+    assert.equal((await post(server, `{"id": ${freshId()}, "name": "a", "${name}": 1}`)).statusCode, 200, name);
+    assertError(await post(server, `{"id": ${freshId()}, "name": "a", "${name}": 1, "${name}": 2}`), 400, 40001);
+  }
 });
 
 test('nesting deeper than 64 levels is refused; 64 levels are fine', async () => {

@@ -1,18 +1,21 @@
 // Configuration from the environment: defaults and clear refusals.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, readConfig } from '../../server/config.js';
+import { checkTogether, ConfigError, openSettings, readConfig, readStubConfig } from '../../server/config.js';
 
-test('defaults: port 4010 (Prism\'s), all interfaces, any token, info, 1 MiB, a million plants', () => {
+test('defaults: port 4010 and loopback (as Prism), any token, info, 1 MiB, a million plants, 256 MiB of plants', () => {
   assert.deepEqual(readConfig({}), {
     port: 4010,
-    host: '0.0.0.0',
+    host: '127.0.0.1',
     tokens: undefined,
     logLevel: 'info',
     bodyLimit: 1048576,
     maxPlants: 1000000,
+    maxBytes: 256 * 1024 * 1024,
     specPath: undefined,
   });
+  assert.equal(readConfig({ HOST: ' ' }).host, '127.0.0.1', 'a blank HOST is the default');
+  assert.equal(readConfig({ HOST: '0.0.0.0' }).host, '0.0.0.0', 'all interfaces only when asked for (the image does)');
 });
 
 test('values are read and trimmed; tokens are comma-separated', () => {
@@ -23,9 +26,10 @@ test('values are read and trimmed; tokens are comma-separated', () => {
     LOG_LEVEL: 'WARN',
     PLANTSTORE_BODY_LIMIT: '2048',
     PLANTSTORE_MAX_PLANTS: '10',
+    PLANTSTORE_MAX_BYTES: '4096',
     PLANTSTORE_SPEC: ' evolved.yaml ',
   });
-  assert.deepEqual(config, { port: 4011, host: '127.0.0.1', tokens: ['a', 'b', 'c'], logLevel: 'warn', bodyLimit: 2048, maxPlants: 10, specPath: 'evolved.yaml' });
+  assert.deepEqual(config, { port: 4011, host: '127.0.0.1', tokens: ['a', 'b', 'c'], logLevel: 'warn', bodyLimit: 2048, maxPlants: 10, maxBytes: 4096, specPath: 'evolved.yaml' });
 });
 
 test('bad values are refused with a message naming the variable', () => {
@@ -37,6 +41,38 @@ test('bad values are refused with a message naming the variable', () => {
     [{ PLANTSTORE_MAX_PLANTS: 'lots' }, /^PLANTSTORE_MAX_PLANTS/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
     [{ PLANTSTORE_TOKENS: 'good,bad token' }, /^PLANTSTORE_TOKENS/],
+    [{ PLANTSTORE_MAX_BYTES: '1e9' }, /^PLANTSTORE_MAX_BYTES must be a whole number/],
   ];
   for (const [env, message] of cases) assert.throws(() => readConfig(env), (e: unknown) => e instanceof ConfigError && message.test(e.message));
+});
+
+test('PLANTSTORE_TOKENS with no token in it (empty, blank, only commas) is refused, naming the variable: it would refuse every client, or accept anyone', () => {
+  for (const raw of ['', ' ', ',', ' , ,, ']) {
+    assert.throws(
+      () => readConfig({ PLANTSTORE_TOKENS: raw }),
+      (e: unknown) => e instanceof ConfigError && /^PLANTSTORE_TOKENS is set but holds no token/.test(e.message),
+      JSON.stringify(raw),
+    );
+  }
+});
+
+test('an admin token equal to an API token is refused, naming both variables; distinct tokens are accepted', () => {
+  const env = { PLANTSTORE_TOKENS: 'alpha,beta', PLANTSTORE_ADMIN_TOKEN: 'beta' };
+  assert.throws(
+    () => checkTogether(readConfig(env), readStubConfig(env)),
+    (e: unknown) => e instanceof ConfigError && /^PLANTSTORE_ADMIN_TOKEN equals a token of PLANTSTORE_TOKENS/.test(e.message),
+  );
+  const distinct = { ...env, PLANTSTORE_ADMIN_TOKEN: 'gamma' };
+  assert.doesNotThrow(() => checkTogether(readConfig(distinct), readStubConfig(distinct)));
+});
+
+test('open settings are listed with what to set instead: any token accepted, controls without a token', () => {
+  const open = openSettings(readConfig({}), readStubConfig({}));
+  assert.equal(open.length, 2);
+  assert.match(open[0] ?? '', /PLANTSTORE_TOKENS is not set: any well-formed bearer token is accepted; set PLANTSTORE_TOKENS/);
+  assert.match(open[1] ?? '', /controls on at \/__admin without a token.*set PLANTSTORE_ADMIN_TOKEN, or PLANTSTORE_ADMIN=off/);
+  const closed = { PLANTSTORE_TOKENS: 'a', PLANTSTORE_ADMIN_TOKEN: 'b' };
+  assert.deepEqual(openSettings(readConfig(closed), readStubConfig(closed)), []);
+  const noControls = { PLANTSTORE_TOKENS: 'a', PLANTSTORE_ADMIN: 'off' };
+  assert.deepEqual(openSettings(readConfig(noControls), readStubConfig(noControls)), []);
 });

@@ -63,10 +63,12 @@ test('an unexpected failure is 500 with the Error record and no internals', asyn
       create() {
         throw new Error('disk on fire at /secret/path.js:12');
       },
+      createAll: () => 'created',
       get: () => undefined,
       list: () => [],
       clear: () => undefined,
       size: 0,
+      bytes: 0,
     },
   });
   const response = await post(server, { id: freshId(), name: 'x' });

@@ -1,7 +1,9 @@
 // State: one plant per id, kept in memory behind the PlantStore interface.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createMemoryStore } from '../../server/store.js';
+import { ownCopy } from '../../server/create.js';
+import { PLANT_OVERHEAD_BYTES } from '../../server/limits.js';
+import { createMemoryStore, plantBytes } from '../../server/store.js';
 import { app, assertError, post } from './support.js';
 
 test('a second create with a stored id is 400 saying the plant exists', async () => {
@@ -42,4 +44,60 @@ test('the memory store lists in insertion order and clears', () => {
   ]);
   store.clear();
   assert.equal(store.size, 0);
+});
+
+test('past the byte budget a create is 507 and nothing is stored; plantBytes counts 2 bytes per character and the overhead', async () => {
+  const fern = plantBytes('1', { name: 'Fern' });
+  assert.equal(fern, PLANT_OVERHEAD_BYTES + 2 * ('1'.length + 'Fern'.length));
+  assert.equal(plantBytes('-12', { name: 'Ivy', tag: 'climber' }), PLANT_OVERHEAD_BYTES + 2 * (3 + 3 + 7));
+  const server = app({ maxBytes: 2 * fern });
+  assert.equal((await post(server, { id: 1, name: 'Fern' })).statusCode, 200);
+  // The second plant is one character too many for what is left.
+  assertError(await post(server, { id: 2, name: 'Ferns' }), 507, 50701);
+  assert.equal((await post(server, { id: 2, name: 'Fern' })).statusCode, 200, 'one that fits exactly is stored');
+  assertError(await post(server, { id: 3, name: '' }), 507, 50701);
+  assert.equal(server.plantStore.size, 2);
+  assert.equal(server.plantStore.bytes, 2 * fern);
+  // A long name costs what it holds: the count cap alone would let it in.
+  const roomy = app({ maxPlants: 1000, maxBytes: 64 * 1024 });
+  assertError(await post(roomy, { id: 1, name: 'x'.repeat(40 * 1024) }), 507, 50701);
+  assert.equal(roomy.plantStore.size, 0);
+});
+
+test('the memory store: createAll stores every entry or none, the count cap and the byte budget included; clear frees the budget', () => {
+  const a = { id: '1', plant: { name: 'a' } };
+  const b = { id: '2', plant: { name: 'b' } };
+  const c = { id: '3', plant: { name: 'c' } };
+  const byCount = createMemoryStore(2);
+  assert.equal(byCount.create('1', a.plant), 'created');
+  assert.equal(byCount.createAll([b, c]), 'full', 'two more pass the count cap');
+  assert.deepEqual(byCount.list(), [a], 'nothing of the refused list was stored');
+  assert.equal(byCount.bytes, plantBytes('1', a.plant));
+
+  const byBytes = createMemoryStore(100, 2 * plantBytes('1', a.plant));
+  assert.equal(byBytes.createAll([a, b, c]), 'full');
+  assert.equal(byBytes.size, 0);
+  assert.equal(byBytes.bytes, 0);
+  assert.equal(byBytes.createAll([a, b]), 'created');
+  assert.equal(byBytes.create('3', c.plant), 'full');
+  byBytes.clear();
+  assert.equal(byBytes.bytes, 0);
+  assert.equal(byBytes.create('3', c.plant), 'created', 'a cleared store has its whole budget again');
+
+  const store = createMemoryStore();
+  assert.equal(store.create('2', b.plant), 'created');
+  assert.equal(store.createAll([a, b]), 'exists', 'a stored id refuses the list');
+  assert.equal(store.createAll([a, c, { id: '1', plant: { name: 'again' } }]), 'exists', 'an id repeated in the list refuses it');
+  assert.deepEqual(store.list(), [b]);
+});
+
+test('a stored plant holds its fields as sent, copied by ownCopy, which keeps every character of any script (memory per plant: test/robustness/memory.test.ts)', async () => {
+  const server = app();
+  const name = 'a name long enough to be a slice';
+  // What the parser returns is in the body's text; what the store keeps is a string of its own.
+  assert.equal((await post(server, `{"id":1,"name":${JSON.stringify(name)},"tag":"a tag long enough too","notes":"${'n'.repeat(1000)}"}`)).statusCode, 200);
+  assert.deepEqual(server.plantStore.get('1'), { name, tag: 'a tag long enough too' });
+  for (const text of [name, 'ünïcödé', 'emoji 🌱 and a lone surrogate \ud800!', '']) {
+    assert.equal(ownCopy(text), text, 'a copy is equal, character for character');
+  }
 });

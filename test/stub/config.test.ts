@@ -7,6 +7,7 @@ test('stub configuration: defaults', () => {
   assert.equal(config.controls, true);
   assert.equal(config.controlsToken, undefined);
   assert.equal(config.journalSize, 100);
+  assert.equal(config.journalBytes, 16 * 1024 * 1024);
   assert.equal(config.delayMs, 0);
   assert.equal(config.plantsFile, undefined);
   assert.deepEqual(config.warnings, []);
@@ -17,12 +18,14 @@ test('stub configuration: values are read', () => {
     PLANTSTORE_ADMIN: 'OFF',
     PLANTSTORE_ADMIN_TOKEN: 'adm1n',
     PLANTSTORE_JOURNAL_SIZE: '5',
+    PLANTSTORE_JOURNAL_BYTES: '200000',
     PLANTSTORE_DELAY_MS: '250',
     PLANTSTORE_PLANTS_FILE: 'plants.json',
   });
   assert.equal(config.controls, false);
   assert.equal(config.controlsToken, 'adm1n');
   assert.equal(config.journalSize, 5);
+  assert.equal(config.journalBytes, 200000);
   assert.equal(config.delayMs, 250);
   assert.deepEqual(config.plantsFile, { path: 'plants.json', variable: 'PLANTSTORE_PLANTS_FILE' });
   assert.deepEqual(config.warnings, []);
@@ -48,6 +51,7 @@ test('stub configuration: bad values name the variable', () => {
     [{ PLANTSTORE_ADMIN: 'yes' }, /PLANTSTORE_ADMIN must be on or off/],
     [{ PLANTSTORE_ADMIN_TOKEN: 'has space' }, /PLANTSTORE_ADMIN_TOKEN/],
     [{ PLANTSTORE_JOURNAL_SIZE: '10001' }, /PLANTSTORE_JOURNAL_SIZE must be a whole number from 0 to 10000/],
+    [{ PLANTSTORE_JOURNAL_BYTES: '1000' }, /PLANTSTORE_JOURNAL_BYTES must be a whole number from 131072 to 1073741824/],
     [{ PLANTSTORE_DELAY_MS: '60001' }, /PLANTSTORE_DELAY_MS must be a whole number from 0 to 60000/],
     [{ PLANTSTORE_DELAY_MS: '-5' }, /PLANTSTORE_DELAY_MS/],
   ];

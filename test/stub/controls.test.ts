@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { test } from 'node:test';
 import { buildApp } from '../../server/app.js';
 import { MAX_DELAY_MS } from '../../server/limits.js';
+import { plantBytes } from '../../server/store.js';
 import type { Sleep } from '../../server/stub/index.js';
 import { AUTH, createPlant, stubApp, TOKEN } from './helpers.js';
 
@@ -105,7 +108,25 @@ test('POST /__admin/plants refuses bad lists whole, with the Error record', asyn
   assert.equal(media.statusCode, 415);
 });
 
-test('delay: read, set, bounded, and applied to API answers only', async () => {
+test('POST /__admin/plants is all or nothing at the store cap and the byte budget: a list that does not fit is 507 and stores none of it', async () => {
+  for (const options of [{ maxPlants: 3 }, { maxBytes: 3 * plantBytes('1', { name: 'Fern' }) }]) {
+    const app = stubApp(options);
+    assert.equal((await createPlant(app, { id: 1, name: 'Fern' })).statusCode, 200);
+    const add = await app.inject({
+      method: 'POST',
+      url: '/__admin/plants',
+      headers: { 'content-type': 'application/json' },
+      payload: '[{"id": 2, "name": "Fern"}, {"id": 3, "name": "Fern"}, {"id": 4, "name": "Fern"}]',
+    });
+    assert.equal(add.statusCode, 507, JSON.stringify(options));
+    assert.equal(add.json().error, 50701);
+    assert.match(add.json().message, /the 3 plants do not fit in the store, which holds 1 plants \(\d+ bytes\); none was stored/);
+    const ids = (await app.inject({ method: 'GET', url: '/__admin/plants' })).json().plants.map((p: { id: string }) => p.id);
+    assert.deepEqual(ids, ['1'], 'the first half of the list was not kept');
+  }
+});
+
+test('delay: read, set, bounded, and applied only to authenticated requests to the operation', async () => {
   const slept: number[] = [];
   const sleep: Sleep = async (ms) => {
     slept.push(ms);
@@ -114,13 +135,17 @@ test('delay: read, set, bounded, and applied to API answers only', async () => {
   assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/delay' })).json(), { ms: 250 });
 
   assert.equal((await createPlant(app, { id: 1, name: 'Fern' })).statusCode, 200);
+  assert.equal((await createPlant(app, { id: 2 })).statusCode, 400);
+  assert.deepEqual(slept, [250, 250], 'authenticated requests wait, whatever their answer');
   assert.equal((await app.inject({ method: 'GET', url: '/nowhere' })).statusCode, 404);
+  assert.equal((await app.inject({ method: 'GET', url: '/plants' })).statusCode, 405);
   assert.equal((await createPlant(app, { id: 1, name: 'Fern' }, { authorization: 'Basic x' })).statusCode, 401);
-  assert.deepEqual(slept, [250, 250, 250], 'every API answer waits, errors included');
+  assert.equal((await createPlant(app, { id: 1, name: 'Fern' }, { authorization: 'Bearer someone-else' })).statusCode, 401);
+  assert.deepEqual(slept, [250, 250], 'a client without credentials holds no socket for the delay');
 
   await app.inject({ method: 'GET', url: '/__health' });
   await app.inject({ method: 'GET', url: '/__admin/plants' });
-  assert.deepEqual(slept, [250, 250, 250], 'health and the controls are not delayed');
+  assert.deepEqual(slept, [250, 250], 'health and the controls are not delayed');
 
   const put = (payload: string) =>
     app.inject({ method: 'PUT', url: '/__admin/delay', headers: { 'content-type': 'application/json' }, payload });
@@ -134,10 +159,10 @@ test('delay: read, set, bounded, and applied to API answers only', async () => {
 
   assert.deepEqual((await put('{"ms": 0}')).json(), { ms: 0 });
   await createPlant(app, { id: 2, name: 'Fern' });
-  assert.equal(slept.length, 3, 'a delay of 0 does not wait');
+  assert.equal(slept.length, 2, 'a delay of 0 does not wait');
   assert.deepEqual((await put(`{"ms": ${MAX_DELAY_MS}}`)).json(), { ms: MAX_DELAY_MS });
   await createPlant(app, { id: 3, name: 'Fern' });
-  assert.deepEqual(slept.slice(3), [MAX_DELAY_MS]);
+  assert.deepEqual(slept.slice(2), [MAX_DELAY_MS]);
 });
 
 test('delay with the controls off: set at start, still applied', async () => {
@@ -169,4 +194,100 @@ test('a delayed answer is sent at once when the server closes', async () => {
   assert.equal(aborted, true);
   assert.equal(res.statusCode, 200);
   assert.deepEqual(res.json(), { name: 'Fern' });
+});
+
+/** A sleep that lasts until released (or aborted), and tells when a request starts to wait. */
+function heldSleep() {
+  const held: Array<() => void> = [];
+  let onWait: () => void = () => undefined;
+  const sleep: Sleep = (_ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      held.push(resolve);
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      onWait();
+    });
+  return {
+    sleep,
+    nextWait: () => new Promise<void>((resolve) => (onWait = resolve)),
+    releaseAll: () => held.splice(0).forEach((resume) => resume()),
+  };
+}
+
+test('delay: the plant is stored after the delay, not before; the journal shows the waiting request with status null', async () => {
+  const sleeps = heldSleep();
+  const app = stubApp({ stub: { delayMs: 5000, sleep: sleeps.sleep } });
+  const waiting = sleeps.nextWait();
+  const answer = createPlant(app, { id: 1, name: 'Fern' });
+  await waiting;
+  assert.equal(app.plantStore.size, 0, 'nothing is stored while the answer waits');
+  const during = (await app.inject({ method: 'GET', url: '/__admin/journal' })).json();
+  assert.deepEqual(during.entries.map((e: { seq: number; status: number | null }) => [e.seq, e.status]), [[1, null]]);
+  sleeps.releaseAll();
+  assert.equal((await answer).statusCode, 200);
+  assert.equal(app.plantStore.size, 1);
+  const after = (await app.inject({ method: 'GET', url: '/__admin/journal' })).json();
+  assert.deepEqual(after.entries.map((e: { seq: number; status: number | null }) => [e.seq, e.status]), [[1, 200]]);
+});
+
+test('delay: a client that gives up during the delay (closes its connection) has created nothing', async () => {
+  const sleeps = heldSleep();
+  let aborted!: () => void;
+  const abortSeen = new Promise<void>((resolve) => (aborted = resolve));
+  // The wait ends when the client's connection closes: the sleep's signal aborts.
+  const sleep: Sleep = (ms, signal) => {
+    signal.addEventListener('abort', () => aborted(), { once: true });
+    return sleeps.sleep(ms, signal);
+  };
+  const app = stubApp({ stub: { delayMs: MAX_DELAY_MS, sleep } });
+  let handled!: () => void;
+  const answered = new Promise<void>((resolve) => (handled = resolve));
+  // onSend: the answer is made, although the socket it would go to is gone.
+  app.addHook('onSend', (_request, _reply, payload, done) => {
+    handled();
+    done(null, payload);
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    const { port } = app.server.address() as AddressInfo;
+    const socket = connect(port, '127.0.0.1');
+    const body = '{"id": 1, "name": "Fern"}';
+    const waiting = sleeps.nextWait();
+    socket.write(`POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    await waiting;
+    socket.destroy();
+    await abortSeen;
+    await answered;
+    assert.equal(app.plantStore.size, 0, 'the plant its client never saw was not stored');
+    // The id is free: a retry is not told "already exists".
+    await app.inject({ method: 'PUT', url: '/__admin/delay', headers: { 'content-type': 'application/json' }, payload: '{"ms": 0}' });
+    assert.equal((await createPlant(app, { id: 1, name: 'Fern' })).statusCode, 200);
+  } finally {
+    sleeps.releaseAll();
+    await app.close();
+  }
+});
+
+test('delay: past the most answers waiting at once, a request is answered 503 with Retry-After at once; unauthenticated ones are answered as ever', async () => {
+  const sleeps = heldSleep();
+  const app = stubApp({ stub: { delayMs: 2500, sleep: sleeps.sleep, maxWaiting: 2 } });
+  const answers = [];
+  for (const id of [1, 2]) {
+    const waiting = sleeps.nextWait();
+    answers.push(createPlant(app, { id, name: 'Fern' }));
+    await waiting;
+  }
+  const busy = await createPlant(app, { id: 3, name: 'Fern' });
+  assert.equal(busy.statusCode, 503);
+  assert.equal(busy.json().error, 50301);
+  assert.match(busy.json().message, /2 answers are waiting out the stub's delay of 2500 ms/);
+  assert.equal(busy.headers['retry-after'], '3');
+  assert.equal((await createPlant(app, { id: 4, name: 'Fern' }, { authorization: 'Bearer other' })).statusCode, 401);
+  sleeps.releaseAll();
+  assert.deepEqual((await Promise.all(answers)).map((a) => a.statusCode), [200, 200]);
+  assert.deepEqual(app.plantStore.list().map((p) => p.id), ['1', '2'], 'the 503 stored nothing');
+  const waiting = sleeps.nextWait();
+  const again = createPlant(app, { id: 3, name: 'Fern' });
+  await waiting;
+  sleeps.releaseAll();
+  assert.equal((await again).statusCode, 200, 'once answers are sent, requests wait again');
 });

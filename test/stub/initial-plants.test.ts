@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { runProcess } from '../../lib/process.js';
+import { plantBytes } from '../../server/store.js';
 import { InitialPlantsError, readInitialPlantsFile } from '../../server/stub/initial-plants.js';
 import { createPlant, stubApp } from './helpers.js';
 import { ENTRY, startEntry } from '../support/entry.js';
@@ -64,7 +65,8 @@ test('initial plants file: bad files are refused with a message naming the varia
     );
   }
   const full = plantsFile('full.json', '[{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]');
-  assert.throws(() => stubApp({ maxPlants: 1, initialPlants: readInitialPlantsFile(full) }), /the store is full after 1 plants/);
+  assert.throws(() => stubApp({ maxPlants: 1, initialPlants: readInitialPlantsFile(full) }), /the 2 plants do not fit in the store, which holds 0 plants \(0 bytes\); none was stored/);
+  assert.throws(() => stubApp({ maxBytes: plantBytes('1', { name: 'a' }), initialPlants: readInitialPlantsFile(full) }), /the 2 plants do not fit in the store/, 'the byte budget too');
 });
 
 test('npm start with a bad initial plants file exits 2 and says why, naming the variable that was set', async () => {

@@ -53,6 +53,13 @@ test('Prefer: a code the operation does not declare is a clear 400', async () =>
   const example = await createPlant(app, { id: 1, name: 'Fern' }, { prefer: 'code=400, example=nosuch' });
   assert.equal(example.json().error, 40022);
   assert.match(example.json().message, /example=nosuch is not an example of the 400 response/);
+  // Preference values resolve through the document's own examples only, not Object.prototype.
+  for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+    const inherited = await createPlant(app, { id: 1, name: 'Fern' }, { prefer: `code=400, example=${name}` });
+    assert.equal(inherited.statusCode, 400, name);
+    assert.equal(inherited.json().error, 40022, name);
+    assert.match(inherited.json().message, new RegExp(`example=${name} is not an example of the 400 response`));
+  }
   // Nothing was stored by the refused requests.
   assert.equal((await createPlant(app, { id: 1, name: 'Fern' })).statusCode, 200);
 });
