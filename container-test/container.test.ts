@@ -68,7 +68,7 @@ test('the image built from the Dockerfile with testcontainers', { timeout: 15 * 
     await t.test('node is PID 1 (the entry point execs it), so docker stop signals the server itself', async () => {
       const pid1 = await started.exec(['cat', '/proc/1/cmdline']);
       assert.equal(pid1.exitCode, 0);
-      assert.deepEqual(pid1.output.split('\0').filter(Boolean), ['node', '/app/dist/server/start.js']);
+      assert.deepEqual(pid1.output.split('\0').filter(Boolean), ['node', '/app/dist/server/start.bundle.mjs']);
     });
 
     await t.test('serves the API with the configured token and the initial plants', async () => {
