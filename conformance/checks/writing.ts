@@ -45,20 +45,27 @@ interface Variant {
   writing: Writing;
 }
 
-/** A check that sends one valid plant per variant, written that way, and grades each as the plain form would be. */
-function writtenCheck(options: Omit<ExchangeCheck<Body>, 'kind' | 'cases' | 'verify' | 'level'> & { variants: Variant[]; body: (ctx: CheckContext) => Body }): ExchangeCheck<Body> {
-  const { variants, body, ...rest } = options;
+/** A check whose every case is a valid plant written another legal way: each is graded as its plain form would be (rule 1, echo included). */
+function sameAnswerCheck(options: Omit<ExchangeCheck<Body>, 'kind' | 'level' | 'verify'>): ExchangeCheck<Body> {
   return {
-    ...rest,
+    ...options,
     kind: 'exchange',
     level: 'MUST',
+    verify: (cases, ctx) => each(cases, (c) => gradeAccepted(ctx, c.exchange, c.sent)),
+  };
+}
+
+/** A check that sends one valid plant per variant of its JSON text. */
+function writtenCheck(options: Omit<ExchangeCheck<Body>, 'kind' | 'cases' | 'verify' | 'level'> & { variants: Variant[]; body: (ctx: CheckContext) => Body }): ExchangeCheck<Body> {
+  const { variants, body, ...rest } = options;
+  return sameAnswerCheck({
+    ...rest,
     cases: (ctx) =>
       variants.map(({ note, writing }) => {
         const sent = body(ctx);
         return { request: createRequest(ctx, { raw: writeJson(sent, writing) }, { note }), sent };
       }),
-    verify: (cases, ctx) => each(cases, (c) => gradeAccepted(ctx, c.exchange, c.sent)),
-  };
+  });
 }
 
 const indent = (unit: string, newline: string) => (depth: number) => (depth === 0 ? newline : `${newline}${unit.repeat(depth)}`);
@@ -118,11 +125,9 @@ function mediaTypeVariants(declared: string): Array<[contentType: string, note: 
   return variants;
 }
 
-const mediaTypeWriting: ExchangeCheck<Body> = {
-  kind: 'exchange',
+const mediaTypeWriting = sameAnswerCheck({
   id: 'PS-HTTP-003',
   title: 'The request media type in any letter case, with a charset=utf-8 parameter, is accepted',
-  level: 'MUST',
   source: rfc(9110, '§8.3.1 Media Type', 'section-8.3.1'),
   requirement: `The type and subtype tokens are case-insensitive. media-type = type "/" subtype parameters; parameters = *( OWS ";" OWS [ parameter ] ); parameter-value = ( token / quoted-string ). RFC 8259 §11: No "charset" parameter is defined for this registration. Adding one really has no effect on compliant recipients. ${RULE1}`,
   cases: (ctx) =>
@@ -130,8 +135,7 @@ const mediaTypeWriting: ExchangeCheck<Body> = {
       const sent = validPlant(ctx);
       return { request: createRequest(ctx, sent, { contentType, note: `Content-Type: ${contentType} (${note})` }), sent };
     }),
-  verify: (cases, ctx) => each(cases, (c) => gradeAccepted(ctx, c.exchange, c.sent)),
-};
+});
 
 /** The body's bytes cut into pieces, one cut inside the first character written in more than one byte (where there is one). */
 function piecesOf(body: Buffer): Buffer[] {
@@ -146,11 +150,9 @@ function piecesOf(body: Buffer): Buffer[] {
   return out;
 }
 
-const chunked: ExchangeCheck<Body> = {
-  kind: 'exchange',
+const chunked = sameAnswerCheck({
   id: 'PS-HTTP-004',
   title: 'A body sent with the chunked transfer coding is accepted, in one chunk or cut inside a UTF-8 character',
-  level: 'MUST',
   source: rfc(9112, '§7.1 Chunked Transfer Coding', 'section-7.1'),
   requirement: `A recipient MUST be able to parse and decode the chunked transfer coding. (RFC 9112 §6.1: a request body may be sent with Transfer-Encoding instead of Content-Length.) ${RULE1}`,
   cases: (ctx) => {
@@ -164,14 +166,11 @@ const chunked: ExchangeCheck<Body> = {
     const pieces = piecesOf(text(cut));
     return [chunkedCase(whole, [text(whole)], 'Transfer-Encoding: chunked, one chunk'), chunkedCase(cut, pieces, `Transfer-Encoding: chunked, ${pieces.length} chunks cut inside a multibyte character`)];
   },
-  verify: (cases, ctx) => each(cases, (c) => gradeAccepted(ctx, c.exchange, c.sent)),
-};
+});
 
-const fieldNameCase: ExchangeCheck<Body> = {
-  kind: 'exchange',
+const fieldNameCase = sameAnswerCheck({
   id: 'PS-HTTP-005',
   title: 'Header field names in any letter case are accepted (AUTHORIZATION, Content-Type)',
-  level: 'MUST',
   source: rfc(9110, '§5.1 Field Names', 'section-5.1'),
   requirement: `Field names are case-insensitive. ${RULE1}`,
   cases: (ctx) =>
@@ -180,14 +179,11 @@ const fieldNameCase: ExchangeCheck<Body> = {
       const request = createRequest(ctx, sent, { note: i === 0 ? 'field names in upper case' : 'field names capitalized' });
       return { request: { ...request, headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [rename(k), v])) }, sent };
     }),
-  verify: (cases, ctx) => each(cases, (c) => gradeAccepted(ctx, c.exchange, c.sent)),
-};
+});
 
-const spacesAfterScheme: ExchangeCheck<Body> = {
-  kind: 'exchange',
+const spacesAfterScheme = sameAnswerCheck({
   id: 'PS-AUTH-008',
   title: 'Several spaces between Bearer and the token are accepted',
-  level: 'MUST',
   source: rfc(6750, '§2.1 Authorization Request Header Field', 'section-2.1'),
   requirement: `credentials = "Bearer" 1*SP b64token (RFC 9110 §11.4: credentials = auth-scheme [ 1*SP ( token68 / #auth-param ) ]). ${RULE1}`,
   cases: (ctx) =>
@@ -195,7 +191,6 @@ const spacesAfterScheme: ExchangeCheck<Body> = {
       const sent = validPlant(ctx);
       return { request: createRequest(ctx, sent, { auth: `Bearer${' '.repeat(spaces)}${ctx.target.token}`, note: `${spaces} spaces after Bearer` }), sent };
     }),
-  verify: (cases, ctx) => each(cases, (c) => gradeAccepted(ctx, c.exchange, c.sent)),
-};
+});
 
 export const writingChecks: Check[] = [whitespace, memberOrder, escapes, mediaTypeWriting, chunked, fieldNameCase, spacesAfterScheme];
