@@ -79,11 +79,11 @@ export async function measurePlantMemory(plants: readonly PlantToCreate[]): Prom
   try {
     // Negative ids: the plants measured have positive ones.
     for (let i = 1n; i <= WARM_UP_CREATES; i++) await create(app, -i, { name: `warm-up plant ${i}`, tag: 'warm-up', padding: 100 });
-    const counted = app.plantStore.bytes;
+    const counted = (await app.plantStore.usage()).bytes;
     const before = await heapAfterCollection();
     for (const { id, plant } of plants) await create(app, id, plant);
     const retained = (await heapAfterCollection()) - before;
-    return { plants: plants.length, retainedPerPlant: retained / plants.length, countedPerPlant: (app.plantStore.bytes - counted) / plants.length };
+    return { plants: plants.length, retainedPerPlant: retained / plants.length, countedPerPlant: ((await app.plantStore.usage()).bytes - counted) / plants.length };
   } finally {
     await app.close();
   }

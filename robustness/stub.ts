@@ -95,7 +95,7 @@ export function delayedAnswersProperty(): fc.IAsyncProperty<[Array<[FuzzRequest,
     let waiting: Waiting[] = [];
     const problems: string[] = [];
     const letGo = async () => {
-      const before = app.plantStore.size;
+      const before = (await app.plantStore.usage()).plants;
       sleeps.releaseAll();
       let created = 0;
       for (const { request, answer } of waiting) {
@@ -103,12 +103,12 @@ export function delayedAnswersProperty(): fc.IAsyncProperty<[Array<[FuzzRequest,
         if (statusCode === 200) created++;
         else if (statusCode !== 400) problems.push(`a delayed ${describe(request)} was answered ${statusCode}`);
       }
-      if (app.plantStore.size !== before + created) problems.push(`${created} delayed answers were 200, and the store grew by ${app.plantStore.size - before}`);
+      if ((await app.plantStore.usage()).plants !== before + created) problems.push(`${created} delayed answers were 200, and the store grew by ${(await app.plantStore.usage()).plants - before}`);
       waiting = [];
     };
     try {
       for (const [request, thenLetGo] of steps) {
-        const stored = app.plantStore.size;
+        const stored = (await app.plantStore.usage()).plants;
         // Watched before the request goes: without a body, it may reach the delay synchronously.
         const wait = sleeps.nextWait();
         const answer = inject(app, request);
@@ -127,7 +127,7 @@ export function delayedAnswersProperty(): fc.IAsyncProperty<[Array<[FuzzRequest,
           }
           if (statusCode === 503 && held === 'never') problems.push(`${describe(request)} was answered 503: only requests the delay holds are`);
         }
-        if (app.plantStore.size !== stored) problems.push(`the store changed while ${waiting.length} answers waited: a plant was stored before its delay ended`);
+        if ((await app.plantStore.usage()).plants !== stored) problems.push(`the store changed while ${waiting.length} answers waited: a plant was stored before its delay ended`);
         if (problems.length > 0) break;
         if (thenLetGo) await letGo();
       }

@@ -42,7 +42,12 @@ export interface AppOptions {
   specPath?: string;
   /** The stub's controls, journal, Prefer and delay (stub/); none when absent. */
   stub?: StubOptions;
-  /** Plants stored before the first request, all or none; unusable ones throw InitialPlantsError. */
+  /**
+   * Plants stored before the first request, all or none; unusable ones make
+   * app.ready() (and so listen() and inject()) reject with InitialPlantsError.
+   * A list whose every id the store holds already (a shared database, a
+   * restart) is left as it is.
+   */
   initialPlants?: InitialPlants;
 }
 
@@ -60,8 +65,6 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   const contract = loadOperationContract(options.specPath);
   const store = options.store ?? createMemoryStore(options.maxPlants ?? DEFAULT_MAX_PLANTS, options.maxBytes ?? DEFAULT_MAX_BYTES);
   const rule = createRule(contract, store);
-  const { initialPlants } = options;
-  if (initialPlants !== undefined) rule.storeAll(initialPlants.plants, initialPlants.source, (message) => new InitialPlantsError(message));
 
   const app = Fastify({
     ...(options.loggerInstance !== undefined
@@ -84,12 +87,22 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
       sendError(reply, new ApiError('MALFORMED_REQUEST', 'Malformed request: the request target is not a valid URI (RFC 3986).')),
   });
   app.decorate('plantStore', store);
+  const { initialPlants } = options;
+  if (initialPlants !== undefined) {
+    // A plugin, so that the store is filled before the server is ready: the first request finds the plants.
+    app.register(async () => {
+      const stored = await rule.storeAll(initialPlants.plants, initialPlants.source, (message) => new InitialPlantsError(message), 'skip');
+      if (stored === 0 && Array.isArray(initialPlants.plants) && initialPlants.plants.length > 0) {
+        app.log.info(`${initialPlants.source}: every plant's id is stored already (a shared database, or a restart); the list was not stored again`);
+      }
+    });
+  }
   app.decorate('documentWarnings', contract.warnings);
   answerOnTheWire(app, contract.method.toUpperCase());
   installBodyParser(app, bodyLimit);
   answerErrorsAsRecords(app, bodyLimit);
   answerUnroutedRequests(app, contract);
-  healthRoute(app);
+  healthRoute(app, store);
   // The stub before the operation's route: it adds its Prefer hooks to it.
   if (options.stub !== undefined) app.register(stub(options.stub, { contract, store, rule }));
   const authenticator = createAuthenticator(options.tokens);

@@ -2,6 +2,8 @@
 // with a message that names the variable.
 import { B64TOKEN_SYNTAX, isB64Token } from '../lib/http-syntax.js';
 import {
+  DEFAULT_POOL_SIZE,
+  MAX_POOL_SIZE,
   DEFAULT_BODY_LIMIT,
   DEFAULT_HOST,
   DEFAULT_JOURNAL_BYTES,
@@ -25,6 +27,10 @@ export interface ServerConfig {
   maxBytes: number;
   /** PLANTSTORE_SPEC: the OpenAPI document to serve instead of the one built in. */
   specPath: string | undefined;
+  /** PLANTSTORE_DATABASE_URL: a PostgreSQL database to keep the plants in; unset, they are kept in memory. */
+  databaseUrl: string | undefined;
+  /** PLANTSTORE_DATABASE_POOL: most connections to that database. */
+  databasePool: number;
 }
 
 /** The stub's settings (docs/stub.md, "Stub configuration"). */
@@ -57,6 +63,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     maxPlants: integer(env, 'PLANTSTORE_MAX_PLANTS', DEFAULT_MAX_PLANTS, 0, Number.MAX_SAFE_INTEGER),
     maxBytes: integer(env, 'PLANTSTORE_MAX_BYTES', DEFAULT_MAX_BYTES, 0, Number.MAX_SAFE_INTEGER),
     specPath: env.PLANTSTORE_SPEC?.trim() || undefined,
+    databaseUrl: databaseUrl(env.PLANTSTORE_DATABASE_URL),
+    databasePool: integer(env, 'PLANTSTORE_DATABASE_POOL', DEFAULT_POOL_SIZE, 1, MAX_POOL_SIZE),
   };
 }
 
@@ -95,6 +103,22 @@ function tokens(raw: string | undefined): string[] | undefined {
   // RFC 6750 §2.1 b64token: a token outside this syntax could never be presented.
   if (!list.every(isB64Token)) throw new ConfigError(`PLANTSTORE_TOKENS holds a token outside RFC 6750 §2.1 b64token syntax (${B64TOKEN_SYNTAX})`);
   return list;
+}
+
+/** A postgres:// or postgresql:// URL; messages never repeat it, as it may hold a password. */
+function databaseUrl(raw: string | undefined): string | undefined {
+  const url = raw?.trim();
+  if (url === undefined || url === '') return undefined;
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    // not a URL: protocol stays undefined
+  }
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+    throw new ConfigError('PLANTSTORE_DATABASE_URL must be a URL of the form postgres://user:password@host:port/database');
+  }
+  return url;
 }
 
 function logLevel(raw: string | undefined): string {

@@ -3,29 +3,40 @@
 // plants and the stub's controls (a list, all or none).
 import { ApiError } from './errors.js';
 import { NonIntegralNumber, type JsonObject, type JsonValue } from './json.js';
-import type { PlantEntry, PlantStore, StoredPlant } from './store.js';
+import type { CreateAllResult, CreateResult, MaybePromise, PlantEntry, PlantStore, StoredPlant } from './store.js';
 import type { OperationContract } from './validation.js';
 
 /** A valid NewPlant, ready for the store: its id as an exact decimal string, and the plant. */
 export type PlantToStore = PlantEntry;
 
+/** How storeAll refuses a list: `fail` makes the error, whose message names the list's source; its kind is 'full' when the list does not fit. */
+export type ListFailure = (message: string, kind: 'invalid' | 'full') => Error;
+
 export interface CreateRule {
   /** The plant a request body asks to store; throws the 400 for a missing body or one that is not a NewPlant. */
   fromBody(body: JsonValue | undefined): PlantToStore;
-  /** Stores one plant; throws the 400 for a taken id, the 507 for a full store. */
-  store(entry: PlantToStore): void;
   /**
-   * Validates every record of a list as a NewPlant and checks the ids
-   * (unique in the list, not yet stored) before storing any, then stores
-   * them in order; `fail` makes the error for a problem, whose message names
-   * `source`, and whose kind is 'full' when the list does not fit in the
-   * store (its count cap or its byte budget). All or none: a bad list, or
-   * one that does not fit, stores nothing.
+   * Stores one plant; throws (or rejects with) the 400 for a taken id, the
+   * 507 for a full store. Answers at once when the store does, so the
+   * in-memory store's hot path makes no promise.
    */
-  storeAll(list: JsonValue, source: string, fail: (message: string, kind: 'invalid' | 'full') => Error): number;
+  store(entry: PlantToStore): MaybePromise<void>;
+  /**
+   * Validates every record of a list as a NewPlant and checks that no id
+   * repeats in it, then stores them all or none (the count cap and the
+   * byte budget included) and answers how many were stored. A list whose
+   * every id is stored already is, with `alreadyStored: 'skip'`, left as it
+   * is and answers 0: a replica or a restart on a shared database finds
+   * the initial plants stored.
+   */
+  storeAll(list: JsonValue, source: string, fail: ListFailure, alreadyStored?: 'refuse' | 'skip'): Promise<number>;
 }
 
 export function createRule(contract: OperationContract, store: PlantStore): CreateRule {
+  const answer = (result: CreateResult, id: string): void => {
+    if (result === 'exists') throw new ApiError('DUPLICATE_ID', `A plant with id ${id} already exists.`);
+    if (result === 'full') throw new ApiError('STORE_FULL');
+  };
   return {
     fromBody(body) {
       if (body === undefined) throw new ApiError('BODY_REQUIRED');
@@ -37,10 +48,9 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
     },
     store({ id, plant }) {
       const result = store.create(id, plant);
-      if (result === 'exists') throw new ApiError('DUPLICATE_ID', `A plant with id ${id} already exists.`);
-      if (result === 'full') throw new ApiError('STORE_FULL');
+      return result instanceof Promise ? result.then((settled) => answer(settled, id)) : answer(result, id);
     },
-    storeAll(list, source, fail) {
+    async storeAll(list, source, fail, alreadyStored = 'refuse') {
       if (!Array.isArray(list)) throw fail(`${source} must be a JSON array of NewPlant records`, 'invalid');
       const entries: PlantToStore[] = [];
       const seen = new Set<string>();
@@ -48,17 +58,19 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
         const violations = contract.validateRequestBody(item);
         if (violations.length > 0) throw fail(`${source}: item ${index} is not a valid NewPlant: ${violations.join('; ')}`, 'invalid');
         const entry = plantToStore(item as JsonObject);
-        if (seen.has(entry.id) || store.get(entry.id) !== undefined) throw fail(`${source}: item ${index} repeats the id ${entry.id}`, 'invalid');
+        if (seen.has(entry.id)) throw fail(`${source}: item ${index} repeats the id ${entry.id}`, 'invalid');
         seen.add(entry.id);
         entries.push(entry);
       });
-      const result = store.createAll(entries);
+      const result: CreateAllResult = await store.createAll(entries);
+      if (result === 'created') return entries.length;
       if (result === 'full') {
-        throw fail(`${source}: the ${entries.length} plants do not fit in the store, which holds ${store.size} plants (${store.bytes} bytes); none was stored`, 'full');
+        const { plants, bytes } = await store.usage();
+        throw fail(`${source}: the ${entries.length} plants do not fit in the store, which holds ${plants} plants (${bytes} bytes); none was stored`, 'full');
       }
-      // Ids were checked above; a store that still finds one taken was changed in between.
-      if (result === 'exists') throw fail(`${source}: an id was stored meanwhile; none was stored`, 'invalid');
-      return entries.length;
+      if (alreadyStored === 'skip' && result.taken.length === entries.length) return 0;
+      const index = entries.findIndex(({ id }) => result.taken.includes(id));
+      throw fail(`${source}: item ${index} has the id ${entries[index]?.id ?? result.taken[0]}, which is stored already; none was stored`, 'invalid');
     },
   };
 }

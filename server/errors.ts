@@ -4,6 +4,7 @@
 // values" open): the status times 100 plus a running number.
 // Below the table: how an error reaches the client through Fastify.
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { StoreUnavailableError } from './store.js';
 
 export const ERRORS = {
   MALFORMED_JSON: { status: 400, error: 40001, message: 'Request body is not valid JSON.' },
@@ -44,6 +45,7 @@ export const ERRORS = {
   HEADERS_TOO_LARGE: { status: 431, error: 43101, message: 'Request header fields are too large.' },
   INTERNAL: { status: 500, error: 50001, message: 'Internal server error.' },
   STUB_BUSY: { status: 503, error: 50301, message: 'Too many answers are waiting out the stub\'s delay: try again later.' },
+  STORE_UNAVAILABLE: { status: 503, error: 50302, message: 'The plant store is unavailable: try again later.' },
   STORE_FULL: { status: 507, error: 50701, message: 'The store is full: no more plants can be stored.' },
 } as const satisfies Record<string, { status: number; error: number; message: string }>;
 
@@ -83,6 +85,11 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
 export function answerErrorsAsRecords(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     if (error instanceof ApiError) return sendError(reply, error);
+    if (error instanceof StoreUnavailableError) {
+      // The database is away: nothing was stored, and the client may try again.
+      request.log.warn({ reason: error.message }, 'store unavailable');
+      return sendError(reply, new ApiError('STORE_UNAVAILABLE', undefined, { 'retry-after': String(error.retryAfterSeconds) }));
+    }
     const { code, statusCode } = error as Partial<FastifyError>;
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return sendError(reply, new ApiError('PAYLOAD_TOO_LARGE', `Request body is too large: the limit is ${bodyLimit} bytes.`));

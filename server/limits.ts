@@ -23,6 +23,14 @@ export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
  */
 export const PLANT_OVERHEAD_BYTES = 192;
 
+/** Most connections to the database (PLANTSTORE_DATABASE_POOL), per server process. */
+export const DEFAULT_POOL_SIZE = 10;
+export const MAX_POOL_SIZE = 1000;
+/** Milliseconds to get a database connection before a request is answered 503 (the database is away). */
+export const DATABASE_CONNECT_TIMEOUT = 2000;
+/** Milliseconds a database statement may take before a request is answered 503. */
+export const DATABASE_STATEMENT_TIMEOUT = 5000;
+
 /** The address `npm start` listens on unless HOST says otherwise: loopback, so a server started on a shared machine is not on the network. */
 export const DEFAULT_HOST = '127.0.0.1';
 

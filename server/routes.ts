@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyPluginCallback, FastifyRequest } from 'fas
 import type { Authenticator } from './auth.js';
 import { jsonBody, rejectUnreadableBody, requireMediaType } from './body.js';
 import type { CreateRule } from './create.js';
+import type { PlantStore } from './store.js';
 import { ApiError, sendError } from './errors.js';
 import type { OperationContract } from './validation.js';
 import { answerCanBeDelivered } from './wire.js';
@@ -35,8 +36,18 @@ export function answerUnroutedRequests(app: FastifyInstance, contract: Operation
   app.setNotFoundHandler((request, reply) => sendError(reply, routingError(request)));
 }
 
-export function healthRoute(app: FastifyInstance): void {
-  app.get(HEALTH_PATH, (_request, reply) => reply.send({ status: 'ok' }));
+/**
+ * GET /__health: 200 {"status":"ok","store":…} while the store answers;
+ * 503 {"status":"unavailable","store":…,"reason":…} with Retry-After while
+ * it does not (its database is unreachable), so a load balancer or an
+ * orchestrator takes the replica out until it is back.
+ */
+export function healthRoute(app: FastifyInstance, store: PlantStore): void {
+  app.get(HEALTH_PATH, async (_request, reply) => {
+    const { store: kind, ok, reason } = await store.health();
+    if (ok) return { status: 'ok', store: kind };
+    return reply.code(503).header('retry-after', '1').send({ status: 'unavailable', store: kind, reason });
+  });
 }
 
 export interface OperationRouteOptions {
@@ -69,8 +80,10 @@ export const operationRoute: FastifyPluginCallback<OperationRouteOptions> = (app
     handler: (request, reply) => {
       const entry = rule.fromBody(jsonBody(request));
       if (!answerCanBeDelivered(reply)) throw new ApiError('MALFORMED_REQUEST', 'Request not processed: the connection closes after an earlier answer.');
-      rule.store(entry);
-      return reply.code(200).send(entry.plant);
+      const stored = rule.store(entry);
+      // The in-memory store answers at once: no promise on its hot path.
+      if (stored === undefined) return reply.code(200).send(entry.plant);
+      return stored.then(() => reply.code(200).send(entry.plant));
     },
   });
   done();

@@ -6,17 +6,39 @@ import { buildApp } from './app.js';
 import { checkTogether, ConfigError, openSettings, readConfig, readStubConfig } from './config.js';
 import { InitialPlantsError, readInitialPlantsFile } from './stub/initial-plants.js';
 import { createServerLog, type ServerLog } from './logging.js';
+import { StoreStartError, type PlantStore } from './store.js';
+
+/** A setting or a file the server cannot start with: the reason on standard error, exit 2. */
+function refuseToStart(message: string): never {
+  log?.flush();
+  process.stderr.write(`plantstore: ${message}\n`);
+  process.exit(2);
+}
 
 let config;
 let log: ServerLog | undefined;
 let stub;
 let app;
+let store: PlantStore | undefined;
 try {
   config = readConfig();
   log = createServerLog(config.logLevel);
   stub = readStubConfig();
   checkTogether(config, stub);
+  if (config.databaseUrl !== undefined) {
+    const logger = log.logger;
+    // Loaded only when asked for: the in-memory default does not pay for the driver at start-up.
+    const { openPostgresStore } = await import('./postgres-store.js');
+    store = await openPostgresStore({
+      url: config.databaseUrl,
+      maxPlants: config.maxPlants,
+      maxBytes: config.maxBytes,
+      poolSize: config.databasePool,
+      onIdleError: (error) => logger.warn({ reason: error.message }, 'a database connection closed; the next request opens another'),
+    });
+  }
   app = buildApp({
+    store,
     tokens: config.tokens,
     bodyLimit: config.bodyLimit,
     maxPlants: config.maxPlants,
@@ -38,13 +60,18 @@ try {
     process.stderr.write(`plantstore: cannot serve the OpenAPI document ${config?.specPath ?? 'spec/openapi.yaml'}: ${error.message}\n`);
     process.exit(2);
   }
-  if (!(error instanceof ConfigError || error instanceof InitialPlantsError)) throw error;
-  process.stderr.write(`plantstore: ${error.message}\n`);
-  process.exit(2);
+  if (!(error instanceof ConfigError || error instanceof InitialPlantsError || error instanceof StoreStartError)) throw error;
+  refuseToStart(error.message);
 }
+// The database's connections close after the server's last answer.
+if (store !== undefined) app.addHook('onClose', async () => store.close());
 
 for (const warning of [...openSettings(config, stub), ...stub.warnings]) app.log.warn(warning);
 for (const warning of app.documentWarnings) app.log.warn(warning);
+if (config.databaseUrl !== undefined) {
+  const { redactDatabaseUrl } = await import('./postgres-store.js');
+  app.log.info(`plants kept in PostgreSQL at ${redactDatabaseUrl(config.databaseUrl)}`);
+}
 
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -71,6 +98,8 @@ try {
   // Whoever waits for the "Server listening at" line gets it now, not after the first batch.
   log?.flush();
 } catch (error) {
+  // The initial plants are stored as the app gets ready: a list that cannot be stored refuses the start.
+  if (error instanceof InitialPlantsError) refuseToStart(error.message);
   app.log.fatal({ err: error }, 'could not listen');
   process.exit(1);
 }

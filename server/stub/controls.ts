@@ -40,17 +40,13 @@ export function registerControls(app: FastifyInstance, { token, store, rule, jou
 
   app.get(`${CONTROLS_PREFIX}/plants`, { onRequest }, async () => ({
     // Ids as decimal strings: a JSON number would lose int64 digits in most clients.
-    plants: store.list().map(({ id, plant }) => ({ id, ...plant })),
+    plants: (await store.list()).map(({ id, plant }) => ({ id, ...plant })),
   }));
   app.post(`${CONTROLS_PREFIX}/plants`, { onRequest }, async (request) => ({
     // A list that does not fit is the API's 507, with the reason.
-    created: rule.storeAll(requiredJsonBody(request), 'request body', (message, kind) => (kind === 'full' ? new ApiError('STORE_FULL', message) : invalid(message))),
+    created: await rule.storeAll(requiredJsonBody(request), 'request body', (message, kind) => (kind === 'full' ? new ApiError('STORE_FULL', message) : invalid(message))),
   }));
-  app.delete(`${CONTROLS_PREFIX}/plants`, { onRequest }, async () => {
-    const deleted = store.size;
-    store.clear();
-    return { deleted };
-  });
+  app.delete(`${CONTROLS_PREFIX}/plants`, { onRequest }, async () => ({ deleted: await store.clear() }));
 
   app.get(`${CONTROLS_PREFIX}/journal`, { onRequest }, async (request) => {
     const query = request.query as Record<string, string | string[] | undefined>;

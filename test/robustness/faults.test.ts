@@ -44,7 +44,7 @@ test('closing under load: requests in flight are answered, and every 200 is a st
   await pool.close();
   checkAnswers(outcomes);
   const ok = outcomes.filter((o) => o.status === 200).map((o) => o.id).sort();
-  const stored = app.plantStore.list().map((p) => p.id).sort();
+  const stored = (await app.plantStore.list()).map((p) => p.id).sort();
   assert.ok(ok.length >= 1500, `only ${ok.length} creates succeeded`);
   assert.deepEqual(stored, ok, 'the stored plants and the 200 answers differ');
   const failures = new Map<string, number>();
@@ -87,7 +87,7 @@ test('1,000 concurrent creates of one id through inject: exactly one 200, 999 du
   assert.equal(responses.filter((r) => r.statusCode === 200).length, 1);
   assert.equal(responses.filter((r) => r.statusCode === 400 && r.json<{ error: number }>().error === 40004).length, 999);
   const winner = responses.find((r) => r.statusCode === 200)?.json<{ name: string }>();
-  assert.deepEqual(app.plantStore.get('42'), winner);
+  assert.deepEqual(await app.plantStore.get('42'), winner);
   await app.close();
 });
 
@@ -102,5 +102,5 @@ test('1,000 concurrent creates of one id over 100 sockets: exactly one 200, 999 
   assert.deepEqual(outcomes.filter((o) => o.status === undefined), []);
   assert.equal(outcomes.filter((o) => o.status === 200).length, 1);
   assert.equal(outcomes.filter((o) => o.status === 400 && (JSON.parse(o.body ?? '') as { error: number }).error === 40004).length, 999);
-  assert.equal(app.plantStore.size, 1);
+  assert.equal((await app.plantStore.usage()).plants, 1);
 });

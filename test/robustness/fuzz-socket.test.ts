@@ -40,7 +40,7 @@ test(`${RUNS} connections of pipelined, mismatched and malformed requests: every
     throw new Error(`socket fuzz failed with seed ${FUZZ_SEED} (replay with FUZZ_SEED=${FUZZ_SEED}): ${error.message}`);
   });
   // Every 200 answered over the wire is a stored plant, and no plant was stored without its 200.
-  assert.equal(app.plantStore.size, created);
+  assert.equal((await app.plantStore.usage()).plants, created);
   for (const status of ['200', '400', '401', '431']) assert.ok((tally.counts.get(status) ?? 0) > 0, `no ${status} in ${tally}`);
   console.log(`fuzz (sockets, seed ${FUZZ_SEED}): ${tally}`);
 });
@@ -108,5 +108,5 @@ test('20 pipelined creates on one connection: 20 answers in order, each plant st
   );
   const result = await exchange(port, bytes);
   assert.deepEqual(result.responses.map((r) => r.body), Array.from({ length: 20 }, (_, i) => `{"name":"p${i}"}`));
-  for (let i = 0; i < 20; i++) assert.deepEqual(app.plantStore.get(String(first + i)), { name: `p${i}` });
+  for (let i = 0; i < 20; i++) assert.deepEqual(await app.plantStore.get(String(first + i)), { name: `p${i}` });
 });

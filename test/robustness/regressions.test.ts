@@ -86,7 +86,7 @@ test('a create pipelined before a CONNECT is answered 200 before the 405, not cu
   const result = await exchange(port, Buffer.concat([create, Buffer.from('CONNECT /plants HTTP/1.1\r\nHost: a\r\n\r\n')]));
   assert.deepEqual(result.responses.map((r) => r.status), [200, 405]);
   assert.equal(result.responses[0]?.body, '{"name":"c"}');
-  assert.deepEqual(app.plantStore.get('3'), { name: 'c' });
+  assert.deepEqual(await app.plantStore.get('3'), { name: 'c' });
 });
 
 test('a create pipelined behind a 413 (which closes the connection) is not processed: no plant stored unanswered', async () => {
@@ -100,7 +100,7 @@ test('a create pipelined behind a 413 (which closes the connection) is not proce
     const result = await exchange(port, Buffer.concat([oversized, rawRequest('POST /plants HTTP/1.1', [...auth, ['Content-Length', String(body.length)]], body)]));
     assert.equal(result.responses[0]?.status, 413);
     const answered = result.responses.some((r) => r.status === 200);
-    assert.equal(app.plantStore.get(String(5 + i)) !== undefined, answered, 'a plant stored without its 200, or the reverse');
+    assert.equal(await app.plantStore.get(String(5 + i)) !== undefined, answered, 'a plant stored without its 200, or the reverse');
   }
 });
 
@@ -109,5 +109,5 @@ test('a malformed JSON body does not close the connection: a create pipelined be
   const body = Buffer.from('{"id":7,"name":"g"}');
   const result = await exchange(port, Buffer.concat([rawRequest('POST /plants HTTP/1.1', [...auth, ['Content-Length', '3']], Buffer.from('{x}')), rawRequest('POST /plants HTTP/1.1', [...auth, ['Content-Length', String(body.length)]], body)]));
   assert.deepEqual(result.responses.map((r) => r.status), [400, 200]);
-  assert.deepEqual(app.plantStore.get('7'), { name: 'g' });
+  assert.deepEqual(await app.plantStore.get('7'), { name: 'g' });
 });

@@ -39,7 +39,7 @@ test('configured tokens are accepted; prefixes, suffixes, case changes and other
     assert.ok([40103, 40104].includes(response.json<{ error: number }>().error), token);
     assert.equal(response.headers['www-authenticate'], 'Bearer realm="plantstore", error="invalid_token"');
   }
-  assert.equal(app.plantStore.size, TOKENS.length);
+  assert.equal((await app.plantStore.usage()).plants, TOKENS.length);
 });
 
 test('without configured tokens any well-formed token is accepted, and malformed ones still are not', async () => {
@@ -72,7 +72,7 @@ test('body limit: the limit itself is read, one byte more is 413 with an Error r
   const chunked = Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')]);
   const result = await exchange(port, rawRequest('POST /plants HTTP/1.1', [['Host', 'a'], ['Authorization', `Bearer ${TOKENS[0]}`], ['Content-Type', 'application/json'], ['Transfer-Encoding', 'chunked']], chunked));
   assert.equal(result.responses[0]?.status, 413);
-  assert.equal(app.plantStore.get('3'), undefined);
+  assert.equal(await app.plantStore.get('3'), undefined);
   await app.close();
 });
 
@@ -99,7 +99,7 @@ test('the store maximum: past it a create is 507 with an Error record, and the s
   }
   // A stored id is still a duplicate, not a full store.
   assert.equal((await post(app, auth, '{"id":2,"name":"a"}')).json<{ error: number }>().error, 40004);
-  assert.equal(app.plantStore.size, 3);
+  assert.equal((await app.plantStore.usage()).plants, 3);
 });
 
 test('PLANTSTORE_MAX_PLANTS: default 1,000,000, 0 allowed, nonsense refused', () => {
@@ -118,9 +118,10 @@ test('an unexpected failure is 500 with the bare Error record: no message, stack
     createAll: () => 'created',
     get: () => undefined,
     list: () => [],
-    clear: () => undefined,
-    size: 0,
-    bytes: 0,
+    clear: () => 0,
+    usage: () => ({ plants: 0, bytes: 0 }),
+    health: () => ({ store: 'failing', ok: true }),
+    close: () => {},
   };
   const app = buildApp({ tokens: TOKENS, store: failing });
   const response = await post(app, `Bearer ${TOKENS[0]}`, '{"id":1,"name":"a"}');

@@ -53,5 +53,5 @@ test('__proto__ and constructor are plain property names: nothing is polluted', 
 test('the stored plant is what was sent', async () => {
   const server = app();
   await post(server, { id: 77, name: 'Palm', tag: 'indoor', extra: 1 });
-  assert.deepEqual(server.plantStore.get('77'), { name: 'Palm', tag: 'indoor' });
+  assert.deepEqual(await server.plantStore.get('77'), { name: 'Palm', tag: 'indoor' });
 });

@@ -66,9 +66,10 @@ test('an unexpected failure is 500 with the Error record and no internals', asyn
       createAll: () => 'created',
       get: () => undefined,
       list: () => [],
-      clear: () => undefined,
-      size: 0,
-      bytes: 0,
+      clear: () => 0,
+      usage: () => ({ plants: 0, bytes: 0 }),
+      health: () => ({ store: 'failing', ok: true }),
+      close: () => {},
     },
   });
   const response = await post(server, { id: freshId(), name: 'x' });

@@ -8,7 +8,7 @@ test('the int64 edges are accepted and stored exactly', async () => {
   for (const id of ['-9223372036854775808', '9223372036854775807']) {
     const response = await post(server, `{"id": ${id}, "name": "edge"}`);
     assert.equal(response.statusCode, 200, id);
-    assert.deepEqual(server.plantStore.get(id), { name: 'edge' });
+    assert.deepEqual(await server.plantStore.get(id), { name: 'edge' });
   }
 });
 
@@ -23,8 +23,8 @@ test('2^53 + 1 is stored as itself, a different plant from 2^53', async () => {
   const server = app();
   assert.equal((await post(server, '{"id": 9007199254740992, "name": "even"}')).statusCode, 200);
   assert.equal((await post(server, '{"id": 9007199254740993, "name": "odd"}')).statusCode, 200);
-  assert.deepEqual(server.plantStore.get('9007199254740992'), { name: 'even' });
-  assert.deepEqual(server.plantStore.get('9007199254740993'), { name: 'odd' });
+  assert.deepEqual(await server.plantStore.get('9007199254740992'), { name: 'even' });
+  assert.deepEqual(await server.plantStore.get('9007199254740993'), { name: 'odd' });
   const again = assertError(await post(server, '{"id": 9007199254740993, "name": "again"}'), 400, 40004);
   assert.match(again.message, /9007199254740993/);
 });
@@ -43,7 +43,7 @@ test('integral numerals are integers (JSON Schema 2020-12): 5.0, 5e2, 50E-1, -0'
     server.plantStore.clear();
     const response = await post(server, `{"id": ${numeral}, "name": "n"}`);
     assert.equal(response.statusCode, 200, numeral);
-    assert.ok(server.plantStore.get(stored), `${numeral} stored as ${stored}`);
+    assert.ok(await server.plantStore.get(stored), `${numeral} stored as ${stored}`);
   }
 });
 

@@ -11,7 +11,7 @@ test('a second create with a stored id is 400 saying the plant exists', async ()
   assert.equal((await post(server, { id: 5, name: 'first' })).statusCode, 200);
   const error = assertError(await post(server, { id: 5, name: 'second' }), 400, 40004);
   assert.equal(error.message, 'A plant with id 5 already exists.');
-  assert.deepEqual(server.plantStore.get('5'), { name: 'first' });
+  assert.deepEqual(await server.plantStore.get('5'), { name: 'first' });
 });
 
 test('100 simultaneous creates of one id give exactly one 200', async () => {
@@ -20,7 +20,7 @@ test('100 simultaneous creates of one id give exactly one 200', async () => {
   const statuses = responses.map((r) => r.statusCode);
   assert.equal(statuses.filter((s) => s === 200).length, 1);
   assert.equal(statuses.filter((s) => s === 400).length, 99);
-  assert.equal(server.plantStore.size, 1);
+  assert.equal((await server.plantStore.usage()).plants, 1);
 });
 
 test('past the maximum number of plants a create is 507 and nothing is stored', async () => {
@@ -30,7 +30,7 @@ test('past the maximum number of plants a create is 507 and nothing is stored', 
   assertError(await post(server, { id: 3, name: 'c' }), 507, 50701);
   // A duplicate is still a duplicate when the store is full.
   assertError(await post(server, { id: 1, name: 'a' }), 400, 40004);
-  assert.equal(server.plantStore.size, 2);
+  assert.equal((await server.plantStore.usage()).plants, 2);
 });
 
 test('the memory store lists in insertion order and clears', () => {
@@ -56,12 +56,12 @@ test('past the byte budget a create is 507 and nothing is stored; plantBytes cou
   assertError(await post(server, { id: 2, name: 'Ferns' }), 507, 50701);
   assert.equal((await post(server, { id: 2, name: 'Fern' })).statusCode, 200, 'one that fits exactly is stored');
   assertError(await post(server, { id: 3, name: '' }), 507, 50701);
-  assert.equal(server.plantStore.size, 2);
-  assert.equal(server.plantStore.bytes, 2 * fern);
+  assert.equal((await server.plantStore.usage()).plants, 2);
+  assert.equal((await server.plantStore.usage()).bytes, 2 * fern);
   // A long name costs what it holds: the count cap alone would let it in.
   const roomy = app({ maxPlants: 1000, maxBytes: 64 * 1024 });
   assertError(await post(roomy, { id: 1, name: 'x'.repeat(40 * 1024) }), 507, 50701);
-  assert.equal(roomy.plantStore.size, 0);
+  assert.equal((await roomy.plantStore.usage()).plants, 0);
 });
 
 test('the memory store: createAll stores every entry or none, the count cap and the byte budget included; clear frees the budget', () => {
@@ -96,7 +96,7 @@ test('a stored plant holds its fields as sent, copied by ownCopy, which keeps ev
   const name = 'a name long enough to be a slice';
   // What the parser returns is in the body's text; what the store keeps is a string of its own.
   assert.equal((await post(server, `{"id":1,"name":${JSON.stringify(name)},"tag":"a tag long enough too","notes":"${'n'.repeat(1000)}"}`)).statusCode, 200);
-  assert.deepEqual(server.plantStore.get('1'), { name, tag: 'a tag long enough too' });
+  assert.deepEqual(await server.plantStore.get('1'), { name, tag: 'a tag long enough too' });
   for (const text of [name, 'ünïcödé', 'emoji 🌱 and a lone surrogate \ud800!', '']) {
     assert.equal(ownCopy(text), text, 'a copy is equal, character for character');
   }

@@ -219,12 +219,12 @@ test('delay: the plant is stored after the delay, not before; the journal shows 
   const waiting = sleeps.nextWait();
   const answer = createPlant(app, { id: 1, name: 'Fern' });
   await waiting;
-  assert.equal(app.plantStore.size, 0, 'nothing is stored while the answer waits');
+  assert.equal((await app.plantStore.usage()).plants, 0, 'nothing is stored while the answer waits');
   const during = (await app.inject({ method: 'GET', url: '/__admin/journal' })).json();
   assert.deepEqual(during.entries.map((e: { seq: number; status: number | null }) => [e.seq, e.status]), [[1, null]]);
   sleeps.releaseAll();
   assert.equal((await answer).statusCode, 200);
-  assert.equal(app.plantStore.size, 1);
+  assert.equal((await app.plantStore.usage()).plants, 1);
   const after = (await app.inject({ method: 'GET', url: '/__admin/journal' })).json();
   assert.deepEqual(after.entries.map((e: { seq: number; status: number | null }) => [e.seq, e.status]), [[1, 200]]);
 });
@@ -257,7 +257,7 @@ test('delay: a client that gives up during the delay (closes its connection) has
     socket.destroy();
     await abortSeen;
     await answered;
-    assert.equal(app.plantStore.size, 0, 'the plant its client never saw was not stored');
+    assert.equal((await app.plantStore.usage()).plants, 0, 'the plant its client never saw was not stored');
     // The id is free: a retry is not told "already exists".
     await app.inject({ method: 'PUT', url: '/__admin/delay', headers: { 'content-type': 'application/json' }, payload: '{"ms": 0}' });
     assert.equal((await createPlant(app, { id: 1, name: 'Fern' })).statusCode, 200);
@@ -284,7 +284,7 @@ test('delay: past the most answers waiting at once, a request is answered 503 wi
   assert.equal((await createPlant(app, { id: 4, name: 'Fern' }, { authorization: 'Bearer other' })).statusCode, 401);
   sleeps.releaseAll();
   assert.deepEqual((await Promise.all(answers)).map((a) => a.statusCode), [200, 200]);
-  assert.deepEqual(app.plantStore.list().map((p) => p.id), ['1', '2'], 'the 503 stored nothing');
+  assert.deepEqual((await app.plantStore.list()).map((p) => p.id), ['1', '2'], 'the 503 stored nothing');
   const waiting = sleeps.nextWait();
   const again = createPlant(app, { id: 3, name: 'Fern' });
   await waiting;

@@ -38,7 +38,7 @@ test('initial plants file: its plants are stored at start, int64 ids exact', asy
   assert.equal(neighbour.statusCode, 200);
 });
 
-test('initial plants file: bad files are refused with a message naming the variable, the file and the problem', () => {
+test('initial plants file: bad files are refused with a message naming the variable, the file and the problem', async () => {
   const cases: Array<[string, string | null, RegExp]> = [
     ['missing.json', null, /cannot be read: ENOENT/],
     ['syntax.json', '[{"id": 1,]', /is not valid JSON/],
@@ -58,15 +58,15 @@ test('initial plants file: bad files are refused with a message naming the varia
   ];
   for (const [name, text, message] of items) {
     const file = plantsFile(name, text);
-    assert.throws(
-      () => stubApp({ initialPlants: readInitialPlantsFile(file) }),
+    await assert.rejects(
+      async () => void (await stubApp({ initialPlants: readInitialPlantsFile(file) }).ready()),
       (error: unknown) => error instanceof InitialPlantsError && error.message.includes(file) && message.test(error.message),
       name,
     );
   }
   const full = plantsFile('full.json', '[{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]');
-  assert.throws(() => stubApp({ maxPlants: 1, initialPlants: readInitialPlantsFile(full) }), /the 2 plants do not fit in the store, which holds 0 plants \(0 bytes\); none was stored/);
-  assert.throws(() => stubApp({ maxBytes: plantBytes('1', { name: 'a' }), initialPlants: readInitialPlantsFile(full) }), /the 2 plants do not fit in the store/, 'the byte budget too');
+  await assert.rejects(async () => void (await stubApp({ maxPlants: 1, initialPlants: readInitialPlantsFile(full) }).ready()), /the 2 plants do not fit in the store, which holds 0 plants \(0 bytes\); none was stored/);
+  await assert.rejects(async () => void (await stubApp({ maxBytes: plantBytes('1', { name: 'a' }), initialPlants: readInitialPlantsFile(full) }).ready()), /the 2 plants do not fit in the store/, 'the byte budget too');
 });
 
 test('npm start with a bad initial plants file exits 2 and says why, naming the variable that was set', async () => {

@@ -1,0 +1,215 @@
+// The PostgreSQL store (PLANTSTORE_DATABASE_URL): the plants outlive the
+// process, and replicas sharing one database behave as one store. The
+// duplicate rule is the table's primary key and the caps are counted in the
+// same transaction as the insert (postgres-schema.ts), so both hold however
+// many replicas write at once.
+import pg from 'pg';
+import { DATABASE_CONNECT_TIMEOUT, DATABASE_STATEMENT_TIMEOUT, DEFAULT_POOL_SIZE } from './limits.js';
+import { CREATE_SCHEMA, SCHEMA_LOCK_KEY, SCHEMA_VERSION } from './postgres-schema.js';
+import { plantBytes, StoreStartError, StoreUnavailableError, type CreateAllResult, type CreateResult, type PlantEntry, type PlantStore, type StoredPlant } from './store.js';
+
+export interface PostgresStoreOptions {
+  /** postgres://user:password@host:port/database */
+  url: string;
+  maxPlants: number;
+  maxBytes: number;
+  /** Most connections to the database (the pool's bound). */
+  poolSize?: number;
+  /** Milliseconds to wait for a connection before a request is answered 503. */
+  connectTimeoutMs?: number;
+  /** Milliseconds a statement may take before a request is answered 503. */
+  statementTimeoutMs?: number;
+  /** Told of errors on idle connections (the database restarting), which would otherwise go unseen. */
+  onIdleError?: (error: Error) => void;
+}
+
+
+/** `url` with its password replaced by `***`, for messages and logs; the input itself when it is not a URL. */
+export function redactDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    for (const key of [...parsed.searchParams.keys()]) if (/pass/i.test(key)) parsed.searchParams.set(key, '***');
+    return parsed.toString();
+  } catch {
+    return '(a value that is not a URL)';
+  }
+}
+
+/**
+ * Connects, creates the schema when it is missing, and answers the store.
+ * Throws StoreStartError when the database cannot be reached or holds a
+ * schema this build does not know.
+ */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<PlantStore> {
+  const shown = redactDatabaseUrl(options.url);
+  const statementTimeoutMs = options.statementTimeoutMs ?? DATABASE_STATEMENT_TIMEOUT;
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? DEFAULT_POOL_SIZE,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? DATABASE_CONNECT_TIMEOUT,
+    // Both sides: the server cancels a statement past it, the client stops waiting for a server that went silent.
+    statement_timeout: statementTimeoutMs,
+    query_timeout: statementTimeoutMs + 1000,
+    idleTimeoutMillis: 30_000,
+    application_name: 'plantstore',
+  });
+  // An idle connection that the database closes (a restart, a failover)
+  // emits 'error' on the pool; unheard, it would end the process.
+  pool.on('error', (error) => options.onIdleError?.(error));
+  try {
+    await createSchema(pool);
+  } catch (error) {
+    await pool.end().catch(() => {});
+    if (error instanceof StoreStartError) throw error;
+    throw new StoreStartError(`cannot use the database at ${shown}: ${reasonOf(error)}`);
+  }
+  return postgresStore(pool, options);
+}
+
+async function createSchema(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
+    const present = await client.query<{ found: boolean }>(`SELECT to_regclass('plantstore_schema') IS NOT NULL AS found`);
+    if (present.rows[0]!.found) {
+      const { rows } = await client.query<{ version: number }>('SELECT version FROM plantstore_schema');
+      const found = rows[0]?.version;
+      if (found !== undefined && found > SCHEMA_VERSION) {
+        throw new StoreStartError(`the database holds the plant store's schema version ${found}, newer than this server's ${SCHEMA_VERSION}: run a newer server`);
+      }
+    }
+    await client.query(CREATE_SCHEMA);
+    await client.query('INSERT INTO plantstore_schema (version) VALUES ($1) ON CONFLICT (singleton) DO NOTHING', [SCHEMA_VERSION]);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOptions): PlantStore {
+  /** Runs `work` with the database's failures turned into StoreUnavailableError (503, Retry-After). */
+  const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) throw error;
+      throw new StoreUnavailableError(`the database does not answer: ${reasonOf(error)}`);
+    }
+  };
+  /** `work` inside one transaction, on one connection: committed when it answers `keep`, else rolled back. */
+  const transaction = <T,>(work: (client: pg.PoolClient) => Promise<{ keep: boolean; outcome: T }>): Promise<T> =>
+    guarded(async () => {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const { keep, outcome } = await work(client);
+        await client.query(keep ? 'COMMIT' : 'ROLLBACK');
+        return outcome;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    });
+
+  return {
+    create: (id, plant) =>
+      guarded(async () => {
+        const { rows } = await pool.query<{ result: CreateResult }>({
+          // Named: the database parses and plans it once per connection.
+          name: 'plantstore_create',
+          text: 'SELECT plantstore_create($1, $2, $3, $4, $5) AS result',
+          values: [id, plantJson(plant), plantBytes(id, plant), maxPlants, maxBytes],
+        });
+        return rows[0]!.result;
+      }),
+
+    createAll: (entries) =>
+      transaction<CreateAllResult>(async (client) => {
+        const ids = entries.map(({ id }) => id);
+        const sizes = entries.map(({ id, plant }) => plantBytes(id, plant));
+        const inserted = await client.query<{ id: string }>(
+          `INSERT INTO plantstore_plants (id, plant, bytes)
+           SELECT id, plant, bytes FROM unnest($1::bigint[], $2::text[], $3::bigint[]) WITH ORDINALITY AS list (id, plant, bytes, position)
+           ORDER BY position
+           ON CONFLICT (id) DO NOTHING
+           RETURNING id::text AS id`,
+          [ids, entries.map(({ plant }) => plantJson(plant)), sizes],
+        );
+        if (inserted.rows.length !== entries.length) {
+          // The ids this insert did not store were stored before it.
+          const stored = new Set(inserted.rows.map((row) => row.id));
+          return { keep: false, outcome: { taken: ids.filter((id) => !stored.has(id)) } };
+        }
+        const more = sizes.reduce((sum, size) => sum + size, 0);
+        const counted = await client.query(
+          'UPDATE plantstore_usage SET plants = plants + $1, bytes = bytes + $2 WHERE plants + $1 <= $3 AND bytes + $2 <= $4',
+          [entries.length, more, maxPlants, maxBytes],
+        );
+        return counted.rowCount === 0 ? { keep: false, outcome: 'full' } : { keep: true, outcome: 'created' };
+      }),
+
+    get: (id) =>
+      guarded(async () => {
+        const { rows } = await pool.query<{ plant: string }>('SELECT plant FROM plantstore_plants WHERE id = $1', [id]);
+        return rows[0] === undefined ? undefined : (JSON.parse(rows[0].plant) as StoredPlant);
+      }),
+
+    list: () =>
+      guarded(async () => {
+        const { rows } = await pool.query<{ id: string; plant: string }>('SELECT id::text AS id, plant FROM plantstore_plants ORDER BY seq');
+        return rows.map((row): PlantEntry => ({ id: row.id, plant: JSON.parse(row.plant) as StoredPlant }));
+      }),
+
+    clear: () =>
+      transaction(async (client) => {
+        // The plants' table first, as every create locks it before the usage row: no deadlock.
+        await client.query('LOCK TABLE plantstore_plants IN ACCESS EXCLUSIVE MODE');
+        const { rows } = await client.query<{ plants: string }>('SELECT plants FROM plantstore_usage FOR UPDATE');
+        await client.query('TRUNCATE plantstore_plants');
+        await client.query('UPDATE plantstore_usage SET plants = 0, bytes = 0');
+        return { keep: true, outcome: Number(rows[0]!.plants) };
+      }),
+
+    usage: () =>
+      guarded(async () => {
+        const { rows } = await pool.query<{ plants: string; bytes: string }>('SELECT plants, bytes FROM plantstore_usage');
+        return { plants: Number(rows[0]!.plants), bytes: Number(rows[0]!.bytes) };
+      }),
+
+    async health() {
+      try {
+        await pool.query('SELECT 1');
+        return { store: 'postgresql', ok: true };
+      } catch (error) {
+        return { store: 'postgresql', ok: false, reason: `the database does not answer: ${reasonOf(error)}` };
+      }
+    },
+
+    close: () => pool.end(),
+  };
+}
+
+/**
+ * The plant as the JSON the API echoes (JSON.stringify, as Fastify answers
+ * it; a bigint field of an evolved document as its decimal string). JSON
+ * escapes NUL and lone surrogates, which a PostgreSQL text cannot hold.
+ */
+function plantJson(plant: StoredPlant): string {
+  return JSON.stringify(plant, (_name, member: unknown) => (typeof member === 'bigint' ? member.toString() : member));
+}
+
+/** A database error's message, without the connection string (pg's messages never hold the password). */
+function reasonOf(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: string }).code;
+    return code !== undefined && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
+  }
+  return String(error);
+}

@@ -1,0 +1,157 @@
+// The PlantStore contract, on the in-memory store and on a real PostgreSQL
+// (a throwaway cluster, test/support/postgres.ts): both answer the same to
+// the same calls. Then what only a database store has: several stores
+// (replicas) on one database, its schema, and the database going away.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { openPostgresStore, redactDatabaseUrl } from '../../server/postgres-store.js';
+import { createMemoryStore, plantBytes, StoreStartError, StoreUnavailableError, type PlantStore } from '../../server/store.js';
+import { POSTGRES_MISSING, sql, useTestDatabases } from '../support/postgres.js';
+import { app, assertError, post } from './support.js';
+
+const databases = useTestDatabases();
+
+type MakeStore = (maxPlants?: number, maxBytes?: number) => Promise<PlantStore>;
+
+const opened: PlantStore[] = [];
+async function postgres(maxPlants = 1_000_000, maxBytes = 256 * 1024 * 1024, url?: string): Promise<PlantStore> {
+  const store = await openPostgresStore({ url: url ?? (await databases.fresh()), maxPlants, maxBytes });
+  opened.push(store);
+  return store;
+}
+
+const stores: Array<[string, MakeStore, { skip: string | false }]> = [
+  ['memory', async (maxPlants, maxBytes) => createMemoryStore(maxPlants, maxBytes), { skip: false }],
+  ['postgresql', (maxPlants, maxBytes) => postgres(maxPlants, maxBytes), { skip: POSTGRES_MISSING }],
+];
+
+for (const [kind, make, options] of stores) {
+  describe(`the PlantStore contract: ${kind}`, options, () => {
+    test('create stores a plant once; the id is the key, exact at both int64 ends', async () => {
+      const store = await make();
+      assert.equal(await store.create('9223372036854775807', { name: 'max' }), 'created');
+      assert.equal(await store.create('-9223372036854775808', { name: 'min', tag: 't' }), 'created');
+      assert.equal(await store.create('9007199254740993', { name: 'odd' }), 'created');
+      assert.equal(await store.create('9007199254740992', { name: 'even' }), 'created', 'a neighbour beyond 2^53 is another plant');
+      assert.equal(await store.create('9223372036854775807', { name: 'again' }), 'exists');
+      assert.deepEqual(await store.get('9223372036854775807'), { name: 'max' });
+      assert.deepEqual(await store.get('-9223372036854775808'), { name: 'min', tag: 't' });
+      assert.equal(await store.get('1'), undefined);
+      assert.deepEqual(await store.usage(), {
+        plants: 4,
+        bytes: plantBytes('9223372036854775807', { name: 'max' }) + plantBytes('-9223372036854775808', { name: 'min', tag: 't' }) +
+          plantBytes('9007199254740993', { name: 'odd' }) + plantBytes('9007199254740992', { name: 'even' }),
+      });
+      assert.deepEqual(await store.health(), { store: kind, ok: true });
+    });
+
+    test('fields come back exactly: NUL, lone surrogates, astral characters, an empty tag', async () => {
+      const store = await make();
+      const plant = { name: 'a\u0000b\ud800c\udfff🌵', tag: '' };
+      assert.equal(await store.create('1', plant), 'created');
+      assert.deepEqual(await store.get('1'), plant);
+      assert.deepEqual(await store.list(), [{ id: '1', plant }]);
+    });
+
+    test('the count cap and the byte budget: full changes nothing, and a taken id is a duplicate even when full', async () => {
+      const byCount = await make(2);
+      assert.equal(await byCount.create('1', { name: 'a' }), 'created');
+      assert.equal(await byCount.create('2', { name: 'b' }), 'created');
+      assert.equal(await byCount.create('3', { name: 'c' }), 'full');
+      assert.equal(await byCount.create('1', { name: 'a' }), 'exists');
+      assert.equal((await byCount.usage()).plants, 2);
+      assert.equal(await byCount.get('3'), undefined);
+
+      const fern = plantBytes('1', { name: 'Fern' });
+      const byBytes = await make(100, 2 * fern);
+      assert.equal(await byBytes.create('1', { name: 'Fern' }), 'created');
+      assert.equal(await byBytes.create('2', { name: 'Ferns' }), 'full', 'one character too many');
+      assert.equal(await byBytes.create('2', { name: 'Fern' }), 'created', 'one that fits exactly');
+      assert.deepEqual(await byBytes.usage(), { plants: 2, bytes: 2 * fern });
+      assert.equal(await byBytes.clear(), 2);
+      assert.deepEqual(await byBytes.usage(), { plants: 0, bytes: 0 });
+      assert.equal(await byBytes.create('2', { name: 'Fern' }), 'created', 'a cleared store has its whole budget again');
+    });
+
+    test('createAll stores every entry or none, and names the ids stored already', async () => {
+      const a = { id: '1', plant: { name: 'a' } };
+      const b = { id: '2', plant: { name: 'b', tag: 'x' } };
+      const c = { id: '3', plant: { name: 'c' } };
+      const store = await make(3);
+      assert.equal(await store.create('2', b.plant), 'created');
+      assert.deepEqual(await store.createAll([a, b, c]), { taken: ['2'] });
+      assert.deepEqual(await store.list(), [b], 'nothing of the refused list was stored');
+      assert.equal(await store.createAll([a, c, { id: '4', plant: { name: 'd' } }]), 'full', 'three more pass the count cap of 3');
+      assert.deepEqual(await store.usage(), { plants: 1, bytes: plantBytes('2', b.plant) });
+      assert.equal(await store.createAll([c, a]), 'created');
+      assert.deepEqual(await store.list(), [b, c, a], 'listed in the order stored');
+      assert.equal(await store.clear(), 3);
+      assert.deepEqual(await store.list(), []);
+    });
+  });
+}
+
+describe('the PostgreSQL store', { skip: POSTGRES_MISSING }, () => {
+  test('two stores on one database (two replicas) are one store: one winner among 400 concurrent creates of one id, caps shared', async () => {
+    const url = await databases.fresh();
+    const [left, right] = [await postgres(3, 1e9, url), await postgres(3, 1e9, url)];
+    const results = await Promise.all(Array.from({ length: 400 }, (_, i) => (i % 2 === 0 ? left : right).create('4242', { name: `p${i}` })));
+    assert.equal(results.filter((r) => r === 'created').length, 1, 'exactly one create wins');
+    assert.equal(results.filter((r) => r === 'exists').length, 399);
+    assert.equal(await right.create('7', { name: 'b' }), 'created');
+    assert.equal(await left.create('7', { name: 'again' }), 'exists', 'an id stored through one replica is taken for the other');
+    assert.equal(await left.create('8', { name: 'c' }), 'created');
+    assert.equal(await right.create('9', { name: 'd' }), 'full', 'the count cap counts the plants of every replica');
+    assert.deepEqual(await sql(url, 'SELECT plants::int AS plants FROM plantstore_usage'), [{ plants: 3 }]);
+  });
+
+  test('the schema: created once however many servers start at once, versioned, and a newer version is refused', async () => {
+    const url = await databases.fresh();
+    await Promise.all(Array.from({ length: 4 }, () => postgres(10, 1e9, url)));
+    assert.deepEqual(await sql(url, 'SELECT version FROM plantstore_schema'), [{ version: 1 }]);
+    await sql(url, 'UPDATE plantstore_schema SET version = 2');
+    await assert.rejects(postgres(10, 1e9, url), (error: unknown) => error instanceof StoreStartError && /schema version 2, newer than this server's 1/.test(error.message));
+  });
+
+  test('a database that cannot be reached at start: StoreStartError naming the URL without its password', async () => {
+    const url = `postgres://plants:s3cret-pw@127.0.0.1:1/plants`;
+    await assert.rejects(openPostgresStore({ url, maxPlants: 1, maxBytes: 1 }), (error: unknown) => {
+      assert.ok(error instanceof StoreStartError);
+      assert.match(error.message, /^cannot use the database at postgres:\/\/plants:\*\*\*@127\.0\.0\.1:1\/plants: .*ECONNREFUSED/);
+      assert.doesNotMatch(error.message, /s3cret/);
+      return true;
+    });
+    assert.equal(redactDatabaseUrl('postgresql://u@h/db?password=pw&sslmode=require'), 'postgresql://u@h/db?password=***&sslmode=require');
+  });
+
+  test('the database away: creates are refused as unavailable, /__health says so, and both recover when it is back', { timeout: 120_000 }, async () => {
+    const url = await databases.fresh();
+    const store = await postgres(100, 1e9, url);
+    const server = app({ store });
+    const create = (id: number) => post(server, { id, name: 'Fern' });
+    assert.equal((await create(1)).statusCode, 200);
+    await databases.cluster().stopServer();
+    try {
+      await assert.rejects(async () => store.create('2', { name: 'x' }), StoreUnavailableError);
+      const refused = assertError(await create(2), 503, 50302);
+      assert.equal(refused.message, 'The plant store is unavailable: try again later.');
+      assert.equal((await create(2)).headers['retry-after'], '1');
+      const health = await server.inject({ method: 'GET', url: '/__health' });
+      assert.equal(health.statusCode, 503);
+      assert.equal(health.headers['retry-after'], '1');
+      assert.equal(health.json().status, 'unavailable');
+      assert.equal(health.json().store, 'postgresql');
+      assert.match(health.json().reason, /the database does not answer/);
+    } finally {
+      await databases.cluster().startServer();
+    }
+    assert.equal((await create(2)).statusCode, 200, 'answers again once the database is back');
+    assertError(await create(1), 400, 40004);
+    assert.deepEqual((await server.inject({ method: 'GET', url: '/__health' })).json(), { status: 'ok', store: 'postgresql' });
+    await server.close();
+  });
+
+  test.after(async () => {
+    await Promise.all(opened.map(async (store) => store.close()));
+  });
+});
