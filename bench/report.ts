@@ -67,7 +67,7 @@ const MB = 1024 * 1024;
 export function buildReport(input: ReportInput): BenchReport {
   const throughput = Object.fromEntries(Object.entries(input.rounds).map(([name, rounds]) => [name, summarizeRounds(rounds)]));
   const ratios: Record<string, RatioSummary> = {};
-  for (const numerator of ['reference', 'reference-warn', 'fastify-bare']) {
+  for (const numerator of ['reference', 'reference-warn', 'reference-postgres', 'fastify-bare']) {
     for (const denominator of ['floor', 'prism']) {
       const top = input.rounds[numerator];
       const bottom = input.rounds[denominator];

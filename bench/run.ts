@@ -25,6 +25,7 @@ import {
 } from './servers.js';
 import type { RoundResult } from './stats.js';
 import { residentBytes, sleep } from '../lib/process.js';
+import { findPostgres, startCluster, type Cluster } from '../lib/postgres.js';
 
 const TOKEN = 'bench-token';
 
@@ -77,8 +78,16 @@ const referenceWarn = referenceServer('reference-warn', TOKEN, { LOG_LEVEL: 'war
 const floor = floorServer(TOKEN);
 const fastifyBare = fastifyBareServer(TOKEN);
 const prism = prismServer();
-const loadServers: ServerKind[] = [reference, referenceWarn, fastifyBare, floor, prism];
-const startupServers: ServerKind[] = [reference, fastifyBare, floor, prism];
+// reference-postgres: the reference with its plants in PostgreSQL (a
+// throwaway cluster on loopback, as the tests use), so the database store's
+// cost is known; left out, with the reason, where PostgreSQL is not installed.
+const postgres = findPostgres();
+let cluster: Cluster | undefined;
+if ('missing' in postgres) log(`reference-postgres: not measured: ${postgres.missing}`);
+else cluster = await startCluster(postgres);
+const referencePostgres = cluster && referenceServer('reference-postgres', TOKEN, { PLANTSTORE_DATABASE_URL: cluster.url });
+const loadServers: ServerKind[] = [reference, referenceWarn, ...(referencePostgres ? [referencePostgres] : []), fastifyBare, floor, prism];
+const startupServers: ServerKind[] = [reference, ...(referencePostgres ? [referencePostgres] : []), fastifyBare, floor, prism];
 
 const running: RunningServer[] = [];
 async function start(kind: ServerKind, env: Record<string, string> = {}): Promise<RunningServer> {
@@ -92,7 +101,7 @@ async function stop(server: RunningServer): Promise<void> {
 }
 // Whatever happens, no server outlives the benchmark.
 process.on('exit', () => running.forEach((server) => server.process.child.kill('SIGKILL')));
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void (cluster?.destroy() ?? Promise.resolve()).finally(() => process.exit(130)));
 
 const began = Date.now();
 
@@ -175,6 +184,8 @@ for (const kind of [reference, floor]) {
   await stop(server);
   log(`${kind.name}: ${memory[kind.name]!.plantsStored} plants stored`);
 }
+
+await cluster?.destroy();
 
 // 4. The conformance harness.
 const harness = await measureHarness();

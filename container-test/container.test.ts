@@ -73,7 +73,7 @@ test('the image built from the Dockerfile with testcontainers', { timeout: 15 * 
 
     await t.test('serves the API with the configured token and the initial plants', async () => {
       const health = await call(`${base}/__health`);
-      assert.deepEqual([health.status, health.body], [200, { status: 'ok' }]);
+      assert.deepEqual([health.status, health.body], [200, { status: 'ok', store: 'memory' }]);
       const created = await call(`${base}/plants`, { method: 'POST', headers: API, body: '{"id": 2, "name": "Fern", "tag": "shade"}' });
       assert.deepEqual([created.status, created.body], [200, { name: 'Fern', tag: 'shade' }]);
       const taken = await call(`${base}/plants`, { method: 'POST', headers: API, body: '{"id": 9223372036854775807, "name": "Again"}' });

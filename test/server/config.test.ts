@@ -13,6 +13,8 @@ test('defaults: port 4010 and loopback (as Prism), any token, info, 1 MiB, a mil
     maxPlants: 1000000,
     maxBytes: 256 * 1024 * 1024,
     specPath: undefined,
+    databaseUrl: undefined,
+    databasePool: 10,
   });
   assert.equal(readConfig({ HOST: ' ' }).host, '127.0.0.1', 'a blank HOST is the default');
   assert.equal(readConfig({ HOST: '0.0.0.0' }).host, '0.0.0.0', 'all interfaces only when asked for (the image does)');
@@ -28,8 +30,21 @@ test('values are read and trimmed; tokens are comma-separated', () => {
     PLANTSTORE_MAX_PLANTS: '10',
     PLANTSTORE_MAX_BYTES: '4096',
     PLANTSTORE_SPEC: ' evolved.yaml ',
+    PLANTSTORE_DATABASE_URL: ' postgresql://plants:pw@db.internal:5432/plants?sslmode=require ',
+    PLANTSTORE_DATABASE_POOL: '4',
   });
-  assert.deepEqual(config, { port: 4011, host: '127.0.0.1', tokens: ['a', 'b', 'c'], logLevel: 'warn', bodyLimit: 2048, maxPlants: 10, maxBytes: 4096, specPath: 'evolved.yaml' });
+  assert.deepEqual(config, {
+    port: 4011,
+    host: '127.0.0.1',
+    tokens: ['a', 'b', 'c'],
+    logLevel: 'warn',
+    bodyLimit: 2048,
+    maxPlants: 10,
+    maxBytes: 4096,
+    specPath: 'evolved.yaml',
+    databaseUrl: 'postgresql://plants:pw@db.internal:5432/plants?sslmode=require',
+    databasePool: 4,
+  });
 });
 
 test('bad values are refused with a message naming the variable', () => {
@@ -42,6 +57,10 @@ test('bad values are refused with a message naming the variable', () => {
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
     [{ PLANTSTORE_TOKENS: 'good,bad token' }, /^PLANTSTORE_TOKENS/],
     [{ PLANTSTORE_MAX_BYTES: '1e9' }, /^PLANTSTORE_MAX_BYTES must be a whole number/],
+    [{ PLANTSTORE_DATABASE_POOL: '0' }, /^PLANTSTORE_DATABASE_POOL must be a whole number from 1 to 1000/],
+    // Refused without repeating the value, which may hold a password.
+    [{ PLANTSTORE_DATABASE_URL: 'mysql://u:pw@db/plants' }, /^PLANTSTORE_DATABASE_URL must be a URL of the form postgres:\/\/user:password@host:port\/database$/],
+    [{ PLANTSTORE_DATABASE_URL: 'db.internal:5432' }, /^PLANTSTORE_DATABASE_URL must be a URL/],
   ];
   for (const [env, message] of cases) assert.throws(() => readConfig(env), (e: unknown) => e instanceof ConfigError && message.test(e.message));
 });

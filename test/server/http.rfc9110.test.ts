@@ -54,7 +54,7 @@ test('a body over the limit is 413 (RFC 9110 §15.5.14); the default limit is 1 
 test('the health endpoint answers without credentials, outside the API paths', async () => {
   const response = await app().inject({ method: 'GET', url: '/__health' });
   assert.equal(response.statusCode, 200);
-  assert.deepEqual(response.json(), { status: 'ok' });
+  assert.deepEqual(response.json(), { status: 'ok', store: 'memory' });
 });
 
 test('an unexpected failure is 500 with the Error record and no internals', async () => {

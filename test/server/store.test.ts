@@ -86,8 +86,7 @@ test('the memory store: createAll stores every entry or none, the count cap and 
 
   const store = createMemoryStore();
   assert.equal(store.create('2', b.plant), 'created');
-  assert.equal(store.createAll([a, b]), 'exists', 'a stored id refuses the list');
-  assert.equal(store.createAll([a, c, { id: '1', plant: { name: 'again' } }]), 'exists', 'an id repeated in the list refuses it');
+  assert.deepEqual(store.createAll([a, b, c]), { taken: ['2'] }, 'a stored id refuses the list, and is named');
   assert.deepEqual(store.list(), [b]);
 });
 
