@@ -6,6 +6,9 @@
 /** The statuses of the behaviour table (docs/server.md), without 500 (never expected). */
 export const DOCUMENTED_STATUSES = [200, 400, 401, 404, 405, 408, 413, 415, 431, 507] as const;
 
+/** GET /__health's 200 body from a server on the in-memory store (the fuzzed servers all are). */
+export const HEALTHY_ANSWER = '{"status":"ok","store":"memory"}';
+
 /** What an answer body must never contain: stack frames, file paths, module names, error classes, internal codes. */
 export const INTERNALS = [
   /\bat [^\n]*:\d+:\d+/, // a stack frame "at fn (file.js:1:2)"
@@ -29,7 +32,7 @@ export interface AnswerExpectation {
   statuses: ReadonlySet<number>;
   /** For a 200: the Plant the server must echo (name and tag sent). */
   plant?: { name: string; tag?: string };
-  /** The request went to GET /__health, whose 200 is {"status":"ok"} rather than a Plant. */
+  /** The request went to GET /__health, whose 200 is HEALTHY_ANSWER rather than a Plant. */
   health?: boolean;
   /** The request was HEAD: RFC 9110 §9.3.2, the answer has no content. */
   head?: boolean;
@@ -70,7 +73,7 @@ export function answerProblems(answer: Answer, expectation?: AnswerExpectation):
   const record = parsed as Record<string, unknown>;
   const keys = Object.keys(record).sort().join(',');
   if (status === 200 && expectation?.health) {
-    if (body !== '{"status":"ok"}') problems.push(`health answer is ${body.slice(0, 200)}`);
+    if (body !== HEALTHY_ANSWER) problems.push(`health answer is ${body.slice(0, 200)}`);
   } else if (status === 200) {
     if (keys !== 'name' && keys !== 'name,tag') problems.push(`200 body is not a Plant: ${body.slice(0, 200)}`);
     if (typeof record.name !== 'string' || ('tag' in record && typeof record.tag !== 'string')) {

@@ -260,7 +260,7 @@ function statusesFor(request: FuzzRequest, bodyLimit: number): AnswerExpectation
   const only = (...statuses: number[]): AnswerExpectation => ({ statuses: new Set(statuses) });
   if (intent.path === 'odd' || intent.lengthMismatch) return { statuses: ANY_DOCUMENTED_BUT_SERVER_ERRORS };
   if (intent.path === 'other') return only(404);
-  // GET /__health answers {"status":"ok"}; a body sent with it is still parsed.
+  // GET /__health answers {"status":"ok",…}; a body sent with it is still parsed.
   if (intent.path === 'health') return request.method === 'GET' ? only(200, 400, 413, 415) : only(404);
   if (request.method !== 'POST') return only(405);
   if (intent.auth === 'invalid') return only(401);
