@@ -2,12 +2,12 @@
 // One mapping, used by the operation's route (one plant) and by the initial
 // plants and the stub's controls (a list, all or none).
 import { ApiError } from './errors.js';
-import { NonIntegralNumber, type JsonObject, type JsonValue } from './json.js';
-import type { CreateAllResult, CreateResult, MaybePromise, PlantEntry, PlantStore, StoredPlant } from './store.js';
+import type { JsonObject, JsonValue } from './json.js';
+import { plantJson, type CreateAllResult, type CreateResult, type MaybePromise, type PlantEntry, type PlantStore, type StoredPlant } from './store.js';
 import type { OperationContract } from './validation.js';
 
-/** A valid NewPlant, ready for the store: its id as an exact decimal string, and the plant. */
-export type PlantToStore = PlantEntry;
+/** A valid NewPlant, ready for the store: its id as an exact decimal string, the plant, and the plant's JSON text (the answer). */
+export type PlantToStore = PlantEntry & { json: string };
 
 /** How storeAll refuses a list: `fail` makes the error, whose message names the list's source; its kind is 'full' when the list does not fit. */
 export type ListFailure = (message: string, kind: 'invalid' | 'full') => Error;
@@ -46,8 +46,8 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
       }
       return plantToStore(body as JsonObject);
     },
-    store({ id, plant }) {
-      const result = store.create(id, plant);
+    store({ id, plant, json }) {
+      const result = store.create(id, plant, json);
       return result instanceof Promise ? result.then((settled) => answer(settled, id)) : answer(result, id);
     },
     async storeAll(list, source, fail, alreadyStored = 'refuse') {
@@ -78,39 +78,11 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
 /**
  * The mapping, for a record the NewPlant schema accepted: only the fields of
  * Plant are kept (and echoed); other properties are accepted and dropped.
- * The fields are copied (ownCopy): the store keeps what it counts.
+ * The plant's JSON text is made once, here: the store keeps it and the
+ * answer is it.
  */
 function plantToStore(newPlant: JsonObject): PlantToStore {
-  const plant: StoredPlant = { name: ownCopyOf(newPlant.name!) as string };
-  if (newPlant.tag !== undefined) plant.tag = ownCopyOf(newPlant.tag) as string;
-  return { id: String(newPlant.id as number | bigint), plant };
-}
-
-const LATIN1 = /^[\u0000-\u00ff]*$/;
-
-/**
- * `text` in a string of its own. A string the parser cut from the request
- * (json.ts, text.slice) may be a V8 slice, which keeps its whole parent
- * alive: a 25-character name would hold a megabyte of request text for as
- * long as the plant is stored. Re-encoding makes a new flat string, in one
- * byte per character where it can (UTF-16 keeps lone surrogates intact).
- */
-export function ownCopy(text: string): string {
-  const encoding = LATIN1.test(text) ? 'latin1' : 'utf16le';
-  return Buffer.from(text, encoding).toString(encoding);
-}
-
-/**
- * A field with every string in it copied (ownCopy). A field is a string in
- * the shipped document, but an evolved one may make it nullable, or an
- * array or object of strings.
- */
-function ownCopyOf(value: JsonValue): JsonValue {
-  if (typeof value === 'string') return ownCopy(value);
-  if (Array.isArray(value)) return value.map(ownCopyOf);
-  if (value instanceof NonIntegralNumber) return new NonIntegralNumber(ownCopy(value.numeral));
-  if (value === null || typeof value !== 'object') return value;
-  const copy: JsonObject = Object.create(null);
-  for (const [name, member] of Object.entries(value)) copy[ownCopy(name)] = ownCopyOf(member);
-  return copy;
+  const plant: StoredPlant = { name: newPlant.name as string };
+  if (newPlant.tag !== undefined) plant.tag = newPlant.tag as string;
+  return { id: String(newPlant.id as number | bigint), plant, json: plantJson(plant) };
 }

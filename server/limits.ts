@@ -16,10 +16,11 @@ export const DEFAULT_MAX_PLANTS = 1_000_000;
  */
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 /**
- * What a plant costs besides its characters (store.ts, plantBytes): measured
- * in the in-memory store at 100 to 190 bytes (the map slot and its share of
- * the map's spare capacity, the plant object, the string headers, an id
- * beyond 2^31 or 2^53), rounded up.
+ * What a plant costs besides its characters (store.ts, plantBytes): the
+ * in-memory store's index entries, the JSON syntax around the fields, a map
+ * entry for an id beyond 2^53, the spare room of tables that double as they
+ * grow; measured at 150 to 175 bytes per plant with fields of 14 to 18
+ * characters (robustness/memory.ts), so an upper bound.
  */
 export const PLANT_OVERHEAD_BYTES = 192;
 

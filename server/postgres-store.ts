@@ -6,7 +6,7 @@
 import pg from 'pg';
 import { DATABASE_CONNECT_TIMEOUT, DATABASE_STATEMENT_TIMEOUT, DEFAULT_POOL_SIZE } from './limits.js';
 import { CREATE_SCHEMA, SCHEMA_LOCK_KEY, SCHEMA_VERSION } from './postgres-schema.js';
-import { plantBytes, StoreStartError, StoreUnavailableError, type CreateAllResult, type CreateResult, type PlantEntry, type PlantStore, type StoredPlant } from './store.js';
+import { plantBytes, plantFromJson, plantJson, StoreStartError, StoreUnavailableError, type CreateAllResult, type CreateResult, type PlantEntry, type PlantStore, type StoredPlant } from './store.js';
 
 export interface PostgresStoreOptions {
   /** postgres://user:password@host:port/database */
@@ -119,13 +119,13 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOpti
     });
 
   return {
-    create: (id, plant) =>
+    create: (id, plant, json) =>
       guarded(async () => {
         const { rows } = await pool.query<{ result: CreateResult }>({
           // Named: the database parses and plans it once per connection.
           name: 'plantstore_create',
           text: 'SELECT plantstore_create($1, $2, $3, $4, $5) AS result',
-          values: [id, plantJson(plant), plantBytes(id, plant), maxPlants, maxBytes],
+          values: [id, json ?? plantJson(plant), plantBytes(id, plant), maxPlants, maxBytes],
         });
         return rows[0]!.result;
       }),
@@ -140,7 +140,7 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOpti
            ORDER BY position
            ON CONFLICT (id) DO NOTHING
            RETURNING id::text AS id`,
-          [ids, entries.map(({ plant }) => plantJson(plant)), sizes],
+          [ids, entries.map(({ plant, json }) => json ?? plantJson(plant)), sizes],
         );
         if (inserted.rows.length !== entries.length) {
           // The ids this insert did not store were stored before it.
@@ -158,13 +158,13 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOpti
     get: (id) =>
       guarded(async () => {
         const { rows } = await pool.query<{ plant: string }>('SELECT plant FROM plantstore_plants WHERE id = $1', [id]);
-        return rows[0] === undefined ? undefined : (JSON.parse(rows[0].plant) as StoredPlant);
+        return rows[0] === undefined ? undefined : plantFromJson(rows[0].plant);
       }),
 
     list: () =>
       guarded(async () => {
         const { rows } = await pool.query<{ id: string; plant: string }>('SELECT id::text AS id, plant FROM plantstore_plants ORDER BY seq');
-        return rows.map((row): PlantEntry => ({ id: row.id, plant: JSON.parse(row.plant) as StoredPlant }));
+        return rows.map((row): PlantEntry => ({ id: row.id, plant: plantFromJson(row.plant) }));
       }),
 
     clear: () =>
@@ -194,15 +194,6 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOpti
 
     close: () => pool.end(),
   };
-}
-
-/**
- * The plant as the JSON the API echoes (JSON.stringify, as Fastify answers
- * it; a bigint field of an evolved document as its decimal string). JSON
- * escapes NUL and lone surrogates, which a PostgreSQL text cannot hold.
- */
-function plantJson(plant: StoredPlant): string {
-  return JSON.stringify(plant, (_name, member: unknown) => (typeof member === 'bigint' ? member.toString() : member));
 }
 
 /** A database error's message, without the connection string (pg's messages never hold the password). */

@@ -1,7 +1,7 @@
 // The routes: the operation the document declares, the health check, and
 // the answers for everything else (404, 405, a request without Host).
 // Hooks take callbacks rather than being async: no promise per request on the hot path.
-import type { FastifyInstance, FastifyPluginCallback, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from './auth.js';
 import { jsonBody, rejectUnreadableBody, requireMediaType } from './body.js';
 import type { CreateRule } from './create.js';
@@ -84,12 +84,17 @@ export const operationRoute: FastifyPluginCallback<OperationRouteOptions> = (app
       if (!answerCanBeDelivered(reply)) throw new ApiError('MALFORMED_REQUEST', 'Request not processed: the connection closes after an earlier answer.');
       const stored = rule.store(entry);
       // The in-memory store answers at once: no promise on its hot path.
-      if (stored === undefined) return reply.code(200).send(entry.plant);
-      return stored.then(() => reply.code(200).send(entry.plant));
+      if (stored === undefined) return answerPlant(reply, entry.json);
+      return stored.then(() => answerPlant(reply, entry.json));
     },
   });
   done();
 };
+
+/** 200 with the Plant, whose JSON text the create rule made once for the store and the answer. */
+function answerPlant(reply: FastifyReply, json: string): FastifyReply {
+  return reply.code(200).type('application/json; charset=utf-8').send(json);
+}
 
 function pathOf(url: string): string {
   const query = url.indexOf('?');

@@ -1,6 +1,9 @@
 // The plant store: an interface, the accounting of its caps, and the
 // in-memory implementation.
+import { NonIntegralNumber, parseJson, type JsonValue } from './json.js';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_PLANTS, PLANT_OVERHEAD_BYTES } from './limits.js';
+import { PlantIds, type PlantKey } from './plant-ids.js';
+import { PlantTexts } from './plant-texts.js';
 
 /** A stored plant: what the client sent, without the id (the Plant schema). */
 export interface StoredPlant {
@@ -12,6 +15,8 @@ export interface PlantEntry {
   /** An exact int64 as a decimal string. */
   id: string;
   plant: StoredPlant;
+  /** The plant's JSON text (plantJson), when the caller has it already; a store makes it otherwise. */
+  json?: string;
 }
 
 /** 'full': storing would pass the store's count cap or its byte budget. */
@@ -71,8 +76,11 @@ export class StoreUnavailableError extends Error {
  * good: a database store answers it only once the insert is committed.
  */
 export interface PlantStore {
-  /** Stores the plant under `id` unless the id is taken or the store is full. */
-  create(id: string, plant: StoredPlant): MaybePromise<CreateResult>;
+  /**
+   * Stores the plant under `id` unless the id is taken or the store is
+   * full; `json` is plantJson(plant), passed when the caller has it.
+   */
+  create(id: string, plant: StoredPlant, json?: string): MaybePromise<CreateResult>;
   /**
    * Stores every entry, or none. The ids of the list are distinct (the
    * caller checks): { taken } lists those already stored; 'full' when they
@@ -92,7 +100,7 @@ export interface PlantStore {
 
 /** The in-memory store answers at once. */
 export interface MemoryStore extends PlantStore {
-  create(id: string, plant: StoredPlant): CreateResult;
+  create(id: string, plant: StoredPlant, json?: string): CreateResult;
   createAll(entries: readonly PlantEntry[]): CreateAllResult;
   get(id: string): StoredPlant | undefined;
   list(): PlantEntry[];
@@ -131,50 +139,104 @@ function fieldBytes(value: unknown): number {
   return 2 * JSON.stringify(value, (_name, member: unknown) => (typeof member === 'bigint' ? member.toString() : member)).length;
 }
 
+/**
+ * The plant as the JSON text the API answers with: JSON.stringify's text,
+ * except that an integer beyond 2^53 (a bigint, which an evolved document's
+ * field may hold) is written with all its digits, where JSON.stringify
+ * throws. A string of its own: no slice of the request's text, which V8
+ * would keep whole for as long as the plant is stored.
+ */
+export function plantJson(plant: StoredPlant): string {
+  return hasBigInt(plant) ? exactJson(plant) : JSON.stringify(plant);
+}
+
+function hasBigInt(value: unknown): boolean {
+  if (typeof value === 'bigint') return true;
+  if (value === null || typeof value !== 'object' || value instanceof NonIntegralNumber) return false;
+  return Object.values(value).some(hasBigInt);
+}
+
+function exactJson(value: unknown): string {
+  if (typeof value === 'bigint') return value.toString();
+  if (value === null || typeof value !== 'object' || value instanceof NonIntegralNumber) return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(exactJson).join(',')}]`;
+  const members = Object.entries(value).filter(([, member]) => member !== undefined);
+  return `{${members.map(([name, member]) => `${JSON.stringify(name)}:${exactJson(member)}`).join(',')}}`;
+}
+
+/**
+ * A stored plant back from its JSON text, as plain objects. Read exactly
+ * (int64 digits kept) when the text holds 16 digits in a row, which every
+ * integer beyond 2^53 has; JSON.parse otherwise.
+ */
+export function plantFromJson(json: string): StoredPlant {
+  return (/\d{16}/.test(json) ? plainValue(parseJson(json)) : JSON.parse(json)) as StoredPlant;
+}
+
+/** The exact parser's value with ordinary objects in place of its prototype-less ones (as JSON.parse gives). */
+function plainValue(value: JsonValue): unknown {
+  if (Array.isArray(value)) return value.map(plainValue);
+  if (value === null || typeof value !== 'object' || value instanceof NonIntegralNumber) return value;
+  const plain = {};
+  // defineProperty: a member named __proto__ stays a member, as with JSON.parse.
+  for (const [name, member] of Object.entries(value)) Object.defineProperty(plain, name, { value: plainValue(member), enumerable: true, writable: true, configurable: true });
+  return plain;
+}
+
 export function createMemoryStore(maxPlants: number = DEFAULT_MAX_PLANTS, maxBytes: number = DEFAULT_MAX_BYTES): MemoryStore {
   // Keyed by the id as a number when it is a safe integer (most ids), else by
-  // its decimal string: a number key takes no memory of its own for ids below
-  // 2^31 and a small one above, where a string key costs a heap string per
-  // plant (about 40 MB for a million plants). keyOf maps each id to exactly
-  // one key, so number and string keys never stand for the same id.
-  const plants = new Map<number | string, StoredPlant>();
+  // its decimal string; keyOf maps each id to exactly one key, so number and
+  // string keys never stand for the same id. Ids and the plants' JSON texts
+  // (the text the answer is made of) are kept outside the V8 heap
+  // (plant-ids.ts, plant-texts.ts): the heap holds nothing per plant.
+  const ids = new PlantIds();
+  const texts = new PlantTexts();
   let bytes = 0;
-  const fits = (count: number, more: number) => plants.size + count <= maxPlants && bytes + more <= maxBytes;
+  const fits = (count: number, more: number) => ids.size + count <= maxPlants && bytes + more <= maxBytes;
+  const store = (key: PlantKey, text: string) => {
+    // An id and its text get the same index: both count up from 0 together.
+    ids.add(key);
+    texts.add(text);
+  };
   return {
-    create(id, plant) {
+    create(id, plant, json) {
       const key = keyOf(id);
       // Check and insert happen in one synchronous step, so concurrent
       // creates of one id cannot both succeed.
-      if (plants.has(key)) return 'exists';
+      if (ids.find(key) !== undefined) return 'exists';
       const size = plantBytes(id, plant);
       if (!fits(1, size)) return 'full';
-      plants.set(key, plant);
+      store(key, json ?? plantJson(plant));
       bytes += size;
       return 'created';
     },
     createAll(entries) {
-      const taken = entries.filter(({ id }) => plants.has(keyOf(id))).map(({ id }) => id);
+      const taken = entries.filter(({ id }) => ids.find(keyOf(id)) !== undefined).map(({ id }) => id);
       if (taken.length > 0) return { taken };
       let more = 0;
       for (const { id, plant } of entries) more += plantBytes(id, plant);
       if (!fits(entries.length, more)) return 'full';
-      for (const { id, plant } of entries) plants.set(keyOf(id), plant);
+      for (const { id, plant, json } of entries) store(keyOf(id), json ?? plantJson(plant));
       bytes += more;
       return 'created';
     },
-    get: (id) => plants.get(keyOf(id)),
-    list: () => Array.from(plants, ([key, plant]) => ({ id: String(key), plant })),
+    get: (id) => {
+      const index = ids.find(keyOf(id));
+      return index === undefined ? undefined : plantFromJson(texts.text(index));
+    },
+    list: () => Array.from({ length: ids.size }, (_, index) => ({ id: String(ids.keyAt(index)), plant: plantFromJson(texts.text(index)) })),
     clear: () => {
-      const count = plants.size;
-      plants.clear();
+      const count = ids.size;
+      ids.clear();
+      texts.clear();
       bytes = 0;
       return count;
     },
-    usage: () => ({ plants: plants.size, bytes }),
+    usage: () => ({ plants: ids.size, bytes }),
     health: () => ({ store: 'memory', ok: true }),
     close: () => {},
     get size() {
-      return plants.size;
+      return ids.size;
     },
     get bytes() {
       return bytes;
@@ -183,7 +245,7 @@ export function createMemoryStore(maxPlants: number = DEFAULT_MAX_PLANTS, maxByt
 }
 
 /** The map key of an id: a number for a canonical safe-integer decimal ("-0" is not canonical), else the string itself. */
-function keyOf(id: string): number | string {
+function keyOf(id: string): PlantKey {
   if (id.length > 16) return id; // 17 characters or more: near or beyond 2^53, keep the digits as the key
   const value = Number(id);
   return Number.isSafeInteger(value) && String(value) === id ? value : id;

@@ -1,9 +1,8 @@
 // State: one plant per id, kept in memory behind the PlantStore interface.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ownCopy } from '../../server/create.js';
 import { PLANT_OVERHEAD_BYTES } from '../../server/limits.js';
-import { createMemoryStore, plantBytes } from '../../server/store.js';
+import { createMemoryStore, plantBytes, plantFromJson, plantJson } from '../../server/store.js';
 import { app, assertError, post } from './support.js';
 
 test('a second create with a stored id is 400 saying the plant exists', async () => {
@@ -90,13 +89,21 @@ test('the memory store: createAll stores every entry or none, the count cap and 
   assert.deepEqual(store.list(), [b]);
 });
 
-test('a stored plant holds its fields as sent, copied by ownCopy, which keeps every character of any script (memory per plant: test/robustness/memory.test.ts)', async () => {
+test('a stored plant is the JSON text of its answer, every character of any script kept, int64 digits too (memory per plant: test/robustness/memory.test.ts)', async () => {
   const server = app();
   const name = 'a name long enough to be a slice';
-  // What the parser returns is in the body's text; what the store keeps is a string of its own.
-  assert.equal((await post(server, `{"id":1,"name":${JSON.stringify(name)},"tag":"a tag long enough too","notes":"${'n'.repeat(1000)}"}`)).statusCode, 200);
+  const answer = await post(server, `{"id":1,"name":${JSON.stringify(name)},"tag":"a tag long enough too","notes":"${'n'.repeat(1000)}"}`);
+  assert.equal(answer.statusCode, 200);
+  assert.equal(answer.body, JSON.stringify({ name, tag: 'a tag long enough too' }), 'the answer is the stored text');
   assert.deepEqual(await server.plantStore.get('1'), { name, tag: 'a tag long enough too' });
-  for (const text of [name, 'ünïcödé', 'emoji 🌱 and a lone surrogate \ud800!', '']) {
-    assert.equal(ownCopy(text), text, 'a copy is equal, character for character');
+  for (const text of [name, 'ünïcödé', 'emoji 🌱 and a lone surrogate \ud800!', '', 'nul \u0000 and 1234567890123456789 digits', '__proto__']) {
+    assert.deepEqual(plantFromJson(plantJson({ name: text, tag: text })), { name: text, tag: text }, 'read back equal, character for character');
   }
+  // A field an evolved document makes an integer: a bigint keeps its digits, where JSON.stringify would throw.
+  const big = { name: 'n', tag: 9223372036854775807n as unknown as string };
+  assert.equal(plantJson(big), '{"name":"n","tag":9223372036854775807}');
+  assert.deepEqual(plantFromJson(plantJson(big)), big);
+  const proto = plantFromJson('{"name":"n","__proto__":{"x":1234567890123456789}}') as unknown as Record<string, unknown>;
+  assert.equal(Object.getPrototypeOf(proto), Object.prototype, 'a member named __proto__ stays a member');
+  assert.deepEqual(Object.keys(proto), ['name', '__proto__']);
 });
