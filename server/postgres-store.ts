@@ -185,7 +185,8 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOpti
 
     async health() {
       try {
-        await pool.query('SELECT 1');
+        // The store's own table, not just a connection: a database that lost the schema is not healthy either.
+        await pool.query('SELECT plants FROM plantstore_usage');
         return { store: 'postgresql', ok: true };
       } catch (error) {
         return { store: 'postgresql', ok: false, reason: `the database does not answer: ${reasonOf(error)}` };
