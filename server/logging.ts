@@ -24,11 +24,14 @@ function requestFields(request: FastifyRequest): Record<string, unknown> {
 
 /**
  * Bytes gathered before a write: a write per line would cost a system call
- * per request under load. FLUSH_INTERVAL_MS bounds how long a line waits
- * when traffic is light. Asynchronous, so a slow reader of standard output
- * (a full pipe) never stalls the answers.
+ * per request under load, and each of sonic-boom's asynchronous writes a
+ * wake-up of a worker thread and of the event loop (64 KiB measured cheaper
+ * per request than 8 KiB; larger batches cost more in garbage collection).
+ * FLUSH_INTERVAL_MS bounds how long a line waits when traffic is light.
+ * Asynchronous, so a slow reader of standard output (a full pipe) never
+ * stalls the answers.
  */
-const BUFFER_BYTES = 8 * 1024;
+const BUFFER_BYTES = 64 * 1024;
 const FLUSH_INTERVAL_MS = 200;
 
 type SonicBoom = ReturnType<typeof pino.destination>;
