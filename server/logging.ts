@@ -70,20 +70,46 @@ class LineBatches implements DestinationStream {
 }
 
 type RequestLineWriter = (request: FastifyRequest, reply: FastifyReply) => void;
-const requestLineWriters = new WeakMap<object, RequestLineWriter>();
+const requestLineWriters = new WeakMap<object, RequestLineWriter | null>();
 
 /**
- * For a logger createServerLog made, the writer of the request line
- * (app.ts, OneLinePerRequest); undefined for any other logger, which logs
- * the line through pino.
+ * For a logger writing to a destination createServerLog made (Fastify
+ * logs through a child of the logger it is given), the writer of the
+ * request line (app.ts, OneLinePerRequest); undefined for any other logger,
+ * which logs the line through pino.
  */
 export function requestLineWriter(logger: FastifyBaseLogger): RequestLineWriter | undefined {
-  return requestLineWriters.get(logger);
+  let writer = requestLineWriters.get(logger);
+  if (writer === undefined) {
+    const destination = internals(logger)[pino.symbols.streamSym];
+    writer = destination instanceof LineBatches ? lineWriter(logger as Logger, destination) : null;
+    requestLineWriters.set(logger, writer);
+  }
+  return writer ?? undefined;
+}
+
+/** What pino keeps under the symbols it exports for integrations (pino.symbols): a logger's destination, its bindings. */
+function internals(logger: FastifyBaseLogger): Record<symbol, unknown> {
+  return logger as unknown as Record<symbol, unknown>;
 }
 
 /** `,"name":value`, or nothing when the value is undefined (as pino leaves it out). */
 function member(name: string, value: string | number | undefined): string {
   return value === undefined ? '' : `,"${name}":${JSON.stringify(value)}`;
+}
+
+/** What `logger` writes for logger.info({ reqId, req, res, responseTime }, 'request completed') with the serializers of createServerLog. */
+function lineWriter(logger: Logger, destination: LineBatches): RequestLineWriter {
+  const head = `{"level":${logger.levels.values.info},"time":`;
+  // The logger's bindings (pid, hostname, and a child's own) as pino writes them: `,"pid":…,"hostname":…`.
+  const base = String(internals(logger)[pino.symbols.chindingsSym] ?? '');
+  return (request, reply) => {
+    if (!logger.isLevelEnabled('info')) return;
+    const req = `"method":${JSON.stringify(request.method)},"url":${JSON.stringify(request.url)}${member('host', request.headers.host)}${member('remoteAddress', request.ip)}${member('remotePort', request.socket?.remotePort)}`;
+    destination.write(
+      `${head}${Date.now()}${base}${member('reqId', request.id)},"req":{${req}},"res":{"statusCode":${reply.statusCode}}${member('responseTime', reply.elapsedTime)},"msg":"request completed"}\n`,
+    );
+  };
 }
 
 export function createServerLog(level: string, fd = 1): ServerLog {
@@ -100,17 +126,6 @@ export function createServerLog(level: string, fd = 1): ServerLog {
     },
     batches,
   );
-  // What pino writes for logger.info({ reqId, req, res, responseTime }, 'request completed') with the serializers above.
-  const bindings = JSON.stringify(logger.bindings()).slice(1, -1);
-  const head = `{"level":${logger.levels.values.info},"time":`;
-  const base = bindings === '' ? '' : `,${bindings}`;
-  requestLineWriters.set(logger, (request, reply) => {
-    if (!logger.isLevelEnabled('info')) return;
-    const req = `"method":${JSON.stringify(request.method)},"url":${JSON.stringify(request.url)}${member('host', request.headers.host)}${member('remoteAddress', request.ip)}${member('remotePort', request.socket?.remotePort)}`;
-    batches.write(
-      `${head}${Date.now()}${base}${member('reqId', request.id)},"req":{${req}},"res":{"statusCode":${reply.statusCode}}${member('responseTime', reply.elapsedTime)},"msg":"request completed"}\n`,
-    );
-  });
   const flush = () => {
     try {
       batches.flushSync();

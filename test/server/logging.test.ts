@@ -6,7 +6,8 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { createServerLog } from '../../server/logging.js';
+import pino from 'pino';
+import { createServerLog, requestLineWriter } from '../../server/logging.js';
 import { AUTH, app, freshId, JSON_TYPE } from './support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-log-'));
@@ -20,7 +21,9 @@ test('the request line is what pino writes for the request and the answer: the s
   const log = createServerLog('info', fd);
   const server = app({ loggerInstance: log.logger });
   // The same request and answer through pino and its serializers, just before the server's own line.
+  const writers = new Set<unknown>();
   server.addHook('onResponse', (request, reply, done) => {
+    writers.add(requestLineWriter(request.log));
     request.log.info({ reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime }, 'pino line');
     done();
   });
@@ -37,6 +40,8 @@ test('the request line is what pino writes for the request and the answer: the s
   const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((text) => JSON.parse(text) as Line);
   const ours = lines.filter((line) => line.msg === 'request completed');
   const pinos = lines.filter((line) => line.msg === 'pino line');
+  // The server's line came from the hand-built writer (Fastify logs through a child of the logger it is given), not from pino.
+  assert.deepEqual([...writers].map((writer) => typeof writer), ['function']);
   assert.equal(ours.length, requests.length);
   assert.equal(pinos.length, requests.length);
   for (const [i, line] of ours.entries()) {
@@ -54,6 +59,14 @@ test('the request line is what pino writes for the request and the answer: the s
     lines.filter((line) => line.msg === 'pino line' || line.msg === 'request completed').map((line) => line.msg),
     requests.flatMap(() => ['pino line', 'request completed']),
   );
+});
+
+test('any other logger writes the request line through pino', async () => {
+  assert.equal(requestLineWriter(pino({ enabled: false })), undefined);
+  const server = app({ logger: { level: 'silent' } });
+  await server.ready();
+  assert.equal(requestLineWriter(server.log), undefined);
+  await server.close();
 });
 
 test('at warn the request line is not written', async () => {
