@@ -5,9 +5,10 @@
 // lost: what is gathered is written synchronously on exit, normal or after
 // SIGTERM/SIGINT, and the start-up lines (the listening address) at once.
 //
-// The request line is built here by hand (requestLineWriter): pino's
-// serializing of the request and the answer was the larger part of what a
-// line cost.
+// The request line is built here by hand (requestLineWriter). A line cost
+// 3.9 µs of CPU through pino's serializers into sonic-boom, 3.1 µs built by
+// hand into sonic-boom, 1.1 µs built by hand and gathered here
+// (bench/log-line.ts).
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
@@ -44,6 +45,7 @@ type SonicBoom = ReturnType<typeof pino.destination>;
  */
 class LineBatches implements DestinationStream {
   private lines: string[] = [];
+  /** Characters gathered, which are bytes for the ASCII lines pino and the request line write. */
   private bytes = 0;
 
   constructor(private readonly destination: SonicBoom) {

@@ -61,7 +61,8 @@ function operationContract(doc: OpenApiDocument, source: string): OperationContr
     requestMediaTypes: Object.keys(content),
     requestBodyRequired: requestBody.required === true,
     validateRequestBody(body) {
-      return describe(validate(body));
+      const violations = validate(body);
+      return violations.length === 0 ? [] : describe(violations);
     },
     otherOperations: operationsOf(doc)
       .filter((op) => op.pointer !== pointer)
