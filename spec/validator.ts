@@ -104,8 +104,9 @@ export function validatorOf(validate: ValidateFunction, pointer: string, context
  * `validate` (Ajv's function: wrap it with validatorOf) and
  * `uncheckedFormats`. Loading it compiles nothing, and needs none of Ajv's
  * compiler: only the few functions of Ajv's runtime that the schema uses.
- * Its schema must hold no integer beyond 2^53 outside the numeric keywords
- * (generated code writes the schema out as JSON).
+ * Its schema must hold no integer beyond 2^53 outside the numeric keywords:
+ * generated code writes the schema out as JSON, and such a schema is a
+ * DocumentError.
  */
 export function validatorModule(doc: OpenApiDocument, schema: unknown, pointer: string, options: ValidatorOptions): string {
   const compiler = ajvCompiler(doc, options, true);
