@@ -1,19 +1,30 @@
-// Parses the shipped OpenAPI document into dist/spec/openapi.parsed.json, and
-// bundles the server's entry point and everything it imports (Fastify, Ajv,
-// pino, yaml) into one file, dist/server/start.bundle.mjs: `npm start` and
-// the image run it. Start-up is mostly module loading (resolving, reading
-// and compiling a few hundred files); one file removes the resolving and
-// the reading. The unbundled dist/server/start.js stays for the tests that
-// import the server's modules.
+// Runs after tsc: writes what the server would otherwise work out at every
+// start, then bundles it.
+// - dist/spec/openapi.parsed.json: the shipped OpenAPI document, parsed.
+// - dist/spec/openapi.validator.js: the validator of its request body, as
+//   Ajv standalone code (server/request-body.ts).
+// Both are used only for the text they were made from (an edited document
+// is parsed and compiled at start as usual).
+// - dist/server/start.bundle.mjs: the compiled server's entry point and
+//   everything it imports (Fastify, pino, the generated validator) in one
+//   file: `npm start` and the image run it. Start-up is mostly module loading
+//   (resolving, reading and compiling a few hundred files); one file removes
+//   the resolving and the reading. Ajv's compiler and the YAML parser are not
+//   in it: spec/ loads them from node_modules when a document other than the
+//   shipped one is served (spec/ajv.ts). The compiled files stay for the
+//   tests that import the server's modules.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { OPENAPI_PATH, PARSED_DOCUMENT_PATH, serializeParsedDocument } from '../dist/spec/openapi.js';
+import { requestBodyValidatorModule } from '../dist/server/request-body.js';
 
-// The shipped document, parsed once here rather than at every start (spec/openapi.ts, parsedAtBuild).
 writeFileSync(PARSED_DOCUMENT_PATH, serializeParsedDocument(readFileSync(OPENAPI_PATH, 'utf8')));
+writeFileSync(new URL('../dist/spec/openapi.validator.js', import.meta.url), requestBodyValidatorModule(OPENAPI_PATH));
 
 await build({
-  entryPoints: ['server/start.ts'],
+  // The compiled JavaScript, not server/start.ts: the generated validator
+  // exists only under dist/, and each module is then bundled once.
+  entryPoints: ['dist/server/start.js'],
   outfile: 'dist/server/start.bundle.mjs',
   bundle: true,
   platform: 'node',

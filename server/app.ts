@@ -9,6 +9,7 @@ import { installBodyParser } from './body.js';
 import { createRule } from './create.js';
 import { declaredOperations } from './declared-operations.js';
 import { answerErrorsAsRecords, ApiError, sendError } from './errors.js';
+import { requestLineWriter } from './logging.js';
 import { DEFAULT_BODY_LIMIT, DEFAULT_MAX_BYTES, DEFAULT_MAX_PLANTS, DEFAULT_REQUEST_TIMEOUT, TIMEOUT_CHECK_INTERVAL } from './limits.js';
 import { answerUnroutedRequests, healthRoute, operationRoute } from './routes.js';
 import { createMemoryStore, type PlantStore } from './store.js';
@@ -116,13 +117,17 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
  * completed". This logs one, when the answer is sent, carrying what both
  * carried (the request's method, url, host and remote address, the status,
  * the response time): half the log volume, which is most of the cost of
- * logging at info under load. Errors are logged as Fastify logs them.
+ * logging at info under load. The server's own logger (logging.ts) writes
+ * that line by hand; any other logger gets it through pino. Errors are
+ * logged as Fastify logs them.
  */
 class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (error) return super.requestCompleted(error, request, reply);
+    const writeLine = requestLineWriter(reply.log);
+    if (writeLine) return writeLine(request, reply);
     reply.log.info({ reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
 }

@@ -3,13 +3,18 @@
 // its request body (spec/validator.ts, shared with the harness). A document
 // the server cannot serve throws a DocumentError naming the keyword and its
 // pointer; start.ts turns it into exit 2.
-import { DocumentError, createOperation, loadOpenApi, operationsOf, OPENAPI_PATH, resolveReference, type OpenApiDocument, type ResponseObject } from '../spec/openapi.js';
+//
+// The shipped document's request-body validator is generated at build time
+// (request-body.ts, written by scripts/bundle-server.mjs to
+// dist/spec/openapi.validator.js) and used for that document's own text:
+// compiling it at every start cost a quarter of the start-up. Any other
+// document is compiled as the app is built.
+import { operationsOf, OPENAPI_PATH, readOpenApi, resolveReference, type OpenApiDocument, type ResponseObject } from '../spec/openapi.js';
+import * as shipped from '../spec/openapi.validator.js';
 import { childPointer } from '../spec/schema-keywords.js';
-import { schemaValidators, type UncheckedFormat } from '../spec/validator.js';
-import { NonIntegralNumber, type JsonValue } from './json.js';
-
-/** The media type the server reads request bodies in (body.ts). */
-const JSON_MEDIA_TYPE = 'application/json';
+import { schemaValidators, validatorOf, type UncheckedFormat, type Validate } from '../spec/validator.js';
+import type { JsonValue } from './json.js';
+import { requestBodySchema, VALIDATOR_OPTIONS } from './request-body.js';
 
 export interface OperationContract {
   method: string;
@@ -29,25 +34,22 @@ export interface OperationContract {
 
 /** The contract of the create operation of the OpenAPI document at `specPath`; a DocumentError when the server cannot serve it. */
 export function loadOperationContract(specPath: string = OPENAPI_PATH): OperationContract {
-  return operationContract(loadOpenApi(specPath));
+  const { document, source } = readOpenApi(specPath);
+  return operationContract(document, source);
 }
 
-function operationContract(doc: OpenApiDocument): OperationContract {
-  const { path, method, operation, pointer } = createOperation(doc);
-  const bodyPointer = childPointer(pointer, 'requestBody');
-  if (operation.requestBody === undefined) throw new DocumentError(bodyPointer, 'requestBody', `${method} ${path} declares no request body`);
-  const { value: requestBody, pointer: requestBodyPointer } = resolveReference(doc, operation.requestBody, bodyPointer);
-  const content = requestBody.content ?? {};
-  const schemaPointer = childPointer(requestBodyPointer, 'content', JSON_MEDIA_TYPE, 'schema');
-  const schema = content[JSON_MEDIA_TYPE]?.schema;
-  if (schema === undefined) throw new DocumentError(childPointer(requestBodyPointer, 'content'), 'content', `${method} ${path}: the server reads ${JSON_MEDIA_TYPE} request bodies, and the document declares no schema for one`);
+/** The request body's validator: generated at build time for the shipped document's text, compiled now for any other. */
+function requestBodyValidator(doc: OpenApiDocument, source: string, schema: unknown, schemaPointer: string): { validate: Validate; uncheckedFormats: UncheckedFormat[] } {
+  if (source === shipped.source && schemaPointer === shipped.schemaPointer) {
+    return { validate: validatorOf(shipped.validate, schemaPointer, VALIDATOR_OPTIONS), uncheckedFormats: shipped.uncheckedFormats };
+  }
+  const validators = schemaValidators(doc, VALIDATOR_OPTIONS);
+  return { validate: validators.compile(schema, schemaPointer), uncheckedFormats: validators.uncheckedFormats() };
+}
 
-  const validators = schemaValidators(doc, {
-    // The JSON parser keeps a non-integral numeral whose double is an integer (1e-400) apart; it is still a number.
-    numeral: (value) => (value instanceof NonIntegralNumber ? value.numeral : undefined),
-    unknownKeywords: 'refuse',
-  });
-  const validate = validators.compile(schema, schemaPointer);
+function operationContract(doc: OpenApiDocument, source: string): OperationContract {
+  const { path, method, operation, pointer, requestBody, content, schema, schemaPointer } = requestBodySchema(doc);
+  const { validate, uncheckedFormats } = requestBodyValidator(doc, source, schema, schemaPointer);
   const responses: Record<string, ResponseObject> = {};
   for (const [status, response] of Object.entries(operation.responses ?? {})) {
     responses[status] = resolveReference(doc, response, childPointer(pointer, 'responses', status)).value;
@@ -59,12 +61,13 @@ function operationContract(doc: OpenApiDocument): OperationContract {
     requestMediaTypes: Object.keys(content),
     requestBodyRequired: requestBody.required === true,
     validateRequestBody(body) {
-      return describe(validate(body));
+      const violations = validate(body);
+      return violations.length === 0 ? [] : describe(violations);
     },
     otherOperations: operationsOf(doc)
       .filter((op) => op.pointer !== pointer)
       .map((op) => ({ method: op.method, path: op.path })),
-    warnings: validators.uncheckedFormats().map(formatWarning),
+    warnings: uncheckedFormats.map(formatWarning),
   };
 }
 

@@ -19,7 +19,10 @@ const MAX_EXPONENT = 1000;
 /** The exact value of a JSON numeral, a double or a bigint; undefined for anything else (NaN and infinities too). */
 export function rationalOf(value: unknown): Rational | undefined {
   if (typeof value === 'bigint') return { n: value, d: 1n };
-  if (typeof value === 'number') return Number.isFinite(value) ? fromNumeral(String(value)) : undefined;
+  if (typeof value === 'number') {
+    if (Number.isSafeInteger(value)) return { n: BigInt(value), d: 1n };
+    return Number.isFinite(value) ? fromNumeral(String(value)) : undefined;
+  }
   if (typeof value === 'string') return fromNumeral(value);
   return undefined;
 }

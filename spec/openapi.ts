@@ -1,8 +1,9 @@
 // Loads the OpenAPI document that both the server and the conformance harness
 // derive their behaviour from. Both read spec/; neither imports the other.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
+import type * as Yaml from 'yaml';
 import { childPointer, escapePointer, isExtension, isSchemaObject, mapSchema, OPENAPI_ONLY, type JsonSchema } from './schema-keywords.js';
 
 export type { JsonSchema } from './schema-keywords.js';
@@ -80,6 +81,11 @@ export class DocumentError extends Error {
 const OPENAPI_31_DIALECT = 'https://spec.openapis.org/oas/3.1/dialect/base';
 
 export function loadOpenApi(path: string = OPENAPI_PATH): OpenApiDocument {
+  return readOpenApi(path).document;
+}
+
+/** The document at `path` (loadOpenApi) and its text, which tells the shipped document from any other. */
+export function readOpenApi(path: string = OPENAPI_PATH): { document: OpenApiDocument; source: string } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -89,8 +95,7 @@ export function loadOpenApi(path: string = OPENAPI_PATH): OpenApiDocument {
   let parsed: unknown = parsedAtBuild(text);
   if (parsed === undefined) {
     try {
-      // Integers as bigints first, so that a bound like 9223372036854775807 keeps its digits.
-      parsed = safeIntegersAsNumbers(parse(text, { intAsBigInt: true }));
+      parsed = safeIntegersAsNumbers(parseYaml(text));
     } catch (error) {
       throw new DocumentError('#', undefined, `${path} is not YAML or JSON: ${(error as Error).message}`);
     }
@@ -105,7 +110,7 @@ export function loadOpenApi(path: string = OPENAPI_PATH): OpenApiDocument {
     throw new DocumentError('#/jsonSchemaDialect', 'jsonSchemaDialect', `${JSON.stringify(doc.jsonSchemaDialect)}: only the OpenAPI 3.1 default dialect (${OPENAPI_31_DIALECT}) is read`);
   }
   doc.components = { ...(isSchemaObject(doc.components) ? doc.components : {}), schemas: isSchemaObject(doc.components?.schemas) ? doc.components.schemas : {} };
-  return doc;
+  return { document: doc, source: text };
 }
 
 /**
@@ -134,8 +139,20 @@ function parsedAtBuild(text: string): unknown {
 
 /** The JSON text of a parsed document and its source, for parsedAtBuild. */
 export function serializeParsedDocument(source: string): string {
-  const document = safeIntegersAsNumbers(parse(source, { intAsBigInt: true }));
+  const document = safeIntegersAsNumbers(parseYaml(source));
   return JSON.stringify({ source, document }, (_key, value: unknown) => (typeof value === 'bigint' ? { [BIGINT_KEY]: value.toString() } : value));
+}
+
+const requireFromHere = createRequire(import.meta.url);
+
+/**
+ * YAML (a superset of JSON), integers as bigints first, so that a bound like
+ * 9223372036854775807 keeps its digits. The parser is loaded when first
+ * needed (it is CommonJS): the server serving the shipped document never
+ * needs it, and its bundle leaves it out.
+ */
+function parseYaml(text: string): unknown {
+  return (requireFromHere('yaml') as typeof Yaml).parse(text, { intAsBigInt: true });
 }
 
 /** Bigints that fit a double exactly become numbers; larger ones stay bigints (only numeric keywords and examples can hold them). */

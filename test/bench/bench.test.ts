@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createFloorServer } from '../../bench/floor.js';
+import { parseCompareArgs } from '../../bench/compare.js';
 import { countCases } from '../../bench/harness.js';
 import { buildReport, renderReport, type Settings } from '../../bench/report.js';
 import { formatTable, median, percentile, summarizeRounds, throughputRatios, type RoundResult } from '../../bench/stats.js';
@@ -132,5 +133,25 @@ describe('the floor server', () => {
       assert.equal(response.status, 400, body);
       assert.equal(((await response.json()) as { error: number }).error, error, body);
     }
+  });
+});
+
+describe('bench/compare.ts arguments', () => {
+  it('reads servers as NAME=FILE with their environment, and the two anchors by name', () => {
+    const settings = parseCompareArgs(['--rounds', '3', 'after=dist/server/start.bundle.mjs', 'after-warn=dist/server/start.bundle.mjs:LOG_LEVEL=warn,PLANTSTORE_ADMIN=off', 'floor']);
+    assert.equal(settings.rounds, 3);
+    assert.deepEqual(settings.servers.map((kind) => kind.name), ['after', 'after-warn', 'floor']);
+    assert.deepEqual(settings.servers[1]!.command(0), { file: process.execPath, args: ['dist/server/start.bundle.mjs'] });
+    assert.equal(settings.servers[1]!.env.LOG_LEVEL, 'warn');
+    assert.equal(settings.servers[1]!.env.PLANTSTORE_ADMIN, 'off');
+    assert.equal(settings.servers[0]!.env.LOG_LEVEL, undefined);
+  });
+
+  it('refuses what it cannot read, naming it', () => {
+    assert.throws(() => parseCompareArgs([]), /at least one server/);
+    assert.throws(() => parseCompareArgs(['dist/server/start.bundle.mjs']), /is not NAME=FILE/);
+    assert.throws(() => parseCompareArgs(['a=x.js:LOG_LEVEL']), /"LOG_LEVEL" .* is not KEY=VALUE/);
+    assert.throws(() => parseCompareArgs(['a=x.js', 'a=y.js']), /a name of its own/);
+    assert.throws(() => parseCompareArgs(['--rounds', '0', 'floor']), /--rounds takes a whole number/);
   });
 });

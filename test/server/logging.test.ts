@@ -1,0 +1,84 @@
+// The server's log (server/logging.ts): the request line it builds by hand is
+// the line pino writes for the same request with the same serializers, and
+// the lines reach the destination in order after a flush.
+import assert from 'node:assert/strict';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import pino from 'pino';
+import { createServerLog, requestLineWriter } from '../../server/logging.js';
+import { AUTH, app, freshId, JSON_TYPE } from './support.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'plantstore-log-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+type Line = Record<string, unknown> & { msg: string; reqId?: string };
+
+test('the request line is what pino writes for the request and the answer: the same fields, values and order', async () => {
+  const file = join(dir, 'log.jsonl');
+  const fd = openSync(file, 'w');
+  const log = createServerLog('info', fd);
+  const server = app({ loggerInstance: log.logger });
+  // The same request and answer through pino and its serializers, just before the server's own line.
+  const writers = new Set<unknown>();
+  server.addHook('onResponse', (request, reply, done) => {
+    writers.add(requestLineWriter(request.log));
+    request.log.info({ reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime }, 'pino line');
+    done();
+  });
+  const requests = [
+    { method: 'POST' as const, url: '/plants', headers: { ...AUTH, ...JSON_TYPE }, payload: JSON.stringify({ id: freshId(), name: 'Fern' }) },
+    { method: 'POST' as const, url: '/plants?q=%22quoted%22&x=\\', headers: { ...AUTH, ...JSON_TYPE, host: 'example.test:8080' }, payload: '{' },
+    { method: 'GET' as const, url: '/__health', headers: {} },
+    { method: 'GET' as const, url: '/nowhere/\u00e9t\u00e9', headers: {}, remoteAddress: '::1' },
+  ];
+  for (const request of requests) await server.inject(request);
+  await server.close();
+  log.flush();
+  closeSync(fd);
+  const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((text) => JSON.parse(text) as Line);
+  const ours = lines.filter((line) => line.msg === 'request completed');
+  const pinos = lines.filter((line) => line.msg === 'pino line');
+  // The server's line came from the hand-built writer (Fastify logs through a child of the logger it is given), not from pino.
+  assert.deepEqual([...writers].map((writer) => typeof writer), ['function']);
+  assert.equal(ours.length, requests.length);
+  assert.equal(pinos.length, requests.length);
+  for (const [i, line] of ours.entries()) {
+    const pinoLine = pinos[i]!;
+    assert.equal(line.reqId, pinoLine.reqId);
+    assert.deepEqual(Object.keys(line), Object.keys(pinoLine), 'the same fields in the same order');
+    const withoutTimes = ({ time, responseTime, msg, ...rest }: Line) => ({ ...rest, time: typeof time, responseTime: typeof responseTime });
+    assert.deepEqual(withoutTimes(line), withoutTimes(pinoLine));
+  }
+  assert.equal((ours[1]!.req as { host: string }).host, 'example.test:8080');
+  assert.equal((ours[1]!.req as { url: string }).url, '/plants?q=%22quoted%22&x=\\');
+  assert.equal((ours[1]!.res as { statusCode: number }).statusCode, 400);
+  // Each server line follows its pino line: one destination, in order.
+  assert.deepEqual(
+    lines.filter((line) => line.msg === 'pino line' || line.msg === 'request completed').map((line) => line.msg),
+    requests.flatMap(() => ['pino line', 'request completed']),
+  );
+});
+
+test('any other logger writes the request line through pino', async () => {
+  assert.equal(requestLineWriter(pino({ enabled: false })), undefined);
+  const server = app({ logger: { level: 'silent' } });
+  await server.ready();
+  assert.equal(requestLineWriter(server.log), undefined);
+  await server.close();
+});
+
+test('at warn the request line is not written', async () => {
+  const file = join(dir, 'warn.jsonl');
+  const fd = openSync(file, 'w');
+  const log = createServerLog('warn', fd);
+  const server = app({ loggerInstance: log.logger });
+  await server.inject({ method: 'GET', url: '/__health' });
+  server.log.warn('a warning');
+  await server.close();
+  log.flush();
+  closeSync(fd);
+  const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((text) => JSON.parse(text) as Line);
+  assert.deepEqual(lines.map((line) => line.msg), ['a warning']);
+});
