@@ -147,7 +147,9 @@ function fieldBytes(value: unknown): number {
  * would keep whole for as long as the plant is stored.
  */
 export function plantJson(plant: StoredPlant): string {
-  return hasBigInt(plant) ? exactJson(plant) : JSON.stringify(plant);
+  // Strings (every plant of the shipped document) need no look inside.
+  const plain = typeof plant.name === 'string' && (plant.tag === undefined || typeof plant.tag === 'string');
+  return plain || !hasBigInt(plant) ? JSON.stringify(plant) : exactJson(plant);
 }
 
 function hasBigInt(value: unknown): boolean {
