@@ -88,7 +88,7 @@ describe('replicas on one PostgreSQL database', { skip: POSTGRES_MISSING, timeou
     }
   });
 
-  test('the database stopped and started under load: only 200 and 503 (with Retry-After), every 200 committed, and the servers recover', async () => {
+  test('the database stopped and started under load: only 200 and 503 (with Retry-After), every 200 committed, and the servers recover', async (t) => {
     const url = await databases.fresh();
     const servers = await Promise.all([replica(url), replica(url)]);
     const answered200: string[] = [];
@@ -130,6 +130,7 @@ describe('replicas on one PostgreSQL database', { skip: POSTGRES_MISSING, timeou
     const stored = new Set((await sql<{ id: string }>(url, 'SELECT id::text AS id FROM plantstore_plants')).map((row) => row.id));
     const lost = answered200.filter((id) => !stored.has(id));
     assert.deepEqual(lost, [], 'every create answered 200 is in the database');
+    t.diagnostic(`answers: ${JSON.stringify(Object.fromEntries(statuses))}; ${answered200.length} answered 200, ${stored.size} plants stored`);
     assert.equal((await fetch(`${servers[1]!.url}/__health`)).status, 200);
   });
 
