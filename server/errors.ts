@@ -4,6 +4,7 @@
 // values" open): the status times 100 plus a running number.
 // Below the table: how an error reaches the client through Fastify.
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { STORE_RETRY_AFTER_SECONDS } from './limits.js';
 import { StoreUnavailableError } from './store.js';
 
 export const ERRORS = {
@@ -88,7 +89,7 @@ export function answerErrorsAsRecords(app: FastifyInstance, bodyLimit: number): 
     if (error instanceof StoreUnavailableError) {
       // The database is away: nothing was stored, and the client may try again.
       request.log.warn({ reason: error.message }, 'store unavailable');
-      return sendError(reply, new ApiError('STORE_UNAVAILABLE', undefined, { 'retry-after': String(error.retryAfterSeconds) }));
+      return sendError(reply, new ApiError('STORE_UNAVAILABLE', undefined, { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) }));
     }
     const { code, statusCode } = error as Partial<FastifyError>;
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {

@@ -31,6 +31,8 @@ export const MAX_POOL_SIZE = 1000;
 export const DATABASE_CONNECT_TIMEOUT = 2000;
 /** Milliseconds a database statement may take before a request is answered 503. */
 export const DATABASE_STATEMENT_TIMEOUT = 5000;
+/** Retry-After of the 503s a store that does not answer causes (creates, GET /__health). */
+export const STORE_RETRY_AFTER_SECONDS = 1;
 
 /** The address `npm start` listens on unless HOST says otherwise: loopback, so a server started on a shared machine is not on the network. */
 export const DEFAULT_HOST = '127.0.0.1';

@@ -6,7 +6,7 @@
 import pg from 'pg';
 import { DATABASE_CONNECT_TIMEOUT, DATABASE_STATEMENT_TIMEOUT, DEFAULT_POOL_SIZE } from './limits.js';
 import { CREATE_SCHEMA, SCHEMA_LOCK_KEY, SCHEMA_VERSION } from './postgres-schema.js';
-import { plantBytes, plantFromJson, plantJson, StoreStartError, StoreUnavailableError, type CreateAllResult, type CreateResult, type PlantEntry, type PlantStore, type StoredPlant } from './store.js';
+import { plantBytes, plantFromJson, plantJson, StoreStartError, StoreUnavailableError, type CreateAllResult, type CreateResult, type PlantEntry, type PlantStore } from './store.js';
 
 export interface PostgresStoreOptions {
   /** postgres://user:password@host:port/database */
@@ -97,7 +97,6 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOpti
     try {
       return await work();
     } catch (error) {
-      if (error instanceof StoreUnavailableError) throw error;
       throw new StoreUnavailableError(`the database does not answer: ${reasonOf(error)}`);
     }
   };

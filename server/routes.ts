@@ -5,8 +5,9 @@ import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyReque
 import type { Authenticator } from './auth.js';
 import { jsonBody, rejectUnreadableBody, requireMediaType } from './body.js';
 import type { CreateRule } from './create.js';
-import type { PlantStore } from './store.js';
 import { ApiError, sendError } from './errors.js';
+import { STORE_RETRY_AFTER_SECONDS } from './limits.js';
+import type { PlantStore } from './store.js';
 import type { OperationContract } from './validation.js';
 import { answerCanBeDelivered } from './wire.js';
 
@@ -48,7 +49,7 @@ export function healthRoute(app: FastifyInstance, store: PlantStore): void {
     if (ok) return { status: 'ok', store: kind };
     // The driver's reason names hosts and ports: the log gets it, not whoever reaches the open endpoint.
     request.log.warn({ reason }, 'health: the store does not answer');
-    return reply.code(503).header('retry-after', '1').send({ status: 'unavailable', store: kind, reason: 'the store does not answer (the server log says why)' });
+    return reply.code(503).header('retry-after', String(STORE_RETRY_AFTER_SECONDS)).send({ status: 'unavailable', store: kind, reason: 'the store does not answer (the server log says why)' });
   });
 }
 

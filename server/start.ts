@@ -28,7 +28,8 @@ try {
   if (config.databaseUrl !== undefined) {
     const logger = log.logger;
     // Loaded only when asked for: the in-memory default does not pay for the driver at start-up.
-    const { openPostgresStore } = await import('./postgres-store.js');
+    const { openPostgresStore, redactDatabaseUrl } = await import('./postgres-store.js');
+    logger.info(`plants kept in PostgreSQL at ${redactDatabaseUrl(config.databaseUrl)}`);
     store = await openPostgresStore({
       url: config.databaseUrl,
       maxPlants: config.maxPlants,
@@ -55,11 +56,8 @@ try {
     initialPlants: stub.plantsFile === undefined ? undefined : readInitialPlantsFile(stub.plantsFile.path, stub.plantsFile.variable),
   });
 } catch (error) {
-  if (error instanceof DocumentError) {
-    // A document the server cannot serve: the keyword and its location, never a stack trace.
-    process.stderr.write(`plantstore: cannot serve the OpenAPI document ${config?.specPath ?? 'spec/openapi.yaml'}: ${error.message}\n`);
-    process.exit(2);
-  }
+  // A document the server cannot serve: the keyword and its location, never a stack trace.
+  if (error instanceof DocumentError) refuseToStart(`cannot serve the OpenAPI document ${config?.specPath ?? 'spec/openapi.yaml'}: ${error.message}`);
   if (!(error instanceof ConfigError || error instanceof InitialPlantsError || error instanceof StoreStartError)) throw error;
   refuseToStart(error.message);
 }
@@ -68,10 +66,6 @@ if (store !== undefined) app.addHook('onClose', async () => store.close());
 
 for (const warning of [...openSettings(config, stub), ...stub.warnings]) app.log.warn(warning);
 for (const warning of app.documentWarnings) app.log.warn(warning);
-if (config.databaseUrl !== undefined) {
-  const { redactDatabaseUrl } = await import('./postgres-store.js');
-  app.log.info(`plants kept in PostgreSQL at ${redactDatabaseUrl(config.databaseUrl)}`);
-}
 
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

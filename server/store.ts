@@ -50,17 +50,10 @@ export class StoreStartError extends Error {}
 
 /**
  * A store that cannot answer now (its database is unreachable): the
- * request is answered 503 with Retry-After, and nothing is taken as stored.
+ * request is answered 503 with Retry-After (STORE_RETRY_AFTER_SECONDS), and
+ * nothing is taken as stored.
  */
-export class StoreUnavailableError extends Error {
-  constructor(
-    message: string,
-    /** Seconds a client should wait before trying again. */
-    readonly retryAfterSeconds = 1,
-  ) {
-    super(message);
-  }
-}
+export class StoreUnavailableError extends Error {}
 
 /**
  * A store keeps at most `maxPlants` plants and at most `maxBytes` bytes of
@@ -106,8 +99,6 @@ export interface MemoryStore extends PlantStore {
   list(): PlantEntry[];
   clear(): number;
   usage(): StoreUsage;
-  readonly size: number;
-  readonly bytes: number;
 }
 
 export interface StoreLimits {
@@ -136,7 +127,7 @@ export function plantBytes(id: string, plant: StoredPlant): number {
 function fieldBytes(value: unknown): number {
   if (value === undefined || value === null) return 0;
   if (typeof value === 'string') return 2 * value.length;
-  return 2 * JSON.stringify(value, (_name, member: unknown) => (typeof member === 'bigint' ? member.toString() : member)).length;
+  return 2 * exactJson(value).length;
 }
 
 /**
@@ -147,17 +138,12 @@ function fieldBytes(value: unknown): number {
  * would keep whole for as long as the plant is stored.
  */
 export function plantJson(plant: StoredPlant): string {
-  // Strings (every plant of the shipped document) need no look inside.
+  // Strings (every plant of the shipped document) are JSON.stringify's, which is faster.
   const plain = typeof plant.name === 'string' && (plant.tag === undefined || typeof plant.tag === 'string');
-  return plain || !hasBigInt(plant) ? JSON.stringify(plant) : exactJson(plant);
+  return plain ? JSON.stringify(plant) : exactJson(plant);
 }
 
-function hasBigInt(value: unknown): boolean {
-  if (typeof value === 'bigint') return true;
-  if (value === null || typeof value !== 'object' || value instanceof NonIntegralNumber) return false;
-  return Object.values(value).some(hasBigInt);
-}
-
+/** JSON.stringify's text, with a bigint written as its digits. */
 function exactJson(value: unknown): string {
   if (typeof value === 'bigint') return value.toString();
   if (value === null || typeof value !== 'object' || value instanceof NonIntegralNumber) return JSON.stringify(value) ?? 'null';
@@ -237,12 +223,6 @@ export function createMemoryStore(maxPlants: number = DEFAULT_MAX_PLANTS, maxByt
     usage: () => ({ plants: ids.size, bytes }),
     health: () => ({ store: 'memory', ok: true }),
     close: () => {},
-    get size() {
-      return ids.size;
-    },
-    get bytes() {
-      return bytes;
-    },
   };
 }
 

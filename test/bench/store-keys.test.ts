@@ -13,7 +13,7 @@ test('number and string keys never merge two ids, and ids come back as given', (
     assert.equal(store.create(id, { name: 'again' }), 'exists', id);
     assert.deepEqual(store.get(id), { name: `p${i}` }, id);
   });
-  assert.equal(store.size, ids.length);
+  assert.equal(store.usage().plants, ids.length);
   assert.deepEqual(
     store.list().map((entry) => entry.id),
     ids,

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PLANT_OVERHEAD_BYTES } from '../../server/limits.js';
-import { createMemoryStore, plantBytes, plantFromJson, plantJson } from '../../server/store.js';
+import { plantBytes, plantFromJson, plantJson } from '../../server/store.js';
 import { app, assertError, post } from './support.js';
 
 test('a second create with a stored id is 400 saying the plant exists', async () => {
@@ -32,19 +32,6 @@ test('past the maximum number of plants a create is 507 and nothing is stored', 
   assert.equal((await server.plantStore.usage()).plants, 2);
 });
 
-test('the memory store lists in insertion order and clears', () => {
-  const store = createMemoryStore(10);
-  assert.equal(store.create('1', { name: 'a' }), 'created');
-  assert.equal(store.create('-5', { name: 'b', tag: 't' }), 'created');
-  assert.equal(store.create('1', { name: 'c' }), 'exists');
-  assert.deepEqual(store.list(), [
-    { id: '1', plant: { name: 'a' } },
-    { id: '-5', plant: { name: 'b', tag: 't' } },
-  ]);
-  store.clear();
-  assert.equal(store.size, 0);
-});
-
 test('past the byte budget a create is 507 and nothing is stored; plantBytes counts 2 bytes per character and the overhead', async () => {
   const fern = plantBytes('1', { name: 'Fern' });
   assert.equal(fern, PLANT_OVERHEAD_BYTES + 2 * ('1'.length + 'Fern'.length));
@@ -61,32 +48,6 @@ test('past the byte budget a create is 507 and nothing is stored; plantBytes cou
   const roomy = app({ maxPlants: 1000, maxBytes: 64 * 1024 });
   assertError(await post(roomy, { id: 1, name: 'x'.repeat(40 * 1024) }), 507, 50701);
   assert.equal((await roomy.plantStore.usage()).plants, 0);
-});
-
-test('the memory store: createAll stores every entry or none, the count cap and the byte budget included; clear frees the budget', () => {
-  const a = { id: '1', plant: { name: 'a' } };
-  const b = { id: '2', plant: { name: 'b' } };
-  const c = { id: '3', plant: { name: 'c' } };
-  const byCount = createMemoryStore(2);
-  assert.equal(byCount.create('1', a.plant), 'created');
-  assert.equal(byCount.createAll([b, c]), 'full', 'two more pass the count cap');
-  assert.deepEqual(byCount.list(), [a], 'nothing of the refused list was stored');
-  assert.equal(byCount.bytes, plantBytes('1', a.plant));
-
-  const byBytes = createMemoryStore(100, 2 * plantBytes('1', a.plant));
-  assert.equal(byBytes.createAll([a, b, c]), 'full');
-  assert.equal(byBytes.size, 0);
-  assert.equal(byBytes.bytes, 0);
-  assert.equal(byBytes.createAll([a, b]), 'created');
-  assert.equal(byBytes.create('3', c.plant), 'full');
-  byBytes.clear();
-  assert.equal(byBytes.bytes, 0);
-  assert.equal(byBytes.create('3', c.plant), 'created', 'a cleared store has its whole budget again');
-
-  const store = createMemoryStore();
-  assert.equal(store.create('2', b.plant), 'created');
-  assert.deepEqual(store.createAll([a, b, c]), { taken: ['2'] }, 'a stored id refuses the list, and is named');
-  assert.deepEqual(store.list(), [b]);
 });
 
 test('a stored plant is the JSON text of its answer, every character of any script kept, int64 digits too (memory per plant: test/robustness/memory.test.ts)', async () => {

@@ -73,7 +73,7 @@ for (const [kind, make, options] of stores) {
       assert.equal(await byBytes.create('2', { name: 'Fern' }), 'created', 'a cleared store has its whole budget again');
     });
 
-    test('createAll stores every entry or none, and names the ids stored already', async () => {
+    test('createAll stores every entry or none, the count cap and the byte budget included, and names the ids stored already', async () => {
       const a = { id: '1', plant: { name: 'a' } };
       const b = { id: '2', plant: { name: 'b', tag: 'x' } };
       const c = { id: '3', plant: { name: 'c' } };
@@ -87,6 +87,11 @@ for (const [kind, make, options] of stores) {
       assert.deepEqual(await store.list(), [b, c, a], 'listed in the order stored');
       assert.equal(await store.clear(), 3);
       assert.deepEqual(await store.list(), []);
+
+      const byBytes = await make(100, 2 * plantBytes('1', a.plant));
+      assert.equal(await byBytes.createAll([a, { id: '3', plant: { name: 'c' } }, { id: '4', plant: { name: 'd' } }]), 'full', 'three plants pass a budget of two');
+      assert.deepEqual(await byBytes.usage(), { plants: 0, bytes: 0 });
+      assert.equal(await byBytes.createAll([a, { id: '3', plant: { name: 'c' } }]), 'created', 'two fit exactly');
     });
   });
 }
