@@ -21,6 +21,7 @@
 //   truncated       a 200 whose body is JSON cut short, Content-Length exact
 //   hang            no answer until the client gives up (or MAX_HOLD_MS, or the server closes)
 //   dribble         a 503 Error record, chunked, `bytes` bytes every `intervalMs` ms
+import { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
 import { ApiError, ERRORS } from '../errors.js';
@@ -138,21 +139,19 @@ type WireAction = (request: FastifyRequest, reply: FastifyReply, done: Done, ste
 const WIRE: Record<WireFault, WireAction> = {
   reset(request, reply) {
     reply.hijack();
-    // RST instead of FIN: the client's read fails with ECONNRESET.
-    request.raw.socket.resetAndDestroy();
+    dropConnection(request, reply, 'reset');
   },
   close(request, reply) {
     reply.hijack();
-    request.raw.socket.destroy();
+    dropConnection(request, reply, 'close');
   },
   'close-mid-body'(request, reply, _done, _step, { entry }) {
     reply.hijack();
     const response = reply.raw;
-    const socket = request.raw.socket;
     response.writeHead(200, { 'content-type': JSON_TYPE, 'content-length': FAULT_TEXT.length });
     entry?.answered(200);
     // Closed once the half is on its way: the client has the headers and fewer bytes than they announce.
-    response.write(FAULT_HALF, () => socket.destroy());
+    response.write(FAULT_HALF, () => dropConnection(request, reply, 'close-mid-body'));
   },
   garbage(_request, reply) {
     reply.code(200).type(JSON_TYPE).send(GARBAGE);
@@ -168,7 +167,7 @@ const WIRE: Record<WireFault, WireAction> = {
     // pass, or the server closes; then the connection is closed, unanswered.
     hold.wait(MAX_HOLD_MS).then(() => {
       hold.release();
-      request.raw.socket.destroy();
+      dropConnection(request, reply, 'hang');
     });
   },
   dribble(request, reply, done, step, { held }) {
@@ -180,6 +179,22 @@ const WIRE: Record<WireFault, WireAction> = {
       .send(dribbled(DRIBBLE_TEXT, step.bytes as number, step.intervalMs as number, hold));
   },
 };
+
+/**
+ * Ends the connection without (the rest of) an answer: with a TCP RST for
+ * `reset` (the client's read fails with ECONNRESET), else closed (FIN).
+ * app.inject() has no socket: there the response fails instead, naming the
+ * fault, so that an injected request ends rather than hangs.
+ */
+function dropConnection(request: FastifyRequest, reply: FastifyReply, fault: WireFault): void {
+  const { socket } = request.raw;
+  if (socket instanceof Socket) {
+    if (fault === 'reset') socket.resetAndDestroy();
+    else socket.destroy();
+    return;
+  }
+  reply.raw.destroy(new Error(`the stub's fault ${fault}: the connection ${fault === 'reset' ? 'was reset' : 'closed'} (app.inject() has no socket to fail)`));
+}
 
 /**
  * A body that is sent `bytes` bytes at a time, one chunk (of the chunked

@@ -384,6 +384,19 @@ describe('the stub’s wire faults, over a real socket', { timeout: 120_000 }, (
     }
   });
 
+  test('without a socket (app.inject): reset, close and close-mid-body fail the injected request, naming the fault; a hang ends when the app closes', async () => {
+    const app = stubApp();
+    for (const fault of ['reset', 'close', 'close-mid-body']) {
+      const error = await rejection(app.inject({ method: 'POST', url: '/plants', headers: { ...JSON_AUTH, prefer: `fault=${fault}` }, payload: '{"id": 1, "name": "Fern"}' }));
+      assert.match(error.message, new RegExp(`^the stub's fault ${fault}: the connection (was reset|closed) \\(app\\.inject\\(\\) has no socket to fail\\)$`));
+    }
+    const hung = rejection(app.inject({ method: 'POST', url: '/plants', headers: { ...JSON_AUTH, prefer: 'fault=hang' }, payload: '{"id": 1, "name": "Fern"}' }));
+    await eventually('the hang is journaled', async () => (await journalEntries(app)).length === 4);
+    await app.close();
+    assert.match((await hung).message, /fault hang/);
+    assert.deepEqual(await app.plantStore.list(), []);
+  });
+
   test('dribble: curl --raw shows the chunk boundaries; the body is the whole Error record', { skip: curlMissing }, async () => {
     const app = stubApp();
     const base = await listening(app);
