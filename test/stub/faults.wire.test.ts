@@ -6,7 +6,9 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
 import { Agent, request, type Dispatcher } from 'undici';
+import type { AppOptions } from '../../server/app.js';
 import { MAX_HOLD_MS } from '../../server/limits.js';
 import { DRIBBLE_TEXT, FAULT_HALF, FAULT_TEXT, GARBAGE } from '../../server/stub/faults.js';
 import type { Sleep } from '../../server/stub/index.js';
@@ -17,6 +19,26 @@ const JSON_AUTH = { authorization: `Bearer ${TOKEN}`, 'content-type': 'applicati
 function post(plant: unknown, extra: { headers?: Record<string, string>; dispatcher?: Dispatcher; signal?: AbortSignal } = {}) {
   const { headers, ...rest } = extra;
   return { method: 'POST' as const, headers: { ...JSON_AUTH, ...headers }, body: JSON.stringify(plant), ...rest };
+}
+
+interface RunningStub {
+  app: FastifyInstance;
+  base: string;
+  /** An undici agent of the test's own (closed after it). */
+  agent: Agent;
+}
+
+/** Runs `test` against a stub listening on loopback, then closes it (and the agent) whatever happens. */
+async function onStub(options: AppOptions, test: (stub: RunningStub) => Promise<void>): Promise<void> {
+  const app = stubApp(options);
+  const base = await listening(app);
+  const agent = new Agent();
+  try {
+    await test({ app, base, agent });
+  } finally {
+    await agent.close();
+    if (app.server.listening) await app.close();
+  }
 }
 
 /** What a promise rejects with (it must reject). */
@@ -80,11 +102,8 @@ async function faultsJournaled(app: Parameters<typeof journalEntries>[0]) {
 }
 
 describe('the stub’s wire faults, over a real socket', { timeout: 120_000 }, () => {
-  test('reset: undici fails with ECONNRESET; the journal shows the fault with no status; nothing is stored', async () => {
-    const app = stubApp();
-    const base = await listening(app);
-    const agent = new Agent();
-    try {
+  test('reset: undici fails with ECONNRESET; the journal shows the fault with no status; nothing is stored', () =>
+    onStub({}, async ({ app, base, agent }) => {
       await schedule(app, [{ fault: 'reset' }]);
       const error = await rejection(request(`${base}/plants`, { ...post({ id: 1, name: 'Fern' }), dispatcher: agent }));
       assert.equal(error.code, 'ECONNRESET', `${error.name}: ${error.message}`);
@@ -95,93 +114,57 @@ describe('the stub’s wire faults, over a real socket', { timeout: 120_000 }, (
       assert.equal(next.statusCode, 200);
       await next.body.dump();
       assert.deepEqual(await storedIds(app), ['1']);
-    } finally {
-      await agent.close();
-      await app.close();
-    }
-  });
+    }));
 
-  test('reset: curl exits 56 (Recv failure: Connection reset by peer)', { skip: curlMissing }, async () => {
-    const app = stubApp();
-    const base = await listening(app);
-    try {
+  test('reset: curl exits 56 (Recv failure: Connection reset by peer)', { skip: curlMissing }, () =>
+    onStub({}, async ({ app, base }) => {
       const result = await curl(curlCreate(base, { id: 1, name: 'Fern' }, { prefer: 'fault=reset' }));
       assert.equal(result.code, 56, result.stderr);
       assert.match(result.stderr, /Connection reset by peer/);
       assert.equal(result.stdout.length, 0);
       assert.deepEqual(await storedIds(app), []);
       assert.deepEqual(await faultsJournaled(app), [{ status: null, fault: { from: 'prefer', step: { fault: 'reset' } } }]);
-    } finally {
-      await app.close();
-    }
-  });
+    }));
 
-  test('close: undici fails with UND_ERR_SOCKET (other side closed); nothing is stored', async () => {
-    const app = stubApp();
-    const base = await listening(app);
-    const agent = new Agent();
-    try {
+  test('close: undici fails with UND_ERR_SOCKET (other side closed); nothing is stored', () =>
+    onStub({}, async ({ app, base, agent }) => {
       await schedule(app, [{ fault: 'close' }]);
       const error = await rejection(request(`${base}/plants`, { ...post({ id: 1, name: 'Fern' }), dispatcher: agent }));
       assert.equal(error.code, 'UND_ERR_SOCKET', `${error.name}: ${error.message}`);
       assert.match(error.message, /other side closed/);
       assert.deepEqual(await storedIds(app), []);
       assert.deepEqual(await faultsJournaled(app), [{ status: null, fault: { from: 'schedule', step: { fault: 'close' } } }]);
-    } finally {
-      await agent.close();
-      await app.close();
-    }
-  });
+    }));
 
-  test('close: curl exits 52 (Empty reply from server)', { skip: curlMissing }, async () => {
-    const app = stubApp();
-    const base = await listening(app);
-    try {
+  test('close: curl exits 52 (Empty reply from server)', { skip: curlMissing }, () =>
+    onStub({}, async ({ app, base }) => {
       const result = await curl(curlCreate(base, { id: 1, name: 'Fern' }, { prefer: 'fault=close' }));
       assert.equal(result.code, 52, result.stderr);
       assert.match(result.stderr, /Empty reply from server/);
       assert.deepEqual(await storedIds(app), []);
-    } finally {
-      await app.close();
-    }
-  });
+    }));
 
-  test('close-mid-body: undici gets the 200 headers, then reading the body fails with UND_ERR_SOCKET; nothing is stored', async () => {
-    const app = stubApp();
-    const base = await listening(app);
-    const agent = new Agent();
-    try {
+  test('close-mid-body: undici gets the 200 headers, then reading the body fails with UND_ERR_SOCKET; nothing is stored', () =>
+    onStub({}, async ({ app, base, agent }) => {
       await schedule(app, [{ fault: 'close-mid-body' }]);
       const { status, error } = await bodyRejection(request(`${base}/plants`, { ...post({ id: 1, name: 'Fern' }), dispatcher: agent }));
       assert.equal(status, 200);
       assert.equal(error.code, 'UND_ERR_SOCKET', `${error.name}: ${error.message}`);
       assert.deepEqual(await storedIds(app), []);
       assert.deepEqual(await faultsJournaled(app), [{ status: 200, fault: { from: 'schedule', step: { fault: 'close-mid-body' } } }]);
-    } finally {
-      await agent.close();
-      await app.close();
-    }
-  });
+    }));
 
-  test('close-mid-body: curl exits 18 (transfer closed with bytes remaining), having received the first half', { skip: curlMissing }, async () => {
-    const app = stubApp();
-    const base = await listening(app);
-    try {
+  test('close-mid-body: curl exits 18 (transfer closed with bytes remaining), having received the first half', { skip: curlMissing }, () =>
+    onStub({}, async ({ app, base }) => {
       const result = await curl(curlCreate(base, { id: 1, name: 'Fern' }, { prefer: 'fault=close-mid-body' }));
       assert.equal(result.code, 18, result.stderr);
       assert.match(result.stderr, new RegExp(`transfer closed with ${FAULT_TEXT.length - FAULT_HALF.length} bytes remaining to read`));
       assert.deepEqual(result.stdout, FAULT_HALF);
       assert.deepEqual(await storedIds(app), []);
-    } finally {
-      await app.close();
-    }
-  });
+    }));
 
-  test('garbage: undici gets a 200 whose body, exactly its Content-Length, is not JSON; nothing is stored', async () => {
-    const app = stubApp();
-    const base = await listening(app);
-    const agent = new Agent();
-    try {
+  test('garbage: undici gets a 200 whose body, exactly its Content-Length, is not JSON; nothing is stored', () =>
+    onStub({}, async ({ app, base, agent }) => {
       await schedule(app, [{ fault: 'garbage' }]);
       const res = await request(`${base}/plants`, { ...post({ id: 1, name: 'Fern' }), dispatcher: agent });
       assert.equal(res.statusCode, 200);
@@ -193,30 +176,18 @@ describe('the stub’s wire faults, over a real socket', { timeout: 120_000 }, (
       assert.throws(() => new TextDecoder('utf-8', { fatal: true }).decode(bytes), TypeError, 'not even UTF-8');
       assert.deepEqual(await storedIds(app), []);
       assert.deepEqual(await faultsJournaled(app), [{ status: 200, fault: { from: 'schedule', step: { fault: 'garbage' } } }]);
-    } finally {
-      await agent.close();
-      await app.close();
-    }
-  });
+    }));
 
-  test('garbage: curl exits 0 with the 64 bytes (the transfer is whole; only the JSON is wrong)', { skip: curlMissing }, async () => {
-    const app = stubApp();
-    const base = await listening(app);
-    try {
+  test('garbage: curl exits 0 with the 64 bytes (the transfer is whole; only the JSON is wrong)', { skip: curlMissing }, () =>
+    onStub({}, async ({ app, base }) => {
       const result = await curl([...curlCreate(base, { id: 1, name: 'Fern' }, { prefer: 'fault=garbage' }), '--fail']);
       assert.equal(result.code, 0, result.stderr);
       assert.deepEqual(result.stdout, GARBAGE);
       assert.deepEqual(await storedIds(app), []);
-    } finally {
-      await app.close();
-    }
-  });
+    }));
 
-  test('truncated: undici gets a 200 whose body, exactly its Content-Length, is JSON cut short; nothing is stored', async () => {
-    const app = stubApp();
-    const base = await listening(app);
-    const agent = new Agent();
-    try {
+  test('truncated: undici gets a 200 whose body, exactly its Content-Length, is JSON cut short; nothing is stored', () =>
+    onStub({}, async ({ app, base, agent }) => {
       await schedule(app, [{ fault: 'truncated' }]);
       const res = await request(`${base}/plants`, { ...post({ id: 1, name: 'Fern' }), dispatcher: agent });
       assert.equal(res.statusCode, 200);
@@ -226,16 +197,10 @@ describe('the stub’s wire faults, over a real socket', { timeout: 120_000 }, (
       assert.ok(FAULT_TEXT.toString('utf8').startsWith(text) && text.length < FAULT_TEXT.length);
       assert.throws(() => JSON.parse(text), SyntaxError);
       assert.deepEqual(await storedIds(app), []);
-    } finally {
-      await agent.close();
-      await app.close();
-    }
-  });
+    }));
 
-  test('truncated: curl exits 0 with the half of the JSON text', { skip: curlMissing }, async () => {
-    const app = stubApp();
-    const base = await listening(app);
-    try {
+  test('truncated: curl exits 0 with the half of the JSON text', { skip: curlMissing }, () =>
+    onStub({}, async ({ app, base }) => {
       const result = await curl([...curlCreate(base, { id: 1, name: 'Fern' }, { prefer: 'fault=truncated' }), '--fail', '-i']);
       assert.equal(result.code, 0, result.stderr);
       const text = result.stdout.toString('utf8');
@@ -243,16 +208,10 @@ describe('the stub’s wire faults, over a real socket', { timeout: 120_000 }, (
       assert.match(text, /^preference-applied: fault=truncated\r$/m);
       assert.ok(text.endsWith(`\r\n\r\n${FAULT_HALF.toString('utf8')}`));
       assert.deepEqual(await storedIds(app), []);
-    } finally {
-      await app.close();
-    }
-  });
+    }));
 
-  test('hang: undici gives up by its own abort; the server answers others meanwhile, then takes the held place back; nothing is stored', async () => {
-    const app = stubApp({ stub: { maxWaiting: 1 } });
-    const base = await listening(app);
-    const agent = new Agent();
-    try {
+  test('hang: undici gives up by its own abort; the server answers others meanwhile, then takes the held place back; nothing is stored', () =>
+    onStub({ stub: { maxWaiting: 1 } }, async ({ app, base, agent }) => {
       await schedule(app, [{ fault: 'hang' }]);
       const controller = new AbortController();
       const hung = rejection(request(`${base}/plants`, { ...post({ id: 1, name: 'Fern' }), dispatcher: agent, signal: controller.signal }));
@@ -275,67 +234,41 @@ describe('the stub’s wire faults, over a real socket', { timeout: 120_000 }, (
       });
       assert.deepEqual(await storedIds(app), ['3', '4'], 'the hung request stored nothing');
       assert.deepEqual((await faultsJournaled(app))[0], { status: null, fault: { from: 'schedule', step: { fault: 'hang' } } });
-    } finally {
-      await agent.close();
-      await app.close();
-    }
-  });
+    }));
 
-  test('hang: curl gives up at its --max-time with exit 28 (Operation timed out)', { skip: curlMissing }, async () => {
-    const app = stubApp();
-    const base = await listening(app);
-    try {
+  test('hang: curl gives up at its --max-time with exit 28 (Operation timed out)', { skip: curlMissing }, () =>
+    onStub({}, async ({ app, base }) => {
       const result = await curl([...curlCreate(base, { id: 1, name: 'Fern' }, { prefer: 'fault=hang' }), '--max-time', '1']);
       assert.equal(result.code, 28, result.stderr);
       assert.match(result.stderr, /Operation timed out .* 0 bytes received/);
       assert.deepEqual(await storedIds(app), []);
-    } finally {
-      await app.close();
-    }
-  });
+    }));
 
-  test('hang: app.close() with a hang held ends it (the client sees the connection closed, unanswered)', async () => {
-    const app = stubApp();
-    const base = await listening(app);
-    const agent = new Agent();
-    let closed = false;
-    try {
+  test('hang: app.close() with a hang held ends it (the client sees the connection closed, unanswered)', () =>
+    onStub({}, async ({ app, base, agent }) => {
       await schedule(app, [{ fault: 'hang' }]);
       const hung = rejection(request(`${base}/plants`, { ...post({ id: 1, name: 'Fern' }), dispatcher: agent }));
       await eventually('the hang is journaled', async () => (await journalEntries(app)).length === 1);
       await app.close(); // the file's timeout fails this test by name if the hang held the close
-      closed = true;
       const error = await hung;
       assert.equal(error.code, 'UND_ERR_SOCKET', `${error.name}: ${error.message}`);
       assert.deepEqual(await app.plantStore.list(), []);
-    } finally {
-      await agent.close();
-      if (!closed) await app.close();
-    }
-  });
+    }));
 
-  test('hang: past its cap (MAX_HOLD_MS, here a sleep that ends at once) the connection is closed unanswered', async () => {
+  test('hang: past its cap (MAX_HOLD_MS, here a sleep that ends at once) the connection is closed unanswered', () => {
     const asked: number[] = [];
     const sleep: Sleep = async (ms) => void asked.push(ms);
-    const app = stubApp({ stub: { sleep } });
-    const base = await listening(app);
-    const agent = new Agent();
-    try {
+    return onStub({ stub: { sleep } }, async ({ app, base, agent }) => {
       await schedule(app, [{ fault: 'hang' }]);
       const error = await rejection(request(`${base}/plants`, { ...post({ id: 1, name: 'Fern' }), dispatcher: agent }));
       assert.equal(error.code, 'UND_ERR_SOCKET', `${error.name}: ${error.message}`);
       assert.deepEqual(asked, [MAX_HOLD_MS]);
       assert.deepEqual(await storedIds(app), []);
-    } finally {
-      await agent.close();
-      await app.close();
-    }
+    });
   });
 
-  test('dribble: the answer comes in chunks of exactly `bytes` bytes (the last one shorter), a whole 503 Error record; nothing is stored', async () => {
-    const app = stubApp();
-    const base = await listening(app);
-    try {
+  test('dribble: the answer comes in chunks of exactly `bytes` bytes (the last one shorter), a whole 503 Error record; nothing is stored', () =>
+    onStub({}, async ({ app, base }) => {
       await schedule(app, [{ fault: 'dribble', bytes: 7, intervalMs: 1 }]);
       const raw = await rawExchange(base, '{"id": 1, "name": "Fern"}', {});
       const headerEnd = raw.indexOf('\r\n\r\n');
@@ -351,16 +284,10 @@ describe('the stub’s wire faults, over a real socket', { timeout: 120_000 }, (
       assert.deepEqual(JSON.parse(DRIBBLE_TEXT.toString('utf8')).error, 50303);
       assert.deepEqual(await storedIds(app), []);
       assert.deepEqual(await faultsJournaled(app), [{ status: 503, fault: { from: 'schedule', step: { fault: 'dribble', bytes: 7, intervalMs: 1 } } }]);
-    } finally {
-      await app.close();
-    }
-  });
+    }));
 
-  test('dribble: undici reads the first chunk and gives up by its own abort; the server lets go and closes at once', async () => {
-    const app = stubApp({ stub: { maxWaiting: 1 } });
-    const base = await listening(app);
-    const agent = new Agent();
-    try {
+  test('dribble: undici reads the first chunk and gives up by its own abort; the server lets go and closes at once', () =>
+    onStub({ stub: { maxWaiting: 1 } }, async ({ app, base, agent }) => {
       // The next chunk is due in 10 s: the client aborts long before.
       await schedule(app, [{ fault: 'dribble', bytes: 5, intervalMs: 10_000 }]);
       const controller = new AbortController();
@@ -378,11 +305,7 @@ describe('the stub’s wire faults, over a real socket', { timeout: 120_000 }, (
         return next.statusCode === 200;
       });
       assert.deepEqual(await storedIds(app), ['2']);
-    } finally {
-      await agent.close();
-      await app.close();
-    }
-  });
+    }));
 
   test('without a socket (app.inject): reset, close and close-mid-body fail the injected request, naming the fault; a hang ends when the app closes', async () => {
     const app = stubApp();
@@ -397,10 +320,8 @@ describe('the stub’s wire faults, over a real socket', { timeout: 120_000 }, (
     assert.deepEqual(await app.plantStore.list(), []);
   });
 
-  test('dribble: curl --raw shows the chunk boundaries; the body is the whole Error record', { skip: curlMissing }, async () => {
-    const app = stubApp();
-    const base = await listening(app);
-    try {
+  test('dribble: curl --raw shows the chunk boundaries; the body is the whole Error record', { skip: curlMissing }, () =>
+    onStub({}, async ({ app, base }) => {
       const result = await curl([...curlCreate(base, { id: 1, name: 'Fern' }, { prefer: 'fault=dribble, bytes=9, interval=1' }), '--raw']);
       assert.equal(result.code, 0, result.stderr);
       const chunks = chunksOf(result.stdout);
@@ -409,8 +330,5 @@ describe('the stub’s wire faults, over a real socket', { timeout: 120_000 }, (
       const failed = await curl([...curlCreate(base, { id: 1, name: 'Fern' }, { prefer: 'fault=dribble, bytes=9, interval=1' }), '--fail']);
       assert.equal(failed.code, 22, 'with --fail, curl reports the 503 (exit 22)');
       assert.deepEqual(await storedIds(app), []);
-    } finally {
-      await app.close();
-    }
-  });
+    }));
 });
