@@ -129,12 +129,13 @@ async function main(): Promise<void> {
   try {
     writeFileSync(join(dir, 'client.py'), PYTHON);
     writeFileSync(join(dir, 'FaultClient.java'), JAVA);
+    const curlVersion = await run('curl', ['--version']);
     const python = await run('python3', ['-c', 'import requests; print(requests.__version__)']);
     const java = await run('java', ['-version']);
     const clients: Array<[string, Client | string]> = [
       [`undici ${(await import('undici/package.json', { with: { type: 'json' } })).default.version} \`request()\``, undiciClient],
       [`Node ${process.versions.node} \`fetch\``, fetchClient],
-      [`curl ${(await run('curl', ['--version'])).stdout.split(' ')[1] ?? ''}`, curlClient],
+      [`curl ${curlVersion.stdout.split(' ')[1] ?? ''}`, curlVersion.code === 0 ? curlClient : 'not installed here'],
       [
         `Python requests ${python.stdout.trim()}`,
         python.code === 0
