@@ -110,14 +110,8 @@ export function preferenceResolver(contract: OperationContract, answers: CodeAns
   const refuse = (message: string) => new ApiError('PREFER_MALFORMED', message);
   return (header) => {
     // RFC 9110 §5.3: repeated header lines are one comma-separated list.
-    const preferences = parsePrefer(Array.isArray(header) ? header.join(',') : header);
     // RFC 7240 §2: preferences a server does not know are ignored.
-    if (!preferences.has('code') && !preferences.has('fault') && !preferences.has('delay')) {
-      for (const name of ['retry-after', 'bytes', 'interval']) {
-        if (preferences.has(name)) throw refuse(`Prefer: ${name} goes with ${name === 'retry-after' ? 'code=N' : 'fault=dribble'}.`);
-      }
-      return undefined;
-    }
+    const preferences = parsePrefer(Array.isArray(header) ? header.join(',') : header);
     const step: StepObject = {};
     if (preferences.has('code')) {
       const code = preferences.get('code') ?? '';
