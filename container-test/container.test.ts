@@ -107,7 +107,9 @@ test('the image built from the Dockerfile with testcontainers', { timeout: 15 * 
       assert.equal(forced.status, 400);
       assert.equal(typeof forced.body.error, 'number');
       assert.equal(typeof forced.body.message, 'string');
-      const undeclared = await call(`${base}/plants`, { method: 'POST', headers: { ...API, prefer: 'code=500' }, body: '{"id": 5, "name": "Fern"}' });
+      const unavailable = await call(`${base}/plants`, { method: 'POST', headers: { ...API, prefer: 'code=503, retry-after=2' }, body: '{"id": 5, "name": "Fern"}' });
+      assert.deepEqual([unavailable.status, unavailable.body.error, unavailable.headers.get('retry-after')], [503, 50399, '2']);
+      const undeclared = await call(`${base}/plants`, { method: 'POST', headers: { ...API, prefer: 'code=302' }, body: '{"id": 5, "name": "Fern"}' });
       assert.deepEqual([undeclared.status, undeclared.body.error], [400, 40022]);
 
       const put = await call(`${base}/__admin/delay`, { method: 'PUT', headers: { ...ADMIN, 'content-type': 'application/json' }, body: '{"ms": 5}' });
@@ -117,6 +119,40 @@ test('the image built from the Dockerfile with testcontainers', { timeout: 15 * 
 
       assert.deepEqual((await call(`${base}/__admin/plants`, { method: 'DELETE', headers: ADMIN })).body, { deleted: 3 });
       assert.deepEqual((await call(`${base}/__admin/journal`, { method: 'DELETE', headers: ADMIN })).status, 200);
+    });
+
+    await t.test('faults scheduled through the controls of the running image: a reset, a 503 with Retry-After, then the normal answer', async () => {
+      const steps = [{ fault: 'reset' }, { code: 503, retryAfter: 1 }, 'normal'];
+      const json = { 'content-type': 'application/json' };
+      const refused = await call(`${base}/__admin/faults`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, ...json }, body: JSON.stringify(steps) });
+      assert.equal(refused.status, 401, 'only the admin token schedules faults');
+      const scheduled = await call(`${base}/__admin/faults`, { method: 'POST', headers: { ...ADMIN, ...json }, body: JSON.stringify(steps) });
+      assert.deepEqual(scheduled.body, { added: 3, steps });
+      const plant = { method: 'POST', headers: API, body: '{"id": 6, "name": "Fern"}' };
+      const reset = await fetch(`${base}/plants`, { ...plant, signal: AbortSignal.timeout(30_000) }).then(
+        () => assert.fail('the reset step answers nothing'),
+        (error: Error & { cause?: { code?: string } }) => error,
+      );
+      assert.equal(reset.cause?.code, 'ECONNRESET', `${reset.message}: ${String(reset.cause)}`);
+      const unavailable = await call(`${base}/plants`, plant);
+      assert.deepEqual([unavailable.status, unavailable.headers.get('retry-after'), unavailable.body.error], [503, '1', 50399]);
+      const created = await call(`${base}/plants`, plant);
+      assert.deepEqual([created.status, created.body], [200, { name: 'Fern' }]);
+      assert.deepEqual((await call(`${base}/__admin/faults`, { headers: ADMIN })).body, { steps: [] });
+      const plants = await call(`${base}/__admin/plants`, { headers: ADMIN });
+      assert.equal(plants.body.plants.filter((p: { id: string }) => p.id === '6').length, 1, 'stored once');
+      const journal = await call(`${base}/__admin/journal`, { headers: ADMIN });
+      assert.deepEqual(
+        journal.body.entries.slice(-3).map((e: { status: number | null; fault: unknown }) => [e.status, e.fault]),
+        [
+          [null, { from: 'schedule', step: { fault: 'reset' } }],
+          [503, { from: 'schedule', step: { code: 503, retryAfter: 1 } }],
+          [200, { from: 'schedule', step: 'normal' }],
+        ],
+      );
+      const cleared = await call(`${base}/__admin/reset`, { method: 'POST', headers: ADMIN });
+      assert.equal(cleared.status, 200);
+      assert.equal(cleared.body.faultsCleared, 0);
     });
 
     await t.test('the conformance suite passes against the container', async (t) => {

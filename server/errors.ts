@@ -45,8 +45,9 @@ export const ERRORS = {
   },
   HEADERS_TOO_LARGE: { status: 431, error: 43101, message: 'Request header fields are too large.' },
   INTERNAL: { status: 500, error: 50001, message: 'Internal server error.' },
-  STUB_BUSY: { status: 503, error: 50301, message: 'Too many answers are waiting out the stub\'s delay: try again later.' },
+  STUB_BUSY: { status: 503, error: 50301, message: 'Too many answers are held by the stub (its delays, hang and dribble faults): try again later.' },
   STORE_UNAVAILABLE: { status: 503, error: 50302, message: 'The plant store is unavailable: try again later.' },
+  STUB_DRIBBLE: { status: 503, error: 50303, message: 'The stub sent this answer a few bytes at a time (the fault dribble): nothing was stored.' },
   STORE_FULL: { status: 507, error: 50701, message: 'The store is full: no more plants can be stored.' },
 } as const satisfies Record<string, { status: number; error: number; message: string }>;
 

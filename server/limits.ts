@@ -85,3 +85,27 @@ export const MAX_DELAY_MS = 60_000;
  * PLANTSTORE_BODY_LIMIT), so the delay cannot hold the server's memory.
  */
 export const MAX_WAITING_ANSWERS = 64;
+
+/**
+ * Most steps the stub's fault schedule holds (POST /__admin/faults): a
+ * schedule is a test's scenario, and a runaway script cannot grow it without end.
+ */
+export const MAX_FAULT_STEPS = 1000;
+/** Largest `Retry-After` a forced answer carries, in seconds (a day). */
+export const MAX_RETRY_AFTER_SECONDS = 86_400;
+/**
+ * Longest the stub holds an answer for the `hang` fault (then the connection
+ * is closed with no answer) and a `dribble` (then the rest is sent at once).
+ * A client under test gives up well before; one without a timeout of its own
+ * is told so by a closed connection, not held for ever. Held answers count
+ * against MAX_WAITING_ANSWERS with the delay's.
+ */
+export const MAX_HOLD_MS = 120_000;
+/** The `dribble` fault's chunk: bytes per chunk by default, and at most. */
+export const DEFAULT_DRIBBLE_BYTES = 16;
+export const MAX_DRIBBLE_BYTES = 1024;
+/** The `dribble` fault's pause between chunks in milliseconds, by default and at most. */
+export const DEFAULT_DRIBBLE_INTERVAL_MS = 100;
+export const MAX_DRIBBLE_INTERVAL_MS = 10_000;
+/** Largest K of a scheduled step's `{"every": K}`. */
+export const MAX_FAULT_EVERY = 1_000_000;

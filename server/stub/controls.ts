@@ -6,6 +6,9 @@
 //   GET    /__admin/journal   recent API requests       DELETE /__admin/journal  clear it
 //          ?after=SEQ&limit=N a page of them
 //   GET    /__admin/delay     the answer delay          PUT    /__admin/delay    {"ms": N}
+//   GET    /__admin/faults    the steps left            POST   /__admin/faults   append steps (array)
+//                                                       DELETE /__admin/faults   clear them
+//   POST   /__admin/reset     plants, journal, faults and delay as at start (the store emptied)
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createAuthenticator } from '../auth.js';
 import { isJsonMediaType, jsonBody } from '../body.js';
@@ -15,6 +18,7 @@ import { NonIntegralNumber, type JsonObject, type JsonValue } from '../json.js';
 import { DEFAULT_JOURNAL_PAGE, MAX_DELAY_MS, MAX_JOURNAL_PAGE } from '../limits.js';
 import { RESERVED_PREFIX } from '../routes.js';
 import type { PlantStore } from '../store.js';
+import { parseSteps, StepError, type ExampleCheck, type FaultSchedule } from './fault-schedule.js';
 import type { Journal } from './journal.js';
 
 export const CONTROLS_PREFIX = `${RESERVED_PREFIX}admin`;
@@ -31,9 +35,13 @@ export interface ControlsOptions {
   rule: CreateRule;
   journal: Journal;
   delay: DelaySetting;
+  /** The delay the server started with, which POST /__admin/reset restores. */
+  startDelayMs: number;
+  /** The fault schedule, and the check of a step's example against the document. */
+  faults: { schedule: FaultSchedule; checkExample: ExampleCheck };
 }
 
-export function registerControls(app: FastifyInstance, { token, store, rule, journal, delay }: ControlsOptions): void {
+export function registerControls(app: FastifyInstance, { token, store, rule, journal, delay, startDelayMs, faults }: ControlsOptions): void {
   const guard = token === undefined ? undefined : createAuthenticator([token]);
   const onRequest = async (request: FastifyRequest) => guard?.check(request.headers.authorization);
   const invalid = (message: string) => new ApiError('STUB_INVALID_REQUEST', message);
@@ -68,6 +76,26 @@ export function registerControls(app: FastifyInstance, { token, store, rule, jou
     }
     delay.ms = ms;
     return { ms };
+  });
+
+  // The fault schedule (docs/stub.md, "Faults"): steps apply in order to the next requests to the operation.
+  app.get(`${CONTROLS_PREFIX}/faults`, { onRequest }, async () => ({ steps: faults.schedule.list() }));
+  app.post(`${CONTROLS_PREFIX}/faults`, { onRequest }, async (request) => {
+    try {
+      const steps = parseSteps(requiredJsonBody(request), faults.checkExample);
+      faults.schedule.add(steps);
+      return { added: steps.length, steps: faults.schedule.list() };
+    } catch (error) {
+      throw error instanceof StepError ? invalid(error.message) : error;
+    }
+  });
+  app.delete(`${CONTROLS_PREFIX}/faults`, { onRequest }, async () => ({ cleared: faults.schedule.clear() }));
+
+  // Everything a test changes, back as at start: one call for a test's beforeEach.
+  app.post(`${CONTROLS_PREFIX}/reset`, { onRequest }, async () => {
+    const faultsCleared = faults.schedule.clear();
+    delay.ms = startDelayMs;
+    return { plantsDeleted: await store.clear(), journalCleared: journal.clear(), faultsCleared, delayMs: delay.ms };
   });
 }
 

@@ -6,12 +6,13 @@
 //   the controls    JSON endpoints under /__admin (controls.ts)
 //   the journal     the most recent API requests (journal.ts)
 //   the delay       authenticated requests to the operation wait, 0 to MAX_DELAY_MS
-//   Prefer          `Prefer: code=NNN` on the operation (prefer.ts)
+//   the faults      `Prefer: code=, fault=, delay=` and the schedule of
+//                   POST /__admin/faults on the operation (faults.ts, fault-schedule.ts, prefer.ts)
 //
+// The delay and the faults hold answers back within one bound (hold.ts).
 // Initial plants (initial-plants.ts) are read by start.ts and stored by
 // buildApp, with or without the plugin.
-import { setTimeout as sleepFor } from 'node:timers/promises';
-import type { FastifyPluginCallback, FastifyRequest, onRequestHookHandler, preHandlerHookHandler, preValidationHookHandler, RouteOptions } from 'fastify';
+import type { FastifyPluginCallback, FastifyRequest, preValidationHookHandler, RouteOptions } from 'fastify';
 import type { CreateRule } from '../create.js';
 import { ApiError } from '../errors.js';
 import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, MAX_DELAY_MS, MAX_WAITING_ANSWERS } from '../limits.js';
@@ -19,14 +20,16 @@ import { RESERVED_PREFIX } from '../routes.js';
 import type { PlantStore } from '../store.js';
 import type { OperationContract } from '../validation.js';
 import { registerControls, type DelaySetting } from './controls.js';
+import { FaultSchedule } from './fault-schedule.js';
+import { faultHooks } from './faults.js';
+import { defaultSleep, HeldAnswers, type Sleep } from './hold.js';
 import { Journal, type PendingEntry } from './journal.js';
-import { preferenceResolver, sendPreferred } from './prefer.js';
+import { codeAnswers, preferenceResolver } from './prefer.js';
 
-/** Waits `ms` milliseconds, or less when `signal` aborts (the server is closing). */
-export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
+export type { Sleep } from './hold.js';
 
 export interface StubOptions {
-  /** The controls, the journal and `Prefer: code=`; default true. */
+  /** The controls, the journal, Prefer and the faults; default true. */
   controls?: boolean;
   /** When set, the controls require `Authorization: Bearer <controlsToken>`. */
   controlsToken?: string;
@@ -36,9 +39,9 @@ export interface StubOptions {
   journalBytes?: number;
   /** Milliseconds an authenticated request to the operation waits before it is handled, 0 to MAX_DELAY_MS. */
   delayMs?: number;
-  /** Most answers waiting out the delay at once (503 past it); MAX_WAITING_ANSWERS unless given. */
+  /** Most answers held at once (waiting out a delay, a hang, a dribble; 503 past it); MAX_WAITING_ANSWERS unless given. */
   maxWaiting?: number;
-  /** Replaces the timer behind the delay (tests observe the delay without waiting). */
+  /** Replaces the timer behind the delay and the faults (tests observe the waits without waiting). */
   sleep?: Sleep;
 }
 
@@ -51,23 +54,25 @@ export interface StubContext {
 
 /**
  * The stub as a plugin for `app.register()`. Register it before the
- * operation's route: it adds its Prefer hooks to that route as it is
- * declared. Throws a RangeError for a delay out of bounds.
+ * operation's route: it adds its hooks to that route as it is declared.
+ * Throws a RangeError for a delay out of bounds.
  */
 export function stub(options: StubOptions, context: StubContext): FastifyPluginCallback {
   const controls = options.controls ?? true;
-  const sleep = options.sleep ?? defaultSleep;
-  const delay: DelaySetting = { ms: checkedDelay(options.delayMs ?? 0) };
+  const startDelayMs = checkedDelay(options.delayMs ?? 0);
+  const delay: DelaySetting = { ms: startDelayMs };
   const plugin: FastifyPluginCallback = (app, _options, done) => {
     if (!controls && delay.ms === 0) return done();
     const journal = new Journal(controls ? (options.journalSize ?? DEFAULT_JOURNAL_SIZE) : 0, options.journalBytes ?? DEFAULT_JOURNAL_BYTES);
-    // Delays end early when the server closes, so that `docker stop` answers
-    // the requests in flight at once instead of waiting out their delay.
+    // Held answers end early when the server closes, so that `docker stop`
+    // answers the requests in flight at once instead of waiting out their
+    // delay, and a hang holds no shutdown.
     const closing = new AbortController();
     app.addHook('preClose', (next) => {
       closing.abort();
       next();
     });
+    const held = new HeldAnswers(options.maxWaiting ?? MAX_WAITING_ANSWERS, closing.signal, options.sleep ?? defaultSleep);
     const pending = new WeakMap<FastifyRequest, PendingEntry>();
     // The journal records a request before its answer leaves, so a test that
     // has its answer always finds the request in the journal. Paths under
@@ -79,11 +84,17 @@ export function stub(options: StubOptions, context: StubContext): FastifyPluginC
       else journal.record(request, reply.statusCode);
       next(null, payload);
     });
-    const waitOutDelay = delayHook({ delay, closing: closing.signal, sleep, maxWaiting: options.maxWaiting ?? MAX_WAITING_ANSWERS, journal, pending });
-    app.addHook('onRoute', onTheOperation(context.contract, { preValidation: waitOutDelay }));
+    app.addHook('onRoute', onTheOperation(context.contract, { preValidation: delayHook({ delay, held, journal, pending }) }));
     if (controls) {
-      registerControls(app, { token: options.controlsToken, journal, delay, ...context });
-      app.addHook('onRoute', preferOnTheOperation(context.contract));
+      const answers = codeAnswers(context.contract);
+      const schedule = new FaultSchedule();
+      registerControls(app, { token: options.controlsToken, journal, delay, startDelayMs, faults: { schedule, checkExample: answers.checkExample }, ...context });
+      const { checkPrefer, injectFault } = faultHooks({ resolvePrefer: preferenceResolver(context.contract, answers), answers, schedule, held, journal, pending });
+      // Prefer is checked right after the credentials, before the body is read
+      // (a malformed or unanswerable preference is a 400); the fault is applied
+      // once the body has been read and is in the journal, and after its content
+      // type, size and JSON errors, which win.
+      app.addHook('onRoute', onTheOperation(context.contract, { onRequest: checkPrefer, preHandler: injectFault }));
     }
     done();
   };
@@ -92,39 +103,9 @@ export function stub(options: StubOptions, context: StubContext): FastifyPluginC
   return Object.assign(plugin, { [Symbol.for('skip-override')]: true, [Symbol.for('fastify.display-name')]: 'plantstore-stub' });
 }
 
-/**
- * An onRoute hook that adds Prefer to the operation's route: checked right
- * after the credentials, before the body is read (a malformed or undeclared
- * preference is a 400); answered once the body has been read and is in the
- * journal, and after its content type, size and JSON errors, which win. The
- * store is left alone.
- */
-function preferOnTheOperation(contract: OperationContract): (route: RouteOptions) => void {
-  const resolve = preferenceResolver(contract);
-  const checkPrefer: onRequestHookHandler = (request, _reply, done) => {
-    if (request.headers.prefer === undefined) return done();
-    try {
-      resolve(request.headers.prefer);
-    } catch (error) {
-      return done(error as Error);
-    }
-    done();
-  };
-  const answerPreferred: preHandlerHookHandler = (request, reply, done) => {
-    if (request.headers.prefer === undefined) return done();
-    const answer = resolve(request.headers.prefer); // checked on the request already: it does not throw
-    if (answer === undefined) return done();
-    sendPreferred(reply, answer); // answered: the route's handler does not run
-  };
-  return onTheOperation(contract, { onRequest: checkPrefer, preHandler: answerPreferred });
-}
-
 interface DelayContext {
   delay: DelaySetting;
-  /** Aborts every wait: the server is closing. */
-  closing: AbortSignal;
-  sleep: Sleep;
-  maxWaiting: number;
+  held: HeldAnswers;
   journal: Journal;
   pending: WeakMap<FastifyRequest, PendingEntry>;
 }
@@ -138,26 +119,20 @@ interface DelayContext {
  * answerCanBeDelivered), so no plant is created that its client never saw.
  * The request is journaled as it starts to wait, with status null.
  */
-function delayHook({ delay, closing, sleep, maxWaiting, journal, pending }: DelayContext): preValidationHookHandler {
-  let waiting = 0;
+function delayHook({ delay, held, journal, pending }: DelayContext): preValidationHookHandler {
   return (request, _reply, done) => {
     if (delay.ms === 0) return done();
-    if (waiting >= maxWaiting) {
-      return done(new ApiError('STUB_BUSY', `${maxWaiting} answers are waiting out the stub's delay of ${delay.ms} ms, the most it holds at once: try again later.`, { 'retry-after': String(Math.ceil(delay.ms / 1000)) }));
+    const hold = held.acquire(request.raw.socket);
+    if (hold === undefined) {
+      const message = `${held.max} answers are held by the stub (waiting out its delay of ${delay.ms} ms, hang and dribble faults), the most it holds at once: try again later.`;
+      return done(new ApiError('STUB_BUSY', message, { 'retry-after': String(Math.ceil(delay.ms / 1000)) }));
     }
-    waiting++;
     if (journal.capacity > 0) pending.set(request, journal.recordPending(request));
-    const socket = request.raw.socket;
-    const clientGone = new AbortController();
-    const onClose = () => clientGone.abort();
-    socket.once('close', onClose);
-    const resume = () => {
-      waiting--;
-      socket.off('close', onClose);
+    // Ends early when the server closes or the client is gone: either way, go on.
+    hold.wait(delay.ms).then(() => {
+      hold.release();
       done();
-    };
-    // Rejected when aborted (closing, or the client gone): either way, go on.
-    sleep(delay.ms, AbortSignal.any([closing, clientGone.signal])).then(resume, resume);
+    });
   };
 }
 
@@ -186,5 +161,3 @@ function checkedDelay(ms: number): number {
   if (!Number.isInteger(ms) || ms < 0 || ms > MAX_DELAY_MS) throw new RangeError(`delayMs must be a whole number from 0 to ${MAX_DELAY_MS}`);
   return ms;
 }
-
-const defaultSleep: Sleep = (ms, signal) => sleepFor(ms, undefined, { signal });

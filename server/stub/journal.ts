@@ -3,6 +3,7 @@
 // credential redacted when it is read.
 import type { FastifyRequest } from 'fastify';
 import { JOURNAL_BODY_LIMIT, JOURNAL_ENTRY_OVERHEAD_BYTES, JOURNAL_PAGE_BYTES } from '../limits.js';
+import type { InjectedFault } from './fault-schedule.js';
 
 export const REDACTED = '<redacted>';
 
@@ -18,6 +19,8 @@ interface JournalSlot {
   bodyBytes: number | null;
   /** null while the answer waits out the stub's delay. */
   status: number | null;
+  /** The stub's fault applied to the request (Prefer or the schedule), or null. */
+  fault: InjectedFault | null;
   /** What the entry counts against the budget (entryBytes). */
   bytes: number;
 }
@@ -36,8 +39,10 @@ export interface JournalEntry {
   bodyBytes: number | null;
   /** True when `body` holds only the first JOURNAL_BODY_LIMIT bytes. */
   bodyTruncated: boolean;
-  /** The status of the answer; null while it waits out the delay. */
+  /** The status of the answer; null while it waits, or when none was sent (a fault on the wire). */
   status: number | null;
+  /** The stub's fault applied to the request: where it came from (`prefer` or `schedule`) and the step; null when none. */
+  fault: InjectedFault | null;
 }
 
 export interface JournalPage {
@@ -55,9 +60,10 @@ export interface JournalPage {
   next: number | null;
 }
 
-/** A pending entry's handle: the answer's status, once known. */
+/** A pending entry's handle: the answer's status, once known, and the stub's fault, once applied. */
 export interface PendingEntry {
   answered(status: number): void;
+  injected(fault: InjectedFault): void;
 }
 
 export class Journal {
@@ -87,10 +93,20 @@ export class Journal {
     this.add(request, status);
   }
 
-  /** Records a request whose answer waits (the stub's delay): its entry shows status null until answered. */
-  recordPending(request: FastifyRequest): PendingEntry {
-    const slot = this.add(request, null);
-    return { answered: (status) => void (slot !== undefined && (slot.status = status)) };
+  /** Records a request whose answer waits (the stub's delay, a fault): its entry shows status null until answered. */
+  recordPending(request: FastifyRequest, fault: InjectedFault | null = null): PendingEntry {
+    const slot = this.add(request, null, fault);
+    return {
+      answered: (status) => void (slot !== undefined && (slot.status = status)),
+      injected: (injected) => {
+        if (slot === undefined || slot.fault !== null) return;
+        // The fault's bytes count against the budget from now on (the budget evicts on the next add), if the entry is still kept.
+        const bytes = faultBytes(injected);
+        slot.fault = injected;
+        slot.bytes += bytes;
+        if (this.keeps(slot)) this.used += bytes;
+      },
+    };
   }
 
   /** Up to `limit` entries after seq `after`, and at most JOURNAL_PAGE_BYTES of them (one at least). */
@@ -116,7 +132,7 @@ export class Journal {
     return cleared;
   }
 
-  private add(request: FastifyRequest, status: number | null): JournalSlot | undefined {
+  private add(request: FastifyRequest, status: number | null, fault: InjectedFault | null = null): JournalSlot | undefined {
     this.seq++;
     if (this.capacity === 0) return undefined;
     const received = request.rawBody;
@@ -132,13 +148,20 @@ export class Journal {
       body,
       bodyBytes: received === null ? null : received.length,
       status,
-      bytes: entryBytes(request.url, request.headers, body),
+      fault,
+      bytes: entryBytes(request.url, request.headers, body) + faultBytes(fault),
     };
     this.slots.push(slot);
     this.used += slot.bytes;
     // The newest entry always stays: MIN_JOURNAL_BYTES is above the largest entry.
     while (this.count > this.capacity || (this.used > this.maxBytes && this.count > 1)) this.dropOldest();
     return slot;
+  }
+
+  /** True while the slot is in the journal (not evicted, not cleared): seqs rise from the head. */
+  private keeps(slot: JournalSlot): boolean {
+    const first = this.slots[this.head];
+    return first !== undefined && slot.seq >= first.seq;
   }
 
   private dropOldest(): void {
@@ -190,7 +213,13 @@ function present(slot: JournalSlot): JournalEntry {
     bodyBytes,
     bodyTruncated: body !== null && bodyBytes !== body.length,
     status: slot.status,
+    fault: slot.fault,
   };
+}
+
+/** What a fault adds to its entry: 2 bytes per character of its JSON (a step is a few dozen). */
+function faultBytes(fault: InjectedFault | null): number {
+  return fault === null ? 0 : 2 * JSON.stringify(fault).length;
 }
 
 /**

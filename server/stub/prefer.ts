@@ -1,22 +1,29 @@
-// `Prefer: code=NNN` (RFC 7240, in Prism's syntax) on the API's operation:
-// the stub answers the operation's declared response for that status.
+// The Prefer header (RFC 7240) on the API's operation: what a request asks
+// of the stub, as a step (fault-schedule.ts), and the answer a step with a
+// `code` gets.
+//
+//   code=N            a declared status (Prism's syntax: its example), or any error status 400 to 599
+//   example=NAME      with a declared code: that example of the document
+//   retry-after=S     with an error code: Retry-After: S
+//   delay=MS          this request waits MS milliseconds first
+//   fault=F           a failure on the wire (WIRE_FAULTS)
+//   bytes=N           with fault=dribble: bytes per chunk
+//   interval=MS       with fault=dribble: milliseconds between chunks
 import type { FastifyReply } from 'fastify';
 import { TOKEN } from '../../lib/http-syntax.js';
+import { REALM } from '../auth.js';
 import { ApiError } from '../errors.js';
+import { MAX_DELAY_MS, MAX_DRIBBLE_BYTES, MAX_DRIBBLE_INTERVAL_MS, MAX_RETRY_AFTER_SECONDS, DEFAULT_DRIBBLE_BYTES, DEFAULT_DRIBBLE_INTERVAL_MS } from '../limits.js';
 import type { OperationContract } from '../validation.js';
-
-export interface PreferredAnswer {
-  status: number;
-  body: unknown;
-  preferenceApplied: string;
-}
+import { WIRE_FAULTS, type ExampleCheck, type InjectedFault, type StepObject, type WireFault } from './fault-schedule.js';
 
 /**
- * Resolves a Prefer header; throws an ApiError for a malformed header or an
- * undeclared status; returns the forced answer, or undefined when the request
- * is to be answered normally (no `code`, or the operation's success status).
+ * Resolves a Prefer header; throws an ApiError for a malformed header or a
+ * status it cannot answer; returns the step the request asks for, or
+ * undefined when it asks for nothing of the stub (no code, fault or delay,
+ * or only the operation's success status).
  */
-export type PreferenceResolver = (header: string | string[]) => PreferredAnswer | undefined;
+export type PreferenceResolver = (header: string | string[]) => StepObject | undefined;
 
 // RFC 7240 §2:  Prefer     = "Prefer" ":" 1#preference
 //               preference = token [ BWS "=" BWS word ] *( OWS ";" [ OWS parameter ] )
@@ -28,43 +35,149 @@ const PREFERENCE = new RegExp(`^(${TCHARS})(?:[ \\t]*=[ \\t]*(${WORD}))?((?:[ \\
 
 type ResponseContent = { schema?: Record<string, unknown>; example?: unknown; examples?: Record<string, { value?: unknown }> };
 
-/** A resolver for the operation's declared responses (read from the OpenAPI document, not listed here). */
-export function preferenceResolver(contract: OperationContract): PreferenceResolver {
+/** The statuses the operation declares, and the answers a step's `code` gets (read from the OpenAPI document, not listed here). */
+export interface CodeAnswers {
+  /** Declared statuses, as the document lists them. */
+  declared: readonly string[];
+  /** The operation's success status (answered normally). */
+  success: string | undefined;
+  /** Why a code's example cannot be answered (no such example in the document), or undefined. */
+  checkExample: ExampleCheck;
+  /** The answer to a step with a code. */
+  answer(step: StepObject, injected: InjectedFault): ForcedAnswer;
+}
+
+export interface ForcedAnswer {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+/**
+ * RFC 9110 requires some statuses to carry a header: §15.5.2 a 401 MUST
+ * send WWW-Authenticate, §15.5.6 a 405 MUST send Allow, §15.5.8 a 407 MUST
+ * send Proxy-Authenticate; §15.5.9 a server SHOULD close the connection
+ * after a 408. A forced answer carries them, as a real one would.
+ */
+function requiredHeaders(status: number, method: string): Record<string, string> {
+  if (status === 401) return { 'www-authenticate': `Bearer realm="${REALM}"` };
+  if (status === 405) return { allow: method };
+  if (status === 407) return { 'proxy-authenticate': `Bearer realm="${REALM}"` };
+  if (status === 408) return { connection: 'close' };
+  return {};
+}
+
+export function codeAnswers(contract: OperationContract): CodeAnswers {
   const { responses } = contract;
+  const method = contract.method.toUpperCase();
   const declared = Object.keys(responses).filter((status) => /^[1-5]\d\d$/.test(status));
   const success = declared.find((status) => status.startsWith('2'));
+  const examplesOf = (code: string) => ((responses[code]?.content?.['application/json'] as ResponseContent | undefined)?.examples ?? {});
+  // Own properties only: `example=__proto__` or `example=constructor` must not resolve through Object.prototype.
+  return {
+    declared,
+    success,
+    checkExample: (code, example) => {
+      const examples = examplesOf(String(code));
+      if (example === undefined || Object.hasOwn(examples, example)) return undefined;
+      return `${example} is not an example of the ${code} response; examples: ${Object.keys(examples).join(', ') || 'none'}.`;
+    },
+    answer(step, injected) {
+      const status = step.code as number;
+      const code = String(status);
+      const content = responses[code]?.content?.['application/json'] as ResponseContent | undefined;
+      const examples = content?.examples ?? {};
+      const example = step.example !== undefined ? examples[step.example]?.value : (content?.example ?? Object.values(examples)[0]?.value);
+      const body = example ?? {
+        // No example in the document (or an undeclared status): an Error record of our own.
+        error: status * 100 + 99,
+        message:
+          injected.from === 'prefer'
+            ? `Answer requested by the header Prefer: code=${code}.`
+            : `Answer requested by the stub's fault schedule: ${JSON.stringify(injected.step)}.`,
+      };
+      const headers = requiredHeaders(status, method);
+      if (step.retryAfter !== undefined) headers['retry-after'] = String(step.retryAfter);
+      if (injected.from === 'prefer') headers['preference-applied'] = preferenceApplied(step);
+      return { status, body, headers };
+    },
+  };
+}
+
+/** A resolver for the operation's Prefer header. */
+export function preferenceResolver(contract: OperationContract, answers: CodeAnswers = codeAnswers(contract)): PreferenceResolver {
+  const { declared, success } = answers;
+  const refuse = (message: string) => new ApiError('PREFER_MALFORMED', message);
   return (header) => {
     // RFC 9110 §5.3: repeated header lines are one comma-separated list.
+    // RFC 7240 §2: preferences a server does not know are ignored.
     const preferences = parsePrefer(Array.isArray(header) ? header.join(',') : header);
-    if (!preferences.has('code')) return undefined; // RFC 7240 §2: preferences a server does not know are ignored
-    const code = preferences.get('code') ?? '';
-    if (!/^\d{3}$/.test(code)) throw new ApiError('PREFER_MALFORMED', `Prefer: code must be a three-digit HTTP status, got ${JSON.stringify(code)}.`);
-    if (!declared.includes(code)) {
-      throw new ApiError(
-        'PREFER_UNDECLARED',
-        `Prefer: code=${code} is not a response that ${contract.method.toUpperCase()} ${contract.path} declares; declared: ${declared.join(', ')}.`,
-      );
+    const step: StepObject = {};
+    if (preferences.has('code')) {
+      const code = preferences.get('code') ?? '';
+      if (!/^\d{3}$/.test(code)) throw refuse(`Prefer: code must be a three-digit HTTP status, got ${JSON.stringify(code)}.`);
+      if (preferences.has('fault')) throw refuse('Prefer: code and fault do not go together: a request gets one or the other.');
+      const status = Number(code);
+      if (!declared.includes(code) && (status < 400 || status > 599)) {
+        throw new ApiError(
+          'PREFER_UNDECLARED',
+          `Prefer: code=${code} is not a response that ${contract.method.toUpperCase()} ${contract.path} declares; declared: ${declared.join(', ')}; any error status from 400 to 599 is answered with an Error record.`,
+        );
+      }
+      const wanted = preferences.get('example');
+      if (code !== success) {
+        const problem = answers.checkExample(status, wanted);
+        if (problem !== undefined) throw new ApiError('PREFER_UNDECLARED', `Prefer: example=${problem}`);
+        step.code = status;
+        if (wanted !== undefined) step.example = wanted;
+      }
+      const retryAfter = wholeNumber(preferences, 'retry-after', 0, MAX_RETRY_AFTER_SECONDS, 'seconds');
+      if (retryAfter !== undefined) {
+        if (status < 400) throw refuse(`Prefer: retry-after goes with an error status (code=400 to 599), not code=${code}.`);
+        step.retryAfter = retryAfter;
+      }
+    } else if (preferences.has('retry-after')) {
+      throw refuse('Prefer: retry-after goes with code=N.');
     }
-    if (code === success) return undefined;
-    const status = Number(code);
-    const content = responses[code]?.content?.['application/json'] as ResponseContent | undefined;
-    const wanted = preferences.get('example');
-    const examples = content?.examples ?? {};
-    // Own properties only: `example=__proto__` or `example=constructor` must not resolve through Object.prototype.
-    if (wanted !== undefined && !Object.hasOwn(examples, wanted)) {
-      throw new ApiError(
-        'PREFER_UNDECLARED',
-        `Prefer: example=${wanted} is not an example of the ${code} response; examples: ${Object.keys(examples).join(', ') || 'none'}.`,
-      );
+    if (preferences.has('fault')) {
+      const fault = preferences.get('fault') ?? '';
+      if (!(WIRE_FAULTS as readonly string[]).includes(fault)) throw refuse(`Prefer: fault must be one of ${WIRE_FAULTS.join(', ')}, got ${JSON.stringify(fault)}.`);
+      step.fault = fault as WireFault;
     }
-    const example = wanted !== undefined ? examples[wanted]?.value : (content?.example ?? Object.values(examples)[0]?.value);
-    const body = example ?? {
-      // No example in the document: an Error record of our own.
-      error: status * 100 + 99,
-      message: `Answer requested by the header Prefer: code=${code}.`,
-    };
-    return { status, body, preferenceApplied: wanted === undefined ? `code=${code}` : `code=${code}, example=${wanted}` };
+    if (step.fault === 'dribble') {
+      step.bytes = wholeNumber(preferences, 'bytes', 1, MAX_DRIBBLE_BYTES, 'bytes') ?? DEFAULT_DRIBBLE_BYTES;
+      step.intervalMs = wholeNumber(preferences, 'interval', 1, MAX_DRIBBLE_INTERVAL_MS, 'milliseconds') ?? DEFAULT_DRIBBLE_INTERVAL_MS;
+    } else {
+      for (const name of ['bytes', 'interval']) if (preferences.has(name)) throw refuse(`Prefer: ${name} goes with fault=dribble.`);
+    }
+    const delay = wholeNumber(preferences, 'delay', 0, MAX_DELAY_MS, 'milliseconds');
+    if (delay !== undefined) step.delayMs = delay;
+    return step.code === undefined && step.fault === undefined && step.delayMs === undefined ? undefined : step;
   };
+}
+
+/** A preference's value as a whole number from min to max; undefined when absent; a 400 when it is anything else. */
+function wholeNumber(preferences: Map<string, string | undefined>, name: string, min: number, max: number, unit: string): number | undefined {
+  if (!preferences.has(name)) return undefined;
+  const raw = preferences.get(name) ?? '';
+  const value = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= min && value <= max)) {
+    throw new ApiError('PREFER_MALFORMED', `Prefer: ${name} must be a whole number of ${unit} from ${min} to ${max}, got ${JSON.stringify(raw)}.`);
+  }
+  return value;
+}
+
+/** RFC 7240 §3: Preference-Applied names the preferences that were honoured, in the header's syntax. */
+export function preferenceApplied(step: StepObject): string {
+  const applied: string[] = [];
+  if (step.code !== undefined) applied.push(`code=${step.code}`);
+  if (step.example !== undefined) applied.push(`example=${step.example}`);
+  if (step.retryAfter !== undefined) applied.push(`retry-after=${step.retryAfter}`);
+  if (step.fault !== undefined) applied.push(`fault=${step.fault}`);
+  if (step.bytes !== undefined) applied.push(`bytes=${step.bytes}`);
+  if (step.intervalMs !== undefined) applied.push(`interval=${step.intervalMs}`);
+  if (step.delayMs !== undefined) applied.push(`delay=${step.delayMs}`);
+  return applied.join(', ');
 }
 
 /** The preferences of a Prefer header by name (lower case), values unquoted. */
@@ -90,11 +203,6 @@ export function parsePrefer(header: string): Map<string, string | undefined> {
 }
 
 /** Sends a forced answer. */
-export function sendPreferred(reply: FastifyReply, answer: PreferredAnswer): FastifyReply {
-  // RFC 7240 §3: Preference-Applied names the preferences that were honoured.
-  return reply
-    .code(answer.status)
-    .header('preference-applied', answer.preferenceApplied)
-    .type('application/json; charset=utf-8')
-    .send(answer.body);
+export function sendForced(reply: FastifyReply, answer: ForcedAnswer): FastifyReply {
+  return reply.code(answer.status).headers(answer.headers).type('application/json; charset=utf-8').send(answer.body);
 }

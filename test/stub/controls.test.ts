@@ -279,7 +279,7 @@ test('delay: past the most answers waiting at once, a request is answered 503 wi
   const busy = await createPlant(app, { id: 3, name: 'Fern' });
   assert.equal(busy.statusCode, 503);
   assert.equal(busy.json().error, 50301);
-  assert.match(busy.json().message, /2 answers are waiting out the stub's delay of 2500 ms/);
+  assert.match(busy.json().message, /2 answers are held by the stub \(waiting out its delay of 2500 ms, hang and dribble faults\)/);
   assert.equal(busy.headers['retry-after'], '3');
   assert.equal((await createPlant(app, { id: 4, name: 'Fern' }, { authorization: 'Bearer other' })).statusCode, 401);
   sleeps.releaseAll();

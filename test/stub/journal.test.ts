@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { JOURNAL_BODY_LIMIT, JOURNAL_PAGE_BYTES, MAX_JOURNAL_PAGE, MIN_JOURNAL_BYTES } from '../../server/limits.js';
-import type { JournalEntry, JournalPage } from '../../server/stub/journal.js';
+import { Journal, type JournalEntry, type JournalPage } from '../../server/stub/journal.js';
 import { AUTH, createPlant, stubApp, TOKEN } from './helpers.js';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 async function journal(app: FastifyInstance): Promise<{ size: number; total: number; entries: JournalEntry[] }> {
   const res = await app.inject({ method: 'GET', url: '/__admin/journal' });
@@ -176,4 +176,24 @@ test('journal: a page holds at most JOURNAL_PAGE_BYTES of entries (one at least)
   const page = res.json() as JournalPage;
   assert.ok(page.entries.length < 100 && page.entries.length * JOURNAL_BODY_LIMIT <= JOURNAL_PAGE_BYTES, `${page.entries.length} entries of 64 KiB on one page`);
   assert.equal(page.next, page.entries.at(-1)?.seq);
+});
+
+test('journal: a fault noted on a waiting entry counts against the budget while the entry is kept, and not once it is gone', () => {
+  const request = { method: 'POST', url: '/plants', headers: { host: 'x' }, rawBody: Buffer.from('{}') } as unknown as FastifyRequest;
+  const fault = { from: 'schedule', step: { code: 503, retryAfter: 1 } } as const;
+  const journal = new Journal(2, MIN_JOURNAL_BYTES);
+  const waiting = journal.recordPending(request);
+  const before = journal.bytes;
+  waiting.injected(fault);
+  assert.equal(journal.bytes, before + 2 * JSON.stringify(fault).length);
+  assert.deepEqual(journal.page(0, 10).entries[0]?.fault, fault);
+  // Evicted by newer entries: a fault noted then changes nothing the journal counts.
+  const evicted = journal.recordPending(request);
+  journal.record(request, 200);
+  journal.record(request, 200);
+  const kept = journal.bytes;
+  evicted.injected(fault);
+  assert.equal(journal.bytes, kept);
+  journal.clear();
+  assert.equal(journal.bytes, 0);
 });

@@ -31,3 +31,31 @@ test('SIGTERM with a keep-alive request in flight: the request is answered and t
     await agent.close();
   }
 });
+
+// A hang holds its answer until the client gives up: SIGTERM must not wait for that.
+test('SIGTERM with a hang fault held: the connection is closed unanswered and the server exits 0', { timeout: 30_000 }, async () => {
+  const agent = new Agent();
+  const { child, url, exited } = await startEntry({ LOG_LEVEL: 'info', PLANTSTORE_TOKENS: 't' });
+  try {
+    const hung = request(`${url}/plants`, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json', prefer: 'fault=hang' },
+      body: '{"id": 1, "name": "Fern"}',
+    }).then(
+      () => assert.fail('a hang is never answered'),
+      (error: Error & { code?: string }) => error,
+    );
+    for (let i = 0; i < 200; i++) {
+      const journal = await request(`${url}/__admin/journal`, { dispatcher: agent });
+      if (((await journal.body.json()) as { total: number }).total > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill('SIGTERM');
+    assert.equal((await hung).code, 'UND_ERR_SOCKET');
+    assert.equal((await exited).code, 0);
+  } finally {
+    child.kill('SIGKILL');
+    await agent.close();
+  }
+});

@@ -1,0 +1,250 @@
+// The stub's faults on the operation's route, as two hook functions:
+//
+//   checkPrefer    onRequest, after the credentials: a malformed Prefer, or
+//                  one asking for what cannot be answered, is a 400 before
+//                  the body is read
+//   injectFault    preHandler, once the body is read and is JSON: the step
+//                  the request's Prefer asks for, or else the schedule's
+//                  next step, is journaled and applied (a wait, then an
+//                  error status, a failure on the wire, or the normal answer)
+//
+// Neither stores anything: only a step that ends in the normal answer
+// ("normal", or a delay alone) lets the route's handler run.
+//
+// The failures on the wire, each what a client sees when a real server or
+// the network fails (docs/stub.md, "Faults"):
+//
+//   reset           TCP RST before any answer
+//   close           the connection closed (FIN) with no answer
+//   close-mid-body  a 200's headers and half its body, then the connection closed
+//   garbage         a 200 whose body is bytes that are not JSON, Content-Length exact
+//   truncated       a 200 whose body is JSON cut short, Content-Length exact
+//   hang            no answer until the client gives up (or MAX_HOLD_MS, or the server closes)
+//   dribble         a 503 Error record, chunked, `bytes` bytes every `intervalMs` ms
+import { Socket } from 'node:net';
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
+import { ApiError, ERRORS } from '../errors.js';
+import { MAX_HOLD_MS } from '../limits.js';
+import { mulberry32, type FaultSchedule, type InjectedFault, type StepObject, type WireFault } from './fault-schedule.js';
+import type { Hold, HeldAnswers } from './hold.js';
+import type { Journal, PendingEntry } from './journal.js';
+import { preferenceApplied, sendForced, type CodeAnswers, type PreferenceResolver } from './prefer.js';
+
+export interface FaultContext {
+  resolvePrefer: PreferenceResolver;
+  answers: CodeAnswers;
+  schedule: FaultSchedule;
+  held: HeldAnswers;
+  journal: Journal;
+  /** The journal's entries of requests not yet answered (shared with the delay and the journal's onSend hook). */
+  pending: WeakMap<FastifyRequest, PendingEntry>;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * The text the body faults cut: a Plant-shaped JSON object that says, to
+ * whoever reads a raw capture, what happened. close-mid-body announces its
+ * whole length and sends the first half; truncated sends the first half as
+ * the whole body.
+ */
+export const FAULT_TEXT = Buffer.from('{"name":"The stub cut this answer short on purpose (a fault): nothing was stored.","tag":"fault"}');
+export const FAULT_HALF = FAULT_TEXT.subarray(0, FAULT_TEXT.length >> 1);
+/**
+ * The garbage fault's body: 64 bytes of a fixed pseudo-random sequence (the
+ * same every time), starting with 0xFF, which is neither JSON nor UTF-8.
+ */
+export const GARBAGE = garbageBytes(64);
+/** The dribble fault's answer: a complete Error record, sent a few bytes at a time. */
+export const DRIBBLE_TEXT = Buffer.from(JSON.stringify({ error: ERRORS.STUB_DRIBBLE.error, message: ERRORS.STUB_DRIBBLE.message }));
+
+export function faultHooks({ resolvePrefer, answers, schedule, held, journal, pending }: FaultContext): {
+  checkPrefer: onRequestHookHandler;
+  injectFault: preHandlerHookHandler;
+} {
+  const checkPrefer: onRequestHookHandler = (request, _reply, done) => {
+    if (request.headers.prefer === undefined) return done();
+    try {
+      resolvePrefer(request.headers.prefer);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
+  };
+
+  /** The request's step is in the journal before anything happens to it, so a client that saw the failure finds it there. */
+  const journalFault = (request: FastifyRequest, injected: InjectedFault): PendingEntry | undefined => {
+    if (journal.capacity === 0) return undefined;
+    const entry = pending.get(request); // journaled already when it waited out the configured delay
+    if (entry !== undefined) {
+      entry.injected(injected);
+      return entry;
+    }
+    const recorded = journal.recordPending(request, injected);
+    pending.set(request, recorded);
+    return recorded;
+  };
+
+  const injectFault: preHandlerHookHandler = (request, reply, done) => {
+    // The hot path: no Prefer and nothing scheduled costs these two checks.
+    if (request.headers.prefer === undefined && schedule.size === 0) return done();
+    // A request whose Prefer asks something of the stub gets that, and takes no step.
+    const asked = request.headers.prefer === undefined ? undefined : resolvePrefer(request.headers.prefer); // checked on the request already: it does not throw
+    const injected: InjectedFault | undefined = asked !== undefined ? { from: 'prefer', step: asked } : scheduled(schedule);
+    if (injected === undefined) return done();
+    const entry = journalFault(request, injected);
+    const { step } = injected;
+    if (step === 'normal') return done();
+    request.log.info({ fault: injected }, 'stub: fault injected');
+    const apply = () => applyStep(request, reply, done, step, injected, { answers, held, entry });
+    if (!step.delayMs) return apply();
+    const hold = held.acquire(request.raw.socket);
+    if (hold === undefined) return done(busy(held.max, Math.ceil(step.delayMs / 1000)));
+    hold.wait(step.delayMs).then(() => {
+      const gone = hold.ended === 'client-gone';
+      hold.release();
+      // A client gone during the wait gets nothing; the handler finds the answer cannot be delivered and stores nothing.
+      if (gone && step.code === undefined && step.fault === undefined) return done();
+      if (gone) return void reply.hijack();
+      apply();
+    });
+  };
+  return { checkPrefer, injectFault };
+}
+
+function scheduled(schedule: FaultSchedule): InjectedFault | undefined {
+  const step = schedule.next();
+  return step === undefined ? undefined : { from: 'schedule', step };
+}
+
+interface ApplyContext {
+  answers: CodeAnswers;
+  held: HeldAnswers;
+  entry: PendingEntry | undefined;
+}
+
+type Done = (error?: Error) => void;
+
+function applyStep(request: FastifyRequest, reply: FastifyReply, done: Done, step: StepObject, injected: InjectedFault, context: ApplyContext): void {
+  if (step.code !== undefined) return void sendForced(reply, context.answers.answer(step, injected));
+  // RFC 7240 §3: an answer that is sent says which preferences it honoured.
+  if (injected.from === 'prefer') reply.header('preference-applied', preferenceApplied(step));
+  if (step.fault === undefined) return done(); // a delay alone: then the normal answer
+  WIRE[step.fault](request, reply, done, step, context);
+}
+
+type WireAction = (request: FastifyRequest, reply: FastifyReply, done: Done, step: StepObject, context: ApplyContext) => void;
+
+const WIRE: Record<WireFault, WireAction> = {
+  reset(request, reply) {
+    reply.hijack();
+    dropConnection(request, reply, 'reset');
+  },
+  close(request, reply) {
+    reply.hijack();
+    dropConnection(request, reply, 'close');
+  },
+  'close-mid-body'(request, reply, _done, _step, { entry }) {
+    reply.hijack();
+    const response = reply.raw;
+    response.writeHead(200, { 'content-type': JSON_TYPE, 'content-length': FAULT_TEXT.length });
+    entry?.answered(200);
+    // Closed once the half is on its way: the client has the headers and fewer bytes than they announce.
+    response.write(FAULT_HALF, () => dropConnection(request, reply, 'close-mid-body'));
+  },
+  garbage(_request, reply) {
+    reply.code(200).type(JSON_TYPE).send(GARBAGE);
+  },
+  truncated(_request, reply) {
+    reply.code(200).type(JSON_TYPE).send(FAULT_HALF);
+  },
+  hang(request, reply, done, _step, { held }) {
+    const hold = held.acquire(request.raw.socket);
+    if (hold === undefined) return done(busy(held.max, 1));
+    reply.hijack();
+    // Held until the client gives up (its connection closes), MAX_HOLD_MS
+    // pass, or the server closes; then the connection is closed, unanswered.
+    hold.wait(MAX_HOLD_MS).then(() => {
+      hold.release();
+      dropConnection(request, reply, 'hang');
+    });
+  },
+  dribble(request, reply, done, step, { held }) {
+    const hold = held.acquire(request.raw.socket);
+    if (hold === undefined) return done(busy(held.max, 1));
+    reply
+      .code(ERRORS.STUB_DRIBBLE.status)
+      .type(JSON_TYPE)
+      .send(dribbled(DRIBBLE_TEXT, step.bytes as number, step.intervalMs as number, hold));
+  },
+};
+
+/**
+ * Ends the connection without (the rest of) an answer: with a TCP RST for
+ * `reset` (the client's read fails with ECONNRESET), else closed (FIN).
+ * app.inject() has no socket: there the response fails instead, naming the
+ * fault, so that an injected request ends rather than hangs.
+ */
+function dropConnection(request: FastifyRequest, reply: FastifyReply, fault: WireFault): void {
+  const { socket } = request.raw;
+  if (socket instanceof Socket) {
+    if (fault === 'reset') socket.resetAndDestroy();
+    else socket.destroy();
+    return;
+  }
+  reply.raw.destroy(new Error(`the stub's fault ${fault}: the connection ${fault === 'reset' ? 'was reset' : 'closed'} (app.inject() has no socket to fail)`));
+}
+
+/**
+ * A body that is sent `bytes` bytes at a time, one chunk (of the chunked
+ * transfer coding) every `intervalMs`: each push is one write, so one chunk.
+ * Past MAX_HOLD_MS of waiting, or when the client is gone or the server
+ * closing, the rest goes at once.
+ */
+function dribbled(text: Buffer, bytes: number, intervalMs: number, hold: Hold): Readable {
+  let offset = 0;
+  let waited = 0;
+  const next = (stream: Readable) => {
+    if (stream.destroyed) return;
+    const end = hold.ended !== undefined || waited >= MAX_HOLD_MS ? text.length : Math.min(offset + bytes, text.length);
+    stream.push(text.subarray(offset, end));
+    offset = end;
+  };
+  return new Readable({
+    read() {
+      if (offset >= text.length) {
+        hold.release();
+        this.push(null);
+      } else if (offset === 0) {
+        next(this);
+      } else {
+        hold.wait(intervalMs).then(() => {
+          waited += intervalMs;
+          next(this);
+        });
+      }
+    },
+    destroy(error, callback) {
+      hold.release();
+      callback(error);
+    },
+  });
+}
+
+function busy(max: number, retryAfterSeconds: number): ApiError {
+  return new ApiError(
+    'STUB_BUSY',
+    `${max} answers are held by the stub (waiting out delays, hang and dribble faults), the most it holds at once: try again later.`,
+    { 'retry-after': String(Math.max(1, retryAfterSeconds)) },
+  );
+}
+
+/** `length` bytes of a fixed pseudo-random sequence (seed 0), the first 0xFF: never JSON, never UTF-8. */
+function garbageBytes(length: number): Buffer {
+  const draw = mulberry32(0);
+  const bytes = Buffer.alloc(length);
+  for (let i = 0; i < length; i++) bytes[i] = Math.floor(draw() * 256);
+  bytes[0] = 0xff;
+  return bytes;
+}
