@@ -169,7 +169,7 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
   const client = new HttpClient(opts.timeoutMs, (opts.concurrency ?? 4) + RACE_SIZE);
   // Every request carries the target's own headers (-H); each exchange on the wire is recorded (--har).
   const extra = target.headers ?? {};
-  const onWire = async (base: string, spec: RequestSpec, abandon?: AbortSignal): Promise<Exchange> => {
+  const sendOnWire = async (base: string, spec: RequestSpec, abandon?: AbortSignal): Promise<Exchange> => {
     const request = Object.keys(extra).length > 0 ? { ...spec, headers: { ...spec.headers, ...extra } } : spec;
     if (!opts.onWire || abandon?.aborted) return client.send(base, request, abandon);
     const startedAt = Date.now();
@@ -179,7 +179,7 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
     return ex;
   };
   // The rate limit, and 429/503 with Retry-After waited out and retried (gateway.ts).
-  const send = throughGateway(onWire, { rateLimit: opts.rateLimit, timeoutMs: opts.timeoutMs });
+  const send = throughGateway(sendOnWire, { rateLimit: opts.rateLimit, timeoutMs: opts.timeoutMs });
   const health = new TargetHealth();
   try {
     if (opts.waitForMs !== undefined && target.role === 'target') {
@@ -206,7 +206,9 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
     const record = (check: Check, verdict: Verdict, exchanges: Exchange[], requests: number, batch?: number) => {
       const ex = verdict.reproduce ?? (verdict.exchange !== undefined ? exchanges[verdict.exchange] : undefined);
       const reportable = verdict.outcome !== 'pass';
-      if (!target.informs && failsRun(verdict.outcome, opts.strict === true)) budget.failures++;
+      // A check not run (the target given up) is no failure found: it does not count against --max-failures.
+      const notRun = verdict.cause?.startsWith('not run: ') === true;
+      if (!target.informs && !notRun && failsRun(verdict.outcome, opts.strict === true)) budget.failures++;
       results.set(check.id, {
         id: check.id,
         title: check.title,
