@@ -108,9 +108,6 @@ export function helpText(): string {
   return out.join('\n');
 }
 
-/** Kept for callers of the former constant. */
-export const HELP = helpText();
-
 export interface CliOptions {
   /** What was asked: a run, or the help, the version or the list of checks. */
   action: 'run' | 'help' | 'version' | 'list';

@@ -3,7 +3,7 @@
 // side. Checks do no I/O; every request goes through HttpClient.
 import { setMaxListeners } from 'node:events';
 import { catalog as defaultCatalog } from './checks/index.js';
-import { noAnswerCause, worst } from './checks/grades.js';
+import { describe, noAnswerCause, worst } from './checks/grades.js';
 import { runProperty } from './checks/property.js';
 import { RACE_SIZE } from './checks/state.js';
 import type { CaseExchange, Check, CheckContext, ExchangeCheck, Outcome, Verdict } from './checks/types.js';
@@ -159,7 +159,13 @@ function causeOf(verdict: Verdict, ex: Exchange | undefined): string {
   const expected = (verdict.expected ?? '').replace(TRAILING_REMARK, '');
   if (!ex) return verdict.actual?.startsWith('not run: ') ? verdict.actual : expected ? `not ${expected}` : verdict.outcome;
   if (!ex.response) return noAnswerCause(ex);
-  return `${ex.response.status} where ${expected || 'another answer'} is expected`;
+  const status = ex.response.status;
+  // An Actual is what came back (describe), often after what is wrong with it ("no Allow header: 405, …").
+  const shown = describe(ex);
+  const actual = verdict.actual ?? '';
+  if (actual === `undeclared ${shown}`) return `${status}, a status the document does not declare`;
+  if (actual.endsWith(`: ${shown}`)) return `${status}: ${actual.slice(0, -(shown.length + 2))}`;
+  return expected.startsWith(`${status} `) ? `${status}, but not ${expected}` : `${status} where ${expected || 'another answer'} is expected`;
 }
 
 export async function runTarget(opts: RunOptions, target: Target, budget: FailureBudget = { failures: 0 }): Promise<TargetResult> {

@@ -69,7 +69,7 @@ async function runStep(inputs: Record<string, string>, actionPath = ROOT): Promi
   return { code: ran.code, log: [...ran.lines, ran.stderr].join('\n'), summary: readFileSync(summaryFile, 'utf8'), outputs, workspace };
 }
 
-describe('the GitHub Action step (scripts/action.ts, as action.yml runs it)', () => {
+describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300_000 }, () => {
   it('action.yml is a JavaScript action that runs the committed bundle: no install, no build', () => {
     assert.deepEqual(Object.keys(action.inputs).sort(), ['reports', 'seed', 'strict', 'target', 'token']);
     assert.deepEqual(Object.keys(action.outputs).sort(), ['exit-code', 'html-report', 'json-report', 'junit-report']);

@@ -44,7 +44,7 @@ async function withFake<T>(opts: FakeOptions, body: (url: string) => Promise<T>)
   }
 }
 
-describe('plantstore-conformance CLI', () => {
+describe('plantstore-conformance CLI', { timeout: 300_000 }, () => {
   it('exits 0 against the baseline and writes the JSON and JUnit reports', async () => {
     const json = join(dir, 'ok.json');
     const junit = join(dir, 'ok.xml');

@@ -150,7 +150,7 @@ async function captureRaw(line: (base: string) => string, expected: number): Pro
   }
 }
 
-describe('reproductions curl cannot make', () => {
+describe('reproductions curl cannot make', { timeout: 60_000 }, () => {
   it('a body in several chunks, cut inside a UTF-8 character: a node -e line sends the same chunk boundaries, the token from $PLANTSTORE_TOKEN', async () => {
     const pieces = [Buffer.from('{"id":1,"name":"'), Buffer.from([0xc3]), Buffer.from([0xa9, 0x22, 0x7d])];
     const request: RequestSpec = {
