@@ -47,7 +47,47 @@ function printfFormat(buf: Buffer): string {
   return out;
 }
 
-export function toCurl(ex: Exchange, token: string): string {
+export interface ReproduceOptions {
+  /** The request was sent at the same moment as this many identical ones (this one included): the line sends as many at once. */
+  sentAtOnceWith?: number;
+}
+
+/**
+ * A command that sends what the harness sent: a curl line, or, where curl
+ * cannot send it exactly (a body in several chunks: curl picks its own chunk
+ * boundaries), a `node -e` line that does.
+ */
+export function toCurl(ex: Exchange, token: string, options: ReproduceOptions = {}): string {
+  const line = ex.request.chunks !== undefined && ex.request.chunks.length > 1 && ex.request.authorizationShell === undefined ? toNodeChunked(ex, token) : curlLine(ex, token);
+  const n = options.sentAtOnceWith ?? 1;
+  // The shell starts them together and waits for every answer.
+  return n > 1 ? `for i in $(seq ${n}); do ${line} & done; wait` : line;
+}
+
+/**
+ * A chunked body sent chunk by chunk, as the harness did (each piece its
+ * own chunk, a short pause between), by Node's HTTP client, printing the
+ * answer as `curl -i` does. The token stays out of the line: the headers
+ * say $PLANTSTORE_TOKEN, which the script replaces from the environment.
+ */
+function toNodeChunked(ex: Exchange, token: string): string {
+  const req = ex.request;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) headers[name] = token.length > 0 ? value.split(token).join(TOKEN_VAR) : value;
+  const script = [
+    'const u=new URL(process.argv[1]),h=JSON.parse(process.argv[2]);',
+    'for(const k in h)h[k]=h[k].split("$PLANTSTORE_TOKEN").join(process.env.PLANTSTORE_TOKEN??"");',
+    `const r=require(u.protocol.slice(0,-1)).request(u,{method:${JSON.stringify(req.method)},headers:h},s=>{`,
+    'console.log(`HTTP/${s.httpVersion} ${s.statusCode} ${s.statusMessage}`);',
+    'for(let i=0;i<s.rawHeaders.length;i+=2)console.log(`${s.rawHeaders[i]}: ${s.rawHeaders[i+1]}`);',
+    'console.log();s.pipe(process.stdout)});',
+    '(async()=>{for(const c of JSON.parse(process.argv[3])){r.write(Buffer.from(c,"base64"));await new Promise(f=>setTimeout(f,2))}r.end()})()',
+  ].join('');
+  const chunks = JSON.stringify(req.chunks!.map((c) => c.toString('base64')));
+  return `node -e ${shellQuote(script)} ${shellQuote(ex.url)} ${shellQuote(JSON.stringify(headers))} ${shellQuote(chunks)}`;
+}
+
+function curlLine(ex: Exchange, token: string): string {
   const req = ex.request;
   const redact = token.length > 0;
   const parts = ['curl', '-sS', '-i', '-X', req.method, shellQuote(ex.url)];

@@ -22,6 +22,11 @@ export const RETRIES = 3;
 
 const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'];
 
+/** Whether the environment names a proxy (then the harness reaches targets only through it). */
+export function throughProxy(env: NodeJS.ProcessEnv = process.env): boolean {
+  return PROXY_VARIABLES.some((name) => env[name]);
+}
+
 /**
  * The dispatcher of a target's exchanges: through the proxy the environment
  * names, if any, else direct. An http:// target goes to an http:// proxy as
@@ -30,7 +35,7 @@ const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy
  * by default, and retries a refused CONNECT without end.)
  */
 export function dispatcher(options: Agent.Options, env: NodeJS.ProcessEnv = process.env): Dispatcher {
-  if (!PROXY_VARIABLES.some((name) => env[name])) return new Agent(options);
+  if (!throughProxy(env)) return new Agent(options);
   return new EnvHttpProxyAgent({ ...options, proxyTunnel: false } as EnvHttpProxyAgent.Options);
 }
 

@@ -62,6 +62,8 @@ export interface Exchange {
   /** Why there is no response: timeout, refused connection... */
   error?: string;
   failure?: Failure;
+  /** The system's or the HTTP client's error code when there is no answer (ECONNREFUSED, ERR_SSL_WRONG_VERSION_NUMBER, …): the diagnosis reads it. */
+  code?: string;
 }
 
 /** Joins a base URL that may carry a path prefix with an operation path. */
@@ -169,7 +171,8 @@ export class HttpClient {
       }
       return { request: spec, url, response: { status: res.statusCode, headers, bodyText: Buffer.concat(chunks).toString('utf8') } };
     } catch (err) {
-      return { request: spec, url, ...this.explain(err, at, abandon) };
+      const code = (err as { code?: unknown } | undefined)?.code;
+      return { request: spec, url, ...this.explain(err, at, abandon), ...(typeof code === 'string' ? { code } : {}) };
     } finally {
       clearTimeout(deadline);
       abandon?.removeEventListener('abort', onAbandon);

@@ -12,3 +12,5 @@ export { computeCoverage } from './coverage.js';
 export { toJsonReport, type JsonReport } from './report/json.js';
 export { toJunit } from './report/junit.js';
 export { toHtml } from './report/html.js';
+export { HarWriter } from './report/har.js';
+export type { Diagnosis } from './diagnose.js';

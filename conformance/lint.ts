@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { OPENAPI_PATH } from '../spec/openapi.js';
+import { loadRuleset } from './ruleset.js';
 
 const require = createRequire(import.meta.url);
 
@@ -24,11 +25,7 @@ export async function lintSpec(specPath: string, rulesetPath = DEFAULT_RULESET):
   // CommonJS packages; Spectral's CLI brings the ruleset bundler and runtime.
   const { Spectral, Document } = require('@stoplight/spectral-core') as typeof import('@stoplight/spectral-core');
   const Parsers = require('@stoplight/spectral-parsers') as typeof import('@stoplight/spectral-parsers');
-  const { bundleAndLoadRuleset } = require('@stoplight/spectral-ruleset-bundler/with-loader') as {
-    bundleAndLoadRuleset: (path: string, io: { fs: typeof fs; fetch: unknown }) => Promise<unknown>;
-  };
-  const { fetch } = require('@stoplight/spectral-runtime') as { fetch: unknown };
-  const ruleset = await bundleAndLoadRuleset(resolve(rulesetPath), { fs, fetch });
+  const ruleset = await loadRuleset(rulesetPath);
   const spectral = new Spectral();
   spectral.setRuleset(ruleset as Parameters<typeof spectral.setRuleset>[0]);
   const doc = new Document(fs.readFileSync(specPath, 'utf8'), Parsers.Yaml, resolve(specPath));

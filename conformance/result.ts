@@ -3,12 +3,13 @@
 // their divergence files. Every reporter takes the one RunResult; the exit
 // code is read from it.
 import type { Level, Outcome, Source } from './checks/types.js';
-import { OUTCOMES } from './checks/types.js';
+import { OUTCOMES, SEVERITY } from './checks/types.js';
 import type { Coverage, ObservedExchange } from './coverage.js';
+import type { Diagnosis } from './diagnose.js';
 import type { DivergenceComparison } from './differential/divergences.js';
 import { buildMatrix, type MatrixRow } from './differential/matrix.js';
 import type { LintFinding } from './lint.js';
-import { escapeControls, mapStrings, secretRedactor } from './report/redact.js';
+import { escapeControls, literalRedactor, mapStrings, secretHeaderName, secretRedactor } from './report/redact.js';
 import type { Target } from './targets/target.js';
 
 export interface CheckResult {
@@ -22,6 +23,8 @@ export interface CheckResult {
   actual: string | null;
   /** A curl command reproducing the exchange the verdict is about (the token as $PLANTSTORE_TOKEN), or null. */
   reproduce: string | null;
+  /** What departs, in words shared by every check it happens to (failures are grouped by it); null on pass and skip. */
+  cause?: string | null;
   /** Requests this check sent. */
   requests: number;
 }
@@ -36,6 +39,19 @@ export interface TargetResult {
   unreachable?: string;
   /** Every request the target was sent and the status it answered, for the coverage of the document. */
   observed?: ObservedExchange[];
+  /** Why no check could mean anything against this target (the token refused, nothing listening, …): then none was run. */
+  diagnosis?: Diagnosis;
+}
+
+/** Failures with one cause: the checks it made fail, and one way to reproduce it. */
+export interface FailureGroup {
+  cause: string;
+  /** The worst outcome among them. */
+  outcome: Outcome;
+  /** The IDs of the checks, in report order. */
+  checks: string[];
+  /** The shortest reproduction among theirs, or null. */
+  reproduce: string | null;
 }
 
 export interface RunResult {
@@ -70,8 +86,38 @@ export function runResult(parts: Omit<RunResult, 'matrix'>): RunResult {
  * requests, and a report is read in terminals, CI logs and browsers.
  */
 export function safeRun<T extends Omit<RunResult, 'matrix'>>(parts: T): T {
-  const redact = secretRedactor(parts.targets.map((t) => t.target.token));
+  const redact = runRedactor(parts.targets.map((t) => t.target));
   return mapStrings(parts, (text) => escapeControls(redact(text)));
+}
+
+/** Every credential of these targets redacted: the token, and the values of their secret-looking headers (-H). */
+export function runRedactor(targets: readonly Target[]): (text: string) => string {
+  const tokens = secretRedactor(targets.map((t) => t.token));
+  const headers = literalRedactor(targets.flatMap((t) => Object.entries(t.headers ?? {}).filter(([name]) => secretHeaderName(name)).map(([, value]) => value)));
+  return (text) => tokens(headers(text));
+}
+
+/** The results that fail the run: fail and error, and under --strict non-strict. */
+export function failing(results: CheckResult[], strict: boolean): CheckResult[] {
+  return results.filter((r) => r.outcome === 'fail' || r.outcome === 'error' || (strict && r.outcome === 'non-strict'));
+}
+
+/**
+ * A target's failures grouped by cause, the largest group first (then in
+ * report order): one server mistake (a 201 where 200 is declared) often
+ * fails many checks, and should read as one.
+ */
+export function failureGroups(t: TargetResult, strict: boolean): FailureGroup[] {
+  const groups = new Map<string, FailureGroup>();
+  for (const r of failing(t.results, strict)) {
+    const cause = r.cause ?? r.actual ?? r.outcome;
+    let g = groups.get(cause);
+    if (!g) groups.set(cause, (g = { cause, outcome: r.outcome, checks: [], reproduce: null }));
+    g.checks.push(r.id);
+    if (SEVERITY[r.outcome] > SEVERITY[g.outcome]) g.outcome = r.outcome;
+    if (r.reproduce !== null && (g.reproduce === null || r.reproduce.length < g.reproduce.length)) g.reproduce = r.reproduce;
+  }
+  return [...groups.values()].sort((a, b) => b.checks.length - a.checks.length);
 }
 
 export function summarize(results: CheckResult[]): Summary {
@@ -93,6 +139,6 @@ export function decidingTargets(targets: TargetResult[]): TargetResult[] {
  */
 export function exitCode(targets: TargetResult[], strict: boolean): 0 | 1 | 2 {
   const deciding = decidingTargets(targets);
-  if (deciding.some((t) => t.unreachable !== undefined || t.summary.error > 0)) return 2;
+  if (deciding.some((t) => t.unreachable !== undefined || t.diagnosis !== undefined || t.summary.error > 0)) return 2;
   return deciding.some((t) => t.summary.fail > 0 || (strict && t.summary['non-strict'] > 0)) ? 1 : 0;
 }

@@ -3,11 +3,12 @@
 // side. Checks do no I/O; every request goes through HttpClient.
 import { setMaxListeners } from 'node:events';
 import { catalog as defaultCatalog } from './checks/index.js';
-import { worst } from './checks/grades.js';
+import { describe, noAnswerCause, worst } from './checks/grades.js';
 import { runProperty } from './checks/property.js';
 import { RACE_SIZE } from './checks/state.js';
-import type { CaseExchange, Check, CheckContext, ExchangeCheck, Verdict } from './checks/types.js';
+import type { CaseExchange, Check, CheckContext, ExchangeCheck, Outcome, Verdict } from './checks/types.js';
 import { toCurl } from './curl.js';
+import { diagnose, waitForAnswer, type Diagnosis } from './diagnose.js';
 import { throughGateway } from './gateway.js';
 import { HttpClient, type Exchange, type RequestSpec } from './http.js';
 import { IdAllocator } from './ids.js';
@@ -31,6 +32,35 @@ export interface RunOptions {
   onExchange?: (ex: Exchange) => void;
   /** Requests per second to each target (--rate-limit); undefined: no limit. */
   rateLimit?: number;
+  /** Wait this long for each target of role `target` to answer at all before the diagnosis (--wait-for). */
+  waitForMs?: number;
+  /** Stop starting checks once this many have failed on the deciding targets (--max-failures); the rest are skip. */
+  maxFailures?: number;
+  /** With maxFailures: non-strict counts as a failure too (--strict). */
+  strict?: boolean;
+  /** What happens to a target as the run goes: waiting for it, its diagnosis, its checks starting and done. */
+  onEvent?: (event: RunEvent) => void;
+  /** Sees every HTTP exchange with a target as it went over the wire (a retry after 429 included), with when it started and how long it took: the HAR recording. */
+  onWire?: (target: Target, exchange: Exchange, timing: WireTiming) => void;
+}
+
+export interface WireTiming {
+  /** When the request was started (epoch milliseconds). */
+  startedAt: number;
+  /** From the start to the end of the answer, or of the attempt, in milliseconds. */
+  ms: number;
+}
+
+export type RunEvent =
+  | { kind: 'waiting'; target: Target; waitMs: number }
+  | { kind: 'answered'; target: Target; afterMs: number }
+  | { kind: 'still-down'; target: Target; afterMs: number }
+  | { kind: 'checking'; target: Target; checks: number }
+  | { kind: 'done'; target: Target; result: TargetResult; ms: number };
+
+/** The failures counted against --max-failures, over the whole run. */
+interface FailureBudget {
+  failures: number;
 }
 
 async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -106,21 +136,68 @@ class TargetHealth {
   }
 }
 
-/** The preflight: the operation without credentials or body, which a conforming server refuses (401) and which creates nothing. */
-function preflight(model: SpecModel): RequestSpec {
-  return { method: model.create.method, path: model.create.path, headers: {}, note: 'preflight' };
+/** The same method, path, headers and body (notes aside). */
+function sameRequest(a: RequestSpec, b: RequestSpec): boolean {
+  const body = (r: RequestSpec) => (r.body === undefined ? '' : Buffer.from(r.body).toString('base64'));
+  return a.method === b.method && a.path === b.path && JSON.stringify(a.headers) === JSON.stringify(b.headers) && body(a) === body(b) && a.chunks === undefined && b.chunks === undefined;
 }
 
-export async function runTarget(opts: RunOptions, target: Target): Promise<TargetResult> {
+/** Whether an outcome counts against --max-failures. */
+function failsRun(outcome: Outcome, strict: boolean): boolean {
+  return outcome === 'fail' || outcome === 'error' || (strict && outcome === 'non-strict');
+}
+
+/** Parenthetical remarks at the end of an Expected, which vary from check to check (`… (no maxLength stated; …)`). */
+const TRAILING_REMARK = /\s*\([^()]*\)\s*$/;
+
+/**
+ * The cause of a verdict that gives none: what was expected and what came
+ * back, in words that are the same for every check it happens to.
+ */
+function causeOf(verdict: Verdict, ex: Exchange | undefined): string {
+  if (verdict.cause) return verdict.cause;
+  const expected = (verdict.expected ?? '').replace(TRAILING_REMARK, '');
+  if (!ex) return verdict.actual?.startsWith('not run: ') ? verdict.actual : expected ? `not ${expected}` : verdict.outcome;
+  if (!ex.response) return noAnswerCause(ex);
+  const status = ex.response.status;
+  // An Actual is what came back (describe), often after what is wrong with it ("no Allow header: 405, …").
+  const shown = describe(ex);
+  const actual = verdict.actual ?? '';
+  if (actual === `undeclared ${shown}`) return `${status}, a status the document does not declare`;
+  if (actual.endsWith(`: ${shown}`)) return `${status}: ${actual.slice(0, -(shown.length + 2))}`;
+  return expected.startsWith(`${status} `) ? `${status}, but not ${expected}` : `${status} where ${expected || 'another answer'} is expected`;
+}
+
+export async function runTarget(opts: RunOptions, target: Target, budget: FailureBudget = { failures: 0 }): Promise<TargetResult> {
+  const started = performance.now();
   const checks = (opts.catalog ?? defaultCatalog).filter((c) => !opts.only || opts.only.includes(c.id));
   // Room for a batch of concurrent cases (PS-STATE-003) beside the checks running at once.
   const client = new HttpClient(opts.timeoutMs, (opts.concurrency ?? 4) + RACE_SIZE);
+  // Every request carries the target's own headers (-H); each exchange on the wire is recorded (--har).
+  const extra = target.headers ?? {};
+  const sendOnWire = async (base: string, spec: RequestSpec, abandon?: AbortSignal): Promise<Exchange> => {
+    const request = Object.keys(extra).length > 0 ? { ...spec, headers: { ...spec.headers, ...extra } } : spec;
+    if (!opts.onWire || abandon?.aborted) return client.send(base, request, abandon);
+    const startedAt = Date.now();
+    const t0 = performance.now();
+    const ex = await client.send(base, request, abandon);
+    opts.onWire(target, ex, { startedAt, ms: performance.now() - t0 });
+    return ex;
+  };
   // The rate limit, and 429/503 with Retry-After waited out and retried (gateway.ts).
-  const send = throughGateway((base, spec, abandon) => client.send(base, spec, abandon), { rateLimit: opts.rateLimit, timeoutMs: opts.timeoutMs });
+  const send = throughGateway(sendOnWire, { rateLimit: opts.rateLimit, timeoutMs: opts.timeoutMs });
   const health = new TargetHealth();
   try {
-    const first = await send(target.url, preflight(opts.model));
+    if (opts.waitForMs !== undefined && target.role === 'target') {
+      opts.onEvent?.({ kind: 'waiting', target, waitMs: opts.waitForMs });
+      // The polls go straight to the client: they are not exchanges of the run (nor of its HAR).
+      const waited = await waitForAnswer(opts.model, target, (spec) => client.send(target.url, { ...spec, headers: { ...spec.headers, ...extra } }), opts.waitForMs, opts.timeoutMs);
+      opts.onEvent?.({ kind: waited.answered ? 'answered' : 'still-down', target, afterMs: waited.afterMs });
+    }
+    const { diagnosis, preflight: first } = await diagnose(opts.model, target, (spec) => send(target.url, spec), opts.timeoutMs);
     if (!first.response) health.kill(`${first.error} (preflight ${first.request.method} ${first.request.path})`);
+    else if (diagnosis) health.kill(diagnosis.problem);
+    opts.onEvent?.({ kind: 'checking', target, checks: diagnosis ? 0 : checks.length });
     const ctx: CheckContext = {
       model: opts.model,
       target,
@@ -132,9 +209,12 @@ export async function runTarget(opts: RunOptions, target: Target): Promise<Targe
     const results = new Map<string, CheckResult>();
     const all: Exchange[] = [];
     let done = 0;
-    const record = (check: Check, verdict: Verdict, exchanges: Exchange[], requests: number) => {
+    const record = (check: Check, verdict: Verdict, exchanges: Exchange[], requests: number, batch?: number) => {
       const ex = verdict.reproduce ?? (verdict.exchange !== undefined ? exchanges[verdict.exchange] : undefined);
       const reportable = verdict.outcome !== 'pass';
+      // A check not run (the target given up) is no failure found: it does not count against --max-failures.
+      const notRun = verdict.cause?.startsWith('not run: ') === true;
+      if (!target.informs && !notRun && failsRun(verdict.outcome, opts.strict === true)) budget.failures++;
       results.set(check.id, {
         id: check.id,
         title: check.title,
@@ -145,12 +225,15 @@ export async function runTarget(opts: RunOptions, target: Target): Promise<Targe
         expected: reportable ? (verdict.expected ?? null) : null,
         // The request's note says which of a check's requests this is (e.g. "id as a string of digits").
         actual: reportable && verdict.actual ? (ex?.request.note ? `[${ex.request.note}] ${verdict.actual}` : verdict.actual) : null,
-        reproduce: reportable && ex ? toCurl(ex, target.token) : null,
+        reproduce: reportable && ex ? toCurl(ex, target.token, batch !== undefined && verdict.exchange !== undefined ? { sentAtOnceWith: batch } : undefined) : null,
+        cause: reportable && verdict.outcome !== 'skip' ? causeOf(verdict, ex) : null,
         requests,
       });
       opts.onProgress?.(++done, checks.length, target.name, check.id);
     };
-    const dead = (): Verdict => ({ outcome: 'error', expected: 'an HTTP answer', actual: `not run: ${health.reason}` });
+    const dead = (): Verdict => ({ outcome: 'error', expected: 'an HTTP answer', actual: `not run: ${health.reason}`, cause: diagnosis ? `not run: ${diagnosis.problem}` : `not run: the target stopped answering` });
+    const stopped = (): Verdict => ({ outcome: 'skip', actual: `not run: the run stopped after ${opts.maxFailures} failure(s) (--max-failures)` });
+    const overBudget = () => opts.maxFailures !== undefined && budget.failures >= opts.maxFailures;
     // One sender per check: it counts the check's requests and notes when
     // the dead-target policy cut the check short.
     const sender = () => {
@@ -173,10 +256,13 @@ export async function runTarget(opts: RunOptions, target: Target): Promise<Targe
       return s;
     };
     const active = checks.filter((c) => c.kind !== 'aggregate');
+    let stoppedEarly = false;
     await pool(active, opts.concurrency ?? 4, async (check) => {
+      if (overBudget() && health.reason === undefined) stoppedEarly = true;
       const reason = check.precondition?.(ctx);
       if (reason) return record(check, { outcome: 'skip', actual: reason }, [], 0);
       if (health.reason !== undefined) return record(check, dead(), [], 0);
+      if (overBudget()) return record(check, stopped(), [], 0);
       const s = sender();
       try {
         if (check.kind === 'exchange') {
@@ -186,7 +272,11 @@ export async function runTarget(opts: RunOptions, target: Target): Promise<Targe
             if (s.cutShort) break;
             group.forEach((c, i) => sent.push({ ...c, exchange: exchanges[i]! }));
           }
-          record(check, s.cutShort ? partialVerdict(check, sent, ctx) ?? dead() : check.verify(sent, ctx), sent.map((c) => c.exchange), s.requests);
+          const verdict = s.cutShort ? (partialVerdict(check, sent, ctx) ?? dead()) : check.verify(sent, ctx);
+          // A case sent at the same time as others: its reproduction says so.
+          const about = verdict.exchange !== undefined ? sent[verdict.exchange] : undefined;
+          const together = about?.batch !== undefined ? sent.filter((c) => c.batch === about.batch && sameRequest(c.request, about.request)).length : 0;
+          record(check, verdict, sent.map((c) => c.exchange), s.requests, together > 1 ? together : undefined);
         } else if (check.kind === 'property') {
           const verdict = await runProperty(check, ctx, s.send);
           // A failure found before the target died stands; anything else is incomplete.
@@ -202,11 +292,18 @@ export async function runTarget(opts: RunOptions, target: Target): Promise<Targe
       const graded = all.map((ex) => ({ ...check.verifyEach(ex, ctx), reproduce: ex })).filter((v) => v.outcome !== 'skip');
       const verdict = worst(graded);
       // Graded on the answers of a run the target did not finish: a failure stands, nothing else is known.
-      record(check, health.reason !== undefined && verdict.outcome !== 'fail' ? dead() : verdict, [], all.length);
+      if (health.reason !== undefined && verdict.outcome !== 'fail') record(check, dead(), [], all.length);
+      else if (stoppedEarly && verdict.outcome !== 'fail') record(check, stopped(), [], all.length);
+      else record(check, verdict, [], all.length);
     }
     const ordered = checks.map((c) => results.get(c.id)!);
     const observed = all.map((ex) => ({ method: ex.request.method, path: ex.request.path, status: ex.response?.status }));
-    return { target, summary: summarize(ordered), results: ordered, unreachable: health.reason, observed };
+    // A target that answered but cannot be checked meaningfully (the token refused, no Plant Store at the
+    // URL) was not given up for lack of answers: it has a diagnosis, not `unreachable`.
+    const unreachable = first.response ? (diagnosis ? undefined : health.reason) : health.reason;
+    const result: TargetResult = { target, summary: summarize(ordered), results: ordered, unreachable, observed, ...(diagnosis ? { diagnosis } : {}) };
+    opts.onEvent?.({ kind: 'done', target, result, ms: performance.now() - started });
+    return result;
   } finally {
     await client.close();
   }
@@ -214,6 +311,9 @@ export async function runTarget(opts: RunOptions, target: Target): Promise<Targe
 
 export async function run(opts: RunOptions): Promise<TargetResult[]> {
   const out: TargetResult[] = [];
-  for (const t of opts.targets) out.push(await runTarget(opts, t));
+  const budget: FailureBudget = { failures: 0 };
+  for (const t of opts.targets) out.push(await runTarget(opts, t, budget));
   return out;
 }
+
+export type { Diagnosis };

@@ -1,5 +1,6 @@
-// The GitHub Action's step (action.yml runs `node dist/scripts/action.js`
-// with the inputs in INPUT_* variables): runs the harness against the
+// The GitHub Action's step (action.yml runs action/index.mjs, this file
+// bundled by scripts/bundle-action.mjs, with the inputs in INPUT_*
+// variables): runs the harness against the
 // target, writes the JSON, JUnit and HTML reports into the `reports` folder,
 // adds a job summary (the counts, each failure with its Expected, Actual and
 // curl line) to $GITHUB_STEP_SUMMARY, sets the step's outputs, and exits
@@ -52,22 +53,45 @@ function inline(text: string): string {
 
 /** The job summary: verdict, counts per target, and each failure (with --strict, each non-strict too) with its curl line. */
 export function summaryMarkdown(report: JsonReport | undefined, code: number, inputs: ActionInputs): string {
-  const lines = [`## Plant Store conformance: ${VERDICT[code] ?? `exit ${code}`}`, ''];
+  const diagnosed = report?.targets.find((t) => t.diagnosis !== undefined);
+  // A configuration mistake is said as such, never as a broken service.
+  const verdict = diagnosed?.diagnosis ? `NOT CHECKED: ${inline(diagnosed.diagnosis.problem)}` : (VERDICT[code] ?? `exit ${code}`);
+  const lines = [`## Plant Store conformance: ${verdict}`, ''];
   if (!report) {
     lines.push(`No report was written (exit ${code}): the harness stopped before it ran the checks. Its log, above this summary, says why.`, '');
     return `${lines.join('\n')}\n`;
   }
   lines.push(`Target ${inline(inputs.target)}; seed ${report.seed} (\`seed: ${report.seed}\` replays the generated cases)${report.strict ? '; strict' : ''}.`, '');
-  lines.push('| target | pass | non-strict | fail | skip | error |', '|---|---|---|---|---|---|');
-  for (const t of report.targets) {
-    const s = t.summary;
-    lines.push(`| ${inline(t.url)} | ${s.pass} | ${s['non-strict']} | ${s.fail} | ${s.skip} | ${s.error} |`);
+  // A target that was not checked has no counts to show (its checks were not run): it has its diagnosis below.
+  const checked = report.targets.filter((t) => !t.diagnosis);
+  if (checked.length > 0) {
+    lines.push('| target | pass | non-strict | fail | skip | error |', '|---|---|---|---|---|---|');
+    for (const t of checked) {
+      const s = t.summary;
+      lines.push(`| ${inline(t.url)} | ${s.pass} | ${s['non-strict']} | ${s.fail} | ${s.skip} | ${s.error} |`);
+    }
+    lines.push('');
   }
-  lines.push('');
-  for (const t of report.targets) if (t.unreachable) lines.push(`**Gave up on ${inline(t.url)}:** ${inline(t.unreachable)}`, '');
-  const failing = report.targets.flatMap((t) =>
+  for (const t of report.targets) {
+    const d = t.diagnosis;
+    if (d) {
+      // The token reaches the harness from the `token` input: that is what to set.
+      const fix = d.kind === 'no-token' || d.kind === 'token-refused' ? "Give the action's `token` input a token this target accepts (from a secret)." : inline(d.fix);
+      lines.push(`**${inline(t.url)} was not checked: ${inline(d.problem)}.**${d.evidence ? ` ${inline(d.evidence)}` : ''}`, '', `What to do: ${fix}`, '');
+      if ((d.kind === 'no-token' || d.kind === 'gateway') && inputs.token === '') {
+        lines.push("The action's `token` input is empty. A workflow run for a pull request from a fork gets no secrets: run this step only when the secret is there (e.g. `if: env.PLANTSTORE_TOKEN != ''` with the secret in the job's `env`).", '');
+      }
+    } else if (t.unreachable) lines.push(`**Gave up on ${inline(t.url)}:** ${inline(t.unreachable)}`, '');
+  }
+  const failing = report.targets.filter((t) => !t.diagnosis).flatMap((t) =>
     t.results.filter((r) => r.outcome === 'fail' || r.outcome === 'error' || (report.strict && r.outcome === 'non-strict')).map((r) => ({ target: t, result: r })),
   );
+  const groups = report.targets.filter((t) => !t.informs).flatMap((t) => t.failures ?? []);
+  if (groups.length > 0) {
+    lines.push(`### What failed: ${groups.length} cause(s)`, '');
+    for (const g of groups) lines.push(`- **${inline(g.cause)}** (${g.checks.length} check${g.checks.length === 1 ? '' : 's'}): ${g.checks.join(', ')}`);
+    lines.push('');
+  }
   if (failing.length > 0) {
     lines.push(`### Failures (${failing.length})`, '');
     for (const { result: r } of failing.slice(0, SUMMARY_FAILURES)) {

@@ -110,7 +110,45 @@ export function readOpenApi(path: string = OPENAPI_PATH): { document: OpenApiDoc
     throw new DocumentError('#/jsonSchemaDialect', 'jsonSchemaDialect', `${JSON.stringify(doc.jsonSchemaDialect)}: only the OpenAPI 3.1 default dialect (${OPENAPI_31_DIALECT}) is read`);
   }
   doc.components = { ...(isSchemaObject(doc.components) ? doc.components : {}), schemas: isSchemaObject(doc.components?.schemas) ? doc.components.schemas : {} };
+  checkReferences(doc);
   return { document: doc, source: text };
+}
+
+/** Keywords whose values are data (examples, defaults, constants), not document structure: a "$ref" in them is not a reference. */
+const DATA_KEYWORDS = new Set(['example', 'examples', 'default', 'const', 'enum', 'value']);
+
+/**
+ * Every reference into the document resolves: one that does not is reported
+ * where its author wrote it (the `$ref` and its pointer), not where a
+ * validator that bundled the schemas first stumbles on it.
+ */
+function checkReferences(doc: OpenApiDocument): void {
+  const visit = (node: unknown, pointer: string, namesHere: boolean): void => {
+    if (Array.isArray(node)) return node.forEach((item, i) => visit(item, childPointer(pointer, i), false));
+    if (!isSchemaObject(node)) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (!namesHere && key === '$ref' && typeof value === 'string' && value.startsWith('#')) {
+        if (resolvePointer(doc, value) === undefined) throw new DocumentError(childPointer(pointer, '$ref'), '$ref', `${JSON.stringify(value)} resolves to nothing`);
+      } else if (namesHere || !DATA_KEYWORDS.has(key)) visit(value, childPointer(pointer, key), !namesHere && NAME_MAPS.has(key));
+    }
+  };
+  visit(doc, '#', false);
+}
+
+/** Keywords whose value maps names (a property's, a definition's) to schemas: there a key is a name, whatever it spells. */
+const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'schemas']);
+
+/** The value at a JSON pointer of the document (`#/…`, RFC 6901), or undefined. */
+function resolvePointer(doc: OpenApiDocument, ref: string): unknown {
+  if (ref === '#') return doc;
+  if (!ref.startsWith('#/')) return undefined;
+  let value: unknown = doc;
+  for (const token of ref.slice(2).split('/')) {
+    const key = decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~'); // RFC 6901 §4, §6 (a URI fragment)
+    value = isSchemaObject(value) || Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+    if (value === undefined) return undefined;
+  }
+  return value;
 }
 
 /**

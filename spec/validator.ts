@@ -186,7 +186,8 @@ function ajvCompiler(doc: OpenApiDocument, options: ValidatorOptions, standalone
       try {
         return ajv.compile(bundled);
       } catch (error) {
-        throw new DocumentError(pointer, undefined, `the schema cannot be compiled: ${(error as Error).message}`);
+        // Ajv speaks of the bundled schema (#/$defs/X); the author wrote #/components/schemas/X.
+        throw new DocumentError(pointer, undefined, `the schema cannot be compiled: ${(error as Error).message.replace(/#\/\$defs\//g, '#/components/schemas/')}`);
       }
     },
     uncheckedFormats: () => [...unchecked.values()],

@@ -22,9 +22,14 @@ export function gradeUnauthorized(ex: Exchange, nonStrict: number[] = []): Verdi
   const expected = '401 with WWW-Authenticate: Bearer';
   const h = ex.response!.headers['www-authenticate'];
   const bearer = h !== undefined && /(^|,)\s*bearer(\s|,|$)/i.test(h);
-  if (status === 401) return bearer ? { outcome: 'pass' } : { outcome: 'fail', expected, actual: `${h === undefined ? 'no WWW-Authenticate' : 'no Bearer challenge'}: ${describe(ex)}` };
-  if (nonStrict.includes(status)) return { outcome: 'non-strict', expected, actual: describe(ex) };
-  return { outcome: 'fail', expected, actual: describe(ex) };
+  if (status === 401) {
+    if (bearer) return { outcome: 'pass' };
+    const missing = h === undefined ? 'no WWW-Authenticate' : 'no Bearer challenge';
+    return { outcome: 'fail', expected, actual: `${missing}: ${describe(ex)}`, cause: `a 401 has ${missing}` };
+  }
+  const cause = `credentials the target must refuse are answered ${status}, not 401`;
+  if (nonStrict.includes(status)) return { outcome: 'non-strict', expected, actual: describe(ex), cause };
+  return { outcome: 'fail', expected, actual: describe(ex), cause };
 }
 
 interface AuthCheckOptions {

@@ -34,8 +34,25 @@ export function describe(ex: Exchange): string {
   return `${r.status}${ct ? `, content-type ${ct}` : ', no content-type'}${extra}${redirect}, body ${r.bodyText === '' ? '(empty)' : clip(r.bodyText)}`;
 }
 
+/** Why an exchange has no answer, in a few words that are the same for every exchange it happened to: a failure's cause. */
+const NO_ANSWER: Record<string, string> = {
+  unreachable: 'the target is unreachable',
+  timeout: 'no answer within the deadline (--timeout)',
+  closed: 'the connection is closed without an answer',
+  'not-http': 'the answer is not HTTP',
+  'too-large': 'the answer is over the size limit',
+  'rate-limited': 'rate limited (429 or 503 with Retry-After) past the retries',
+  abandoned: 'not sent: the target was given up',
+  request: 'the harness could not send the request',
+};
+
+/** The cause of a verdict about an exchange without an answer. */
+export function noAnswerCause(ex: Exchange): string {
+  return NO_ANSWER[ex.failure ?? ''] ?? 'no HTTP answer';
+}
+
 export function noAnswer(ex: Exchange): Verdict | undefined {
-  return ex.response ? undefined : { outcome: 'error', expected: 'an HTTP answer', actual: describe(ex) };
+  return ex.response ? undefined : { outcome: 'error', expected: 'an HTTP answer', actual: describe(ex), cause: noAnswerCause(ex) };
 }
 
 /** The media type of the answer ("type/subtype", lower case), or '' when it has none. */
@@ -59,23 +76,36 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
   const op = ctx.model.create;
   const r = ex.response!;
   const expect = `${op.success.status} ${op.success.contentTypes.join(' or ')} with a valid ${op.success.schemaName ?? 'body'} carrying back what was sent`;
-  const fail = (why: string): Verdict => ({ outcome: 'fail', expected: expect, actual: `${why}: ${describe(ex)}` });
-  if (String(r.status) !== op.success.status) return fail(`status ${r.status}`);
-  if (!op.success.contentTypes.includes(answerMediaType(ex))) return fail('content type');
+  const valid = `a valid ${op.method} ${op.path}`;
+  // The Actual says what came back (its status first) and, where that is not
+  // the status or the content type it shows, what is wrong with it; the cause
+  // says it in words that are the same for every check it happens to.
+  const fail = (cause: string, why?: string): Verdict => ({ outcome: 'fail', expected: expect, actual: why ? `${why}: ${describe(ex)}` : describe(ex), cause });
+  if (String(r.status) !== op.success.status) return fail(`${valid} is answered ${r.status}, not ${op.success.status}`);
+  const mediaType = answerMediaType(ex);
+  if (!op.success.contentTypes.includes(mediaType)) return fail(`${valid} is answered with content-type ${mediaType || '(none)'}, not ${op.success.contentTypes.join(' or ')}`);
   const parsed = jsonBody(ex);
-  if (!parsed.ok) return fail('body is not JSON');
+  if (!parsed.ok) return fail(`the answer to ${valid} is not JSON`, 'body is not JSON');
   const problems = op.success.validate?.(parsed.value) ?? [];
-  if (problems.length > 0) return fail(`body does not validate against ${op.success.schemaName}: ${problems.join('; ')}`);
+  if (problems.length > 0) return fail(`the answer to ${valid} is not a valid ${op.success.schemaName}`, `body does not validate against ${op.success.schemaName}: ${problems.join('; ')}`);
   const body = parsed.value as Record<string, unknown>;
   const echoed = echoedFields(ctx);
   for (const name of echoed) {
-    if (name in sent && !sameJson(body[name], sent[name]!)) return fail(`${name} ${JSON.stringify(body[name])} instead of ${toJson(sent[name]!)}`);
+    if (name in sent && !sameJson(body[name], sent[name]!)) {
+      const answered = name in body ? `${name} ${JSON.stringify(body[name])} instead of ${toJson(sent[name]!)}` : `no ${name} (${toJson(sent[name]!)} was sent)`;
+      return fail(`the answer to ${valid} does not carry back ${name} as sent`, answered);
+    }
   }
   for (const name of echoed) {
     if (!(name in sent) && name in body && !op.request.required.includes(name)) {
       // The specification does not say what an unsent optional field reads
       // back as; the reference server sends no key (docs/server.md, behaviour).
-      return { outcome: 'non-strict', expected: `no ${name} when none was sent (a reference server decision, docs/server.md)`, actual: describe(ex) };
+      return {
+        outcome: 'non-strict',
+        expected: `no ${name} when none was sent (a reference server decision, docs/server.md)`,
+        actual: describe(ex),
+        cause: `the answer to ${valid} without ${name} has a ${name}`,
+      };
     }
   }
   return { outcome: 'pass' };
@@ -117,9 +147,9 @@ export function gradeRejected(ctx: CheckContext, ex: Exchange, fitting: number[]
   const err = ctx.model.create.error;
   const status = ex.response!.status;
   const expected = `a rejection: ${[err.status, ...fitting.map(String)].join(' or ')} with an ${err.schemaName} body`;
-  if (status < 400 || status > 499) return { outcome: 'fail', expected, actual: describe(ex) };
+  if (status < 400 || status > 499) return { outcome: 'fail', expected, actual: describe(ex), cause: `invalid data is answered ${status}, not rejected with a 4xx` };
   const problem = errorBodyProblem(ctx, ex);
-  if (String(status) === err.status) return problem ? { outcome: 'fail', expected, actual: `${problem}: ${describe(ex)}` } : { outcome: 'pass' };
+  if (String(status) === err.status) return problem ? { outcome: 'fail', expected, actual: `${problem}: ${describe(ex)}`, cause: `the ${status} answer to invalid data is not a valid ${err.schemaName}` } : { outcome: 'pass' };
   if (fitting.includes(status) && !problem) return { outcome: 'pass' };
-  return { outcome: 'non-strict', expected, actual: `${problem ? `${problem}; ` : ''}status ${status} is not declared: ${describe(ex)}` };
+  return { outcome: 'non-strict', expected, actual: `${problem ? `${problem}; ` : ''}undeclared ${describe(ex)}`, cause: `invalid data is answered ${status}, a status the document does not declare` };
 }

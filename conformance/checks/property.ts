@@ -3,7 +3,7 @@
 // failing case is shrunk to its smallest form and reported with the seed.
 import fc from 'fast-check';
 import type { Exchange, RequestSpec } from '../http.js';
-import { describe } from './grades.js';
+import { describe, noAnswerCause } from './grades.js';
 import type { CheckContext, PropertyCheck, Verdict } from './types.js';
 
 /** No answer at all: the harness could not run the case, which ends the property as `error`, not `fail`. */
@@ -16,7 +16,7 @@ export async function runProperty(check: PropertyCheck<unknown, unknown>, ctx: C
     fc.asyncProperty(check.values(ctx), async (value) => {
       const c = check.toCase(value, ctx);
       const exchange = await send(c.request);
-      if (!exchange.response) throw new HarnessError(describe(exchange));
+      if (!exchange.response) throw new HarnessError(describe(exchange), { cause: noAnswerCause(exchange) });
       const v = check.grade({ ...c, exchange }, ctx);
       if (v.outcome === 'fail') {
         lastFailure = { ex: exchange, verdict: v };
@@ -28,13 +28,14 @@ export async function runProperty(check: PropertyCheck<unknown, unknown>, ctx: C
   );
   if (!details.failed) return nonStrict ?? { outcome: 'pass' };
   const err = details.errorInstance;
-  if (err instanceof HarnessError) return { outcome: 'error', expected: 'an HTTP answer', actual: err.message };
+  if (err instanceof HarnessError) return { outcome: 'error', expected: 'an HTTP answer', actual: err.message, cause: err.cause as string | undefined };
   const smallest = lastFailure!;
   return {
     outcome: 'fail',
     expected: smallest.verdict.expected,
     actual: `${smallest.verdict.actual}. Smallest failing body (after ${details.numShrinks} shrinks, case ${details.numRuns} of ${ctx.cases}): ${bodyText(smallest.ex)}; reproduce with --seed ${details.seed}`,
     reproduce: smallest.ex,
+    cause: smallest.verdict.cause,
   };
 }
 

@@ -34,6 +34,13 @@ export interface Verdict {
   exchange?: number;
   /** The exchange to reproduce when it is not one of the check's own cases (property and aggregate checks). */
   reproduce?: Exchange;
+  /**
+   * What departs, in words that are the same for every check it happens to
+   * ("a valid POST /plants is answered 201, not 200"): reports group
+   * failures by it. The runner words one from Expected and the answer when
+   * a check gives none.
+   */
+  cause?: string;
 }
 
 export interface CheckContext {

@@ -5,7 +5,7 @@
 import { relative } from 'node:path';
 import { coverageCounts } from '../coverage.js';
 import { divergenceOf, shorten } from '../differential/matrix.js';
-import type { CheckResult, RunResult, TargetResult } from '../result.js';
+import { decidingTargets, failureGroups, type CheckResult, type RunResult, type TargetResult } from '../result.js';
 import { escapeControls, mapStrings } from './redact.js';
 
 const MARK: Record<string, string> = { pass: '✔', 'non-strict': '~', fail: '×', skip: '-', error: '!' };
@@ -15,6 +15,13 @@ const INFORMS = ' (informs; does not fail the run)';
 export interface ConsoleOptions {
   /** ANSI colours (a terminal without NO_COLOR). */
   color: boolean;
+  /**
+   * How much of the lint to print: every warning (the default run, which is
+   * the project's own), or only a count of them (a --target run: teams that
+   * consume the document cannot act on its warnings). Lint errors stop the
+   * run before any report.
+   */
+  lint?: 'warnings' | 'count';
 }
 
 /** One target and no divergence file: the per-check list; otherwise the matrix. */
@@ -35,10 +42,27 @@ function painter(o: ConsoleOptions) {
   return (code: number, s: string) => (o.color ? `\x1b[${code}m${s}\x1b[0m` : s);
 }
 
-function lintLines(run: RunResult): string[] {
+function lintLines(run: RunResult, o: ConsoleOptions): string[] {
   const warnings = run.lint.filter((f) => f.severity !== 'error');
   if (warnings.length === 0) return [];
+  if (o.lint === 'count') return [`Spec lint: ${warnings.length} warning(s) about the document, not listed here (the JSON report lists them)`];
   return [`Spec lint: ${warnings.length} warning(s)`, ...warnings.map((w) => `  ${w.code}: ${w.message}`), ''];
+}
+
+/** How a report names a target: its name, unless it is the one `--target` (then its URL says it). */
+export function targetLabel(t: TargetResult['target']): string {
+  return t.name === 'target' ? `the target (${t.url})` : `${t.name} (${t.url})`;
+}
+
+/** A target no check could mean anything against: the diagnosis and what to do, instead of its checks. */
+function diagnosisLines(t: TargetResult, paint: ReturnType<typeof painter>): string[] {
+  const d = t.diagnosis!;
+  const label = targetLabel(t.target);
+  return [
+    paint(31, `${label[0]!.toUpperCase()}${label.slice(1)} was not checked: ${d.problem}.`),
+    ...(d.evidence ? [`  ${d.evidence}`] : []),
+    `  What to do: ${d.fix}`,
+  ];
 }
 
 /** The requirement, Expected/Actual and the curl line of a result that is not a pass. */
@@ -61,7 +85,9 @@ function resultLine(r: CheckResult, paint: ReturnType<typeof painter>): string {
 
 function summaryLine(t: TargetResult, run: RunResult, note = ''): string {
   const s = t.summary;
-  return `Summary ${t.target.name}: ${t.results.length} checks, ${s.pass} pass, ${s['non-strict']} non-strict, ${s.fail} fail, ${s.skip} skip, ${s.error} error; seed ${run.seed}${run.strict ? ' (strict)' : ''}${note}`;
+  const name = t.target.name === 'target' ? '' : ` ${t.target.name}`;
+  if (t.diagnosis) return `Summary${name}: ${t.results.length} checks not run; seed ${run.seed}${note}`;
+  return `Summary${name}: ${t.results.length} checks, ${s.pass} pass, ${s['non-strict']} non-strict, ${s.fail} fail, ${s.skip} skip, ${s.error} error; seed ${run.seed}${run.strict ? ' (strict)' : ''}${note}`;
 }
 
 /**
@@ -90,9 +116,13 @@ export function coverageLines(run: RunResult): string[] {
 function renderCheckList(given: RunResult, o: ConsoleOptions): string {
   const run = terminalSafe(given);
   const paint = painter(o);
-  const lines: string[] = lintLines(run);
+  const lines: string[] = lintLines(run, o);
   for (const t of run.targets) {
-    lines.push(`Target ${t.target.name} (${t.target.url})`);
+    if (t.diagnosis) {
+      lines.push(...diagnosisLines(t, paint), summaryLine(t, run), '');
+      continue;
+    }
+    lines.push(`Target ${t.target.name === 'target' ? t.target.url : `${t.target.name} (${t.target.url})`}`);
     for (const r of t.results) {
       lines.push(resultLine(r, paint));
       if (r.outcome !== 'pass') lines.push(...detailLines(r, run));
@@ -100,8 +130,48 @@ function renderCheckList(given: RunResult, o: ConsoleOptions): string {
     lines.push(summaryLine(t, run));
     lines.push('');
   }
-  lines.push(...coverageLines(run));
+  // The coverage of a run in which no check ran says nothing.
+  if (run.targets.some((t) => !t.diagnosis)) lines.push(...coverageLines(run));
   return lines.join('\n');
+}
+
+/**
+ * The end of the console report: the failures of each deciding target,
+ * grouped by cause, each group with its check IDs and one reproduction. A
+ * CI log is read from its end; one mistake of a server that fails many
+ * checks reads as one.
+ */
+export function whatFailedLines(given: RunResult, o: ConsoleOptions): string[] {
+  const run = terminalSafe(given);
+  const paint = painter(o);
+  const lines: string[] = [];
+  for (const t of decidingTargets(run.targets)) {
+    if (t.diagnosis) continue;
+    const groups = failureGroups(t, run.strict);
+    if (groups.length === 0) continue;
+    const count = groups.reduce((n, g) => n + g.checks.length, 0);
+    lines.push(paint(31, `What failed on ${targetLabel(t.target)}: ${count} check(s), ${groups.length} cause(s)`));
+    for (const g of groups) {
+      lines.push(`  ${paint(COLOUR[g.outcome]!, `${MARK[g.outcome]} ${g.cause}`)} (${g.checks.length} check${g.checks.length === 1 ? '' : 's'})`);
+      lines.push(...wrapIds(g.checks, '      '));
+      if (g.reproduce) lines.push(`      Reproduce: ${g.reproduce}`);
+    }
+  }
+  return lines;
+}
+
+/** IDs in lines of at most about 100 characters. */
+function wrapIds(ids: string[], indent: string): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const id of ids) {
+    if (line && line.length + id.length + 2 > 100) {
+      lines.push(`${indent}${line},`);
+      line = id;
+    } else line = line ? `${line}, ${id}` : id;
+  }
+  if (line) lines.push(`${indent}${line}`);
+  return lines;
 }
 
 /**
@@ -113,7 +183,7 @@ function renderCheckList(given: RunResult, o: ConsoleOptions): string {
 export function renderMatrixConsole(given: RunResult, o: ConsoleOptions): string {
   const run = terminalSafe(given);
   const paint = painter(o);
-  const lines: string[] = lintLines(run);
+  const lines: string[] = lintLines(run, o);
   const names = run.targets.map((t) => t.target.name);
   const idWidth = Math.max(5, ...run.matrix.map((r) => r.id.length));
   // A cell: mark, outcome and "doc" for a documented divergence, "!!" for an unexplained one.
@@ -139,6 +209,10 @@ export function renderMatrixConsole(given: RunResult, o: ConsoleOptions): string
 
   // Details of what no divergence file explains: these are what to look at.
   for (const t of run.targets) {
+    if (t.diagnosis) {
+      lines.push(...diagnosisLines(t, paint), '');
+      continue;
+    }
     const unexplained = t.results.filter((r) => r.outcome !== 'pass' && divergenceOf(run.matrix, r.id, t.target.name)?.status !== 'documented');
     if (unexplained.length === 0) continue;
     lines.push(`Details ${t.target.name} (${t.target.url})`);
@@ -162,14 +236,25 @@ export function renderMatrixConsole(given: RunResult, o: ConsoleOptions): string
   }
   for (const t of run.targets) lines.push(summaryLine(t, run, t.target.informs ? INFORMS : ''));
   lines.push('');
-  lines.push(...coverageLines(run));
+  if (run.targets.some((t) => !t.diagnosis)) lines.push(...coverageLines(run));
   return lines.join('\n');
 }
 
-/** The last line of a run: OK, FAILED or INCOMPLETE (by exit code), the seed, and the divergence counts. */
+/** The last line of a run: OK, FAILED or INCOMPLETE (by exit code), what it comes to, the seed, and the divergence counts. */
 export function closingLine(run: RunResult, code: 0 | 1 | 2): string {
   const unexplained = run.divergences.reduce((n, c) => n + c.unexplained.length, 0);
   const stale = run.divergences.reduce((n, c) => n + c.stale.length, 0);
   const note = run.divergences.length > 0 ? `; Prism: ${unexplained} unexplained divergence(s), ${stale} stale entr${stale === 1 ? 'y' : 'ies'}` : '';
-  return `${['OK', 'FAILED', 'INCOMPLETE'][code]}: ${run.targets.length} target(s), seed ${run.seed}${note}\n`;
+  const deciding = decidingTargets(run.targets);
+  const notChecked = deciding.filter((t) => t.diagnosis);
+  const failed = deciding.map((t) => failureGroups(t, run.strict));
+  const checks = failed.reduce((n, groups) => n + groups.reduce((m, g) => m + g.checks.length, 0), 0);
+  const causes = failed.reduce((n, groups) => n + groups.length, 0);
+  const what =
+    notChecked.length > 0
+      ? `${notChecked.map((t) => (t.target.name === 'target' ? 'the target' : t.target.name)).join(', ')} not checked (see above)`
+      : code === 1
+        ? `${checks} check(s) failed, ${causes} cause(s), on ${run.targets.length} target(s)`
+        : `${run.targets.length} target(s)`;
+  return `${['OK', 'FAILED', 'INCOMPLETE'][code]}: ${what}, seed ${run.seed}${note}\n`;
 }

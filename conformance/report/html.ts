@@ -85,6 +85,35 @@ function clientMain(): void {
   }
   root.append(h('h2', {}, 'Counts per target'), counts);
 
+  // Targets no check could mean anything against: why, and what to do.
+  for (const t of report.targets) {
+    const d = t.diagnosis;
+    if (!d) continue;
+    root.append(h('div', { class: 'alert', 'data-diagnosis': t.name }, h('strong', {}, `${t.name} (${t.url}) was not checked: ${d.problem}.`), d.evidence ? h('p', {}, d.evidence) : null, h('p', {}, `What to do: ${d.fix}`)));
+  }
+
+  // The failures grouped by cause: one server mistake that fails many checks reads as one.
+  const withFailures = report.targets.filter((t) => !t.informs && (t.failures ?? []).length > 0);
+  if (withFailures.length > 0) {
+    root.append(h('h2', {}, 'What failed'));
+    for (const t of withFailures) {
+      const list = h('ul', { 'data-failures': t.name });
+      for (const g of t.failures) {
+        list.append(
+          h(
+            'li',
+            { class: `o-${g.outcome}` },
+            h('strong', {}, g.cause),
+            ` (${g.checks.length} check${g.checks.length === 1 ? '' : 's'}): `,
+            h('code', {}, g.checks.join(', ')),
+            g.reproduce ? h('details', {}, h('summary', {}, 'Reproduce'), h('pre', {}, g.reproduce)) : null,
+          ),
+        );
+      }
+      root.append(h('p', {}, `${t.name} (${t.url}):`), list);
+    }
+  }
+
   // Divergence files: unexplained departures are shown prominently.
   for (const t of report.targets) {
     const d = t.divergences;

@@ -6,7 +6,8 @@ import type { Outcome } from '../checks/types.js';
 import type { Coverage } from '../coverage.js';
 import { divergenceOf, type DivergenceStatus } from '../differential/matrix.js';
 import type { LintFinding } from '../lint.js';
-import type { RunResult } from '../result.js';
+import type { Diagnosis } from '../diagnose.js';
+import { failureGroups, type FailureGroup, type RunResult } from '../result.js';
 import type { Role } from '../targets/target.js';
 
 export interface JsonReport {
@@ -23,6 +24,10 @@ export interface JsonReport {
     summary: { pass: number; 'non-strict': number; fail: number; skip: number; error: number };
     /** Present when the harness gave up on the target (unreachable, or stopped answering): why. */
     unreachable?: string;
+    /** Present when no check could mean anything against the target (the token refused, no Plant Store at the URL, unreachable, …): why, and what to do. No check was run. */
+    diagnosis?: Diagnosis;
+    /** Its failures (fail and error; under strict, non-strict too) grouped by cause, the largest group first. */
+    failures: FailureGroup[];
     /** For a target with a divergence file (Prism): how its results compare with the file. */
     divergences?: {
       file: string;
@@ -40,6 +45,8 @@ export interface JsonReport {
       expected: string | null;
       actual: string | null;
       reproduce: string | null;
+      /** What departs, in words shared by every check it happens to; null on pass and skip. */
+      cause: string | null;
       divergence?: { status: DivergenceStatus; reason?: string; evidence?: string };
     }>;
   }>;
@@ -54,7 +61,8 @@ export function toJsonReport(run: RunResult): JsonReport {
     seed: run.seed,
     strict: run.strict,
     lint: run.lint,
-    targets: run.targets.map(({ target, summary, unreachable, results }) => {
+    targets: run.targets.map((t) => {
+      const { target, summary, unreachable, results, diagnosis } = t;
       const comparison = run.divergences.find((d) => d.target === target.name);
       return {
         name: target.name,
@@ -63,6 +71,8 @@ export function toJsonReport(run: RunResult): JsonReport {
         informs: target.informs,
         summary: { ...summary },
         ...(unreachable !== undefined ? { unreachable } : {}),
+        ...(diagnosis !== undefined ? { diagnosis } : {}),
+        failures: diagnosis ? [] : failureGroups(t, run.strict),
         ...(comparison
           ? {
               divergences: {
@@ -86,6 +96,7 @@ export function toJsonReport(run: RunResult): JsonReport {
             expected: r.expected,
             actual: r.actual,
             reproduce: r.reproduce,
+            cause: r.cause ?? null,
             ...(divergence ? { divergence: { status: divergence.status, reason: divergence.reason, evidence: divergence.evidence } } : {}),
           };
         }),

@@ -5,7 +5,7 @@
 // A documented divergence of an informing target (the Prism mock) is
 // <skipped> with its reason: that column informs, it does not fail the run.
 import { divergenceOf } from '../differential/matrix.js';
-import type { RunResult, TargetResult } from '../result.js';
+import { failureGroups, type RunResult, type TargetResult } from '../result.js';
 
 export function xmlEscape(s: string): string {
   // Characters XML 1.0 cannot carry at all are dropped.
@@ -22,7 +22,7 @@ export function xmlEscape(s: string): string {
 export function toJunit(run: RunResult): string {
   const { targets, seed, strict } = run;
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  const total = targets.reduce((n, t) => n + t.results.length, 0);
+  const total = targets.reduce((n, t) => n + (t.diagnosis ? 1 : t.results.length), 0);
   /** The reason of a documented divergence of an informing target, else undefined. */
   const documented = (t: TargetResult, id: string) => {
     const d = t.target.informs ? divergenceOf(run.matrix, id, t.target.name) : undefined;
@@ -33,17 +33,42 @@ export function toJunit(run: RunResult): string {
   const errors = (t: TargetResult) => counted(t).filter((r) => r.outcome === 'error').length;
   const skipped = (t: TargetResult) => t.results.filter((r) => r.outcome === 'skip' || documented(t, r.id) !== undefined).length;
   out.push(
-    `<testsuites name="plantstore-conformance" tests="${total}" failures="${targets.reduce((n, t) => n + failures(t), 0)}" errors="${targets.reduce((n, t) => n + errors(t), 0)}">`,
+    `<testsuites name="plantstore-conformance" tests="${total}" failures="${targets.reduce((n, t) => n + (t.diagnosis ? 0 : failures(t)), 0)}" errors="${targets.reduce((n, t) => n + (t.diagnosis ? 1 : errors(t)), 0)}">`,
   );
   for (const t of targets) {
+    if (t.diagnosis) {
+      // No check could mean anything: one case says why, instead of every check in error.
+      const d = t.diagnosis;
+      out.push(`  <testsuite name="${xmlEscape(t.target.name)}" tests="1" failures="0" errors="1" skipped="0">`);
+      out.push(`    <properties><property name="url" value="${xmlEscape(t.target.url)}"/><property name="seed" value="${seed}"/><property name="diagnosis" value="${xmlEscape(d.kind)}"/></properties>`);
+      out.push(
+        `    <testcase classname="plantstore.conformance.${xmlEscape(t.target.name)}" name="${xmlEscape(`not checked: ${d.problem}`)}"><error message="${xmlEscape(d.problem)}">${xmlEscape([d.evidence, `What to do: ${d.fix}`].filter(Boolean).join('\n'))}</error></testcase>`,
+      );
+      out.push('  </testsuite>');
+      continue;
+    }
     out.push(
       `  <testsuite name="${xmlEscape(t.target.name)}" tests="${t.results.length}" failures="${failures(t)}" errors="${errors(t)}" skipped="${skipped(t)}">`,
     );
     out.push(`    <properties><property name="url" value="${xmlEscape(t.target.url)}"/><property name="seed" value="${seed}"/><property name="strict" value="${strict}"/></properties>`);
+    // The failures grouped by cause: what a CI page shows beside the cases.
+    const groups = t.target.informs ? [] : failureGroups(t, strict);
+    const groupOf = (id: string) => groups.find((g) => g.checks.includes(id));
+    if (groups.length > 0) {
+      const text = groups.map((g) => `${g.cause} (${g.checks.length}): ${g.checks.join(', ')}${g.reproduce ? `\n  Reproduce: ${g.reproduce}` : ''}`).join('\n');
+      out.push(`    <system-out>${xmlEscape(`What failed, by cause:\n${text}`)}</system-out>`);
+    }
     for (const r of t.results) {
       const head = `    <testcase classname="plantstore.conformance.${xmlEscape(t.target.name)}" name="${xmlEscape(`${r.id} ${r.title}`)}"`;
+      const group = groupOf(r.id);
       const detail = xmlEscape(
-        [`Requirement (${r.level}, ${r.source.document} ${r.source.section}): ${r.requirement}`, r.expected && `Expected: ${r.expected}`, r.actual && `Actual: ${r.actual}`, r.reproduce && `Reproduce: ${r.reproduce}`]
+        [
+          group && `Cause: ${group.cause} (${group.checks.length} check${group.checks.length === 1 ? '' : 's'})`,
+          `Requirement (${r.level}, ${r.source.document} ${r.source.section}): ${r.requirement}`,
+          r.expected && `Expected: ${r.expected}`,
+          r.actual && `Actual: ${r.actual}`,
+          r.reproduce && `Reproduce: ${r.reproduce}`,
+        ]
           .filter(Boolean)
           .join('\n'),
       );

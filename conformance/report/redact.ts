@@ -61,6 +61,20 @@ export function secretRedactor(tokens: readonly string[]): (text: string) => str
   };
 }
 
+/** A header name that looks like it carries a secret (x-api-key, x-auth-token, cookie, …): its value is shown as <redacted>. */
+export function secretHeaderName(name: string): boolean {
+  return /key|token|secret|pass|auth|cookie|session|sign|credential|jwt/i.test(name);
+}
+
+/**
+ * Replaces each of `secrets` (the values of headers given with -H whose
+ * names look secret), as written or JSON-escaped, with `<redacted>`.
+ */
+export function literalRedactor(secrets: readonly string[]): (text: string) => string {
+  const forms = [...new Set(secrets.filter((s) => s.length > 0).flatMap((s) => [s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s)]))].sort((a, b) => b.length - a.length);
+  return (text) => forms.reduce((out, form) => out.split(form).join(REDACTED), text);
+}
+
 /** The ways a token appears in what a target sends back: as is, JSON-escaped, percent-encoded. */
 function tokenForms(token: string): string[] {
   return [...new Set([token, token.replace(/\//g, '\\/'), encodeURIComponent(token)])];
@@ -92,7 +106,7 @@ function decodesToToken(run: string, token: string): boolean {
 }
 
 /** Levenshtein distance of `a` and `b`, or `bound + 1` once it is certain to pass `bound`. */
-function editDistance(a: string, b: string, bound: number): number {
+export function editDistance(a: string, b: string, bound: number): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];

@@ -41,7 +41,7 @@ export async function startReference({ specPath, timeoutMs = 15_000, entry = REF
     name: 'the reference server',
   });
   return {
-    target: { name: 'reference', url: server.url!, token, role: 'reference', informs: false, restrictsTokens: true },
+    target: { name: 'reference', url: server.url!, token, role: 'reference', informs: false, restrictsTokens: true, tokenFrom: 'the token the harness started it with' },
     stop: async () => {
       await server.stop(5_000);
     },

@@ -18,6 +18,10 @@ export interface TargetPlan {
   token: string;
   /** The --targets accept only some tokens. */
   restrictsTokens: boolean;
+  /** Where the token came from; undefined: none given. */
+  tokenFrom?: string;
+  /** Headers for every request to the --targets. */
+  headers?: Array<[name: string, value: string]>;
 }
 
 export class ServerStartError extends Error {}
@@ -83,6 +87,9 @@ export async function startTargets(plan: TargetPlan, owned: OwnedServers, say: (
     // Prism accepts any bearer token: a well-formed placeholder, and PS-AUTH-006 cannot run.
     targets.push({ name: 'prism', url: prism.value.url, token: PLACEHOLDER_TOKEN, role: 'prism', informs: true, restrictsTokens: false });
   }
-  for (const t of plan.targets) targets.push({ ...t, token: plan.token, role: 'target', informs: false, restrictsTokens: plan.restrictsTokens });
+  const headers = plan.headers && plan.headers.length > 0 ? Object.fromEntries(plan.headers) : undefined;
+  for (const t of plan.targets) {
+    targets.push({ ...t, token: plan.token, role: 'target', informs: false, restrictsTokens: plan.restrictsTokens, tokenFrom: plan.tokenFrom, ...(headers ? { headers } : {}) });
+  }
   return targets;
 }

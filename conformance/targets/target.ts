@@ -16,6 +16,14 @@ export interface Target {
   informs: boolean;
   /** The target is known to accept only some tokens (a precondition of PS-AUTH-006). */
   restrictsTokens: boolean;
+  /**
+   * Where the token came from (`--token`, `PLANTSTORE_TOKEN`, …), for the
+   * diagnosis to name; undefined when none was given and a placeholder
+   * stands in. Targets the harness starts know their token.
+   */
+  tokenFrom?: string;
+  /** Headers sent with every request to it (-H), e.g. an API gateway's key. */
+  headers?: Record<string, string>;
 }
 
 /** A well-formed bearer token for targets that accept any (the Prism mock), and the default --token. */

@@ -1,17 +1,19 @@
-// The GitHub Action's step, run the way action.yml runs it: its `run` line
-// and `env` mapping are read from action.yml (the inputs' defaults applied,
-// as Actions does) and run with bash in a fresh workspace, with
-// GITHUB_ACTION_PATH at this checkout and GITHUB_STEP_SUMMARY and
-// GITHUB_OUTPUT pointing at files.
+// The GitHub Action, run the way the runner runs a JavaScript action:
+// `node` on action.yml's `runs.main` (the committed bundle), each input in
+// INPUT_<NAME> (the given value, else the input's default), in a fresh
+// workspace, with GITHUB_STEP_SUMMARY and GITHUB_OUTPUT pointing at files.
 // Against the fake server's baseline it exits 0; against a mutant it exits 1
 // (the step fails) and the summary lists each failure with its curl line;
-// against a refused port it exits 2 with the reason; hostile text from the
-// target cannot close the summary's code blocks.
+// against a refused port, or without the token a target requires, it exits 2
+// and says why; hostile text from the target cannot close the summary's code
+// blocks. The committed bundle must be what scripts/bundle-action.mjs makes
+// of the sources today, and must run from a checkout without node_modules
+// or dist/.
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { freePort, runProcess } from '../../lib/process.js';
@@ -23,13 +25,19 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 interface ActionYml {
   inputs: Record<string, { default?: string; required?: boolean }>;
-  runs: { steps: Array<{ id?: string; run?: string; env?: Record<string, string> }> };
+  outputs: Record<string, { description: string }>;
+  runs: { using: string; main: string; steps?: unknown };
 }
 const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as ActionYml;
-const actionStep = action.runs.steps.find((s) => s.id === 'run')!;
 const TOKEN = 'action-test-token';
 const workspaces: string[] = [];
 after(() => workspaces.forEach((w) => rmSync(w, { recursive: true, force: true })));
+
+function tempFolder(prefix: string): string {
+  const folder = mkdtempSync(join(tmpdir(), prefix));
+  workspaces.push(folder);
+  return folder;
+}
 
 interface StepRun {
   code: number | null;
@@ -39,37 +47,84 @@ interface StepRun {
   workspace: string;
 }
 
-/** action.yml's step: same command, same variables, in a fresh workspace. */
-async function runStep(inputs: Record<string, string>): Promise<StepRun> {
-  const workspace = mkdtempSync(join(tmpdir(), 'plantstore-action-'));
-  workspaces.push(workspace);
+/** The action as the runner runs it: `node {action path}/{runs.main}`, the inputs in INPUT_*, in a fresh workspace. */
+async function runStep(inputs: Record<string, string>, actionPath = ROOT): Promise<StepRun> {
+  const workspace = tempFolder('plantstore-action-');
   const summaryFile = join(workspace, 'step-summary.md');
   const outputFile = join(workspace, 'step-output.txt');
   writeFileSync(summaryFile, '');
   writeFileSync(outputFile, '');
   const env: Record<string, string | undefined> = {
     GITHUB_ACTIONS: 'true',
-    GITHUB_ACTION_PATH: ROOT,
+    GITHUB_ACTION_PATH: actionPath,
     GITHUB_STEP_SUMMARY: summaryFile,
     GITHUB_OUTPUT: outputFile,
     PLANTSTORE_TOKEN: undefined,
     NO_COLOR: '1',
   };
-  // `${{ inputs.NAME }}` as Actions expands it: the value given, else the input's default.
-  for (const [name, value] of Object.entries(actionStep.env ?? {})) {
-    env[name] = value.replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_, input: string) => inputs[input] ?? action.inputs[input]?.default ?? '');
-  }
-  const ran = await runProcess({ file: 'bash', args: ['-e', '-c', actionStep.run!], cwd: workspace, env, timeoutMs: 120_000, name: 'the action step' });
+  // The runner's rule: INPUT_ and the name in upper case with spaces as underscores; the value given, else the default.
+  for (const [name, spec] of Object.entries(action.inputs)) env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = inputs[name] ?? spec.default ?? '';
+  const ran = await runProcess({ file: process.execPath, args: [join(actionPath, action.runs.main)], cwd: workspace, env, timeoutMs: 120_000, name: 'the action' });
   const outputs = Object.fromEntries(readFileSync(outputFile, 'utf8').split('\n').filter(Boolean).map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]));
   return { code: ran.code, log: [...ran.lines, ran.stderr].join('\n'), summary: readFileSync(summaryFile, 'utf8'), outputs, workspace };
 }
 
-describe('the GitHub Action step (scripts/action.ts, as action.yml runs it)', () => {
-  it('action.yml has the inputs target, token, strict, seed and reports, and its step runs the compiled script', () => {
+describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300_000 }, () => {
+  it('action.yml is a JavaScript action that runs the committed bundle: no install, no build', () => {
     assert.deepEqual(Object.keys(action.inputs).sort(), ['reports', 'seed', 'strict', 'target', 'token']);
+    assert.deepEqual(Object.keys(action.outputs).sort(), ['exit-code', 'html-report', 'json-report', 'junit-report']);
     assert.equal(action.inputs.target!.required, true);
-    assert.equal(actionStep.run!.trim(), 'node "$GITHUB_ACTION_PATH/dist/scripts/action.js"');
-    assert.deepEqual(Object.keys(actionStep.env ?? {}).sort(), ['INPUT_REPORTS', 'INPUT_SEED', 'INPUT_STRICT', 'INPUT_TARGET', 'INPUT_TOKEN']);
+    assert.equal(action.runs.using, 'node24');
+    assert.equal(action.runs.main, 'action/index.mjs');
+    assert.equal(action.runs.steps, undefined, 'no composite steps (npm ci, a build)');
+  });
+
+  it('the committed bundle is what scripts/bundle-action.mjs makes of the sources today', async () => {
+    const { bundleAction, BUNDLE_FILES } = (await import(pathToFileURL(join(ROOT, 'scripts', 'bundle-action.mjs')).href)) as {
+      bundleAction: (outdir: string) => Promise<string[]>;
+      BUNDLE_FILES: string[];
+    };
+    const fresh = tempFolder('plantstore-bundle-');
+    await bundleAction(fresh);
+    for (const file of BUNDLE_FILES) {
+      const committed = readFileSync(join(ROOT, 'action', file));
+      assert.ok(committed.equals(readFileSync(join(fresh, file))), `action/${file} is stale: run npm run bundle:action and commit it`);
+    }
+  });
+
+  it('runs from a checkout that has neither node_modules nor dist/', async () => {
+    const checkout = tempFolder('plantstore-action-checkout-');
+    for (const path of ['action.yml', 'action', 'package.json', '.spectral.yaml', join('spec', 'openapi.yaml')]) {
+      mkdirSync(join(checkout, path, '..'), { recursive: true });
+      cpSync(join(ROOT, path), join(checkout, path), { recursive: true });
+    }
+    const fake = await startFake({ tokens: [TOKEN] });
+    try {
+      const step = await runStep({ target: fake.url, token: TOKEN, seed: '3', reports: 'out' }, checkout);
+      assert.equal(step.code, 0, step.log);
+      const report = JSON.parse(readFileSync(join(step.workspace, 'out', 'conformance.json'), 'utf8')) as JsonReport;
+      assert.equal(report.targets[0]!.summary.fail, 0);
+      assert.ok(report.lint.length > 0, 'the document was linted with the ruleset inside the bundle');
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('an empty token against a target that requires one: exit 2 with the diagnosis, never "the service is broken"', async () => {
+    const fake = await startFake({ tokens: [TOKEN] });
+    try {
+      const step = await runStep({ target: fake.url });
+      assert.equal(step.code, 2, step.log);
+      assert.equal(step.outputs['exit-code'], '2');
+      assert.match(step.summary, /^## Plant Store conformance: NOT CHECKED: no token was given, and the target requires one$/m);
+      assert.match(step.summary, /What to do: Give the action's `token` input a token this target accepts/);
+      assert.doesNotMatch(step.summary, /\| target \| pass/, 'no counts: no check was run');
+      assert.match(step.summary, /The action's `token` input is empty/);
+      assert.doesNotMatch(step.summary, /### Failures|FAILED/);
+      assert.ok(step.log.trim().split('\n').length <= 15, step.log);
+    } finally {
+      await fake.close();
+    }
   });
 
   it('against a conforming target: exit 0, the three reports, a summary with the counts, the outputs', async () => {
@@ -129,8 +184,8 @@ describe('the GitHub Action step (scripts/action.ts, as action.yml runs it)', ()
     const port = await freePort();
     const step = await runStep({ target: `http://127.0.0.1:${port}`, token: TOKEN });
     assert.equal(step.code, 2, step.log);
-    assert.match(step.summary, /^## Plant Store conformance: ERROR: the harness could not finish$/m);
-    assert.match(step.summary, /\*\*Gave up on .*:\*\* target unreachable/);
+    assert.match(step.summary, /^## Plant Store conformance: NOT CHECKED: cannot connect: nothing listens on 127\.0\.0\.1:\d+ \\\(connection refused\\\)$/m);
+    assert.match(step.summary, /was not checked: cannot connect/);
   });
 
   it('without a target, or with strict not true or false: exit 2 naming the input, and no run', async () => {

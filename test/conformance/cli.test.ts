@@ -5,12 +5,14 @@
 import { catalog } from '../../conformance/checks/index.js';
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { freePort } from '../../lib/process.js';
+import { OPTIONS } from '../../conformance/args.js';
+import { OPENAPI_PATH } from '../../spec/openapi.js';
 import { startFake, type FakeOptions } from '../support/fake-server.js';
 
 const CLI = fileURLToPath(new URL('../../conformance/cli.js', import.meta.url));
@@ -42,7 +44,7 @@ async function withFake<T>(opts: FakeOptions, body: (url: string) => Promise<T>)
   }
 }
 
-describe('plantstore-conformance CLI', () => {
+describe('plantstore-conformance CLI', { timeout: 300_000 }, () => {
   it('exits 0 against the baseline and writes the JSON and JUnit reports', async () => {
     const json = join(dir, 'ok.json');
     const junit = join(dir, 'ok.xml');
@@ -113,7 +115,7 @@ describe('plantstore-conformance CLI', () => {
     const port = await freePort();
     const r = await cli(['--target', `http://127.0.0.1:${port}`, '--timeout', '3000']);
     assert.equal(r.code, 2, r.stdout + r.stderr);
-    assert.match(r.stderr, /unreachable/);
+    assert.match(r.stdout, new RegExp(`cannot connect: nothing listens on 127\\.0\\.0\\.1:${port} \\(connection refused\\)`));
   });
 
   it('exits 2 when the spec does not load', async () => {
@@ -122,9 +124,53 @@ describe('plantstore-conformance CLI', () => {
     assert.match(r.stderr, /cannot read the spec/);
   });
 
+  it('a $ref that resolves to nothing is reported as its author wrote it, with line and column', async () => {
+    const text = readFileSync(OPENAPI_PATH, 'utf8').split('\n');
+    const at = text.findIndex((l) => l.includes("$ref: '#/components/schemas/Plant'") && l.trimStart().startsWith('- '));
+    assert.ok(at >= 0, 'the document has an allOf reference to Plant');
+    text[at] = text[at]!.replace("'#/components/schemas/Plant'", "'#/components/schemas/Plantt'");
+    const broken = join(dir, 'broken-ref.yaml');
+    writeFileSync(broken, text.join('\n'));
+    const r = await cli(['--spec', broken, '--target', 'http://127.0.0.1:9']);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    const column = text[at]!.indexOf("'#/") + 1;
+    assert.ok(
+      r.stderr.includes(`cannot read the spec ${broken}:${at + 1}:${column}: $ref at #/components/schemas/NewPlant/allOf/0/$ref: "#/components/schemas/Plantt" resolves to nothing`),
+      r.stderr,
+    );
+    assert.doesNotMatch(r.stderr, /\$defs/);
+  });
+
+  it('says "did you mean" for an unknown option and check, and lists the checks', async () => {
+    const option = await cli(['--targt', 'http://127.0.0.1:9']);
+    assert.equal(option.code, 2);
+    assert.match(option.stderr, /unknown option --targt \(did you mean --target\?\)/);
+    const id = await cli(['--only', 'PS-ACEPT-001']);
+    assert.equal(id.code, 2);
+    assert.match(id.stderr, /no check PS-ACEPT-001 \(did you mean PS-ACCEPT-001\?\); --list shows every check/);
+    const list = await cli(['--list']);
+    assert.equal(list.code, 0);
+    assert.equal(list.stdout.trimEnd().split('\n').length, catalog.length + 1);
+    for (const c of catalog) assert.match(list.stdout, new RegExp(`^${c.id}\\s+${c.level}\\s+${c.source.document.replace(/[.()]/g, '\\$&')}, `, 'm'));
+    const version = await cli(['--version']);
+    assert.match(version.stdout, /^plantstore-conformance \d+\.\d+\.\d+\n$/);
+    const short = await cli(['-h']);
+    assert.equal(short.code, 0);
+    assert.match(short.stdout, /^Usage: plantstore-conformance \[run\] \[options\]/);
+  });
+
   it('prints its help and exits 0', async () => {
     const r = await cli(['--help']);
     assert.equal(r.code, 0);
     for (const flag of ['--target', '--reference', '--token', '--seed', '--timeout', '--strict', '--json', '--junit', '--invalid-token']) assert.ok(r.stdout.includes(flag), flag);
+    // Every option that sets something has its environment variable, named in the help and in the docs.
+    const docs = readFileSync(fileURLToPath(new URL('../../../docs/conformance.md', import.meta.url)), 'utf8');
+    for (const o of OPTIONS) {
+      assert.ok(docs.includes(`\`--${o.name}`), `docs/conformance.md names --${o.name}`);
+      if (['list', 'help', 'version'].includes(o.name)) continue;
+      assert.ok(o.env, `--${o.name} has an environment variable`);
+      assert.ok(r.stdout.includes(`[${o.env}]`), `the help names ${o.env}`);
+      assert.ok(docs.includes(`\`${o.env}\``), `docs/conformance.md names ${o.env}`);
+    }
   });
 });

@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { execFile, execFileSync } from 'node:child_process';
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { toCurl } from '../../conformance/curl.js';
 import type { RequestSpec } from '../../conformance/http.js';
@@ -100,5 +100,82 @@ describe('curl reproduction of derived credentials and transfer codings', { skip
     const got = await capture((base) => toCurl({ request, url: `${base}/plants` }, TOKEN));
     assert.equal(got.headers['transfer-encoding'], 'chunked');
     assert.equal(got.body.toString('utf8'), '{"a":"é"}');
+  });
+});
+
+/** What a raw TCP server received: each request's head and the sizes of its body's chunks (RFC 9112 §7.1), as framed on the wire. */
+interface RawRequest {
+  head: string;
+  chunkSizes: number[];
+  body: Buffer;
+}
+
+/** Runs a command through sh against a server that records chunk boundaries; resolves with each request it received. */
+async function captureRaw(line: (base: string) => string, expected: number): Promise<RawRequest[]> {
+  const got: RawRequest[] = [];
+  const server = createTcpServer((socket) => {
+    let data = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      data = Buffer.concat([data, chunk]);
+      const end = data.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      const head = data.subarray(0, end).toString('latin1');
+      let at = end + 4;
+      const sizes: number[] = [];
+      const body: Buffer[] = [];
+      for (;;) {
+        const lineEnd = data.indexOf('\r\n', at);
+        if (lineEnd === -1) return; // wait for more
+        const size = parseInt(data.subarray(at, lineEnd).toString('latin1'), 16);
+        if (data.length < lineEnd + 2 + size + 2) return;
+        if (size === 0) break;
+        sizes.push(size);
+        body.push(data.subarray(lineEnd + 2, lineEnd + 2 + size));
+        at = lineEnd + 2 + size + 2;
+      }
+      got.push({ head, chunkSizes: sizes, body: Buffer.concat(body) });
+      socket.end('HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve, reject) =>
+      execFile('sh', ['-c', line(base)], { env: { ...process.env, PLANTSTORE_TOKEN: TOKEN }, timeout: 20_000 }, (err) => (err ? reject(err) : resolve())),
+    );
+    assert.equal(got.length, expected);
+    return got;
+  } finally {
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+}
+
+describe('reproductions curl cannot make', { timeout: 60_000 }, () => {
+  it('a body in several chunks, cut inside a UTF-8 character: a node -e line sends the same chunk boundaries, the token from $PLANTSTORE_TOKEN', async () => {
+    const pieces = [Buffer.from('{"id":1,"name":"'), Buffer.from([0xc3]), Buffer.from([0xa9, 0x22, 0x7d])];
+    const request: RequestSpec = {
+      method: 'POST',
+      path: '/plants',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: Buffer.concat(pieces),
+      chunks: pieces,
+    };
+    let line = '';
+    const [got] = await captureRaw((base) => (line = toCurl({ request, url: `${base}/plants` }, TOKEN)), 1);
+    assert.match(line, /^node -e /);
+    assert.ok(!line.includes(TOKEN), line);
+    assert.deepEqual(got!.chunkSizes, pieces.map((p) => p.length), 'one chunk per piece, as the harness sent them');
+    assert.ok(got!.body.equals(Buffer.concat(pieces)));
+    assert.match(got!.head, /^POST \/plants HTTP\/1\.1\r\n/);
+    assert.match(got!.head, new RegExp(`\r\nauthorization: Bearer ${TOKEN.replace(/[.+/~]/g, '\\$&')}\r\n`, 'i'));
+    assert.match(got!.head, /\r\ntransfer-encoding: chunked$/im);
+  });
+
+  it('a request sent at once with identical others: the line sends as many at once', { skip: hasCurl ? false : 'curl is not installed' }, async () => {
+    const request: RequestSpec = { method: 'POST', path: '/plants', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, body: '{"id":7,"name":"at once"}' };
+    const line = (base: string) => toCurl({ request, url: `${base}/plants` }, TOKEN, { sentAtOnceWith: 3 });
+    assert.match(line('http://x'), /^for i in \$\(seq 3\); do curl .* & done; wait$/);
+    const got = await captureRaw((base) => `${line(base).replace(/ & done/, ' -o /dev/null & done')}`, 3);
+    for (const r of got) assert.equal(r.body.toString('utf8'), '{"id":7,"name":"at once"}');
   });
 });

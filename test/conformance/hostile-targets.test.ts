@@ -139,7 +139,7 @@ describe('the harness against hostile targets', { concurrency: true, timeout: 60
   });
 
   it(`a target that stops answering mid-run: dead after ${DEAD_AFTER} exchanges in a row without an answer`, async () => {
-    const answered = 3; // the preflight and two more
+    const answered = 3; // the diagnosis's preflight and valid create, and one more
     const deadline = 5000; // the answered exchanges must make it on a loaded machine; the dark ones cost two rounds of it
     await withServer(hostile.goesDark(answered), async (s) => {
       const r = await runAgainst(s.url, deadline);
@@ -202,8 +202,8 @@ describe('the harness against hostile targets', { concurrency: true, timeout: 60
     await withServer(hostile.blackHole(), async (s) => {
       const run = await cli(['--target', s.url, '--timeout', String(TIMEOUT_MS), '--cases', '2', '--seed', '1']);
       assert.equal(run.code, 2, run.stdout + run.stderr);
-      assert.match(run.stderr, new RegExp(`gave up on target target \\(${s.url}\\): target did not answer within ${WITHIN} \\(timeout\\)`));
-      assert.match(run.stdout, new RegExp(`0 pass, 0 non-strict, 0 fail, 0 skip, ${catalog.length} error; seed 1`));
+      assert.match(run.stdout, new RegExp(`The target \\(${s.url}\\) was not checked: no answer from 127\\.0\\.0\\.1:\\d+ within ${WITHIN}\\.\\n.*target did not answer within ${WITHIN} \\(timeout\\)`));
+      assert.match(run.stdout, new RegExp(`${catalog.length} checks not run; seed 1`));
       assert.match(run.stdout, /^INCOMPLETE: /m);
     });
   });
@@ -212,7 +212,7 @@ describe('the harness against hostile targets', { concurrency: true, timeout: 60
     await withServer(hostile.notHttp('close'), async (s) => {
       const run = await cli(['--target', s.url, '--timeout', String(TIMEOUT_MS), '--cases', '2']);
       assert.equal(run.code, 2, run.stdout + run.stderr);
-      assert.match(run.stderr, /gave up on target target .*: answer is not HTTP: /);
+      assert.match(run.stdout, /was not checked: 127\.0\.0\.1:\d+ does not speak HTTP\.\n.*answer is not HTTP: /);
     });
   });
 

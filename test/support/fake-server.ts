@@ -68,30 +68,40 @@ export interface Mutations {
   raceDuplicates?: boolean; // the duplicate check and the insert are apart in time
   otherMethods500?: boolean; // other methods on /plants answered 500
   extraOperations?: boolean; // GET /plants lists, DELETE /plants/{id} deletes (a correct server with more operations)
+  status201?: boolean; // a valid create answered 201 (with the Plant) instead of the declared 200
 }
 
 export interface FakeOptions extends Mutations {
   tokens?: string[];
   /** A path prefix the API lives under, e.g. `/api/v1` (a deployed server behind a gateway). */
   prefix?: string;
+  /** An API gateway before the server that lets through only requests with this header (else 403 {"message":"Forbidden"}, as AWS API Gateway answers). */
+  gatewayHeader?: { name: string; value: string };
+  /** The loopback port to listen on (default: one the system picks). */
+  port?: number;
 }
 
 export type Mutation = keyof Mutations;
 
 export interface FakeServer {
   url: string;
+  /** Requests received so far. */
+  requests(): number;
   close(): Promise<void>;
 }
 
 export async function startFake(opts: FakeOptions = {}): Promise<FakeServer> {
   const store = new Set<string>();
+  let received = 0;
   const server: Server = createServer((req, res) => {
+    received++;
     handle(opts, store, req, res).catch(() => send(res, 500, opts, { error: 50001, message: 'Internal server error.' }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(opts.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
+    requests: () => received,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -129,6 +139,11 @@ function nestingDepth(text: string): number {
 }
 
 async function handle(o: FakeOptions, store: Set<string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (o.gatewayHeader && req.headers[o.gatewayHeader.name.toLowerCase()] !== o.gatewayHeader.value) {
+    req.resume();
+    res.writeHead(403, { 'content-type': 'application/json' });
+    return void res.end('{"message":"Forbidden"}');
+  }
   let path = (req.url ?? '/').split('?')[0]!;
   if (o.prefix) path = path.startsWith(`${o.prefix}/`) ? path.slice(o.prefix.length) : '/__outside_prefix__';
   if (o.extraOperations && /^\/plants\/[^/]+$/.test(path) && req.method === 'DELETE') {
@@ -269,5 +284,5 @@ async function createPlant(o: FakeOptions, store: Set<string>, res: ServerRespon
   const kept = (s: string) => (o.truncateLongStrings ? s.slice(0, 100) : s);
   const plant: Record<string, string> = { name: kept(name ?? '') };
   if (tag !== undefined && !o.dropTag) plant.tag = kept(tag);
-  return send(res, 200, o, plant);
+  return send(res, o.status201 ? 201 : 200, o, plant);
 }

@@ -221,8 +221,9 @@ export async function recorder(): Promise<HostileServer> {
 }
 
 /**
- * A Plant Store stand-in that answers its first `answered` requests (401 to
- * anything, a valid answer for the preflight) and then stops answering, while
+ * A Plant Store stand-in that answers its first `answered` requests (401
+ * without credentials, as the preflight expects; 200 with a plant with them,
+ * as the diagnosis's valid create does) and then stops answering, while
  * keeping connections open: a target that dies in the middle of a run.
  */
 export async function goesDark(answered: number): Promise<HostileServer> {
@@ -231,6 +232,10 @@ export async function goesDark(answered: number): Promise<HostileServer> {
     requests++;
     req.resume();
     if (requests > answered) return; // held until close() destroys the socket
+    if (req.headers.authorization !== undefined) {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      return void res.end('{"name":"Fern"}');
+    }
     res.writeHead(401, { 'content-type': 'application/json; charset=utf-8', 'www-authenticate': 'Bearer realm="plantstore"' });
     res.end(VALID_BODY);
   });

@@ -7,6 +7,7 @@ import type { Mutation } from './fake-server.js';
 /** check id → the mutant that breaks its rule, and the outcome the policy gives. */
 export const MUTANTS: Array<[string, Mutation, Outcome]> = [
   ['PS-ACCEPT-001', 'dropTag', 'fail'],
+  ['PS-ACCEPT-001', 'status201', 'fail'],
   ['PS-ACCEPT-002', 'requireTag', 'fail'],
   ['PS-ACCEPT-003', 'rejectEmptyName', 'fail'],
   ['PS-ACCEPT-004', 'nameMaxLength', 'non-strict'],

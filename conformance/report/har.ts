@@ -1,0 +1,156 @@
+// --har FILE: every exchange with the targets as HAR 1.2
+// (http://www.softwareishard.com/blog/har-12-spec/), which a browser's
+// network panel and many HTTP tools open. One entry per exchange on the
+// wire: the diagnosis's and the checks' requests, and each retry after a 429
+// or 503 (--wait-for's polls are not exchanges of the run). Credentials are
+// redacted as in every other report (the token as $PLANTSTORE_TOKEN, a
+// secret-looking -H header's value as <redacted>). Entries are written as
+// the run goes, so memory does not grow with the run.
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Exchange } from '../http.js';
+import type { WireTiming } from '../runner.js';
+import { runRedactor } from '../result.js';
+import type { Target } from '../targets/target.js';
+import { harnessVersion } from '../version.js';
+import { mapStrings } from './redact.js';
+import { ReportWriteError } from './write.js';
+
+interface HarHeader {
+  name: string;
+  value: string;
+}
+
+export interface HarEntry {
+  startedDateTime: string;
+  time: number;
+  request: {
+    method: string;
+    url: string;
+    httpVersion: string;
+    cookies: [];
+    headers: HarHeader[];
+    queryString: Array<{ name: string; value: string }>;
+    postData?: { mimeType: string; text: string; comment?: string };
+    headersSize: -1;
+    bodySize: number;
+    comment?: string;
+  };
+  response: {
+    status: number;
+    statusText: string;
+    httpVersion: string;
+    cookies: [];
+    headers: HarHeader[];
+    content: { size: number; mimeType: string; text?: string };
+    redirectURL: string;
+    headersSize: -1;
+    bodySize: number;
+    comment?: string;
+  };
+  cache: Record<string, never>;
+  timings: { send: number; wait: number; receive: number };
+  /** Which target of the run (its report column). */
+  _target: string;
+}
+
+const headerList = (headers: Record<string, string>): HarHeader[] => Object.entries(headers).map(([name, value]) => ({ name, value }));
+
+/** One exchange as a HAR entry (not yet redacted). */
+export function harEntry(target: Target, ex: Exchange, timing: WireTiming): HarEntry {
+  const req = ex.request;
+  const body = req.body === undefined ? undefined : typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body;
+  const headers = { ...req.headers };
+  // undici sets Transfer-Encoding itself for a body of unknown length.
+  if (req.chunks !== undefined) headers['transfer-encoding'] = 'chunked';
+  let postData: HarEntry['request']['postData'];
+  if (body !== undefined) {
+    const text = body.toString('utf8');
+    const utf8 = Buffer.from(text, 'utf8').equals(body);
+    const chunks = req.chunks && req.chunks.length > 1 ? `sent in ${req.chunks.length} chunks of ${req.chunks.map((c) => c.length).join(', ')} bytes` : undefined;
+    postData = {
+      mimeType: req.headers['content-type'] ?? Object.entries(req.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '',
+      text: utf8 ? text : body.toString('base64'),
+      ...(utf8 && !chunks ? {} : { comment: [utf8 ? '' : 'the body is not UTF-8: text is its base64', chunks].filter(Boolean).join('; ') }),
+    };
+  }
+  const url = new URL(ex.url);
+  const r = ex.response;
+  const ms = Math.max(0, Math.round(timing.ms * 1000) / 1000);
+  return {
+    startedDateTime: new Date(timing.startedAt).toISOString(),
+    time: ms,
+    request: {
+      method: req.method,
+      url: ex.url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: headerList(headers),
+      queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
+      ...(postData ? { postData } : {}),
+      headersSize: -1,
+      bodySize: body?.length ?? 0,
+      ...(req.note ? { comment: req.note } : {}),
+    },
+    response: r
+      ? {
+          status: r.status,
+          statusText: '',
+          httpVersion: 'HTTP/1.1',
+          cookies: [],
+          headers: headerList(r.headers),
+          content: { size: Buffer.byteLength(r.bodyText, 'utf8'), mimeType: r.headers['content-type'] ?? '', text: r.bodyText },
+          redirectURL: r.headers.location ?? '',
+          headersSize: -1,
+          bodySize: Buffer.byteLength(r.bodyText, 'utf8'),
+        }
+      : {
+          // No answer: status 0, as browsers record a failed request, and why.
+          status: 0,
+          statusText: '',
+          httpVersion: 'HTTP/1.1',
+          cookies: [],
+          headers: [],
+          content: { size: 0, mimeType: 'x-unknown' },
+          redirectURL: '',
+          headersSize: -1,
+          bodySize: -1,
+          comment: ex.error ?? 'no answer',
+        },
+    cache: {},
+    timings: { send: 0, wait: ms, receive: 0 },
+    _target: target.name,
+  };
+}
+
+/** Writes the HAR file entry by entry: opened before the run (a path that cannot be written stops it at once), closed at its end. */
+export class HarWriter {
+  private readonly fd: number;
+  private count = 0;
+  private readonly redactors = new Map<Target, (text: string) => string>();
+
+  constructor(readonly file: string) {
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      this.fd = openSync(file, 'w');
+    } catch (err) {
+      throw new ReportWriteError(`cannot write the HAR file ${file}: ${(err as Error).message}`);
+    }
+    const creator = { name: 'plantstore-conformance', version: harnessVersion() };
+    writeSync(this.fd, `{"log":{"version":"1.2","creator":${JSON.stringify(creator)},"pages":[],"entries":[`);
+  }
+
+  add(target: Target, ex: Exchange, timing: WireTiming): void {
+    let redact = this.redactors.get(target);
+    if (!redact) this.redactors.set(target, (redact = runRedactor([target])));
+    const entry = mapStrings(harEntry(target, ex, timing), redact);
+    writeSync(this.fd, `${this.count++ === 0 ? '\n' : ',\n'}${JSON.stringify(entry)}`);
+  }
+
+  /** Ends the file; returns the number of entries. */
+  close(): number {
+    writeSync(this.fd, '\n]}}\n');
+    closeSync(this.fd);
+    return this.count;
+  }
+}
