@@ -12,6 +12,7 @@ import { diagnose, waitForAnswer, type Diagnosis } from './diagnose.js';
 import { throughGateway } from './gateway.js';
 import { HttpClient, type Exchange, type RequestSpec } from './http.js';
 import { IdAllocator } from './ids.js';
+import { runRedactor } from './report/redact.js';
 import { summarize, type CheckResult, type TargetResult } from './result.js';
 import type { SpecModel } from './spec-model.js';
 import type { Target } from './targets/target.js';
@@ -171,8 +172,9 @@ function causeOf(verdict: Verdict, ex: Exchange | undefined): string {
 export async function runTarget(opts: RunOptions, target: Target, budget: FailureBudget = { failures: 0 }): Promise<TargetResult> {
   const started = performance.now();
   const checks = (opts.catalog ?? defaultCatalog).filter((c) => !opts.only || opts.only.includes(c.id));
-  // Room for a batch of concurrent cases (PS-STATE-003) beside the checks running at once.
-  const client = new HttpClient(opts.timeoutMs, (opts.concurrency ?? 4) + RACE_SIZE);
+  // Room for a batch of concurrent cases (PS-STATE-003) beside the checks running at once; every
+  // exchange carries the target's secrets, redacted from whatever of it a report shortens.
+  const client = new HttpClient(opts.timeoutMs, (opts.concurrency ?? 4) + RACE_SIZE, runRedactor([target]));
   // Every request carries the target's own headers (-H); each exchange on the wire is recorded (--har).
   const extra = target.headers ?? {};
   const sendOnWire = async (base: string, spec: RequestSpec, abandon?: AbortSignal): Promise<Exchange> => {
