@@ -153,7 +153,7 @@ export function runRedactor(targets: readonly Target[]): Redactor {
 }
 
 /** The ways a secret appears in what a target sends back: as is, JSON-escaped (`\/`), percent-encoded. */
-function tokenForms(token: string): string[] {
+export function tokenForms(token: string): string[] {
   return [...new Set([token, token.replace(/\//g, '\\/'), encodeURIComponent(token)])];
 }
 
