@@ -6,7 +6,7 @@
 // curl line) to $GITHUB_STEP_SUMMARY, sets the step's outputs, and exits
 // with the harness's code, so the step fails on 1 (a check failed) or 2 (the
 // harness could not do its job).
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../conformance/cli.js';
@@ -84,7 +84,7 @@ export function summaryMarkdown(report: JsonReport | undefined, code: number, in
   const verdict = diagnosed?.diagnosis ? `NOT CHECKED: ${inline(diagnosed.diagnosis.problem)}` : (VERDICT[code] ?? `exit ${code}`);
   const lines = [`## Plant Store conformance: ${verdict}`, ''];
   if (!report) {
-    lines.push(`No report was written (exit ${code}): the harness stopped before it ran the checks. Its log, above this summary, says why.`, '');
+    lines.push(`No report: the run ended before checks ran (exit ${code}). Its log, above this summary, says why.`, '');
     return `${lines.join('\n')}\n`;
   }
   lines.push(`Target ${inline(inputs.target)}; seed ${report.seed} (\`seed: ${report.seed}\` replays the generated cases)${report.strict ? '; strict' : ''}.`, '');
@@ -144,6 +144,9 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<n
   // In Actions, the token, and any part of it 8 or more characters long, that appears in the log is masked.
   if (env.GITHUB_ACTIONS === 'true') for (const value of maskedValues(inputs.token)) process.stdout.write(`::add-mask::${commandValue(value)}\n`);
   if (inputs.token) process.env.PLANTSTORE_TOKEN = inputs.token;
+  // A report left by an earlier run in the same workspace is not this run's: one that ends before it
+  // writes its own (exit 2 on an option it refuses, say) must not be summarized with the old results.
+  for (const file of REPORT_FILES) rmSync(resolve(inputs.reports, file), { force: true });
   const code = await main(harnessArgs(inputs));
   const json = resolve(inputs.reports, REPORT_FILES[0]!);
   const report = existsSync(json) ? (JSON.parse(readFileSync(json, 'utf8')) as JsonReport) : undefined;

@@ -7,7 +7,8 @@
 // against a refused port, or without the token a target requires, it exits 2
 // and says why; hostile text from the target cannot close the summary's code
 // blocks; a token the target echoes, cut anywhere, leaves no 8 of its
-// characters in the summary or the log (each run of 8 is masked). The committed bundle must be what scripts/bundle-action.mjs makes
+// characters in the summary or the log (each run of 8 is masked); a run that
+// ends before its report never shows an earlier run's. The committed bundle must be what scripts/bundle-action.mjs makes
 // of the sources today, and must run from a checkout without node_modules
 // or dist/.
 import { strict as assert } from 'node:assert';
@@ -239,6 +240,25 @@ describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300
     assert.deepEqual(maskedValues('short'), ['short']);
     const values = maskedValues('abcdefghij/k');
     for (const value of ['abcdefghij/k', 'abcdefgh', 'bcdefghi', 'defghij/', 'efghij/k', 'abcdefghij\\/k', 'fghij\\/k', 'abcdefghij%2Fk', 'ghij%2Fk']) assert.ok(values.includes(value), value);
+  });
+
+  it('a run that ends before it writes its report: the summary says so, never the results of an earlier run in the same workspace', async () => {
+    const fake = await startFake({ tokens: [TOKEN], noWwwAuthenticate: true });
+    try {
+      const first = await runStep({ target: fake.url, token: TOKEN, seed: '3' });
+      assert.equal(first.code, 1, first.log);
+      assert.ok(existsSync(join(first.workspace, 'conformance-reports', 'conformance.json')));
+      // The same workspace, and an option the harness refuses: exit 2 before any check, and no report.
+      const second = await runStep({ target: fake.url, token: TOKEN, seed: '3' }, { workspace: first.workspace, env: { PLANTSTORE_CASES: 'many' } });
+      assert.equal(second.code, 2, second.log);
+      assert.match(second.log, /PLANTSTORE_CASES/);
+      assert.match(second.summary, /^## Plant Store conformance: ERROR: the harness could not finish$/m);
+      assert.match(second.summary, /No report: the run ended before checks ran \(exit 2\)/);
+      assert.doesNotMatch(second.summary, /### Failures|What failed|\| target \| pass/, second.summary);
+      assert.ok(!existsSync(join(first.workspace, 'conformance-reports', 'conformance.json')), "the earlier run's report is not left to be taken for this run's");
+    } finally {
+      await fake.close();
+    }
   });
 
   it('hostile text from a target stays inside its code block', () => {
