@@ -1,9 +1,12 @@
 // The harness's memory against a target that answers 1 MiB to every request
 // (the most the harness reads of an answer, conformance/http.ts): the peak
 // resident set size of a whole CLI run, every report written, measured in
-// the CLI's own process (bench/max-rss.ts, preloaded). A harness that kept
-// every exchange's body grew with the run (620 MB); one that keeps only
-// what its verdicts need stays near its fixed costs.
+// the CLI's own process (bench/max-rss.ts, preloaded). When the harness
+// kept every exchange's body it grew with the run (623 MiB for 221
+// requests); it keeps only what its verdicts need, and holds large bodies
+// off the V8 heap (conformance/http.ts), so it stays near its fixed costs
+// (about 175 MiB against small answers). test/conformance/harness-memory.test.ts
+// holds it under a cap.
 //
 //   npm run build && node dist/bench/harness-memory.js
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -58,8 +58,19 @@ export function shorten(text: string, max: number, redact: Redactor, how: { coun
     seen = Math.min(text.length, seen * 2);
     shown = redact(text.slice(0, seen));
   }
-  if (seen === text.length && shown.length <= max) return shown;
-  return `${shown.slice(0, cutAt(shown, max))}…${how.count ? ` (${text.length} chars)` : ''}`;
+  if (seen === text.length && shown.length <= max) return copyOf(shown);
+  return `${copyOf(shown.slice(0, cutAt(shown, max)))}…${how.count ? ` (${text.length} chars)` : ''}`;
+}
+
+/**
+ * A copy of `text` that shares no memory with the text it was cut from: V8
+ * keeps a slice as a view of its whole parent, so a report line cut from a 1
+ * MiB body would keep the body alive as long as the report (every failing
+ * check's Actual held one). Through UTF-16 code units, so any string comes
+ * back as it was, lone surrogates included.
+ */
+function copyOf(text: string): string {
+  return Buffer.from(text, 'utf16le').toString('utf16le');
 }
 
 /** Where to cut `text` near `max`: never inside a placeholder (the whole of it is kept) or a UTF-16 surrogate pair. */
