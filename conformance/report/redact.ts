@@ -190,11 +190,7 @@ const PLACEHOLDERS = [TOKEN_VAR, REDACTED];
  * is.
  */
 function fragments(forms: readonly string[]): (text: string) => string {
-  const windows = new Set<string>();
-  for (const form of forms) {
-    const lower = form.toLowerCase();
-    for (let i = 0; i + FRAGMENT <= lower.length; i++) windows.add(lower.slice(i, i + FRAGMENT));
-  }
+  const windows = new Windows(forms.map((form) => form.toLowerCase()));
   if (windows.size === 0) return (text) => text;
   const characters = new Set([...forms.join('')].flatMap((c) => [c, c.toLowerCase(), c.toUpperCase()]));
   const klass = [...characters].map((c) => c.replace(/[\\\]\[^-]/g, '\\$&')).join('');
@@ -203,14 +199,53 @@ function fragments(forms: readonly string[]): (text: string) => string {
   return (text) => text.replace(runs, (run) => (PLACEHOLDERS.includes(run) ? run : redactWindows(run, windows)));
 }
 
+/** A rolling hash of FRAGMENT UTF-16 code units (mod 2^32), so that a body's windows are looked up without a string each. */
+const BASE = 0x01000193;
+const BASE_HIGHEST = Array.from({ length: FRAGMENT - 1 }).reduce<number>((power) => Math.imul(power, BASE), 1);
+
+function hashAt(text: string, at: number): number {
+  let hash = 0;
+  for (let i = at; i < at + FRAGMENT; i++) hash = (Math.imul(hash, BASE) + text.charCodeAt(i)) | 0;
+  return hash;
+}
+
+/** The runs of FRAGMENT characters of some texts: by hash first, then as text. */
+class Windows {
+  private readonly hashes = new Set<number>();
+  private readonly texts = new Set<string>();
+
+  constructor(texts: readonly string[]) {
+    for (const text of texts) {
+      for (let i = 0; i + FRAGMENT <= text.length; i++) {
+        this.hashes.add(hashAt(text, i));
+        this.texts.add(text.slice(i, i + FRAGMENT));
+      }
+    }
+  }
+
+  get size(): number {
+    return this.texts.size;
+  }
+
+  /** The start of every window of `text` that is one of these, in order. */
+  *in(text: string): Generator<number> {
+    if (text.length < FRAGMENT) return;
+    let hash = hashAt(text, 0);
+    for (let i = 0; ; i++) {
+      if (this.hashes.has(hash) && this.texts.has(text.slice(i, i + FRAGMENT))) yield i;
+      if (i + FRAGMENT >= text.length) return;
+      hash = (Math.imul(hash - Math.imul(text.charCodeAt(i), BASE_HIGHEST), BASE) + text.charCodeAt(i + FRAGMENT)) | 0;
+    }
+  }
+}
+
 /** `run` with each stretch covered by windows of FRAGMENT characters in `windows` replaced by <redacted>. */
-function redactWindows(run: string, windows: ReadonlySet<string>): string {
+function redactWindows(run: string, windows: Windows): string {
   const lower = run.toLowerCase();
-  // Lower case keeps the length of these characters but for a few (İ): those are looked at window by window.
-  const window = lower.length === run.length ? (i: number) => lower.slice(i, i + FRAGMENT) : (i: number) => run.slice(i, i + FRAGMENT).toLowerCase();
+  // Lower case keeps the length of these characters but for a few (İ), which are then looked at in their own case.
+  const starts = windows.in(lower.length === run.length ? lower : run);
   const stretches: Array<[number, number]> = [];
-  for (let i = 0; i + FRAGMENT <= run.length; i++) {
-    if (!windows.has(window(i))) continue;
+  for (const i of starts) {
     const last = stretches[stretches.length - 1];
     if (last && i <= last[1]) last[1] = i + FRAGMENT;
     else stretches.push([i, i + FRAGMENT]);
