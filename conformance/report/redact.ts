@@ -44,8 +44,8 @@ export const NO_SECRETS: Redactor = redactor((text) => text, 0);
  * not HTTP, a reason in the matrix): redacted first, then cut at `max`
  * characters, and `…` (with `count`, and the length of the whole text). Cut
  * first, a secret across the cut would be left in part, where a redactor no
- * longer knows it: a token echoed 230 characters into a body lost 22 of its
- * 40 characters to every report that way. Only a prefix long enough to hold
+ * longer knows it: a token echoed 230 characters into a body left 22 of its
+ * 40 characters in every report that way. Only a prefix long enough to hold
  * every secret that starts before the cut is redacted (a body may be 1 MiB).
  */
 export function shorten(text: string, max: number, redact: Redactor, how: { count?: boolean } = {}): string {
