@@ -1,21 +1,25 @@
 // The server's log: pino JSON lines on standard output, one per request at
 // info. Written asynchronously and in batches: lines are gathered and handed
-// to the destination once they hold BUFFER_BYTES, or after
-// FLUSH_INTERVAL_MS, instead of one blocking write per line. Nothing is
-// lost: what is gathered is written synchronously on exit, normal or after
-// SIGTERM/SIGINT, and the start-up lines (the listening address) at once.
+// to the log file once they hold BUFFER_BYTES, or after FLUSH_INTERVAL_MS,
+// instead of one blocking write per line. Nothing is lost while standard
+// output takes it: on SIGTERM/SIGINT the server waits for the log to be
+// written before it exits, whatever is gathered at another exit is written
+// synchronously, and the start-up lines (the listening address) at once.
 //
 // The request line is built here by hand (requestLineWriter). A line cost
 // 3.9 µs of CPU through pino's serializers into sonic-boom, 3.1 µs built by
 // hand into sonic-boom, 1.1 µs built by hand and gathered here
 // (bench/log-line.ts).
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { write as fsWrite, writeSync } from 'node:fs';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 export interface ServerLog {
   logger: Logger;
-  /** Writes what is buffered, synchronously; safe to call at any time, and twice. */
+  /** Writes what is gathered now: synchronously, unless a write is in flight, which then takes it next. Safe to call at any time, and twice. */
   flush(): void;
+  /** Writes everything gathered and resolves once it is written (or the file refused it): then the file may be closed. */
+  close(): Promise<void>;
 }
 
 /** The request as the log shows it (docs/server.md: method, URL, host, remote address and port). */
@@ -25,8 +29,8 @@ function requestFields(request: FastifyRequest): Record<string, unknown> {
 
 /**
  * Bytes gathered before a write: a write per line would cost a system call
- * per request under load, and each of sonic-boom's asynchronous writes a
- * wake-up of a worker thread and of the event loop (64 KiB measured cheaper
+ * per request under load, and each asynchronous write a wake-up of a
+ * worker thread and of the event loop (64 KiB measured cheaper
  * per request than 8 KiB; larger batches cost more in garbage collection).
  * FLUSH_INTERVAL_MS bounds how long a line waits when traffic is light.
  * Asynchronous, so a slow reader of standard output (a full pipe) never
@@ -35,21 +39,105 @@ function requestFields(request: FastifyRequest): Record<string, unknown> {
 const BUFFER_BYTES = 64 * 1024;
 const FLUSH_INTERVAL_MS = 200;
 
-type SonicBoom = ReturnType<typeof pino.destination>;
+/** How long a write waits before it tries again a pipe that is full (EAGAIN), and how often a synchronous flush tries. */
+const FULL_PIPE_RETRY_MS = 10;
+const FULL_PIPE_SYNC_ATTEMPTS = 100;
 
 /**
- * Lines gathered here and handed to sonic-boom (pino's asynchronous
- * destination) a batch at a time: sonic-boom measures the UTF-8 length of
- * its pending buffer at every write, which, line by line, cost more than
- * making the line.
+ * The log's file descriptor, written asynchronously, one write in flight at
+ * a time, the pending text gathered into the next. Not sonic-boom, pino's
+ * own destination: its flushSync (4.2.1) retries a write that fails with
+ * EBADF or EPIPE every 100 ms for ever, so a server whose standard output
+ * was closed (a reader that went away) would never exit, and a test that
+ * closed its log file hung. Here a write that fails for any reason but
+ * EAGAIN (a full non-blocking pipe, tried again shortly) gives the log up:
+ * its lines are lost, the server goes on.
+ */
+class LogFile {
+  private pending: Buffer[] = [];
+  private writing = false;
+  private broken = false;
+  private drainWaiters: Array<() => void> = [];
+
+  constructor(private readonly fd: number) {}
+
+  write(text: string): void {
+    if (this.broken) return;
+    this.pending.push(Buffer.from(text, 'utf8'));
+    if (!this.writing) this.next();
+  }
+
+  /** Resolves once everything handed over is written, or given up. */
+  drained(): Promise<void> {
+    return this.writing ? new Promise((resolve) => this.drainWaiters.push(resolve)) : Promise.resolve();
+  }
+
+  /**
+   * Writes what is pending now, synchronously, when no write is in flight
+   * (else the write in flight takes it next, in order). `atExit`: write it
+   * even then, since the process will not wait for the write in flight.
+   */
+  flushSync(atExit = false): void {
+    if (this.broken || this.pending.length === 0 || (this.writing && !atExit)) return;
+    const text = Buffer.concat(this.pending);
+    this.pending = [];
+    let at = 0;
+    let attempts = 0;
+    while (at < text.length) {
+      try {
+        at += writeSync(this.fd, text, at, text.length - at);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EAGAIN' && ++attempts < FULL_PIPE_SYNC_ATTEMPTS) {
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, FULL_PIPE_RETRY_MS);
+          continue;
+        }
+        return this.giveUp();
+      }
+    }
+  }
+
+  private next(): void {
+    if (this.pending.length === 0) {
+      this.writing = false;
+      for (const resolve of this.drainWaiters.splice(0)) resolve();
+      return;
+    }
+    const text = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
+    this.pending = [];
+    this.writing = true;
+    fsWrite(this.fd, text, 0, text.length, null, (error, written) => {
+      if (error) {
+        if (error.code !== 'EAGAIN') return this.giveUp();
+        this.pending.unshift(text);
+        return void setTimeout(() => this.next(), FULL_PIPE_RETRY_MS).unref();
+      }
+      if (written < text.length) this.pending.unshift(text.subarray(written));
+      this.next();
+    });
+  }
+
+  private giveUp(): void {
+    this.broken = true;
+    this.pending = [];
+    this.writing = false;
+    for (const resolve of this.drainWaiters.splice(0)) resolve();
+  }
+}
+
+/**
+ * Lines gathered here and handed to the log file a batch at a time: a
+ * write per line would cost a system call per request, and measuring the
+ * UTF-8 length of a growing buffer at every line (as sonic-boom does) cost
+ * more than making the line.
  */
 class LineBatches implements DestinationStream {
   private lines: string[] = [];
   /** Characters gathered, which are bytes for the ASCII lines pino and the request line write. */
   private bytes = 0;
+  private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly destination: SonicBoom) {
-    setInterval(() => this.handOver(), FLUSH_INTERVAL_MS).unref();
+  constructor(readonly file: LogFile) {
+    this.timer = setInterval(() => this.handOver(), FLUSH_INTERVAL_MS).unref();
   }
 
   write(line: string): void {
@@ -58,14 +146,21 @@ class LineBatches implements DestinationStream {
     if (this.bytes >= BUFFER_BYTES) this.handOver();
   }
 
-  flushSync(): void {
+  flushSync(atExit = false): void {
     this.handOver();
-    this.destination.flushSync();
+    this.file.flushSync(atExit);
+  }
+
+  /** Hands over what is gathered and resolves once the file has written everything; no more periodic hand-overs. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    this.handOver();
+    await this.file.drained();
   }
 
   private handOver(): void {
     if (this.lines.length === 0) return;
-    this.destination.write(this.lines.join(''));
+    this.file.write(this.lines.join(''));
     this.lines = [];
     this.bytes = 0;
   }
@@ -115,8 +210,7 @@ function lineWriter(logger: Logger, destination: LineBatches): RequestLineWriter
 }
 
 export function createServerLog(level: string, fd = 1): ServerLog {
-  // minLength 0: sonic-boom writes a batch as soon as the previous write is done.
-  const batches = new LineBatches(pino.destination({ dest: fd, sync: false, minLength: 0 }));
+  const batches = new LineBatches(new LogFile(fd));
   const logger = pino(
     {
       level,
@@ -128,13 +222,14 @@ export function createServerLog(level: string, fd = 1): ServerLog {
     },
     batches,
   );
-  const flush = () => {
-    try {
-      batches.flushSync();
-    } catch {
-      // Nothing buffered, or the destination is closed: nothing to lose.
-    }
+  const atExit = () => batches.flushSync(true);
+  process.once('exit', atExit);
+  return {
+    logger,
+    flush: () => batches.flushSync(),
+    async close() {
+      process.removeListener('exit', atExit);
+      await batches.close();
+    },
   };
-  process.once('exit', flush);
-  return { logger, flush };
 }

@@ -78,7 +78,11 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     // the client lets go (a minute or more), so sweep those as they go idle.
     setInterval(() => app.server.closeIdleConnections(), 50).unref();
     app.close().then(
-      () => process.exit(0),
+      // Every line logged (the answers' included) is written before the exit.
+      async () => {
+        await log?.close();
+        process.exit(0);
+      },
       (error: unknown) => {
         app.log.error({ err: error }, 'error while closing');
         process.exit(1);

@@ -2,8 +2,13 @@
 // (docs/conformance.md, "When the target misbehaves"): every run ends, grades
 // `error` with a message naming the cause, reads no body past the cap,
 // follows no redirect and ends with the documented exit code. The servers are
-// in test/support/hostile-servers.ts; the runs go in parallel, with a 2000 ms
-// per-exchange deadline, to keep the file short.
+// in test/support/hostile-servers.ts.
+//
+// No verdict here depends on the scheduler: a server whose answer must end
+// in a timeout never completes one (a black hole, a drip that cannot end),
+// so the short deadline is the only way out; every other run gets a deadline
+// that a loaded machine does not reach, since its outcome (bytes that are not
+// HTTP, a close, a cap) comes from what the server sends, not from when.
 import { catalog } from '../../conformance/checks/index.js';
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
@@ -19,17 +24,17 @@ import * as hostile from '../support/hostile-servers.js';
 const CLI = fileURLToPath(new URL('../../conformance/cli.js', import.meta.url));
 const model = loadSpecModel();
 const TIMEOUT_MS = 2000;
-/** How the messages write the deadline ("2 s"). */
+/** The deadline of the runs that must end in a timeout; how the messages write it ("2 s"). */
 const WITHIN = formatMs(TIMEOUT_MS);
 /**
  * The deadline where a target does answer: long enough that the answers of
  * a healthy exchange never miss it on a loaded machine (these runs share
  * one event loop with the others and with the servers).
  */
-const GENEROUS_MS = 10_000;
+const GENEROUS_MS = 60_000;
 const CONCURRENCY = 4;
 
-function runAgainst(url: string, timeoutMs = TIMEOUT_MS): Promise<TargetResult> {
+function runAgainst(url: string, timeoutMs = GENEROUS_MS): Promise<TargetResult> {
   return runTarget(
     { model, targets: [], seed: 7, cases: 2, timeoutMs, concurrency: CONCURRENCY },
     { name: 'hostile', url, token: 'hostile-token', role: 'target', informs: false, restrictsTokens: false },
@@ -73,7 +78,8 @@ function cli(args: string[]): Promise<CliRun> {
   });
 }
 
-describe('the harness against hostile targets', { concurrency: true, timeout: 60_000 }, () => {
+// Two runs at a time: as many as the machine has cores.
+describe('the harness against hostile targets', { concurrency: 2, timeout: 300_000 }, () => {
   it('connection refused: error "target unreachable", nothing else sent', async () => {
     const port = await hostile.refusedPort();
     const r = await runAgainst(`http://127.0.0.1:${port}`);
@@ -82,22 +88,22 @@ describe('the harness against hostile targets', { concurrency: true, timeout: 60
 
   it('a black hole (accepts, never answers): error "did not answer within 2 s (timeout)", only the preflight sent', async () => {
     await withServer(hostile.blackHole(), async (s) => {
-      const r = await runAgainst(s.url);
+      const r = await runAgainst(s.url, TIMEOUT_MS);
       assertDeadAtPreflight(r, new RegExp(`target did not answer within ${WITHIN} \\(timeout\\)`));
       assert.equal(s.requests(), 1, 'only the preflight reached the target');
     });
   });
 
-  it('a slow drip (a valid answer, a byte every 100 ms): the deadline covers the whole exchange, not idle time', async () => {
+  it('a slow drip (a head that never ends, a byte every 100 ms): the deadline covers the whole exchange, not idle time', async () => {
     // A byte arrives every 100 ms, so an idle timeout of 2000 ms would never fire.
     await withServer(hostile.slowDrip(100), async (s) => {
-      assertDeadAtPreflight(await runAgainst(s.url), new RegExp(`target did not answer within ${WITHIN} \\(timeout\\)`));
+      assertDeadAtPreflight(await runAgainst(s.url, TIMEOUT_MS), new RegExp(`target did not answer within ${WITHIN} \\(timeout\\)`));
     });
   });
 
   it('a slow drip of the body only: error "did not finish its answer"', async () => {
     await withServer(hostile.slowDrip(100, 'body'), async (s) => {
-      assertDeadAtPreflight(await runAgainst(s.url), new RegExp(`target did not finish its answer within ${WITHIN} \\(timeout\\) \\(status 401 received, \\d+ bytes of body read\\)`));
+      assertDeadAtPreflight(await runAgainst(s.url, TIMEOUT_MS), new RegExp(`target did not finish its answer within ${WITHIN} \\(timeout\\) \\(status 401 received, \\d+ bytes of body read\\)`));
     });
   });
 
@@ -118,7 +124,7 @@ describe('the harness against hostile targets', { concurrency: true, timeout: 60
   it('an endless chunked body: reading stops past the 1 MiB cap and the connection is closed', async () => {
     await withServer(hostile.endlessBody('chunked'), async (s) => {
       // A long deadline: on a loaded machine, the cap and not the deadline must end this exchange.
-      const r = await runAgainst(s.url, GENEROUS_MS);
+      const r = await runAgainst(s.url);
       assertDeadAtPreflight(r, /body exceeded 1 MiB limit \(status 200; stopped reading after \d+ bytes, connection closed\)/);
       // What was read before the harness stopped: past the cap by less than one read.
       const read = Number(/stopped reading after (\d+) bytes/.exec(r.unreachable!)![1]);
@@ -128,22 +134,21 @@ describe('the harness against hostile targets', { concurrency: true, timeout: 60
 
   it('a Content-Length of 1 TiB: refused before reading', async () => {
     await withServer(hostile.endlessBody('content-length'), async (s) => {
-      assertDeadAtPreflight(await runAgainst(s.url, GENEROUS_MS), /body exceeded 1 MiB limit \(status 200, Content-Length: 1099511627776; not read, connection closed\)/);
+      assertDeadAtPreflight(await runAgainst(s.url), /body exceeded 1 MiB limit \(status 200, Content-Length: 1099511627776; not read, connection closed\)/);
     });
   });
 
   it('endless headers: refused past the 16 KiB header limit', async () => {
     await withServer(hostile.endlessHeaders(), async (s) => {
-      assertDeadAtPreflight(await runAgainst(s.url, GENEROUS_MS), /headers exceeded 16 KiB limit \(UND_ERR_HEADERS_OVERFLOW; connection closed\)/);
+      assertDeadAtPreflight(await runAgainst(s.url), /headers exceeded 16 KiB limit \(UND_ERR_HEADERS_OVERFLOW; connection closed\)/);
     });
   });
 
   it(`a target that stops answering mid-run: dead after ${DEAD_AFTER} exchanges in a row without an answer`, async () => {
     const answered = 3; // the diagnosis's preflight and valid create, and one more
-    const deadline = 5000; // the answered exchanges must make it on a loaded machine; the dark ones cost two rounds of it
     await withServer(hostile.goesDark(answered), async (s) => {
-      const r = await runAgainst(s.url, deadline);
-      assert.match(r.unreachable ?? '', new RegExp(`target did not answer within ${formatMs(deadline)} \\(timeout\\) \\(${DEAD_AFTER} requests in a row got no answer\\)`));
+      const r = await runAgainst(s.url);
+      assert.match(r.unreachable ?? '', new RegExp(`target closed the connection before answering .*\\(${DEAD_AFTER} requests in a row got no answer\\)`));
       // Sent after the target went dark: the DEAD_AFTER that declared it dead and the others then in flight.
       assert.ok(s.requests() <= answered + DEAD_AFTER + CONCURRENCY - 1, `${s.requests()} requests reached the target`);
       const notRun = r.results.filter((x) => x.outcome === 'error' && x.actual?.startsWith('not run: '));
@@ -157,7 +162,7 @@ describe('the harness against hostile targets', { concurrency: true, timeout: 60
     it(`a ${status} redirect to another server: graded as an answer (fail), never followed`, async () => {
       await withServer(hostile.recorder(), (elsewhere) =>
         withServer(hostile.redirecting(status, `${elsewhere.url}/plants`), async (s) => {
-          const r = await runAgainst(s.url, GENEROUS_MS);
+          const r = await runAgainst(s.url);
           assert.equal(elsewhere.connections(), 0, 'the redirect target was never contacted');
           assert.equal(r.unreachable, undefined);
           assert.ok(s.requests() > r.results.length, 'the catalog ran against the target');
@@ -210,7 +215,7 @@ describe('the harness against hostile targets', { concurrency: true, timeout: 60
 
   it('CLI: bytes that are not HTTP exit 2 naming the cause', async () => {
     await withServer(hostile.notHttp('close'), async (s) => {
-      const run = await cli(['--target', s.url, '--timeout', String(TIMEOUT_MS), '--cases', '2']);
+      const run = await cli(['--target', s.url, '--timeout', String(GENEROUS_MS), '--cases', '2']);
       assert.equal(run.code, 2, run.stdout + run.stderr);
       assert.match(run.stdout, /was not checked: 127\.0\.0\.1:\d+ does not speak HTTP\.\n.*answer is not HTTP: /);
     });

@@ -4,7 +4,7 @@
 // Error body (or a Plant), and the server closes what it will not read.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.js';
@@ -109,4 +109,33 @@ test('20 pipelined creates on one connection: 20 answers in order, each plant st
   const result = await exchange(port, bytes);
   assert.deepEqual(result.responses.map((r) => r.body), Array.from({ length: 20 }, (_, i) => `{"name":"p${i}"}`));
   for (let i = 0; i < 20; i++) assert.deepEqual(await app.plantStore.get(String(first + i)), { name: `p${i}` });
+});
+
+/** Every byte the server sends for one request on a connection it closes (Connection: close), bounded by a minute. */
+function rawAnswer(method: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    const chunks: Buffer[] = [];
+    const deadline = setTimeout(() => socket.destroy(new Error(`${method}: no close within a minute`)), 60_000);
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      clearTimeout(deadline);
+      resolve(Buffer.concat(chunks).toString('latin1'));
+    });
+    socket.end(rawRequest(`${method} /plants HTTP/1.1`, [['Host', 'a'], ['Connection', 'close']]));
+  });
+}
+
+test('HEAD /plants on the wire: the 405 head with Allow, no content after it, and the Content-Length of the GET answer (RFC 9110 §9.3.2, §8.6)', async () => {
+  const [head, get] = [await rawAnswer('HEAD'), await rawAnswer('GET')];
+  const headEnd = head.indexOf('\r\n\r\n');
+  const getEnd = get.indexOf('\r\n\r\n');
+  assert.ok(headEnd > 0 && getEnd > 0, 'complete heads');
+  assert.equal(head.slice(headEnd + 4), '', 'no content after the head of a HEAD answer');
+  assert.match(head, /^HTTP\/1\.1 405 /);
+  assert.match(head, /\r\nallow: POST\r\n/i);
+  const length = (text: string) => /\r\ncontent-length: (\d+)\r\n/i.exec(text)?.[1];
+  assert.equal(length(head), length(get), 'the Content-Length of the same answer to GET');
+  assert.equal(Number(length(get)), Buffer.byteLength(get.slice(getEnd + 4), 'latin1'));
 });

@@ -7,7 +7,8 @@ test('other methods on /plants: 405 with Allow: POST (RFC 9110 §15.5.6), creden
   const server = app();
   for (const method of ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND', 'TRACE'] as const) {
     for (const headers of [{}, AUTH]) {
-      const response = await server.inject({ method, url: '/plants', headers });
+      // light-my-request 6.6 (pinned for Node 20) types fewer methods than it sends: PROPFIND goes out all the same.
+      const response = await server.inject({ method: method as 'GET', url: '/plants', headers });
       assert.equal(response.statusCode, 405, method);
       assert.equal(response.headers.allow, 'POST', method);
       if (method !== 'HEAD') assertError(response, 405, 40501);

@@ -35,7 +35,7 @@ test('the request line is what pino writes for the request and the answer: the s
   ];
   for (const request of requests) await server.inject(request);
   await server.close();
-  log.flush();
+  await log.close();
   closeSync(fd);
   const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((text) => JSON.parse(text) as Line);
   const ours = lines.filter((line) => line.msg === 'request completed');
@@ -77,8 +77,46 @@ test('at warn the request line is not written', async () => {
   await server.inject({ method: 'GET', url: '/__health' });
   server.log.warn('a warning');
   await server.close();
-  log.flush();
+  await log.close();
   closeSync(fd);
   const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((text) => JSON.parse(text) as Line);
   assert.deepEqual(lines.map((line) => line.msg), ['a warning']);
 });
+
+// sonic-boom 4.2.1, pino's destination, retried a failed write for ever at
+// flushSync (EBADF, EPIPE): a server whose standard output went away never
+// exited, and this file once hung until it was killed. A log that cannot be
+// written is given up instead. Each case runs in a process of its own that
+// either exits or never would: the verdict does not depend on timing.
+const LOGGING = new URL('../../server/logging.js', import.meta.url).href;
+const GOES_AWAY: Record<string, string> = {
+  'its file closed under it (EBADF)': `
+    import { closeSync, openSync } from 'node:fs';
+    import { createServerLog } from ${JSON.stringify(LOGGING)};
+    const fd = openSync(${JSON.stringify(join(dir, 'closed.jsonl'))}, 'w');
+    const log = createServerLog('info', fd);
+    for (let i = 0; i < 2000; i++) log.logger.info({ i }, 'a line before the file is closed');
+    closeSync(fd);
+    for (let i = 0; i < 2000; i++) log.logger.info({ i }, 'a line after');
+    log.flush();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    process.exit(0);`,
+  'its pipe closed by the reader (EPIPE)': `
+    import { createServerLog } from ${JSON.stringify(LOGGING)};
+    const log = createServerLog('info', 1);
+    for (let i = 0; i < 20000; i++) log.logger.info({ i, pad: 'x'.repeat(200) }, 'a line nobody reads');
+    process.exit(0);`,
+};
+
+for (const [what, script] of Object.entries(GOES_AWAY)) {
+  test(`a log that cannot be written is given up: a process whose log has ${what} exits`, { timeout: 60_000 }, async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // The reader goes away at once: every write to the pipe fails with EPIPE.
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (exitCode) => resolve(exitCode)));
+    assert.equal(code, 0, stderr);
+  });
+}

@@ -57,9 +57,9 @@ async function bodyRejection(answer: Promise<Dispatcher.ResponseData>): Promise<
   return { status: res.statusCode, error: await rejection(res.body.arrayBuffer()) };
 }
 
-/** Polls `condition` (bounded): for states the server reaches on its own, such as a request being held. */
+/** Polls `condition` (bounded by a minute, which a loaded machine does not reach): for states the server reaches on its own, such as a request being held. */
 async function eventually(what: string, condition: () => Promise<boolean>): Promise<void> {
-  for (let attempt = 0; attempt < 400; attempt++) {
+  for (let attempt = 0; attempt < 2400; attempt++) {
     if (await condition()) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

@@ -2,7 +2,7 @@
 // inside the @sparticuz/chromium npm package: `npm ci` is all a fresh machine
 // needs, no system package and no root. CHROMIUM_PATH names another Chromium
 // (e.g. Debian's /usr/bin/chromium) when set.
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -40,7 +40,16 @@ async function bundledChromium(): Promise<string> {
     }
   }
   try {
-    return await sparticuz.executablePath();
+    // The package returns whatever file is at its path, even one another
+    // version inflated (a machine that ran an older checkout's tests): a
+    // stamp beside it says which version it is, and a stale one is removed.
+    const inflated = join(tmpdir(), 'chromium');
+    const stamp = join(tmpdir(), 'plantstore-chromium.version');
+    const stamped = existsSync(stamp) ? readFileSync(stamp, 'utf8') : undefined;
+    if (existsSync(inflated) && stamped !== BUNDLED_CHROMIUM_VERSION) rmSync(inflated, { force: true });
+    const path = await sparticuz.executablePath();
+    if (stamped !== BUNDLED_CHROMIUM_VERSION) writeFileSync(stamp, BUNDLED_CHROMIUM_VERSION);
+    return path;
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }

@@ -47,7 +47,7 @@ export interface Mutations {
   nameMaxLength?: boolean; // names over 100 characters refused
   rejectUnknownProps?: boolean;
   requireTag?: boolean;
-  hangOtherMethods?: boolean; // other methods never answered (the harness must time out, not hang)
+  hangGet?: boolean; // GET on the operation path never answered (the harness must time out, not hang)
   truncateLongStrings?: boolean; // names and tags over 100 characters stored cut to 100
   tabAndCrNotWhitespace?: boolean; // only space and LF skipped between tokens
   idFirstOnly?: boolean; // a body whose first member is not the id refused (a hand-rolled reader)
@@ -158,7 +158,7 @@ async function handle(o: FakeOptions, store: Set<string>, req: IncomingMessage, 
     return send(res, 404, o, { error: 40401, message: 'Not found.' });
   }
   if (req.method !== 'POST') {
-    if (o.hangOtherMethods) return; // closed by close() through closeAllConnections
+    if (o.hangGet && req.method === 'GET') return; // closed by close() through closeAllConnections
     if (o.extraOperations && req.method === 'GET') {
       if (!checkAuth(o, req, res)) return;
       return send(res, 200, o, [...store].map((id) => ({ id })));
@@ -196,6 +196,34 @@ async function handle(o: FakeOptions, store: Set<string>, req: IncomingMessage, 
 }
 
 /** The create rule on a body that passed the credential and content-type checks. */
+/**
+ * The raceDuplicates mutant's window between its duplicate check and its
+ * insert: a create waits there until another create of the same id has
+ * passed the check too (then both insert: the race is lost, whatever the
+ * scheduler does), or RACE_HOLD_MS passes for a create that has no twin in
+ * flight (a create sent alone).
+ */
+const RACE_HOLD_MS = 5000;
+const raceWaiting = new Map<string, () => void>();
+
+function raceWindow(id: string): Promise<void> {
+  const twin = raceWaiting.get(id);
+  if (twin) {
+    raceWaiting.delete(id);
+    twin();
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    const release = () => {
+      clearTimeout(timer);
+      if (raceWaiting.get(id) === release) raceWaiting.delete(id);
+      resolve();
+    };
+    const timer = setTimeout(release, RACE_HOLD_MS);
+    raceWaiting.set(id, release);
+  });
+}
+
 async function createPlant(o: FakeOptions, store: Set<string>, res: ServerResponse, raw: Buffer, invalid: (error: number, message: string) => void): Promise<void> {
   if (raw.length === 0) {
     if (o.emptyBodyOk) return send(res, 200, o, { name: '' });
@@ -278,7 +306,7 @@ async function createPlant(o: FakeOptions, store: Set<string>, res: ServerRespon
   if (problems.length > 0) return invalid(40003, `Request body is not a valid NewPlant: ${problems.join(', ')}.`);
   if (!o.storeBeforeValidate) {
     if (store.has(id!) && !o.duplicatesAccepted) return duplicate();
-    if (o.raceDuplicates) await new Promise((resolve) => setTimeout(resolve, 20));
+    if (o.raceDuplicates) await raceWindow(id!);
     store.add(id!);
   }
   const kept = (s: string) => (o.truncateLongStrings ? s.slice(0, 100) : s);

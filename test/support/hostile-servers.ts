@@ -92,18 +92,26 @@ const VALID_RESPONSE_HEAD = 'HTTP/1.1 401 Unauthorized\r\ncontent-type: applicat
 const VALID_BODY = '{"error":40101,"message":"Missing credentials."}';
 
 /**
- * Writes a valid response one byte every `intervalMs`: the bytes keep coming,
- * so only a deadline on the whole exchange (not an idle timeout) ends it.
- * `from: 'body'` sends the head at once and drips only the body.
+ * Drips an answer one byte every `intervalMs` that can never be complete:
+ * the bytes keep coming, so only a deadline on the whole exchange (not an
+ * idle timeout) ends it, however slow the machine. `from: 'start'` drips a
+ * status line and then header lines without the blank line that would end
+ * them; `from: 'body'` sends a whole head at once, with a Content-Length one
+ * byte longer than what it will ever drip of the body. After DRIP_MAX_BYTES
+ * it stops writing and holds the connection open.
  */
 export async function slowDrip(intervalMs: number, from: 'start' | 'body' = 'start'): Promise<HostileServer> {
   const timers = new Set<NodeJS.Timeout>();
   const server = createNetServer();
   const { port, sockets, count, spoken } = await listen(server, (s) => {
     s.resume();
-    const head = `${VALID_RESPONSE_HEAD}content-length: ${Buffer.byteLength(VALID_BODY)}\r\n\r\n`;
-    let pending = Buffer.from(from === 'start' ? head + VALID_BODY : VALID_BODY);
-    if (from === 'body') s.write(head);
+    let pending: Buffer;
+    if (from === 'start') {
+      pending = Buffer.from(`${VALID_RESPONSE_HEAD}x-drip: ${'a'.repeat(DRIP_MAX_BYTES)}`);
+    } else {
+      s.write(`${VALID_RESPONSE_HEAD}content-length: ${DRIP_MAX_BYTES + 1}\r\n\r\n`);
+      pending = Buffer.from(VALID_BODY.padEnd(DRIP_MAX_BYTES, ' '));
+    }
     pending = pending.subarray(0, DRIP_MAX_BYTES);
     const timer = setInterval(() => {
       if (pending.length === 0 || s.destroyed) {
@@ -223,15 +231,17 @@ export async function recorder(): Promise<HostileServer> {
 /**
  * A Plant Store stand-in that answers its first `answered` requests (401
  * without credentials, as the preflight expects; 200 with a plant with them,
- * as the diagnosis's valid create does) and then stops answering, while
- * keeping connections open: a target that dies in the middle of a run.
+ * as the diagnosis's valid create does) and then closes every connection it
+ * is sent a request on, unanswered: a target that dies in the middle of a
+ * run. It drops rather than hangs so that the outcome does not depend on a
+ * deadline: a loaded machine answers the first requests late, never wrongly.
  */
 export async function goesDark(answered: number): Promise<HostileServer> {
   let requests = 0;
   const server = createHttpServer((req, res) => {
     requests++;
     req.resume();
-    if (requests > answered) return; // held until close() destroys the socket
+    if (requests > answered) return void req.socket.destroy();
     if (req.headers.authorization !== undefined) {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
       return void res.end('{"name":"Fern"}');
