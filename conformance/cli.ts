@@ -76,7 +76,7 @@ interface Inputs {
   divergenceFile: DivergenceFile | undefined;
 }
 
-/** What the run reads before any server starts; undefined, once said why, when something cannot be read or the spec has lint errors. */
+/** What the run reads before any server starts; undefined, once said why, when something cannot be read (a document that cannot be served or checked). */
 async function readInputs(options: CliOptions): Promise<Inputs | undefined> {
   // Read before the (slower) lint, so a broken file is reported at once.
   let divergenceFile: DivergenceFile | undefined;
@@ -95,12 +95,6 @@ async function readInputs(options: CliOptions): Promise<Inputs | undefined> {
     lint = await lintSpec(options.spec);
   } catch (err) {
     complain(`cannot read the spec ${describeDocumentError(err, options.spec)}`);
-    return undefined;
-  }
-  const lintErrors = lint.filter((f) => f.severity === 'error');
-  if (lintErrors.length > 0) {
-    say(`plantstore-conformance: the spec has lint errors; no checks were run.\n`);
-    for (const e of lintErrors) say(`  ${e.code} at ${e.path}: ${e.message}\n`);
     return undefined;
   }
   return { model, lint, divergenceFile };

@@ -42,10 +42,19 @@ export interface KeywordCoverage {
   detail: string;
 }
 
+/** A check the document made impossible, and why (the keyword that rules out what it needs). */
+export interface RuledOutCheck {
+  id: string;
+  title: string;
+  reason: string;
+}
+
 export interface Coverage {
   operations: OperationCoverage[];
   responses: ResponseCoverage[];
   keywords: KeywordCoverage[];
+  /** Every check skipped because of the document, with why. */
+  ruledOut: RuledOutCheck[];
 }
 
 /** One request a target was sent, and the status it answered (undefined: no answer). */
@@ -96,7 +105,9 @@ export function computeCoverage(model: SpecModel, targets: TargetResult[], obser
   const responses = model.operations.flatMap((op) =>
     [...op.responses.keys()].map((status) => ({ method: op.method, path: op.path, status, observedOn: [...(answered.get(`${op.pointer} ${status}`) ?? [])] })),
   );
-  return { operations, responses, keywords: keywordCoverage(model, ran, responses) };
+  const ruledOut = new Map<string, RuledOutCheck>();
+  for (const t of targets) for (const r of t.results) if (r.ruledOut !== undefined && !ruledOut.has(r.id)) ruledOut.set(r.id, { id: r.id, title: r.title, reason: r.ruledOut });
+  return { operations, responses, keywords: keywordCoverage(model, ran, responses), ruledOut: [...ruledOut.values()] };
 }
 
 function keywordCoverage(model: SpecModel, ran: Set<string>, responses: ResponseCoverage[]): KeywordCoverage[] {

@@ -27,6 +27,8 @@ export interface CheckResult {
   cause?: string | null;
   /** Requests this check sent. */
   requests: number;
+  /** Set when the check was skipped because the document rules out what it needs: why. */
+  ruledOut?: string;
 }
 
 export type Summary = Record<Outcome, number>;
@@ -58,7 +60,7 @@ export interface RunResult {
   /** The random seed of the generated cases. */
   seed: number;
   strict: boolean;
-  /** The spec's lint warnings (a lint error stops the run before any check). */
+  /** The spec's lint findings (none stops a run; our own house rules are warnings). */
   lint: LintFinding[];
   targets: TargetResult[];
   /** Per check, the outcome on each target side by side, and where they disagree, why. */

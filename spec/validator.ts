@@ -40,6 +40,8 @@ export interface Violation {
   message: string;
   /** The keyword's pointer in the document. */
   pointer: string;
+  /** What the keyword found, as data (Ajv's params: the missingProperty of `required`, the limit of `maxLength`, …). */
+  params?: Record<string, unknown>;
 }
 
 export type Validate = (value: unknown) => Violation[];
@@ -217,13 +219,17 @@ function isLocalSchemaReference(ref: unknown): boolean {
 
 /** Ajv's errors as violations; `rootPointer` stands for a schema that is not an object (`false`), which has no POINTER. */
 function violations(errors: ErrorObject[], rootPointer: string): Violation[] {
-  return errors.map((e) => ({
-    instancePath: e.instancePath,
-    keyword: e.keyword,
-    message: e.message ?? 'is invalid',
-    // Our keyword's errors name the keyword they stand for (minimum, type, ...) and its pointer.
-    pointer: (e.params as { pointer?: string }).pointer ?? childPointer(((e.parentSchema as JsonSchema | boolean)?.[POINTER as never] as string | undefined) ?? rootPointer, e.keyword),
-  }));
+  return errors.map((e) => {
+    const { pointer, ...params } = e.params as { pointer?: string };
+    return {
+      instancePath: e.instancePath,
+      keyword: e.keyword,
+      message: e.message ?? 'is invalid',
+      // Our keyword's errors name the keyword they stand for (minimum, type, ...) and its pointer.
+      pointer: pointer ?? childPointer(((e.parentSchema as JsonSchema | boolean)?.[POINTER as never] as string | undefined) ?? rootPointer, e.keyword),
+      params,
+    };
+  });
 }
 
 /** Moves `type`, the numeric keywords, integer formats and numeric enum/const of one schema object into EXACT; checks their values. */

@@ -6,9 +6,11 @@
 import fc from 'fast-check';
 import { rationalOf } from '../../spec/exact-number.js';
 import { integerRange } from '../../spec/formats.js';
+import { repair } from '../draw.js';
 import { toJson, type JsonValue } from '../json.js';
 import { keywordDerivations } from '../keyword-cases.js';
-import { baseBodies, getAt, patternSamples, setAt, typeAllowed, typeExemplars } from '../schema-values.js';
+import { baseBodies } from '../bodies.js';
+import { getAt, patternSamples, setAt, typeAllowed, typeExemplars } from '../schema-values.js';
 import type { FieldModel, SpecModel } from '../spec-model.js';
 import { gradeAccepted, gradeRejected } from './grades.js';
 import { createRequest, freshId, idField, type Body } from './requests.js';
@@ -68,8 +70,10 @@ export function validArb(model: SpecModel): fc.Arbitrary<Record<string, JsonValu
   const base = fc.record(shape, { requiredKeys: request.required });
   const extras = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !known.has(k)), jsonLeaf, { maxKeys: 2 });
   const drawn = request.additionalProperties ? fc.tuple(base, extras).map(([b, e]) => ({ ...e, ...b })) : base;
-  // fast-check's records are plain objects; the validator decides.
-  return drawn.filter((b) => model.create.validateRequest(b).length === 0);
+  // A draw that breaks what the keywords above do not shape (if/then, dependentSchemas, nested items) is
+  // repaired by the validator (draw.ts), keeping what it can of the draw; the validator has the last word.
+  const validate = model.create.validateRequest;
+  return drawn.map((b) => (validate(b).length === 0 ? b : (repair(model, validate, b).value as Record<string, JsonValue>))).filter((b) => validate(b).length === 0);
 }
 
 /** Invalid bodies: a valid record with one rule of the schema broken, or no object at all; each one the document refuses. */

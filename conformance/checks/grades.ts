@@ -153,3 +153,33 @@ export function gradeRejected(ctx: CheckContext, ex: Exchange, fitting: number[]
   if (fitting.includes(status) && !problem) return { outcome: 'pass' };
   return { outcome: 'non-strict', expected, actual: `${problem ? `${problem}; ` : ''}undeclared ${describe(ex)}`, cause: `invalid data is answered ${status}, a status the document does not declare` };
 }
+
+/**
+ * Whether a refusal of a body with id `aId` is the target's answer to a
+ * known duplicate `bId`: the same 4xx, the same `error`, and the same
+ * message once each id is replaced by `{id}` (with `numbers: 'any'`, any
+ * other number too: a server may print an id it read as a double,
+ * 9223372036854776000). 'same' when the messages name the id (then it is
+ * that answer), 'indistinct' when they do not (it may be), 'different'
+ * otherwise.
+ */
+export function sameDuplicateAnswer(a: Exchange, aId: bigint | string, b: Exchange, bId: bigint | string, numbers: 'exact' | 'any' = 'exact'): 'same' | 'indistinct' | 'different' {
+  if (!a.response || !b.response || a.response.status !== b.response.status) return 'different';
+  if (a.response.status < 400 || a.response.status > 499) return 'different';
+  const pa = tryParseJson(a.response.bodyText);
+  const pb = tryParseJson(b.response.bodyText);
+  if (!pa.ok || !pb.ok) return a.response.bodyText === b.response.bodyText ? 'indistinct' : 'different';
+  const ea = pa.value as Record<string, unknown>;
+  const eb = pb.value as Record<string, unknown>;
+  if (ea?.error !== eb?.error || typeof ea?.message !== 'string' || typeof eb?.message !== 'string') return 'different';
+  // 'exact': the message must name the id exactly, evidence that the target holds that very id; 'any': a
+  // number anywhere counts, for a refusal that must not even look like a duplicate's.
+  const masked = (message: string, id: bigint | string) => {
+    const named = message.split(String(id)).join('{id}');
+    return numbers === 'any' ? named.replace(/-?\d+(\.\d+)?(e[+-]?\d+)?/gi, '{id}') : named;
+  };
+  const ma = masked(ea.message, aId);
+  const mb = masked(eb.message, bId);
+  if (ma !== mb) return 'different';
+  return mb.includes('{id}') ? 'same' : 'indistinct';
+}

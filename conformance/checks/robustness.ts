@@ -3,10 +3,12 @@
 // sensible depth, numbers of thousands of digits, bodies from a byte to the
 // 1 MiB that is a common body limit.
 import type { Exchange } from '../http.js';
-import { toJson, type JsonValue } from '../json.js';
+import { Numeral, toJson, type JsonValue } from '../json.js';
 import { UNNAMED_PROPERTY } from '../keyword-cases.js';
 import { describe, each, errorBodyProblem, gradeAccepted, noAnswer } from './grades.js';
-import { createRequest, idField, stringFields, validPlant, whyInvalid, type Body } from './requests.js';
+import { RuledOut } from '../draw.js';
+import type { InstancePath } from '../schema-values.js';
+import { createRequest, idField, invalidPlant, stringFields, validPlant, whyInvalid, type Body } from './requests.js';
 import { rfc, spec } from './sources.js';
 import type { Check, CheckContext, ExchangeCheck, Verdict } from './types.js';
 
@@ -35,24 +37,41 @@ interface Hostile {
 
 const bytes = (...parts: Array<string | number[]>): Buffer => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
 
-/** The hostile bodies, each with a fresh id where it has one. */
+/** What a hostile body is spliced into: the JSON text of a valid body, with a marker string where its first string field's value is. */
+const MARKER = 'conformance-hostile-marker';
+
+/**
+ * The text of a valid body (fresh id) with `bytes` in place of the quoted
+ * value of a string field (the required one first, else an optional one,
+ * else a property the schema does not name): everything but the spliced
+ * bytes is what the document allows. RuledOut when the body has no string
+ * to splice into.
+ */
+function splicedIntoString(ctx: CheckContext, ...parts: Array<string | number[]>): Buffer {
+  const { required, optional } = stringFields(ctx);
+  const body = validPlant(ctx);
+  const field = [...required, ...optional, UNNAMED_PROPERTY][0]!;
+  const text = toJson({ ...body, [field]: MARKER });
+  const at = text.indexOf(JSON.stringify(MARKER));
+  return Buffer.concat([Buffer.from(text.slice(0, at), 'utf8'), bytes('"', ...parts, '"'), Buffer.from(text.slice(at + MARKER.length + 2), 'utf8')]);
+}
+
+/** The hostile bodies, each with a fresh id where it has one, and otherwise what the document allows. */
 function hostileBodies(ctx: CheckContext): Array<{ raw: Buffer } & Hostile> {
-  const name = stringFields(ctx).required[0] ?? 'name';
   const id = idField(ctx);
-  const plant = (idText: string, nameBytes: Array<string | number[]>) => bytes(`{"${id}":${idText},"${name}":"`, ...nameBytes, '"}');
-  const fresh = () => String(validPlant(ctx)[id]);
+  const invalidId = (text: string) => Buffer.from(toJson(invalidPlant(ctx, [id], new Numeral(text))), 'utf8');
   return [
-    { kind: 'not-json', note: 'a byte 0xFF in a string (not UTF-8)', raw: plant(fresh(), ['ab', [0xff], 'cd']) },
-    { kind: 'not-json', note: 'an overlong UTF-8 encoding of "/" (0xC0 0xAF)', raw: plant(fresh(), ['ab', [0xc0, 0xaf], 'cd']) },
-    { kind: 'not-json', note: 'a UTF-16 surrogate encoded as UTF-8 (0xED 0xA0 0x80)', raw: plant(fresh(), ['ab', [0xed, 0xa0, 0x80], 'cd']) },
-    { kind: 'not-json', note: 'a UTF-8 sequence cut short before the closing quote (0xE2 0x82)', raw: plant(fresh(), ['ab', [0xe2, 0x82]]) },
-    { kind: 'unpredictable', note: 'an unpaired surrogate escape "\\ud800" (RFC 8259 §8.2: behaviour unpredictable)', raw: plant(fresh(), ['ab\\ud800cd']) },
+    { kind: 'not-json', note: 'a byte 0xFF in a string (not UTF-8)', raw: splicedIntoString(ctx, 'ab', [0xff], 'cd') },
+    { kind: 'not-json', note: 'an overlong UTF-8 encoding of "/" (0xC0 0xAF)', raw: splicedIntoString(ctx, 'ab', [0xc0, 0xaf], 'cd') },
+    { kind: 'not-json', note: 'a UTF-16 surrogate encoded as UTF-8 (0xED 0xA0 0x80)', raw: splicedIntoString(ctx, 'ab', [0xed, 0xa0, 0x80], 'cd') },
+    { kind: 'not-json', note: 'a UTF-8 sequence cut short before the closing quote (0xE2 0x82)', raw: splicedIntoString(ctx, 'ab', [0xe2, 0x82]) },
+    { kind: 'unpredictable', note: 'an unpaired surrogate escape "\\ud800" (RFC 8259 §8.2: behaviour unpredictable)', raw: splicedIntoString(ctx, 'ab\\ud800cd') },
     { kind: 'not-json', note: '100 000 unclosed "["', raw: Buffer.alloc(100_000, '[') },
     { kind: 'not-json', note: '50 000 unclosed {"a":', raw: Buffer.from('{"a":'.repeat(50_000)) },
     { kind: 'not-json', note: '1 MiB of "[" (a common body limit, reached)', raw: Buffer.alloc(1024 * 1024, '[') },
-    { kind: 'invalid', note: 'an id of 5 000 digits', raw: plant(`9${'0'.repeat(4999)}`, ['Aloe']) },
-    { kind: 'invalid', note: 'an id of 1e999999999', raw: plant('1e999999999', ['Aloe']) },
-    { kind: 'invalid', note: 'an id of -1e-999999999 (not an integer)', raw: plant('-1e-999999999', ['Aloe']) },
+    { kind: 'invalid', note: 'an id of 5 000 digits', raw: invalidId(`9${'0'.repeat(4999)}`) },
+    { kind: 'invalid', note: 'an id of 1e999999999', raw: invalidId('1e999999999') },
+    { kind: 'invalid', note: 'an id of -1e-999999999 (not an integer)', raw: invalidId('-1e-999999999') },
     ...['{', '"', '-', '\u0000', '{"', '{"a":1,'].map((text) => ({ kind: 'not-json' as const, note: `the ${text.length}-byte body ${JSON.stringify(text)}`, raw: Buffer.from(text) })),
   ];
 }
@@ -156,19 +175,25 @@ const extreme: ExchangeCheck<Extreme> = {
   verify: (cases, ctx) => each(cases, (c) => gradeExtreme(ctx, c.exchange, c.sent)),
 };
 
-/** Invalid bodies that carry a fresh, valid id (given with each): a target that stores before it validates keeps the id. */
+/**
+ * Invalid bodies that carry a fresh, valid id (given with each), each valid
+ * but for one change (bodies.ts plantBrokenBy): a target that stores before
+ * it validates keeps the id. Changes the document allows are not sent.
+ */
 function invalidWithId(ctx: CheckContext): Array<{ body: JsonValue | { raw: string }; id: JsonValue; note: string }> {
   const { required, optional } = stringFields(ctx);
   const id = idField(ctx);
   const out: Array<{ body: JsonValue | { raw: string }; id: JsonValue; note: string }> = [];
-  for (const name of [...required, ...optional]) {
-    const body = validPlant(ctx, { [name]: 12345 });
-    if (whyInvalid(ctx, body) !== undefined) out.push({ body, id: body[id]!, note: `${name} is a number` });
-  }
-  for (const name of required.filter((n) => n !== id)) {
-    const { [name]: _dropped, ...body } = validPlant(ctx);
-    if (whyInvalid(ctx, body) !== undefined) out.push({ body, id: body[id]!, note: `${name} is missing` });
-  }
+  const broken = (path: InstancePath, value: JsonValue | undefined, note: string) => {
+    try {
+      const body = invalidPlant(ctx, path, value) as Body;
+      out.push({ body, id: body[id]!, note });
+    } catch (err) {
+      if (!(err instanceof RuledOut)) throw err;
+    }
+  };
+  for (const name of [...required, ...optional]) broken([name], 12345, `${name} is a number`);
+  for (const name of ctx.model.create.request.required.filter((n) => n !== id)) broken([name], undefined, `${name} is missing`);
   const plant = validPlant(ctx);
   out.push({ body: { raw: `${toJson(plant)} garbage` }, id: plant[id]!, note: 'a valid plant followed by garbage' });
   return out;

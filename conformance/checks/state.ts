@@ -1,6 +1,7 @@
 // State: what the store keeps between requests.
 import { describe, errorBodyProblem, gradeAccepted, noAnswer } from './grades.js';
-import { createRequest, idField, validPlant, type Body } from './requests.js';
+import { idsDoublesMerge } from '../bodies.js';
+import { createRequest, idField, preferring, stringFields, validPlant, type Body } from './requests.js';
 import { PLANT_STORE_SPEC } from './sources.js';
 import type { CaseExchange, Check, ExchangeCheck, Verdict } from './types.js';
 
@@ -15,8 +16,9 @@ const duplicateId: ExchangeCheck<Body> = {
   // non-strict.
   requirement: 'id already stored: 400, error 40004. The specification declares only 400 for errors, so a duplicate is 400 (not 409).',
   cases: (ctx) => {
-    const first = validPlant(ctx, { name: 'first' });
-    const second = { ...first, name: 'second' };
+    const name = stringFields(ctx).required[0];
+    const first = name ? preferring(ctx, validPlant(ctx), { [name]: 'first' }) : validPlant(ctx);
+    const second = name ? preferring(ctx, first, { [name]: 'second' }) : first;
     return [
       { request: createRequest(ctx, first, { note: 'a fresh id' }), sent: first },
       { request: createRequest(ctx, second, { note: 'the same id again' }), sent: second },
@@ -43,20 +45,27 @@ const duplicateId: ExchangeCheck<Body> = {
 const exactIds: ExchangeCheck<Body> = {
   kind: 'exchange',
   id: 'PS-STATE-002',
-  title: 'Ids above 2^53 are exact: n, n+1 and n+2 (n = 2^53 + 4k) are three different plants',
+  title: 'Ids above 2^53 are exact: n, n+1 and n+2 (n = 2^53 + 4k; steps of the id\'s multipleOf where it has one) are three different plants',
   level: 'MUST',
   source: { document: PLANT_STORE_SPEC, section: 'NewPlant: id integer, format int64' },
   requirement:
     'id | integer | int64 | yes | Identification number of the plant. (An int64 is exact: a server that reads ids as doubles merges n+1 into a neighbour, since no odd integer between 2^53 and 2^54 is a double.)',
   cases: (ctx) => {
-    // n = 2^53 + 4k with a run-unique k, so a rerun meets fresh ids. With
-    // n divisible by 4, IEEE round-half-to-even maps n+1 to n and n+3 to
-    // n+4; truncation maps n+1 to n; either way two creates collide.
-    const n = 2n ** 53n + 4n * ctx.ids.offset;
-    const bodies = [n, n + 1n, n + 2n].map((id) => validPlant(ctx, { [idField(ctx)]: id, name: `exact ${id}` }));
+    // n, n+s and n+2s (s: the smallest step the id's keywords allow, 1 for
+    // int64) above 2^53, where doubles are at least 2s apart and n is a
+    // multiple of twice their gap, with a run-unique offset: IEEE
+    // round-half-to-even maps n+s to n, truncation too; either way two
+    // creates collide on a server that keeps ids as doubles
+    // (bodies.ts idsDoublesMerge; RuledOut when the document allows no such ids).
+    const { ids } = idsDoublesMerge(ctx.model, ctx.ids, 3);
+    const name = stringFields(ctx).required[0];
+    const bodies = ids.map((id) => {
+      const body = validPlant(ctx, { [idField(ctx)]: id });
+      return name ? preferring(ctx, body, { [name]: `exact ${id}` }) : body;
+    });
     return [
       ...bodies.map((b) => ({ request: createRequest(ctx, b, { note: `id ${String(b[idField(ctx)])}` }), sent: b })),
-      { request: createRequest(ctx, { ...bodies[1]! }, { note: 'n+1 again: does the target reject a duplicate?' }), sent: bodies[1]! },
+      { request: createRequest(ctx, { ...bodies[1]! }, { note: 'the second id again: does the target reject a duplicate?' }), sent: bodies[1]! },
     ];
   },
   verify: (cases, ctx): Verdict => {
@@ -97,8 +106,10 @@ const concurrentDuplicates: ExchangeCheck<Body> = {
   requirement:
     'id already stored: 400, error 40004 (a reference server decision). Whatever a server decides, its answer to a create does not depend on whether another create of the same id is in flight: of concurrent creates of one fresh id, a server that refuses repeated ids accepts exactly one.',
   cases: (ctx) => {
-    const first = validPlant(ctx, { name: 'one after the other' });
-    const race = validPlant(ctx, { name: 'at once' });
+    const name = stringFields(ctx).required[0];
+    const named = (text: string) => (name ? preferring(ctx, validPlant(ctx), { [name]: text }) : validPlant(ctx));
+    const first = named('one after the other');
+    const race = named('at once');
     return [
       { request: createRequest(ctx, first, { note: 'a fresh id' }), sent: first },
       { request: createRequest(ctx, first, { note: 'the same id again, after the answer' }), sent: first },

@@ -34,6 +34,8 @@ export interface Verdict {
   exchange?: number;
   /** The exchange to reproduce when it is not one of the check's own cases (property and aggregate checks). */
   reproduce?: Exchange;
+  /** A skip because the document rules out what the check needs (listed in the coverage), not because of the target. */
+  ruledOut?: boolean;
   /**
    * What departs, in words that are the same for every check it happens to
    * ("a valid POST /plants is answered 201, not 200"): reports group
@@ -78,7 +80,11 @@ interface CheckBase {
   source: Source;
   /** The rule, quoted from its source. */
   requirement: string;
-  /** A reason to skip, or undefined when the check can run. */
+  /**
+   * A reason the document gives to skip the check (it rules out what the
+   * check needs), or undefined when the check can run. Building the cases
+   * may say so too, by throwing RuledOut (draw.ts).
+   */
   precondition?: (ctx: CheckContext) => string | undefined;
 }
 

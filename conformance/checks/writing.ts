@@ -7,7 +7,6 @@
 // its plain form (Plant Store specification, Create plant rule 1).
 import { escapeEvery, escapeShort, writeJson, type Writing } from '../json-writing.js';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
-import { baseBodies } from '../schema-values.js';
 import { each, gradeAccepted } from './grades.js';
 import { createRequest, idField, preferring, stringFields, validPlant, type Body } from './requests.js';
 import { rfc } from './sources.js';
@@ -21,9 +20,7 @@ const RULE1 = 'Plant Store specification, Create plant rule 1: When the request 
  * that echoes a fixed example, as a mock does, is then told apart).
  */
 function richPlant(ctx: CheckContext): Body {
-  const { full } = baseBodies(ctx.model);
-  const { [idField(ctx)]: _id, ...rest } = full;
-  const plant = validPlant(ctx, rest);
+  const plant = validPlant(ctx, {}, 'full');
   const { required, optional } = stringFields(ctx);
   const unique = Object.fromEntries([...required, ...optional].map((name) => [name, `${name} ${String(plant[idField(ctx)])}`]));
   return preferring(ctx, plant, unique);
