@@ -41,7 +41,13 @@ export function baseBodies(model: SpecModel): BaseBodies {
   const built = samplesOf(model, create.requestSchema.schema, create.requestSchema.pointer);
   const candidates = [...create.requestExamples, ...built].filter(isBody);
   candidates.sort((a, b) => Object.keys(b).length - Object.keys(a).length);
-  const full = drawValid(model, validate, candidates, `a valid ${create.requestSchemaName}`) as Body;
+  // The richest body the document allows: a candidate drawn from the schema holds every property, and
+  // may need a repair (an anyOf, a dependentSchemas) to be valid; it wins over a poorer valid example.
+  const richest = candidates
+    .map((c) => (validate(c).length === 0 ? c : (repair(model, validate, c).value as Body)))
+    .filter((c) => isBody(c) && validate(c).length === 0)
+    .sort((a, b) => Object.keys(b).length - Object.keys(a).length)[0];
+  const full = richest ?? (drawValid(model, validate, candidates, `a valid ${create.requestSchemaName}`) as Body);
   // The plainest valid candidate gives the required values (the shipped document's "Fern" example).
   const plainest = [...candidates].reverse().find((b) => validate(b).length === 0) ?? full;
   const requiredOnly = Object.fromEntries(Object.entries(plainest).filter(([k]) => create.request.required.includes(k)));

@@ -269,6 +269,20 @@ function objectSample(model: SpecModel, node: JsonSchema, at: string, opts: { re
     const v = samplesOf(model, sub, childPointer(at, 'properties', name), { required: opts.required }, depth + 1)[0];
     if (v !== undefined) out[name] = v;
   }
+  // A property its patterns name, and one more where it takes any other name (additionalProperties a schema).
+  if (!opts.required && isSchemaObject(node.patternProperties)) {
+    for (const [pattern, sub] of Object.entries(node.patternProperties).slice(0, 2)) {
+      const name = patternSamples(pattern, 4).find((n) => !(n in out));
+      const v = name === undefined ? undefined : samplesOf(model, sub, childPointer(at, 'patternProperties', pattern), {}, depth + 1)[0];
+      if (name !== undefined && v !== undefined) out[name] = v;
+    }
+  }
+  if (!opts.required && isSchemaObject(node.additionalProperties)) {
+    const names = node.propertyNames !== undefined ? samplesOf(model, node.propertyNames, childPointer(at, 'propertyNames'), { type: 'string' }, depth + 1) : ['extra'];
+    const name = names.find((n): n is string => typeof n === 'string' && !(n in out));
+    const v = samplesOf(model, node.additionalProperties, childPointer(at, 'additionalProperties'), {}, depth + 1)[0];
+    if (name !== undefined && v !== undefined) out[name] = v;
+  }
   for (const name of required) if (!(name in out)) out[name] = 'conformance';
   return out;
 }

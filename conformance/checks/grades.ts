@@ -2,7 +2,7 @@
 // (accepted) and for invalid data (rejected), and how a verdict describes
 // what came back.
 import type { Exchange } from '../http.js';
-import { Numeral, toJson, tryParseJson, type JsonValue } from '../json.js';
+import { Numeral, parseExact, sameValue, toJson, tryParseJson, type JsonValue } from '../json.js';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
 import { SEVERITY, type CheckContext, type Verdict } from './types.js';
 
@@ -88,16 +88,24 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
   if (!parsed.ok) return fail(`the answer to ${valid} is not JSON`, 'body is not JSON');
   const problems = op.success.validate?.(parsed.value) ?? [];
   if (problems.length > 0) return fail(`the answer to ${valid} is not a valid ${op.success.schemaName}`, `body does not validate against ${op.success.schemaName}: ${problems.join('; ')}`);
-  const body = parsed.value as Record<string, unknown>;
-  const echoed = echoedFields(ctx);
-  for (const name of echoed) {
-    if (name in sent && !sameJson(body[name], sent[name]!)) {
-      const answered = name in body ? `${name} ${JSON.stringify(body[name])} instead of ${toJson(sent[name]!)}` : `no ${name} (${toJson(sent[name]!)} was sent)`;
-      return fail(`the answer to ${valid} does not carry back ${name} as sent`, answered);
+  const exact = parseExact(r.bodyText);
+  const body = (exact.ok && isRecord(exact.value) ? exact.value : {}) as Record<string, JsonValue>;
+  // The answer carries back what was sent (the seed: "returns the stored plant record"): every property
+  // the answer's schema declares, as sent; a property it does not declare may come back or not, but
+  // when it does, as sent. Numbers compare as exact decimals, members in any order.
+  for (const [name, value] of Object.entries(sent)) {
+    const declared = declaredByAnswer(ctx, name);
+    if (!Object.prototype.hasOwnProperty.call(body, name)) {
+      if (declared) return fail(`the answer to ${valid} does not carry back ${name} as sent`, `no ${name} (${shortJson(value)} was sent)`);
+      continue;
+    }
+    if (!sameValue(value, body[name]!)) {
+      return fail(`the answer to ${valid} does not carry back ${name} as sent`, `${name} ${shortJson(body[name]!)} instead of ${shortJson(value)}`);
     }
   }
-  for (const name of echoed) {
-    if (!(name in sent) && name in body && !op.request.required.includes(name)) {
+  for (const f of ctx.model.create.answer.fields) {
+    const name = f.name;
+    if (!(name in sent) && Object.prototype.hasOwnProperty.call(body, name) && !op.request.required.includes(name) && ctx.model.create.request.fields.some((x) => x.name === name)) {
       // The specification does not say what an unsent optional field reads
       // back as; the reference server sends no key (docs/server.md, behaviour).
       return {
@@ -111,16 +119,25 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
   return { outcome: 'pass' };
 }
 
-/** The fields the answer carries back: those of the success schema (Plant) that the request has too. */
-function echoedFields(ctx: CheckContext): string[] {
-  const requested = new Set(ctx.model.create.request.fields.map((f) => f.name));
-  return ctx.model.create.answer.fields.map((f) => f.name).filter((name) => requested.has(name));
+const isRecord = (v: JsonValue): v is Record<string, JsonValue> => v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Numeral);
+
+/** JSON text of a value, shortened for a message. */
+function shortJson(v: JsonValue): string {
+  const text = toJson(v);
+  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }
 
-/** Whether an answer's value (JSON.parse'd) is the value sent; numbers are compared as JSON text, which JSON.parse may have rounded, so only when exact. */
-function sameJson(answered: unknown, sent: JsonValue): boolean {
-  if (typeof sent === 'bigint' || sent instanceof Numeral) return true;
-  return JSON.stringify(answered) === toJson(sent);
+/** Whether the success schema (the document's Plant) declares a property: by name, or by one of its patternProperties. */
+function declaredByAnswer(ctx: CheckContext, name: string): boolean {
+  const answer = ctx.model.create.answer;
+  if (answer.fields.some((f) => f.name === name)) return true;
+  return answer.patterns.some((pattern) => {
+    try {
+      return new RegExp(pattern, 'u').test(name);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** Whether the answer is the declared error record: declared content type and a valid body. */
