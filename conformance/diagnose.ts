@@ -20,6 +20,7 @@ import { throughProxy } from './gateway.js';
 import { formatMs, type Exchange, type RequestSpec } from './http.js';
 import { IdAllocator } from './ids.js';
 import { speaksPlainHttp, speaksTls } from './probe.js';
+import { NO_SECRETS, shorten } from './report/redact.js';
 import type { SpecModel } from './spec-model.js';
 import type { Target } from './targets/target.js';
 
@@ -122,7 +123,7 @@ function gist(ex: Exchange): string {
   if (r.headers['www-authenticate'] !== undefined) details.push(`WWW-Authenticate: ${r.headers['www-authenticate']}`);
   try {
     const body = JSON.parse(r.bodyText) as { message?: unknown };
-    if (typeof body?.message === 'string') details.push(JSON.stringify(body.message.length > 100 ? `${body.message.slice(0, 100)}…` : body.message));
+    if (typeof body?.message === 'string') details.push(JSON.stringify(shorten(body.message, 100, ex.redact ?? NO_SECRETS)));
   } catch {
     // Not JSON: the status says enough.
   }

@@ -12,8 +12,10 @@
 // An exchange without a usable answer carries `error`, a sentence naming the
 // cause, and `failure`, its kind (the runner's dead-target policy reads it).
 import { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { errors, request, type Dispatcher } from 'undici';
 import { dispatcher } from './gateway.js';
+import { NO_SECRETS, shorten, type Redactor } from './report/redact.js';
 
 export const MAX_BODY = 1024 * 1024;
 /** undici's parser refuses a header section longer than this (status line and headers). */
@@ -64,6 +66,13 @@ export interface Exchange {
   failure?: Failure;
   /** The system's or the HTTP client's error code when there is no answer (ECONNREFUSED, ERR_SSL_WRONG_VERSION_NUMBER, …): the diagnosis reads it. */
   code?: string;
+  /**
+   * Redacts the target's secrets from a text of this exchange before it is
+   * shortened for a report (shorten in report/redact.ts): set by the
+   * HttpClient that made it, which knows its target's; an exchange made
+   * otherwise (a test's) knows of none.
+   */
+  redact?: Redactor;
 }
 
 /** Joins a base URL that may carry a path prefix with an operation path. */
@@ -91,9 +100,36 @@ interface Progress {
 /** Thrown inside send() when the body passes the cap; becomes an Exchange error. */
 class BodyLimit extends Error {}
 
-function clipBytes(data: unknown): string {
+/** What was received instead of HTTP, shortened (redacted first) and quoted. */
+function receivedBytes(data: unknown, redact: Redactor): string {
   const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('latin1') : '';
-  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+  return JSON.stringify(shorten(text, 60, redact));
+}
+
+/**
+ * Bodies at least this long (in bytes) are decoded into a string held off
+ * the V8 heap: Node makes a string of more than about 1 MB of UTF-16 code
+ * units an external one (EXTERN_APEX in its src/string_bytes.cc), which the
+ * garbage collector counts as external memory and frees within tens of MB.
+ * Decoded on the heap, each 1 MiB answer left 1 to 2 MB of garbage that V8
+ * let grow to several times the live heap before it collected it: a run
+ * against a target answering 1 MiB to every request peaked at 430 to 580 MB
+ * while it kept none of them, 290 MB with them off the heap.
+ */
+const OFF_HEAP_BODY = 512 * 1024;
+/** The pieces a large body is decoded in: strings small enough to die young. */
+const DECODE_PIECE = 64 * 1024;
+
+/** The body's bytes as text: UTF-8, each invalid sequence as U+FFFD, a BOM kept (what Buffer's toString('utf8') gives). */
+function decodeBody(chunks: Buffer[], size: number): string {
+  const bytes = Buffer.concat(chunks, size);
+  if (size < OFF_HEAP_BODY) return bytes.toString('utf8');
+  // Piece by piece into UTF-16 code units; StringDecoder keeps a sequence cut between two pieces whole.
+  const decoder = new StringDecoder('utf8');
+  const units: Buffer[] = [];
+  for (let at = 0; at < size; at += DECODE_PIECE) units.push(Buffer.from(decoder.write(bytes.subarray(at, at + DECODE_PIECE)), 'utf16le'));
+  units.push(Buffer.from(decoder.end(), 'utf16le'));
+  return Buffer.concat(units).toString('utf16le');
 }
 
 /** Pause between the pieces of a chunked body: long enough for separate reads, bounded (a few pieces per request). */
@@ -108,7 +144,8 @@ async function* pieces(chunks: Buffer[]): AsyncGenerator<Buffer> {
 
 export class HttpClient {
   private readonly agent: Dispatcher;
-  constructor(private readonly timeoutMs: number, connections = 8) {
+  /** `redact`: the secrets of the target this client sends to, which every exchange it makes carries. */
+  constructor(private readonly timeoutMs: number, connections = 8, private readonly redact: Redactor = NO_SECRETS) {
     // Direct, or through HTTP(S)_PROXY as NO_PROXY allows (gateway.ts).
     this.agent = dispatcher({ connections, connect: { timeout: timeoutMs }, maxHeaderSize: MAX_HEADERS });
   }
@@ -120,7 +157,8 @@ export class HttpClient {
    */
   async send(base: string, spec: RequestSpec, abandon?: AbortSignal): Promise<Exchange> {
     const url = joinUrl(base, spec.path);
-    if (abandon?.aborted) return { request: spec, url, error: `not sent: ${String(abandon.reason)}`, failure: 'abandoned' };
+    const redact = this.redact;
+    if (abandon?.aborted) return { request: spec, url, error: `not sent: ${String(abandon.reason)}`, failure: 'abandoned', redact };
     // One controller per exchange, aborted by its deadline or by `abandon`
     // (listeners removed at the end: `abandon` lives as long as the run).
     const controller = new AbortController();
@@ -169,10 +207,10 @@ export class HttpClient {
       for (const [k, v] of Object.entries(res.headers)) {
         if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
       }
-      return { request: spec, url, response: { status: res.statusCode, headers, bodyText: Buffer.concat(chunks).toString('utf8') } };
+      return { request: spec, url, response: { status: res.statusCode, headers, bodyText: decodeBody(chunks, at.size) }, redact };
     } catch (err) {
       const code = (err as { code?: unknown } | undefined)?.code;
-      return { request: spec, url, ...this.explain(err, at, abandon), ...(typeof code === 'string' ? { code } : {}) };
+      return { request: spec, url, ...this.explain(err, at, abandon), ...(typeof code === 'string' ? { code } : {}), redact };
     } finally {
       clearTimeout(deadline);
       abandon?.removeEventListener('abort', onAbandon);
@@ -190,7 +228,7 @@ export class HttpClient {
     }
     if (at.abandoned) return { error: `cut short: ${String(abandon?.reason)}`, failure: 'abandoned' };
     if (err instanceof errors.HTTPParserError || e?.name === 'HTTPParserError') {
-      return { error: `answer is not HTTP: ${e.message}; received ${clipBytes(e.data)}`, failure: 'not-http' };
+      return { error: `answer is not HTTP: ${e.message}; received ${receivedBytes(e.data, this.redact)}`, failure: 'not-http' };
     }
     const code = e?.code ?? '';
     if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {

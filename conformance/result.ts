@@ -9,7 +9,7 @@ import type { Diagnosis } from './diagnose.js';
 import type { DivergenceComparison } from './differential/divergences.js';
 import { buildMatrix, type MatrixRow } from './differential/matrix.js';
 import type { LintFinding } from './lint.js';
-import { escapeControls, literalRedactor, mapStrings, secretHeaderName, secretRedactor } from './report/redact.js';
+import { escapeControls, mapStrings, runRedactor } from './report/redact.js';
 import type { Target } from './targets/target.js';
 
 export interface CheckResult {
@@ -90,13 +90,6 @@ export function runResult(parts: Omit<RunResult, 'matrix'>): RunResult {
 export function safeRun<T extends Omit<RunResult, 'matrix'>>(parts: T): T {
   const redact = runRedactor(parts.targets.map((t) => t.target));
   return mapStrings(parts, (text) => escapeControls(redact(text)));
-}
-
-/** Every credential of these targets redacted: the token, and the values of their secret-looking headers (-H). */
-export function runRedactor(targets: readonly Target[]): (text: string) => string {
-  const tokens = secretRedactor(targets.map((t) => t.token));
-  const headers = literalRedactor(targets.flatMap((t) => Object.entries(t.headers ?? {}).filter(([name]) => secretHeaderName(name)).map(([, value]) => value)));
-  return (text) => tokens(headers(text));
 }
 
 /** The results that fail the run: fail and error, and under --strict non-strict. */

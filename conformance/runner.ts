@@ -3,16 +3,18 @@
 // side. Checks do no I/O; every request goes through HttpClient.
 import { setMaxListeners } from 'node:events';
 import { catalog as defaultCatalog } from './checks/index.js';
-import { describe, noAnswerCause, worst } from './checks/grades.js';
+import { describe, noAnswerCause } from './checks/grades.js';
 import { runProperty } from './checks/property.js';
 import { RACE_SIZE } from './checks/state.js';
-import type { Case, CaseExchange, Check, CheckContext, ExchangeCheck, Outcome, Verdict } from './checks/types.js';
+import { SEVERITY, type AggregateCheck, type Case, type CaseExchange, type Check, type CheckContext, type ExchangeCheck, type Outcome, type Verdict } from './checks/types.js';
 import { RuledOut } from './draw.js';
 import { toCurl } from './curl.js';
 import { diagnose, waitForAnswer, type Diagnosis } from './diagnose.js';
 import { throughGateway } from './gateway.js';
 import { HttpClient, type Exchange, type RequestSpec } from './http.js';
 import { IdAllocator } from './ids.js';
+import { runRedactor } from './report/redact.js';
+import type { ObservedExchange } from './coverage.js';
 import { summarize, type CheckResult, type TargetResult } from './result.js';
 import type { SpecModel } from './spec-model.js';
 import type { Target } from './targets/target.js';
@@ -169,11 +171,51 @@ function causeOf(verdict: Verdict, ex: Exchange | undefined): string {
   return expected.startsWith(`${status} `) ? `${status}, but not ${expected}` : `${status} where ${expected || 'another answer'} is expected`;
 }
 
+/**
+ * The aggregate checks (PS-RESP-*) grade every exchange of the run, each as
+ * it arrives, and keep only the worst verdict so far: the exchanges are not
+ * kept (a target that answers 1 MiB to each of 220 requests made a run that
+ * kept them peak at 623 MB). A kept verdict has its cause worded while its
+ * answer is at hand, and keeps of its exchange only the request (its curl
+ * line and note): what came back is in its Actual already. An exchange the
+ * check does not apply to (skip) does not make the check a skip.
+ */
+class AggregateVerdicts {
+  private readonly kept = new Map<string, Verdict>();
+  /** Exchanges graded. */
+  count = 0;
+
+  constructor(
+    private readonly checks: AggregateCheck[],
+    private readonly ctx: CheckContext,
+  ) {}
+
+  grade(ex: Exchange): void {
+    this.count++;
+    for (const check of this.checks) {
+      let verdict: Verdict;
+      try {
+        verdict = check.verifyEach(ex, this.ctx);
+      } catch (err) {
+        verdict = { outcome: 'error', expected: 'the check to run', actual: `harness error: ${(err as Error).message}` };
+      }
+      // The first of the worst wins (as worst() picks).
+      if (verdict.outcome === 'skip' || SEVERITY[verdict.outcome] <= SEVERITY[this.verdict(check).outcome]) continue;
+      this.kept.set(check.id, { ...verdict, cause: causeOf(verdict, ex), reproduce: { request: ex.request, url: ex.url } });
+    }
+  }
+
+  verdict(check: Check): Verdict {
+    return this.kept.get(check.id) ?? { outcome: 'pass' };
+  }
+}
+
 export async function runTarget(opts: RunOptions, target: Target, budget: FailureBudget = { failures: 0 }): Promise<TargetResult> {
   const started = performance.now();
   const checks = (opts.catalog ?? defaultCatalog).filter((c) => !opts.only || opts.only.includes(c.id));
-  // Room for a batch of concurrent cases (PS-STATE-003) beside the checks running at once.
-  const client = new HttpClient(opts.timeoutMs, (opts.concurrency ?? 4) + RACE_SIZE);
+  // Room for a batch of concurrent cases (PS-STATE-003) beside the checks running at once; every
+  // exchange carries the target's secrets, redacted from whatever of it a report shortens.
+  const client = new HttpClient(opts.timeoutMs, (opts.concurrency ?? 4) + RACE_SIZE, runRedactor([target]));
   // Every request carries the target's own headers (-H); each exchange on the wire is recorded (--har).
   const extra = target.headers ?? {};
   const sendOnWire = async (base: string, spec: RequestSpec, abandon?: AbortSignal): Promise<Exchange> => {
@@ -208,7 +250,9 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
       auth: () => `Bearer ${target.token}`,
     };
     const results = new Map<string, CheckResult>();
-    const all: Exchange[] = [];
+    const aggregates = new AggregateVerdicts(checks.filter((c): c is AggregateCheck => c.kind === 'aggregate'), ctx);
+    // Of every exchange, what the coverage of the document needs: the request's method and path, the status.
+    const observed: ObservedExchange[] = [];
     let done = 0;
     const record = (check: Check, verdict: Verdict, exchanges: Exchange[], requests: number, batch?: number, ruledOut?: string) => {
       const ex = verdict.reproduce ?? (verdict.exchange !== undefined ? exchanges[verdict.exchange] : undefined);
@@ -250,7 +294,8 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
           }
           s.requests++;
           health.observe(ex);
-          all.push(ex);
+          aggregates.grade(ex);
+          observed.push({ method: ex.request.method, path: ex.request.path, status: ex.response?.status });
           opts.onExchange?.(ex);
           return ex;
         },
@@ -301,16 +346,13 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
     });
     for (const check of checks) {
       if (check.kind !== 'aggregate') continue;
-      // An exchange the check does not apply to (skip) does not make the check a skip.
-      const graded = all.map((ex) => ({ ...check.verifyEach(ex, ctx), reproduce: ex })).filter((v) => v.outcome !== 'skip');
-      const verdict = worst(graded);
+      const verdict = aggregates.verdict(check);
       // Graded on the answers of a run the target did not finish: a failure stands, nothing else is known.
-      if (health.reason !== undefined && verdict.outcome !== 'fail') record(check, dead(), [], all.length);
-      else if (stoppedEarly && verdict.outcome !== 'fail') record(check, stopped(), [], all.length);
-      else record(check, verdict, [], all.length);
+      if (health.reason !== undefined && verdict.outcome !== 'fail') record(check, dead(), [], aggregates.count);
+      else if (stoppedEarly && verdict.outcome !== 'fail') record(check, stopped(), [], aggregates.count);
+      else record(check, verdict, [], aggregates.count);
     }
     const ordered = checks.map((c) => results.get(c.id)!);
-    const observed = all.map((ex) => ({ method: ex.request.method, path: ex.request.path, status: ex.response?.status }));
     // A target that answered but cannot be checked meaningfully (the token refused, no Plant Store at the
     // URL) was not given up for lack of answers: it has a diagnosis, not `unreachable`.
     const unreachable = first.response ? (diagnosis ? undefined : health.reason) : health.reason;

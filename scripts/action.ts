@@ -6,11 +6,12 @@
 // curl line) to $GITHUB_STEP_SUMMARY, sets the step's outputs, and exits
 // with the harness's code, so the step fails on 1 (a check failed) or 2 (the
 // harness could not do its job).
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../conformance/cli.js';
 import type { JsonReport } from '../conformance/report/json.js';
+import { FRAGMENT, tokenForms } from '../conformance/report/redact.js';
 
 export interface ActionInputs {
   target: string;
@@ -32,6 +33,31 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
 /** The harness's arguments; the token travels in PLANTSTORE_TOKEN, never on a command line. */
 export function harnessArgs(inputs: ActionInputs): string[] {
   return ['--target', inputs.target, '--reports', inputs.reports, ...(inputs.strict ? ['--strict'] : []), ...(inputs.seed ? ['--seed', inputs.seed] : [])];
+}
+
+/** The files the harness writes into the `reports` folder. */
+export const REPORT_FILES = ['conformance.json', 'conformance.junit.xml', 'conformance.html'];
+
+/**
+ * What the step asks GitHub to mask in its log (`::add-mask::`): the token,
+ * and every run of FRAGMENT characters of it as a target writes it (as is,
+ * JSON-escaped, percent-encoded). GitHub masks each value where it appears
+ * whole, so a part of the token 8 or more characters long, which contains
+ * one of these runs, is masked too, not only the whole token. A token
+ * shorter than that is masked whole.
+ */
+export function maskedValues(token: string): string[] {
+  const values = new Set<string>();
+  for (const form of token === '' ? [] : tokenForms(token)) {
+    values.add(form);
+    for (let i = 0; i + FRAGMENT <= form.length; i++) values.add(form.slice(i, i + FRAGMENT));
+  }
+  return [...values];
+}
+
+/** A workflow command's value, escaped as the runner reads it back (actions/toolkit's escapeData). */
+function commandValue(value: string): string {
+  return value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
 /** Most failures the summary details; the reports hold them all. */
@@ -58,7 +84,7 @@ export function summaryMarkdown(report: JsonReport | undefined, code: number, in
   const verdict = diagnosed?.diagnosis ? `NOT CHECKED: ${inline(diagnosed.diagnosis.problem)}` : (VERDICT[code] ?? `exit ${code}`);
   const lines = [`## Plant Store conformance: ${verdict}`, ''];
   if (!report) {
-    lines.push(`No report was written (exit ${code}): the harness stopped before it ran the checks. Its log, above this summary, says why.`, '');
+    lines.push(`No report: the run ended before checks ran (exit ${code}). Its log, above this summary, says why.`, '');
     return `${lines.join('\n')}\n`;
   }
   lines.push(`Target ${inline(inputs.target)}; seed ${report.seed} (\`seed: ${report.seed}\` replays the generated cases)${report.strict ? '; strict' : ''}.`, '');
@@ -102,7 +128,7 @@ export function summaryMarkdown(report: JsonReport | undefined, code: number, in
     }
     if (failing.length > SUMMARY_FAILURES) lines.push(`… and ${failing.length - SUMMARY_FAILURES} more: see the reports.`, '');
   }
-  lines.push(`Reports: \`${join(inputs.reports, 'conformance.json')}\`, \`${join(inputs.reports, 'conformance.junit.xml')}\`, \`${join(inputs.reports, 'conformance.html')}\`.`, '');
+  lines.push(`Reports: ${REPORT_FILES.map((file) => `\`${join(inputs.reports, file)}\``).join(', ')}.`, '');
   return `${lines.join('\n')}\n`;
 }
 
@@ -115,15 +141,18 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<n
     process.stderr.write(`plantstore conformance action: ${(err as Error).message}\n`);
     return 2;
   }
-  // In Actions, a token that appears in the log is masked.
-  if (env.GITHUB_ACTIONS === 'true' && inputs.token) process.stdout.write(`::add-mask::${inputs.token}\n`);
+  // In Actions, the token, and any part of it 8 or more characters long, that appears in the log is masked.
+  if (env.GITHUB_ACTIONS === 'true') for (const value of maskedValues(inputs.token)) process.stdout.write(`::add-mask::${commandValue(value)}\n`);
   if (inputs.token) process.env.PLANTSTORE_TOKEN = inputs.token;
+  // A report left by an earlier run in the same workspace is not this run's: one that ends before it
+  // writes its own (exit 2 on an option it refuses, say) must not be summarized with the old results.
+  for (const file of REPORT_FILES) rmSync(resolve(inputs.reports, file), { force: true });
   const code = await main(harnessArgs(inputs));
-  const json = resolve(inputs.reports, 'conformance.json');
+  const json = resolve(inputs.reports, REPORT_FILES[0]!);
   const report = existsSync(json) ? (JSON.parse(readFileSync(json, 'utf8')) as JsonReport) : undefined;
   if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, summaryMarkdown(report, code, inputs));
   if (env.GITHUB_OUTPUT) {
-    const outputs = { 'exit-code': String(code), 'json-report': json, 'junit-report': resolve(inputs.reports, 'conformance.junit.xml'), 'html-report': resolve(inputs.reports, 'conformance.html') };
+    const outputs = { 'exit-code': String(code), 'json-report': json, 'junit-report': resolve(inputs.reports, REPORT_FILES[1]!), 'html-report': resolve(inputs.reports, REPORT_FILES[2]!) };
     appendFileSync(env.GITHUB_OUTPUT, Object.entries(outputs).map(([k, v]) => `${k}=${v}\n`).join(''));
   }
   return code;

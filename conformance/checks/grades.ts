@@ -4,6 +4,7 @@
 import type { Exchange } from '../http.js';
 import { Numeral, parseExact, sameValue, toJson, tryParseJson, type JsonValue } from '../json.js';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
+import { NO_SECRETS, shorten } from '../report/redact.js';
 import { SEVERITY, type CheckContext, type Verdict } from './types.js';
 
 /** The worst of several verdicts (error > fail > non-strict > skip > pass); the first one wins a tie. */
@@ -18,7 +19,8 @@ export function each<C extends { exchange: Exchange }>(cases: C[], grade: (c: C)
   return worst(cases.map((c, i) => ({ exchange: i, ...grade(c) })));
 }
 
-const clip = (s: string, n = 300): string => (s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s);
+/** How much of a body a verdict shows. */
+export const BODY_SHOWN = 300;
 
 /** One line describing what came back. */
 export function describe(ex: Exchange): string {
@@ -31,7 +33,7 @@ export function describe(ex: Exchange): string {
     .join('');
   // The HTTP layer follows no redirect (it never sends a request off the target): say so where a 3xx is graded.
   const redirect = r.status >= 300 && r.status < 400 && r.headers.location !== undefined ? `, redirect to ${r.headers.location} not followed (the harness stays on the target)` : '';
-  return `${r.status}${ct ? `, content-type ${ct}` : ', no content-type'}${extra}${redirect}, body ${r.bodyText === '' ? '(empty)' : clip(r.bodyText)}`;
+  return `${r.status}${ct ? `, content-type ${ct}` : ', no content-type'}${extra}${redirect}, body ${r.bodyText === '' ? '(empty)' : shorten(r.bodyText, BODY_SHOWN, ex.redact ?? NO_SECRETS, { count: true })}`;
 }
 
 /** Why an exchange has no answer, in a few words that are the same for every exchange it happened to: a failure's cause. */

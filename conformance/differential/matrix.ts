@@ -3,6 +3,7 @@
 // (the documented divergence of an informing target such as the Prism mock,
 // or a target's Expected/Actual).
 import type { Level, Outcome } from '../checks/types.js';
+import { redactor, runRedactor, shorten, type Redactor } from '../report/redact.js';
 import type { TargetResult } from '../result.js';
 import type { DivergenceComparison } from './divergences.js';
 
@@ -28,15 +29,15 @@ export interface MatrixRow {
 
 const WHY_MAX = 300;
 
-/** Shortens a long Expected/Actual for a one-line reason (the full text stays in the reports). */
-export function shorten(s: string, max = WHY_MAX): string {
-  const flat = s.replace(/\s+/g, ' ');
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+/** A long Expected/Actual on one line of at most `max` characters, for a reason (the full text stays in the reports); redacted before it is cut, as every shortening is. */
+export function oneLine(s: string, redact: Redactor, max = WHY_MAX): string {
+  return shorten(s, max - 1, redactor((text) => redact(text).replace(/\s+/g, ' '), redact.reach));
 }
 
 /** A row per check, in the order the targets ran them, with a cell per target. */
 export function buildMatrix(targets: TargetResult[], divergences: DivergenceComparison[] = []): MatrixRow[] {
   const rows = new Map<string, MatrixRow>();
+  const redact = runRedactor(targets.map((t) => t.target));
   for (const t of targets) {
     const name = t.target.name;
     const comparison = divergences.find((d) => d.target === name);
@@ -71,7 +72,7 @@ export function buildMatrix(targets: TargetResult[], divergences: DivergenceComp
       else {
         const detail = [r.expected && `expected ${r.expected}`, r.actual && `actual ${r.actual}`].filter(Boolean).join('; ');
         const label = d?.status === 'unexplained' ? 'UNEXPLAINED divergence' : d?.status === 'stale' ? `divergence file says ${d.fileOutcome}` : cell.outcome;
-        row.why.push(`${name} (${label}): ${shorten(detail || cell.outcome)}`);
+        row.why.push(`${name} (${label}): ${oneLine(detail || cell.outcome, redact)}`);
       }
     }
   }

@@ -4,9 +4,9 @@
 // target, and where targets disagree, why.
 import { relative } from 'node:path';
 import { coverageCounts } from '../coverage.js';
-import { divergenceOf, shorten } from '../differential/matrix.js';
+import { divergenceOf, oneLine } from '../differential/matrix.js';
 import { decidingTargets, failureGroups, type CheckResult, type RunResult, type TargetResult } from '../result.js';
-import { escapeControls, mapStrings } from './redact.js';
+import { escapeControls, mapStrings, runRedactor } from './redact.js';
 
 const MARK: Record<string, string> = { pass: '✔', 'non-strict': '~', fail: '×', skip: '-', error: '!' };
 const COLOUR: Record<string, number> = { pass: 32, 'non-strict': 33, fail: 31, skip: 90, error: 35 };
@@ -193,6 +193,7 @@ export function renderMatrixConsole(given: RunResult, o: ConsoleOptions): string
   const idWidth = Math.max(5, ...run.matrix.map((r) => r.id.length));
   // A cell: mark, outcome and "doc" for a documented divergence, "!!" for an unexplained one.
   const cellWidth = (name: string) => Math.max(name.length, 17);
+  const redact = runRedactor(run.targets.map((t) => t.target));
   lines.push(`Conformance matrix, seed ${run.seed}${run.strict ? ' (strict)' : ''}: doc = documented divergence, !! = unexplained, stale = the divergence file says otherwise`);
   for (const { target } of run.targets) lines.push(`  ${target.name.padEnd(12)} ${target.url}${target.informs ? `  ${INFORMS.trim()}` : ''}`);
   lines.push('');
@@ -205,7 +206,7 @@ export function renderMatrixConsole(given: RunResult, o: ConsoleOptions): string
       const text = `${MARK[c.outcome]} ${c.outcome}${tag}`;
       return paint(COLOUR[c.outcome]!, text) + ' '.repeat(Math.max(0, cellWidth(n) - text.length));
     });
-    const why = row.why.map((w) => shorten(w, 160));
+    const why = row.why.map((w) => oneLine(w, redact, 160));
     lines.push(`${row.id.padEnd(idWidth)}  ${cells.join(' ')}  ${why[0] ?? ''}`);
     const indent = ' '.repeat(idWidth + 2 + names.reduce((n, name) => n + cellWidth(name) + 1, 0) + 1);
     for (const more of why.slice(1)) lines.push(`${indent}${more}`);

@@ -10,10 +10,9 @@ import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Exchange } from '../http.js';
 import type { WireTiming } from '../runner.js';
-import { runRedactor } from '../result.js';
 import type { Target } from '../targets/target.js';
 import { harnessVersion } from '../version.js';
-import { mapStrings } from './redact.js';
+import { mapStrings, runRedactor, type Redactor } from './redact.js';
 import { ReportWriteError } from './write.js';
 
 interface HarHeader {
@@ -127,7 +126,7 @@ export function harEntry(target: Target, ex: Exchange, timing: WireTiming): HarE
 export class HarWriter {
   private readonly fd: number;
   private count = 0;
-  private readonly redactors = new Map<Target, (text: string) => string>();
+  private readonly redactors = new Map<Target, Redactor>();
 
   constructor(readonly file: string) {
     try {

@@ -6,7 +6,9 @@
 // (the step fails) and the summary lists each failure with its curl line;
 // against a refused port, or without the token a target requires, it exits 2
 // and says why; hostile text from the target cannot close the summary's code
-// blocks. The committed bundle must be what scripts/bundle-action.mjs makes
+// blocks; a token the target echoes, cut anywhere, leaves no 8 of its
+// characters in the summary or the log (each run of 8 is masked); a run that
+// ends before its report never shows an earlier run's. The committed bundle must be what scripts/bundle-action.mjs makes
 // of the sources today, and must run from a checkout without node_modules
 // or dist/.
 import { strict as assert } from 'node:assert';
@@ -18,7 +20,8 @@ import { after, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { freePort, runProcess } from '../../lib/process.js';
 import type { JsonReport } from '../../conformance/report/json.js';
-import { summaryMarkdown } from '../../scripts/action.js';
+import { maskedValues, summaryMarkdown } from '../../scripts/action.js';
+import { echoed, fragmentsIn, startEchoingTarget } from '../support/echoing-target.js';
 import { startFake } from '../support/fake-server.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -47,14 +50,23 @@ interface StepRun {
   workspace: string;
 }
 
+interface StepOptions {
+  /** The action's checkout (default: this repository). */
+  actionPath?: string;
+  /** A workspace an earlier step used (default: a fresh one). */
+  workspace?: string;
+  /** More of the step's environment (its `env:`). */
+  env?: Record<string, string>;
+}
+
 /** The action as the runner runs it: `node {action path}/{runs.main}`, the inputs in INPUT_*, in a fresh workspace. */
-async function runStep(inputs: Record<string, string>, actionPath = ROOT): Promise<StepRun> {
-  const workspace = tempFolder('plantstore-action-');
+async function runStep(inputs: Record<string, string>, { actionPath = ROOT, workspace = tempFolder('plantstore-action-'), env: extra = {} }: StepOptions = {}): Promise<StepRun> {
   const summaryFile = join(workspace, 'step-summary.md');
   const outputFile = join(workspace, 'step-output.txt');
   writeFileSync(summaryFile, '');
   writeFileSync(outputFile, '');
   const env: Record<string, string | undefined> = {
+    ...extra,
     GITHUB_ACTIONS: 'true',
     GITHUB_ACTION_PATH: actionPath,
     GITHUB_STEP_SUMMARY: summaryFile,
@@ -100,7 +112,7 @@ describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300
     }
     const fake = await startFake({ tokens: [TOKEN] });
     try {
-      const step = await runStep({ target: fake.url, token: TOKEN, seed: '3', reports: 'out' }, checkout);
+      const step = await runStep({ target: fake.url, token: TOKEN, seed: '3', reports: 'out' }, { actionPath: checkout });
       assert.equal(step.code, 0, step.log);
       const report = JSON.parse(readFileSync(join(step.workspace, 'out', 'conformance.json'), 'utf8')) as JsonReport;
       assert.equal(report.targets[0]!.summary.fail, 0);
@@ -195,6 +207,58 @@ describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300
     const wrong = await runStep({ target: 'http://127.0.0.1:1', strict: 'yes' });
     assert.equal(wrong.code, 2);
     assert.match(wrong.log, /the input `strict` is true or false, not "yes"/);
+  });
+
+  it('a target that echoes the token, cut where the harness shortens what it shows: no 8 of its characters in the summary or the log, and each run of 8 is masked', async () => {
+    const token = 'Zq7/Kp+Rw9.Xt~Lm-Nb_Vc3/Hd8+Jf2.Gs5~Ty6=';
+    const echoing = await startEchoingTarget(token);
+    try {
+      // A body shown cut at 300 characters, an Error message cut at 100 by the diagnosis "the token was refused".
+      for (const [kind, form, offset] of [['answer', 'plain', 270], ['answer', 'percent', 262], ['refuse', 'plain', 80]] as const) {
+        const step = await runStep({ target: echoing.url(kind, form, offset), token, seed: '3' });
+        assert.ok(step.code === 1 || step.code === 2, step.log);
+        const masks = new Set(step.log.split('\n').filter((line) => line.startsWith('::add-mask::')).map((line) => line.slice('::add-mask::'.length)));
+        for (const written of [token, echoed(token, 'json'), echoed(token, 'percent')]) {
+          for (let i = 0; i + 8 <= written.length; i++) {
+            // A workflow command's value has "%" escaped as "%25".
+            const run = written.slice(i, i + 8).replace(/%/g, '%25');
+            assert.ok(masks.has(run), `::add-mask:: for ${run}`);
+          }
+        }
+        const logged = step.log.split('\n').filter((line) => !line.startsWith('::add-mask::')).join('\n');
+        assert.deepEqual(fragmentsIn(step.summary, token), [], `${kind} ${form} at ${offset}: part of the token in the summary:\n${step.summary}`);
+        assert.deepEqual(fragmentsIn(logged, token), [], `${kind} ${form} at ${offset}: part of the token in the log`);
+        assert.match(step.summary, /the plant is not valid/, 'the summary shows what the target answered');
+      }
+    } finally {
+      await echoing.close();
+    }
+  });
+
+  it('maskedValues: the token, each run of 8 of its characters in each form a target writes it; nothing for no token', () => {
+    assert.deepEqual(maskedValues(''), []);
+    assert.deepEqual(maskedValues('short'), ['short']);
+    const values = maskedValues('abcdefghij/k');
+    for (const value of ['abcdefghij/k', 'abcdefgh', 'bcdefghi', 'defghij/', 'efghij/k', 'abcdefghij\\/k', 'fghij\\/k', 'abcdefghij%2Fk', 'ghij%2Fk']) assert.ok(values.includes(value), value);
+  });
+
+  it('a run that ends before it writes its report: the summary says so, never the results of an earlier run in the same workspace', async () => {
+    const fake = await startFake({ tokens: [TOKEN], noWwwAuthenticate: true });
+    try {
+      const first = await runStep({ target: fake.url, token: TOKEN, seed: '3' });
+      assert.equal(first.code, 1, first.log);
+      assert.ok(existsSync(join(first.workspace, 'conformance-reports', 'conformance.json')));
+      // The same workspace, and an option the harness refuses: exit 2 before any check, and no report.
+      const second = await runStep({ target: fake.url, token: TOKEN, seed: '3' }, { workspace: first.workspace, env: { PLANTSTORE_CASES: 'many' } });
+      assert.equal(second.code, 2, second.log);
+      assert.match(second.log, /PLANTSTORE_CASES/);
+      assert.match(second.summary, /^## Plant Store conformance: ERROR: the harness could not finish$/m);
+      assert.match(second.summary, /No report: the run ended before checks ran \(exit 2\)/);
+      assert.doesNotMatch(second.summary, /### Failures|What failed|\| target \| pass/, second.summary);
+      assert.ok(!existsSync(join(first.workspace, 'conformance-reports', 'conformance.json')), "the earlier run's report is not left to be taken for this run's");
+    } finally {
+      await fake.close();
+    }
   });
 
   it('hostile text from a target stays inside its code block', () => {
