@@ -105,7 +105,7 @@ function requiredString(ctx: CheckContext): string {
 const integralNumerals: ExchangeCheck<Body> = {
   kind: 'exchange',
   id: 'PS-ACCEPT-011',
-  title: 'Integral numerals (5.0, 5e0, 50e-1) are integers and accepted',
+  title: 'Integral numerals (5.0, 5e0, 50e-1, 5.000E+0) are integers and accepted',
   level: 'MUST',
   source: {
     document: 'JSON Schema Validation 2020-12',
@@ -114,7 +114,7 @@ const integralNumerals: ExchangeCheck<Body> = {
   },
   requirement: `"integer" which matches any number with a zero fractional part. ${RULE1}`,
   cases: (ctx) =>
-    [(n: bigint) => `${n}.0`, (n: bigint) => `${n}e0`, (n: bigint) => `${n}0e-1`].map((write) => {
+    [(n: bigint) => `${n}.0`, (n: bigint) => `${n}e0`, (n: bigint) => `${n}0e-1`, (n: bigint) => `${n}.000E+0`].map((write) => {
       const numeral = new Numeral(write(freshId(ctx)));
       const body = validPlant(ctx, { [idField(ctx)]: numeral });
       return { request: createRequest(ctx, body, { note: `id written ${numeral.text}` }), sent: body };

@@ -4,6 +4,7 @@
 // binding.
 import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../http.js';
+import { parseChallenges } from '../../lib/http-syntax.js';
 import type { JsonValue } from '../json.js';
 import { describe, each, gradeAccepted, noAnswer } from './grades.js';
 import { caseOf, createRequest, validPlant, type Body } from './requests.js';
@@ -11,25 +12,49 @@ import { rfc } from './sources.js';
 import type { Check, CheckContext, ExchangeCheck, Level, Source, Verdict } from './types.js';
 
 const RFC6750_3 =
-  'If the protected resource request does not include authentication credentials or does not contain an access token that enables access to the protected resource, the resource server MUST include the HTTP "WWW-Authenticate" response header field; ... All challenges defined by this specification MUST use the auth-scheme value "Bearer".';
+  'If the protected resource request does not include authentication credentials or does not contain an access token that enables access to the protected resource, the resource server MUST include the HTTP "WWW-Authenticate" response header field; ... All challenges defined by this specification MUST use the auth-scheme value "Bearer". This scheme MUST be followed by one or more auth-param values.';
 const RFC9110_11_6_1 = 'A server generating a 401 (Unauthorized) response MUST send a WWW-Authenticate header field containing at least one challenge.';
 
-/** Expects 401 with a Bearer challenge; statuses in `nonStrict` are allowed by the RFCs but not what we chose. */
-export function gradeUnauthorized(ex: Exchange, nonStrict: number[] = []): Verdict {
+const RFC6750_3_PARAMS = 'All challenges defined by this specification MUST use the auth-scheme value "Bearer". This scheme MUST be followed by one or more auth-param values.';
+
+/**
+ * What is wrong with an answer's Bearer challenge, or undefined when it has
+ * one that RFC 9110 §11.6.1 can read and RFC 6750 §3 allows (the Bearer
+ * scheme followed by one or more auth-params).
+ */
+export function challengeProblem(ex: Exchange): { problem: string; cause: string } | undefined {
+  const h = ex.response!.headers['www-authenticate'];
+  if (h === undefined) return { problem: 'no WWW-Authenticate', cause: 'a refusal of missing or bad credentials has no WWW-Authenticate' };
+  const parsed = parseChallenges(h);
+  if ('error' in parsed) return { problem: `WWW-Authenticate does not parse as challenges (RFC 9110 §11.6.1: ${parsed.error})`, cause: 'the WWW-Authenticate challenge does not parse (RFC 9110 §11.6.1)' };
+  const bearer = parsed.challenges.find((c) => c.scheme.toLowerCase() === 'bearer');
+  if (!bearer) return { problem: 'no Bearer challenge', cause: 'a refusal of missing or bad credentials has no Bearer challenge' };
+  if (bearer.token68 !== undefined || bearer.params.size === 0) {
+    return { problem: `a Bearer challenge without an auth-param (RFC 6750 §3: "${RFC6750_3_PARAMS}")`, cause: 'the Bearer challenge has no auth-param (RFC 6750 §3)' };
+  }
+  return undefined;
+}
+
+/**
+ * Credentials the target must refuse. Binding: the request is not served
+ * (Plant Store specification, Authentication rule 1: every operation
+ * requires bearer authentication), and the refusal carries a Bearer
+ * challenge with an auth-param (RFC 6750 §3, MUST; RFC 9110 §11.6.1).
+ * The status: 401 is what RFC 6750 §3.1 recommends for a bad token and
+ * what we chose; another 4xx is allowed (SHOULD), so non-strict.
+ * `bodyFirst`: the check is about the order of the checks (PS-AUTH-007), so
+ * a 4xx without a challenge, the body's refusal, is non-strict too.
+ */
+export function gradeUnauthorized(ex: Exchange, { bodyFirst = false }: { bodyFirst?: boolean } = {}): Verdict {
   const missing = noAnswer(ex);
   if (missing) return missing;
   const status = ex.response!.status;
-  const expected = '401 with WWW-Authenticate: Bearer';
-  const h = ex.response!.headers['www-authenticate'];
-  const bearer = h !== undefined && /(^|,)\s*bearer(\s|,|$)/i.test(h);
-  if (status === 401) {
-    if (bearer) return { outcome: 'pass' };
-    const missing = h === undefined ? 'no WWW-Authenticate' : 'no Bearer challenge';
-    return { outcome: 'fail', expected, actual: `${missing}: ${describe(ex)}`, cause: `a 401 has ${missing}` };
-  }
-  const cause = `credentials the target must refuse are answered ${status}, not 401`;
-  if (nonStrict.includes(status)) return { outcome: 'non-strict', expected, actual: describe(ex), cause };
-  return { outcome: 'fail', expected, actual: describe(ex), cause };
+  const expected = '401 with WWW-Authenticate: Bearer and an auth-param';
+  if (status < 400 || status >= 500) return { outcome: 'fail', expected, actual: describe(ex), cause: `credentials the target must refuse are answered ${status}` };
+  const challenge = challengeProblem(ex);
+  if (challenge && !(bodyFirst && status !== 401)) return { outcome: 'fail', expected, actual: `${challenge.problem}: ${describe(ex)}`, cause: challenge.cause };
+  if (status === 401) return { outcome: 'pass' };
+  return { outcome: 'non-strict', expected, actual: describe(ex), cause: `credentials the target must refuse are answered ${status}, not 401` };
 }
 
 interface AuthCheckOptions {
@@ -43,13 +68,13 @@ interface AuthCheckOptions {
   source?: Source;
   requirement?: string;
   precondition?: (ctx: CheckContext) => string | undefined;
-  /** Statuses the RFCs allow in place of 401: graded non-strict. */
-  nonStrict?: number[];
+  /** The check is about the order of the checks, not the refusal (PS-AUTH-007): see gradeUnauthorized. */
+  bodyFirst?: boolean;
 }
 
 /** A check that sends bad or missing credentials and expects 401 with a Bearer challenge. */
 function authCheck(options: AuthCheckOptions): ExchangeCheck {
-  const { credentials, body = (ctx) => validPlant(ctx), nonStrict = [] } = options;
+  const { credentials, body = (ctx) => validPlant(ctx), bodyFirst = false } = options;
   return {
     kind: 'exchange',
     id: options.id,
@@ -59,7 +84,7 @@ function authCheck(options: AuthCheckOptions): ExchangeCheck {
     requirement: options.requirement ?? `${RFC6750_3} RFC 9110 §11.6.1: ${RFC9110_11_6_1}`,
     precondition: options.precondition,
     cases: (ctx) => credentials(ctx).map(([auth, note]) => caseOf(createRequest(ctx, body(ctx), { auth, note }))),
-    verify: (cases) => each(cases, (c) => gradeUnauthorized(c.exchange, nonStrict)),
+    verify: (cases) => each(cases, (c) => gradeUnauthorized(c.exchange, { bodyFirst })),
   };
 }
 
@@ -134,8 +159,8 @@ const unknownTokens: ExchangeCheck<TokenCase> = {
     if (status >= 200 && status < 300 && !ctx.target.restrictsTokens) {
       return { outcome: 'skip', exchange: 0, actual: `the target accepts a random token (${status}), so it does not restrict tokens; give --invalid-token if it should` };
     }
-    // RFC 6750 §3.1: invalid_token SHOULD be 401; 400 or 403 is allowed, not chosen.
-    return each(cases, (c) => gradeUnauthorized(c.exchange, [400, 403]));
+    // RFC 6750 §3.1: invalid_token SHOULD be 401; another 4xx is allowed, not chosen.
+    return each(cases, (c) => gradeUnauthorized(c.exchange));
   },
 };
 
@@ -153,7 +178,6 @@ export const authChecks: Check[] = [
       [`${schemeWord(ctx)}`, 'scheme without token'],
       [`${schemeWord(ctx)} `, 'scheme and a space'],
     ],
-    nonStrict: [400],
   }),
   authCheck({
     id: 'PS-AUTH-004',
@@ -163,7 +187,6 @@ export const authChecks: Check[] = [
       [`${schemeWord(ctx)} @@@`, 'token with characters outside b64token'],
       [`${schemeWord(ctx)} =abc`, 'padding before the token'],
     ],
-    nonStrict: [400],
     source: rfc(6750, '§2.1 Authorization Request Header Field', 'section-2.1'),
     requirement: `b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="; credentials = "Bearer" 1*SP b64token. ${RFC6750_3}`,
   }),
@@ -178,7 +201,7 @@ export const authChecks: Check[] = [
     // RFC 9110 does not order the checks. We ask for 401 because a request
     // without credentials learns nothing about how the body is read; a 400
     // here is allowed, so it grades non-strict.
-    nonStrict: [400, 415, 422],
+    bodyFirst: true,
     requirement: `${RFC6750_3} (The RFCs do not order credential and body checks; answering 401 first reveals nothing to an unauthenticated client: a reference server decision, docs/server.md.)`,
   }),
 ];

@@ -226,6 +226,12 @@ const keywordsOutside = {
 
 const RFC8259_9 = 'RFC 8259 §9 lets a parser accept non-JSON forms or extensions';
 
+/** A body's JSON text with its id's digits written another way. */
+function withId(ctx: CheckContext, text: string, write: (digits: string) => string): string {
+  const member = `${JSON.stringify(idField(ctx))}:`;
+  return text.replace(new RegExp(`${member.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(-?\\d+)`), (_m, digits: string) => `${member}${write(digits)}`);
+}
+
 export const rejectChecks: Check[] = [
   rejectCheck({
     id: 'PS-REJECT-001',
@@ -291,6 +297,9 @@ export const rejectChecks: Check[] = [
         { request: createRequest(ctx, { raw: valid.replace(/"([a-z]+)":/g, '$1:') }, { note: 'unquoted member names' }) },
         { request: createRequest(ctx, { raw: valid.replace(/"/g, "'") }, { note: 'single quotes' }) },
         { request: createRequest(ctx, { raw: valid.replace(/}$/, ',}') }, { note: 'trailing comma' }) },
+        { request: createRequest(ctx, { raw: withId(ctx, valid, (id) => `0${id}`) }, { note: 'the id with a leading zero' }) },
+        { request: createRequest(ctx, { raw: withId(ctx, valid, () => 'NaN') }, { note: 'the id NaN (not a JSON number)' }) },
+        { request: createRequest(ctx, { raw: valid.replace(/^\{/, '{/* a comment */') }, { note: 'a comment' }) },
       ];
     },
     level: 'SHOULD',

@@ -56,6 +56,14 @@ function splicedIntoString(ctx: CheckContext, ...parts: Array<string | number[]>
   return Buffer.concat([Buffer.from(text.slice(0, at), 'utf8'), bytes('"', ...parts, '"'), Buffer.from(text.slice(at + MARKER.length + 2), 'utf8')]);
 }
 
+/** A valid body's text with its first string member written again, with another value, after it. */
+function duplicateMember(ctx: CheckContext): Buffer {
+  const body = validPlant(ctx);
+  const [name, value] = Object.entries(body).find(([, v]) => typeof v === 'string') ?? [idField(ctx), body[idField(ctx)]!];
+  const text = toJson(body);
+  return Buffer.from(`${text.slice(0, -1)},${JSON.stringify(name)}:${toJson(typeof value === 'string' ? `${value} again` : value)}}`, 'utf8');
+}
+
 /** The hostile bodies, each with a fresh id where it has one, and otherwise what the document allows. */
 function hostileBodies(ctx: CheckContext): Array<{ raw: Buffer } & Hostile> {
   const id = idField(ctx);
@@ -66,6 +74,8 @@ function hostileBodies(ctx: CheckContext): Array<{ raw: Buffer } & Hostile> {
     { kind: 'not-json', note: 'a UTF-16 surrogate encoded as UTF-8 (0xED 0xA0 0x80)', raw: splicedIntoString(ctx, 'ab', [0xed, 0xa0, 0x80], 'cd') },
     { kind: 'not-json', note: 'a UTF-8 sequence cut short before the closing quote (0xE2 0x82)', raw: splicedIntoString(ctx, 'ab', [0xe2, 0x82]) },
     { kind: 'unpredictable', note: 'an unpaired surrogate escape "\\ud800" (RFC 8259 §8.2: behaviour unpredictable)', raw: splicedIntoString(ctx, 'ab\\ud800cd') },
+    { kind: 'unpredictable', note: 'a byte order mark before the text (RFC 8259 §8.1: a parser MAY ignore it rather than treat it as an error)', raw: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(toJson(validPlant(ctx)), 'utf8')]) },
+    { kind: 'unpredictable', note: 'a member name twice with two values (RFC 8259 §4: the names SHOULD be unique; the behaviour is unpredictable)', raw: duplicateMember(ctx) },
     { kind: 'not-json', note: '100 000 unclosed "["', raw: Buffer.alloc(100_000, '[') },
     { kind: 'not-json', note: '50 000 unclosed {"a":', raw: Buffer.from('{"a":'.repeat(50_000)) },
     { kind: 'not-json', note: '1 MiB of "[" (a common body limit, reached)', raw: Buffer.alloc(1024 * 1024, '[') },

@@ -33,7 +33,8 @@ function richPlant(ctx: CheckContext): Body {
  */
 function plantWithSpecials(ctx: CheckContext): Body {
   const { required, optional } = stringFields(ctx);
-  const specials = Object.fromEntries([...required, ...optional].map((name) => [name, `Ficus "lyrata" / \\ \t\n é \u007f \u2028 🌱 ${name}`]));
+  // NUL and the other C0 controls must be escaped in JSON text (RFC 8259 §7) and are valid in a string all the same.
+  const specials = Object.fromEntries([...required, ...optional].map((name) => [name, `Ficus "lyrata" / \\ \t\n é \u0000 \u001f \u007f \u2028 🌱 ${name}`]));
   return preferring(ctx, richPlant(ctx), specials);
 }
 
@@ -178,6 +179,35 @@ const fieldNameCase = sameAnswerCheck({
     }),
 });
 
+/**
+ * Accept values that allow the answer the document declares: content
+ * negotiation (RFC 9110 §12) then has nothing to refuse, and rule 1 binds
+ * the answer as without them.
+ */
+function acceptVariants(declared: string): Array<[accept: string, note: string]> {
+  const [type] = declared.split('/');
+  return [
+    [declared, 'the declared media type'],
+    ['*/*', 'any media type'],
+    [`${type}/*`, 'any subtype of the declared type'],
+    [`text/html;q=0.9, ${declared};q=0.5`, 'the declared media type with a lower weight than another'],
+    [`${declared.toUpperCase()}; charset=utf-8, text/plain;q=0.1`, 'the declared media type in upper case with a parameter'],
+  ];
+}
+
+const acceptAllowsJson = sameAnswerCheck({
+  id: 'PS-HTTP-006',
+  title: 'An Accept header that allows the declared media type changes nothing (application/json, */*, weights, letter case)',
+  source: rfc(9110, '§12.5.1 Accept', 'section-12.5.1'),
+  requirement: `The "Accept" header field can be used by user agents to specify their preferences regarding response media types. ... media-range = ( "*/*" / ( type "/" "*" ) / ( type "/" subtype ) ) parameters. (An Accept that allows the declared answer's media type leaves nothing to negotiate.) ${RULE1}`,
+  cases: (ctx) =>
+    acceptVariants(ctx.model.create.success.contentTypes[0] ?? 'application/json').map(([accept, note]) => {
+      const sent = validPlant(ctx);
+      const request = createRequest(ctx, sent, { note: `Accept: ${accept} (${note})` });
+      return { request: { ...request, headers: { ...request.headers, accept } }, sent };
+    }),
+});
+
 const spacesAfterScheme = sameAnswerCheck({
   id: 'PS-AUTH-008',
   title: 'Several spaces between Bearer and the token are accepted',
@@ -190,4 +220,4 @@ const spacesAfterScheme = sameAnswerCheck({
     }),
 });
 
-export const writingChecks: Check[] = [whitespace, memberOrder, escapes, mediaTypeWriting, chunked, fieldNameCase, spacesAfterScheme];
+export const writingChecks: Check[] = [whitespace, memberOrder, escapes, mediaTypeWriting, chunked, fieldNameCase, acceptAllowsJson, spacesAfterScheme];

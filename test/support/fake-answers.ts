@@ -14,7 +14,7 @@ export function send(res: ServerResponse, status: number, o: Mutations, body: un
 }
 
 function unauthorized(res: ServerResponse, o: Mutations, error: number, message: string, code?: string): void {
-  const challenge = `Bearer realm="plantstore"${code ? `, error="${code}"` : ''}`;
+  const challenge = o.bareBearerChallenge ? 'Bearer' : `Bearer realm="plantstore"${code ? `, error="${code}"` : ''}`;
   send(res, 401, o, { error, message }, o.noWwwAuthenticate ? {} : { 'www-authenticate': challenge });
 }
 

@@ -69,6 +69,9 @@ export interface Mutations {
   otherMethods500?: boolean; // other methods on /plants answered 500
   extraOperations?: boolean; // GET /plants lists, DELETE /plants/{id} deletes (a correct server with more operations)
   status201?: boolean; // a valid create answered 201 (with the Plant) instead of the declared 200
+  bareBearerChallenge?: boolean; // WWW-Authenticate: Bearer, with no auth-param (RFC 6750 §3)
+  strictAccept?: boolean; // 406 unless Accept is absent or exactly application/json
+  refuseNul?: boolean; // a string holding U+0000 refused (a text column that cannot hold NUL)
 }
 
 export interface FakeOptions extends Mutations {
@@ -180,6 +183,9 @@ async function handle(o: FakeOptions, store: Set<string>, req: IncomingMessage, 
     return createPlant(o, store, res, raw, invalid);
   }
   if (!checkAuth(o, req, res)) return;
+  if (o.strictAccept && req.headers.accept !== undefined && req.headers.accept !== 'application/json') {
+    return send(res, 406, o, { error: 40601, message: 'Only application/json is produced.' });
+  }
   const contentType = req.headers['content-type'];
   // The mutant hands the charset to a decoder that does not know it, and lets the error escape.
   const charset = /;\s*charset=([^;]*)/i.exec(contentType ?? '')?.[1];
@@ -294,6 +300,7 @@ async function createPlant(o: FakeOptions, store: Set<string>, res: ServerRespon
   };
   const name = str('name', true);
   const tag = str('tag', false);
+  if (o.refuseNul && [name, tag].some((v) => v?.includes('\u0000'))) problems.push('/name must not contain U+0000');
   if (o.requireTag && tag === undefined) problems.push("/ must have required property 'tag'");
   if (o.rejectEmptyName && name === '') problems.push('/name must not be empty');
   if (o.nameMaxLength && name !== undefined && name.length > 100) problems.push('/name is too long');

@@ -72,4 +72,7 @@ export const MUTANTS: Array<[string, Mutation, Outcome]> = [
   ['PS-RESP-004', 'otherMethods500', 'fail'],
   ['PS-ROBUST-004', 'charsetCrash', 'fail'],
   ['PS-HTTP-001', 'otherMethods500', 'fail'],
+  ['PS-HTTP-006', 'strictAccept', 'fail'],
+  ['PS-AUTH-001', 'bareBearerChallenge', 'fail'],
+  ['PS-JSON-003', 'refuseNul', 'fail'],
 ];
