@@ -23,12 +23,30 @@ export function checksTable(): string {
   return ['| ID | level | check | source |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-/** The page with the generated table in place; throws when the markers are missing. */
+/** The first sentence of a quoted requirement (up to its first full stop followed by a space), at most `max` characters. */
+function firstSentence(text: string, max = 220): string {
+  const end = text.search(/[.:]\s/);
+  const sentence = end > 0 ? text.slice(0, end + 1) : text;
+  return sentence.length > max ? `${sentence.slice(0, max - 1)}…` : sentence;
+}
+
+/** The grading audit: each check's level, the sentence of its source it rests on, why that level, and what a pass needs. */
+export function auditTable(): string {
+  const rows = catalog.map((c) => `| \`${c.id}\` | ${c.level} | ${cell(`${c.source.document}, ${c.source.section}`)}: "${cell(firstSentence(c.requirement))}" | ${cell(c.grading)} | ${cell(c.evidence)} |`);
+  return ['| check | level | source sentence | why this level, and how a departure is graded | what a pass needs |', '|---|---|---|---|---|', ...rows].join('\n');
+}
+
+/** `page` with `body` between the markers `start` and `end`; throws when they are missing. */
+function between(page: string, start: string, end: string, body: string): string {
+  const a = page.indexOf(start);
+  const b = page.indexOf(end);
+  if (a < 0 || b < a) throw new Error(`docs/checks.md has no ${start} … ${end} markers`);
+  return `${page.slice(0, a + start.length)}\n${body}\n${page.slice(b)}`;
+}
+
+/** The page with the generated tables in place (the catalog and its grading audit); throws when the markers are missing. */
 export function withChecksTable(readme: string): string {
-  const a = readme.indexOf(START);
-  const b = readme.indexOf(END);
-  if (a < 0 || b < a) throw new Error(`docs/checks.md has no ${START} … ${END} markers`);
-  return `${readme.slice(0, a + START.length)}\n${checksTable()}\n${readme.slice(b)}`;
+  return between(between(readme, START, END, checksTable()), '<!-- audit:start -->', '<!-- audit:end -->', auditTable());
 }
 
 const DIV_START = '<!-- divergences:start -->';

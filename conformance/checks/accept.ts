@@ -3,7 +3,7 @@
 // answers 200 with a Plant record."
 import type { Exchange } from '../http.js';
 import { Numeral } from '../json.js';
-import { each, gradeAccepted, worst } from './grades.js';
+import { ACCEPT_EVIDENCE, ACCEPT_GRADING, each, gradeAccepted, worst } from './grades.js';
 import { baseBodies } from '../bodies.js';
 import { stringsOfLength } from '../schema-values.js';
 import { keywordDerivations, UNNAMED_PROPERTY } from '../keyword-cases.js';
@@ -70,10 +70,11 @@ interface AcceptCheckOptions {
   requirement?: string;
   /** How an answer is graded (default: gradeAccepted). */
   grade?: (ctx: CheckContext, ex: Exchange, sent: Body) => Verdict;
+  grading?: string;
 }
 
 /** A check that sends valid bodies and expects each accepted and echoed; skipped when the document allows none of them. */
-function acceptCheck({ id, title, bodies, source, requirement, grade = gradeAccepted }: AcceptCheckOptions): ExchangeCheck<Body> {
+function acceptCheck({ id, title, bodies, source, requirement, grade = gradeAccepted, grading = ACCEPT_GRADING }: AcceptCheckOptions): ExchangeCheck<Body> {
   return {
     kind: 'exchange',
     id,
@@ -81,6 +82,8 @@ function acceptCheck({ id, title, bodies, source, requirement, grade = gradeAcce
     level: 'MUST',
     source: source ?? spec('Create plant, rule 1'),
     requirement: requirement ?? RULE1,
+    grading,
+    evidence: ACCEPT_EVIDENCE,
     cases: (ctx) => validBodyCases(ctx, checkedBodies(ctx, bodies(ctx))),
     verify: (cases, ctx) => each(cases, (c) => grade(ctx, c.exchange, c.sent)),
   };
@@ -113,6 +116,8 @@ const integralNumerals: ExchangeCheck<Body> = {
     url: 'https://json-schema.org/draft/2020-12/json-schema-validation#section-6.1.1',
   },
   requirement: `"integer" which matches any number with a zero fractional part. ${RULE1}`,
+  grading: 'MUST: the document is OpenAPI 3.1, whose dialect is JSON Schema 2020-12, which makes 5.0 an integer; the body is then a valid NewPlant and rule 1 binds: a refusal fails.',
+  evidence: ACCEPT_EVIDENCE,
   cases: (ctx) =>
     [(n: bigint) => `${n}.0`, (n: bigint) => `${n}e0`, (n: bigint) => `${n}0e-1`, (n: bigint) => `${n}.000E+0`].map((write) => {
       const numeral = new Numeral(write(freshId(ctx)));
@@ -142,6 +147,8 @@ const keywordsInside: ExchangeCheck<BoundarySent> = {
   level: 'MUST',
   source: spec('Create plant, rule 1; NewPlant (the schema as the document writes it)'),
   requirement: `${RULE1} (A NewPlant is valid when it satisfies every keyword of the document's schema, JSON Schema Validation 2020-12; each keyword yields a value just inside its boundary.)`,
+  grading: ACCEPT_GRADING,
+  evidence: `${ACCEPT_EVIDENCE} A boundary of the id itself is a fixed id: see PS-ACCEPT-007.`,
   precondition: (ctx) => (keywordDerivations(ctx.model).some((d) => d.inside.length > 0) ? undefined : 'the request schema yields no value inside a boundary'),
   cases: (ctx) =>
     keywordDerivations(ctx.model).flatMap((d) =>
@@ -260,6 +267,7 @@ export const acceptChecks: Check[] = [
     title: 'A long string is accepted: the schema\'s maxLength, or 10 000 characters where it states none (each string field)',
     bodies: longStrings,
     grade: gradeLong,
+    grading: 'MUST where the document states a maxLength: a string of that length is valid, rule 1 binds. Where it states none, RFC 8259 §9 lets a parser limit string length: refusing 10 000 characters with a 4xx is non-strict; truncating what is stored fails.',
     requirement: `${RULE1} JSON Schema Validation 2020-12 §6.3.1: "A string instance is valid against this keyword if its length is less than, or equal to, the value of this keyword." (Where the document states no maxLength, RFC 8259 §9 still lets a server limit string length: a refusal is non-strict.)`,
   }),
   acceptCheck({

@@ -6,13 +6,15 @@ import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../http.js';
 import { parseChallenges } from '../../lib/http-syntax.js';
 import type { JsonValue } from '../json.js';
-import { describe, each, gradeAccepted, noAnswer } from './grades.js';
+import { ACCEPT_EVIDENCE, ACCEPT_GRADING, describe, each, gradeAccepted, noAnswer } from './grades.js';
 import { caseOf, createRequest, validPlant, type Body } from './requests.js';
 import { rfc } from './sources.js';
 import type { Check, CheckContext, ExchangeCheck, Level, Source, Verdict } from './types.js';
 
 const RFC6750_3 =
   'If the protected resource request does not include authentication credentials or does not contain an access token that enables access to the protected resource, the resource server MUST include the HTTP "WWW-Authenticate" response header field; ... All challenges defined by this specification MUST use the auth-scheme value "Bearer". This scheme MUST be followed by one or more auth-param values.';
+const AUTH_GRADING = `MUST: the request is not served (Authentication rule 1: every operation requires bearer authentication) and the refusal carries a Bearer challenge with an auth-param that RFC 9110 §11.6.1 can read (RFC 6750 §3, MUST): else fail. The status 401 is a SHOULD (RFC 6750 §3.1): another 4xx is non-strict.`;
+const AUTH_EVIDENCE = `A 4xx, its WWW-Authenticate parsed into challenges, one of them Bearer with at least one auth-param; 401 for a pass.`;
 const RFC9110_11_6_1 = 'A server generating a 401 (Unauthorized) response MUST send a WWW-Authenticate header field containing at least one challenge.';
 
 const RFC6750_3_PARAMS = 'All challenges defined by this specification MUST use the auth-scheme value "Bearer". This scheme MUST be followed by one or more auth-param values.';
@@ -70,6 +72,7 @@ interface AuthCheckOptions {
   precondition?: (ctx: CheckContext) => string | undefined;
   /** The check is about the order of the checks, not the refusal (PS-AUTH-007): see gradeUnauthorized. */
   bodyFirst?: boolean;
+  grading?: string;
 }
 
 /** A check that sends bad or missing credentials and expects 401 with a Bearer challenge. */
@@ -82,6 +85,12 @@ function authCheck(options: AuthCheckOptions): ExchangeCheck {
     level: options.level ?? 'MUST',
     source: options.source ?? rfc(6750, '§3 The WWW-Authenticate Response Header Field', 'section-3'),
     requirement: options.requirement ?? `${RFC6750_3} RFC 9110 §11.6.1: ${RFC9110_11_6_1}`,
+    grading:
+      options.grading ??
+      (bodyFirst
+        ? 'SHOULD: RFC 9110 does not order the checks of credentials and body; answering 401 first is our decision (docs/server.md), so a refusal of the body first is non-strict. A 2xx or a 5xx fails, and a 401 must carry a Bearer challenge with an auth-param (RFC 6750 §3).'
+        : AUTH_GRADING),
+    evidence: AUTH_EVIDENCE,
     precondition: options.precondition,
     cases: (ctx) => credentials(ctx).map(([auth, note]) => caseOf(createRequest(ctx, body(ctx), { auth, note }))),
     verify: (cases) => each(cases, (c) => gradeUnauthorized(c.exchange, { bodyFirst })),
@@ -102,6 +111,8 @@ const anyLetterCase: ExchangeCheck<Body> = {
   level: 'MUST',
   source: rfc(9110, '§11.1 Authentication Scheme', 'section-11.1'),
   requirement: 'It uses a case-insensitive token to identify the authentication scheme.',
+  grading: `MUST: RFC 9110 §11.1 makes the scheme case-insensitive, so "bearer <token>" is the same valid credential and rule 1 binds the answer. ${ACCEPT_GRADING}`,
+  evidence: ACCEPT_EVIDENCE,
   cases: (ctx) =>
     ['bearer', 'BEARER', 'bEaReR'].map((scheme) => {
       const body = validPlant(ctx);
@@ -137,6 +148,8 @@ const unknownTokens: ExchangeCheck<TokenCase> = {
   level: 'MUST',
   source: rfc(6750, '§3.1 Error Codes: invalid_token', 'section-3.1'),
   requirement: `invalid_token: The access token provided is expired, revoked, malformed, or invalid for other reasons. The resource SHOULD respond with the HTTP 401 (Unauthorized) status code. ${RFC6750_3} (Plant Store specification, Authentication rule 2: the service rejects a request without a valid token. A target shows that it restricts tokens by refusing a random one.)`,
+  grading: `${AUTH_GRADING} Binding only where the target restricts tokens: the specification does not say that a token must be checked, so a target that accepts a random token is skip (fail with --invalid-token, which says it should not).`,
+  evidence: `A random well-formed token refused first (the target restricts tokens); then each near miss of the real token refused as above. ${AUTH_EVIDENCE}`,
   cases: (ctx) => {
     const token = ctx.target.token;
     const plain = (auth: string, note: string, probe: boolean, shell?: string) => ({

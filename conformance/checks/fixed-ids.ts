@@ -83,6 +83,8 @@ export function fixedIdCheck({ id, title, fixed, neighbour }: FixedIdCheckOption
     level: 'MUST',
     source: { document: PLANT_STORE_SPEC, section: 'NewPlant: id integer int64; Create plant, rule 1' },
     requirement: `id: integer, format int64. ${RULE1} (Where the document's schema does not allow this id, e.g. a minimum, the check is skipped and says why.)`,
+    grading: 'MUST: the id is a valid int64 by the document, so rule 1 binds: a refusal that is not the target\'s own answer to a duplicate of this very id fails.',
+    evidence: 'The fixed id answered 200 with the Plant, or refused exactly as the target refuses a known duplicate (a fresh id beside it, sent twice) with a message that names this very id, digit for digit: an earlier run stored it. A refusal that does not name the id cannot be told from one: skip.',
     cases: (ctx) => {
       const f = fixed(ctx);
       // The body with the fixed id first: a document that does not allow it rules the check out (RuledOut).

@@ -12,7 +12,7 @@ import { keywordDerivations } from '../keyword-cases.js';
 import { baseBodies } from '../bodies.js';
 import { getAt, patternSamples, setAt, typeAllowed, typeExemplars } from '../schema-values.js';
 import type { FieldModel, SpecModel } from '../spec-model.js';
-import { gradeAccepted, gradeRejected } from './grades.js';
+import { ACCEPT_EVIDENCE, ACCEPT_GRADING, gradeAccepted, gradeRejected } from './grades.js';
 import { createRequest, freshId, idField, type Body } from './requests.js';
 import { spec } from './sources.js';
 import type { Check, CheckContext, PropertyCheck } from './types.js';
@@ -149,6 +149,8 @@ const validPlants: PropertyCheck<Body, Body> = {
   level: 'MUST',
   source: spec('Create plant, rule 1'),
   requirement: 'When the request body is a valid NewPlant record, then the service answers 200 with a Plant record.',
+  grading: ACCEPT_GRADING,
+  evidence: `${ACCEPT_EVIDENCE} Every drawn body the request validator accepts; a failure is shrunk to its smallest body.`,
   values: (ctx) => validArb(ctx.model),
   toCase: (value, ctx) => {
     const body = freshen(ctx, value) as Body;
@@ -165,6 +167,8 @@ const invalidPlants: PropertyCheck<{ mutation: string; body: JsonValue }> = {
   source: spec('Create plant, rule 2; Errors, rule 1'),
   requirement:
     'The request body is required; it must contain id (integer, int64) and name (string). The error response has status 400, content type application/json, and the body shape Error.',
+  grading: 'MUST: each drawn body is one the document refuses (rule 2): a 2xx fails, the declared 400 must carry an Error body; another 4xx is non-strict.',
+  evidence: 'A 4xx to each drawn body the request validator refuses, with a fresh id.',
   values: (ctx) => invalidArb(ctx.model),
   toCase: (value, ctx) => ({ request: createRequest(ctx, { raw: toJson(freshen(ctx, value.body)) }, { note: `generated: ${value.mutation}` }), sent: undefined }),
   grade: ({ exchange }, ctx) => gradeRejected(ctx, exchange, []),

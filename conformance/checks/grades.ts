@@ -7,6 +7,10 @@ import { mediaTypeEssence } from '../../lib/http-syntax.js';
 import { NO_SECRETS, shorten } from '../report/redact.js';
 import { SEVERITY, type CheckContext, type Verdict } from './types.js';
 
+/** How a check that sends a valid NewPlant is graded, and what a pass needs (docs/checks.md, audit). */
+export const ACCEPT_GRADING = `MUST: the body is a valid NewPlant by the document's schema (JSON Schema 2020-12), so rule 1 binds the answer: anything but 200 with a Plant that carries back what was sent fails.`;
+export const ACCEPT_EVIDENCE = `200, the declared content type, a body valid against the success schema that carries back every property it declares as sent (exact numbers), for a body the document's validator accepts; a body the document rules out is not sent, and when none is left the check is skip.`;
+
 /** The worst of several verdicts (error > fail > non-strict > skip > pass); the first one wins a tie. */
 export function worst(verdicts: Verdict[]): Verdict {
   let out: Verdict = { outcome: 'pass' };
@@ -62,8 +66,9 @@ function answerMediaType(ex: Exchange): string {
   return mediaTypeEssence(ex.response!.headers['content-type']) ?? '';
 }
 
+/** The answer's body as JSON with its numbers exact (Numerals), as the document's validators read them: an int64 or a long decimal keeps every digit. */
 function jsonBody(ex: Exchange): { ok: true; value: unknown } | { ok: false } {
-  return tryParseJson(ex.response!.bodyText);
+  return parseExact(ex.response!.bodyText);
 }
 
 /**
@@ -90,8 +95,7 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
   if (!parsed.ok) return fail(`the answer to ${valid} is not JSON`, 'body is not JSON');
   const problems = op.success.validate?.(parsed.value) ?? [];
   if (problems.length > 0) return fail(`the answer to ${valid} is not a valid ${op.success.schemaName}`, `body does not validate against ${op.success.schemaName}: ${problems.join('; ')}`);
-  const exact = parseExact(r.bodyText);
-  const body = (exact.ok && isRecord(exact.value) ? exact.value : {}) as Record<string, JsonValue>;
+  const body = (isRecord(parsed.value as JsonValue) ? parsed.value : {}) as Record<string, JsonValue>;
   // The answer carries back what was sent (the seed: "returns the stored plant record"): every property
   // the answer's schema declares, as sent; a property it does not declare may come back or not, but
   // when it does, as sent. Numbers compare as exact decimals, members in any order.

@@ -15,6 +15,8 @@ export const httpChecks: Check[] = [
     source: rfc(9110, '§15.5.6 405 Method Not Allowed', 'section-15.5.6'),
     requirement:
       'The origin server MUST generate an Allow header field in a 405 response containing a list of the target resource\'s currently supported methods.',
+    grading: 'MUST where the target answers 405: the Allow header is required (RFC 9110 §15.5.6), and a 5xx fails. Answering another method 405 at all is our decision (other operations are "not shown"): a 404 or a 200 is non-strict, as is an Allow that omits POST.',
+    evidence: 'Each other method answered 405 with an Allow that lists the operation\'s method.',
     cases: (ctx) =>
       ['GET', 'PUT', 'PATCH', 'DELETE']
         .filter((m) => !ctx.model.operations.some((op) => op.path === ctx.model.create.path && op.method === m))
@@ -47,6 +49,8 @@ export const httpChecks: Check[] = [
     level: 'SHOULD',
     source: rfc(9110, '§15.5.5 404 Not Found', 'section-15.5.5'),
     requirement: 'The 404 (Not Found) status code indicates that the origin server did not find a current representation for the target resource or is not willing to disclose that one exists.',
+    grading: 'SHOULD: no source makes 404 binding for a path the document does not show: another answer below 500 is non-strict; a 5xx fails (RFC 9110 §15.6).',
+    evidence: 'Each unknown path answered 404.',
     cases: (ctx) => {
       const random = randomBytes(6).toString('hex');
       return [

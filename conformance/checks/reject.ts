@@ -16,6 +16,8 @@ import { rfc, spec } from './sources.js';
 import type { Case, Check, CheckContext, ExchangeCheck, Level, Source, Verdict } from './types.js';
 
 const RULE2 = 'The request body is required; it must contain id (integer, int64) and name (string).';
+const REJECT_GRADING = `MUST: the body is not a valid NewPlant (rule 2), so a 2xx fails; the declared 400 must carry an Error body (Errors, rule 1). Another 4xx is non-strict: the specification does not show the conditions of a 400, so 422 (say) is a choice.`;
+const REJECT_EVIDENCE = `A 4xx to a body valid but for this one change, with a fresh id (bodies.ts plantBrokenBy); where a lenient reading of the id may meet a stored plant (an id past int64 read as a double, 1e-7 truncated), a refusal unlike the target's answer to a known duplicate. A refusal that looks like it is skip, unless another case failed.`;
 const ERRORS1 = 'The error response has status 400, content type application/json, and the body shape Error: integer error (int32) and string message, both always present.';
 
 /** One invalid request of a reject check. */
@@ -45,6 +47,7 @@ interface RejectCheckOptions {
   fitting?: number[];
   /** Where a source lets a server accept the request (RFC 8259 §9, RFC 9110's 415): a 2xx is non-strict, not a failure. */
   acceptanceAllowed?: string;
+  grading?: string;
 }
 
 /**
@@ -65,6 +68,8 @@ function rejectCheck(options: RejectCheckOptions): ExchangeCheck<RejectSent> {
     level: options.level ?? 'MUST',
     source: options.source ?? spec('Create plant, rule 2; Errors, rule 1'),
     requirement: options.requirement ?? `${RULE2} ${ERRORS1}`,
+    grading: options.grading ?? (acceptanceAllowed ? `SHOULD: ${acceptanceAllowed}, so accepting is non-strict, never fail; a refusal must still be the declared 400 with an Error body, or the fitting status.` : REJECT_GRADING),
+    evidence: REJECT_EVIDENCE,
     cases: (ctx) => {
       const refusals = requests(ctx);
       const probes: Array<Case<RejectSent>> = [];

@@ -3,7 +3,7 @@
 // against what the document declares for the operation the request went to
 // (its method and path template), whichever operation that is.
 import type { Exchange } from '../http.js';
-import { tryParseJson } from '../json.js';
+import { parseExact } from '../json.js';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
 import { describe } from './grades.js';
 import { serverFailure } from './robustness.js';
@@ -45,7 +45,7 @@ export function declaredAnswerProblem(declared: ResponseModel, ex: Exchange): st
   const ct = mediaTypeEssence(ex.response!.headers['content-type']) ?? '';
   if (declared.contentTypes.length > 0 && !declared.contentTypes.includes(ct)) return `content type ${ct || '(none)'} instead of ${declared.contentTypes.join(' or ')}`;
   if (!declared.validate) return undefined;
-  const parsed = tryParseJson(ex.response!.bodyText);
+  const parsed = parseExact(ex.response!.bodyText);
   if (!parsed.ok) return `body is not JSON (a ${declared.schemaName ?? 'declared body'} is)`;
   const problems = declared.validate(parsed.value);
   return problems.length > 0 ? `body is not a valid ${declared.schemaName ?? 'declared body'}: ${problems.join('; ')}` : undefined;
@@ -60,6 +60,8 @@ export const responseChecks: AggregateCheck[] = [
     source: rfc(9110, '§15.6 Server Error 5xx', 'section-15.6'),
     requirement:
       'The 5xx (Server Error) class of status code indicates that the server is aware that it has erred or is incapable of performing the requested method. §15.5: The 4xx (Client Error) class of status code indicates that the client seems to have erred. (Every request the harness sends is one a server can answer: a valid one, or one it must refuse with a 4xx.)',
+    grading: 'MUST: a 5xx or a dropped connection to a request the harness sends fails: a valid request is bound by rule 1, an invalid one is the client\'s error (RFC 9110 §15.5), and the only error the specification declares is the 400 (Errors, rule 1).',
+    evidence: 'Every exchange of the run answered over HTTP with a status below 500.',
     verifyEach: (ex) => serverFailure(ex) ?? { outcome: 'pass' },
   },
   {
@@ -70,6 +72,8 @@ export const responseChecks: AggregateCheck[] = [
     source: spec('Create plant, Responses; Errors'),
     requirement:
       'Responses: 200 Plant response, application/json; 400 Unexpected error, application/json. (Other statuses: "not shown"; an undeclared status is non-strict.)',
+    grading: 'SHOULD: the specification says other statuses are "not shown", so an undeclared status other than the one an RFC gives the condition is a choice: non-strict, never fail.',
+    evidence: 'Every answer of the run with a declared status or an RFC one (401, 404, 405, 413, 415).',
     verifyEach: (ex, ctx) => {
       if (!ex.response) return skip;
       const status = ex.response.status;
@@ -90,6 +94,8 @@ export const responseChecks: AggregateCheck[] = [
     level: 'MUST',
     source: spec('Create plant, Responses; Errors, rule 1'),
     requirement: 'The error response has status 400, content type application/json, and the body shape Error. (200: content type application/json.)',
+    grading: 'MUST for a declared status (the document declares its content type); for an undeclared error status the specification binds nothing, so another content type is non-strict.',
+    evidence: 'Every answer of the run with a declared status carries the declared media type (parameters aside).',
     verifyEach: (ex, ctx) => {
       if (!ex.response) return skip;
       const ct = mediaTypeEssence(ex.response.headers['content-type']);
@@ -113,6 +119,8 @@ export const responseChecks: AggregateCheck[] = [
     level: 'MUST',
     source: spec('Resources and their fields: Plant, Error; Errors, rule 1'),
     requirement: 'Error: integer error (int32) and string message, both always present. Plant: name string, required; tag string, optional.',
+    grading: 'MUST for a declared status: its body validates against the declared schema (JSON Schema 2020-12, numbers read exactly); an undeclared error status with another body is non-strict.',
+    evidence: 'Every answer of the run with a declared status has a body its schema\'s validator accepts.',
     verifyEach: (ex, ctx) => {
       if (!ex.response) return skip;
       const d = declared(ctx, ex);
@@ -120,7 +128,7 @@ export const responseChecks: AggregateCheck[] = [
       if (!validate) return { outcome: 'pass' };
       const name = d ? d.schemaName : ctx.model.create.error.schemaName;
       const grade = d ? 'fail' : 'non-strict'; // the specification binds the body of declared statuses only
-      const parsed = tryParseJson(ex.response.bodyText);
+      const parsed = parseExact(ex.response.bodyText);
       if (!parsed.ok) return { outcome: grade, expected: `a JSON ${name}`, actual: `not JSON: ${describe(ex)}` };
       const problems = validate(parsed.value);
       return problems.length === 0 ? { outcome: 'pass' } : { outcome: grade, expected: `a valid ${name}`, actual: `${problems.join('; ')}: ${describe(ex)}` };

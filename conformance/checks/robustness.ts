@@ -111,6 +111,9 @@ const hostile: ExchangeCheck<Hostile> = {
   level: 'MUST',
   source: rfc(9110, '§15.6 Server Error 5xx', 'section-15.6'),
   requirement: `${RFC9110_15_6} Plant Store specification, Create plant rule 2: When the request body is not a valid NewPlant record, then the service answers 400 with an Error record. RFC 8259 §8.1: JSON text ... MUST be encoded using UTF-8.`,
+  grading:
+    'MUST for JSON that is not a valid NewPlant (rule 2: a 2xx fails), and for a 5xx, a dropped connection or a hang on any input: the client erred (RFC 9110 §15.5), and the only error the specification declares is the 400 (Errors, rule 1). Bytes that are not JSON accepted are non-strict (RFC 8259 §9 lets a parser accept non-JSON forms); text whose meaning RFC 8259 leaves unpredictable (§8.2 a lone surrogate, §8.1 a byte order mark, §4 a repeated name) passes with any answer but a failure.',
+  evidence: 'An HTTP answer within the deadline: a 4xx, or for the unpredictable inputs any status below 500; each hostile body otherwise what the document allows, with a fresh id.',
   cases: (ctx) => hostileBodies(ctx).map(({ raw, ...input }) => ({ request: createRequest(ctx, { raw }, { note: input.note }), sent: input })),
   verify: (cases) => each(cases, (c) => gradeHostile(c.exchange, c.sent)),
 };
@@ -179,6 +182,9 @@ const extreme: ExchangeCheck<Extreme> = {
   title: 'Valid but extreme bodies (nesting 10 000 deep, 5 000 digits, 1 MiB) get 200 with the plant, or 413: never a 5xx or a dropped connection',
   level: 'MUST',
   source: rfc(9110, '§15.5.14 413 Content Too Large', 'section-15.5.14'),
+  grading:
+    'MUST: a valid body must get 200 with the plant (rule 1), or 413 (RFC 9110 §15.5.14), or the declared 400 with an Error body for a limit RFC 8259 §9 allows (depth, size, number range); another 4xx for such a limit is non-strict; a 5xx, a dropped connection or a hang fails.',
+  evidence: 'The answer to each extreme body, valid but for the extreme value (or refused where the document rules the extreme value out): 200 with the plant, 413, or the declared 400 with an Error body.',
   requirement: `The 413 (Content Too Large) status code indicates that the server is refusing to process a request because the request content is larger than the server is willing or able to process. RFC 8259 §9: An implementation may set limits on the size of texts that it accepts ... on the maximum depth of nesting ... on the range and precision of numbers. ${RFC9110_15_6}`,
   // An unnamed property must be allowed for the extreme values to be valid; a document that forbids it makes each a plain rejection.
   cases: (ctx) => extremeBodies(ctx).map(({ raw, sent }) => ({ request: createRequest(ctx, { raw }, { note: sent.note }), sent })),
@@ -223,6 +229,8 @@ const nothingStored: ExchangeCheck<Pair> = {
   source: spec('Create plant, rules 1 and 2'),
   requirement:
     'When the request body is not a valid NewPlant record, then the service answers 400 with an Error record. When the request body is a valid NewPlant record, then the service answers 200 with a Plant record. (A refused request has no effect: the id it carried was never stored, so a valid create of it is answered 200.)',
+  grading: 'MUST: after a refusal the id is still fresh, so the valid create of it is bound by rule 1: anything but 200 with the Plant fails.',
+  evidence: 'Each invalid body (valid but for one change, with a fresh id) refused with a 4xx, then a valid create of the same id answered 200 with the Plant: the state shows that the refusal stored nothing. No body refused: skip.',
   cases: (ctx) =>
     invalidWithId(ctx).flatMap(({ body, id, note }) => {
       const sent = { body: validPlant(ctx, { [idField(ctx)]: id }), note };
@@ -273,6 +281,8 @@ const hostileHead: ExchangeCheck = {
   level: 'MUST',
   source: rfc(9110, '§15.6 Server Error 5xx', 'section-15.6'),
   requirement: `${RFC9110_15_6} (Any answer below 500 passes: accepting, 400, 401, 406 or 415 are each a server's own choice here; what they get right or wrong is graded by the other checks.)`,
+  grading: 'MUST only for a 5xx, a dropped connection or a hang (RFC 9110 §15.6: the server erred on a request a client may send); every answer below 500 is a server\'s own choice here, and passes.',
+  evidence: 'An HTTP answer below 500 within the deadline to each odd head.',
   cases: (ctx) =>
     hostileHeads(ctx).map(([name, value, note]) => {
       const request = createRequest(ctx, validPlant(ctx), { note });

@@ -15,6 +15,8 @@ const duplicateId: ExchangeCheck<Body> = {
   // so a second 200 is our decision broken, not the specification's:
   // non-strict.
   requirement: 'id already stored: 400, error 40004. The specification declares only 400 for errors, so a duplicate is 400 (not 409).',
+  grading: 'SHOULD: the specification is silent on state ("States of a plant: not shown"), so refusing a repeated id is our decision: a second 200 is non-strict. A refusal with the declared 400 must carry an Error body (Errors, rule 1: MUST).',
+  evidence: 'A fresh create answered 200 with the Plant, then the same id refused (400 with an Error body for a pass).',
   cases: (ctx) => {
     const name = stringFields(ctx).required[0];
     const first = name ? preferring(ctx, validPlant(ctx), { [name]: 'first' }) : validPlant(ctx);
@@ -50,6 +52,8 @@ const exactIds: ExchangeCheck<Body> = {
   source: { document: PLANT_STORE_SPEC, section: 'NewPlant: id integer, format int64' },
   requirement:
     'id | integer | int64 | yes | Identification number of the plant. (An int64 is exact: a server that reads ids as doubles merges n+1 into a neighbour, since no odd integer between 2^53 and 2^54 is a double.)',
+  grading: 'MUST: three valid int64 ids are three valid NewPlants, so rule 1 binds each create; a refusal of one as another\'s duplicate fails.',
+  evidence: 'Three creates of ids a double cannot tell apart, each answered 200 with its Plant, by a target that refuses a known duplicate (the second id sent again): only then does a merge show. A target that accepts the duplicate: skip; a document that allows no such ids: skip.',
   cases: (ctx) => {
     // n, n+s and n+2s (s: the smallest step the id's keywords allow, 1 for
     // int64) above 2^53, where doubles are at least 2s apart and n is a
@@ -105,6 +109,8 @@ const concurrentDuplicates: ExchangeCheck<Body> = {
   // with the counts, since no binding rule is broken.
   requirement:
     'id already stored: 400, error 40004 (a reference server decision). Whatever a server decides, its answer to a create does not depend on whether another create of the same id is in flight: of concurrent creates of one fresh id, a server that refuses repeated ids accepts exactly one.',
+  grading: 'SHOULD: no binding rule forbids a race; a target that refuses a repeated id sent after the first was answered but accepts it twice when sent at once contradicts itself: non-strict, with the counts.',
+  evidence: 'A fresh create accepted, the same id refused when sent after it, then of 8 concurrent creates of another fresh id exactly one accepted with its Plant. A target that accepts repeated ids: skip.',
   cases: (ctx) => {
     const name = stringFields(ctx).required[0];
     const named = (text: string) => (name ? preferring(ctx, validPlant(ctx), { [name]: text }) : validPlant(ctx));

@@ -81,6 +81,16 @@ interface CheckBase {
   /** The rule, quoted from its source. */
   requirement: string;
   /**
+   * Why the check has its level and how each departure is graded, from its
+   * source: MUST and `fail` only where the specification, the document read
+   * as JSON Schema 2020-12, or an RFC's MUST binds; where a source allows the
+   * behaviour (RFC 8259 §9, an RFC's SHOULD or MAY) or the specification is
+   * silent (our own decisions), at most `non-strict` (docs/checks.md, audit).
+   */
+  grading: string;
+  /** What must be observed before the check passes; where it cannot be, the outcome is `skip` with the reason, never `pass`. */
+  evidence: string;
+  /**
    * A reason the document gives to skip the check (it rules out what the
    * check needs), or undefined when the check can run. Building the cases
    * may say so too, by throwing RuledOut (draw.ts).

@@ -7,7 +7,7 @@
 // its plain form (Plant Store specification, Create plant rule 1).
 import { escapeEvery, escapeShort, writeJson, type Writing } from '../json-writing.js';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
-import { each, gradeAccepted } from './grades.js';
+import { ACCEPT_EVIDENCE, ACCEPT_GRADING, each, gradeAccepted } from './grades.js';
 import { createRequest, idField, preferring, stringFields, validPlant, type Body } from './requests.js';
 import { rfc } from './sources.js';
 import type { Case, Check, CheckContext, ExchangeCheck } from './types.js';
@@ -44,17 +44,19 @@ interface Variant {
 }
 
 /** A check whose every case is a valid plant written another legal way: each is graded as its plain form would be (rule 1, echo included). */
-function sameAnswerCheck(options: Omit<ExchangeCheck<Body>, 'kind' | 'level' | 'verify'>): ExchangeCheck<Body> {
+function sameAnswerCheck(options: Omit<ExchangeCheck<Body>, 'kind' | 'level' | 'verify' | 'grading' | 'evidence'>): ExchangeCheck<Body> {
   return {
     ...options,
     kind: 'exchange',
     level: 'MUST',
+    grading: `MUST: the RFC quoted lets a client write the request this way, so it is the same valid NewPlant, and rule 1 binds its answer as the plain form's. ${ACCEPT_GRADING}`,
+    evidence: ACCEPT_EVIDENCE,
     verify: (cases, ctx) => each(cases, (c) => gradeAccepted(ctx, c.exchange, c.sent)),
   };
 }
 
 /** A check that sends one valid plant per variant of its JSON text. */
-function writtenCheck(options: Omit<ExchangeCheck<Body>, 'kind' | 'cases' | 'verify' | 'level'> & { variants: Variant[]; body: (ctx: CheckContext) => Body }): ExchangeCheck<Body> {
+function writtenCheck(options: Omit<ExchangeCheck<Body>, 'kind' | 'cases' | 'verify' | 'level' | 'grading' | 'evidence'> & { variants: Variant[]; body: (ctx: CheckContext) => Body }): ExchangeCheck<Body> {
   const { variants, body, ...rest } = options;
   return sameAnswerCheck({
     ...rest,
