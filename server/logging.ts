@@ -11,6 +11,7 @@
 // (bench/log-line.ts).
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { redactTarget } from './redact.js';
 
 export interface ServerLog {
   logger: Logger;
@@ -18,9 +19,14 @@ export interface ServerLog {
   flush(): void;
 }
 
-/** The request as the log shows it (docs/server.md: method, URL, host, remote address and port). */
+/**
+ * The request as the log shows it (docs/server.md: method, URL, host, remote
+ * address and port); the URL with the value of every token-like query
+ * parameter redacted, as the stub's journal shows it (redact.ts): a log is
+ * read by more people than the tokens are meant for.
+ */
 function requestFields(request: FastifyRequest): Record<string, unknown> {
-  return { method: request.method, url: request.url, host: request.headers.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
+  return { method: request.method, url: redactTarget(request.url), host: request.headers.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
 }
 
 /**
@@ -107,7 +113,7 @@ function lineWriter(logger: Logger, destination: LineBatches): RequestLineWriter
   const base = String(internals(logger)[pino.symbols.chindingsSym] ?? '');
   return (request, reply) => {
     if (!logger.isLevelEnabled('info')) return;
-    const req = `"method":${JSON.stringify(request.method)},"url":${JSON.stringify(request.url)}${member('host', request.headers.host)}${member('remoteAddress', request.ip)}${member('remotePort', request.socket?.remotePort)}`;
+    const req = `"method":${JSON.stringify(request.method)},"url":${JSON.stringify(redactTarget(request.url))}${member('host', request.headers.host)}${member('remoteAddress', request.ip)}${member('remotePort', request.socket?.remotePort)}`;
     destination.write(
       `${head}${Date.now()}${base}${member('reqId', request.id)},"req":{${req}},"res":{"statusCode":${reply.statusCode}}${member('responseTime', reply.elapsedTime)},"msg":"request completed"}\n`,
     );
