@@ -6,8 +6,8 @@ import type { JsonObject, JsonValue } from './json.js';
 import { plantJson, type CreateAllResult, type CreateResult, type MaybePromise, type PlantEntry, type PlantStore, type StoredPlant } from './store.js';
 import type { OperationContract } from './validation.js';
 
-/** A valid NewPlant, ready for the store: its id as an exact decimal string, the plant, and the plant's JSON text (the answer). */
-export type PlantToStore = PlantEntry & { json: string };
+/** A valid NewPlant, ready for the store: its id as an exact decimal string and the plant's JSON text (the answer). */
+export type PlantToStore = PlantEntry;
 
 /** How storeAll refuses a list: `fail` makes the error, whose message names the list's source; its kind is 'full' when the list does not fit. */
 export type ListFailure = (message: string, kind: 'invalid' | 'full') => Error;
@@ -46,8 +46,8 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
       }
       return plantToStore(body as JsonObject);
     },
-    store({ id, plant, json }) {
-      const result = store.create(id, plant, json);
+    store({ id, json }) {
+      const result = store.create(id, json);
       return result instanceof Promise ? result.then((settled) => answer(settled, id)) : answer(result, id);
     },
     async storeAll(list, source, fail, alreadyStored = 'refuse') {
@@ -84,5 +84,5 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
 function plantToStore(newPlant: JsonObject): PlantToStore {
   const plant: StoredPlant = { name: newPlant.name as string };
   if (newPlant.tag !== undefined) plant.tag = newPlant.tag as string;
-  return { id: String(newPlant.id as number | bigint), plant, json: plantJson(plant) };
+  return { id: String(newPlant.id as number | bigint), json: plantJson(plant) };
 }

@@ -12,15 +12,16 @@ export const DEFAULT_MAX_PLANTS = 1_000_000;
  * Most bytes of plants the store keeps (507 beyond), counted per plant by
  * plantBytes() in store.ts; PLANTSTORE_MAX_BYTES. The count cap alone bounds
  * nothing: one plant may carry a name of nearly PLANTSTORE_BODY_LIMIT.
- * 256 MiB holds a million plants with 30 characters of id, name and tag.
+ * 256 MiB holds a million plants whose JSON text (latin1) and id have 76
+ * characters together.
  */
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 /**
- * What a plant costs besides its characters (store.ts, plantBytes): the
- * in-memory store's index entries, the JSON syntax around the fields, a map
- * entry for an id beyond 2^53, the spare room of tables that double as they
- * grow; measured at 150 to 175 bytes per plant with fields of 14 to 18
- * characters (robustness/memory.ts), so an upper bound.
+ * What a plant costs besides its text and its id (store.ts, plantBytes): the
+ * in-memory store's index entries, a map entry for an id beyond 2^53, the
+ * spare room of tables that double as they grow. Plants with names of 14
+ * to 18 characters retain 170 bytes each, text included, where the budget
+ * counts 241 (robustness/memory.ts): an upper bound.
  */
 export const PLANT_OVERHEAD_BYTES = 192;
 

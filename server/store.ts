@@ -3,20 +3,20 @@
 import { NonIntegralNumber, parseJson, type JsonValue } from './json.js';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_PLANTS, PLANT_OVERHEAD_BYTES } from './limits.js';
 import { PlantIds, type PlantKey } from './plant-ids.js';
-import { PlantTexts } from './plant-texts.js';
+import { keptBytes, PlantTexts } from './plant-texts.js';
 
-/** A stored plant: what the client sent, without the id (the Plant schema). */
+/** A stored plant read back from its JSON text (the Plant schema's record): what the client sent, without the id. */
 export interface StoredPlant {
   name: string;
   tag?: string;
 }
 
+/** A plant as a store keeps it: its id, and the JSON text of the answer, which is the plant. */
 export interface PlantEntry {
   /** An exact int64 as a decimal string. */
   id: string;
-  plant: StoredPlant;
-  /** The plant's JSON text (plantJson), when the caller has it already; a store makes it otherwise. */
-  json?: string;
+  /** The plant's JSON text, as the API answers it. */
+  json: string;
 }
 
 /** 'full': storing would pass the store's count cap or its byte budget. */
@@ -57,7 +57,8 @@ export class StoreUnavailableError extends Error {}
 
 /**
  * A store keeps at most `maxPlants` plants and at most `maxBytes` bytes of
- * plants, each plant counted by plantBytes(); a create that would pass
+ * plants, each plant counted by plantBytes() (its id and its JSON text as the
+ * in-memory store keeps it, whatever holds it); a create that would pass
  * either cap is refused with 'full' and changes nothing. Every store
  * implementation counts the same way, so the caps mean the same whatever
  * holds the plants. A taken id wins over a full store: a duplicate is a
@@ -69,11 +70,8 @@ export class StoreUnavailableError extends Error {}
  * good: a database store answers it only once the insert is committed.
  */
 export interface PlantStore {
-  /**
-   * Stores the plant under `id` unless the id is taken or the store is
-   * full; `json` is plantJson(plant), passed when the caller has it.
-   */
-  create(id: string, plant: StoredPlant, json?: string): MaybePromise<CreateResult>;
+  /** Stores the plant `json` (its JSON text) under `id` unless the id is taken or the store is full. */
+  create(id: string, json: string): MaybePromise<CreateResult>;
   /**
    * Stores every entry, or none. The ids of the list are distinct (the
    * caller checks): { taken } lists those already stored; 'full' when they
@@ -81,7 +79,7 @@ export interface PlantStore {
    */
   createAll(entries: readonly PlantEntry[]): MaybePromise<CreateAllResult>;
   get(id: string): MaybePromise<StoredPlant | undefined>;
-  /** Every stored plant with its id, in the order they were stored. */
+  /** Every stored plant with its id and JSON text, in the order they were stored. */
   list(): MaybePromise<PlantEntry[]>;
   /** Removes every plant; answers how many there were. */
   clear(): MaybePromise<number>;
@@ -93,7 +91,7 @@ export interface PlantStore {
 
 /** The in-memory store answers at once. */
 export interface MemoryStore extends PlantStore {
-  create(id: string, plant: StoredPlant, json?: string): CreateResult;
+  create(id: string, json: string): CreateResult;
   createAll(entries: readonly PlantEntry[]): CreateAllResult;
   get(id: string): StoredPlant | undefined;
   list(): PlantEntry[];
@@ -109,25 +107,22 @@ export interface StoreLimits {
 }
 
 /**
- * What one plant counts against the byte budget: 2 bytes per UTF-16 code
- * unit of its id (in decimal), name and tag, plus PLANT_OVERHEAD_BYTES. An
- * upper bound of what the in-memory store holds per plant (V8 keeps a string
- * in 1 or 2 bytes per code unit; the overhead covers the map slot, the
- * object and the string headers), checked by test/robustness/memory.test.ts.
+ * What one plant counts against the byte budget: what the in-memory store
+ * keeps of it. Its JSON text as kept (plant-texts.ts, keptBytes: a byte a
+ * character in latin1, two a UTF-16 code unit once a character passes
+ * U+00FF; an escape counts as the characters it is written with, `\u0001`
+ * six), a byte a digit of its id (a string for an id beyond 2^53), and
+ * PLANT_OVERHEAD_BYTES. Counting characters instead once let a store of
+ * control-character names grow 6 times past its budget. Checked against the
+ * process's RSS by test/robustness/memory.test.ts.
  */
-export function plantBytes(id: string, plant: StoredPlant): number {
-  return PLANT_OVERHEAD_BYTES + 2 * id.length + fieldBytes(plant.name) + fieldBytes(plant.tag);
+export function plantBytes(id: string, json: string): number {
+  return countedBytes(id, keptBytes(json));
 }
 
-/**
- * A field's bytes: 2 per UTF-16 code unit of a string. A field of another
- * type (an evolved document may make tag nullable, say) counts 2 bytes per
- * character of its JSON text.
- */
-function fieldBytes(value: unknown): number {
-  if (value === undefined || value === null) return 0;
-  if (typeof value === 'string') return 2 * value.length;
-  return 2 * exactJson(value).length;
+/** plantBytes, for a text whose keptBytes are known. */
+function countedBytes(id: string, kept: number): number {
+  return PLANT_OVERHEAD_BYTES + id.length + kept;
 }
 
 /**
@@ -181,20 +176,21 @@ export function createMemoryStore(maxPlants: number = DEFAULT_MAX_PLANTS, maxByt
   const texts = new PlantTexts();
   let bytes = 0;
   const fits = (count: number, more: number) => ids.size + count <= maxPlants && bytes + more <= maxBytes;
-  const store = (key: PlantKey, text: string) => {
+  const store = (key: PlantKey, text: string, kept?: number) => {
     // An id and its text get the same index: both count up from 0 together.
     ids.add(key);
-    texts.add(text);
+    texts.add(text, kept);
   };
   return {
-    create(id, plant, json) {
+    create(id, json) {
       const key = keyOf(id);
       // Check and insert happen in one synchronous step, so concurrent
       // creates of one id cannot both succeed.
       if (ids.find(key) !== undefined) return 'exists';
-      const size = plantBytes(id, plant);
+      const kept = keptBytes(json);
+      const size = countedBytes(id, kept);
       if (!fits(1, size)) return 'full';
-      store(key, json ?? plantJson(plant));
+      store(key, json, kept);
       bytes += size;
       return 'created';
     },
@@ -202,9 +198,9 @@ export function createMemoryStore(maxPlants: number = DEFAULT_MAX_PLANTS, maxByt
       const taken = entries.filter(({ id }) => ids.find(keyOf(id)) !== undefined).map(({ id }) => id);
       if (taken.length > 0) return { taken };
       let more = 0;
-      for (const { id, plant } of entries) more += plantBytes(id, plant);
+      for (const { id, json } of entries) more += plantBytes(id, json);
       if (!fits(entries.length, more)) return 'full';
-      for (const { id, plant, json } of entries) store(keyOf(id), json ?? plantJson(plant));
+      for (const { id, json } of entries) store(keyOf(id), json);
       bytes += more;
       return 'created';
     },
@@ -212,7 +208,7 @@ export function createMemoryStore(maxPlants: number = DEFAULT_MAX_PLANTS, maxByt
       const index = ids.find(keyOf(id));
       return index === undefined ? undefined : plantFromJson(texts.text(index));
     },
-    list: () => Array.from({ length: ids.size }, (_, index) => ({ id: String(ids.keyAt(index)), plant: plantFromJson(texts.text(index)) })),
+    list: () => Array.from({ length: ids.size }, (_, index) => ({ id: String(ids.keyAt(index)), json: texts.text(index) })),
     clear: () => {
       const count = ids.size;
       ids.clear();

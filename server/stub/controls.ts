@@ -17,7 +17,7 @@ import { ApiError } from '../errors.js';
 import { NonIntegralNumber, type JsonObject, type JsonValue } from '../json.js';
 import { DEFAULT_JOURNAL_PAGE, MAX_DELAY_MS, MAX_JOURNAL_PAGE } from '../limits.js';
 import { RESERVED_PREFIX } from '../routes.js';
-import type { PlantStore } from '../store.js';
+import { plantFromJson, type PlantStore } from '../store.js';
 import { parseSteps, StepError, type ExampleCheck, type FaultSchedule } from './fault-schedule.js';
 import type { Journal } from './journal.js';
 
@@ -48,7 +48,7 @@ export function registerControls(app: FastifyInstance, { token, store, rule, jou
 
   app.get(`${CONTROLS_PREFIX}/plants`, { onRequest }, async () => ({
     // Ids as decimal strings: a JSON number would lose int64 digits in most clients.
-    plants: (await store.list()).map(({ id, plant }) => ({ id, ...plant })),
+    plants: (await store.list()).map(({ id, json }) => ({ id, ...plantFromJson(json) })),
   }));
   app.post(`${CONTROLS_PREFIX}/plants`, { onRequest }, async (request) => ({
     // A list that does not fit is the API's 507, with the reason.
