@@ -78,6 +78,17 @@ export const MAX_JOURNAL_PAGE = 1000;
  */
 export const JOURNAL_PAGE_BYTES = 4 * 1024 * 1024;
 
+/** Plants one GET /__admin/plants answers by default (?limit=N), and at most. */
+export const DEFAULT_PLANTS_PAGE = 1000;
+export const MAX_PLANTS_PAGE = 10_000;
+/**
+ * Bytes of plants one page holds at most, as the byte budget counts them (at
+ * least one plant), so that its answer is at most twice as long: the whole
+ * store in one answer was 100 MB at a budget of 32 MiB, blocked the event
+ * loop for seconds, and at the default budget would pass V8's longest string.
+ */
+export const PLANTS_PAGE_BYTES = 4 * 1024 * 1024;
+
 /** Longest answer delay of the stub in milliseconds; PLANTSTORE_DELAY_MS. */
 export const MAX_DELAY_MS = 60_000;
 /**

@@ -160,10 +160,27 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOpti
         return rows[0] === undefined ? undefined : plantFromJson(rows[0].plant);
       }),
 
-    list: () =>
+    list: (after, limit, maxBytes) =>
       guarded(async () => {
-        const { rows } = await pool.query<{ id: string; plant: string }>('SELECT id::text AS id, plant FROM plantstore_plants ORDER BY seq');
-        return rows.map((row): PlantEntry => ({ id: row.id, json: row.plant }));
+        // The plants after `after` up to the limit and one more (is there a next page?), with
+        // their running byte count; a plant's text is read only when it is in the page.
+        const { rows } = await pool.query<{ seq: string; id: string; plant: string | null }>({
+          name: 'plantstore_list',
+          text: `SELECT seq::text AS seq, id::text AS id, CASE WHEN kept THEN plant END AS plant FROM (
+                   SELECT seq, id, plant, row_number() OVER w <= $2 AND (row_number() OVER w = 1 OR sum(bytes) OVER w <= $3) AS kept
+                   FROM (SELECT seq, id, plant, bytes FROM plantstore_plants WHERE seq > $1 ORDER BY seq LIMIT $2 + 1) AS following
+                   WINDOW w AS (ORDER BY seq)
+                 ) AS counted ORDER BY counted.seq`,
+          values: [after, limit, maxBytes],
+        });
+        const plants: PlantEntry[] = [];
+        let last = after;
+        for (const row of rows) {
+          if (row.plant === null) return { plants, next: last };
+          plants.push({ id: row.id, json: row.plant });
+          last = Number(row.seq);
+        }
+        return { plants, next: null };
       }),
 
     clear: () =>

@@ -19,6 +19,14 @@ export interface PlantEntry {
   json: string;
 }
 
+/** A page of the stored plants (PlantStore.list). */
+export interface PlantPage {
+  /** In the order stored. */
+  plants: PlantEntry[];
+  /** The `after` of the following page (the seq of this page's last plant); null when this page holds the newest plant. */
+  next: number | null;
+}
+
 /** 'full': storing would pass the store's count cap or its byte budget. */
 export type CreateResult = 'created' | 'exists' | 'full';
 
@@ -79,8 +87,15 @@ export interface PlantStore {
    */
   createAll(entries: readonly PlantEntry[]): MaybePromise<CreateAllResult>;
   get(id: string): MaybePromise<StoredPlant | undefined>;
-  /** Every stored plant with its id and JSON text, in the order they were stored. */
-  list(): MaybePromise<PlantEntry[]>;
+  /**
+   * A page of the stored plants with their ids and JSON texts, in the order
+   * they were stored: those whose seq is above `after`, at most `limit` of
+   * them and at most `maxBytes` as plantBytes() counts them (one plant at
+   * least, whatever its size). A plant's seq is its running number in the
+   * order of storing, from 1; it is never reused, and clear() does not
+   * reset it, so an `after` from before a clear finds what was stored since.
+   */
+  list(after: number, limit: number, maxBytes: number): MaybePromise<PlantPage>;
   /** Removes every plant; answers how many there were. */
   clear(): MaybePromise<number>;
   usage(): MaybePromise<StoreUsage>;
@@ -94,7 +109,7 @@ export interface MemoryStore extends PlantStore {
   create(id: string, json: string): CreateResult;
   createAll(entries: readonly PlantEntry[]): CreateAllResult;
   get(id: string): StoredPlant | undefined;
-  list(): PlantEntry[];
+  list(after: number, limit: number, maxBytes: number): PlantPage;
   clear(): number;
   usage(): StoreUsage;
 }
@@ -175,6 +190,8 @@ export function createMemoryStore(maxPlants: number = DEFAULT_MAX_PLANTS, maxByt
   const ids = new PlantIds();
   const texts = new PlantTexts();
   let bytes = 0;
+  // The seq of the plant at index i is before + i + 1: `before` counts the plants cleared since start.
+  let before = 0;
   const fits = (count: number, more: number) => ids.size + count <= maxPlants && bytes + more <= maxBytes;
   const store = (key: PlantKey, text: string, kept?: number) => {
     // An id and its text get the same index: both count up from 0 together.
@@ -208,9 +225,22 @@ export function createMemoryStore(maxPlants: number = DEFAULT_MAX_PLANTS, maxByt
       const index = ids.find(keyOf(id));
       return index === undefined ? undefined : plantFromJson(texts.text(index));
     },
-    list: () => Array.from({ length: ids.size }, (_, index) => ({ id: String(ids.keyAt(index)), json: texts.text(index) })),
+    list(after, limit, maxBytes) {
+      const plants: PlantEntry[] = [];
+      let counted = 0;
+      let index = Math.max(0, Math.min(after - before, ids.size));
+      for (; index < ids.size && plants.length < limit; index++) {
+        const id = String(ids.keyAt(index));
+        const size = countedBytes(id, texts.bytesAt(index));
+        if (plants.length > 0 && counted + size > maxBytes) break;
+        counted += size;
+        plants.push({ id, json: texts.text(index) });
+      }
+      return { plants, next: index < ids.size ? before + index : null };
+    },
     clear: () => {
       const count = ids.size;
+      before += count;
       ids.clear();
       texts.clear();
       bytes = 0;

@@ -56,7 +56,7 @@ for (const [kind, make, options] of stores) {
       const plant = { name: 'a\u0000b\ud800c\udfff🌵', tag: '' };
       assert.equal(await store.create('1', text(plant)), 'created');
       assert.deepEqual(await store.get('1'), plant);
-      assert.deepEqual(await store.list(), [entry('1', plant)]);
+      assert.deepEqual((await store.list(0, 10, 1e9)).plants, [entry('1', plant)]);
     });
 
     test('a plant counts its JSON text as the in-memory store keeps it: a byte a character in latin1, two a code unit in UTF-16, escapes as written', { timeout: 120_000 }, async () => {
@@ -75,6 +75,40 @@ for (const [kind, make, options] of stores) {
         total += PLANT_OVERHEAD_BYTES + id.length + kept;
       }
       assert.deepEqual(await store.usage(), { plants: cases.length, bytes: total });
+    });
+
+    test('list answers a page: the plants after a seq in the order stored, at most a limit and a byte budget of them (one at least), and the after of the next page', { timeout: 120_000 }, async () => {
+      const store = await make();
+      const plants = Array.from({ length: 10 }, (_, i) => entry(String(100 - i), { name: `plant ${i}`.padEnd(10 + 10 * i, '.') }));
+      assert.equal(await store.createAll(plants.slice(0, 4)), 'created');
+      for (const { id, json } of plants.slice(4)) assert.equal(await store.create(id, json), 'created');
+      const bytes = plants.map(({ id, json }) => plantBytes(id, json));
+      // Whole pages of 3, by the limit.
+      const seen: string[] = [];
+      const afters: number[] = [];
+      for (let after = 0; ; ) {
+        const page = await store.list(after, 3, 1e9);
+        seen.push(...page.plants.map(({ id }) => id));
+        assert.ok(page.plants.length === 3 || page.next === null);
+        if (page.next === null) break;
+        afters.push(page.next);
+        after = page.next;
+      }
+      assert.deepEqual(seen, plants.map(({ id }) => id), 'every plant once, in the order stored');
+      assert.deepEqual(afters, [...afters].sort((x, y) => x - y), 'next rises');
+      // By the byte budget: as many as fit, the first always.
+      const fitTwo = bytes[0]! + bytes[1]!;
+      const byBytes = await store.list(0, 10, fitTwo);
+      assert.deepEqual(byBytes.plants, plants.slice(0, 2));
+      assert.equal(byBytes.next, (await store.list(0, 2, 1e9)).next, 'the after of the second plant');
+      assert.deepEqual((await store.list(0, 10, fitTwo - 1)).plants, plants.slice(0, 1));
+      assert.deepEqual((await store.list(0, 10, 1)).plants, plants.slice(0, 1), 'one plant at least, whatever its size');
+      assert.deepEqual(await store.list(afters.at(-1)!, 10, 1e9), { plants: plants.slice(9), next: null });
+      assert.deepEqual(await store.list(Number.MAX_SAFE_INTEGER, 10, 1e9), { plants: [], next: null });
+      // Seqs go on after a clear: an after from before it finds what is stored since.
+      assert.equal(await store.clear(), 10);
+      assert.equal(await store.create('7', text({ name: 'again' })), 'created');
+      assert.deepEqual(await store.list(afters[1]!, 10, 1e9), { plants: [entry('7', { name: 'again' })], next: null });
     });
 
     test('the count cap and the byte budget: full changes nothing, and a taken id is a duplicate even when full', { timeout: 120_000 }, async () => {
@@ -104,13 +138,13 @@ for (const [kind, make, options] of stores) {
       const store = await make(3);
       assert.equal(await store.create('2', b.json), 'created');
       assert.deepEqual(await store.createAll([a, b, c]), { taken: ['2'] });
-      assert.deepEqual(await store.list(), [b], 'nothing of the refused list was stored');
+      assert.deepEqual((await store.list(0, 10, 1e9)).plants, [b], 'nothing of the refused list was stored');
       assert.equal(await store.createAll([a, c, entry('4', { name: 'd' })]), 'full', 'three more pass the count cap of 3');
       assert.deepEqual(await store.usage(), { plants: 1, bytes: plantBytes('2', b.json) });
       assert.equal(await store.createAll([c, a]), 'created');
-      assert.deepEqual(await store.list(), [b, c, a], 'listed in the order stored');
+      assert.deepEqual((await store.list(0, 10, 1e9)).plants, [b, c, a], 'listed in the order stored');
       assert.equal(await store.clear(), 3);
-      assert.deepEqual(await store.list(), []);
+      assert.deepEqual(await store.list(0, 10, 1e9), { plants: [], next: null });
 
       const byBytes = await make(100, 2 * plantBytes('1', a.json));
       assert.equal(await byBytes.createAll([a, entry('3', { name: 'c' }), entry('4', { name: 'd' })]), 'full', 'three plants pass a budget of two');

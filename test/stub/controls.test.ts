@@ -25,7 +25,7 @@ test('controls on without a token: answered without credentials', { timeout: 60_
   const app = stubApp();
   const res = await app.inject({ method: 'GET', url: '/__admin/plants' });
   assert.equal(res.statusCode, 200);
-  assert.deepEqual(res.json(), { plants: [] });
+  assert.deepEqual(res.json(), { plants: [], next: null });
 });
 
 test('controls token: the controls answer 401 without it or with another token, 200 with it', { timeout: 60_000 }, async () => {
@@ -64,11 +64,12 @@ test('plants: listed with exact int64 ids as strings, reset, and stored from an 
       { id: '1', name: 'Monstera', tag: 'tropical' },
       { id: '9223372036854775807', name: 'Max' },
     ],
+    next: null,
   });
 
   const reset = await app.inject({ method: 'DELETE', url: '/__admin/plants' });
   assert.deepEqual(reset.json(), { deleted: 2 });
-  assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/plants' })).json(), { plants: [] });
+  assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/plants' })).json(), { plants: [], next: null });
   // After a reset the same id can be created again.
   assert.equal((await createPlant(app, { id: 1, name: 'Monstera' })).statusCode, 200);
 
@@ -100,7 +101,7 @@ test('POST /__admin/plants refuses bad lists whole, with the Error record', { ti
     assert.equal(res.json().error, 40023);
     assert.match(res.json().message, message);
   }
-  assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/plants' })).json(), { plants: [] }, 'nothing stored');
+  assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/plants' })).json(), { plants: [], next: null }, 'nothing stored');
   const syntax = await app.inject({ method: 'POST', url: '/__admin/plants', headers: { 'content-type': 'application/json' }, payload: '[{' });
   assert.equal(syntax.statusCode, 400);
   assert.equal(syntax.json().error, 40001);
@@ -284,7 +285,7 @@ test('delay: past the most answers waiting at once, a request is answered 503 wi
   assert.equal((await createPlant(app, { id: 4, name: 'Fern' }, { authorization: 'Bearer other' })).statusCode, 401);
   sleeps.releaseAll();
   assert.deepEqual((await Promise.all(answers)).map((a) => a.statusCode), [200, 200]);
-  assert.deepEqual((await app.plantStore.list()).map((p) => p.id), ['1', '2'], 'the 503 stored nothing');
+  assert.deepEqual((await app.plantStore.list(0, 1000, 1e9)).plants.map((p) => p.id), ['1', '2'], 'the 503 stored nothing');
   const waiting = sleeps.nextWait();
   const again = createPlant(app, { id: 3, name: 'Fern' });
   await waiting;

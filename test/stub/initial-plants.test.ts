@@ -29,6 +29,7 @@ test('initial plants file: its plants are stored at start, int64 ids exact', { t
       { id: '1', name: 'Monstera', tag: 'tropical' },
       { id: '9007199254740993', name: 'Big' },
     ],
+    next: null,
   });
   const duplicate = await createPlant(app, { id: 1, name: 'Again' });
   assert.equal(duplicate.statusCode, 400);
@@ -98,14 +99,14 @@ async function startAndList(env: Record<string, string>): Promise<{ plants: unkn
 test('npm start with a good initial plants file serves its plants through the controls', { timeout: 60_000 }, async () => {
   const file = plantsFile('good-start.json', '[{"id": 42, "name": "Fern"}]');
   const { plants, log } = await startAndList({ PLANTSTORE_PLANTS_FILE: file });
-  assert.deepEqual(plants, { plants: [{ id: '42', name: 'Fern' }] });
+  assert.deepEqual(plants, { plants: [{ id: '42', name: 'Fern' }], next: null });
   assert.ok(!log.some((entry) => entry.msg.includes('deprecated')));
 });
 
 test('npm start with PLANTSTORE_SEED_FILE, the former name: the plants are stored and a warning says to rename it', { timeout: 60_000 }, async () => {
   const file = plantsFile('former-name.json', '[{"id": 7, "name": "Fern"}]');
   const { plants, log } = await startAndList({ PLANTSTORE_SEED_FILE: file });
-  assert.deepEqual(plants, { plants: [{ id: '7', name: 'Fern' }] });
+  assert.deepEqual(plants, { plants: [{ id: '7', name: 'Fern' }], next: null });
   const warning = log.find((entry) => entry.msg.includes('PLANTSTORE_SEED_FILE'));
   assert.equal(warning?.level, 40, 'a pino warn line');
   assert.match(warning?.msg ?? '', /deprecated: set PLANTSTORE_PLANTS_FILE/);
