@@ -5,10 +5,9 @@ import { DEFAULT_MAX_BYTES, DEFAULT_MAX_PLANTS, PLANT_OVERHEAD_BYTES } from './l
 import { PlantIds, type PlantKey } from './plant-ids.js';
 import { keptBytes, PlantTexts } from './plant-texts.js';
 
-/** A stored plant read back from its JSON text (the Plant schema's record): what the client sent, without the id. */
+/** A stored plant read back from its JSON text (get()): the members of the Plant record as sent, as plain objects. */
 export interface StoredPlant {
-  name: string;
-  tag?: string;
+  [property: string]: unknown;
 }
 
 /** A plant as a store keeps it: its id, and the JSON text of the answer, which is the plant. */
@@ -141,22 +140,20 @@ function countedBytes(id: string, kept: number): number {
 }
 
 /**
- * The plant as the JSON text the API answers with: JSON.stringify's text,
- * except that an integer beyond 2^53 (a bigint, which an evolved document's
- * field may hold) is written with all its digits, where JSON.stringify
- * throws. A string of its own: no slice of the request's text, which V8
- * would keep whole for as long as the plant is stored.
+ * A plant given as a value (not as sent text) as the JSON text the API
+ * answers with: JSON.stringify's text, except that an integer beyond 2^53 (a
+ * bigint) is written with all its digits, where JSON.stringify throws, and a
+ * numeral the parser kept apart (NonIntegralNumber) as written.
  */
 export function plantJson(plant: StoredPlant): string {
-  // Strings (every plant of the shipped document) are JSON.stringify's, which is faster.
-  const plain = typeof plant.name === 'string' && (plant.tag === undefined || typeof plant.tag === 'string');
-  return plain ? JSON.stringify(plant) : exactJson(plant);
+  return exactJson(plant);
 }
 
 /** JSON.stringify's text, with a bigint written as its digits. */
 function exactJson(value: unknown): string {
   if (typeof value === 'bigint') return value.toString();
-  if (value === null || typeof value !== 'object' || value instanceof NonIntegralNumber) return JSON.stringify(value) ?? 'null';
+  if (value instanceof NonIntegralNumber) return value.numeral;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(exactJson).join(',')}]`;
   const members = Object.entries(value).filter(([, member]) => member !== undefined);
   return `{${members.map(([name, member]) => `${JSON.stringify(name)}:${exactJson(member)}`).join(',')}}`;

@@ -12,13 +12,15 @@
 //   POST   /__admin/reset     plants, journal, faults and delay as at start (the store emptied)
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createAuthenticator } from '../auth.js';
-import { isJsonMediaType, jsonBody } from '../body.js';
+import { isJsonMediaType, jsonBody, sentBody } from '../body.js';
 import type { CreateRule } from '../create.js';
 import { ApiError } from '../errors.js';
 import { NonIntegralNumber, type JsonObject, type JsonValue } from '../json.js';
 import { DEFAULT_JOURNAL_PAGE, DEFAULT_PLANTS_PAGE, MAX_DELAY_MS, MAX_JOURNAL_PAGE, MAX_PLANTS_PAGE, PLANTS_PAGE_BYTES } from '../limits.js';
 import { RESERVED_PREFIX } from '../routes.js';
 import type { PlantPage, PlantStore } from '../store.js';
+import { withoutMember } from '../stored-plant.js';
+import type { OperationContract } from '../validation.js';
 import { parseSteps, StepError, type ExampleCheck, type FaultSchedule } from './fault-schedule.js';
 import type { Journal } from './journal.js';
 
@@ -32,6 +34,7 @@ export interface DelaySetting {
 export interface ControlsOptions {
   /** When set, every control requires `Authorization: Bearer <token>`. */
   token: string | undefined;
+  contract: OperationContract;
   store: PlantStore;
   rule: CreateRule;
   journal: Journal;
@@ -42,7 +45,7 @@ export interface ControlsOptions {
   faults: { schedule: FaultSchedule; checkExample: ExampleCheck };
 }
 
-export function registerControls(app: FastifyInstance, { token, store, rule, journal, delay, startDelayMs, faults }: ControlsOptions): void {
+export function registerControls(app: FastifyInstance, { token, contract, store, rule, journal, delay, startDelayMs, faults }: ControlsOptions): void {
   const guard = token === undefined ? undefined : createAuthenticator([token]);
   const onRequest = async (request: FastifyRequest) => guard?.check(request.headers.authorization);
   const invalid = (message: string) => new ApiError('STUB_INVALID_REQUEST', message);
@@ -50,11 +53,13 @@ export function registerControls(app: FastifyInstance, { token, store, rule, jou
   app.get(`${CONTROLS_PREFIX}/plants`, { onRequest }, async (request, reply) => {
     const { after, limit } = pageOf(request, 'the stored plants', DEFAULT_PLANTS_PAGE, MAX_PLANTS_PAGE);
     const page = await store.list(after, limit, PLANTS_PAGE_BYTES);
-    return reply.type('application/json; charset=utf-8').send(plantsPageJson(page));
+    return reply.type('application/json; charset=utf-8').send(plantsPageJson(page, contract.plant.keeps('id')));
   });
   app.post(`${CONTROLS_PREFIX}/plants`, { onRequest }, async (request) => ({
     // A list that does not fit is the API's 507, with the reason.
-    created: await rule.storeAll(requiredJsonBody(request), 'request body', (message, kind) => (kind === 'full' ? new ApiError('STORE_FULL', message) : invalid(message))),
+    created: await rule.storeAll(requiredJsonBody(request), 'request body', (message, kind) => (kind === 'full' ? new ApiError('STORE_FULL', message) : invalid(message)), {
+      sent: sentBody(request),
+    }),
   }));
   app.delete(`${CONTROLS_PREFIX}/plants`, { onRequest }, async () => ({ deleted: await store.clear() }));
 
@@ -117,11 +122,16 @@ function pageOf(request: FastifyRequest, what: string, defaultLimit: number, max
 
 /**
  * A page of plants as the answer's JSON text, made of the stored texts as
- * they are (no parse, no object per plant): each plant with its id first, as
- * a decimal string (a JSON number would lose int64 digits in most clients).
+ * they are (no object per plant): each plant with its id first, as a decimal
+ * string (a JSON number would lose int64 digits in most clients). A Plant
+ * that declares `id` stores it too, as sent: the listing shows it once, as
+ * the decimal string.
  */
-function plantsPageJson({ plants, next }: PlantPage): string {
-  const entries = plants.map(({ id, json }) => (json === '{}' ? `{"id":"${id}"}` : `{"id":"${id}",${json.slice(1)}`));
+function plantsPageJson({ plants, next }: PlantPage, storesId: boolean): string {
+  const entries = plants.map(({ id, json: stored }) => {
+    const json = storesId ? withoutMember(stored, 'id') : stored;
+    return json === '{}' ? `{"id":"${id}"}` : `{"id":"${id}",${json.slice(1)}`;
+  });
   return `{"plants":[${entries.join(',')}],"next":${next}}`;
 }
 

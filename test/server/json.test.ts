@@ -111,3 +111,16 @@ test('a bad escape, a control character or the end of the text after an escape i
   assert.equal(at('"ab'), 'Malformed JSON at position 3: unterminated string.');
   assert.equal(at('"\\é"'), 'Malformed JSON at position 1: invalid escape in a string.');
 });
+
+test('topLevelNames: the member names of the top-level object in the order written, none of nested objects or of other values', { timeout: 60_000 }, () => {
+  const names = (text: string) => {
+    const out: string[] = [];
+    parseJson(text, { topLevelNames: out });
+    return out;
+  };
+  assert.deepEqual(names('{"tag": "t", "2": 1, "n\\u0061me": {"inner": 1}, "1": [{"deep": 2}], "__proto__": null}'), ['tag', '2', 'name', '1', '__proto__']);
+  assert.deepEqual(names('[{"a": 1}, {"b": 2}]'), []);
+  assert.deepEqual(names('"text"'), []);
+  assert.deepEqual(names('{}'), []);
+  assert.deepEqual(Object.keys(parseJson('{"tag": "t", "2": 1}') as object), ['2', 'tag'], 'what enumerating the object gives instead');
+});

@@ -59,6 +59,19 @@ for (const [kind, make, options] of stores) {
       assert.deepEqual((await store.list(0, 10, 1e9)).plants, [entry('1', plant)]);
     });
 
+    test('a plant is its JSON text, kept and listed exactly: nested objects and arrays, integers beyond 2^53, numbers with every digit, members in the order given', { timeout: 120_000 }, async () => {
+      const store = await make();
+      const texts = [
+        '{"care":{"water":{"amountMl":250.125,"everyDays":3}},"name":"Fern","stock":9223372036854775807}',
+        '{"cuttings":[{"taken":"2026-03-01","length":12.50},{"length":0.1000000000000000000001,"ids":[9007199254740993,-0,1e400]}],"name":"Ivy"}',
+        '{"name":"Palm","id":5.0,"note-1":"\\u0000 \\ud800 🌵 ж"}',
+      ];
+      for (const [i, json] of texts.entries()) assert.equal(await store.create(String(i + 1), json), 'created');
+      assert.deepEqual((await store.list(0, 10, 1e9)).plants, texts.map((json, i) => ({ id: String(i + 1), json })));
+      assert.deepEqual(await store.usage(), { plants: 3, bytes: texts.reduce((sum, json, i) => sum + plantBytes(String(i + 1), json), 0) });
+      assert.deepEqual(await store.get('1'), { care: { water: { amountMl: 250.125, everyDays: 3 } }, name: 'Fern', stock: 9223372036854775807n });
+    });
+
     test('a plant counts its JSON text as the in-memory store keeps it: a byte a character in latin1, two a code unit in UTF-16, escapes as written', { timeout: 120_000 }, async () => {
       const store = await make();
       const cases: Array<[string, string, number]> = [
