@@ -96,7 +96,10 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   if (initialPlants !== undefined) {
     // A plugin, so that the store is filled before the server is ready: the first request finds the plants.
     app.register(async () => {
-      const stored = await rule.storeAll(initialPlants.plants, initialPlants.source, (message) => new InitialPlantsError(message), 'skip');
+      const stored = await rule.storeAll(initialPlants.plants, initialPlants.source, (message) => new InitialPlantsError(message), {
+        alreadyStored: 'skip',
+        sent: initialPlants.text === undefined ? undefined : { text: initialPlants.text },
+      });
       if (stored === 0 && Array.isArray(initialPlants.plants) && initialPlants.plants.length > 0) {
         app.log.info(`${initialPlants.source}: every plant's id is stored already (a shared database, or a restart); the list was not stored again`);
       }

@@ -5,6 +5,9 @@
 //   request.rawBody    the bytes as received (the stub's journal keeps them)
 //   request.body       the parsed JSON value; undefined for an empty body
 //   request.bodyError  why the bytes are not JSON (400), or null
+//   request.bodySent   the text the body was parsed from, and its top-level
+//                      object's member names in the order written: what the
+//                      create rule keeps of a plant is as sent (create.ts)
 //
 // A body that is not JSON is not an error of the parser: an error passed to
 // the parser's done() makes Fastify close the connection (in case body bytes
@@ -15,6 +18,7 @@ import type { FastifyInstance, FastifyRequest, preParsingHookHandler, preValidat
 import { parseMediaType } from '../lib/http-syntax.js';
 import { ApiError } from './errors.js';
 import { JsonSyntaxError, parseJson, type JsonValue } from './json.js';
+import type { SentJson } from './stored-plant.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -22,6 +26,8 @@ declare module 'fastify' {
     rawBody: Buffer | null;
     /** Why the body could not be read as JSON; null when it could, or was not read. */
     bodyError: ApiError | null;
+    /** The JSON text of the body as parsed; null when there was none. */
+    bodySent: SentJson | null;
   }
 }
 
@@ -31,6 +37,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 export function installBodyParser(app: FastifyInstance, bodyLimit: number): void {
   app.decorateRequest('rawBody', null);
   app.decorateRequest('bodyError', null);
+  app.decorateRequest('bodySent', null);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (request, raw, done) => {
     const buffer = raw as Buffer;
@@ -45,7 +52,10 @@ export function installBodyParser(app: FastifyInstance, bodyLimit: number): void
       return done(null, undefined);
     }
     try {
-      done(null, parseJson(text));
+      const topLevelNames: string[] = [];
+      const value = parseJson(text, { topLevelNames });
+      request.bodySent = { text, topLevelNames };
+      done(null, value);
     } catch (error) {
       if (!(error instanceof JsonSyntaxError)) return done(error as Error, undefined);
       request.bodyError = new ApiError('MALFORMED_JSON', error.message);
@@ -58,6 +68,12 @@ export function installBodyParser(app: FastifyInstance, bodyLimit: number): void
 export const rejectUnreadableBody: preValidationHookHandler = (request, _reply, done) => {
   done(request.bodyError ?? undefined);
 };
+
+/** The text a request's body was parsed from (undefined when empty); throws the 400 when it is not JSON. */
+export function sentBody(request: FastifyRequest): SentJson | undefined {
+  if (request.bodyError !== null) throw request.bodyError;
+  return request.bodySent ?? undefined;
+}
 
 /** The parsed body of a request (undefined when empty); throws the 400 when it is not JSON. */
 export function jsonBody(request: FastifyRequest): JsonValue | undefined {

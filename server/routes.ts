@@ -3,7 +3,7 @@
 // Hooks take callbacks rather than being async: no promise per request on the hot path.
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from './auth.js';
-import { jsonBody, rejectUnreadableBody, requireMediaType } from './body.js';
+import { jsonBody, rejectUnreadableBody, requireMediaType, sentBody } from './body.js';
 import type { CreateRule } from './create.js';
 import { ApiError, sendError } from './errors.js';
 import { STORE_RETRY_AFTER_SECONDS } from './limits.js';
@@ -81,7 +81,7 @@ export const operationRoute: FastifyPluginCallback<OperationRouteOptions> = (app
     preValidation: rejectUnreadableBody,
     // A plain function: Fastify hands what it throws to the error handler.
     handler: (request, reply) => {
-      const entry = rule.fromBody(jsonBody(request));
+      const entry = rule.fromBody(jsonBody(request), sentBody(request));
       if (!answerCanBeDelivered(reply)) throw new ApiError('MALFORMED_REQUEST', 'Request not processed: the connection closes after an earlier answer.');
       const stored = rule.store(entry);
       // The in-memory store answers at once: no promise on its hot path.

@@ -8,6 +8,8 @@ import { JsonSyntaxError, parseJson, type JsonValue } from '../json.js';
 export interface InitialPlants {
   source: string;
   plants: JsonValue;
+  /** The JSON text `plants` was parsed from, when it was read from one: the stored plants keep its values as written. */
+  text?: string;
 }
 
 /** Initial plants that cannot be used: the server refuses to start. */
@@ -34,5 +36,5 @@ export function readInitialPlantsFile(file: string, variable = 'PLANTSTORE_PLANT
     throw new InitialPlantsError(`${source} is not valid JSON: ${error.message}`);
   }
   if (!Array.isArray(plants)) throw new InitialPlantsError(`${source} must hold a JSON array of NewPlant records`);
-  return { source, plants };
+  return { source, plants, text };
 }

@@ -10,8 +10,25 @@ export function fixturePath(file: string): string {
   return fileURLToPath(new URL(`${up}${file}`, import.meta.url));
 }
 
-/** Fixtures that are not one plausible change: every-keyword.yaml uses keywords the harness derives no cases from, for the coverage test. */
-export const NOT_EVOLVED = ['every-keyword.yaml'];
+/**
+ * Evolved documents of the server's tests (test/server/plant-properties.test.ts:
+ * what the stored plant keeps of Plant) that the harness does not grade yet:
+ * it validates an answer after JSON.parse (an int64 beyond 2^53 loses its
+ * digits) and compares a nested object sent with its members reordered in
+ * its own order (PS-RESP-003, PS-ACCEPT-009/010/012, PS-JSON-002).
+ */
+export const SERVER_FIXTURES = [
+  'plant-extra-string.yaml',
+  'plant-big-integer.yaml',
+  'plant-array-of-objects.yaml',
+  'plant-nested-object.yaml',
+  'plant-all-of.yaml',
+  'plant-declares-id.yaml',
+  'plant-pattern-properties.yaml',
+];
+
+/** Fixtures that are not one plausible change (every-keyword.yaml uses keywords the harness derives no cases from, for the coverage test), and those the harness does not grade yet. */
+export const NOT_EVOLVED = ['every-keyword.yaml', ...SERVER_FIXTURES];
 
 export interface EvolvedDocument {
   file: string;
