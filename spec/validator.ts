@@ -227,7 +227,7 @@ function violations(errors: ErrorObject[], rootPointer: string): Violation[] {
       message: e.message ?? 'is invalid',
       // Our keyword's errors name the keyword they stand for (minimum, type, ...) and its pointer.
       pointer: pointer ?? childPointer(((e.parentSchema as JsonSchema | boolean)?.[POINTER as never] as string | undefined) ?? rootPointer, e.keyword),
-      params,
+      ...(Object.keys(params).length > 0 ? { params } : {}),
     };
   });
 }
