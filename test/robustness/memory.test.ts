@@ -24,15 +24,17 @@ test(`memory per plant: padded request bodies are not retained, and plain plants
   assert.equal(code, 0, `plain plants retained ${report.plain.retainedPerPlant} bytes each; the budget counts ${report.plain.countedPerPlant}`);
 });
 
-// The byte budget against what the process grows by: a store of 32 MiB
+// The byte budget against what the process grows by: a store of 64 MiB
 // filled with names whose stored text is larger than their characters.
 // Counting 2 bytes a character let control-character names grow the
-// process by 3 to 5 times the budget.
+// process by 3 to 5 times the budget. The bounds (robustness/budget.ts) hold
+// with both cores busy: RSS depends on when the collector frees request
+// buffers, by up to 40 % of the budget.
 for (const kind of Object.keys(BUDGET_NAME_KINDS)) {
-  test(`a store filled to a byte budget of 32 MiB with ${kind} names holds at most the budget and an eighth (heap and buffers), and grows RSS by at most the budget and a half, plus 8 MiB`, { timeout: 180_000 }, async () => {
+  test(`a store filled to a byte budget of 64 MiB with ${kind} names holds at most the budget and an eighth (heap and buffers), and grows RSS by at most the budget and a half, plus 16 MiB`, { timeout: 180_000 }, async () => {
     const { code, lines, stderr } = await runProcess({
       file: process.execPath,
-      args: ['--expose-gc', BUDGET_PROBE, '--kind', kind, '--max-bytes', String(32 * 1024 * 1024), '--name-length', '10000'],
+      args: ['--expose-gc', BUDGET_PROBE, '--kind', kind, '--max-bytes', String(64 * 1024 * 1024), '--name-length', '10000'],
       timeoutMs: 150_000,
     });
     const fill = JSON.parse(lines.at(-1) ?? '{}') as Partial<BudgetFill> & { rssBoundBytes?: number; heapBoundBytes?: number };

@@ -116,7 +116,7 @@ describe('the stub’s wire faults, over a real socket', { timeout: 120_000 }, (
       assert.deepEqual(await storedIds(app), ['1']);
     }));
 
-  test('reset: curl exits 56 (Recv failure: Connection reset by peer)', { skip: curlMissing }, () =>
+  test('reset: curl exits 56 (Recv failure: Connection reset by peer)', { skip: curlMissing, timeout: 60_000 }, () =>
     onStub({}, async ({ app, base }) => {
       const result = await curl(curlCreate(base, { id: 1, name: 'Fern' }, { prefer: 'fault=reset' }));
       assert.equal(result.code, 56, result.stderr);
@@ -136,7 +136,7 @@ describe('the stub’s wire faults, over a real socket', { timeout: 120_000 }, (
       assert.deepEqual(await faultsJournaled(app), [{ status: null, fault: { from: 'schedule', step: { fault: 'close' } } }]);
     }));
 
-  test('close: curl exits 52 (Empty reply from server)', { skip: curlMissing }, () =>
+  test('close: curl exits 52 (Empty reply from server)', { skip: curlMissing, timeout: 60_000 }, () =>
     onStub({}, async ({ app, base }) => {
       const result = await curl(curlCreate(base, { id: 1, name: 'Fern' }, { prefer: 'fault=close' }));
       assert.equal(result.code, 52, result.stderr);
@@ -154,7 +154,7 @@ describe('the stub’s wire faults, over a real socket', { timeout: 120_000 }, (
       assert.deepEqual(await faultsJournaled(app), [{ status: 200, fault: { from: 'schedule', step: { fault: 'close-mid-body' } } }]);
     }));
 
-  test('close-mid-body: curl exits 18 (transfer closed with bytes remaining), having received the first half', { skip: curlMissing }, () =>
+  test('close-mid-body: curl exits 18 (transfer closed with bytes remaining), having received the first half', { skip: curlMissing, timeout: 60_000 }, () =>
     onStub({}, async ({ app, base }) => {
       const result = await curl(curlCreate(base, { id: 1, name: 'Fern' }, { prefer: 'fault=close-mid-body' }));
       assert.equal(result.code, 18, result.stderr);
@@ -178,7 +178,7 @@ describe('the stub’s wire faults, over a real socket', { timeout: 120_000 }, (
       assert.deepEqual(await faultsJournaled(app), [{ status: 200, fault: { from: 'schedule', step: { fault: 'garbage' } } }]);
     }));
 
-  test('garbage: curl exits 0 with the 64 bytes (the transfer is whole; only the JSON is wrong)', { skip: curlMissing }, () =>
+  test('garbage: curl exits 0 with the 64 bytes (the transfer is whole; only the JSON is wrong)', { skip: curlMissing, timeout: 60_000 }, () =>
     onStub({}, async ({ app, base }) => {
       const result = await curl([...curlCreate(base, { id: 1, name: 'Fern' }, { prefer: 'fault=garbage' }), '--fail']);
       assert.equal(result.code, 0, result.stderr);
@@ -199,7 +199,7 @@ describe('the stub’s wire faults, over a real socket', { timeout: 120_000 }, (
       assert.deepEqual(await storedIds(app), []);
     }));
 
-  test('truncated: curl exits 0 with the half of the JSON text', { skip: curlMissing }, () =>
+  test('truncated: curl exits 0 with the half of the JSON text', { skip: curlMissing, timeout: 60_000 }, () =>
     onStub({}, async ({ app, base }) => {
       const result = await curl([...curlCreate(base, { id: 1, name: 'Fern' }, { prefer: 'fault=truncated' }), '--fail', '-i']);
       assert.equal(result.code, 0, result.stderr);
@@ -236,7 +236,7 @@ describe('the stub’s wire faults, over a real socket', { timeout: 120_000 }, (
       assert.deepEqual((await faultsJournaled(app))[0], { status: null, fault: { from: 'schedule', step: { fault: 'hang' } } });
     }));
 
-  test('hang: curl gives up at its --max-time with exit 28 (Operation timed out)', { skip: curlMissing }, () =>
+  test('hang: curl gives up at its --max-time with exit 28 (Operation timed out)', { skip: curlMissing, timeout: 60_000 }, () =>
     onStub({}, async ({ app, base }) => {
       const result = await curl([...curlCreate(base, { id: 1, name: 'Fern' }, { prefer: 'fault=hang' }), '--max-time', '1']);
       assert.equal(result.code, 28, result.stderr);
@@ -320,7 +320,7 @@ describe('the stub’s wire faults, over a real socket', { timeout: 120_000 }, (
     assert.deepEqual((await app.plantStore.list(0, 1000, 1e9)).plants, []);
   });
 
-  test('dribble: curl --raw shows the chunk boundaries; the body is the whole Error record', { skip: curlMissing }, () =>
+  test('dribble: curl --raw shows the chunk boundaries; the body is the whole Error record', { skip: curlMissing, timeout: 60_000 }, () =>
     onStub({}, async ({ app, base }) => {
       const result = await curl([...curlCreate(base, { id: 1, name: 'Fern' }, { prefer: 'fault=dribble, bytes=9, interval=1' }), '--raw']);
       assert.equal(result.code, 0, result.stderr);
