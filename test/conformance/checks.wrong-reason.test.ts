@@ -45,7 +45,7 @@ function switches(row: FakeRow): string {
     .join(' + ') || 'baseline';
 }
 
-describe('the tables of wrong-reason mutants and allowed choices', () => {
+describe('the tables of wrong-reason mutants and allowed choices', { timeout: 300_000 }, () => {
   it('give every check of the catalog at least one wrong-reason mutant', () => {
     const covered = new Set(WRONG_REASON_MUTANTS.map((r) => r.check));
     assert.deepEqual(catalog.map((c) => c.id).filter((id) => !covered.has(id)), []);
