@@ -26,8 +26,9 @@ interface Refusal {
   /**
    * The id the body carries, as written, when a lenient reading of it may
    * meet a plant stored before (an id beyond int64 read as a double lands on
-   * int64's end; 1e-7 truncated is 0): the refusal must then differ from the
-   * target's answer to a duplicate id to count.
+   * int64's end; 1e-7 truncated is 0; no id, null or false read as 0, true as
+   * 1): the refusal must then differ from the target's answer to a duplicate
+   * id to count.
    */
   mayMeetStored?: string;
 }
@@ -152,12 +153,30 @@ function refusedBodies(ctx: CheckContext, changes: Breaking[]): Refusal[] {
   return out;
 }
 
-const missingRequired = (ctx: CheckContext): Breaking[] => ctx.model.create.request.required.map((name): Breaking => [[name], undefined, `without ${name}`]);
+/**
+ * The id as written, when a lenient reading of it is an integer a stored
+ * plant may have: no id or null (a zero value, as Go and Jackson read
+ * them: 0), a boolean (0 or 1), a number (a fraction truncated, beyond
+ * int64 read as a double), a string of digits; undefined otherwise.
+ */
+function lenientId(value: JsonValue | undefined): string | undefined {
+  if (value === undefined) return '(no id)';
+  if (value === null || typeof value === 'boolean' || typeof value === 'number' || typeof value === 'bigint' || value instanceof Numeral) return toJson(value);
+  return typeof value === 'string' && /^-?\d+$/.test(value) ? JSON.stringify(value) : undefined;
+}
+
+// A body without its id, or with the id null or a boolean, may meet a plant an earlier run stored (0, 1)
+// on a server that reads it leniently: its refusal must not be a duplicate's.
+const missingRequired = (ctx: CheckContext): Breaking[] =>
+  ctx.model.create.request.required.map((name): Breaking => [[name], undefined, `without ${name}`, name === idField(ctx) ? lenientId(undefined) : undefined]);
 
 const wrongTypes = (ctx: CheckContext): Breaking[] =>
-  ctx.model.create.request.fields.flatMap((f) => wrongValues(ctx, f.types).map(([label, value]): Breaking => [[f.name], value, `${f.name} as ${label}`]));
+  ctx.model.create.request.fields.flatMap((f) =>
+    wrongValues(ctx, f.types).map(([label, value]): Breaking => [[f.name], value, `${f.name} as ${label}`, f.name === idField(ctx) && typeof value === 'boolean' ? lenientId(value) : undefined]),
+  );
 
-const nulls = (ctx: CheckContext): Breaking[] => ctx.model.create.request.fields.filter((f) => !f.types.includes('null')).map((f): Breaking => [[f.name], null, `${f.name} null`]);
+const nulls = (ctx: CheckContext): Breaking[] =>
+  ctx.model.create.request.fields.filter((f) => !f.types.includes('null')).map((f): Breaking => [[f.name], null, `${f.name} null`, f.name === idField(ctx) ? lenientId(null) : undefined]);
 
 /** The doubles beyond int64's ends are 2048 apart: an id 2048·k past the end (k run-unique) reads as a double no stored id has. */
 const DOUBLE_GAP_BEYOND_INT64 = 2048n;
@@ -203,8 +222,10 @@ function nonIntegers(ctx: CheckContext): Breaking[] {
  * without that one keyword (maxLength 50: 51 characters; minimum 1: 0; an
  * enum: a value not listed; unevaluatedProperties: false: a property the
  * schema does not name). A 2xx is a failure: the body is not a NewPlant.
- * A value of the id itself (just below a minimum) may be one an earlier run
- * stored: its refusal must not be a duplicate's.
+ * A value of the id itself (just below a minimum; a string of digits, a
+ * fraction, a boolean or null, which a lenient server reads as an integer),
+ * or no id at all, may be one an earlier run stored: its refusal must not be
+ * a duplicate's.
  */
 const keywordsOutside = {
   id: 'PS-REJECT-012',
@@ -215,10 +236,11 @@ const keywordsOutside = {
       d.outside.map((c): Refusal => {
         const body = keywordCaseBody(ctx, c, d.path);
         const aboutId = d.path.length === 1 && d.path[0] === id;
-        const value = aboutId && body !== null && typeof body === 'object' && !Array.isArray(body) && !(body instanceof Numeral) ? body[id] : undefined;
+        const object = body !== null && typeof body === 'object' && !Array.isArray(body) && !(body instanceof Numeral);
+        const stored = object && (aboutId || !(id in body)) ? lenientId(body[id]) : undefined;
         return {
           request: createRequest(ctx, body, { note: `${c.note} (${d.use.keyword} at ${d.use.pointer})` }),
-          ...(typeof value === 'number' || typeof value === 'bigint' ? { mayMeetStored: String(value) } : {}),
+          ...(stored !== undefined ? { mayMeetStored: stored } : {}),
         };
       }),
     );

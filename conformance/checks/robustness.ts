@@ -126,12 +126,18 @@ interface Extreme {
   invalid: string | undefined;
 }
 
-/** The valid plant with the unnamed property holding `proxy` (a small value of the same type, for the validator), written with `text` in its place. */
-function extremeCase(ctx: CheckContext, note: string, proxy: JsonValue, text: string): { raw: string; sent: Extreme } {
+/**
+ * The valid plant with the unnamed property holding `proxy` (a small value of
+ * the same type, for the validator), written with `text` in its place. Where
+ * the extreme value is given as `exact`, it is graded too: an answer that
+ * echoes the property must carry it back as sent.
+ */
+function extremeCase(ctx: CheckContext, note: string, proxy: JsonValue, text: string, exact?: JsonValue): { raw: string; sent: Extreme } {
   const plant = validPlant(ctx);
   const marker = '"__conformance_extreme__"';
   const raw = toJson({ ...plant, [UNNAMED_PROPERTY]: '__conformance_extreme__' }).replace(marker, text);
-  return { raw, sent: { note, plant, invalid: whyInvalid(ctx, { ...plant, [UNNAMED_PROPERTY]: proxy }) } };
+  const graded = exact === undefined ? plant : { ...plant, [UNNAMED_PROPERTY]: exact };
+  return { raw, sent: { note, plant: graded, invalid: whyInvalid(ctx, { ...plant, [UNNAMED_PROPERTY]: proxy }) } };
 }
 
 function extremeBodies(ctx: CheckContext): Array<{ raw: string; sent: Extreme }> {
@@ -139,9 +145,9 @@ function extremeBodies(ctx: CheckContext): Array<{ raw: string; sent: Extreme }>
   const out = [
     extremeCase(ctx, `arrays nested ${depth} deep in an unnamed property`, [], `${'['.repeat(depth)}${']'.repeat(depth)}`),
     extremeCase(ctx, `objects nested ${depth} deep in an unnamed property`, {}, `${'{"a":'.repeat(depth)}0${'}'.repeat(depth)}`),
-    extremeCase(ctx, 'a number of 5 000 digits in an unnamed property', 0, `1${'0'.repeat(4999)}`),
-    extremeCase(ctx, 'a number beyond any double (1e400) in an unnamed property', 0, '1e400'),
-    extremeCase(ctx, 'a string of 100 000 escapes (\\u00e9) in an unnamed property', 'x', `"${'\\u00e9'.repeat(100_000)}"`),
+    extremeCase(ctx, 'a number of 5 000 digits in an unnamed property', 0, `1${'0'.repeat(4999)}`, new Numeral(`1${'0'.repeat(4999)}`)),
+    extremeCase(ctx, 'a number beyond any double (1e400) in an unnamed property', 0, '1e400', new Numeral('1e400')),
+    extremeCase(ctx, 'a string of 100 000 escapes (\\u00e9) in an unnamed property', 'x', `"${'\\u00e9'.repeat(100_000)}"`, '\u00e9'.repeat(100_000)),
   ];
   // A body just under 1 MiB, padded with whitespace (a large valid body: 200 or 413, RFC 9110 §15.5.14).
   const plant = validPlant(ctx);
