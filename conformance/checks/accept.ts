@@ -237,10 +237,22 @@ function maxLengthOf(ctx: CheckContext, name: string): number | undefined {
   return stated.length > 0 ? Math.min(...stated) : undefined;
 }
 
-/** A fresh id below 0 the document allows: a fresh one negated, else the fresh one itself when no negative id is allowed (RuledOut then). */
-function negativeId(ctx: CheckContext): Body {
+/**
+ * A fresh id below 0 the document allows (a fresh one negated, else one
+ * folded into the negative ids it allows; RuledOut when it allows none),
+ * and its positive counterpart, when this run has sent no plant with it.
+ */
+function negativeId(ctx: CheckContext): { body: Body; positive?: bigint } {
   const id = idField(ctx);
-  return firstAllowed([() => validPlant(ctx, { [id]: -ctx.ids.fresh() }), () => validPlant(ctx, { [id]: freshIdBelow(ctx, 0n) })]);
+  // The allocator hands out r and keeps it for this caller: -r is sent, r is this check's to send next.
+  const r = ctx.ids.fresh();
+  try {
+    return { body: validPlant(ctx, { [id]: -r }), positive: r };
+  } catch (err) {
+    if (!(err instanceof RuledOut)) throw err;
+  }
+  const k = freshIdBelow(ctx, 0n);
+  return { body: validPlant(ctx, { [id]: k }), ...(ctx.ids.claim(-k) ? { positive: -k } : {}) };
 }
 
 export const acceptChecks: Check[] = [
@@ -299,8 +311,21 @@ export const acceptChecks: Check[] = [
   fixedIdCheck({ id: 'PS-ACCEPT-007', title: 'The id 0 is accepted (where the schema allows it)', fixed: () => 0n, neighbour: (ctx) => freshId(ctx) }),
   acceptCheck({
     id: 'PS-ACCEPT-008',
-    title: 'A negative id is accepted (where the schema allows it)',
-    bodies: (ctx) => [{ note: 'negative id', body: () => negativeId(ctx) }],
+    title: 'A negative id is accepted (where the schema allows it), and its positive counterpart is another plant',
+    bodies: (ctx) => {
+      // -n, then n: a server that drops the sign (or reads the id's digits alone) refuses n as a duplicate.
+      let negative: ReturnType<typeof negativeId> | undefined;
+      return [
+        { note: 'negative id', body: () => (negative = negativeId(ctx)).body },
+        {
+          note: 'the same id without its sign: another plant',
+          body: () => {
+            if (negative?.positive === undefined) throw new RuledOut('no positive counterpart of the negative id is free in this run');
+            return validPlant(ctx, { [idField(ctx)]: negative.positive });
+          },
+        },
+      ];
+    },
   }),
   fixedIdCheck({
     id: 'PS-ACCEPT-009',
