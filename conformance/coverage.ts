@@ -5,8 +5,7 @@
 // listed as not exercised, with the reason, never left out.
 import { isExtension, isSchemaObject, keywordInfo, subschemas, type KeywordUse } from '../spec/schema-keywords.js';
 import { isCheckedFormat } from '../spec/validator.js';
-import { operationOf } from './checks/responses.js';
-import type { CheckContext } from './checks/types.js';
+import { operationOf } from './checks/declared.js';
 import { keywordDerivations, STRUCTURAL } from './keyword-cases.js';
 import type { TargetResult } from './result.js';
 import { resolveSchema, type SpecModel } from './spec-model.js';
@@ -81,13 +80,11 @@ const under = (pointer: string, prefix: string) => pointer === prefix || pointer
 
 export function computeCoverage(model: SpecModel, targets: TargetResult[], observed: Map<string, ObservedExchange[]>): Coverage {
   const ran = ranChecks(targets);
-  // operationOf reads only the model from its context.
-  const ctx = { model } as CheckContext;
   const requests = new Map<string, number>();
   const answered = new Map<string, Set<string>>();
   for (const [target, exchanges] of observed) {
     for (const ex of exchanges) {
-      const op = operationOf(ctx, ex);
+      const op = operationOf(model, ex);
       if (!op) continue;
       requests.set(op.pointer, (requests.get(op.pointer) ?? 0) + 1);
       if (ex.status === undefined) continue;

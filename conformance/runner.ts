@@ -5,8 +5,7 @@ import { setMaxListeners } from 'node:events';
 import { catalog as defaultCatalog } from './checks/index.js';
 import { describe, noAnswerCause } from './checks/grades.js';
 import { runProperty } from './checks/property.js';
-import { RACE_SIZE } from './checks/state.js';
-import { SEVERITY, type AggregateCheck, type Case, type CaseExchange, type Check, type CheckContext, type ExchangeCheck, type Outcome, type Verdict } from './checks/types.js';
+import { MAX_BATCH, SEVERITY, type AggregateCheck, type Case, type CaseExchange, type Check, type CheckContext, type ExchangeCheck, type Outcome, type Verdict } from './checks/types.js';
 import { RuledOut } from './draw.js';
 import { toCurl } from './curl.js';
 import { diagnose, waitForAnswer, type Diagnosis } from './diagnose.js';
@@ -215,7 +214,7 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
   const checks = (opts.catalog ?? defaultCatalog).filter((c) => !opts.only || opts.only.includes(c.id));
   // Room for a batch of concurrent cases (PS-STATE-003) beside the checks running at once; every
   // exchange carries the target's secrets, redacted from whatever of it a report shortens.
-  const client = new HttpClient(opts.timeoutMs, (opts.concurrency ?? 4) + RACE_SIZE, runRedactor([target]));
+  const client = new HttpClient(opts.timeoutMs, (opts.concurrency ?? 4) + MAX_BATCH, runRedactor([target]));
   // Every request carries the target's own headers (-H); each exchange on the wire is recorded (--har).
   const extra = target.headers ?? {};
   const sendOnWire = async (base: string, spec: RequestSpec, abandon?: AbortSignal): Promise<Exchange> => {

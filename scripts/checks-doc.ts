@@ -9,6 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { catalog } from '../conformance/checks/index.js';
 import { loadDivergences } from '../conformance/differential/divergences.js';
 
+/** Every check ID ever published, in the order they were added: `npm run docs:checks` appends new ones; none is ever removed (test/conformance/catalog.test.ts). */
+export const FROZEN_IDS_PATH = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../conformance/checks/frozen-ids.json' : '../conformance/checks/frozen-ids.json', import.meta.url));
+export const FROZEN_IDS: readonly string[] = JSON.parse(readFileSync(FROZEN_IDS_PATH, 'utf8')) as string[];
+
 export const CHECKS_DOC_PATH = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../docs/checks.md' : '../docs/checks.md', import.meta.url));
 const START = '<!-- checks:start -->';
 const END = '<!-- checks:end -->';
@@ -69,5 +73,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const before = readFileSync(CHECKS_DOC_PATH, 'utf8');
   const after = withDivergencesTable(withChecksTable(before));
   if (after !== before) writeFileSync(CHECKS_DOC_PATH, after);
+  const added = catalog.map((c) => c.id).filter((id) => !FROZEN_IDS.includes(id));
+  if (added.length > 0) {
+    writeFileSync(FROZEN_IDS_PATH, `${JSON.stringify([...FROZEN_IDS, ...added], null, 2)}\n`);
+    process.stdout.write(`conformance/checks/frozen-ids.json: ${added.join(', ')} added\n`);
+  }
   process.stdout.write(after === before ? 'docs/checks.md: checks and divergences lists are up to date\n' : 'docs/checks.md: checks and divergences lists updated\n');
 }

@@ -4,10 +4,10 @@
 // binding.
 import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../http.js';
-import { parseChallenges } from '../../lib/http-syntax.js';
 import type { JsonValue } from '../json.js';
-import { ACCEPT_EVIDENCE, ACCEPT_GRADING, describe, each, gradeAccepted, noAnswer } from './grades.js';
+import { ACCEPT_EVIDENCE, ACCEPT_GRADING, describe, each, gradeAccepted, gradeUnauthorized, noAnswer } from './grades.js';
 import { caseOf, createRequest, validPlant, type Body } from './requests.js';
+import { RULE1, sameAnswerCheck } from './same-answer.js';
 import { rfc } from './sources.js';
 import type { Check, CheckContext, ExchangeCheck, Level, Source, Verdict } from './types.js';
 
@@ -16,48 +16,6 @@ const RFC6750_3 =
 const AUTH_GRADING = `MUST: the request is not served (Authentication rule 1: every operation requires bearer authentication) and the refusal carries a Bearer challenge with an auth-param that RFC 9110 §11.6.1 can read (RFC 6750 §3, MUST): else fail. The status 401 is a SHOULD (RFC 6750 §3.1): another 4xx is non-strict.`;
 const AUTH_EVIDENCE = `A 4xx, its WWW-Authenticate parsed into challenges, one of them Bearer with at least one auth-param; 401 for a pass.`;
 const RFC9110_11_6_1 = 'A server generating a 401 (Unauthorized) response MUST send a WWW-Authenticate header field containing at least one challenge.';
-
-const RFC6750_3_PARAMS = 'All challenges defined by this specification MUST use the auth-scheme value "Bearer". This scheme MUST be followed by one or more auth-param values.';
-
-/**
- * What is wrong with an answer's Bearer challenge, or undefined when it has
- * one that RFC 9110 §11.6.1 can read and RFC 6750 §3 allows (the Bearer
- * scheme followed by one or more auth-params).
- */
-export function challengeProblem(ex: Exchange): { problem: string; cause: string } | undefined {
-  const h = ex.response!.headers['www-authenticate'];
-  if (h === undefined) return { problem: 'no WWW-Authenticate', cause: 'a refusal of missing or bad credentials has no WWW-Authenticate' };
-  const parsed = parseChallenges(h);
-  if ('error' in parsed) return { problem: `WWW-Authenticate does not parse as challenges (RFC 9110 §11.6.1: ${parsed.error})`, cause: 'the WWW-Authenticate challenge does not parse (RFC 9110 §11.6.1)' };
-  const bearer = parsed.challenges.find((c) => c.scheme.toLowerCase() === 'bearer');
-  if (!bearer) return { problem: 'no Bearer challenge', cause: 'a refusal of missing or bad credentials has no Bearer challenge' };
-  if (bearer.token68 !== undefined || bearer.params.size === 0) {
-    return { problem: `a Bearer challenge without an auth-param (RFC 6750 §3: "${RFC6750_3_PARAMS}")`, cause: 'the Bearer challenge has no auth-param (RFC 6750 §3)' };
-  }
-  return undefined;
-}
-
-/**
- * Credentials the target must refuse. Binding: the request is not served
- * (Plant Store specification, Authentication rule 1: every operation
- * requires bearer authentication), and the refusal carries a Bearer
- * challenge with an auth-param (RFC 6750 §3, MUST; RFC 9110 §11.6.1).
- * The status: 401 is what RFC 6750 §3.1 recommends for a bad token and
- * what we chose; another 4xx is allowed (SHOULD), so non-strict.
- * `bodyFirst`: the check is about the order of the checks (PS-AUTH-007), so
- * a 4xx without a challenge, the body's refusal, is non-strict too.
- */
-export function gradeUnauthorized(ex: Exchange, { bodyFirst = false }: { bodyFirst?: boolean } = {}): Verdict {
-  const missing = noAnswer(ex);
-  if (missing) return missing;
-  const status = ex.response!.status;
-  const expected = '401 with WWW-Authenticate: Bearer and an auth-param';
-  if (status < 400 || status >= 500) return { outcome: 'fail', expected, actual: describe(ex), cause: `credentials the target must refuse are answered ${status}` };
-  const challenge = challengeProblem(ex);
-  if (challenge && !(bodyFirst && status !== 401)) return { outcome: 'fail', expected, actual: `${challenge.problem}: ${describe(ex)}`, cause: challenge.cause };
-  if (status === 401) return { outcome: 'pass' };
-  return { outcome: 'non-strict', expected, actual: describe(ex), cause: `credentials the target must refuse are answered ${status}, not 401` };
-}
 
 interface AuthCheckOptions {
   id: string;
@@ -177,7 +135,20 @@ const unknownTokens: ExchangeCheck<TokenCase> = {
   },
 };
 
+const spacesAfterScheme = sameAnswerCheck({
+  id: 'PS-AUTH-008',
+  title: 'Several spaces between Bearer and the token are accepted',
+  source: rfc(6750, '§2.1 Authorization Request Header Field', 'section-2.1'),
+  requirement: `credentials = "Bearer" 1*SP b64token (RFC 9110 §11.4: credentials = auth-scheme [ 1*SP ( token68 / #auth-param ) ]). ${RULE1}`,
+  cases: (ctx) =>
+    [2, 4].map((spaces) => {
+      const sent = validPlant(ctx);
+      return { request: createRequest(ctx, sent, { auth: `Bearer${' '.repeat(spaces)}${ctx.target.token}`, note: `${spaces} spaces after Bearer` }), sent };
+    }),
+});
+
 export const authChecks: Check[] = [
+  spacesAfterScheme,
   authCheck({ id: 'PS-AUTH-001', title: 'Missing credentials: 401 with WWW-Authenticate: Bearer', credentials: () => [[null, 'no Authorization header']] }),
   authCheck({
     id: 'PS-AUTH-002',

@@ -3,7 +3,7 @@
 // what came back.
 import type { Exchange } from '../http.js';
 import { Numeral, parseExact, sameValue, toJson, tryParseJson, type JsonValue } from '../json.js';
-import { mediaTypeEssence } from '../../lib/http-syntax.js';
+import { mediaTypeEssence, parseChallenges } from '../../lib/http-syntax.js';
 import { NO_SECRETS, shorten } from '../report/redact.js';
 import { SEVERITY, type CheckContext, type Verdict } from './types.js';
 
@@ -206,3 +206,58 @@ export function sameDuplicateAnswer(a: Exchange, aId: bigint | string, b: Exchan
   if (ma !== mb) return 'different';
   return mb.includes('{id}') ? 'same' : 'indistinct';
 }
+
+/** A 5xx, or no answer because the target closed the connection or did not speak HTTP: the target failed on this input. */
+export function serverFailure(ex: Exchange): Verdict | undefined {
+  if (ex.response && ex.response.status >= 500) return { outcome: 'fail', expected: 'a 4xx (the client erred), never a 5xx', actual: describe(ex) };
+  if (!ex.response && (ex.failure === 'closed' || ex.failure === 'not-http')) return { outcome: 'fail', expected: 'an HTTP answer (a 4xx), not a dropped connection', actual: describe(ex) };
+  return undefined;
+}
+
+/** A hostile input must not hang the target: no answer within the exchange's deadline fails. */
+export function hung(ex: Exchange): Verdict | undefined {
+  return !ex.response && ex.failure === 'timeout' ? { outcome: 'fail', expected: 'an answer (a 4xx) within the deadline, not a hang', actual: describe(ex) } : undefined;
+}
+
+const RFC6750_3_PARAMS = 'All challenges defined by this specification MUST use the auth-scheme value "Bearer". This scheme MUST be followed by one or more auth-param values.';
+
+/**
+ * What is wrong with an answer's Bearer challenge, or undefined when it has
+ * one that RFC 9110 §11.6.1 can read and RFC 6750 §3 allows (the Bearer
+ * scheme followed by one or more auth-params).
+ */
+export function challengeProblem(ex: Exchange): { problem: string; cause: string } | undefined {
+  const h = ex.response!.headers['www-authenticate'];
+  if (h === undefined) return { problem: 'no WWW-Authenticate', cause: 'a refusal of missing or bad credentials has no WWW-Authenticate' };
+  const parsed = parseChallenges(h);
+  if ('error' in parsed) return { problem: `WWW-Authenticate does not parse as challenges (RFC 9110 §11.6.1: ${parsed.error})`, cause: 'the WWW-Authenticate challenge does not parse (RFC 9110 §11.6.1)' };
+  const bearer = parsed.challenges.find((c) => c.scheme.toLowerCase() === 'bearer');
+  if (!bearer) return { problem: 'no Bearer challenge', cause: 'a refusal of missing or bad credentials has no Bearer challenge' };
+  if (bearer.token68 !== undefined || bearer.params.size === 0) {
+    return { problem: `a Bearer challenge without an auth-param (RFC 6750 §3: "${RFC6750_3_PARAMS}")`, cause: 'the Bearer challenge has no auth-param (RFC 6750 §3)' };
+  }
+  return undefined;
+}
+
+/**
+ * Credentials the target must refuse. Binding: the request is not served
+ * (Plant Store specification, Authentication rule 1: every operation
+ * requires bearer authentication), and the refusal carries a Bearer
+ * challenge with an auth-param (RFC 6750 §3, MUST; RFC 9110 §11.6.1).
+ * The status: 401 is what RFC 6750 §3.1 recommends for a bad token and
+ * what we chose; another 4xx is allowed (SHOULD), so non-strict.
+ * `bodyFirst`: the check is about the order of the checks (PS-AUTH-007), so
+ * a 4xx without a challenge, the body's refusal, is non-strict too.
+ */
+export function gradeUnauthorized(ex: Exchange, { bodyFirst = false }: { bodyFirst?: boolean } = {}): Verdict {
+  const missing = noAnswer(ex);
+  if (missing) return missing;
+  const status = ex.response!.status;
+  const expected = '401 with WWW-Authenticate: Bearer and an auth-param';
+  if (status < 400 || status >= 500) return { outcome: 'fail', expected, actual: describe(ex), cause: `credentials the target must refuse are answered ${status}` };
+  const challenge = challengeProblem(ex);
+  if (challenge && !(bodyFirst && status !== 401)) return { outcome: 'fail', expected, actual: `${challenge.problem}: ${describe(ex)}`, cause: challenge.cause };
+  if (status === 401) return { outcome: 'pass' };
+  return { outcome: 'non-strict', expected, actual: describe(ex), cause: `credentials the target must refuse are answered ${status}, not 401` };
+}
+

@@ -3,7 +3,7 @@ import { describe, errorBodyProblem, gradeAccepted, noAnswer } from './grades.js
 import { idsDoublesMerge } from '../bodies.js';
 import { createRequest, idField, preferring, stringFields, validPlant, type Body } from './requests.js';
 import { PLANT_STORE_SPEC } from './sources.js';
-import type { CaseExchange, Check, ExchangeCheck, Verdict } from './types.js';
+import { MAX_BATCH, type CaseExchange, type Check, type ExchangeCheck, type Verdict } from './types.js';
 
 const duplicateId: ExchangeCheck<Body> = {
   kind: 'exchange',
@@ -100,8 +100,8 @@ const exactIds: ExchangeCheck<Body> = {
   },
 };
 
-/** Creates of one id sent at once. */
-export const RACE_SIZE = 8;
+/** Creates of one id sent at once: a whole batch. */
+const RACE_SIZE = MAX_BATCH;
 
 const concurrentDuplicates: ExchangeCheck<Body> = {
   kind: 'exchange',

@@ -56,6 +56,9 @@ export interface CheckContext {
   auth(): string;
 }
 
+/** The most cases one batch may hold (sent at once): the runner keeps as many connections for a batch beside the checks running at once. */
+export const MAX_BATCH = 8;
+
 /** One request of a check, and what the check needs to grade its answer (e.g. the body it sent). */
 export interface Case<Sent = undefined> {
   request: RequestSpec;
@@ -63,7 +66,7 @@ export interface Case<Sent = undefined> {
   /**
    * Adjacent cases with the same batch are sent at once (concurrently), the
    * batch after the cases before it have been answered; cases without one
-   * are sent one after the other.
+   * are sent one after the other. A batch holds MAX_BATCH cases at most.
    */
   batch?: number;
 }

@@ -1,57 +1,18 @@
-// Response conformance, applied to every exchange of the run (the other
+// PS-RESP-*: response conformance, applied to every exchange of the run (the other
 // checks' requests included): the status, the content type and the body
 // against what the document declares for the operation the request went to
 // (its method and path template), whichever operation that is.
-import type { Exchange } from '../http.js';
 import { parseExact } from '../json.js';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
-import { describe } from './grades.js';
-import { serverFailure } from './robustness.js';
+import { declared, operationOf, RFC_STATUSES } from './declared.js';
+import { describe, serverFailure } from './grades.js';
 import { rfc, spec } from './sources.js';
-import type { OperationModel, ResponseModel } from '../spec-model.js';
-import type { AggregateCheck, CheckContext, Verdict } from './types.js';
+import type { AggregateCheck, Verdict } from './types.js';
 
-/**
- * Statuses that RFCs mandate for conditions the specification leaves open: 401
- * (RFC 9110 §15.5.2, RFC 6750 §3), 404 (§15.5.5, unknown paths), 405
- * (§15.5.6), 413 (§15.5.14), 415 (§15.5.16).
- */
-export const RFC_STATUSES = [401, 404, 405, 413, 415];
-
-/** Whether a request path (no query) matches an OpenAPI path template: `{name}` stands for one non-empty segment. */
-export function matchesTemplate(template: string, path: string): boolean {
-  const pattern = template
-    .split(/(\{[^}/]+\})/)
-    .map((part) => (/^\{[^}/]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${pattern}$`).test(path.split('?')[0]!);
-}
-
-/** The declared operation a request went to: its method and path template (a literal path wins over a template). */
-export function operationOf(ctx: CheckContext, request: { method: string; path: string }): OperationModel | undefined {
-  const same = ctx.model.operations.filter((op) => op.method === request.method.toUpperCase() && matchesTemplate(op.path, request.path));
-  return same.find((op) => !op.path.includes('{')) ?? same[0];
-}
-
-/** The response the document declares for an exchange's operation and status, if any. */
-function declared(ctx: CheckContext, ex: Exchange): ResponseModel | undefined {
-  return operationOf(ctx, ex.request)?.responses.get(String(ex.response!.status));
-}
-
+/** An exchange the check does not apply to (no answer to grade): it does not make the check a skip. */
 const skip: Verdict = { outcome: 'skip' };
 
-/** What is wrong with an answer of a declared response: its content type, or its body against the declared schema; undefined when nothing. */
-export function declaredAnswerProblem(declared: ResponseModel, ex: Exchange): string | undefined {
-  const ct = mediaTypeEssence(ex.response!.headers['content-type']) ?? '';
-  if (declared.contentTypes.length > 0 && !declared.contentTypes.includes(ct)) return `content type ${ct || '(none)'} instead of ${declared.contentTypes.join(' or ')}`;
-  if (!declared.validate) return undefined;
-  const parsed = parseExact(ex.response!.bodyText);
-  if (!parsed.ok) return `body is not JSON (a ${declared.schemaName ?? 'declared body'} is)`;
-  const problems = declared.validate(parsed.value);
-  return problems.length > 0 ? `body is not a valid ${declared.schemaName ?? 'declared body'}: ${problems.join('; ')}` : undefined;
-}
-
-export const responseChecks: AggregateCheck[] = [
+export const respChecks: AggregateCheck[] = [
   {
     kind: 'aggregate',
     id: 'PS-RESP-004',
@@ -77,9 +38,9 @@ export const responseChecks: AggregateCheck[] = [
     verifyEach: (ex, ctx) => {
       if (!ex.response) return skip;
       const status = ex.response.status;
-      if (declared(ctx, ex)) return { outcome: 'pass' };
+      if (declared(ctx.model, ex)) return { outcome: 'pass' };
       if (RFC_STATUSES.includes(status)) return { outcome: 'pass' };
-      const op = operationOf(ctx, ex.request) ?? ctx.model.create;
+      const op = operationOf(ctx.model, ex.request) ?? ctx.model.create;
       return {
         outcome: 'non-strict',
         expected: `one of ${[...op.responses.keys()].join(', ')} (declared for ${op.method} ${op.path}) or ${RFC_STATUSES.join(', ')} (RFC)`,
@@ -99,7 +60,7 @@ export const responseChecks: AggregateCheck[] = [
     verifyEach: (ex, ctx) => {
       if (!ex.response) return skip;
       const ct = mediaTypeEssence(ex.response.headers['content-type']);
-      const d = declared(ctx, ex);
+      const d = declared(ctx.model, ex);
       if (d && d.contentTypes.length > 0) {
         return d.contentTypes.includes(ct ?? '') ? { outcome: 'pass' } : { outcome: 'fail', expected: `content type ${d.contentTypes.join(' or ')}`, actual: describe(ex) };
       }
@@ -123,7 +84,7 @@ export const responseChecks: AggregateCheck[] = [
     evidence: 'Every answer of the run with a declared status has a body its schema\'s validator accepts.',
     verifyEach: (ex, ctx) => {
       if (!ex.response) return skip;
-      const d = declared(ctx, ex);
+      const d = declared(ctx.model, ex);
       const validate = d ? d.validate : ex.response.status >= 400 ? ctx.model.create.error.validate : undefined;
       if (!validate) return { outcome: 'pass' };
       const name = d ? d.schemaName : ctx.model.create.error.schemaName;

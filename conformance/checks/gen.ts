@@ -193,4 +193,4 @@ const invalidPlants: PropertyCheck<{ mutation: string; body: JsonValue }> = {
   grade: ({ exchange }, ctx) => gradeRejected(ctx, exchange, []),
 };
 
-export const generatedChecks: Check[] = [validPlants, invalidPlants];
+export const genChecks: Check[] = [validPlants, invalidPlants];

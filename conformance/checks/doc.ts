@@ -1,4 +1,4 @@
-// Every operation the document declares, whether or not the catalog knows
+// PS-DOC-*: every operation the document declares, whether or not the catalog knows
 // what it means: the checks that need no knowledge of its meaning. Its
 // security requirement (no credentials, no success), and an answer with a
 // declared status, content type and schema, never a 5xx. A document that
@@ -7,10 +7,9 @@ import type { Exchange, RequestSpec } from '../http.js';
 import { toJson, type JsonValue } from '../json.js';
 import { samplesOf } from '../schema-values.js';
 import type { OperationModel } from '../spec-model.js';
-import { gradeUnauthorized } from './auth.js';
-import { describe, each, noAnswer } from './grades.js';
+import { declaredAnswerProblem, RFC_STATUSES } from './declared.js';
+import { describe, each, gradeUnauthorized, noAnswer } from './grades.js';
 import { validPlant } from './requests.js';
-import { RFC_STATUSES, declaredAnswerProblem } from './responses.js';
 import { rfc, spec } from './sources.js';
 import type { Case, Check, CheckContext, ExchangeCheck, Verdict } from './types.js';
 
@@ -108,4 +107,4 @@ const declaredAnswers: ExchangeCheck<OperationModel> = {
   verify: (cases) => each(cases, (c) => gradeDeclaredAnswer(c.sent, c.exchange)),
 };
 
-export const operationChecks: Check[] = [securityRequirement, declaredAnswers];
+export const docChecks: Check[] = [securityRequirement, declaredAnswers];

@@ -5,7 +5,7 @@
 import type { Exchange } from '../http.js';
 import { Numeral, toJson, type JsonValue } from '../json.js';
 import { UNNAMED_PROPERTY } from '../keyword-cases.js';
-import { describe, each, errorBodyProblem, gradeAccepted, noAnswer } from './grades.js';
+import { describe, each, errorBodyProblem, gradeAccepted, hung, noAnswer, serverFailure } from './grades.js';
 import { RuledOut } from '../draw.js';
 import type { InstancePath } from '../schema-values.js';
 import { createRequest, idField, invalidPlant, stringFields, validPlant, whyInvalid, type Body } from './requests.js';
@@ -14,18 +14,6 @@ import type { Check, CheckContext, ExchangeCheck, Verdict } from './types.js';
 
 const RFC9110_15_6 =
   'RFC 9110 §15.5: The 4xx (Client Error) class of status code indicates that the client seems to have erred. §15.6: The 5xx (Server Error) class of status code indicates that the server is aware that it has erred or is incapable of performing the requested method.';
-
-/** A 5xx, or no answer because the target closed the connection or did not speak HTTP: the target failed on this input. */
-export function serverFailure(ex: Exchange): Verdict | undefined {
-  if (ex.response && ex.response.status >= 500) return { outcome: 'fail', expected: 'a 4xx (the client erred), never a 5xx', actual: describe(ex) };
-  if (!ex.response && (ex.failure === 'closed' || ex.failure === 'not-http')) return { outcome: 'fail', expected: 'an HTTP answer (a 4xx), not a dropped connection', actual: describe(ex) };
-  return undefined;
-}
-
-/** A hostile input must not hang the target: no answer within the exchange's deadline fails. */
-function hung(ex: Exchange): Verdict | undefined {
-  return !ex.response && ex.failure === 'timeout' ? { outcome: 'fail', expected: 'an answer (a 4xx) within the deadline, not a hang', actual: describe(ex) } : undefined;
-}
 
 /** What the harness knows of an input: not JSON at all, JSON that is not a valid body, or JSON whose meaning RFC 8259 leaves open. */
 type Kind = 'not-json' | 'invalid' | 'unpredictable';
@@ -297,4 +285,4 @@ const hostileHead: ExchangeCheck = {
   verify: (cases) => each(cases, ({ exchange: ex }) => serverFailure(ex) ?? hung(ex) ?? noAnswer(ex) ?? { outcome: 'pass' }),
 };
 
-export const robustnessChecks: Check[] = [hostile, extreme, nothingStored, hostileHead];
+export const robustChecks: Check[] = [hostile, extreme, nothingStored, hostileHead];
