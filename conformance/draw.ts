@@ -13,7 +13,7 @@
 // What a check varies is frozen: a repair never changes it. When the
 // violations left are about the frozen part, the document rules out what the
 // check needs, and the check is skipped with that reason (RuledOut).
-import type { Violation } from '../spec/validator.js';
+import { describeViolation, type Violation } from '../spec/validator.js';
 import { childPointer, isSchemaObject, type JsonSchema } from '../spec/schema-keywords.js';
 import { Numeral, type JsonValue } from './json.js';
 import { getAt, jsonTypeOf, samplesOf, setAt, type InstancePath } from './schema-values.js';
@@ -234,7 +234,7 @@ export function repair(model: SpecModel, validate: Validator, value: JsonValue, 
 
 /** One line naming each violation, its keyword and its pointer: why the document refuses a value. */
 export function explain(violations: readonly Violation[]): string {
-  return violations.map((v) => `${v.instancePath || 'the body'} ${v.message} (${v.keyword} at ${v.pointer})`).join('; ');
+  return violations.map((v) => describeViolation(v, { at: true })).join('; ');
 }
 
 /**

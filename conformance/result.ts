@@ -2,7 +2,7 @@
 // matrix of outcomes side by side and how informing targets compare with
 // their divergence files. Every reporter takes the one RunResult; the exit
 // code is read from it.
-import type { Level, Outcome, Source } from './checks/types.js';
+import type { Facts, Level, Outcome, Source } from './checks/types.js';
 import { OUTCOMES, SEVERITY } from './checks/types.js';
 import type { Coverage, ObservedExchange } from './coverage.js';
 import type { Diagnosis } from './diagnose.js';
@@ -29,6 +29,10 @@ export interface CheckResult {
   requests: number;
   /** Set when the check was skipped because the document rules out what it needs: why. */
   ruledOut?: string;
+  /** Which of the check's requests the verdict is about (its note): data beside the Actual, which says it in words. */
+  case?: string;
+  /** What the verdict is about, as data (the status, a header, a pointer in the body, the expected and actual value there). */
+  facts?: Facts;
 }
 
 export type Summary = Record<Outcome, number>;

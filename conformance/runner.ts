@@ -273,6 +273,8 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
         cause: reportable && verdict.outcome !== 'skip' ? causeOf(verdict, ex) : null,
         requests,
         ...(ruledOut !== undefined ? { ruledOut } : {}),
+        ...(reportable && ex?.request.note !== undefined ? { case: ex.request.note } : {}),
+        ...(reportable && verdict.facts !== undefined ? { facts: verdict.facts } : {}),
       });
       opts.onProgress?.(++done, checks.length, target.name, check.id);
     };

@@ -42,7 +42,7 @@ export interface ResponseModel {
   schemaName?: string;
   /** The schema and its pointer, when the response declares one. */
   schema?: { schema: unknown; pointer: string };
-  validate?: (body: unknown) => string[];
+  validate?: Validator;
 }
 
 export interface ParameterModel {
@@ -178,7 +178,7 @@ function operationModel(doc: OpenApiDocument, op: OperationLocation, validators:
       contentTypes,
       schemaName: refName(schema),
       schema: schema !== undefined ? { schema, pointer: schemaPointer } : undefined,
-      validate: validate && ((body) => validate(body).map((v) => `${v.instancePath || '/'} ${v.message}`)),
+      validate,
     });
   }
   let requestContentTypes: string[] = [];

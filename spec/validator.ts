@@ -46,6 +46,15 @@ export interface Violation {
 
 export type Validate = (value: unknown) => Violation[];
 
+/**
+ * A violation in words, at the edge where a report or a message shows it:
+ * where in the instance, what is wrong, and with `at`, which keyword of the
+ * document at which pointer. Until then, violations stay data.
+ */
+export function describeViolation(v: Violation, { at = false }: { at?: boolean } = {}): string {
+  return `${v.instancePath || '/'} ${v.message}${at ? ` (${v.keyword} at ${v.pointer})` : ''}`;
+}
+
 export interface ValidatorOptions extends ValidationContext {
   /**
    * A keyword that is neither JSON Schema 2020-12 nor OpenAPI 3.1 nor an

@@ -5,6 +5,7 @@
 import type { Exchange } from '../http.js';
 import { parseExact } from '../json.js';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
+import { describeViolation } from '../../spec/validator.js';
 import type { OperationModel, ResponseModel, SpecModel } from '../spec-model.js';
 
 /**
@@ -42,6 +43,6 @@ export function declaredAnswerProblem(declared: ResponseModel, ex: Exchange): st
   const parsed = parseExact(ex.response!.bodyText);
   if (!parsed.ok) return `body is not JSON (a ${declared.schemaName ?? 'declared body'} is)`;
   const problems = declared.validate(parsed.value);
-  return problems.length > 0 ? `body is not a valid ${declared.schemaName ?? 'declared body'}: ${problems.join('; ')}` : undefined;
+  return problems.length > 0 ? `body is not a valid ${declared.schemaName ?? 'declared body'}: ${problems.map((v) => describeViolation(v)).join('; ')}` : undefined;
 }
 

@@ -5,7 +5,8 @@ import type { Exchange } from '../http.js';
 import { Numeral, parseExact, sameValue, toJson, tryParseJson, type JsonValue } from '../json.js';
 import { mediaTypeEssence, parseChallenges } from '../../lib/http-syntax.js';
 import { NO_SECRETS, shorten } from '../report/redact.js';
-import { SEVERITY, type CheckContext, type Verdict } from './types.js';
+import { describeViolation } from '../../spec/validator.js';
+import { SEVERITY, type CheckContext, type Facts, type Verdict } from './types.js';
 
 /** How a check that sends a valid NewPlant is graded, and what a pass needs (docs/checks.md, audit). */
 export const ACCEPT_GRADING = `MUST: the body is a valid NewPlant by the document's schema (JSON Schema 2020-12), so rule 1 binds the answer: anything but 200 with a Plant that carries back what was sent fails.`;
@@ -87,14 +88,20 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
   // The Actual says what came back (its status first) and, where that is not
   // the status or the content type it shows, what is wrong with it; the cause
   // says it in words that are the same for every check it happens to.
-  const fail = (cause: string, why?: string): Verdict => ({ outcome: 'fail', expected: expect, actual: why ? `${why}: ${describe(ex)}` : describe(ex), cause });
+  const fail = (cause: string, why?: string, facts: Facts = {}): Verdict => ({ outcome: 'fail', expected: expect, actual: why ? `${why}: ${describe(ex)}` : describe(ex), cause, facts: { status: r.status, ...facts } });
   if (String(r.status) !== op.success.status) return fail(`${valid} is answered ${r.status}, not ${op.success.status}`);
   const mediaType = answerMediaType(ex);
-  if (!op.success.contentTypes.includes(mediaType)) return fail(`${valid} is answered with content-type ${mediaType || '(none)'}, not ${op.success.contentTypes.join(' or ')}`);
+  if (!op.success.contentTypes.includes(mediaType)) {
+    return fail(`${valid} is answered with content-type ${mediaType || '(none)'}, not ${op.success.contentTypes.join(' or ')}`, undefined, { header: { name: 'content-type', value: r.headers['content-type'] ?? null } });
+  }
   const parsed = jsonBody(ex);
   if (!parsed.ok) return fail(`the answer to ${valid} is not JSON`, 'body is not JSON');
   const problems = op.success.validate?.(parsed.value) ?? [];
-  if (problems.length > 0) return fail(`the answer to ${valid} is not a valid ${op.success.schemaName}`, `body does not validate against ${op.success.schemaName}: ${problems.join('; ')}`);
+  if (problems.length > 0) {
+    return fail(`the answer to ${valid} is not a valid ${op.success.schemaName}`, `body does not validate against ${op.success.schemaName}: ${problems.map((v) => describeViolation(v)).join('; ')}`, {
+      pointer: problems[0]!.instancePath || '/',
+    });
+  }
   const body = (isRecord(parsed.value as JsonValue) ? parsed.value : {}) as Record<string, JsonValue>;
   // The answer carries back what was sent (the seed: "returns the stored plant record"): every property
   // the answer's schema declares, as sent; a property it does not declare may come back or not, but
@@ -102,11 +109,11 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
   for (const [name, value] of Object.entries(sent)) {
     const declared = declaredByAnswer(ctx, name);
     if (!Object.prototype.hasOwnProperty.call(body, name)) {
-      if (declared) return fail(`the answer to ${valid} does not carry back ${name} as sent`, `no ${name} (${shortJson(value)} was sent)`);
+      if (declared) return fail(`the answer to ${valid} does not carry back ${name} as sent`, `no ${name} (${shortJson(value)} was sent)`, { pointer: `/${name}`, expectedValue: toJson(value) });
       continue;
     }
     if (!sameValue(value, body[name]!)) {
-      return fail(`the answer to ${valid} does not carry back ${name} as sent`, `${name} ${shortJson(body[name]!)} instead of ${shortJson(value)}`);
+      return fail(`the answer to ${valid} does not carry back ${name} as sent`, `${name} ${shortJson(body[name]!)} instead of ${shortJson(value)}`, { pointer: `/${name}`, expectedValue: toJson(value), actualValue: toJson(body[name]!) });
     }
   }
   for (const f of ctx.model.create.answer.fields) {
@@ -154,7 +161,7 @@ export function errorBodyProblem(ctx: CheckContext, ex: Exchange): string | unde
   const parsed = jsonBody(ex);
   if (!parsed.ok) return 'body is not JSON';
   const problems = err.validate?.(parsed.value) ?? [];
-  return problems.length > 0 ? `body is not a valid ${err.schemaName}: ${problems.join('; ')}` : undefined;
+  return problems.length > 0 ? `body is not a valid ${err.schemaName}: ${problems.map((v) => describeViolation(v)).join('; ')}` : undefined;
 }
 
 /**
@@ -170,11 +177,12 @@ export function gradeRejected(ctx: CheckContext, ex: Exchange, fitting: number[]
   const err = ctx.model.create.error;
   const status = ex.response!.status;
   const expected = `a rejection: ${[err.status, ...fitting.map(String)].join(' or ')} with an ${err.schemaName} body`;
-  if (status < 400 || status > 499) return { outcome: 'fail', expected, actual: describe(ex), cause: `invalid data is answered ${status}, not rejected with a 4xx` };
+  const facts: Facts = { status };
+  if (status < 400 || status > 499) return { outcome: 'fail', expected, actual: describe(ex), cause: `invalid data is answered ${status}, not rejected with a 4xx`, facts };
   const problem = errorBodyProblem(ctx, ex);
-  if (String(status) === err.status) return problem ? { outcome: 'fail', expected, actual: `${problem}: ${describe(ex)}`, cause: `the ${status} answer to invalid data is not a valid ${err.schemaName}` } : { outcome: 'pass' };
+  if (String(status) === err.status) return problem ? { outcome: 'fail', expected, actual: `${problem}: ${describe(ex)}`, cause: `the ${status} answer to invalid data is not a valid ${err.schemaName}`, facts } : { outcome: 'pass' };
   if (fitting.includes(status) && !problem) return { outcome: 'pass' };
-  return { outcome: 'non-strict', expected, actual: `${problem ? `${problem}; ` : ''}undeclared ${describe(ex)}`, cause: `invalid data is answered ${status}, a status the document does not declare` };
+  return { outcome: 'non-strict', expected, actual: `${problem ? `${problem}; ` : ''}undeclared ${describe(ex)}`, cause: `invalid data is answered ${status}, a status the document does not declare`, facts };
 }
 
 /**
@@ -254,10 +262,11 @@ export function gradeUnauthorized(ex: Exchange, { bodyFirst = false }: { bodyFir
   if (missing) return missing;
   const status = ex.response!.status;
   const expected = '401 with WWW-Authenticate: Bearer and an auth-param';
-  if (status < 400 || status >= 500) return { outcome: 'fail', expected, actual: describe(ex), cause: `credentials the target must refuse are answered ${status}` };
+  const facts: Facts = { status, header: { name: 'www-authenticate', value: ex.response!.headers['www-authenticate'] ?? null } };
+  if (status < 400 || status >= 500) return { outcome: 'fail', expected, actual: describe(ex), cause: `credentials the target must refuse are answered ${status}`, facts };
   const challenge = challengeProblem(ex);
-  if (challenge && !(bodyFirst && status !== 401)) return { outcome: 'fail', expected, actual: `${challenge.problem}: ${describe(ex)}`, cause: challenge.cause };
+  if (challenge && !(bodyFirst && status !== 401)) return { outcome: 'fail', expected, actual: `${challenge.problem}: ${describe(ex)}`, cause: challenge.cause, facts };
   if (status === 401) return { outcome: 'pass' };
-  return { outcome: 'non-strict', expected, actual: describe(ex), cause: `credentials the target must refuse are answered ${status}, not 401` };
+  return { outcome: 'non-strict', expected, actual: describe(ex), cause: `credentials the target must refuse are answered ${status}, not 401`, facts };
 }
 

@@ -6,6 +6,7 @@ import type { RequestSpec } from '../http.js';
 import { Numeral, toJson, type JsonValue } from '../json.js';
 import type { KeywordCase } from '../keyword-cases.js';
 import { integerRange } from '../../spec/formats.js';
+import { explain } from '../draw.js';
 import { baseBodies, fieldChanges, freshIdFor, plantBrokenBy, plantWith, type Change } from '../bodies.js';
 import type { Body, InstancePath } from '../schema-values.js';
 import type { Case, CheckContext } from './types.js';
@@ -103,7 +104,7 @@ export function stringFields(ctx: CheckContext): { required: string[]; optional:
 /** Why a body is not valid per the document, in one line naming each keyword and its pointer; undefined when it is. */
 export function whyInvalid(ctx: CheckContext, body: JsonValue): string | undefined {
   const violations = ctx.model.create.validateRequest(body);
-  return violations.length === 0 ? undefined : violations.map((v) => `${v.instancePath || 'the body'} ${v.message} (${v.keyword} at ${v.pointer})`).join('; ');
+  return violations.length === 0 ? undefined : explain(violations);
 }
 
 /**

@@ -4,6 +4,7 @@
 // (its method and path template), whichever operation that is.
 import { parseExact } from '../json.js';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
+import { describeViolation } from '../../spec/validator.js';
 import { declared, operationOf, RFC_STATUSES } from './declared.js';
 import { describe, serverFailure } from './grades.js';
 import { rfc, spec } from './sources.js';
@@ -92,7 +93,9 @@ export const respChecks: AggregateCheck[] = [
       const parsed = parseExact(ex.response.bodyText);
       if (!parsed.ok) return { outcome: grade, expected: `a JSON ${name}`, actual: `not JSON: ${describe(ex)}` };
       const problems = validate(parsed.value);
-      return problems.length === 0 ? { outcome: 'pass' } : { outcome: grade, expected: `a valid ${name}`, actual: `${problems.join('; ')}: ${describe(ex)}` };
+      return problems.length === 0
+        ? { outcome: 'pass' }
+        : { outcome: grade, expected: `a valid ${name}`, actual: `${problems.map((v) => describeViolation(v)).join('; ')}: ${describe(ex)}`, facts: { status: ex.response.status, pointer: problems[0]!.instancePath || '/' } };
     },
   },
 ];

@@ -26,10 +26,28 @@ export interface Source {
   url?: string;
 }
 
+/**
+ * What a verdict is about, as data, beside its prose: reports render it
+ * (the JSON report carries it as it is), and nothing parses the prose.
+ */
+export interface Facts {
+  /** The answer's status. */
+  status?: number;
+  /** The header field the verdict is about, and its value (null: absent). */
+  header?: { name: string; value: string | null };
+  /** Where in the answer's body (a JSON pointer), when the verdict is about a value in it. */
+  pointer?: string;
+  /** The value expected there (as sent, or as the document declares it), as JSON text. */
+  expectedValue?: string;
+  /** The value found there, as JSON text; absent when there was none. */
+  actualValue?: string;
+}
+
 export interface Verdict {
   outcome: Outcome;
   expected?: string;
   actual?: string;
+  facts?: Facts;
   /** Index of the case (and so of the exchange) the verdict is about, for the curl line. */
   exchange?: number;
   /** The exchange to reproduce when it is not one of the check's own cases (property and aggregate checks). */

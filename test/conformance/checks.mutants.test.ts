@@ -142,3 +142,28 @@ describe('correct servers that decide differently: no check fails', { timeout: 3
     });
   }
 });
+
+// Verdicts stay data until a report renders them: what a failure is about
+// comes as typed facts beside the prose (the JSON report carries them).
+describe('the facts of a verdict', { timeout: 120_000 }, () => {
+  const cases: Array<[Mutation, string, Record<string, unknown>]> = [
+    ['status201', 'PS-ACCEPT-001', { status: 201 }],
+    ['dropTag', 'PS-ACCEPT-001', { status: 200, pointer: '/tag', expectedValue: '"tropical"' }],
+    ['noWwwAuthenticate', 'PS-AUTH-001', { status: 401, header: { name: 'www-authenticate', value: null } }],
+    ['acceptMissingName', 'PS-REJECT-001', { status: 200 }],
+  ];
+  for (const [mutation, id, facts] of cases) {
+    it(`${mutation}: ${id} says ${JSON.stringify(facts)}`, async () => {
+      const fake = await startFake({ tokens: [TOKEN], [mutation]: true });
+      try {
+        const r = await runAgainst(fake, [id]);
+        const result = r.results[0]!;
+        assert.equal(result.outcome, 'fail', result.actual ?? '');
+        assert.deepEqual(result.facts, facts);
+        assert.ok(result.case, 'the case the verdict is about is named');
+      } finally {
+        await fake.close();
+      }
+    });
+  }
+});
