@@ -7,7 +7,9 @@ import { isExtension, isSchemaObject, keywordInfo, subschemas, type KeywordUse }
 import { isCheckedFormat } from '../spec/validator.js';
 import { operationOf } from './checks/declared.js';
 import { keywordDerivations, STRUCTURAL } from './keyword-cases.js';
-import type { TargetResult } from './result.js';
+import type { ObservedExchange, TargetResult } from './target-result.js';
+
+export type { ObservedExchange } from './target-result.js';
 import { resolveSchema, type SpecModel } from './spec-model.js';
 
 export interface OperationCoverage {
@@ -56,12 +58,6 @@ export interface Coverage {
   ruledOut: RuledOutCheck[];
 }
 
-/** One request a target was sent, and the status it answered (undefined: no answer). */
-export interface ObservedExchange {
-  method: string;
-  path: string;
-  status?: number;
-}
 
 /** The checks that ran (were graded other than skip or error) on at least one target. */
 function ranChecks(targets: TargetResult[]): Set<string> {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { catalog } from '../checks/index.js';
 import { OUTCOMES, type Outcome } from '../checks/types.js';
-import type { CheckResult, TargetResult } from '../result.js';
+import type { CheckResult, TargetResult } from '../target-result.js';
 
 /** conformance/differential/divergences/prism.json, found from this compiled file (dist/conformance/differential/divergences.js). */
 export const PRISM_DIVERGENCES_PATH = fileURLToPath(new URL('../../../conformance/differential/divergences/prism.json', import.meta.url));
