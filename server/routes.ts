@@ -15,7 +15,8 @@ import type {
 import type { Authenticator } from './auth.js';
 import { readBody, rejectUnreadableBody, requireMediaType } from './body.js';
 import type { CreateRule, PlantToStore } from './create.js';
-import { ApiError, sendError } from './errors.js';
+import { sendError } from './error-handler.js';
+import { ApiError } from './errors.js';
 import { STORE_RETRY_AFTER_SECONDS } from './limits.js';
 import type { MaybePromise, PlantStore } from './store.js';
 import type { OperationContract } from './validation.js';
