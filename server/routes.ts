@@ -57,18 +57,18 @@ export interface CreatePipelineOptions {
 export type Stage = { name: string; stubOnly?: true } & (
   | { phase: 'onRequest'; run: onRequestHookHandler | undefined }
   | { phase: 'preParsing'; run: preParsingHookHandler }
-  /** Done by the body parser (body.ts) as it reads the body, within the route's body limit. */
+  // The body parser (body.ts) stops at the route's body limit as it reads the body.
   | { phase: 'parsing'; bodyLimit: number }
   | { phase: 'preValidation'; run: preValidationHookHandler | undefined }
   | { phase: 'preHandler'; run: preHandlerHookHandler | undefined }
   | HandlerStage
 );
 
-/** The handler's steps: the schema makes the plant to store of the body, the store keeps it, the answer sends it. */
+/** The handler's three steps: the schema makes the plant to store of the body, the store keeps it, the answer sends it. */
 type HandlerStage =
-  | { phase: 'handler'; step: 'schema'; run: (request: FastifyRequest) => PlantToStore }
-  | { phase: 'handler'; step: 'store'; run: (plant: PlantToStore, reply: FastifyReply) => MaybePromise<void> }
-  | { phase: 'handler'; step: 'answer'; run: (plant: PlantToStore, reply: FastifyReply) => FastifyReply };
+  | { phase: 'handler'; name: 'schema'; run: (request: FastifyRequest) => PlantToStore }
+  | { phase: 'handler'; name: 'store'; run: (plant: PlantToStore, reply: FastifyReply) => MaybePromise<void> }
+  | { phase: 'handler'; name: 'answer'; run: (plant: PlantToStore, reply: FastifyReply) => FastifyReply };
 
 /** Fastify's request lifecycle, in the order it runs a route's hooks, the body parser between them. */
 export const PHASES = ['onRequest', 'preParsing', 'parsing', 'preValidation', 'preHandler', 'handler'] as const;
@@ -92,7 +92,6 @@ export function createPipeline({ contract, authenticator, rule, bodyLimit, stub 
     {
       name: 'schema',
       phase: 'handler',
-      step: 'schema',
       run: (request) => {
         const body = readBody(request); // JSON: the stage JSON syntax let it through
         return rule.fromBody(body?.value, body);
@@ -101,14 +100,13 @@ export function createPipeline({ contract, authenticator, rule, bodyLimit, stub 
     {
       name: 'store',
       phase: 'handler',
-      step: 'store',
       run: (plant, reply) => {
         // RFC 9112 §9.6: nothing is stored for an answer that cannot reach its client (wire.ts).
         if (!answerCanBeDelivered(reply)) throw new ApiError('MALFORMED_REQUEST', 'Request not processed: the connection closes after an earlier answer.');
         return rule.store(plant);
       },
     },
-    { name: 'answer', phase: 'handler', step: 'answer', run: answerPlant },
+    { name: 'answer', phase: 'handler', run: answerPlant },
   ];
 }
 
@@ -136,16 +134,30 @@ export function routeOptionsOf(stages: readonly Stage[]) {
     const at = PHASES.indexOf(stage.phase);
     if (at < phase) throw new Error(`the create pipeline's stage ${stage.name} runs in ${stage.phase}, before the stage above it (${PHASES[phase]})`);
     phase = at;
-    if (stage.phase === 'onRequest') stage.run && onRequest.push(stage.run);
-    else if (stage.phase === 'preParsing') preParsing.push(stage.run);
-    else if (stage.phase === 'parsing') bodyLimit = stage.bodyLimit;
-    else if (stage.phase === 'preValidation') stage.run && preValidation.push(stage.run);
-    else if (stage.phase === 'preHandler') stage.run && preHandler.push(stage.run);
-    else steps.push(stage);
+    // A stage of the stub without the stub has nothing to run.
+    switch (stage.phase) {
+      case 'onRequest':
+        if (stage.run) onRequest.push(stage.run);
+        break;
+      case 'preParsing':
+        preParsing.push(stage.run);
+        break;
+      case 'parsing':
+        bodyLimit = stage.bodyLimit;
+        break;
+      case 'preValidation':
+        if (stage.run) preValidation.push(stage.run);
+        break;
+      case 'preHandler':
+        if (stage.run) preHandler.push(stage.run);
+        break;
+      case 'handler':
+        steps.push(stage);
+    }
   }
   const [schema, store, answer] = steps;
-  if (steps.length !== 3 || schema?.step !== 'schema' || store?.step !== 'store' || answer?.step !== 'answer') {
-    throw new Error(`the create pipeline's handler steps are schema, store and answer, in this order; declared: ${steps.map(({ step }) => step).join(', ')}`);
+  if (steps.length !== 3 || schema?.name !== 'schema' || store?.name !== 'store' || answer?.name !== 'answer') {
+    throw new Error(`the create pipeline's handler steps are schema, store and answer, in this order; declared: ${steps.map(({ name }) => name).join(', ')}`);
   }
   const [toPlant, keep, send] = [schema.run, store.run, answer.run];
   // A plain function: Fastify hands what it throws to the error handler.
