@@ -9,6 +9,7 @@
 // does not load or lint, a target misconfigured, unreachable or dead, a
 // check `error`, a server that does not start).
 import { relative } from 'node:path';
+import { StartError } from '../lib/start-error.js';
 import { helpText, listChecks, parseCliArgs, type CliOptions } from './args.js';
 import { computeCoverage } from './coverage.js';
 import { compareDivergences, loadDivergences, type DivergenceFile } from './differential/divergences.js';
@@ -16,12 +17,12 @@ import { formatMs } from './http.js';
 import { lintSpec, type LintFinding } from './lint.js';
 import { closingLine, renderConsole, whatFailedLines } from './report/console.js';
 import { HarWriter } from './report/har.js';
-import { ReportWriteError, writeReports } from './report/write.js';
+import { writeReports } from './report/write.js';
 import { decidingTargets, exitCode, runResult, type RunResult } from './result.js';
 import { run, type RunEvent } from './runner.js';
 import { loadSpecModel, type SpecModel } from './spec-model.js';
 import { describeDocumentError } from './spec-errors.js';
-import { OwnedServers, ServerStartError, startTargets, stopOnSignals } from './targets/start.js';
+import { OwnedServers, startTargets, stopOnSignals } from './targets/start.js';
 import type { Target } from './targets/target.js';
 import { harnessVersion } from './version.js';
 
@@ -61,7 +62,7 @@ export async function main(argv: string[]): Promise<number> {
     await owned.stopAll();
     return report(result, options);
   } catch (err) {
-    complain(err instanceof ServerStartError || err instanceof ReportWriteError ? err.message : `harness error: ${(err as Error).stack ?? String(err)}`);
+    complain(err instanceof StartError ? err.message : `harness error: ${(err as Error).stack ?? String(err)}`);
     return 2;
   } finally {
     har?.close();

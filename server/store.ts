@@ -1,5 +1,6 @@
 // The plant store: an interface, the accounting of its caps, and the
 // in-memory implementation.
+import { StartError } from '../lib/start-error.js';
 import { NonIntegralNumber, parseJson, type JsonValue } from './json.js';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_PLANTS, PLANT_OVERHEAD_BYTES } from './limits.js';
 import { PlantIds, type PlantKey } from './plant-ids.js';
@@ -53,7 +54,12 @@ export interface StoreHealth {
 }
 
 /** A store that cannot be used at start (its database unreachable): the server exits 2 with this message, which names no password. */
-export class StoreStartError extends Error {}
+export class StoreStartError extends StartError {
+  override readonly name = 'StoreStartError';
+  constructor(message: string, options?: ErrorOptions) {
+    super('PLANTSTORE_STORE_START', message, options);
+  }
+}
 
 /**
  * A store that cannot answer now (its database is unreachable): the

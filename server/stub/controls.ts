@@ -12,7 +12,7 @@
 //   POST   /__admin/reset     plants, journal, faults and delay as at start (the store emptied)
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createAuthenticator } from '../auth.js';
-import { isJsonMediaType, jsonBody, sentBody } from '../body.js';
+import { isJsonMediaType, readBody, type ParsedBody } from '../body.js';
 import type { CreateRule } from '../create.js';
 import { ApiError } from '../errors.js';
 import { NonIntegralNumber, type JsonObject, type JsonValue } from '../json.js';
@@ -55,12 +55,12 @@ export function registerControls(app: FastifyInstance, { token, contract, store,
     const page = await store.list(after, limit, PLANTS_PAGE_BYTES);
     return reply.type('application/json; charset=utf-8').send(plantsPageJson(page, contract.plant.keeps('id')));
   });
-  app.post(`${CONTROLS_PREFIX}/plants`, { onRequest }, async (request) => ({
+  app.post(`${CONTROLS_PREFIX}/plants`, { onRequest }, async (request) => {
+    const body = requiredJsonBody(request);
     // A list that does not fit is the API's 507, with the reason.
-    created: await rule.storeAll(requiredJsonBody(request), 'request body', (message, kind) => (kind === 'full' ? new ApiError('STORE_FULL', message) : invalid(message)), {
-      sent: sentBody(request),
-    }),
-  }));
+    const created = await rule.storeAll(body.value, 'request body', (message, kind) => (kind === 'full' ? new ApiError('STORE_FULL', message) : invalid(message)), { sent: body });
+    return { created };
+  });
   app.delete(`${CONTROLS_PREFIX}/plants`, { onRequest }, async () => ({ deleted: await store.clear() }));
 
   app.get(`${CONTROLS_PREFIX}/journal`, { onRequest }, async (request) => {
@@ -71,8 +71,8 @@ export function registerControls(app: FastifyInstance, { token, contract, store,
 
   app.get(`${CONTROLS_PREFIX}/delay`, { onRequest }, async () => ({ ms: delay.ms }));
   app.put(`${CONTROLS_PREFIX}/delay`, { onRequest }, async (request) => {
-    const body = requiredJsonBody(request);
-    const ms = isObject(body) ? body.ms : undefined;
+    const { value } = requiredJsonBody(request);
+    const ms = isObject(value) ? value.ms : undefined;
     if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || ms > MAX_DELAY_MS) {
       throw invalid(`Send {"ms": N} with N a whole number of milliseconds from 0 to ${MAX_DELAY_MS}.`);
     }
@@ -84,7 +84,7 @@ export function registerControls(app: FastifyInstance, { token, contract, store,
   app.get(`${CONTROLS_PREFIX}/faults`, { onRequest }, async () => ({ steps: faults.schedule.list() }));
   app.post(`${CONTROLS_PREFIX}/faults`, { onRequest }, async (request) => {
     try {
-      const steps = parseSteps(requiredJsonBody(request), faults.checkExample);
+      const steps = parseSteps(requiredJsonBody(request).value, faults.checkExample);
       faults.schedule.add(steps);
       return { added: steps.length, steps: faults.schedule.list() };
     } catch (error) {
@@ -102,9 +102,9 @@ export function registerControls(app: FastifyInstance, { token, contract, store,
 }
 
 /** The JSON body of a control request: 415 unless the content type is JSON, 400 when it is not JSON or missing. */
-function requiredJsonBody(request: FastifyRequest): JsonValue {
+function requiredJsonBody(request: FastifyRequest): ParsedBody {
   if (!isJsonMediaType(request.headers['content-type'])) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
-  const body = jsonBody(request);
+  const body = readBody(request);
   if (body === undefined) throw new ApiError('STUB_INVALID_REQUEST', 'Request body is required.');
   return body;
 }

@@ -2,6 +2,7 @@
 // request (PLANTSTORE_PLANTS_FILE). The server refuses to start when the file
 // cannot be used; buildApp stores the plants with the create rule, all or none.
 import { readFileSync } from 'node:fs';
+import { StartError } from '../../lib/start-error.js';
 import { JsonSyntaxError, parseJson, type JsonValue } from '../json.js';
 
 /** The plants to store before the first request, and where they came from (for messages). */
@@ -13,7 +14,12 @@ export interface InitialPlants {
 }
 
 /** Initial plants that cannot be used: the server refuses to start. */
-export class InitialPlantsError extends Error {}
+export class InitialPlantsError extends StartError {
+  override readonly name = 'InitialPlantsError';
+  constructor(message: string) {
+    super('PLANTSTORE_INITIAL_PLANTS', message);
+  }
+}
 
 /**
  * Reads a JSON array of NewPlant records from `file`; messages name the file
