@@ -2,6 +2,7 @@
 // environment variable and its help; a value comes from the flag, else the
 // environment variable, else the configuration file (config-file.ts), and
 // each is checked the same way, the message naming where it came from.
+import { StartError } from '../lib/start-error.js';
 import { parseArgs } from 'node:util';
 import { OPENAPI_PATH } from '../spec/openapi.js';
 import { catalog } from './checks/index.js';
@@ -10,7 +11,12 @@ import { PRISM_DIVERGENCES_PATH } from './differential/divergences.js';
 import { closest, didYouMean } from './suggest.js';
 import { PLACEHOLDER_TOKEN } from './targets/target.js';
 
-export class UsageError extends Error {}
+export class UsageError extends StartError {
+  override readonly name = 'UsageError';
+  constructor(message: string) {
+    super('PLANTSTORE_USAGE', message);
+  }
+}
 
 interface OptionSpec {
   name: string;

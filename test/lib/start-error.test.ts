@@ -3,6 +3,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { START_ERRORS, StartError, type StartErrorCode } from '../../lib/start-error.js';
+import { UsageError } from '../../conformance/args.js';
+import { ConfigFileError } from '../../conformance/config-file.js';
+import { DivergenceFileError } from '../../conformance/differential/divergences.js';
 import { ReportWriteError } from '../../conformance/report/write.js';
 import { ServerStartError } from '../../conformance/targets/start.js';
 import { ConfigError } from '../../server/config.js';
@@ -19,6 +22,9 @@ describe('start-up errors', { timeout: 30_000 }, () => {
       [new DocumentError('#/paths', 'paths', 'no operation'), 'DocumentError', 'PLANTSTORE_DOCUMENT'],
       [new ServerStartError('the reference server did not start: …'), 'ServerStartError', 'PLANTSTORE_SERVER_START'],
       [new ReportWriteError('cannot write the report …'), 'ReportWriteError', 'PLANTSTORE_REPORT_WRITE'],
+      [new UsageError('--timeout must be …'), 'UsageError', 'PLANTSTORE_USAGE'],
+      [new ConfigFileError('cannot read plantstore.conformance.json …'), 'ConfigFileError', 'PLANTSTORE_CONFIG_FILE'],
+      [new DivergenceFileError('conformance/differential/divergences/prism.json …'), 'DivergenceFileError', 'PLANTSTORE_DIVERGENCE_FILE'],
     ];
     for (const [error, name, code] of made) {
       assert.ok(error instanceof StartError && error instanceof Error, name);
