@@ -42,74 +42,23 @@ export function tryParseJson(text: string): { ok: true; value: unknown } | { ok:
   }
 }
 
+/** A string or a number of JSON text: strings are passed over whole, so that digits inside them stay as they are. */
+const TOKENS = /"(?:[^"\\]|\\.)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
 /**
  * Parses JSON text (RFC 8259) keeping every number as written (a Numeral),
  * so that an answer's digits can be compared exactly with what was sent:
- * JSON.parse would round an int64 or a long decimal to a double.
+ * JSON.parse alone would round an int64 or a long decimal to a double. Each
+ * number is first written as a marked string, then JSON.parse reads the
+ * text (and says whether it is JSON), and its reviver turns the marked
+ * strings back into Numerals.
  */
 export function parseExact(text: string): { ok: true; value: JsonValue } | { ok: false } {
-  let i = 0;
-  const ws = () => {
-    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
-  };
-  const fail = (): never => {
-    throw new SyntaxError(`not JSON at ${i}`);
-  };
-  const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-  const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
-  const value = (): JsonValue => {
-    ws();
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      const out: Record<string, JsonValue> = {};
-      ws();
-      if (text[i] === '}') return i++, out;
-      for (;;) {
-        ws();
-        STRING.lastIndex = i;
-        const key = STRING.exec(text) ?? fail();
-        i = STRING.lastIndex;
-        ws();
-        if (text[i++] !== ':') fail();
-        Object.defineProperty(out, JSON.parse(key[0]) as string, { value: value(), enumerable: true, writable: true, configurable: true });
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') return i++, out;
-        else fail();
-      }
-    }
-    if (c === '[') {
-      i++;
-      const out: JsonValue[] = [];
-      ws();
-      if (text[i] === ']') return i++, out;
-      for (;;) {
-        out.push(value());
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') return i++, out;
-        else fail();
-      }
-    }
-    if (c === '"') {
-      STRING.lastIndex = i;
-      const m = STRING.exec(text) ?? fail();
-      i = STRING.lastIndex;
-      return JSON.parse(m[0]) as string;
-    }
-    for (const [word, v] of [['true', true], ['false', false], ['null', null]] as const) {
-      if (text.startsWith(word, i)) return (i += word.length), v;
-    }
-    NUMBER.lastIndex = i;
-    const m = NUMBER.exec(text) ?? fail();
-    i = NUMBER.lastIndex;
-    return new Numeral(m[0]);
-  };
+  const mark = `\u{F0000}${Math.random().toString(36).slice(2)}:`;
+  const marked = text.replace(TOKENS, (token) => (token.startsWith('"') ? token : JSON.stringify(`${mark}${token}`)));
   try {
-    const v = value();
-    ws();
-    return i === text.length ? { ok: true, value: v } : { ok: false };
+    const value = JSON.parse(marked, (_key, v: unknown) => (typeof v === 'string' && v.startsWith(mark) ? new Numeral(v.slice(mark.length)) : v)) as JsonValue;
+    return { ok: true, value };
   } catch {
     return { ok: false };
   }
