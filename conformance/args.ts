@@ -58,8 +58,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'version', type: 'boolean', help: 'show the version and exit' },
 ];
 
-/** The subcommands; `run` is the default. Others (e.g. a compatibility check) fit beside it. */
-export const COMMANDS = ['run'] as const;
+/** The subcommands; `run` is the default. `compat` (conformance/compat/) parses its own options. */
+export const COMMANDS = ['run', 'compat'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 const INTRO = `Runs the Plant Store conformance checks (derived from the OpenAPI document)
@@ -97,7 +97,7 @@ function wrap(text: string, width: number, indent: number): string[] {
 /** --help's text, from OPTIONS. */
 export function helpText(): string {
   const column = 26;
-  const out = ['Usage: plantstore-conformance [run] [options]', '       plantstore-conformance --list | --help | --version', '', INTRO, '', 'Options:'];
+  const out = ['Usage: plantstore-conformance [run] [options]', '       plantstore-conformance compat --base OLD [--head NEW] (compat --help)', '       plantstore-conformance --list | --help | --version', '', INTRO, '', 'Options:'];
   for (const o of OPTIONS) {
     const flag = `  ${o.short ? `-${o.short}, ` : ''}--${o.name}${o.value ? ` ${o.value}` : ''}`;
     const help = wrap(`${o.help}${o.env ? ` [${o.env}]` : ''}`, 79, column);
