@@ -563,8 +563,11 @@ function descriptive(path: string[]): boolean {
 function genericDelta(changes: Changes, b: unknown, h: unknown, pointer: string, base: OpenApiDocument, head: OpenApiDocument, path: string[]): void {
   if (claimed(changes.claimedBase, pointer) && claimed(changes.claimedHead, pointer)) return;
   if (sameJson(b, h)) return;
-  const bothObjects = isSchemaObject(b) && isSchemaObject(h);
-  const bothArrays = Array.isArray(b) && Array.isArray(h) && b.length === h.length;
+  // Within an annotation, the difference is said once, at the annotation (an example, not each of its values).
+  const at = path.findIndex((k) => DESCRIPTIVE.has(k) || k.startsWith('x-'));
+  const whole = at !== -1 && path.length >= at + (['examples', 'info', 'tags'].includes(path[at]!) ? 2 : 1);
+  const bothObjects = !whole && isSchemaObject(b) && isSchemaObject(h);
+  const bothArrays = !whole && Array.isArray(b) && Array.isArray(h) && b.length === h.length;
   if (bothObjects || bothArrays) {
     const keys = bothArrays ? (b as unknown[]).map((_, i) => String(i)) : [...new Set([...Object.keys(b as object), ...Object.keys(h as object)])];
     for (const k of keys) genericDelta(changes, (b as Record<string, unknown>)[k], (h as Record<string, unknown>)[k], childPointer(pointer, k), base, head, [...path, k]);

@@ -274,6 +274,7 @@ function compareObjects(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: s
       default:
         if (MAXIMA.has(k) || MINIMA.has(k)) countBound(w, b, bp, h, hp, under, k);
         else if (holds === 'schema' && (b[k] === false || h[k] === false)) {
+          if (!differs(k)) continue;
           // additionalProperties: false, unevaluatedProperties: false, items: false: the names or items it covers are refused.
           keywordDelta(w, under, bp, hp, k, b, h, h[k] === false ? 'tighter' : 'looser', `${k} ${verb(b, h, k)}`, h[k] === false ? `what ${k} covers is now refused` : `what ${k} covered was refused, and is now allowed${h[k] === undefined ? '' : ' where its schema says'}`);
         } else if (holds === 'schema') {
