@@ -320,7 +320,7 @@ function mediaTypesDelta(changes: Changes, base: OpenApiDocument, head: OpenApiD
         bearing:
           role === 'request'
             ? bearing(usage, role, 'tighter', `existing clients that send ${t} are refused (415)`)
-            : bearing(usage, role, 'tighter', `existing servers that answer ${t} now answer what the document does not declare`),
+            : bearing(usage, role, 'both', `existing servers that answer ${t} now answer what the document does not declare, and existing clients that read ${t} get the answer in another media type from a server following the new document`),
       });
       continue;
     }
@@ -365,7 +365,10 @@ function responsesDelta(changes: Changes, base: OpenApiDocument, head: OpenApiDo
         before: status,
         what: `response ${status} removed from ${label}`,
         source: SOURCES.responses,
-        bearing: bearing(usage, 'response', 'tighter', `existing servers that answer ${status} now give an answer the document does not declare`),
+        // A success status gone moves the answer to a valid request elsewhere: the clients that read it lose it too.
+        bearing: status.startsWith('2')
+          ? bearing(usage, 'response', 'both', `existing servers that answer ${status} now give an answer the document does not declare, and existing clients that expect ${status} to a valid request get another status from a server following the new document`)
+          : bearing(usage, 'response', 'tighter', `existing servers that answer ${status} now give an answer the document does not declare`),
       });
     } else if (!Object.hasOwn(br, status)) {
       changes.claim(undefined, hp);
