@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
+import { COMPAT_OPTIONS } from '../../conformance/compat/args.js';
 import type { CompatResult } from '../../conformance/compat/compat.js';
 
 const CLI = fileURLToPath(new URL('../../conformance/cli.js', import.meta.url));
@@ -100,10 +101,18 @@ describe('compat command', { timeout: 300_000 }, () => {
     assert.match(old.stderr, /cannot read the old document .*not-openapi\.yaml:1:\d+: openapi at #\/openapi: "3\.0\.3": only OpenAPI 3\.1 documents are read/);
   });
 
-  it('documents its options, each with its environment variable', async () => {
+  it('documents its options, each with its environment variable, in --help and in docs/compatibility.md', async () => {
     const r = await cli(['--help']);
     assert.equal(r.code, 0);
-    for (const v of ['PLANTSTORE_COMPAT_BASE', 'PLANTSTORE_COMPAT_HEAD', 'PLANTSTORE_COMPAT_JSON', 'PLANTSTORE_COMPAT_MARKDOWN', 'PLANTSTORE_SEED']) assert.match(r.stdout, new RegExp(`\\[${v}\\]`));
     assert.match(r.stdout, /Exit codes: 0 compatible, 1 a change breaks/);
+    const docs = readFileSync(fileURLToPath(new URL('../../../docs/compatibility.md', import.meta.url)), 'utf8');
+    for (const o of COMPAT_OPTIONS) {
+      assert.match(r.stdout, new RegExp(`--${o.name}\\b`));
+      assert.ok(docs.includes(`\`--${o.name}`), `docs/compatibility.md names --${o.name}`);
+      if (o.env) {
+        assert.ok(r.stdout.includes(`[${o.env}]`), `--help names ${o.env}`);
+        assert.ok(docs.includes(`\`${o.env}\``), `docs/compatibility.md names ${o.env}`);
+      }
+    }
   });
 });
