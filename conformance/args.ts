@@ -81,7 +81,7 @@ Exit codes: 0 no check failed, 1 a check failed, 2 the run could not mean
 anything or could not finish (a configuration mistake, a target unreachable
 or dead, a check ended in error).`;
 
-function wrap(text: string, width: number, indent: number): string[] {
+export function wrap(text: string, width: number, indent: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {
@@ -152,7 +152,7 @@ export interface CliOptions {
   configFile: string | undefined;
 }
 
-function int(from: string, value: string | undefined, fallback: number, min: number, max: number): number {
+export function int(from: string, value: string | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new UsageError(`${from} must be an integer from ${min} to ${max}, not ${JSON.stringify(value)}`);
   return Number(value);
@@ -246,7 +246,7 @@ function parseOnly(given: Given | undefined): string[] | undefined {
   return ids;
 }
 
-const BOOLEAN_WORDS: Record<string, boolean> = { '1': true, true: true, yes: true, on: true, '0': false, false: false, no: false, off: false };
+export const BOOLEAN_WORDS: Record<string, boolean> = { '1': true, true: true, yes: true, on: true, '0': false, false: false, no: false, off: false };
 
 /** A value from the environment, as its option takes it; undefined when the variable is unset or empty. */
 function fromEnvironment(o: OptionSpec, env: NodeJS.ProcessEnv): Given | undefined {

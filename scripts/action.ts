@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../conformance/cli.js';
 import type { JsonReport } from '../conformance/report/json.js';
+import { fenced, inline } from '../conformance/report/markdown.js';
 import { FRAGMENT, tokenForms } from '../conformance/report/redact.js';
 
 export interface ActionInputs {
@@ -79,18 +80,6 @@ function commandValue(value: string): string {
 export const SUMMARY_FAILURES = 50;
 
 const VERDICT: Record<number, string> = { 0: 'passed', 1: 'FAILED: a check failed', 2: 'ERROR: the harness could not finish' };
-
-/** A fenced block that the text cannot close early: the fence is longer than any run of backticks in it. */
-function fenced(text: string, language = ''): string {
-  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}${language}\n${text}\n${fence}`;
-}
-
-/** Text from a target inside a Markdown table cell or heading: no markup, no line breaks. */
-function inline(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_{}[\]<>()#+!|~]/g, '\\$&');
-}
 
 /** The job summary: verdict, counts per target, and each failure (with --strict, each non-strict too) with its curl line. */
 export function summaryMarkdown(report: JsonReport | undefined, code: number, inputs: ActionInputs): string {

@@ -3,10 +3,10 @@
 // environment variable and its help; a flag wins over the environment; an
 // empty variable counts as unset; an unknown option gets "did you mean".
 import { parseArgs } from 'node:util';
+import { BOOLEAN_WORDS, int, UsageError, wrap } from '../args.js';
 import { closest } from '../suggest.js';
 import { DEFAULT_DOCUMENT } from './revision.js';
 
-export class CompatUsageError extends Error {}
 
 interface CompatOptionSpec {
   name: string;
@@ -43,14 +43,6 @@ export interface CompatCliOptions {
   color: false | undefined;
 }
 
-const BOOLEAN_WORDS: Record<string, boolean> = { '1': true, true: true, yes: true, on: true, '0': false, false: false, no: false, off: false };
-
-function int(from: string, value: string | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new CompatUsageError(`${from} must be an integer from ${min} to ${max}, not ${JSON.stringify(value)}`);
-  return Number(value);
-}
-
 export function parseCompatArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): CompatCliOptions {
   const options = Object.fromEntries(COMPAT_OPTIONS.map((o) => [o.name, { type: o.type, ...(o.short ? { short: o.short } : {}) }]));
   let flags: Record<string, string | boolean | undefined>;
@@ -61,10 +53,10 @@ export function parseCompatArgs(argv: string[], env: NodeJS.ProcessEnv = process
     const word = /'([^']+)'/.exec(e.message)?.[1] ?? '';
     if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const near = word.startsWith('--') ? closest(word.split('=')[0]!, COMPAT_OPTIONS.map((o) => `--${o.name}`)) : undefined;
-      throw new CompatUsageError(`unknown option ${word}${near ? ` (did you mean ${near}?)` : ''} for compat`);
+      throw new UsageError(`unknown option ${word}${near ? ` (did you mean ${near}?)` : ''} for compat`);
     }
-    if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new CompatUsageError(`unexpected argument ${JSON.stringify(word)}: give the documents with --base OLD and --head NEW`);
-    throw new CompatUsageError(e.message);
+    if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new UsageError(`unexpected argument ${JSON.stringify(word)}: give the documents with --base OLD and --head NEW`);
+    throw new UsageError(e.message);
   }
   const given = (name: string): { value: string | boolean; from: string } | undefined => {
     const o = COMPAT_OPTIONS.find((x) => x.name === name)!;
@@ -74,7 +66,7 @@ export function parseCompatArgs(argv: string[], env: NodeJS.ProcessEnv = process
     if (o.env === 'NO_COLOR') return { value: true, from: o.env };
     if (o.type === 'boolean') {
       const v = BOOLEAN_WORDS[raw.trim().toLowerCase()];
-      if (v === undefined) throw new CompatUsageError(`${o.env} is true or false (1 or 0, yes or no), not ${JSON.stringify(raw)}`);
+      if (v === undefined) throw new UsageError(`${o.env} is true or false (1 or 0, yes or no), not ${JSON.stringify(raw)}`);
       return { value: v, from: o.env! };
     }
     return { value: raw, from: o.env! };
@@ -89,7 +81,7 @@ export function parseCompatArgs(argv: string[], env: NodeJS.ProcessEnv = process
   };
   const action = flags.help ? 'help' : 'compat';
   const base = text('base');
-  if (action === 'compat' && base === undefined) throw new CompatUsageError('compat needs --base OLD: the old document, a file or a git revision (e.g. --base origin/main)');
+  if (action === 'compat' && base === undefined) throw new UsageError('compat needs --base OLD: the old document, a file or a git revision (e.g. --base origin/main)');
   return {
     action,
     base,
@@ -102,19 +94,6 @@ export function parseCompatArgs(argv: string[], env: NodeJS.ProcessEnv = process
     timeoutMs: number('timeout', 10_000, 1, 600_000),
     color: given('no-color')?.value === true ? false : undefined,
   };
-}
-
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(line);
-  return lines;
 }
 
 export function compatHelpText(): string {
@@ -133,7 +112,7 @@ export function compatHelpText(): string {
   ];
   for (const o of COMPAT_OPTIONS) {
     const flag = `  ${o.short ? `-${o.short}, ` : ''}--${o.name}${o.value ? ` ${o.value}` : ''}`;
-    const help = wrap(`${o.help}${o.env ? ` [${o.env}]` : ''}`, 79 - column);
+    const help = wrap(`${o.help}${o.env ? ` [${o.env}]` : ''}`, 79, column);
     if (flag.length + 2 > column) out.push(flag, ...help.map((l) => `${' '.repeat(column)}${l}`));
     else out.push(`${flag.padEnd(column)}${help[0]}`, ...help.slice(1).map((l) => `${' '.repeat(column)}${l}`));
   }

@@ -5,7 +5,8 @@
 // 1 breaking, 2 could not run.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { compatHelpText, CompatUsageError, parseCompatArgs, type CompatCliOptions } from './args.js';
+import { UsageError } from '../args.js';
+import { compatHelpText, parseCompatArgs, type CompatCliOptions } from './args.js';
 import { compat, CompatDocumentError, type CompatResult } from './compat.js';
 import { ServeError } from './execute.js';
 import { renderCompatConsole, renderCompatJson, renderCompatMarkdown } from './report.js';
@@ -18,7 +19,7 @@ export async function compatMain(argv: string[], cwd: string = process.cwd()): P
   try {
     options = parseCompatArgs(argv);
   } catch (err) {
-    if (!(err instanceof CompatUsageError)) throw err;
+    if (!(err instanceof UsageError)) throw err;
     complain(`${err.message}\nTry compat --help.`);
     return 2;
   }

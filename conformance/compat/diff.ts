@@ -14,17 +14,8 @@ import { sidesOf, whyOf, worse, type Bearing, type Change, type Effect, type Rol
 import { compareSchemas, sameJson, shown, type SchemaDelta } from './schema-diff.js';
 import { SOURCES, openapi } from './sources.js';
 
-interface Draft {
-  keyword: string;
-  pointer: string;
-  basePointer?: string;
-  before?: unknown;
-  after?: unknown;
-  what: string;
-  source: Source;
-  detail?: string;
-  bearing: Bearing;
-}
+/** One change as a rule finds it, bearing on one place; Changes merges the bearings of one change. */
+type Draft = Pick<Change, 'keyword' | 'pointer' | 'basePointer' | 'before' | 'after' | 'what' | 'source'> & { detail?: string; bearing: Bearing };
 
 class Changes {
   private readonly byKey = new Map<string, Omit<Change, 'id'>>();
@@ -57,6 +48,13 @@ class Changes {
     }
   }
 
+  /** A part of the document gone (there in the old document only) or come (in the new only): accounted for, and a change. */
+  presence(gone: boolean, d: Omit<Draft, 'before' | 'after'> & { value: unknown }): void {
+    const { value, ...rest } = d;
+    this.claim(gone ? d.pointer : undefined, gone ? undefined : d.pointer);
+    this.add({ ...rest, ...(gone ? { before: value } : { after: value }) });
+  }
+
   claim(base: string | undefined, head: string | undefined): void {
     if (base !== undefined) this.claimedBase.add(base);
     if (head !== undefined) this.claimedHead.add(head);
@@ -81,37 +79,37 @@ export function diffDocuments(base: OpenApiDocument, head: OpenApiDocument): Cha
   for (const [k, op] of before) {
     const now = after.get(k);
     if (now) compareOperations(changes, base, head, op, now);
-    else {
-      changes.claim(op.pointer, undefined);
-      // A path item that is gone with its operations is accounted for by them.
-      if (!Object.hasOwn(head.paths, op.path)) changes.claim(childPointer('#/paths', op.path), undefined);
-      changes.add({
-        keyword: 'operation',
-        pointer: op.pointer,
-        before: `${op.method} ${op.path}`,
-        what: `operation ${op.method} ${op.path} removed`,
-        source: SOURCES.paths,
-        bearing: bearing(`${op.method} ${op.path}`, 'operation', 'tighter', `clients that call ${op.method} ${op.path} get no declared answer from a server following the new document`, { clients: 'breaks', servers: 'compatible' }),
-      });
-    }
+    else operationDelta(changes, op, 'removed', head);
   }
-  for (const [k, op] of after) {
-    if (before.has(k)) continue;
-    changes.claim(undefined, op.pointer);
-    if (!Object.hasOwn(base.paths, op.path)) changes.claim(undefined, childPointer('#/paths', op.path));
-    changes.add({
-      keyword: 'operation',
-      pointer: op.pointer,
-      after: `${op.method} ${op.path}`,
-      what: `operation ${op.method} ${op.path} added`,
-      source: SOURCES.paths,
-      bearing: bearing(`${op.method} ${op.path}`, 'operation', 'looser', `existing servers do not implement ${op.method} ${op.path}: a new client that calls it gets no declared answer`, { clients: 'compatible', servers: 'breaks' }),
-    });
-  }
+  for (const [k, op] of after) if (!before.has(k)) operationDelta(changes, op, 'added', base);
   echoDelta(changes, base, head);
   securitySchemesDelta(changes, base, head);
   genericDelta(changes, base, head, '#', base, head, []);
   return changes.list();
+}
+
+/**
+ * An operation removed breaks the clients that call it; one added, the
+ * servers that do not implement it (OpenAPI 3.1 §4.8.8: the paths are the
+ * operations there are). A path item gone or come with its operations is
+ * accounted for by them.
+ */
+function operationDelta(changes: Changes, op: OperationLocation, how: 'added' | 'removed', other: OpenApiDocument): void {
+  const label = `${op.method} ${op.path}`;
+  const claim = (p: string) => (how === 'added' ? changes.claim(undefined, p) : changes.claim(p, undefined));
+  claim(op.pointer);
+  if (!Object.hasOwn(other.paths, op.path)) claim(childPointer('#/paths', op.path));
+  changes.add({
+    keyword: 'operation',
+    pointer: op.pointer,
+    ...(how === 'added' ? { after: label } : { before: label }),
+    what: `operation ${label} ${how}`,
+    source: SOURCES.paths,
+    bearing:
+      how === 'added'
+        ? bearing(label, 'operation', 'looser', `existing servers do not implement ${label}: a new client that calls it gets no declared answer`, { clients: 'compatible', servers: 'breaks' })
+        : bearing(label, 'operation', 'tighter', `clients that call ${label} get no declared answer from a server following the new document`, { clients: 'breaks', servers: 'compatible' }),
+  });
 }
 
 /** Schema deltas as changes: each bears on the place the schema describes, as a request or an answer. */
@@ -186,16 +184,9 @@ function parametersDelta(changes: Changes, base: OpenApiDocument, head: OpenApiD
     }
     changes.claim(undefined, now.pointer);
     if (required(p.parameter) !== required(now.parameter)) {
-      const nowRequired = required(now.parameter);
-      changes.add({
-        keyword: 'required',
-        pointer: childPointer(now.pointer, 'required'),
-        basePointer: childPointer(p.pointer, 'required'),
-        before: p.parameter.required ?? false,
-        after: now.parameter.required ?? false,
-        what: `${name} ${nowRequired ? 'became required' : 'became optional'}`,
-        source: SOURCES.parameter,
-        bearing: bearing(usage, 'request', nowRequired ? 'tighter' : 'looser', nowRequired ? `an existing client that leaves ${p.parameter.name} out is now refused` : `a new client may leave ${p.parameter.name} out, which existing servers refuse`),
+      requiredFlip(changes, { pointer: p.pointer, was: p.parameter.required }, { pointer: now.pointer, is: now.parameter.required }, name, usage, SOURCES.parameter, {
+        tighter: `an existing client that leaves ${p.parameter.name} out is now refused`,
+        looser: `a new client may leave ${p.parameter.name} out, which existing servers refuse`,
       });
     }
     const ps = p.parameter.schema;
@@ -241,6 +232,21 @@ function parametersDelta(changes: Changes, base: OpenApiDocument, head: OpenApiD
   }
 }
 
+/** A parameter or a request body that became required (what existing clients leave out is refused) or optional (what new clients leave out, existing servers refuse). */
+function requiredFlip(changes: Changes, b: { pointer: string; was?: boolean }, h: { pointer: string; is?: boolean }, name: string, usage: string, source: Source, why: { tighter: string; looser: string }): void {
+  const nowRequired = h.is === true;
+  changes.add({
+    keyword: 'required',
+    pointer: childPointer(h.pointer, 'required'),
+    basePointer: childPointer(b.pointer, 'required'),
+    before: b.was ?? false,
+    after: h.is ?? false,
+    what: `${name} ${nowRequired ? 'became required' : 'became optional'}`,
+    source,
+    bearing: bearing(usage, 'request', nowRequired ? 'tighter' : 'looser', nowRequired ? why.tighter : why.looser),
+  });
+}
+
 // ---- request bodies ----
 
 interface BodyLike {
@@ -276,18 +282,11 @@ function requestBodyDelta(changes: Changes, base: OpenApiDocument, head: OpenApi
   }
   const before = resolveObject(base, rb as BodyLike, bp);
   const after = resolveObject(head, hb as BodyLike, hp);
+  changes.claim(childPointer(before.pointer, 'required'), childPointer(after.pointer, 'required'));
   if ((before.value.required === true) !== (after.value.required === true)) {
-    const nowRequired = after.value.required === true;
-    changes.claim(childPointer(before.pointer, 'required'), childPointer(after.pointer, 'required'));
-    changes.add({
-      keyword: 'required',
-      pointer: childPointer(after.pointer, 'required'),
-      basePointer: childPointer(before.pointer, 'required'),
-      before: before.value.required ?? false,
-      after: after.value.required ?? false,
-      what: `request body ${nowRequired ? 'became required' : 'became optional'}`,
-      source: SOURCES.requestBody,
-      bearing: bearing(usage, 'request', nowRequired ? 'tighter' : 'looser', nowRequired ? 'an existing client that sends no body is now refused' : 'a new client may send no body, which existing servers refuse'),
+    requiredFlip(changes, { pointer: before.pointer, was: before.value.required }, { pointer: after.pointer, is: after.value.required }, 'request body', usage, SOURCES.requestBody, {
+      tighter: 'an existing client that sends no body is now refused',
+      looser: 'a new client may send no body, which existing servers refuse',
     });
   }
   mediaTypesDelta(changes, base, head, before, after, usage, 'request');
@@ -306,22 +305,22 @@ function mediaTypesDelta(changes: Changes, base: OpenApiDocument, head: OpenApiD
   const norm = (t: string) => t.toLowerCase().replace(/\s+/g, '');
   const bKeys = new Map(Object.keys(bc).map((t) => [norm(t), t]));
   const hKeys = new Map(Object.keys(hc).map((t) => [norm(t), t]));
+  // A media type gone or come: what it does to each side, by the direction the body travels.
+  const whyGone = (t: string) =>
+    role === 'request'
+      ? bearing(usage, role, 'tighter', `existing clients that send ${t} are refused (415)`)
+      : bearing(usage, role, 'both', `existing servers that answer ${t} now answer what the document does not declare, and existing clients that read ${t} get the answer in another media type from a server following the new document`);
+  const whyCome = (t: string) =>
+    role === 'request'
+      ? bearing(usage, role, 'looser', `a new client may send ${t}, which existing servers refuse (415)`)
+      : bearing(usage, role, 'looser', `an answer may now come as ${t}, which existing clients were not told to read`);
+  const presence = (t: string, pointer: string, gone: boolean) =>
+    changes.presence(gone, { keyword: 'content', pointer, value: t, what: `media type ${t} ${gone ? 'removed from' : 'added to'} the ${usage}`, source: SOURCES.mediaType, bearing: gone ? whyGone(t) : whyCome(t) });
   for (const [n, t] of bKeys) {
     const bp = childPointer(before.pointer, 'content', t);
     const ht = hKeys.get(n);
     if (ht === undefined) {
-      changes.claim(bp, undefined);
-      changes.add({
-        keyword: 'content',
-        pointer: bp,
-        before: t,
-        what: `media type ${t} removed from the ${usage}`,
-        source: SOURCES.mediaType,
-        bearing:
-          role === 'request'
-            ? bearing(usage, role, 'tighter', `existing clients that send ${t} are refused (415)`)
-            : bearing(usage, role, 'both', `existing servers that answer ${t} now answer what the document does not declare, and existing clients that read ${t} get the answer in another media type from a server following the new document`),
-      });
+      presence(t, bp, true);
       continue;
     }
     const hp = childPointer(after.pointer, 'content', ht);
@@ -330,22 +329,7 @@ function mediaTypesDelta(changes: Changes, base: OpenApiDocument, head: OpenApiD
     const hs = hc[ht]!.schema;
     if (bs !== undefined || hs !== undefined) addSchema(changes, base, head, { schema: bs ?? {}, pointer: childPointer(bp, 'schema') }, { schema: hs ?? {}, pointer: childPointer(hp, 'schema') }, usage, role);
   }
-  for (const [n, t] of hKeys) {
-    if (bKeys.has(n)) continue;
-    const hp = childPointer(after.pointer, 'content', t);
-    changes.claim(undefined, hp);
-    changes.add({
-      keyword: 'content',
-      pointer: hp,
-      after: t,
-      what: `media type ${t} added to the ${usage}`,
-      source: SOURCES.mediaType,
-      bearing:
-        role === 'request'
-          ? bearing(usage, role, 'looser', `a new client may send ${t}, which existing servers refuse (415)`)
-          : bearing(usage, role, 'looser', `an answer may now come as ${t}, which existing clients were not told to read`),
-    });
-  }
+  for (const [n, t] of hKeys) if (!bKeys.has(n)) presence(t, childPointer(after.pointer, 'content', t), false);
 }
 
 // ---- responses ----
@@ -358,11 +342,10 @@ function responsesDelta(changes: Changes, base: OpenApiDocument, head: OpenApiDo
     const hp = childPointer(h.pointer, 'responses', status);
     const usage = `${status} answer of ${label}`;
     if (!Object.hasOwn(hr, status)) {
-      changes.claim(bp, undefined);
-      changes.add({
+      changes.presence(true, {
         keyword: 'response',
         pointer: bp,
-        before: status,
+        value: status,
         what: `response ${status} removed from ${label}`,
         source: SOURCES.responses,
         // A success status gone moves the answer to a valid request elsewhere: the clients that read it lose it too.
@@ -371,11 +354,10 @@ function responsesDelta(changes: Changes, base: OpenApiDocument, head: OpenApiDo
           : bearing(usage, 'response', 'tighter', `existing servers that answer ${status} now give an answer the document does not declare`),
       });
     } else if (!Object.hasOwn(br, status)) {
-      changes.claim(undefined, hp);
-      changes.add({
+      changes.presence(false, {
         keyword: 'response',
         pointer: hp,
-        after: status,
+        value: status,
         what: `response ${status} added to ${label}`,
         source: SOURCES.responses,
         bearing: bearing(usage, 'response', 'looser', `a server following the new document may answer ${status}, a status existing clients were not told of`),

@@ -1,6 +1,7 @@
 // What `compat` prints and writes, from the CompatResult alone: the console
 // (short, grouped by what each change does), the JSON report (--json), and
 // Markdown fit for a pull-request comment or a job summary (--markdown).
+import { fenced, inline } from '../report/markdown.js';
 import type { CheckResult } from '../result.js';
 import type { Change, Side, SideVerdict } from './change.js';
 import type { Agreement, CompatResult, Finding } from './compat.js';
@@ -132,18 +133,6 @@ function checkLines(c: CheckResult, prefix: string): string[] {
 }
 
 // ---- Markdown ----
-
-/** A fenced block the text cannot close early. */
-function fenced(text: string, language = ''): string {
-  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}${language}\n${text}\n${fence}`;
-}
-
-/** Text inside a table cell or a heading: no markup, no line breaks. */
-function inline(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_{}[\]<>()#+!|~]/g, '\\$&');
-}
 
 const CELL: Record<SideVerdict, string> = { breaks: '**breaks**', compatible: 'compatible', unknown: 'cannot tell' };
 

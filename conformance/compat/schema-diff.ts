@@ -198,8 +198,6 @@ function compareObjects(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: s
   if (UPPER.some(differs)) numericBound(w, b, bp, h, hp, under, 'upper');
   for (const k of keys) {
     if (LOWER.includes(k) || UPPER.includes(k)) continue;
-    const bHas = Object.hasOwn(b, k);
-    const hHas = Object.hasOwn(h, k);
     // Subschemas are walked even when equal as text: a reference inside may name a schema that changed.
     const holds = keywordInfo(k)?.holds;
     if (!differs(k) && holds === undefined && k !== '$ref') continue;
@@ -215,76 +213,60 @@ function compareObjects(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: s
       keywordDelta(w, under, bp, hp, k, b, h, 'unknown', `${k} ${verb(b, h, k)}`, `${k} is not a keyword of JSON Schema 2020-12 or OpenAPI 3.1: its meaning cannot be compared`);
       continue;
     }
-    switch (k) {
-      case '$ref':
-        referenceWithSiblings(w, b, bp, h, hp, under, closed);
-        break;
-      case 'type':
-        typeDelta(w, b, bp, h, hp, under);
-        break;
-      case 'enum':
-      case 'const':
-        valueSetDelta(w, b, bp, h, hp, under, k);
-        break;
-      case 'multipleOf':
-        multipleOfDelta(w, b, bp, h, hp, under);
-        break;
-      case 'pattern':
-        keywordDelta(w, under, bp, hp, k, b, h, !bHas ? 'tighter' : !hHas ? 'looser' : 'unknown', `pattern ${verb(b, h, k)}`, bHas && hHas ? 'the languages of two regular expressions are not compared here: neither need include the other' : undefined);
-        break;
-      case 'format':
-        formatDelta(w, b, bp, h, hp, under);
-        break;
-      case 'uniqueItems':
-        keywordDelta(w, under, bp, hp, k, b, h, h.uniqueItems === true ? 'tighter' : b.uniqueItems === true ? 'looser' : 'none', `uniqueItems ${verb(b, h, k)}`);
-        break;
-      case 'required':
-        requiredDelta(w, b, bp, h, hp, under);
-        break;
-      case 'dependentRequired':
-        dependentRequiredDelta(w, b, bp, h, hp, under);
-        break;
-      case 'properties':
-        propertiesDelta(w, b, bp, h, hp, under, closed);
-        break;
-      case 'patternProperties':
-      case 'dependentSchemas':
-        schemaMapDelta(w, b, bp, h, hp, under, k);
-        break;
-      case 'prefixItems':
-        prefixItemsDelta(w, b, bp, h, hp, under);
-        break;
-      case 'allOf':
-      case 'anyOf':
-      case 'oneOf':
-        branchesDelta(w, b, bp, h, hp, under, k, closed);
-        break;
-      case 'not':
-        if (bHas && hHas) compareNode(w, b.not, childPointer(bp, 'not'), h.not, childPointer(hp, 'not'), !under, { base: false, head: false });
-        else keywordDelta(w, under, bp, hp, k, b, h, hHas ? 'tighter' : 'looser', `not ${hHas ? 'added' : 'removed'}`);
-        break;
-      case 'contains':
-        // An absent `contains` asks nothing; `contains: {}` asks for one item at least: absent is not an empty schema here.
-        if (bHas && hHas) compareNode(w, b.contains, childPointer(bp, k), h.contains, childPointer(hp, k), under, { base: false, head: false });
-        else keywordDelta(w, under, bp, hp, k, b, h, hHas ? 'tighter' : 'looser', `contains ${hHas ? 'added' : 'removed'}`);
-        break;
-      case 'if':
-        ifDelta(w, b, bp, h, hp, under);
-        break;
-      default:
-        if (MAXIMA.has(k) || MINIMA.has(k)) countBound(w, b, bp, h, hp, under, k);
-        else if (holds === 'schema' && (b[k] === false || h[k] === false)) {
-          if (!differs(k)) continue;
-          // additionalProperties: false, unevaluatedProperties: false, items: false: the names or items it covers are refused.
-          keywordDelta(w, under, bp, hp, k, b, h, h[k] === false ? 'tighter' : 'looser', `${k} ${verb(b, h, k)}`, h[k] === false ? `what ${k} covers is now refused` : `what ${k} covered was refused, and is now allowed${h[k] === undefined ? '' : ' where its schema says'}`);
-        } else if (holds === 'schema') {
-          // additionalProperties, items, unevaluated*, propertyNames, then, else: an absent one accepts everything, as `true` does.
-          const inner = k === 'additionalProperties' || k === 'unevaluatedProperties' ? { base: false, head: false } : closed;
-          compareNode(w, b[k], childPointer(bp, k), h[k], childPointer(hp, k), under, k === 'then' || k === 'else' ? closed : inner);
-        } else keywordDelta(w, under, bp, hp, k, b, h, 'unknown', `${k} ${verb(b, h, k)}`, `${k} is not compared here`);
+    const rule = KEYWORD_RULES[k];
+    if (rule) {
+      rule(w, b, bp, h, hp, under, closed, k);
+      continue;
     }
+    if (MAXIMA.has(k) || MINIMA.has(k)) countBound(w, b, bp, h, hp, under, k);
+    else if (holds === 'schema' && (b[k] === false || h[k] === false)) {
+      if (!differs(k)) continue;
+      // additionalProperties: false, unevaluatedProperties: false, items: false: the names or items it covers are refused.
+      keywordDelta(w, under, bp, hp, k, b, h, h[k] === false ? 'tighter' : 'looser', `${k} ${verb(b, h, k)}`, h[k] === false ? `what ${k} covers is now refused` : `what ${k} covered was refused, and is now allowed${h[k] === undefined ? '' : ' where its schema says'}`);
+    } else if (holds === 'schema') {
+      // additionalProperties, items, unevaluated*, propertyNames, then, else: an absent one accepts everything, as `true` does.
+      const inner = k === 'additionalProperties' || k === 'unevaluatedProperties' ? { base: false, head: false } : closed;
+      compareNode(w, b[k], childPointer(bp, k), h[k], childPointer(hp, k), under, k === 'then' || k === 'else' ? closed : inner);
+    } else keywordDelta(w, under, bp, hp, k, b, h, 'unknown', `${k} ${verb(b, h, k)}`, `${k} is not compared here`);
   }
 }
+
+type KeywordRule = (w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: string, under: boolean, closed: Closed, k: string) => void;
+
+/** The rule of each keyword that has one of its own; the others are bounds or subschemas (compareObjects). */
+const KEYWORD_RULES: Record<string, KeywordRule> = {
+  $ref: (w, b, bp, h, hp, under, closed) => referenceWithSiblings(w, b, bp, h, hp, under, closed),
+  type: (w, b, bp, h, hp, under) => typeDelta(w, b, bp, h, hp, under),
+  enum: (w, b, bp, h, hp, under) => valueSetDelta(w, b, bp, h, hp, under, 'enum'),
+  const: (w, b, bp, h, hp, under) => valueSetDelta(w, b, bp, h, hp, under, 'const'),
+  multipleOf: (w, b, bp, h, hp, under) => multipleOfDelta(w, b, bp, h, hp, under),
+  pattern: (w, b, bp, h, hp, under, _closed, k) => {
+    const both = Object.hasOwn(b, k) && Object.hasOwn(h, k);
+    keywordDelta(w, under, bp, hp, k, b, h, !Object.hasOwn(b, k) ? 'tighter' : !Object.hasOwn(h, k) ? 'looser' : 'unknown', `pattern ${verb(b, h, k)}`, both ? 'the languages of two regular expressions are not compared here: neither need include the other' : undefined);
+  },
+  format: (w, b, bp, h, hp, under) => formatDelta(w, b, bp, h, hp, under),
+  uniqueItems: (w, b, bp, h, hp, under, _closed, k) => keywordDelta(w, under, bp, hp, k, b, h, h.uniqueItems === true ? 'tighter' : b.uniqueItems === true ? 'looser' : 'none', `uniqueItems ${verb(b, h, k)}`),
+  required: (w, b, bp, h, hp, under) => requiredDelta(w, b, bp, h, hp, under),
+  dependentRequired: (w, b, bp, h, hp, under) => dependentRequiredDelta(w, b, bp, h, hp, under),
+  properties: (w, b, bp, h, hp, under, closed) => propertiesDelta(w, b, bp, h, hp, under, closed),
+  patternProperties: (w, b, bp, h, hp, under, _closed, k) => schemaMapDelta(w, b, bp, h, hp, under, k),
+  dependentSchemas: (w, b, bp, h, hp, under, _closed, k) => schemaMapDelta(w, b, bp, h, hp, under, k),
+  prefixItems: (w, b, bp, h, hp, under) => prefixItemsDelta(w, b, bp, h, hp, under),
+  allOf: (w, b, bp, h, hp, under, closed) => branchesDelta(w, b, bp, h, hp, under, 'allOf', closed),
+  anyOf: (w, b, bp, h, hp, under, closed) => branchesDelta(w, b, bp, h, hp, under, 'anyOf', closed),
+  oneOf: (w, b, bp, h, hp, under, closed) => branchesDelta(w, b, bp, h, hp, under, 'oneOf', closed),
+  // Under not, what accepts fewer accepts more: the walk below is read the other way round.
+  not: (w, b, bp, h, hp, under, _closed, k) =>
+    Object.hasOwn(b, k) && Object.hasOwn(h, k)
+      ? compareNode(w, b.not, childPointer(bp, 'not'), h.not, childPointer(hp, 'not'), !under, { base: false, head: false })
+      : keywordDelta(w, under, bp, hp, k, b, h, Object.hasOwn(h, k) ? 'tighter' : 'looser', `not ${Object.hasOwn(h, k) ? 'added' : 'removed'}`),
+  // An absent `contains` asks nothing; `contains: {}` asks for one item at least: absent is not an empty schema here.
+  contains: (w, b, bp, h, hp, under, _closed, k) =>
+    Object.hasOwn(b, k) && Object.hasOwn(h, k)
+      ? compareNode(w, b.contains, childPointer(bp, k), h.contains, childPointer(hp, k), under, { base: false, head: false })
+      : keywordDelta(w, under, bp, hp, k, b, h, Object.hasOwn(h, k) ? 'tighter' : 'looser', `contains ${Object.hasOwn(h, k) ? 'added' : 'removed'}`),
+  if: (w, b, bp, h, hp, under) => ifDelta(w, b, bp, h, hp, under),
+};
 
 /** `$ref` beside other keywords: an applicator of one schema (JSON Schema Core 2020-12 §8.2.3.1). */
 function referenceWithSiblings(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: string, under: boolean, closed: Closed): void {
@@ -350,33 +332,35 @@ function valueSetDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: st
   keywordDelta(w, under, bp, hp, k, b, h, effect, `${k}: ${parts.join('; ')}`);
 }
 
-function multipleOfDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: string, under: boolean): void {
-  const before = rationalOf(b.multipleOf);
-  const after = rationalOf(h.multipleOf);
-  let effect: Effect;
-  if (!Object.hasOwn(b, 'multipleOf')) effect = 'tighter';
-  else if (!Object.hasOwn(h, 'multipleOf')) effect = 'looser';
-  else if (!before || !after) effect = 'unknown';
-  // Every multiple of the new step is a multiple of the old one when the new is a multiple of the old.
-  else effect = setEffect(isMultipleOf(after, before), isMultipleOf(before, after));
-  keywordDelta(w, under, bp, hp, 'multipleOf', b, h, effect, `multipleOf ${verb(b, h, 'multipleOf')}`, effect === 'both' ? 'neither step is a multiple of the other: some multiples of the old are refused now, some values refused before are accepted' : undefined);
-}
-
-function countBound(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: string, under: boolean, k: string): void {
+/**
+ * A keyword with one number: added is a constraint more, removed one less;
+ * both there, `order` says (from the two exact values) what the change does.
+ */
+function numberDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: string, under: boolean, k: string, order: (before: Rational, after: Rational) => Effect, reason?: (effect: Effect) => string | undefined): void {
   const before = rationalOf(b[k]);
   const after = rationalOf(h[k]);
-  const max = MAXIMA.has(k);
   let effect: Effect;
   if (!Object.hasOwn(b, k)) effect = 'tighter';
   else if (!Object.hasOwn(h, k)) effect = 'looser';
-  else if (!before || !after) effect = 'unknown';
-  else {
-    const c = compare(after, before);
-    effect = c === 0 ? 'none' : (c < 0) === max ? 'tighter' : 'looser';
-  }
+  else effect = before && after ? order(before, after) : 'unknown';
   // minContains: 0 and minLength: 0 ask nothing: adding one is no constraint.
-  if (!max && effect === 'tighter' && !Object.hasOwn(b, k) && after && after.n === 0n) effect = 'none';
-  keywordDelta(w, under, bp, hp, k, b, h, effect, `${k} ${verb(b, h, k)}`);
+  if (MINIMA.has(k) && !Object.hasOwn(b, k) && after?.n === 0n) effect = 'none';
+  keywordDelta(w, under, bp, hp, k, b, h, effect, `${k} ${verb(b, h, k)}`, reason?.(effect));
+}
+
+function multipleOfDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: string, under: boolean): void {
+  // Every multiple of the new step is a multiple of the old one when the new is a multiple of the old.
+  numberDelta(w, b, bp, h, hp, under, 'multipleOf', (before, after) => setEffect(isMultipleOf(after, before), isMultipleOf(before, after)), (effect) =>
+    effect === 'both' ? 'neither step is a multiple of the other: some multiples of the old are refused now, some values refused before are accepted' : undefined,
+  );
+}
+
+function countBound(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: string, under: boolean, k: string): void {
+  const max = MAXIMA.has(k);
+  numberDelta(w, b, bp, h, hp, under, k, (before, after) => {
+    const c = compare(after, before);
+    return c === 0 ? 'none' : (c < 0) === max ? 'tighter' : 'looser';
+  });
 }
 
 interface Bound {
