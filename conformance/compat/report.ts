@@ -117,7 +117,7 @@ export function renderCompatConsole(r: CompatResult, o: { color?: boolean } = {}
     const ruleOnly = r.agreements.filter((a) => a.kind === 'rule-only');
     if (ruleOnly.length > 0) out.push(`  rules without a failing check: ${ruleOnly.map((a) => `${a.change} (${a.side})`).join(', ')}: each is explained above`);
     out.push(`  The curl lines replay against the reference serving the document in question: PLANTSTORE_SPEC=FILE PLANTSTORE_TOKENS="$PLANTSTORE_TOKEN" npm start`);
-  } else out.push('', 'Execution: not run (--rules-only)');
+  } else out.push('', r.changes.length === 0 ? 'Execution: not run (the documents do not differ)' : 'Execution: not run (--rules-only)');
   out.push('', `${r.exitCode === 1 ? paint('1;31', verdictLine(r)) : r.exitCode === 0 ? paint('32', verdictLine(r)) : paint('33', verdictLine(r))}; seed ${r.seed}`, '');
   return out.join('\n');
 }

@@ -10,6 +10,7 @@ import { after, describe, it } from 'node:test';
 import { sidesOf } from '../../conformance/compat/change.js';
 import { diffDocuments } from '../../conformance/compat/diff.js';
 import { compareSchemas } from '../../conformance/compat/schema-diff.js';
+import { KEYWORDS } from '../../spec/schema-keywords.js';
 import { loadOpenApi, type OpenApiDocument } from '../../spec/openapi.js';
 import { PAIRS, slugOf, writePair } from './pairs.js';
 
@@ -69,6 +70,29 @@ describe('compat rules', { timeout: 300_000 }, () => {
     assert.deepEqual(effects({ not: { maxLength: 5 } }, { not: { maxLength: 3 } }), ['maxLength:looser']);
     assert.deepEqual(effects({ properties: { a: {} } }, { properties: { a: {} }, additionalProperties: false }), ['additionalProperties:tighter']);
     assert.deepEqual(effects({ properties: {}, additionalProperties: false }, { properties: { a: { type: 'string' } }, additionalProperties: false }), ['properties:looser']);
+  });
+
+  it('has a rule for every keyword of JSON Schema 2020-12 and OpenAPI 3.1 (spec/schema-keywords.ts): adding each says what it does, never "not compared"', () => {
+    // A value each keyword may take, added to an empty schema.
+    const samples: Record<string, unknown> = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://example.com/s', $ref: '#/components/schemas/X', $anchor: 'a', $dynamicRef: '#a', $dynamicAnchor: 'a',
+      $vocabulary: {}, $comment: 'c', $defs: {}, allOf: [{}], anyOf: [{}], oneOf: [{}], not: {}, if: {}, then: { maxLength: 1 }, else: { maxLength: 1 }, dependentSchemas: { a: {} }, prefixItems: [{}],
+      items: false, contains: {}, properties: { a: {} }, patternProperties: { '^a': {} }, additionalProperties: false, propertyNames: { maxLength: 3 }, unevaluatedItems: false,
+      unevaluatedProperties: false, type: 'string', enum: [1], const: 1, multipleOf: 2, maximum: 1, exclusiveMaximum: 1, minimum: 1, exclusiveMinimum: 1, maxLength: 1, minLength: 1,
+      pattern: '^a', maxItems: 1, minItems: 1, uniqueItems: true, maxContains: 1, minContains: 2, maxProperties: 1, minProperties: 1, required: ['a'], dependentRequired: { a: ['b'] },
+      format: 'int32', contentEncoding: 'base64', contentMediaType: 'text/plain', contentSchema: {}, title: 't', description: 'd', default: 1, deprecated: true, readOnly: true,
+      writeOnly: true, examples: [1], discriminator: { propertyName: 'a' }, xml: { name: 'a' }, externalDocs: { url: 'https://example.com' }, example: 1,
+    };
+    const withX = { ...doc, components: { schemas: { X: { type: 'string' } } } } as unknown as OpenApiDocument;
+    for (const keyword of Object.keys(KEYWORDS)) {
+      assert.ok(Object.hasOwn(samples, keyword), `a sample value for ${keyword}`);
+      const deltas = compareSchemas(withX, withX, {}, '#/b', { [keyword]: samples[keyword] }, '#/h').deltas;
+      assert.ok(deltas.length > 0, `${keyword} added is a change`);
+      for (const d of deltas) {
+        assert.ok(!(d.reason ?? '').startsWith(`${keyword} is not compared here`) && !/not a keyword/.test(d.reason ?? ''), `${keyword}: ${d.what}`);
+        assert.ok(d.source.section.length > 0, keyword);
+      }
+    }
   });
 
   it('maps what a change does to the side it breaks: a request written by clients, an answer read by them', () => {
