@@ -57,8 +57,17 @@ function bearingLines(c: Change, side: Side | undefined): string[] {
   return c.bearings.filter((b) => side === undefined || b[side] !== 'compatible').map((b) => `${b.usage}: ${b.why}`);
 }
 
+/** The findings tied to a change on a side, the easiest to replay first: a curl line before a script, a short one before a long one. */
 function proofsFor(r: CompatResult, change: Change, side: Side): Finding[] {
-  return r.findings.filter((f) => f.side === side && f.changes.includes(change.id));
+  const cost = (f: Finding) => (f.check.reproduce?.startsWith('curl ') ? 0 : 1_000_000) + (f.check.reproduce?.length ?? 1_000_000);
+  return r.findings.filter((f) => f.side === side && f.changes.includes(change.id)).sort((a, b) => cost(a) - cost(b));
+}
+
+/** A code span the text cannot close early (CommonMark §6.1): no escapes inside, a fence longer than any run of backticks. */
+function code(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${longest > 0 ? ' ' : ''}${text.replace(/[\r\n]+/g, ' ')}${longest > 0 ? ' ' : ''}${fence}`;
 }
 
 function agreementFor(r: CompatResult, change: Change, side: Side): Agreement | undefined {
@@ -140,10 +149,10 @@ export function renderCompatMarkdown(r: CompatResult): string {
   const g = groups(r);
   const lines: string[] = [];
   lines.push(`## Plant Store compatibility: ${inline(verdictLine(r))}`, '');
-  lines.push(`\`${inline(r.head.label)}\` (new) against \`${inline(r.base.label)}\` (old): ${r.changes.length} change(s); breaks existing clients: ${g.breaksClients.length}, existing servers: ${g.breaksServers.length}; cannot tell: ${g.unknown.length}; compatible: ${g.compatible.length}. Seed ${r.seed}.`, '');
+  lines.push(`${code(r.head.label)} (new) against ${code(r.base.label)} (old): ${r.changes.length} change(s); breaks existing clients: ${g.breaksClients.length}, existing servers: ${g.breaksServers.length}; cannot tell: ${g.unknown.length}; compatible: ${g.compatible.length}. Seed ${r.seed}.`, '');
   if (r.changes.length > 0) {
     lines.push('| change | what | where | clients | servers | source |', '|---|---|---|---|---|---|');
-    for (const c of r.changes) lines.push(`| ${c.id} | ${inline(c.what)} | \`${inline(c.pointer)}\` | ${CELL[c.clients]} | ${CELL[c.servers]} | ${c.source.url ? `[${inline(`${c.source.document} ${c.source.section}`)}](${c.source.url})` : inline(sourceText(c))} |`);
+    for (const c of r.changes) lines.push(`| ${c.id} | ${inline(c.what)} | ${code(c.pointer).replace(/\|/g, '\\|')} | ${CELL[c.clients]} | ${CELL[c.servers]} | ${c.source.url ? `[${inline(`${c.source.document} ${c.source.section}`)}](${c.source.url})` : inline(sourceText(c))} |`);
     lines.push('');
   }
   for (const side of ['clients', 'servers'] as Side[]) {
@@ -152,11 +161,14 @@ export function renderCompatMarkdown(r: CompatResult): string {
     lines.push(`### Breaks ${SIDE_NAME[side]}`, '');
     for (const c of list) {
       lines.push(`#### ${c.id} ${inline(c.what)}`, '');
-      lines.push(`At \`${inline(pointerLine(c))}\`: ${inline(shown(c.before))} → ${inline(shown(c.after))}.`, '');
+      lines.push(`At ${code(pointerLine(c))}: ${code(shown(c.before))} → ${code(shown(c.after))}.`, '');
       for (const line of bearingLines(c, side)) lines.push(`- ${inline(line)}`);
       lines.push('');
       const proofs = proofsFor(r, c, side);
-      if (proofs.length > 0) for (const f of proofs.slice(0, 3)) lines.push(...checkMarkdown(f.check));
+      if (proofs.length > 0) {
+        for (const f of proofs.slice(0, 2)) lines.push(...checkMarkdown(f.check));
+        if (proofs.length > 2) lines.push(`And ${proofs.length - 2} more failing check(s): ${proofs.slice(2).map((f) => f.check.id).join(', ')}.`, '');
+      }
       else {
         const a = agreementFor(r, c, side);
         if (a) lines.push(`No check fails: ${inline(a.explanation)}.`, '');
@@ -173,7 +185,7 @@ export function renderCompatMarkdown(r: CompatResult): string {
   }
   if (g.unknown.length > 0) {
     lines.push('### Cannot tell', '');
-    for (const c of g.unknown) lines.push(`- ${c.id} ${inline(c.what)} at \`${inline(c.pointer)}\`: ${inline(c.bearings.find((b) => b.clients === 'unknown' || b.servers === 'unknown')?.why ?? '')}`);
+    for (const c of g.unknown) lines.push(`- ${c.id} ${inline(c.what)} at ${code(c.pointer)}: ${inline(c.bearings.find((b) => b.clients === 'unknown' || b.servers === 'unknown')?.why ?? '')}`);
     lines.push('');
   }
   if (r.execution) {
@@ -183,7 +195,7 @@ export function renderCompatMarkdown(r: CompatResult): string {
       const s = run.summary;
       lines.push(`- ${inline(CROSSING[side])}: ${run.notChecked ? `not checked: ${inline(run.notChecked)}` : `${s.pass} pass, ${s['non-strict']} non-strict, ${s.fail} fail, ${s.skip} skip, ${s.error} error`}`);
     }
-    if (r.lenient.length > 0) lines.push(`- accepted what the checking document refuses (breaks no one who follows it): ${r.lenient.map((l) => `${l.check.id} (${l.side === 'clients' ? 'the new server' : 'the old server'})`).join(', ')}`);
+    if (r.lenient.length > 0) lines.push(`- accepted what the checking document refuses \\(breaks no one who follows it\\): ${r.lenient.map((l) => `${l.check.id} (${l.side === 'clients' ? 'the new server' : 'the old server'})`).join(', ')}`);
     lines.push('', 'Each curl line replays against the reference serving the document it names: `PLANTSTORE_SPEC=FILE PLANTSTORE_TOKENS="$PLANTSTORE_TOKEN" npm start`.', '');
   }
   return `${lines.join('\n')}\n`;
