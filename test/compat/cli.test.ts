@@ -32,7 +32,7 @@ describe('compat command', { timeout: 300_000 }, () => {
     const r = await cli(['--base', SPEC, '--head', fixture('new-required-field.yaml'), '--seed', '3', '--cases', '5', '--json', json, '--markdown', md]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout, /Breaks existing clients\n {2}C1 required: quantity added/);
-    assert.match(r.stdout, /proof: PS-ACCEPT-001 fail/);
+    assert.match(r.stdout, /proof: PS-[A-Z]+-\d{3} fail \(MUST, /);
     assert.match(r.stdout, /curl -sS -i -X POST 'http:\/\/127\.0\.0\.1:4010\/plants'/);
     assert.match(r.stdout, /BREAKING: breaks existing clients \(C1\); seed 3\n/);
     const report = JSON.parse(readFileSync(json, 'utf8')) as CompatResult;
