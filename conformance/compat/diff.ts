@@ -84,7 +84,7 @@ export function diffDocuments(base: OpenApiDocument, head: OpenApiDocument): Cha
   for (const [k, op] of after) if (!before.has(k)) operationDelta(changes, op, 'added', base);
   echoDelta(changes, base, head);
   securitySchemesDelta(changes, base, head);
-  genericDelta(changes, base, head, '#', base, head, []);
+  genericDelta(changes, base, head, { base: '#', head: '#' }, []);
   return changes.list();
 }
 
@@ -155,9 +155,13 @@ const SERIALIZATION = ['style', 'explode', 'allowReserved', 'allowEmptyValue', '
 const PARAMETER_ANNOTATIONS = ['description', 'example', 'examples', 'deprecated'];
 
 function parametersDelta(changes: Changes, base: OpenApiDocument, head: OpenApiDocument, b: OperationLocation, h: OperationLocation, label: string): void {
-  const id = (p: { in: string; name: string }) => `${p.in}:${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
-  const before = new Map(b.parameters.map((p) => [id(p.parameter), p]));
-  const after = new Map(h.parameters.map((p) => [id(p.parameter), p]));
+  // A path parameter is its place in the template (/plants/{id} and /plants/{plantId} send the same); a header's name has no case (RFC 9110 §5.1).
+  const id = (op: OperationLocation) => (p: { in: string; name: string }) => {
+    if (p.in === 'path') return `path:${[...op.path.matchAll(/\{([^}]*)\}/g)].findIndex((m) => m[1] === p.name)}`;
+    return `${p.in}:${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
+  };
+  const before = new Map(b.parameters.map((p) => [id(b)(p.parameter), p]));
+  const after = new Map(h.parameters.map((p) => [id(h)(p.parameter), p]));
   // Every field of the parameters is compared below: the lists, whatever their order, are accounted for.
   const pathItem = (op: OperationLocation) => op.pointer.slice(0, op.pointer.lastIndexOf('/'));
   changes.claim(childPointer(b.pointer, 'parameters'), childPointer(h.pointer, 'parameters'));
@@ -183,6 +187,18 @@ function parametersDelta(changes: Changes, base: OpenApiDocument, head: OpenApiD
       continue;
     }
     changes.claim(undefined, now.pointer);
+    if (p.parameter.name !== now.parameter.name) {
+      changes.add({
+        keyword: 'name',
+        pointer: childPointer(now.pointer, 'name'),
+        basePointer: childPointer(p.pointer, 'name'),
+        before: p.parameter.name,
+        after: now.parameter.name,
+        what: `path parameter ${p.parameter.name} renamed ${now.parameter.name}`,
+        source: SOURCES.parameter,
+        bearing: bearing(usage, 'request', 'none', 'a path parameter is sent as its place in the path, not by its name'),
+      });
+    }
     if (required(p.parameter) !== required(now.parameter)) {
       requiredFlip(changes, { pointer: p.pointer, was: p.parameter.required }, { pointer: now.pointer, is: now.parameter.required }, name, usage, SOURCES.parameter, {
         tighter: `an existing client that leaves ${p.parameter.name} out is now refused`,
@@ -545,20 +561,23 @@ function descriptive(path: string[]): boolean {
  * is compatible; a component schema no operation uses is compatible; anything
  * else (servers, response headers, links, callbacks) cannot be told.
  */
-function genericDelta(changes: Changes, b: unknown, h: unknown, pointer: string, base: OpenApiDocument, head: OpenApiDocument, path: string[]): void {
-  if (claimed(changes.claimedBase, pointer) && claimed(changes.claimedHead, pointer)) return;
+function genericDelta(changes: Changes, b: unknown, h: unknown, at: { base: string; head: string }, path: string[]): void {
+  if (claimed(changes.claimedBase, at.base) && claimed(changes.claimedHead, at.head)) return;
   if (sameJson(b, h)) return;
   // Within an annotation, the difference is said once, at the annotation (an example, not each of its values).
-  const at = path.findIndex((k) => DESCRIPTIVE.has(k) || k.startsWith('x-'));
-  const whole = at !== -1 && path.length >= at + (['examples', 'info', 'tags'].includes(path[at]!) ? 2 : 1);
+  const from = path.findIndex((k) => DESCRIPTIVE.has(k) || k.startsWith('x-'));
+  const whole = from !== -1 && path.length >= from + (['examples', 'info', 'tags'].includes(path[from]!) ? 2 : 1);
   const bothObjects = !whole && isSchemaObject(b) && isSchemaObject(h);
   const bothArrays = !whole && Array.isArray(b) && Array.isArray(h) && b.length === h.length;
   if (bothObjects || bothArrays) {
-    const keys = bothArrays ? (b as unknown[]).map((_, i) => String(i)) : [...new Set([...Object.keys(b as object), ...Object.keys(h as object)])];
-    for (const k of keys) genericDelta(changes, (b as Record<string, unknown>)[k], (h as Record<string, unknown>)[k], childPointer(pointer, k), base, head, [...path, k]);
+    for (const [kb, kh] of alignedKeys(b as Record<string, unknown>, h as Record<string, unknown>, bothArrays, path)) {
+      const k = kh ?? kb!;
+      genericDelta(changes, kb === undefined ? undefined : (b as Record<string, unknown>)[kb], kh === undefined ? undefined : (h as Record<string, unknown>)[kh], { base: childPointer(at.base, kb ?? k), head: childPointer(at.head, k) }, [...path, k]);
+    }
     return;
   }
-  if (claimed(changes.claimedBase, pointer) || claimed(changes.claimedHead, pointer)) return;
+  if (claimed(changes.claimedBase, at.base) || claimed(changes.claimedHead, at.head)) return;
+  const pointer = h === undefined ? at.base : at.head;
   const keyword = path[path.length - 1] ?? '#';
   const unusedSchema = path[0] === 'components' && path[1] === 'schemas';
   const compatible = descriptive(path) || unusedSchema;
@@ -572,12 +591,24 @@ function genericDelta(changes: Changes, b: unknown, h: unknown, pointer: string,
   changes.add({
     keyword,
     pointer,
+    ...(at.base !== pointer && b !== undefined ? { basePointer: at.base } : {}),
     ...(b !== undefined ? { before: b } : {}),
     ...(h !== undefined ? { after: h } : {}),
     what: `${keyword} ${b === undefined ? `added: ${shown(h)}` : h === undefined ? `removed (was ${shown(b)})` : `changed: ${shown(b)} → ${shown(h)}`}`,
     source: sourceOf(path),
     bearing: bearing(path.slice(0, 3).join(' ') || 'document', 'operation', compatible ? 'none' : 'unknown', reason),
   });
+}
+
+/** The members of two objects (or items of two arrays) side by side; the paths' templates by their shape, as operations are matched (/plants/{id} is /plants/{plantId}). */
+function alignedKeys(b: Record<string, unknown>, h: Record<string, unknown>, arrays: boolean, path: string[]): Array<[string | undefined, string | undefined]> {
+  if (arrays) return (b as unknown as unknown[]).map((_, i) => [String(i), String(i)]);
+  const shape = path.length === 1 && path[0] === 'paths' ? (k: string) => k.replace(/\{[^}]*\}/g, '{}') : (k: string) => k;
+  const inHead = new Map(Object.keys(h).map((k) => [shape(k), k]));
+  const pairs: Array<[string | undefined, string | undefined]> = Object.keys(b).map((k) => [k, inHead.get(shape(k))]);
+  const paired = new Set(pairs.map(([, kh]) => kh));
+  for (const k of Object.keys(h)) if (!paired.has(k)) pairs.push([undefined, k]);
+  return pairs;
 }
 
 function sourceOf(path: string[]): Source {
