@@ -45,6 +45,8 @@ export interface Change {
   /** Absent: the keyword or part was not there. */
   before?: unknown;
   after?: unknown;
+  /** Where in a body the keyword applies (property names, item indexes), when one place is known. */
+  instancePath?: Array<string | number>;
   /** One sentence: `maxLength added: 50`. */
   what: string;
   source: Source;

@@ -11,6 +11,8 @@ import { describeDocumentError } from '../spec-errors.js';
 import { SIDES, worse, type Change, type Side, type SideVerdict } from './change.js';
 import { diffDocuments } from './diff.js';
 import { execute, type CrossRun, type ExecutionOptions } from './execute.js';
+import { witnessOf, type Witness } from './witness.js';
+import { loadSpecModel, type SpecModel } from '../spec-model.js';
 
 export interface DocumentRef {
   /** How the report names it: a file, or `REV:path`. */
@@ -48,6 +50,8 @@ export interface Agreement {
   checks: string[];
   /** Which of the two is wrong, when they disagree, and why. */
   explanation: string;
+  /** For a rule no check confirms: a body the documents' own validators judge as the rule says. */
+  witness?: Witness;
 }
 
 export interface SideResult {
@@ -136,8 +140,21 @@ function tie(check: CheckResult, side: Side, changes: Change[]): { changes: stri
   return { changes: [], tiedBy: 'none' };
 }
 
-/** Why a breaking rule has no failing check: what the execution could not reach. */
-function ruleOnlyExplanation(change: Change, side: Side): string {
+/** Why a breaking rule has no failing check: what the execution could not reach, and what the validators say of a witness. */
+function ruleOnlyExplanation(change: Change, side: Side, witness: Witness | 'none' | undefined): string {
+  const whose = side === 'clients' ? 'old' : 'new';
+  if (witness === 'none') {
+    return `the rule is not confirmed: no check of the ${whose} document meets this change, and no body tried at ${change.instancePath?.join('/') || 'the root'} is judged differently by the two documents' validators; the rule may be wrong, or the difference needs another body`;
+  }
+  if (witness) {
+    const body = JSON.stringify(witness.body, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v));
+    const as = witness.role === 'request' ? 'request' : 'answer';
+    return `the rule stands, as the documents' own validators show: the ${as} ${body} is valid under the ${witness.validUnder} document and refused by the ${witness.validUnder === 'old' ? 'new' : 'old'} one (${witness.refusal}); no check of the ${whose} document sent it (a gap in what the checks send)`;
+  }
+  return ruleOnlyReason(change, side);
+}
+
+function ruleOnlyReason(change: Change, side: Side): string {
   if (change.keyword === 'security' || change.keyword === 'securityScheme') {
     return 'the rule stands: the reference server authenticates with bearer tokens whatever the document says (docs/server.md), and the harness sends bearer credentials, so execution cannot show a change of scheme';
   }
@@ -194,11 +211,31 @@ export async function compat(o: CompatOptions): Promise<CompatResult> {
     const url = o.replayUrl ?? REPLAY_URL;
     execution = { clients: replayable(raw.clients, url), servers: replayable(raw.servers, url) };
   }
-  return settle(o, changes, execution);
+  return settle(o, changes, execution, witnesses(o, changes, execution));
+}
+
+/** For each change and side that the rules break and no check confirms, a witness (witness.ts); from the documents alone. */
+function witnesses(o: CompatOptions, changes: Change[], execution: CompatResult['execution']): Map<string, Witness | 'none'> {
+  const out = new Map<string, Witness | 'none'>();
+  if (!execution) return out;
+  let models: [SpecModel, SpecModel];
+  try {
+    models = [loadSpecModel(o.base.path), loadSpecModel(o.head.path)];
+  } catch {
+    return out;
+  }
+  for (const change of changes) {
+    for (const side of SIDES) {
+      if (change[side] !== 'breaks') continue;
+      const w = witnessOf(change, side, ...models);
+      if (w !== undefined) out.set(`${change.id}|${side}`, w);
+    }
+  }
+  return out;
 }
 
 /** The findings, agreements, verdicts and exit code from the changes and the crossed runs. */
-export function settle(o: Pick<CompatOptions, 'base' | 'head' | 'seed'>, changes: Change[], execution: CompatResult['execution']): CompatResult {
+export function settle(o: Pick<CompatOptions, 'base' | 'head' | 'seed'>, changes: Change[], execution: CompatResult['execution'], witnessed: Map<string, Witness | 'none'> = new Map()): CompatResult {
   const findings: Finding[] = [];
   const agreements: Agreement[] = [];
   const sides = {} as Record<Side, SideResult>;
@@ -215,7 +252,10 @@ export function settle(o: Pick<CompatOptions, 'base' | 'head' | 'seed'>, changes
       const checks = onSide.filter((f) => f.changes.includes(change.id)).map((f) => f.check);
       if (change[side] === 'breaks') {
         if (checks.length > 0) agreements.push({ change: change.id, side, kind: 'proven', checks: checks.map((c) => c.id), explanation: `the rule and the execution agree: ${checks.map((c) => c.id).join(', ')}` });
-        else if (run && !run.notChecked) agreements.push({ change: change.id, side, kind: 'rule-only', checks: [], explanation: ruleOnlyExplanation(change, side) });
+        else if (run && !run.notChecked) {
+          const witness = witnessed.get(`${change.id}|${side}`);
+          agreements.push({ change: change.id, side, kind: 'rule-only', checks: [], explanation: ruleOnlyExplanation(change, side, witness), ...(witness && witness !== 'none' ? { witness } : {}) });
+        }
       } else if (checks.length > 0) {
         agreements.push({ change: change.id, side, kind: 'execution-only', checks: checks.map((c) => c.id), explanation: checks.map((c) => executionOnlyExplanation(c, change, side)).join('; ') });
       }

@@ -15,7 +15,7 @@ import { compareSchemas, sameJson, shown, type SchemaDelta } from './schema-diff
 import { SOURCES, openapi } from './sources.js';
 
 /** One change as a rule finds it, bearing on one place; Changes merges the bearings of one change. */
-type Draft = Pick<Change, 'keyword' | 'pointer' | 'basePointer' | 'before' | 'after' | 'what' | 'source'> & { detail?: string; bearing: Bearing };
+type Draft = Pick<Change, 'keyword' | 'pointer' | 'basePointer' | 'before' | 'after' | 'what' | 'source' | 'instancePath'> & { detail?: string; bearing: Bearing };
 
 class Changes {
   private readonly byKey = new Map<string, Omit<Change, 'id'>>();
@@ -33,6 +33,7 @@ class Changes {
         ...(d.basePointer !== undefined && d.basePointer !== d.pointer ? { basePointer: d.basePointer } : {}),
         ...(d.before !== undefined ? { before: d.before } : {}),
         ...(d.after !== undefined ? { after: d.after } : {}),
+        ...(d.instancePath !== undefined ? { instancePath: d.instancePath } : {}),
         what: d.what,
         source: d.source,
         bearings: [],
@@ -132,6 +133,7 @@ function fromDelta(d: SchemaDelta, usage: string, role: Role): Draft {
     what: d.what,
     source: d.source,
     detail: d.detail,
+    ...(d.instancePath !== undefined ? { instancePath: d.instancePath } : {}),
     bearing: bearing(usage, role, effect, own?.reason ?? d.reason),
   };
 }

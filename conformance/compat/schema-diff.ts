@@ -32,6 +32,8 @@ export interface SchemaDelta {
   byRole?: Partial<Record<Role, { effect: Effect; reason: string }>>;
   /** Tells apart deltas of one keyword (a name of `required`, a branch of `oneOf`). */
   detail?: string;
+  /** Where in an instance the keyword applies (property names, item indexes), when one place is known: what a witness is built at. */
+  instancePath?: Array<string | number>;
   source: Source;
 }
 
@@ -49,6 +51,19 @@ interface Walk {
   visitedBase: Set<string>;
   visitedHead: Set<string>;
   seen: Set<string>;
+  /** The instance location of the schemas being compared; undefined below a keyword that applies at no one place (additionalProperties, contains, …). */
+  inst: Array<string | number> | undefined;
+}
+
+/** Runs `compare` one step into the instance (a property name, an item index), or at no known place. */
+function within(w: Walk, segment: string | number | undefined, compare: () => void): void {
+  const saved = w.inst;
+  w.inst = segment === undefined || saved === undefined ? undefined : [...saved, segment];
+  try {
+    compare();
+  } finally {
+    w.inst = saved;
+  }
 }
 
 /** Whether the object's names not declared are refused here (`unevaluatedProperties: false` above reaches down through applicators and references). */
@@ -67,7 +82,7 @@ const MAXIMA = new Set(['maxLength', 'maxItems', 'maxProperties', 'maxContains']
 const MINIMA = new Set(['minLength', 'minItems', 'minProperties', 'minContains']);
 
 export function compareSchemas(base: OpenApiDocument, head: OpenApiDocument, baseSchema: unknown, basePointer: string, headSchema: unknown, headPointer: string): SchemaComparison {
-  const walk: Walk = { base, head, out: [], visitedBase: new Set(), visitedHead: new Set(), seen: new Set() };
+  const walk: Walk = { base, head, out: [], visitedBase: new Set(), visitedHead: new Set(), seen: new Set(), inst: [] };
   compareNode(walk, baseSchema, basePointer, headSchema, headPointer, false, { base: false, head: false });
   return { deltas: walk.out, visitedBase: walk.visitedBase, visitedHead: walk.visitedHead };
 }
@@ -97,7 +112,7 @@ export function shown(value: unknown): string {
 function emit(w: Walk, under: boolean, d: Omit<SchemaDelta, 'source'> & { source?: Source }): void {
   const effect = under ? inverted(d.effect) : d.effect;
   const byRole = under && d.byRole ? undefined : d.byRole;
-  w.out.push({ ...d, effect, byRole, source: d.source ?? keywordSource(d.keyword) });
+  w.out.push({ ...d, effect, byRole, source: d.source ?? keywordSource(d.keyword), ...(w.inst ? { instancePath: [...w.inst] } : {}) });
 }
 
 function keywordDelta(w: Walk, under: boolean, bp: string, hp: string, keyword: string, b: JsonSchema, h: JsonSchema, effect: Effect, what: string, reason?: string, detail?: string): void {
@@ -226,7 +241,12 @@ function compareObjects(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: s
     } else if (holds === 'schema') {
       // additionalProperties, items, unevaluated*, propertyNames, then, else: an absent one accepts everything, as `true` does.
       const inner = k === 'additionalProperties' || k === 'unevaluatedProperties' ? { base: false, head: false } : closed;
-      compareNode(w, b[k], childPointer(bp, k), h[k], childPointer(hp, k), under, k === 'then' || k === 'else' ? closed : inner);
+      const conditional = k === 'then' || k === 'else';
+      // then and else apply where the schema does; items to every item (the first stands for them, unless prefixItems takes it); the others at no one place.
+      const segment = conditional ? null : k === 'items' && b.prefixItems === undefined && h.prefixItems === undefined ? 0 : undefined;
+      const compare = () => compareNode(w, b[k], childPointer(bp, k), h[k], childPointer(hp, k), under, conditional ? closed : inner);
+      if (segment === null) compare();
+      else within(w, segment, compare);
     } else keywordDelta(w, under, bp, hp, k, b, h, 'unknown', `${k} ${verb(b, h, k)}`, `${k} is not compared here`);
   }
 }
@@ -263,7 +283,7 @@ const KEYWORD_RULES: Record<string, KeywordRule> = {
   // An absent `contains` asks nothing; `contains: {}` asks for one item at least: absent is not an empty schema here.
   contains: (w, b, bp, h, hp, under, _closed, k) =>
     Object.hasOwn(b, k) && Object.hasOwn(h, k)
-      ? compareNode(w, b.contains, childPointer(bp, k), h.contains, childPointer(hp, k), under, { base: false, head: false })
+      ? within(w, undefined, () => compareNode(w, b.contains, childPointer(bp, k), h.contains, childPointer(hp, k), under, { base: false, head: false }))
       : keywordDelta(w, under, bp, hp, k, b, h, Object.hasOwn(h, k) ? 'tighter' : 'looser', `contains ${Object.hasOwn(h, k) ? 'added' : 'removed'}`),
   if: (w, b, bp, h, hp, under) => ifDelta(w, b, bp, h, hp, under),
 };
@@ -513,7 +533,7 @@ function propertiesDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: 
     const pb = childPointer(bp, 'properties', name);
     const ph = childPointer(hp, 'properties', name);
     if (Object.hasOwn(before, name) && Object.hasOwn(after, name)) {
-      compareNode(w, before[name], pb, after[name], ph, under, inner);
+      within(w, name, () => compareNode(w, before[name], pb, after[name], ph, under, inner));
       continue;
     }
     const added = Object.hasOwn(after, name);
@@ -546,7 +566,7 @@ function schemaMapDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: s
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     const pb = childPointer(bp, k, key);
     const ph = childPointer(hp, k, key);
-    if (Object.hasOwn(before, key) && Object.hasOwn(after, key)) compareNode(w, before[key], pb, after[key], ph, under, { base: false, head: false });
+    if (Object.hasOwn(before, key) && Object.hasOwn(after, key)) within(w, undefined, () => compareNode(w, before[key], pb, after[key], ph, under, { base: false, head: false }));
     else {
       const added = Object.hasOwn(after, key);
       emit(w, under, { keyword: k, pointer: added ? ph : pb, basePointer: pb, ...(added ? { after: after[key] } : { before: before[key] }), what: `${k} ${key} ${added ? 'added' : 'removed'}`, effect: added ? 'tighter' : 'looser', detail: key });
@@ -560,7 +580,7 @@ function prefixItemsDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp:
   for (let i = 0; i < Math.max(before.length, after.length); i++) {
     const pb = childPointer(bp, 'prefixItems', i);
     const ph = childPointer(hp, 'prefixItems', i);
-    if (i < before.length && i < after.length) compareNode(w, before[i], pb, after[i], ph, under, { base: false, head: false });
+    if (i < before.length && i < after.length) within(w, i, () => compareNode(w, before[i], pb, after[i], ph, under, { base: false, head: false }));
     else {
       const added = i < after.length;
       // The item at i was governed by `items` (or nothing) before, and is now by its own schema: taken as a constraint more.

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { compat } from '../../conformance/compat/compat.js';
 import { renderCompatConsole, renderCompatMarkdown } from '../../conformance/compat/report.js';
+import { loadSpecModel, type SpecModel } from '../../conformance/spec-model.js';
 import { PAIRS, slugOf, writePair } from './pairs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-compat-run-'));
@@ -23,6 +24,7 @@ describe('compat execution', { timeout: 300_000, concurrency: 2 }, () => {
       const paths = writePair(pair, dir, slugOf(pair.name));
       const result = await compat({ base: { label: 'old.yaml', path: paths.base }, head: { label: 'new.yaml', path: paths.head }, seed: 7, cases: 10, timeoutMs: 15_000 });
       const shown = renderCompatConsole(result);
+      const models = { base: loadSpecModel(paths.base), head: loadSpecModel(paths.head) };
       assert.equal(result.exitCode, pair.exit, shown);
       for (const side of ['clients', 'servers'] as const) {
         assert.equal(result.execution?.[side].notChecked, undefined, shown);
@@ -49,7 +51,19 @@ describe('compat execution', { timeout: 300_000, concurrency: 2 }, () => {
           }
           assert.ok(findings.some((f) => shown.includes(`proof: ${f.check.id} ${f.check.outcome}`)), shown);
           assert.match(renderCompatMarkdown(result), /```sh\ncurl /);
-        } else assert.match(shown, /no check fails/);
+        } else {
+          assert.match(shown, /no check fails/);
+          // Where the pair says so, the documents' own validators show the rule: one accepts the body, the other refuses it.
+          if (pair.witness?.includes(side)) {
+            const w = agreement!.witness;
+            assert.ok(w, `${side}: a witness: ${agreement!.explanation}`);
+            const [accepting, refusing] = w.validUnder === 'old' ? [models.base, models.head] : [models.head, models.base];
+            const validate = (m: SpecModel) => (w.role === 'request' ? m.create.validateRequest(w.body).length : (m.create.success.validate?.(w.body) ?? []).length);
+            assert.equal(validate(accepting), 0, JSON.stringify(w));
+            assert.ok(validate(refusing) > 0, JSON.stringify(w));
+            assert.match(agreement!.explanation, /^the rule stands, as the documents' own validators show/);
+          } else assert.equal(agreement!.witness, undefined);
+        }
       }
     });
   }

@@ -27,6 +27,8 @@ export interface Pair {
   changes: ExpectedChange[];
   /** Per side the rules say breaks: a failing check tied to the change (proof), or none (rule-only). */
   proof?: Partial<Record<'clients' | 'servers', 'proof' | 'rule-only'>>;
+  /** The rule-only sides for which the documents' validators give a witness. */
+  witness?: Array<'clients' | 'servers'>;
   exit: 0 | 1;
 }
 
