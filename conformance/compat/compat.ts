@@ -172,8 +172,10 @@ function ruleOnlyReason(change: Change, side: Side): string {
 
 function executionOnlyExplanation(check: CheckResult, change: Change | undefined, side: Side): string {
   const whose = side === 'clients' ? 'an existing client' : 'an existing server';
-  const rule = change ? `the rules called ${change.id} ${change[side] === 'unknown' ? '"cannot tell"' : 'compatible'} for ${side}` : 'no rule ties it to a change';
-  return `the execution stands: ${check.id} (${check.source.document}, ${check.source.section}) shows a request ${whose} gets wrong, and ${rule}: the rules missed it`;
+  const shows = `the execution stands: ${check.id} (${check.source.document}, ${check.source.section}) shows a request ${whose} gets wrong`;
+  if (!change) return `${shows}, and no rule ties it to a change: the rules missed it`;
+  if (change[side] === 'unknown') return `${shows}, where the rules could not tell for ${change.id}: the execution decides, ${side} break`;
+  return `${shows}, and the rules called ${change.id} compatible for ${side}: the rules missed it`;
 }
 
 /** A document that cannot be read, and which of the two it is. */
