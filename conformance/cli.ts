@@ -30,6 +30,8 @@ const say = (line: string) => process.stderr.write(line);
 const complain = (message: string) => say(`plantstore-conformance: ${message}\n`);
 
 export async function main(argv: string[]): Promise<number> {
+  // `compat` has its own options and reports (conformance/compat/, docs/compatibility.md).
+  if (argv[0] === 'compat') return (await import('./compat/cli.js')).compatMain(argv.slice(1));
   let options: CliOptions;
   try {
     options = parseCliArgs(argv);
