@@ -2,6 +2,7 @@
 // environment variable and its help; a value comes from the flag, else the
 // environment variable, else the configuration file (config-file.ts), and
 // each is checked the same way, the message naming where it came from.
+import { StartError } from '../lib/start-error.js';
 import { parseArgs } from 'node:util';
 import { OPENAPI_PATH } from '../spec/openapi.js';
 import { catalog } from './checks/index.js';
@@ -10,7 +11,12 @@ import { PRISM_DIVERGENCES_PATH } from './differential/divergences.js';
 import { closest, didYouMean } from './suggest.js';
 import { PLACEHOLDER_TOKEN } from './targets/target.js';
 
-export class UsageError extends Error {}
+export class UsageError extends StartError {
+  override readonly name = 'UsageError';
+  constructor(message: string) {
+    super('PLANTSTORE_USAGE', message);
+  }
+}
 
 interface OptionSpec {
   name: string;
@@ -58,8 +64,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'version', type: 'boolean', help: 'show the version and exit' },
 ];
 
-/** The subcommands; `run` is the default. Others (e.g. a compatibility check) fit beside it. */
-export const COMMANDS = ['run'] as const;
+/** The subcommands; `run` is the default. `compat` (conformance/compat/) parses its own options. */
+export const COMMANDS = ['run', 'compat'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 const INTRO = `Runs the Plant Store conformance checks (derived from the OpenAPI document)
@@ -81,7 +87,7 @@ Exit codes: 0 no check failed, 1 a check failed, 2 the run could not mean
 anything or could not finish (a configuration mistake, a target unreachable
 or dead, a check ended in error).`;
 
-function wrap(text: string, width: number, indent: number): string[] {
+export function wrap(text: string, width: number, indent: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {
@@ -97,7 +103,7 @@ function wrap(text: string, width: number, indent: number): string[] {
 /** --help's text, from OPTIONS. */
 export function helpText(): string {
   const column = 26;
-  const out = ['Usage: plantstore-conformance [run] [options]', '       plantstore-conformance --list | --help | --version', '', INTRO, '', 'Options:'];
+  const out = ['Usage: plantstore-conformance [run] [options]', '       plantstore-conformance compat --base OLD [--head NEW] (compat --help)', '       plantstore-conformance --list | --help | --version', '', INTRO, '', 'Options:'];
   for (const o of OPTIONS) {
     const flag = `  ${o.short ? `-${o.short}, ` : ''}--${o.name}${o.value ? ` ${o.value}` : ''}`;
     const help = wrap(`${o.help}${o.env ? ` [${o.env}]` : ''}`, 79, column);
@@ -152,7 +158,7 @@ export interface CliOptions {
   configFile: string | undefined;
 }
 
-function int(from: string, value: string | undefined, fallback: number, min: number, max: number): number {
+export function int(from: string, value: string | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new UsageError(`${from} must be an integer from ${min} to ${max}, not ${JSON.stringify(value)}`);
   return Number(value);
@@ -246,7 +252,7 @@ function parseOnly(given: Given | undefined): string[] | undefined {
   return ids;
 }
 
-const BOOLEAN_WORDS: Record<string, boolean> = { '1': true, true: true, yes: true, on: true, '0': false, false: false, no: false, off: false };
+export const BOOLEAN_WORDS: Record<string, boolean> = { '1': true, true: true, yes: true, on: true, '0': false, false: false, no: false, off: false };
 
 /** A value from the environment, as its option takes it; undefined when the variable is unset or empty. */
 function fromEnvironment(o: OptionSpec, env: NodeJS.ProcessEnv): Given | undefined {

@@ -9,6 +9,7 @@
 // does not load or lint, a target misconfigured, unreachable or dead, a
 // check `error`, a server that does not start).
 import { relative } from 'node:path';
+import { StartError } from '../lib/start-error.js';
 import { helpText, listChecks, parseCliArgs, type CliOptions } from './args.js';
 import { computeCoverage } from './coverage.js';
 import { compareDivergences, loadDivergences, type DivergenceFile } from './differential/divergences.js';
@@ -16,12 +17,12 @@ import { formatMs } from './http.js';
 import { lintSpec, type LintFinding } from './lint.js';
 import { closingLine, renderConsole, whatFailedLines } from './report/console.js';
 import { HarWriter } from './report/har.js';
-import { ReportWriteError, writeReports } from './report/write.js';
+import { writeReports } from './report/write.js';
 import { decidingTargets, exitCode, runResult, type RunResult } from './result.js';
 import { run, type RunEvent } from './runner.js';
 import { loadSpecModel, type SpecModel } from './spec-model.js';
 import { describeDocumentError } from './spec-errors.js';
-import { OwnedServers, ServerStartError, startTargets, stopOnSignals } from './targets/start.js';
+import { OwnedServers, startTargets, stopOnSignals } from './targets/start.js';
 import type { Target } from './targets/target.js';
 import { harnessVersion } from './version.js';
 
@@ -29,6 +30,8 @@ const say = (line: string) => process.stderr.write(line);
 const complain = (message: string) => say(`plantstore-conformance: ${message}\n`);
 
 export async function main(argv: string[]): Promise<number> {
+  // `compat` has its own options and reports (conformance/compat/, docs/compatibility.md).
+  if (argv[0] === 'compat') return (await import('./compat/cli.js')).compatMain(argv.slice(1));
   let options: CliOptions;
   try {
     options = parseCliArgs(argv);
@@ -61,7 +64,7 @@ export async function main(argv: string[]): Promise<number> {
     await owned.stopAll();
     return report(result, options);
   } catch (err) {
-    complain(err instanceof ServerStartError || err instanceof ReportWriteError ? err.message : `harness error: ${(err as Error).stack ?? String(err)}`);
+    complain(err instanceof StartError ? err.message : `harness error: ${(err as Error).stack ?? String(err)}`);
     return 2;
   } finally {
     har?.close();
@@ -76,7 +79,7 @@ interface Inputs {
   divergenceFile: DivergenceFile | undefined;
 }
 
-/** What the run reads before any server starts; undefined, once said why, when something cannot be read or the spec has lint errors. */
+/** What the run reads before any server starts; undefined, once said why, when something cannot be read (a document that cannot be served or checked). */
 async function readInputs(options: CliOptions): Promise<Inputs | undefined> {
   // Read before the (slower) lint, so a broken file is reported at once.
   let divergenceFile: DivergenceFile | undefined;
@@ -95,12 +98,6 @@ async function readInputs(options: CliOptions): Promise<Inputs | undefined> {
     lint = await lintSpec(options.spec);
   } catch (err) {
     complain(`cannot read the spec ${describeDocumentError(err, options.spec)}`);
-    return undefined;
-  }
-  const lintErrors = lint.filter((f) => f.severity === 'error');
-  if (lintErrors.length > 0) {
-    say(`plantstore-conformance: the spec has lint errors; no checks were run.\n`);
-    for (const e of lintErrors) say(`  ${e.code} at ${e.path}: ${e.message}\n`);
     return undefined;
   }
   return { model, lint, divergenceFile };

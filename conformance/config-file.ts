@@ -5,6 +5,7 @@
 // error), ${VAR:-default} (the default when VAR is unset or empty) and $$
 // (a dollar sign). args.ts reads the values and gives them the lowest
 // precedence: flags, then the environment, then this file.
+import { StartError } from '../lib/start-error.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -12,7 +13,12 @@ import type * as Yaml from 'yaml';
 
 export const CONFIG_FILE_NAMES = ['plantstore.conformance.json', 'plantstore.conformance.yaml', 'plantstore.conformance.yml'] as const;
 
-export class ConfigFileError extends Error {}
+export class ConfigFileError extends StartError {
+  override readonly name = 'ConfigFileError';
+  constructor(message: string) {
+    super('PLANTSTORE_CONFIG_FILE', message);
+  }
+}
 
 /** The configuration file of the working directory, or undefined; two of them is an error (which one wins would be a guess). */
 export function findConfigFile(cwd: string): string | undefined {

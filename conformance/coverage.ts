@@ -5,10 +5,11 @@
 // listed as not exercised, with the reason, never left out.
 import { isExtension, isSchemaObject, keywordInfo, subschemas, type KeywordUse } from '../spec/schema-keywords.js';
 import { isCheckedFormat } from '../spec/validator.js';
-import { operationOf } from './checks/responses.js';
-import type { CheckContext } from './checks/types.js';
+import { operationOf } from './checks/declared.js';
 import { keywordDerivations, STRUCTURAL } from './keyword-cases.js';
-import type { TargetResult } from './result.js';
+import type { ObservedExchange, TargetResult } from './target-result.js';
+
+export type { ObservedExchange } from './target-result.js';
 import { resolveSchema, type SpecModel } from './spec-model.js';
 
 export interface OperationCoverage {
@@ -42,18 +43,21 @@ export interface KeywordCoverage {
   detail: string;
 }
 
+/** A check the document made impossible, and why (the keyword that rules out what it needs). */
+export interface RuledOutCheck {
+  id: string;
+  title: string;
+  reason: string;
+}
+
 export interface Coverage {
   operations: OperationCoverage[];
   responses: ResponseCoverage[];
   keywords: KeywordCoverage[];
+  /** Every check skipped because of the document, with why. */
+  ruledOut: RuledOutCheck[];
 }
 
-/** One request a target was sent, and the status it answered (undefined: no answer). */
-export interface ObservedExchange {
-  method: string;
-  path: string;
-  status?: number;
-}
 
 /** The checks that ran (were graded other than skip or error) on at least one target. */
 function ranChecks(targets: TargetResult[]): Set<string> {
@@ -72,13 +76,11 @@ const under = (pointer: string, prefix: string) => pointer === prefix || pointer
 
 export function computeCoverage(model: SpecModel, targets: TargetResult[], observed: Map<string, ObservedExchange[]>): Coverage {
   const ran = ranChecks(targets);
-  // operationOf reads only the model from its context.
-  const ctx = { model } as CheckContext;
   const requests = new Map<string, number>();
   const answered = new Map<string, Set<string>>();
   for (const [target, exchanges] of observed) {
     for (const ex of exchanges) {
-      const op = operationOf(ctx, ex);
+      const op = operationOf(model, ex);
       if (!op) continue;
       requests.set(op.pointer, (requests.get(op.pointer) ?? 0) + 1);
       if (ex.status === undefined) continue;
@@ -96,7 +98,9 @@ export function computeCoverage(model: SpecModel, targets: TargetResult[], obser
   const responses = model.operations.flatMap((op) =>
     [...op.responses.keys()].map((status) => ({ method: op.method, path: op.path, status, observedOn: [...(answered.get(`${op.pointer} ${status}`) ?? [])] })),
   );
-  return { operations, responses, keywords: keywordCoverage(model, ran, responses) };
+  const ruledOut = new Map<string, RuledOutCheck>();
+  for (const t of targets) for (const r of t.results) if (r.ruledOut !== undefined && !ruledOut.has(r.id)) ruledOut.set(r.id, { id: r.id, title: r.title, reason: r.ruledOut });
+  return { operations, responses, keywords: keywordCoverage(model, ran, responses), ruledOut: [...ruledOut.values()] };
 }
 
 function keywordCoverage(model: SpecModel, ran: Set<string>, responses: ResponseCoverage[]): KeywordCoverage[] {

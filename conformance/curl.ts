@@ -2,7 +2,9 @@
 // replaced by $PLANTSTORE_TOKEN (expanded by the shell of whoever runs it).
 import type { Exchange } from './http.js';
 
-export const TOKEN_VAR = '$PLANTSTORE_TOKEN';
+import { TOKEN_VAR } from './report/redact.js';
+
+export { TOKEN_VAR };
 
 /** POSIX single quoting: nothing inside is expanded. */
 export function shellQuote(s: string): string {

@@ -16,7 +16,7 @@
 // TLS/plain-HTTP mismatch from a server that is down.
 import type { CheckContext } from './checks/types.js';
 import { createRequest, validPlant } from './checks/requests.js';
-import { throughProxy } from './gateway.js';
+import { throughProxy } from './proxy.js';
 import { formatMs, type Exchange, type RequestSpec } from './http.js';
 import { IdAllocator } from './ids.js';
 import { speaksPlainHttp, speaksTls } from './probe.js';

@@ -10,34 +10,14 @@
 //   spent, or the wait is too long, the exchange has no answer (`error`,
 //   with the reason). A 429 or 503 without Retry-After is an answer, graded.
 // - HTTP_PROXY / HTTPS_PROXY / NO_PROXY: honoured through undici's
-//   EnvHttpProxyAgent, when one of them is set.
+//   EnvHttpProxyAgent, when one of them is set (proxy.ts).
 // - A private CA: NODE_EXTRA_CA_CERTS, which Node reads at start-up; nothing
 //   here needs to know.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { formatMs, type Exchange, type RequestSpec } from './http.js';
 
 /** Retries of one request after a 429 or 503 with Retry-After. */
 export const RETRIES = 3;
-
-const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'];
-
-/** Whether the environment names a proxy (then the harness reaches targets only through it). */
-export function throughProxy(env: NodeJS.ProcessEnv = process.env): boolean {
-  return PROXY_VARIABLES.some((name) => env[name]);
-}
-
-/**
- * The dispatcher of a target's exchanges: through the proxy the environment
- * names, if any, else direct. An http:// target goes to an http:// proxy as
- * a request in absolute form (RFC 9112 §3.2.2), as forward proxies expect;
- * an https:// target through a CONNECT tunnel. (undici tunnels http:// too
- * by default, and retries a refused CONNECT without end.)
- */
-export function dispatcher(options: Agent.Options, env: NodeJS.ProcessEnv = process.env): Dispatcher {
-  if (!throughProxy(env)) return new Agent(options);
-  return new EnvHttpProxyAgent({ ...options, proxyTunnel: false } as EnvHttpProxyAgent.Options);
-}
 
 /**
  * Retry-After (RFC 9110 §10.2.3): `HTTP-date / delay-seconds`, where

@@ -14,7 +14,7 @@
 import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { errors, request, type Dispatcher } from 'undici';
-import { dispatcher } from './gateway.js';
+import { dispatcher } from './proxy.js';
 import { NO_SECRETS, shorten, type Redactor } from './report/redact.js';
 
 export const MAX_BODY = 1024 * 1024;

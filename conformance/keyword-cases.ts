@@ -10,8 +10,8 @@ import { integerRange } from '../spec/formats.js';
 import { childPointer, isSchemaObject, keywordInfo, type KeywordUse } from '../spec/schema-keywords.js';
 import { isCheckedFormat } from '../spec/validator.js';
 import type { JsonValue } from './json.js';
+import { baseBodies } from './bodies.js';
 import {
-  baseBodies,
   FORMAT_SAMPLES,
   getAt,
   jsonTypeOf,

@@ -14,26 +14,29 @@ export interface Site {
   node: JsonSchema;
   pointer: string;
   path: InstancePath;
+  /** Reached through anyOf or oneOf: its keywords bind a value only when that branch is the one it matches. */
+  conditional: boolean;
 }
 
 /** Every schema object of the request body the harness can place a value for, with where (the first place it is reached). */
 export function sites(model: SpecModel): Site[] {
   const out: Site[] = [];
   const seen = new Set<string>();
-  const visit = (schema: unknown, pointer: string, path: InstancePath, depth: number): void => {
+  const visit = (schema: unknown, pointer: string, path: InstancePath, depth: number, conditional: boolean): void => {
     const { schema: node, pointer: at } = resolveSchema(model.doc, schema, pointer);
     if (!isSchemaObject(node) || depth > 8 || seen.has(at)) return;
     seen.add(at);
-    out.push({ node, pointer: at, path });
+    out.push({ node, pointer: at, path, conditional });
     for (const sub of subschemas(node, at)) {
-      if (sub.keyword === 'allOf' || sub.keyword === 'anyOf' || sub.keyword === 'oneOf') visit(sub.schema, sub.pointer, path, depth + 1);
-      else if (sub.keyword === 'properties') visit(sub.schema, sub.pointer, [...path, sub.key!], depth + 1);
-      else if (sub.keyword === 'prefixItems') visit(sub.schema, sub.pointer, [...path, sub.key!], depth + 1);
-      else if (sub.keyword === 'items') visit(sub.schema, sub.pointer, [...path, Array.isArray(node.prefixItems) ? node.prefixItems.length : 0], depth + 1);
-      else if (sub.keyword === 'additionalProperties' || sub.keyword === 'unevaluatedProperties') visit(sub.schema, sub.pointer, [...path, UNNAMED_PROPERTY], depth + 1);
+      if (sub.keyword === 'allOf') visit(sub.schema, sub.pointer, path, depth + 1, conditional);
+      else if (sub.keyword === 'anyOf' || sub.keyword === 'oneOf') visit(sub.schema, sub.pointer, path, depth + 1, true);
+      else if (sub.keyword === 'properties') visit(sub.schema, sub.pointer, [...path, sub.key!], depth + 1, conditional);
+      else if (sub.keyword === 'prefixItems') visit(sub.schema, sub.pointer, [...path, sub.key!], depth + 1, conditional);
+      else if (sub.keyword === 'items') visit(sub.schema, sub.pointer, [...path, Array.isArray(node.prefixItems) ? node.prefixItems.length : 0], depth + 1, conditional);
+      else if (sub.keyword === 'additionalProperties' || sub.keyword === 'unevaluatedProperties') visit(sub.schema, sub.pointer, [...path, UNNAMED_PROPERTY], depth + 1, conditional);
     }
   };
-  visit(model.create.requestSchema.schema, model.create.requestSchema.pointer, [], 0);
+  visit(model.create.requestSchema.schema, model.create.requestSchema.pointer, [], 0, false);
   return out;
 }
 

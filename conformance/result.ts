@@ -2,46 +2,16 @@
 // matrix of outcomes side by side and how informing targets compare with
 // their divergence files. Every reporter takes the one RunResult; the exit
 // code is read from it.
-import type { Level, Outcome, Source } from './checks/types.js';
-import { OUTCOMES, SEVERITY } from './checks/types.js';
-import type { Coverage, ObservedExchange } from './coverage.js';
-import type { Diagnosis } from './diagnose.js';
+import { OUTCOMES, SEVERITY, type Outcome } from './checks/types.js';
+import type { Coverage } from './coverage.js';
 import type { DivergenceComparison } from './differential/divergences.js';
 import { buildMatrix, type MatrixRow } from './differential/matrix.js';
 import type { LintFinding } from './lint.js';
 import { escapeControls, mapStrings, runRedactor } from './report/redact.js';
 import type { Target } from './targets/target.js';
+import type { CheckResult, Summary, TargetResult } from './target-result.js';
 
-export interface CheckResult {
-  id: string;
-  title: string;
-  level: Level;
-  outcome: Outcome;
-  requirement: string;
-  source: Source;
-  expected: string | null;
-  actual: string | null;
-  /** A curl command reproducing the exchange the verdict is about (the token as $PLANTSTORE_TOKEN), or null. */
-  reproduce: string | null;
-  /** What departs, in words shared by every check it happens to (failures are grouped by it); null on pass and skip. */
-  cause?: string | null;
-  /** Requests this check sent. */
-  requests: number;
-}
-
-export type Summary = Record<Outcome, number>;
-
-export interface TargetResult {
-  target: Target;
-  summary: Summary;
-  results: CheckResult[];
-  /** Why the harness stopped sending requests to this target (dead-target policy), or undefined. */
-  unreachable?: string;
-  /** Every request the target was sent and the status it answered, for the coverage of the document. */
-  observed?: ObservedExchange[];
-  /** Why no check could mean anything against this target (the token refused, nothing listening, …): then none was run. */
-  diagnosis?: Diagnosis;
-}
+export type { CheckResult, ObservedExchange, Summary, TargetResult } from './target-result.js';
 
 /** Failures with one cause: the checks it made fail, and one way to reproduce it. */
 export interface FailureGroup {
@@ -58,7 +28,7 @@ export interface RunResult {
   /** The random seed of the generated cases. */
   seed: number;
   strict: boolean;
-  /** The spec's lint warnings (a lint error stops the run before any check). */
+  /** The spec's lint findings (none stops a run; our own house rules are warnings). */
   lint: LintFinding[];
   targets: TargetResult[];
   /** Per check, the outcome on each target side by side, and where they disagree, why. */

@@ -5,8 +5,8 @@ import { setMaxListeners } from 'node:events';
 import { catalog as defaultCatalog } from './checks/index.js';
 import { describe, noAnswerCause } from './checks/grades.js';
 import { runProperty } from './checks/property.js';
-import { RACE_SIZE } from './checks/state.js';
-import { SEVERITY, type AggregateCheck, type CaseExchange, type Check, type CheckContext, type ExchangeCheck, type Outcome, type Verdict } from './checks/types.js';
+import { MAX_BATCH, SEVERITY, type AggregateCheck, type Case, type CaseExchange, type Check, type CheckContext, type ExchangeCheck, type Outcome, type Verdict } from './checks/types.js';
+import { RuledOut } from './draw.js';
 import { toCurl } from './curl.js';
 import { diagnose, waitForAnswer, type Diagnosis } from './diagnose.js';
 import { throughGateway } from './gateway.js';
@@ -214,7 +214,7 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
   const checks = (opts.catalog ?? defaultCatalog).filter((c) => !opts.only || opts.only.includes(c.id));
   // Room for a batch of concurrent cases (PS-STATE-003) beside the checks running at once; every
   // exchange carries the target's secrets, redacted from whatever of it a report shortens.
-  const client = new HttpClient(opts.timeoutMs, (opts.concurrency ?? 4) + RACE_SIZE, runRedactor([target]));
+  const client = new HttpClient(opts.timeoutMs, (opts.concurrency ?? 4) + MAX_BATCH, runRedactor([target]));
   // Every request carries the target's own headers (-H); each exchange on the wire is recorded (--har).
   const extra = target.headers ?? {};
   const sendOnWire = async (base: string, spec: RequestSpec, abandon?: AbortSignal): Promise<Exchange> => {
@@ -253,7 +253,7 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
     // Of every exchange, what the coverage of the document needs: the request's method and path, the status.
     const observed: ObservedExchange[] = [];
     let done = 0;
-    const record = (check: Check, verdict: Verdict, exchanges: Exchange[], requests: number, batch?: number) => {
+    const record = (check: Check, verdict: Verdict, exchanges: Exchange[], requests: number, batch?: number, ruledOut?: string) => {
       const ex = verdict.reproduce ?? (verdict.exchange !== undefined ? exchanges[verdict.exchange] : undefined);
       const reportable = verdict.outcome !== 'pass';
       // A check not run (the target given up) is no failure found: it does not count against --max-failures.
@@ -272,6 +272,9 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
         reproduce: reportable && ex ? toCurl(ex, target.token, batch !== undefined && verdict.exchange !== undefined ? { sentAtOnceWith: batch } : undefined) : null,
         cause: reportable && verdict.outcome !== 'skip' ? causeOf(verdict, ex) : null,
         requests,
+        ...(ruledOut !== undefined ? { ruledOut } : {}),
+        ...(reportable && ex?.request.note !== undefined ? { case: ex.request.note } : {}),
+        ...(reportable && verdict.facts !== undefined ? { facts: verdict.facts } : {}),
       });
       opts.onProgress?.(++done, checks.length, target.name, check.id);
     };
@@ -304,15 +307,25 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
     let stoppedEarly = false;
     await pool(active, opts.concurrency ?? 4, async (check) => {
       if (overBudget() && health.reason === undefined) stoppedEarly = true;
-      const reason = check.precondition?.(ctx);
-      if (reason) return record(check, { outcome: 'skip', actual: reason }, [], 0);
+      // The document rules out what the check needs: a skip that says why (and the coverage lists it).
+      const ruledOut = (reason: string) => record(check, { outcome: 'skip', actual: reason }, [], 0, undefined, reason);
+      let reason: string | undefined;
+      let planned: Array<Case<unknown>> | undefined;
+      try {
+        reason = check.precondition?.(ctx);
+        if (!reason && check.kind === 'exchange' && health.reason === undefined && !overBudget()) planned = check.cases(ctx);
+      } catch (err) {
+        if (!(err instanceof RuledOut)) return record(check, { outcome: 'error', expected: 'the check to run', actual: `harness error: ${(err as Error).message}` }, [], 0);
+        reason = err.message;
+      }
+      if (reason) return ruledOut(reason);
       if (health.reason !== undefined) return record(check, dead(), [], 0);
       if (overBudget()) return record(check, stopped(), [], 0);
       const s = sender();
       try {
         if (check.kind === 'exchange') {
           const sent: Array<CaseExchange<unknown>> = [];
-          for (const group of batches(check.cases(ctx))) {
+          for (const group of batches(planned!)) {
             const exchanges = await Promise.all(group.map((c) => s.send(c.request)));
             if (s.cutShort) break;
             group.forEach((c, i) => sent.push({ ...c, exchange: exchanges[i]! }));
@@ -324,6 +337,7 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
           record(check, verdict, sent.map((c) => c.exchange), s.requests, together > 1 ? together : undefined);
         } else if (check.kind === 'property') {
           const verdict = await runProperty(check, ctx, s.send);
+          if (verdict.outcome === 'skip' && verdict.ruledOut) return ruledOut(verdict.actual ?? 'the document rules out what this check draws');
           // A failure found before the target died stands; anything else is incomplete.
           record(check, s.cutShort && verdict.outcome !== 'fail' ? dead() : verdict, [], s.requests);
         }

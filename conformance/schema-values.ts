@@ -6,7 +6,7 @@
 // from the keywords that are there (const, enum, pattern, lengths, bounds,
 // format, required).
 import fc from 'fast-check';
-import { formatRational, rationalOf, type Rational } from '../spec/exact-number.js';
+import { compare, formatRational, rationalOf, type Rational } from '../spec/exact-number.js';
 import { integerRange } from '../spec/formats.js';
 import { childPointer, isSchemaObject, type JsonSchema } from '../spec/schema-keywords.js';
 import { Numeral, type JsonValue } from './json.js';
@@ -87,24 +87,99 @@ function num(value: unknown): Rational | undefined {
   return typeof value === 'number' || typeof value === 'bigint' ? rationalOf(value) : undefined;
 }
 
-/** A number inside the keywords of `node` (bounds, multipleOf, integer format), near `near`. */
-function numberSample(node: JsonSchema, integer: boolean, near: bigint): JsonValue {
-  const range = integer ? integerRange(typeof node.format === 'string' ? node.format : undefined) : undefined;
-  let lo = range?.[0];
-  let hi = range?.[1];
-  const min = num(node.minimum) ?? num(node.exclusiveMinimum);
-  const max = num(node.maximum) ?? num(node.exclusiveMaximum);
-  const ceil = (r: Rational) => (r.n % r.d === 0n ? r.n / r.d : r.n / r.d + (r.n > 0n ? 1n : 0n));
-  const floor = (r: Rational) => (r.n % r.d === 0n ? r.n / r.d : r.n / r.d - (r.n < 0n ? 1n : 0n));
-  if (min) lo = ceil(min) + (node.exclusiveMinimum !== undefined && node.minimum === undefined && min.n % min.d === 0n ? 1n : 0n);
-  if (max) hi = floor(max) - (node.exclusiveMaximum !== undefined && node.maximum === undefined && max.n % max.d === 0n ? 1n : 0n);
-  let value = near;
-  if (lo !== undefined && value < lo) value = lo;
-  if (hi !== undefined && value > hi) value = hi;
-  const step = num(node.multipleOf);
-  if (step && step.d === 1n) value -= ((value % step.n) + step.n) % step.n;
-  if (step && step.d !== 1n) return numberValue({ n: step.n * 3n, d: step.d });
-  return numberValue({ n: value, d: 1n });
+const ceilDiv = (a: bigint, b: bigint): bigint => (a % b === 0n ? a / b : a / b + (a > 0n === b > 0n ? 1n : 0n));
+const floorDiv = (a: bigint, b: bigint): bigint => (a % b === 0n ? a / b : a / b - (a > 0n === b > 0n ? 0n : 1n));
+const gcd = (a: bigint, b: bigint): bigint => {
+  a = a < 0n ? -a : a;
+  b = b < 0n ? -b : b;
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a;
+};
+
+/** A bound of a range: its value, and whether it is excluded. */
+interface Bound {
+  r: Rational;
+  open: boolean;
+}
+
+/**
+ * The numbers the numeric keywords of `nodes` allow together (every node
+ * binds the same value: the schemas of one place in a body): between the
+ * tightest bounds, multiples of every multipleOf (their least common
+ * multiple), integers where a node says so or has an integer format.
+ * `step` is undefined for any real number in the range.
+ */
+export interface NumberLattice {
+  lo?: Bound;
+  hi?: Bound;
+  step?: Rational;
+  /** The least and greatest k for which k·step is allowed (with a step). */
+  kMin?: bigint;
+  kMax?: bigint;
+}
+
+export function numberLattice(nodes: readonly JsonSchema[], integer: boolean): NumberLattice | undefined {
+  let lo: Bound | undefined;
+  let hi: Bound | undefined;
+  const tighter = (bound: Rational | undefined, open: boolean, current: Bound | undefined, lower: boolean): Bound | undefined => {
+    if (!bound) return current;
+    if (!current) return { r: bound, open };
+    const c = compare(bound, current.r);
+    if (c === 0) return { r: bound, open: open || current.open };
+    return (lower ? c > 0 : c < 0) ? { r: bound, open } : current;
+  };
+  let step: Rational | undefined = integer ? { n: 1n, d: 1n } : undefined;
+  for (const node of nodes) {
+    const range = integerRange(typeof node.format === 'string' ? node.format : undefined);
+    if (range) {
+      lo = tighter({ n: range[0], d: 1n }, false, lo, true);
+      hi = tighter({ n: range[1], d: 1n }, false, hi, false);
+    }
+    lo = tighter(num(node.minimum), false, lo, true);
+    lo = tighter(num(node.exclusiveMinimum), true, lo, true);
+    hi = tighter(num(node.maximum), false, hi, false);
+    hi = tighter(num(node.exclusiveMaximum), true, hi, false);
+    const m = num(node.multipleOf);
+    // lcm(a/b, c/d) = lcm(a, c) / gcd(b, d); integer multiples of a/b are the multiples of a.
+    if (m && m.n > 0n) step = step ? { n: (step.n * m.n) / gcd(step.n, m.n), d: gcd(step.d, m.d) } : m;
+  }
+  if (integer && step) step = { n: step.n, d: 1n };
+  if (!step) return { lo, hi };
+  // k·step within the bounds: r / step = (r.n·step.d) / (r.d·step.n).
+  const kMin = lo && (() => { const a = lo.r.n * step.d; const b = lo.r.d * step.n; const k = ceilDiv(a, b); return lo.open && a % b === 0n ? k + 1n : k; })();
+  const kMax = hi && (() => { const a = hi.r.n * step.d; const b = hi.r.d * step.n; const k = floorDiv(a, b); return hi.open && a % b === 0n ? k - 1n : k; })();
+  if (kMin !== undefined && kMax !== undefined && kMin > kMax) return undefined;
+  return { lo, hi, step, kMin, kMax };
+}
+
+/** The allowed multiple k·step nearest k = `k`. */
+export function clampK(lattice: NumberLattice, k: bigint): bigint {
+  if (lattice.kMin !== undefined && k < lattice.kMin) return lattice.kMin;
+  if (lattice.kMax !== undefined && k > lattice.kMax) return lattice.kMax;
+  return k;
+}
+
+/**
+ * Numbers inside the keywords of `node` (bounds, exclusive bounds,
+ * multipleOf, an integer format), the one nearest `near` first, then the
+ * smallest and the largest: exact, for bounds beyond 2^53 and decimal
+ * steps alike. None when the keywords leave no such number.
+ */
+function numberSamples(node: JsonSchema, integer: boolean, near: bigint): JsonValue[] {
+  const lattice = numberLattice([node], integer);
+  if (!lattice) return [];
+  const { lo, hi, step } = lattice;
+  if (!step) {
+    // Any real number: near, the middle of the range, or just inside a bound.
+    const inside = (r: Rational) => (!lo || compare(r, lo.r) > 0 || (!lo.open && compare(r, lo.r) === 0)) && (!hi || compare(r, hi.r) < 0 || (!hi.open && compare(r, hi.r) === 0));
+    const candidates: Rational[] = [{ n: near, d: 1n }];
+    if (lo && hi) candidates.push({ n: lo.r.n * hi.r.d + hi.r.n * lo.r.d, d: 2n * lo.r.d * hi.r.d });
+    if (lo) candidates.push(lo.open ? { n: lo.r.n * 10n + lo.r.d, d: lo.r.d * 10n } : lo.r);
+    if (hi) candidates.push(hi.open ? { n: hi.r.n * 10n - hi.r.d, d: hi.r.d * 10n } : hi.r);
+    return candidates.filter(inside).map(numberValue);
+  }
+  const ks = new Set([clampK(lattice, floorDiv(near * step.d, step.n)), ...(lattice.kMin !== undefined ? [lattice.kMin] : []), ...(lattice.kMax !== undefined ? [lattice.kMax] : [])]);
+  return [...ks].map((k) => numberValue({ n: k * step.n, d: step.d }));
 }
 
 /** The types a schema object allows, or the one its keywords imply when it states none. */
@@ -155,14 +230,33 @@ export function samplesOf(model: SpecModel, schema: unknown, pointer: string, op
       const max = typeof node.maxLength === 'number' ? node.maxLength : Math.max(min, 16);
       const fitting = [...(format ?? []), ...patterned].filter((s) => Array.from(s).length >= min && Array.from(s).length <= max);
       push(...fitting, ...stringsOfLength(Math.min(Math.max(min, 'conformance'.length), max), ['conformance']));
-    } else if (type === 'integer' || type === 'number') push(numberSample(node, type === 'integer', 7n));
+    } else if (type === 'integer' || type === 'number') push(...numberSamples(node, type === 'integer', 7n));
     else if (type === 'boolean') push(true);
     else if (type === 'null') push(null);
-    else if (type === 'array') {
-      const item = node.items !== undefined ? samplesOf(model, node.items, childPointer(at, 'items'), {}, depth + 1)[0] : 'x';
-      const count = typeof node.minItems === 'number' ? node.minItems : 0;
-      push(item === undefined ? [] : Array.from({ length: Math.max(count, 1) }, () => item));
-    } else if (type === 'object') push(objectSample(model, node, at, opts, depth));
+    else if (type === 'array') push(arraySample(model, node, at, depth));
+    else if (type === 'object') push(objectSample(model, node, at, opts, depth));
+  }
+  return out;
+}
+
+/** An array its keywords allow, as far as they say: prefixItems in order, then items, as many as minItems asks (one at least), an item `contains` wants, distinct where uniqueItems asks. */
+function arraySample(model: SpecModel, node: JsonSchema, at: string, depth: number): JsonValue[] {
+  const prefix = Array.isArray(node.prefixItems) ? node.prefixItems.map((s, i) => samplesOf(model, s, childPointer(at, 'prefixItems', i), {}, depth + 1)[0] ?? null) : [];
+  const items = node.items === false ? [] : node.items !== undefined ? samplesOf(model, node.items, childPointer(at, 'items'), {}, depth + 1) : ['x'];
+  const max = typeof node.maxItems === 'number' ? node.maxItems : Infinity;
+  const count = Math.min(max, Math.max(typeof node.minItems === 'number' ? node.minItems : 0, prefix.length, 1));
+  const out: JsonValue[] = prefix.slice(0, count);
+  for (let i = 0; out.length < count && items.length > 0; i++) {
+    const item = items[i % items.length]!;
+    // Distinct strings where the same value would repeat (uniqueItems).
+    out.push(node.uniqueItems === true && i >= items.length && typeof item === 'string' ? `${item}${i}` : item);
+  }
+  if (node.contains !== undefined) {
+    const wanted = samplesOf(model, node.contains, childPointer(at, 'contains'), {}, depth + 1)[0];
+    if (wanted !== undefined) {
+      if (out.length >= max) out.pop();
+      out.push(wanted);
+    }
   }
   return out;
 }
@@ -174,6 +268,20 @@ function objectSample(model: SpecModel, node: JsonSchema, at: string, opts: { re
     if (opts.required && !required.has(name)) continue;
     const v = samplesOf(model, sub, childPointer(at, 'properties', name), { required: opts.required }, depth + 1)[0];
     if (v !== undefined) out[name] = v;
+  }
+  // A property its patterns name, and one more where it takes any other name (additionalProperties a schema).
+  if (!opts.required && isSchemaObject(node.patternProperties)) {
+    for (const [pattern, sub] of Object.entries(node.patternProperties).slice(0, 2)) {
+      const name = patternSamples(pattern, 4).find((n) => !(n in out));
+      const v = name === undefined ? undefined : samplesOf(model, sub, childPointer(at, 'patternProperties', pattern), {}, depth + 1)[0];
+      if (name !== undefined && v !== undefined) out[name] = v;
+    }
+  }
+  if (!opts.required && isSchemaObject(node.additionalProperties)) {
+    const names = node.propertyNames !== undefined ? samplesOf(model, node.propertyNames, childPointer(at, 'propertyNames'), { type: 'string' }, depth + 1) : ['extra'];
+    const name = names.find((n): n is string => typeof n === 'string' && !(n in out));
+    const v = samplesOf(model, node.additionalProperties, childPointer(at, 'additionalProperties'), {}, depth + 1)[0];
+    if (name !== undefined && v !== undefined) out[name] = v;
   }
   for (const name of required) if (!(name in out)) out[name] = 'conformance';
   return out;
@@ -208,54 +316,4 @@ export function setAt(body: JsonValue, path: InstancePath, value: JsonValue | un
   if (value === undefined && rest.length === 0) delete copy[key!];
   else copy[key!] = next;
   return copy as JsonValue;
-}
-
-export interface BaseBodies {
-  /** A valid body with every property the document's richest example or schema gives. */
-  full: Body;
-  /** The same with only the required properties (valid too, or `full` when it is not). */
-  required: Body;
-  /** The field that identifies a plant. */
-  idField: string;
-}
-
-const bases = new WeakMap<SpecModel, BaseBodies>();
-
-/**
- * The valid request bodies every case starts from: the request's examples
- * (richest first), else one built from the schema; each checked against the
- * request validator. Throws when the document yields no valid body.
- */
-export function baseBodies(model: SpecModel): BaseBodies {
-  const cached = bases.get(model);
-  if (cached) return cached;
-  const create = model.create;
-  const built = samplesOf(model, create.requestSchema.schema, create.requestSchema.pointer);
-  const candidates = [...create.requestExamples, ...built].filter((b): b is Body => isSchemaObject(b));
-  candidates.sort((a, b) => Object.keys(b).length - Object.keys(a).length);
-  const full = candidates.find((b) => create.validateRequest(b).length === 0);
-  if (!full) {
-    const tried = candidates[0];
-    const why = tried ? create.validateRequest(tried).map((v) => `${v.instancePath || '/'} ${v.message} (${v.pointer})`).join('; ') : 'no example and no object schema';
-    throw new Error(`the harness cannot build a valid ${create.requestSchemaName} from the document: ${why}`);
-  }
-  // The plainest valid candidate gives the required values (the shipped document's "Fern" example).
-  const plainest = [...candidates].reverse().find((b) => create.validateRequest(b).length === 0) ?? full;
-  const requiredOnly = Object.fromEntries(Object.entries(plainest).filter(([k]) => create.request.required.includes(k)));
-  const idField = idFieldOf(model);
-  const result = { full, required: create.validateRequest(requiredOnly).length === 0 ? requiredOnly : full, idField };
-  bases.set(model, result);
-  return result;
-}
-
-/**
- * The field that identifies a plant. No document can say which field that is
- * (the specification: "id ... Identification number of the plant"): the
- * request's required integer field named `id`, else its first required integer.
- */
-export function idFieldOf(model: SpecModel): string {
-  const integers = model.create.request.fields.filter((f) => f.required && f.types.includes('integer'));
-  const f = integers.find((x) => x.name === 'id') ?? integers[0];
-  if (!f) throw new Error('the request schema has no required integer field to identify a plant');
-  return f.name;
 }

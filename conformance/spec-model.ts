@@ -27,6 +27,8 @@ export interface ObjectModel {
   required: string[];
   /** No `additionalProperties: false` nor `unevaluatedProperties: false` closes it. */
   additionalProperties: boolean;
+  /** The patterns of its `patternProperties`: a property whose name one matches is one the schema declares. */
+  patterns: string[];
 }
 
 /** A validator of the document; a violation names the keyword and its pointer. */
@@ -40,7 +42,7 @@ export interface ResponseModel {
   schemaName?: string;
   /** The schema and its pointer, when the response declares one. */
   schema?: { schema: unknown; pointer: string };
-  validate?: (body: unknown) => string[];
+  validate?: Validator;
 }
 
 export interface ParameterModel {
@@ -128,6 +130,7 @@ function asTypes(type: unknown): JsonType[] {
 export function flattenObject(doc: OpenApiDocument, schema: unknown, pointer: string): ObjectModel {
   const fields = new Map<string, FieldModel>();
   const required = new Set<string>();
+  const patterns: string[] = [];
   let additionalProperties = true;
   const visit = (node: unknown, at: string): void => {
     const { schema: s, pointer: p } = resolveSchema(doc, node, at);
@@ -135,6 +138,7 @@ export function flattenObject(doc: OpenApiDocument, schema: unknown, pointer: st
     ((s.allOf as unknown[] | undefined) ?? []).forEach((part, i) => visit(part, childPointer(p, 'allOf', i)));
     for (const r of (s.required as string[] | undefined) ?? []) required.add(r);
     if (s.additionalProperties === false || s.unevaluatedProperties === false) additionalProperties = false;
+    if (isSchemaObject(s.patternProperties)) patterns.push(...Object.keys(s.patternProperties));
     const props = (s.properties as Record<string, unknown> | undefined) ?? {};
     for (const [name, raw] of Object.entries(props)) {
       const { schema: prop } = resolveSchema(doc, raw, childPointer(p, 'properties', name));
@@ -146,7 +150,7 @@ export function flattenObject(doc: OpenApiDocument, schema: unknown, pointer: st
   };
   visit(schema, pointer);
   for (const f of fields.values()) f.required = required.has(f.name);
-  return { fields: [...fields.values()], required: [...required], additionalProperties };
+  return { fields: [...fields.values()], required: [...required], additionalProperties, patterns };
 }
 
 function mediaExamples(media: { example?: unknown; examples?: Record<string, { value?: unknown }> } | undefined, schema: unknown): unknown[] {
@@ -174,7 +178,7 @@ function operationModel(doc: OpenApiDocument, op: OperationLocation, validators:
       contentTypes,
       schemaName: refName(schema),
       schema: schema !== undefined ? { schema, pointer: schemaPointer } : undefined,
-      validate: validate && ((body) => validate(body).map((v) => `${v.instancePath || '/'} ${v.message}`)),
+      validate,
     });
   }
   let requestContentTypes: string[] = [];
@@ -251,7 +255,7 @@ export function loadSpecModel(path: string = OPENAPI_PATH): SpecModel {
       request: flattenObject(doc, requestSchema.schema, requestSchema.pointer),
       success: successModel,
       error: create.responses.get(error)!,
-      answer: successModel.schema ? flattenObject(doc, successModel.schema.schema, successModel.schema.pointer) : { fields: [], required: [], additionalProperties: true },
+      answer: successModel.schema ? flattenObject(doc, successModel.schema.schema, successModel.schema.pointer) : { fields: [], required: [], additionalProperties: true, patterns: [] },
     },
     schemaNames: Object.keys(doc.components.schemas),
     keywords: documentKeywordUses(doc),

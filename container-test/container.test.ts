@@ -94,6 +94,7 @@ test('the image built from the Dockerfile with testcontainers', { timeout: 15 * 
           { id: '9223372036854775807', name: 'Initial Max' },
           { id: '2', name: 'Fern', tag: 'shade' },
         ],
+        next: null,
       });
       const journal = await call(`${base}/__admin/journal`, { headers: ADMIN });
       const create = journal.body.entries.find((e: { status: number; body: string }) => e.status === 200);

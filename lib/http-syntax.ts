@@ -96,3 +96,109 @@ function splitParameters(text: string): string[] {
 export function mediaTypeEssence(value: string | undefined): string | undefined {
   return parseMediaType(value)?.essence;
 }
+
+/** One challenge of a WWW-Authenticate field value. */
+export interface Challenge {
+  /** The auth-scheme as written (compared case-insensitively, RFC 9110 §11.1). */
+  scheme: string;
+  /** Its auth-params, names lower-cased (case-insensitive, §11.2), values unquoted. */
+  params: Map<string, string>;
+  /** Its token68, when it has one instead of auth-params. */
+  token68?: string;
+}
+
+const TCHAR = "[!#$%&'*+.^_`|~0-9A-Za-z-]";
+
+/**
+ * Parses a WWW-Authenticate field value (RFC 9110 §11.6.1, §11.2, §5.6.1):
+ *   WWW-Authenticate = [ challenge *( OWS "," OWS challenge ) ]
+ *   challenge  = auth-scheme [ 1*SP ( token68 / [ auth-param ] *( OWS "," OWS [ auth-param ] ) ) ]
+ *   auth-param = token BWS "=" BWS ( token / quoted-string )
+ * A comma may part two auth-params or two challenges: a token followed by
+ * "=" is a parameter, a token followed by a space or the end is the next
+ * challenge's scheme. Undefined when the value does not parse (the error
+ * names where).
+ */
+export function parseChallenges(value: string): { challenges: Challenge[] } | { error: string } {
+  const challenges: Challenge[] = [];
+  let i = 0;
+  const ows = () => {
+    while (value[i] === ' ' || value[i] === '\t') i++;
+  };
+  const token = (): string | undefined => {
+    const m = new RegExp(`^${TCHAR}+`).exec(value.slice(i));
+    if (!m) return undefined;
+    i += m[0].length;
+    return m[0];
+  };
+  const quoted = (): string | undefined => {
+    if (value[i] !== '"') return undefined;
+    let out = '';
+    for (i++; i < value.length; i++) {
+      const c = value[i]!;
+      if (c === '"') return i++, out;
+      if (c === '\\') {
+        i++;
+        if (i >= value.length) return undefined;
+        out += value[i];
+      } else out += c;
+    }
+    return undefined;
+  };
+  ows();
+  while (i < value.length) {
+    const at = i;
+    const scheme = token();
+    if (scheme === undefined) return { error: `no auth-scheme at character ${at + 1}` };
+    const challenge: Challenge = { scheme, params: new Map() };
+    challenges.push(challenge);
+    if (i < value.length && value[i] === ' ') {
+      while (value[i] === ' ') i++;
+      // An auth-param is a name, "=" and a value; a token68 has no "=" but its padding, before "," or the end.
+      const rest = value.slice(i);
+      const isParam = new RegExp(`^${TCHAR}+[ \\t]*=[ \\t]*("|${TCHAR})`).test(rest);
+      const t68 = /^[A-Za-z0-9\-._~+/]+=*(?=[ \t]*(,|$))/.exec(rest);
+      if (t68 && !isParam) {
+        challenge.token68 = t68[0];
+        i += t68[0].length;
+      } else {
+        // auth-params until a token that is not followed by "=" (the next challenge's scheme).
+        for (;;) {
+          ows();
+          const save = i;
+          const name = token();
+          if (name === undefined) return { error: `no auth-param name at character ${i + 1} in the ${scheme} challenge` };
+          ows();
+          if (value[i] !== '=') {
+            i = save;
+            break;
+          }
+          i++;
+          ows();
+          const v = value[i] === '"' ? quoted() : token();
+          if (v === undefined) return { error: `the value of ${name} at character ${i + 1} is neither a token nor a quoted-string` };
+          const key = name.toLowerCase();
+          if (!challenge.params.has(key)) challenge.params.set(key, v);
+          ows();
+          if (i >= value.length) break;
+          if (value[i] !== ',') return { error: `a "," or the end was expected at character ${i + 1}, after ${name}` };
+          i++;
+          ows();
+          // Empty list elements are allowed (#rule): ", ,".
+          while (value[i] === ',') {
+            i++;
+            ows();
+          }
+          if (i >= value.length) break;
+        }
+        continue;
+      }
+    }
+    ows();
+    if (i >= value.length) break;
+    if (value[i] !== ',') return { error: `a "," or the end was expected at character ${i + 1}, after the ${scheme} challenge` };
+    i++;
+    ows();
+  }
+  return { challenges };
+}

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../server/app.js';
+import { memoryAfterCollection } from './collect.js';
 import { FUZZ_TOKEN } from './requests.js';
 
 /**
@@ -43,15 +44,8 @@ export const paddedPlantArb: fc.Arbitrary<PaddedPlant> = fc.record({
 });
 
 async function heapAfterCollection(): Promise<number> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc === undefined) throw new Error('global.gc is missing: run node with --expose-gc');
-  // A turn of the event loop first: what finished requests (and an earlier
-  // app's close) still hold is let go before the collection.
-  await new Promise((resolve) => setImmediate(resolve));
-  gc();
-  gc();
   // The heap and the buffers outside it (the in-memory store keeps its plant texts there).
-  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  const { heapUsed, arrayBuffers } = await memoryAfterCollection();
   return heapUsed + arrayBuffers;
 }
 
@@ -124,3 +118,4 @@ export function plainPlants(count: number): PlantToCreate[] {
     plant: { name: `Plant number ${i}`, tag: i % 2 === 0 ? 'tropical' : undefined, padding: 0 },
   }));
 }
+

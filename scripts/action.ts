@@ -1,6 +1,8 @@
 // The GitHub Action's step (action.yml runs action/index.mjs, this file
 // bundled by scripts/bundle-action.mjs, with the inputs in INPUT_*
-// variables): runs the harness against the
+// variables): with `compat-base`, first compares the workspace's document
+// with that revision (`compat`, its Markdown into the job summary); then, with
+// `target`, runs the harness against the
 // target, writes the JSON, JUnit and HTML reports into the `reports` folder,
 // adds a job summary (the counts, each failure with its Expected, Actual and
 // curl line) to $GITHUB_STEP_SUMMARY, sets the step's outputs, and exits
@@ -11,23 +13,29 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../conformance/cli.js';
 import type { JsonReport } from '../conformance/report/json.js';
+import { fenced, inline } from '../conformance/report/markdown.js';
 import { FRAGMENT, tokenForms } from '../conformance/report/redact.js';
 
 export interface ActionInputs {
+  /** Empty when only compat runs. */
   target: string;
   token: string;
   strict: boolean;
   seed: string;
   reports: string;
+  /** A git revision (or a file) to compare the workspace's spec/openapi.yaml with (`compat --base`); empty: no compat. */
+  compatBase?: string;
 }
 
 /** The inputs as action.yml passes them (`env: INPUT_TARGET: ${{ inputs.target }}`, …). */
 export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
   const target = (env.INPUT_TARGET ?? '').trim();
-  if (!target) throw new Error('the input `target` is required: the base URL of the server to check');
+  // The runner keeps the hyphen: INPUT_ and the name in upper case, spaces as underscores (actions/toolkit getInput).
+  const compatBase = (env['INPUT_COMPAT-BASE'] ?? '').trim();
+  if (!target && !compatBase) throw new Error('the input `target` is required: the base URL of the server to check (or `compat-base` alone, to compare the document with a git revision)');
   const strict = (env.INPUT_STRICT ?? '').trim().toLowerCase() || 'false';
   if (strict !== 'true' && strict !== 'false') throw new Error(`the input \`strict\` is true or false, not ${JSON.stringify(env.INPUT_STRICT)}`);
-  return { target, token: env.INPUT_TOKEN ?? '', strict: strict === 'true', seed: (env.INPUT_SEED ?? '').trim(), reports: (env.INPUT_REPORTS ?? '').trim() || 'conformance-reports' };
+  return { target, token: env.INPUT_TOKEN ?? '', strict: strict === 'true', seed: (env.INPUT_SEED ?? '').trim(), reports: (env.INPUT_REPORTS ?? '').trim() || 'conformance-reports', compatBase };
 }
 
 /** The harness's arguments; the token travels in PLANTSTORE_TOKEN, never on a command line. */
@@ -37,6 +45,14 @@ export function harnessArgs(inputs: ActionInputs): string[] {
 
 /** The files the harness writes into the `reports` folder. */
 export const REPORT_FILES = ['conformance.json', 'conformance.junit.xml', 'conformance.html'];
+
+/** The files `compat` writes into the `reports` folder. */
+export const COMPAT_FILES = ['compat.json', 'compat.md'];
+
+/** compat's arguments: the workspace's document against `compat-base`, the reports beside the harness's. */
+export function compatArgs(inputs: ActionInputs): string[] {
+  return ['--base', inputs.compatBase ?? '', '--json', join(inputs.reports, COMPAT_FILES[0]!), '--markdown', join(inputs.reports, COMPAT_FILES[1]!), ...(inputs.seed ? ['--seed', inputs.seed] : [])];
+}
 
 /**
  * What the step asks GitHub to mask in its log (`::add-mask::`): the token,
@@ -64,18 +80,6 @@ function commandValue(value: string): string {
 export const SUMMARY_FAILURES = 50;
 
 const VERDICT: Record<number, string> = { 0: 'passed', 1: 'FAILED: a check failed', 2: 'ERROR: the harness could not finish' };
-
-/** A fenced block that the text cannot close early: the fence is longer than any run of backticks in it. */
-function fenced(text: string, language = ''): string {
-  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}${language}\n${text}\n${fence}`;
-}
-
-/** Text from a target inside a Markdown table cell or heading: no markup, no line breaks. */
-function inline(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_{}[\]<>()#+!|~]/g, '\\$&');
-}
 
 /** The job summary: verdict, counts per target, and each failure (with --strict, each non-strict too) with its curl line. */
 export function summaryMarkdown(report: JsonReport | undefined, code: number, inputs: ActionInputs): string {
@@ -132,6 +136,22 @@ export function summaryMarkdown(report: JsonReport | undefined, code: number, in
   return `${lines.join('\n')}\n`;
 }
 
+/** compat against `compat-base`: its Markdown goes into the job summary as it is; returns its exit code. */
+async function runCompat(inputs: ActionInputs, env: NodeJS.ProcessEnv): Promise<number> {
+  for (const file of COMPAT_FILES) rmSync(resolve(inputs.reports, file), { force: true });
+  const code = await main(['compat', ...compatArgs(inputs)]);
+  const markdown = resolve(inputs.reports, COMPAT_FILES[1]!);
+  const summary = existsSync(markdown)
+    ? readFileSync(markdown, 'utf8')
+    : `## Plant Store compatibility: COULD NOT RUN\n\nNo report: compat ended before it compared the documents (exit ${code}). Its log, above this summary, says why (a revision the checkout does not hold: fetch it, e.g. \`actions/checkout\` with \`fetch-depth: 0\`).\n`;
+  if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, summary);
+  if (env.GITHUB_OUTPUT) appendFileSync(env.GITHUB_OUTPUT, `compat-exit-code=${code}\ncompat-report=${resolve(inputs.reports, COMPAT_FILES[0]!)}\n`);
+  return code;
+}
+
+/** The worse of two exit codes: 2 (could not run) over 1 (failed) over 0. */
+const worseCode = (a: number, b: number) => Math.max(a, b);
+
 /** The whole step; returns the exit code. */
 export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let inputs: ActionInputs;
@@ -141,6 +161,13 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<n
     process.stderr.write(`plantstore conformance action: ${(err as Error).message}\n`);
     return 2;
   }
+  const compatCode = inputs.compatBase ? await runCompat(inputs, env) : 0;
+  if (!inputs.target) return compatCode;
+  return worseCode(compatCode, await runHarness(inputs, env));
+}
+
+/** The harness against `target`: reports, job summary, outputs; returns its exit code. */
+async function runHarness(inputs: ActionInputs, env: NodeJS.ProcessEnv): Promise<number> {
   // In Actions, the token, and any part of it 8 or more characters long, that appears in the log is masked.
   if (env.GITHUB_ACTIONS === 'true') for (const value of maskedValues(inputs.token)) process.stdout.write(`::add-mask::${commandValue(value)}\n`);
   if (inputs.token) process.env.PLANTSTORE_TOKEN = inputs.token;

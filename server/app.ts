@@ -8,10 +8,11 @@ import { createAuthenticator } from './auth.js';
 import { installBodyParser } from './body.js';
 import { createRule } from './create.js';
 import { declaredOperations } from './declared-operations.js';
-import { answerErrorsAsRecords, ApiError, sendError } from './errors.js';
+import { answerErrorsAsRecords, sendError } from './error-handler.js';
+import { ApiError } from './errors.js';
 import { requestLineWriter } from './logging.js';
 import { DEFAULT_BODY_LIMIT, DEFAULT_MAX_BYTES, DEFAULT_MAX_PLANTS, DEFAULT_REQUEST_TIMEOUT, TIMEOUT_CHECK_INTERVAL } from './limits.js';
-import { answerUnroutedRequests, healthRoute, operationRoute } from './routes.js';
+import { answerUnroutedRequests, createRoute, healthRoute, methodNotAllowed } from './routes.js';
 import { createMemoryStore, type PlantStore } from './store.js';
 import { InitialPlantsError, type InitialPlants } from './stub/initial-plants.js';
 import { stub, type StubOptions } from './stub/index.js';
@@ -96,23 +97,27 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   if (initialPlants !== undefined) {
     // A plugin, so that the store is filled before the server is ready: the first request finds the plants.
     app.register(async () => {
-      const stored = await rule.storeAll(initialPlants.plants, initialPlants.source, (message) => new InitialPlantsError(message), 'skip');
+      const stored = await rule.storeAll(initialPlants.plants, initialPlants.source, (message) => new InitialPlantsError(message), {
+        alreadyStored: 'skip',
+        sent: initialPlants.text === undefined ? undefined : { text: initialPlants.text },
+      });
       if (stored === 0 && Array.isArray(initialPlants.plants) && initialPlants.plants.length > 0) {
         app.log.info(`${initialPlants.source}: every plant's id is stored already (a shared database, or a restart); the list was not stored again`);
       }
     });
   }
   app.decorate('documentWarnings', contract.warnings);
-  answerOnTheWire(app, contract.method.toUpperCase());
+  answerOnTheWire(app, methodNotAllowed(contract));
   installBodyParser(app, bodyLimit);
   answerErrorsAsRecords(app, bodyLimit);
   answerUnroutedRequests(app, contract);
   healthRoute(app, store);
-  // The stub before the operation's route: it adds its Prefer hooks to it.
-  if (options.stub !== undefined) app.register(stub(options.stub, { contract, store, rule }));
   const authenticator = createAuthenticator(options.tokens);
-  app.register(operationRoute, { contract, authenticator, rule });
-  app.register(declaredOperations, { operations: contract.otherOperations, authenticator });
+  // The stub's controls and journal are a plugin; its stages of the create operation go into that route's pipeline.
+  const theStub = options.stub === undefined ? undefined : stub(options.stub, { contract, store, rule });
+  createRoute(app, { contract, authenticator, rule, bodyLimit, stub: theStub?.stages });
+  declaredOperations(app, { operations: contract.otherOperations, authenticator });
+  if (theStub !== undefined) app.register(theStub.plugin);
   return app;
 }
 

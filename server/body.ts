@@ -1,20 +1,30 @@
-// Request bodies: every body goes through one parser (exact JSON, json.ts),
-// and a route that reads a body gets it, or the reason it cannot be read,
-// through the functions below. The request carries three things:
+// Request bodies: every body goes through one parser (exact JSON, json.ts).
+// The create operation's pipeline (routes.ts) takes three of its stages
+// from here: the content type (requireMediaType, before the body is read),
+// the size (the parser stops at the route's body limit) and the JSON syntax
+// (rejectUnreadableBody, once it is read); its handler, and the stub's
+// controls, then read the body with readBody. The request carries:
 //
-//   request.rawBody    the bytes as received (the stub's journal keeps them)
-//   request.body       the parsed JSON value; undefined for an empty body
-//   request.bodyError  why the bytes are not JSON (400), or null
+//   request.rawBody     the bytes as received (the stub's journal keeps them)
+//   request.body        the parsed JSON value; undefined for an empty body
+//   request.parsedBody  that value with the text it was parsed from, and its
+//                       top-level object's member names in the order
+//                       written: what the create rule keeps of a plant is as
+//                       sent (create.ts); null when there was none
+//   request.bodyError   why the bytes are not JSON (400), or null; only this
+//                       module reads it
 //
 // A body that is not JSON is not an error of the parser: an error passed to
 // the parser's done() makes Fastify close the connection (in case body bytes
 // are left unread), and requests pipelined behind this fully read one would
 // be processed with their answers never sent. So the parser records the
-// error, and the route that needs the body raises it (rejectUnreadableBody).
+// error, and the route that needs the body raises it (rejectUnreadableBody,
+// or readBody).
 import type { FastifyInstance, FastifyRequest, preParsingHookHandler, preValidationHookHandler } from 'fastify';
 import { parseMediaType } from '../lib/http-syntax.js';
 import { ApiError } from './errors.js';
 import { JsonSyntaxError, parseJson, type JsonValue } from './json.js';
+import type { SentJson } from './stored-plant.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -22,7 +32,14 @@ declare module 'fastify' {
     rawBody: Buffer | null;
     /** Why the body could not be read as JSON; null when it could, or was not read. */
     bodyError: ApiError | null;
+    /** The body as parsed, with its text; null when there was none. */
+    parsedBody: ParsedBody | null;
   }
+}
+
+/** A JSON body: its value, and the text it was parsed from (a SentJson, as the create rule keeps values as sent). */
+export interface ParsedBody extends SentJson {
+  value: JsonValue;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -31,6 +48,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 export function installBodyParser(app: FastifyInstance, bodyLimit: number): void {
   app.decorateRequest('rawBody', null);
   app.decorateRequest('bodyError', null);
+  app.decorateRequest('parsedBody', null);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (request, raw, done) => {
     const buffer = raw as Buffer;
@@ -45,7 +63,10 @@ export function installBodyParser(app: FastifyInstance, bodyLimit: number): void
       return done(null, undefined);
     }
     try {
-      done(null, parseJson(text));
+      const topLevelNames: string[] = [];
+      const value = parseJson(text, { topLevelNames });
+      request.parsedBody = { value, text, topLevelNames };
+      done(null, value);
     } catch (error) {
       if (!(error instanceof JsonSyntaxError)) return done(error as Error, undefined);
       request.bodyError = new ApiError('MALFORMED_JSON', error.message);
@@ -59,10 +80,10 @@ export const rejectUnreadableBody: preValidationHookHandler = (request, _reply, 
   done(request.bodyError ?? undefined);
 };
 
-/** The parsed body of a request (undefined when empty); throws the 400 when it is not JSON. */
-export function jsonBody(request: FastifyRequest): JsonValue | undefined {
+/** The body of a request, parsed (undefined when there was none, or it was empty); throws the 400 when it is not JSON. */
+export function readBody(request: FastifyRequest): ParsedBody | undefined {
   if (request.bodyError !== null) throw request.bodyError;
-  return request.body as JsonValue | undefined;
+  return request.parsedBody ?? undefined;
 }
 
 /** A route's preParsing hook: a body of a media type the operation does not accept is answered 415 before it is read. */

@@ -1,6 +1,7 @@
 // Reads the server's configuration from the environment, refusing bad values
 // with a message that names the variable.
 import { B64TOKEN_SYNTAX, isB64Token } from '../lib/http-syntax.js';
+import { StartError } from '../lib/start-error.js';
 import {
   DEFAULT_POOL_SIZE,
   MAX_POOL_SIZE,
@@ -51,7 +52,13 @@ export interface StubConfig {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-export class ConfigError extends Error {}
+/** A variable the server cannot use, or settings wrong together: the message names the variable. */
+export class ConfigError extends StartError {
+  override readonly name = 'ConfigError';
+  constructor(message: string) {
+    super('PLANTSTORE_CONFIG', message);
+  }
+}
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {

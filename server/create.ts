@@ -3,18 +3,23 @@
 // plants and the stub's controls (a list, all or none).
 import { ApiError } from './errors.js';
 import type { JsonObject, JsonValue } from './json.js';
-import { plantJson, type CreateAllResult, type CreateResult, type MaybePromise, type PlantEntry, type PlantStore, type StoredPlant } from './store.js';
+import type { CreateAllResult, CreateResult, MaybePromise, PlantEntry, PlantStore } from './store.js';
+import { itemPositions, storedPlantText, type SentJson, type SentPlant } from './stored-plant.js';
 import type { OperationContract } from './validation.js';
 
-/** A valid NewPlant, ready for the store: its id as an exact decimal string, the plant, and the plant's JSON text (the answer). */
-export type PlantToStore = PlantEntry & { json: string };
+/** A valid NewPlant, ready for the store: its id as an exact decimal string and the plant's JSON text (the answer). */
+export type PlantToStore = PlantEntry;
 
 /** How storeAll refuses a list: `fail` makes the error, whose message names the list's source; its kind is 'full' when the list does not fit. */
 export type ListFailure = (message: string, kind: 'invalid' | 'full') => Error;
 
 export interface CreateRule {
-  /** The plant a request body asks to store; throws the 400 for a missing body or one that is not a NewPlant. */
-  fromBody(body: JsonValue | undefined): PlantToStore;
+  /**
+   * The plant a request body asks to store; throws the 400 for a missing
+   * body or one that is not a NewPlant. `sent` is the text it was parsed
+   * from (body.ts), whose values the stored plant keeps as sent.
+   */
+  fromBody(body: JsonValue | undefined, sent?: SentJson): PlantToStore;
   /**
    * Stores one plant; throws (or rejects with) the 400 for a taken id, the
    * 507 for a full store. Answers at once when the store does, so the
@@ -27,9 +32,10 @@ export interface CreateRule {
    * byte budget included) and answers how many were stored. A list whose
    * every id is stored already is, with `alreadyStored: 'skip'`, left as it
    * is and answers 0: a replica or a restart on a shared database finds
-   * the initial plants stored.
+   * the initial plants stored. `sent` is the text the list was parsed from,
+   * when it was (a request body, a file).
    */
-  storeAll(list: JsonValue, source: string, fail: ListFailure, alreadyStored?: 'refuse' | 'skip'): Promise<number>;
+  storeAll(list: JsonValue, source: string, fail: ListFailure, options?: { alreadyStored?: 'refuse' | 'skip'; sent?: SentJson | undefined }): Promise<number>;
 }
 
 export function createRule(contract: OperationContract, store: PlantStore): CreateRule {
@@ -37,27 +43,37 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
     if (result === 'exists') throw new ApiError('DUPLICATE_ID', `A plant with id ${id} already exists.`);
     if (result === 'full') throw new ApiError('STORE_FULL');
   };
+  /**
+   * The mapping, for a record the NewPlant schema accepted: its id, and the
+   * plant's JSON text, made once, here (stored-plant.ts): the store keeps it
+   * and the answer is it.
+   */
+  const plantToStore = (newPlant: JsonObject, sent: SentPlant | undefined): PlantToStore => ({
+    id: String(newPlant.id as number | bigint),
+    json: storedPlantText(contract.plant, newPlant, sent),
+  });
   return {
-    fromBody(body) {
+    fromBody(body, sent) {
       if (body === undefined) throw new ApiError('BODY_REQUIRED');
       const violations = contract.validateRequestBody(body);
       if (violations.length > 0) {
         throw new ApiError('INVALID_NEW_PLANT', `Request body is not a valid NewPlant: ${violations.join('; ')}.`);
       }
-      return plantToStore(body as JsonObject);
+      return plantToStore(body as JsonObject, sent && { sent, at: 0 });
     },
-    store({ id, plant, json }) {
-      const result = store.create(id, plant, json);
+    store({ id, json }) {
+      const result = store.create(id, json);
       return result instanceof Promise ? result.then((settled) => answer(settled, id)) : answer(result, id);
     },
-    async storeAll(list, source, fail, alreadyStored = 'refuse') {
+    async storeAll(list, source, fail, { alreadyStored = 'refuse', sent } = {}) {
       if (!Array.isArray(list)) throw fail(`${source} must be a JSON array of NewPlant records`, 'invalid');
       const entries: PlantToStore[] = [];
       const seen = new Set<string>();
+      const positions = sent === undefined ? undefined : itemPositions(sent.text);
       list.forEach((item, index) => {
         const violations = contract.validateRequestBody(item);
         if (violations.length > 0) throw fail(`${source}: item ${index} is not a valid NewPlant: ${violations.join('; ')}`, 'invalid');
-        const entry = plantToStore(item as JsonObject);
+        const entry = plantToStore(item as JsonObject, sent && positions && { sent, at: positions[index]! });
         if (seen.has(entry.id)) throw fail(`${source}: item ${index} repeats the id ${entry.id}`, 'invalid');
         seen.add(entry.id);
         entries.push(entry);
@@ -75,14 +91,3 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
   };
 }
 
-/**
- * The mapping, for a record the NewPlant schema accepted: only the fields of
- * Plant are kept (and echoed); other properties are accepted and dropped.
- * The plant's JSON text is made once, here: the store keeps it and the
- * answer is it.
- */
-function plantToStore(newPlant: JsonObject): PlantToStore {
-  const plant: StoredPlant = { name: newPlant.name as string };
-  if (newPlant.tag !== undefined) plant.tag = newPlant.tag as string;
-  return { id: String(newPlant.id as number | bigint), plant, json: plantJson(plant) };
-}

@@ -5,7 +5,7 @@
 // 1): so credentials are checked first (401), then the answer is 404 with an
 // Error record saying the operation is not implemented here. A 501 would say
 // so too, but a 5xx tells a client the server failed, which it did not.
-import type { FastifyPluginCallback } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Authenticator } from './auth.js';
 import { ApiError } from './errors.js';
 
@@ -19,7 +19,7 @@ function routePath(template: string): string {
   return template.replace(/\{([^}/]+)\}/g, (_, name: string) => `:${name.replace(/[^A-Za-z0-9_]/g, '_')}`);
 }
 
-export const declaredOperations: FastifyPluginCallback<DeclaredOperationsOptions> = (app, { operations, authenticator }, done) => {
+export function declaredOperations(app: FastifyInstance, { operations, authenticator }: DeclaredOperationsOptions): void {
   for (const { method, path } of operations) {
     app.route({
       method,
@@ -32,5 +32,4 @@ export const declaredOperations: FastifyPluginCallback<DeclaredOperationsOptions
       },
     });
   }
-  done();
-};
+}

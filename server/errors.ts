@@ -1,11 +1,13 @@
 // Every error answer of the server, in one table: the HTTP status, the
 // `error` number of the specification's Error record, and the message.
 // The `error` numbers are ours (the specification leaves "the set of error
-// values" open): the status times 100 plus a running number.
-// Below the table: how an error reaches the client through Fastify.
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { STORE_RETRY_AFTER_SECONDS } from './limits.js';
-import { StoreUnavailableError } from './store.js';
+// values" open): the status times 100 plus a running number. docs/server.md's
+// behaviour table lists them (docs/stub.md the stub's), and
+// test/server/errors.test.ts holds the two together.
+//
+// This module declares; error-handler.ts sends. A message names no path of
+// the API: where it says which operation, the route builds it from the
+// document (routes.ts, notFound and methodNotAllowed).
 
 export const ERRORS = {
   MALFORMED_JSON: { status: 400, error: 40001, message: 'Request body is not valid JSON.' },
@@ -34,8 +36,8 @@ export const ERRORS = {
     message: 'Malformed bearer token: a token is one or more of A-Z a-z 0-9 - . _ ~ + / followed by any = (RFC 6750 §2.1).',
   },
   UNKNOWN_TOKEN: { status: 401, error: 40104, message: 'The bearer token is not accepted.' },
-  NOT_FOUND: { status: 404, error: 40401, message: 'No such resource: the API has one operation, POST /plants.' },
-  METHOD_NOT_ALLOWED: { status: 405, error: 40501, message: 'Method not allowed: /plants accepts POST only.' },
+  NOT_FOUND: { status: 404, error: 40401, message: 'No such resource.' },
+  METHOD_NOT_ALLOWED: { status: 405, error: 40501, message: 'Method not allowed.' },
   REQUEST_TIMEOUT: { status: 408, error: 40801, message: 'The request was not received in time.' },
   PAYLOAD_TOO_LARGE: { status: 413, error: 41301, message: 'Request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: {
@@ -73,37 +75,4 @@ export class ApiError extends Error {
     this.status = entry.status;
     this.body = { error: entry.error, message: detail ?? entry.message };
   }
-}
-
-export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
-  return reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8').send(error.body);
-}
-
-/**
- * Answers every error a route, a hook or Fastify itself raises with an Error
- * record: ours as they are, Fastify's client errors as 400, 413 or 415, and
- * anything else as a bare 500 (logged, never shown).
- */
-export function answerErrorsAsRecords(app: FastifyInstance, bodyLimit: number): void {
-  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
-    if (error instanceof ApiError) return sendError(reply, error);
-    if (error instanceof StoreUnavailableError) {
-      // The database is away: nothing was stored, and the client may try again.
-      request.log.warn({ reason: error.message }, 'store unavailable');
-      return sendError(reply, new ApiError('STORE_UNAVAILABLE', undefined, { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) }));
-    }
-    const { code, statusCode } = error as Partial<FastifyError>;
-    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return sendError(reply, new ApiError('PAYLOAD_TOO_LARGE', `Request body is too large: the limit is ${bodyLimit} bytes.`));
-    }
-    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, new ApiError('UNSUPPORTED_MEDIA_TYPE'));
-    if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
-      // Fastify's own client errors (a body shorter than its Content-Length,
-      // an aborted upload): their messages name the problem and hold no internals.
-      request.log.info({ err: error }, 'malformed request');
-      return sendError(reply, new ApiError('MALFORMED_REQUEST', `Malformed request: ${error.message}`));
-    }
-    request.log.error({ err: error }, 'unexpected error');
-    return sendError(reply, new ApiError('INTERNAL'));
-  });
 }

@@ -12,15 +12,16 @@ export const DEFAULT_MAX_PLANTS = 1_000_000;
  * Most bytes of plants the store keeps (507 beyond), counted per plant by
  * plantBytes() in store.ts; PLANTSTORE_MAX_BYTES. The count cap alone bounds
  * nothing: one plant may carry a name of nearly PLANTSTORE_BODY_LIMIT.
- * 256 MiB holds a million plants with 30 characters of id, name and tag.
+ * 256 MiB holds a million plants whose JSON text (latin1) and id have 76
+ * characters together.
  */
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 /**
- * What a plant costs besides its characters (store.ts, plantBytes): the
- * in-memory store's index entries, the JSON syntax around the fields, a map
- * entry for an id beyond 2^53, the spare room of tables that double as they
- * grow; measured at 150 to 175 bytes per plant with fields of 14 to 18
- * characters (robustness/memory.ts), so an upper bound.
+ * What a plant costs besides its text and its id (store.ts, plantBytes): the
+ * in-memory store's index entries, a map entry for an id beyond 2^53, the
+ * spare room of tables that double as they grow. Plants with names of 14
+ * to 18 characters retain 170 bytes each, text included, where the budget
+ * counts 241 (robustness/memory.ts): an upper bound.
  */
 export const PLANT_OVERHEAD_BYTES = 192;
 
@@ -76,6 +77,17 @@ export const MAX_JOURNAL_PAGE = 1000;
  * once passed V8's longest string and failed with 500.
  */
 export const JOURNAL_PAGE_BYTES = 4 * 1024 * 1024;
+
+/** Plants one GET /__admin/plants answers by default (?limit=N), and at most. */
+export const DEFAULT_PLANTS_PAGE = 1000;
+export const MAX_PLANTS_PAGE = 10_000;
+/**
+ * Bytes of plants one page holds at most, as the byte budget counts them (at
+ * least one plant), so that its answer is at most twice as long: the whole
+ * store in one answer was 100 MB at a budget of 32 MiB, blocked the event
+ * loop for seconds, and at the default budget would pass V8's longest string.
+ */
+export const PLANTS_PAGE_BYTES = 4 * 1024 * 1024;
 
 /** Longest answer delay of the stub in milliseconds; PLANTSTORE_DELAY_MS. */
 export const MAX_DELAY_MS = 60_000;

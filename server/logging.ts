@@ -13,6 +13,7 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { write as fsWrite, writeSync } from 'node:fs';
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { redactTarget } from './redact.js';
 
 export interface ServerLog {
   logger: Logger;
@@ -22,9 +23,14 @@ export interface ServerLog {
   close(): Promise<void>;
 }
 
-/** The request as the log shows it (docs/server.md: method, URL, host, remote address and port). */
+/**
+ * The request as the log shows it (docs/server.md: method, URL, host, remote
+ * address and port); the URL with the value of every token-like query
+ * parameter redacted, as the stub's journal shows it (redact.ts): a log is
+ * read by more people than the tokens are meant for.
+ */
 function requestFields(request: FastifyRequest): Record<string, unknown> {
-  return { method: request.method, url: request.url, host: request.headers.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
+  return { method: request.method, url: redactTarget(request.url), host: request.headers.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
 }
 
 /**
@@ -202,7 +208,7 @@ function lineWriter(logger: Logger, destination: LineBatches): RequestLineWriter
   const base = String(internals(logger)[pino.symbols.chindingsSym] ?? '');
   return (request, reply) => {
     if (!logger.isLevelEnabled('info')) return;
-    const req = `"method":${JSON.stringify(request.method)},"url":${JSON.stringify(request.url)}${member('host', request.headers.host)}${member('remoteAddress', request.ip)}${member('remotePort', request.socket?.remotePort)}`;
+    const req = `"method":${JSON.stringify(request.method)},"url":${JSON.stringify(redactTarget(request.url))}${member('host', request.headers.host)}${member('remoteAddress', request.ip)}${member('remotePort', request.socket?.remotePort)}`;
     destination.write(
       `${head}${Date.now()}${base}${member('reqId', request.id)},"req":{${req}},"res":{"statusCode":${reply.statusCode}}${member('responseTime', reply.elapsedTime)},"msg":"request completed"}\n`,
     );

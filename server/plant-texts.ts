@@ -8,7 +8,8 @@
 //
 // A text whose characters are all below U+0100 is kept in latin1 (a byte a
 // character), any other in UTF-16 (two bytes a code unit, so every string
-// comes back exactly): never more than the store's byte budget counts.
+// comes back exactly): keptBytes() says which, and the store's byte budget
+// counts exactly that (server/store.ts, plantBytes).
 
 /** The smallest buffer, and the largest one texts share; a longer text gets a buffer of its own. */
 const FIRST_CHUNK_BYTES = 64 * 1024;
@@ -16,6 +17,11 @@ const LARGEST_CHUNK_BYTES = 1024 * 1024;
 /** The top bit of a length marks a UTF-16 text. */
 const UTF16 = 0x8000_0000;
 const LATIN1 = /^[\u0000-\u00ff]*$/;
+
+/** The bytes `text` takes here: one a character when every character is below U+0100 (latin1), else two a UTF-16 code unit. */
+export function keptBytes(text: string): number {
+  return LATIN1.test(text) ? text.length : 2 * text.length;
+}
 
 export class PlantTexts {
   private chunks: Buffer[] = [];
@@ -27,10 +33,9 @@ export class PlantTexts {
   private length = new Uint32Array(1024);
   private count = 0;
 
-  /** Keeps `text`; answers its index. */
-  add(text: string): number {
-    const latin1 = LATIN1.test(text);
-    const bytes = latin1 ? text.length : 2 * text.length;
+  /** Keeps `text`, which takes `bytes` (keptBytes(text), when the caller has it already); answers its index. */
+  add(text: string, bytes: number = keptBytes(text)): number {
+    const latin1 = bytes === text.length;
     let chunk: Buffer;
     let chunkIndex: number;
     let at: number;
@@ -53,6 +58,11 @@ export class PlantTexts {
     this.start[index] = at;
     this.length[index] = latin1 ? bytes : bytes | UTF16;
     return index;
+  }
+
+  /** The bytes the text at `index` takes (keptBytes). */
+  bytesAt(index: number): number {
+    return this.length[index]! & ~UTF16;
   }
 
   /** The text kept at `index`. */

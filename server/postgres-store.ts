@@ -6,7 +6,7 @@
 import pg from 'pg';
 import { DATABASE_CONNECT_TIMEOUT, DATABASE_STATEMENT_TIMEOUT, DEFAULT_POOL_SIZE } from './limits.js';
 import { CREATE_SCHEMA, SCHEMA_LOCK_KEY, SCHEMA_VERSION } from './postgres-schema.js';
-import { plantBytes, plantFromJson, plantJson, StoreStartError, StoreUnavailableError, type CreateAllResult, type CreateResult, type PlantEntry, type PlantStore } from './store.js';
+import { plantBytes, plantFromJson, StoreStartError, StoreUnavailableError, type CreateAllResult, type CreateResult, type PlantEntry, type PlantStore } from './store.js';
 
 export interface PostgresStoreOptions {
   /** postgres://user:password@host:port/database */
@@ -118,13 +118,13 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOpti
     });
 
   return {
-    create: (id, plant, json) =>
+    create: (id, json) =>
       guarded(async () => {
         const { rows } = await pool.query<{ result: CreateResult }>({
           // Named: the database parses and plans it once per connection.
           name: 'plantstore_create',
           text: 'SELECT plantstore_create($1, $2, $3, $4, $5) AS result',
-          values: [id, json ?? plantJson(plant), plantBytes(id, plant), maxPlants, maxBytes],
+          values: [id, json, plantBytes(id, json), maxPlants, maxBytes],
         });
         return rows[0]!.result;
       }),
@@ -132,14 +132,14 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOpti
     createAll: (entries) =>
       transaction<CreateAllResult>(async (client) => {
         const ids = entries.map(({ id }) => id);
-        const sizes = entries.map(({ id, plant }) => plantBytes(id, plant));
+        const sizes = entries.map(({ id, json }) => plantBytes(id, json));
         const inserted = await client.query<{ id: string }>(
           `INSERT INTO plantstore_plants (id, plant, bytes)
            SELECT id, plant, bytes FROM unnest($1::bigint[], $2::text[], $3::bigint[]) WITH ORDINALITY AS list (id, plant, bytes, position)
            ORDER BY position
            ON CONFLICT (id) DO NOTHING
            RETURNING id::text AS id`,
-          [ids, entries.map(({ plant, json }) => json ?? plantJson(plant)), sizes],
+          [ids, entries.map(({ json }) => json), sizes],
         );
         if (inserted.rows.length !== entries.length) {
           // The ids this insert did not store were stored before it.
@@ -160,10 +160,27 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOpti
         return rows[0] === undefined ? undefined : plantFromJson(rows[0].plant);
       }),
 
-    list: () =>
+    list: (after, limit, maxBytes) =>
       guarded(async () => {
-        const { rows } = await pool.query<{ id: string; plant: string }>('SELECT id::text AS id, plant FROM plantstore_plants ORDER BY seq');
-        return rows.map((row): PlantEntry => ({ id: row.id, plant: plantFromJson(row.plant) }));
+        // The plants after `after` up to the limit and one more (is there a next page?), with
+        // their running byte count; a plant's text is read only when it is in the page.
+        const { rows } = await pool.query<{ seq: string; id: string; plant: string | null }>({
+          name: 'plantstore_list',
+          text: `SELECT seq::text AS seq, id::text AS id, CASE WHEN kept THEN plant END AS plant FROM (
+                   SELECT seq, id, plant, row_number() OVER w <= $2 AND (row_number() OVER w = 1 OR sum(bytes) OVER w <= $3) AS kept
+                   FROM (SELECT seq, id, plant, bytes FROM plantstore_plants WHERE seq > $1 ORDER BY seq LIMIT $2 + 1) AS following
+                   WINDOW w AS (ORDER BY seq)
+                 ) AS counted ORDER BY counted.seq`,
+          values: [after, limit, maxBytes],
+        });
+        const plants: PlantEntry[] = [];
+        let last = after;
+        for (const row of rows) {
+          if (row.plant === null) return { plants, next: last };
+          plants.push({ id: row.id, json: row.plant });
+          last = Number(row.seq);
+        }
+        return { plants, next: null };
       }),
 
     clear: () =>

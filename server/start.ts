@@ -1,21 +1,23 @@
 #!/usr/bin/env node
 // The server's entry point: reads the environment, listens, and closes
 // cleanly on SIGTERM and SIGINT (requests in flight are answered first).
-import { DocumentError } from '../spec/openapi.js';
+import { StartError } from '../lib/start-error.js';
 import { buildApp } from './app.js';
-import { checkTogether, ConfigError, openSettings, readConfig, readStubConfig } from './config.js';
-import { InitialPlantsError, readInitialPlantsFile } from './stub/initial-plants.js';
+import { checkTogether, openSettings, readConfig, readStubConfig, type ServerConfig } from './config.js';
+import { readInitialPlantsFile } from './stub/initial-plants.js';
 import { createServerLog, type ServerLog } from './logging.js';
-import { StoreStartError, type PlantStore } from './store.js';
+import type { PlantStore } from './store.js';
 
-/** A setting or a file the server cannot start with: the reason on standard error, exit 2. */
-function refuseToStart(message: string): never {
+/** A setting, a file, the document or the database the server cannot start with: the reason on standard error, and the error's exit code (2). */
+function refuseToStart(error: StartError): never {
   log?.flush();
+  // A document the server cannot serve: the keyword and its location, never a stack trace.
+  const message = error.code === 'PLANTSTORE_DOCUMENT' ? `cannot serve the OpenAPI document ${config?.specPath ?? 'spec/openapi.yaml'}: ${error.message}` : error.message;
   process.stderr.write(`plantstore: ${message}\n`);
-  process.exit(2);
+  process.exit(error.exitCode);
 }
 
-let config;
+let config: ServerConfig | undefined;
 let log: ServerLog | undefined;
 let stub;
 let app;
@@ -56,10 +58,8 @@ try {
     initialPlants: stub.plantsFile === undefined ? undefined : readInitialPlantsFile(stub.plantsFile.path, stub.plantsFile.variable),
   });
 } catch (error) {
-  // A document the server cannot serve: the keyword and its location, never a stack trace.
-  if (error instanceof DocumentError) refuseToStart(`cannot serve the OpenAPI document ${config?.specPath ?? 'spec/openapi.yaml'}: ${error.message}`);
-  if (!(error instanceof ConfigError || error instanceof InitialPlantsError || error instanceof StoreStartError)) throw error;
-  refuseToStart(error.message);
+  if (!(error instanceof StartError)) throw error;
+  refuseToStart(error);
 }
 // The database's connections close after the server's last answer.
 if (store !== undefined) app.addHook('onClose', async () => store.close());
@@ -97,7 +97,7 @@ try {
   log?.flush();
 } catch (error) {
   // The initial plants are stored as the app gets ready: a list that cannot be stored refuses the start.
-  if (error instanceof InitialPlantsError) refuseToStart(error.message);
+  if (error instanceof StartError) refuseToStart(error);
   app.log.fatal({ err: error }, 'could not listen');
   process.exit(1);
 }

@@ -1,22 +1,30 @@
 // The plant store: an interface, the accounting of its caps, and the
 // in-memory implementation.
+import { StartError } from '../lib/start-error.js';
 import { NonIntegralNumber, parseJson, type JsonValue } from './json.js';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_PLANTS, PLANT_OVERHEAD_BYTES } from './limits.js';
 import { PlantIds, type PlantKey } from './plant-ids.js';
-import { PlantTexts } from './plant-texts.js';
+import { keptBytes, PlantTexts } from './plant-texts.js';
 
-/** A stored plant: what the client sent, without the id (the Plant schema). */
+/** A stored plant read back from its JSON text (get()): the members of the Plant record as sent, as plain objects. */
 export interface StoredPlant {
-  name: string;
-  tag?: string;
+  [property: string]: unknown;
 }
 
+/** A plant as a store keeps it: its id, and the JSON text of the answer, which is the plant. */
 export interface PlantEntry {
   /** An exact int64 as a decimal string. */
   id: string;
-  plant: StoredPlant;
-  /** The plant's JSON text (plantJson), when the caller has it already; a store makes it otherwise. */
-  json?: string;
+  /** The plant's JSON text, as the API answers it. */
+  json: string;
+}
+
+/** A page of the stored plants (PlantStore.list). */
+export interface PlantPage {
+  /** In the order stored. */
+  plants: PlantEntry[];
+  /** The `after` of the following page (the seq of this page's last plant); null when this page holds the newest plant. */
+  next: number | null;
 }
 
 /** 'full': storing would pass the store's count cap or its byte budget. */
@@ -46,7 +54,12 @@ export interface StoreHealth {
 }
 
 /** A store that cannot be used at start (its database unreachable): the server exits 2 with this message, which names no password. */
-export class StoreStartError extends Error {}
+export class StoreStartError extends StartError {
+  override readonly name = 'StoreStartError';
+  constructor(message: string, options?: ErrorOptions) {
+    super('PLANTSTORE_STORE_START', message, options);
+  }
+}
 
 /**
  * A store that cannot answer now (its database is unreachable): the
@@ -57,7 +70,8 @@ export class StoreUnavailableError extends Error {}
 
 /**
  * A store keeps at most `maxPlants` plants and at most `maxBytes` bytes of
- * plants, each plant counted by plantBytes(); a create that would pass
+ * plants, each plant counted by plantBytes() (its id and its JSON text as the
+ * in-memory store keeps it, whatever holds it); a create that would pass
  * either cap is refused with 'full' and changes nothing. Every store
  * implementation counts the same way, so the caps mean the same whatever
  * holds the plants. A taken id wins over a full store: a duplicate is a
@@ -69,11 +83,8 @@ export class StoreUnavailableError extends Error {}
  * good: a database store answers it only once the insert is committed.
  */
 export interface PlantStore {
-  /**
-   * Stores the plant under `id` unless the id is taken or the store is
-   * full; `json` is plantJson(plant), passed when the caller has it.
-   */
-  create(id: string, plant: StoredPlant, json?: string): MaybePromise<CreateResult>;
+  /** Stores the plant `json` (its JSON text) under `id` unless the id is taken or the store is full. */
+  create(id: string, json: string): MaybePromise<CreateResult>;
   /**
    * Stores every entry, or none. The ids of the list are distinct (the
    * caller checks): { taken } lists those already stored; 'full' when they
@@ -81,8 +92,15 @@ export interface PlantStore {
    */
   createAll(entries: readonly PlantEntry[]): MaybePromise<CreateAllResult>;
   get(id: string): MaybePromise<StoredPlant | undefined>;
-  /** Every stored plant with its id, in the order they were stored. */
-  list(): MaybePromise<PlantEntry[]>;
+  /**
+   * A page of the stored plants with their ids and JSON texts, in the order
+   * they were stored: those whose seq is above `after`, at most `limit` of
+   * them and at most `maxBytes` as plantBytes() counts them (one plant at
+   * least, whatever its size). A plant's seq is its running number in the
+   * order of storing, from 1; it is never reused, and clear() does not
+   * reset it, so an `after` from before a clear finds what was stored since.
+   */
+  list(after: number, limit: number, maxBytes: number): MaybePromise<PlantPage>;
   /** Removes every plant; answers how many there were. */
   clear(): MaybePromise<number>;
   usage(): MaybePromise<StoreUsage>;
@@ -93,10 +111,10 @@ export interface PlantStore {
 
 /** The in-memory store answers at once. */
 export interface MemoryStore extends PlantStore {
-  create(id: string, plant: StoredPlant, json?: string): CreateResult;
+  create(id: string, json: string): CreateResult;
   createAll(entries: readonly PlantEntry[]): CreateAllResult;
   get(id: string): StoredPlant | undefined;
-  list(): PlantEntry[];
+  list(after: number, limit: number, maxBytes: number): PlantPage;
   clear(): number;
   usage(): StoreUsage;
 }
@@ -109,44 +127,39 @@ export interface StoreLimits {
 }
 
 /**
- * What one plant counts against the byte budget: 2 bytes per UTF-16 code
- * unit of its id (in decimal), name and tag, plus PLANT_OVERHEAD_BYTES. An
- * upper bound of what the in-memory store holds per plant (V8 keeps a string
- * in 1 or 2 bytes per code unit; the overhead covers the map slot, the
- * object and the string headers), checked by test/robustness/memory.test.ts.
+ * What one plant counts against the byte budget: what the in-memory store
+ * keeps of it. Its JSON text as kept (plant-texts.ts, keptBytes: a byte a
+ * character in latin1, two a UTF-16 code unit once a character passes
+ * U+00FF; an escape counts as the characters it is written with, `\u0001`
+ * six), a byte a digit of its id (a string for an id beyond 2^53), and
+ * PLANT_OVERHEAD_BYTES. Counting characters instead once let a store of
+ * control-character names grow 6 times past its budget. Checked against the
+ * process's RSS by test/robustness/memory.test.ts.
  */
-export function plantBytes(id: string, plant: StoredPlant): number {
-  return PLANT_OVERHEAD_BYTES + 2 * id.length + fieldBytes(plant.name) + fieldBytes(plant.tag);
+export function plantBytes(id: string, json: string): number {
+  return countedBytes(id, keptBytes(json));
+}
+
+/** plantBytes, for a text whose keptBytes are known. */
+function countedBytes(id: string, kept: number): number {
+  return PLANT_OVERHEAD_BYTES + id.length + kept;
 }
 
 /**
- * A field's bytes: 2 per UTF-16 code unit of a string. A field of another
- * type (an evolved document may make tag nullable, say) counts 2 bytes per
- * character of its JSON text.
- */
-function fieldBytes(value: unknown): number {
-  if (value === undefined || value === null) return 0;
-  if (typeof value === 'string') return 2 * value.length;
-  return 2 * exactJson(value).length;
-}
-
-/**
- * The plant as the JSON text the API answers with: JSON.stringify's text,
- * except that an integer beyond 2^53 (a bigint, which an evolved document's
- * field may hold) is written with all its digits, where JSON.stringify
- * throws. A string of its own: no slice of the request's text, which V8
- * would keep whole for as long as the plant is stored.
+ * A plant given as a value (not as sent text) as the JSON text the API
+ * answers with: JSON.stringify's text, except that an integer beyond 2^53 (a
+ * bigint) is written with all its digits, where JSON.stringify throws, and a
+ * numeral the parser kept apart (NonIntegralNumber) as written.
  */
 export function plantJson(plant: StoredPlant): string {
-  // Strings (every plant of the shipped document) are JSON.stringify's, which is faster.
-  const plain = typeof plant.name === 'string' && (plant.tag === undefined || typeof plant.tag === 'string');
-  return plain ? JSON.stringify(plant) : exactJson(plant);
+  return exactJson(plant);
 }
 
 /** JSON.stringify's text, with a bigint written as its digits. */
 function exactJson(value: unknown): string {
   if (typeof value === 'bigint') return value.toString();
-  if (value === null || typeof value !== 'object' || value instanceof NonIntegralNumber) return JSON.stringify(value) ?? 'null';
+  if (value instanceof NonIntegralNumber) return value.numeral;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(exactJson).join(',')}]`;
   const members = Object.entries(value).filter(([, member]) => member !== undefined);
   return `{${members.map(([name, member]) => `${JSON.stringify(name)}:${exactJson(member)}`).join(',')}}`;
@@ -180,21 +193,24 @@ export function createMemoryStore(maxPlants: number = DEFAULT_MAX_PLANTS, maxByt
   const ids = new PlantIds();
   const texts = new PlantTexts();
   let bytes = 0;
+  // The seq of the plant at index i is before + i + 1: `before` counts the plants cleared since start.
+  let before = 0;
   const fits = (count: number, more: number) => ids.size + count <= maxPlants && bytes + more <= maxBytes;
-  const store = (key: PlantKey, text: string) => {
+  const store = (key: PlantKey, text: string, kept?: number) => {
     // An id and its text get the same index: both count up from 0 together.
     ids.add(key);
-    texts.add(text);
+    texts.add(text, kept);
   };
   return {
-    create(id, plant, json) {
+    create(id, json) {
       const key = keyOf(id);
       // Check and insert happen in one synchronous step, so concurrent
       // creates of one id cannot both succeed.
       if (ids.find(key) !== undefined) return 'exists';
-      const size = plantBytes(id, plant);
+      const kept = keptBytes(json);
+      const size = countedBytes(id, kept);
       if (!fits(1, size)) return 'full';
-      store(key, json ?? plantJson(plant));
+      store(key, json, kept);
       bytes += size;
       return 'created';
     },
@@ -202,9 +218,9 @@ export function createMemoryStore(maxPlants: number = DEFAULT_MAX_PLANTS, maxByt
       const taken = entries.filter(({ id }) => ids.find(keyOf(id)) !== undefined).map(({ id }) => id);
       if (taken.length > 0) return { taken };
       let more = 0;
-      for (const { id, plant } of entries) more += plantBytes(id, plant);
+      for (const { id, json } of entries) more += plantBytes(id, json);
       if (!fits(entries.length, more)) return 'full';
-      for (const { id, plant, json } of entries) store(keyOf(id), json ?? plantJson(plant));
+      for (const { id, json } of entries) store(keyOf(id), json);
       bytes += more;
       return 'created';
     },
@@ -212,9 +228,22 @@ export function createMemoryStore(maxPlants: number = DEFAULT_MAX_PLANTS, maxByt
       const index = ids.find(keyOf(id));
       return index === undefined ? undefined : plantFromJson(texts.text(index));
     },
-    list: () => Array.from({ length: ids.size }, (_, index) => ({ id: String(ids.keyAt(index)), plant: plantFromJson(texts.text(index)) })),
+    list(after, limit, maxBytes) {
+      const plants: PlantEntry[] = [];
+      let counted = 0;
+      let index = Math.max(0, Math.min(after - before, ids.size));
+      for (; index < ids.size && plants.length < limit; index++) {
+        const id = String(ids.keyAt(index));
+        const size = countedBytes(id, texts.bytesAt(index));
+        if (plants.length > 0 && counted + size > maxBytes) break;
+        counted += size;
+        plants.push({ id, json: texts.text(index) });
+      }
+      return { plants, next: index < ids.size ? before + index : null };
+    },
     clear: () => {
       const count = ids.size;
+      before += count;
       ids.clear();
       texts.clear();
       bytes = 0;

@@ -9,9 +9,9 @@
 // dist/spec/openapi.validator.js) and used for that document's own text:
 // compiling it at every start cost a quarter of the start-up. Any other
 // document is compiled as the app is built.
-import { operationsOf, OPENAPI_PATH, readOpenApi, resolveReference, type OpenApiDocument, type ResponseObject } from '../spec/openapi.js';
+import { DocumentError, operationsOf, OPENAPI_PATH, readOpenApi, resolveReference, type OpenApiDocument, type ResponseObject } from '../spec/openapi.js';
 import * as shipped from '../spec/openapi.validator.js';
-import { childPointer } from '../spec/schema-keywords.js';
+import { childPointer, isSchemaObject } from '../spec/schema-keywords.js';
 import { schemaValidators, validatorOf, type UncheckedFormat, type Validate } from '../spec/validator.js';
 import type { JsonValue } from './json.js';
 import { requestBodySchema, VALIDATOR_OPTIONS } from './request-body.js';
@@ -30,6 +30,24 @@ export interface OperationContract {
   otherOperations: Array<{ method: string; path: string }>;
   /** What the document states that the server cannot check, said at start: formats it treats as annotations. */
   warnings: string[];
+  /** The properties the stored plant (the answer) keeps of a NewPlant: those the document's Plant declares. */
+  plant: PlantShape;
+}
+
+/**
+ * The properties the document's Plant schema declares: the schema of the
+ * create operation's 200 answer (application/json), read through `$ref` and
+ * `allOf`. A NewPlant's property is kept in the stored plant, and answered,
+ * when Plant declares it: named under `properties`, or matched by a pattern
+ * of `patternProperties` (JSON Schema 2020-12 §10.3.2.2: such a property is
+ * one the schema describes). Other properties are accepted and dropped.
+ */
+export interface PlantShape {
+  keeps(name: string): boolean;
+  /** Whether a kept name may be an array index ("0", "42"), which JavaScript objects list first whatever the order sent. */
+  mayKeepIndexNames: boolean;
+  /** Where Plant is in the document (the pointers read), for messages. */
+  pointer: string;
 }
 
 /** The contract of the create operation of the OpenAPI document at `specPath`; a DocumentError when the server cannot serve it. */
@@ -68,6 +86,54 @@ function operationContract(doc: OpenApiDocument, source: string): OperationContr
       .filter((op) => op.pointer !== pointer)
       .map((op) => ({ method: op.method, path: op.path })),
     warnings: uncheckedFormats.map(formatWarning),
+    plant: plantShape(doc, successSchema(doc, pointer, operation.responses?.['200']) ?? { schema, pointer: schemaPointer }),
+  };
+}
+
+/** The JSON schema of the operation's 200 answer (Plant) and its pointer, when the document declares one. */
+function successSchema(doc: OpenApiDocument, operationPointer: string, response: ResponseObject | undefined): { schema: unknown; pointer: string } | undefined {
+  if (response === undefined) return undefined;
+  const { value, pointer } = resolveReference(doc, response, childPointer(operationPointer, 'responses', '200'));
+  const schema = value.content?.[JSON_MEDIA_TYPE]?.schema;
+  return schema === undefined ? undefined : { schema, pointer: childPointer(pointer, 'content', JSON_MEDIA_TYPE, 'schema') };
+}
+
+const JSON_MEDIA_TYPE = 'application/json';
+const ARRAY_INDEX = /^(0|[1-9]\d*)$/;
+
+/**
+ * The properties `schema` declares, through `$ref` and `allOf`. Only these
+ * two: a property declared in one branch of `anyOf` or `oneOf`, or under
+ * `if`/`then`, is not one every Plant has.
+ */
+function plantShape(doc: OpenApiDocument, { schema, pointer }: { schema: unknown; pointer: string }): PlantShape {
+  const names = new Set<string>();
+  const patterns: RegExp[] = [];
+  const seen = new Set<string>();
+  const visit = (node: unknown, at: string): void => {
+    if (!isSchemaObject(node) || seen.has(at)) return;
+    seen.add(at);
+    if (isSchemaObject(node.properties)) for (const name of Object.keys(node.properties)) names.add(name);
+    if (isSchemaObject(node.patternProperties)) {
+      for (const pattern of Object.keys(node.patternProperties)) {
+        try {
+          patterns.push(new RegExp(pattern, 'u'));
+        } catch (error) {
+          throw new DocumentError(childPointer(at, 'patternProperties', pattern), 'patternProperties', `not an ECMA-262 regular expression: ${(error as Error).message}`);
+        }
+      }
+    }
+    if (typeof node.$ref === 'string') {
+      const target = resolveReference(doc, { $ref: node.$ref }, at);
+      visit(target.value, target.pointer);
+    }
+    if (Array.isArray(node.allOf)) node.allOf.forEach((part, i) => visit(part, childPointer(at, 'allOf', i)));
+  };
+  visit(schema, pointer);
+  return {
+    keeps: patterns.length === 0 ? (name) => names.has(name) : (name) => names.has(name) || patterns.some((pattern) => pattern.test(name)),
+    mayKeepIndexNames: patterns.length > 0 || [...names].some((name) => ARRAY_INDEX.test(name)),
+    pointer,
   };
 }
 

@@ -4,23 +4,23 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ERRORS, type ErrorBody } from './errors.js';
+import { ApiError } from './errors.js';
 
-type ErrorEntry = { status: number; error: number; message: string };
 type SocketWithResponse = Socket & { _httpMessage?: ServerResponse | null };
 
 /**
  * Makes Node's HTTP server answer what it would otherwise refuse or drop
- * without a word, as the API would: `allow` is the operation's method.
+ * without a word, as the API would: `methodNotAllowed` is the operation's
+ * 405 (routes.ts), which a CONNECT gets.
  */
-export function answerOnTheWire(app: FastifyInstance, allow: string): void {
+export function answerOnTheWire(app: FastifyInstance, methodNotAllowed: ApiError): void {
   // RFC 9110 §10.1.1: a server MAY answer 417 to an expectation other than
   // 100-continue; Node does so with an empty body. We ignore the expectation
   // and answer the request as usual instead.
   app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
   // CONNECT asks for a tunnel (RFC 9110 §9.3.6); Node hands it to a 'connect'
   // listener and, without one, drops the connection unanswered.
-  app.server.on('connect', (_request, socket: Socket) => answerRaw(socket, ERRORS.METHOD_NOT_ALLOWED, `Allow: ${allow}\r\n`));
+  app.server.on('connect', (_request, socket: Socket) => answerRaw(socket, methodNotAllowed));
 }
 
 /**
@@ -31,14 +31,9 @@ export function answerOnTheWire(app: FastifyInstance, allow: string): void {
  */
 export function answerClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const entry =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? ERRORS.HEADERS_TOO_LARGE
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? ERRORS.REQUEST_TIMEOUT
-        : ERRORS.MALFORMED_HTTP;
+  const code = error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'REQUEST_TIMEOUT' : 'MALFORMED_HTTP';
   this.log.debug({ err: error }, 'client error');
-  answerRaw(socket, entry);
+  answerRaw(socket, new ApiError(code));
 }
 
 /**
@@ -63,21 +58,24 @@ export function answerCanBeDelivered(reply: FastifyReply): boolean {
  * first, in order (RFC 9112 §9.3.2): writing at once would cut their answers
  * off, after their plants were stored.
  */
-function answerRaw(socket: Socket, entry: ErrorEntry, extraHeaders = ''): void {
+function answerRaw(socket: Socket, error: ApiError): void {
   const pending = (socket as SocketWithResponse)._httpMessage;
   if (pending && !pending.writableFinished && pending.req?.complete && !socket.destroyed) {
-    pending.once('close', () => setImmediate(() => answerRaw(socket, entry, extraHeaders)));
+    pending.once('close', () => setImmediate(() => answerRaw(socket, error)));
     return;
   }
-  if (socket.writable && !pending?.headersSent) writeRawError(socket, entry, extraHeaders);
+  if (socket.writable && !pending?.headersSent) writeRawError(socket, error);
   socket.destroy();
 }
 
-function writeRawError(socket: Socket, entry: ErrorEntry, extraHeaders: string): void {
-  const body: ErrorBody = { error: entry.error, message: entry.message };
+/** `allow` as `Allow`, `retry-after` as `Retry-After`: as the other header names here are written. */
+const headerName = (name: string) => name.replace(/(^|-)[a-z]/g, (start) => start.toUpperCase());
+
+function writeRawError(socket: Socket, { status, body, headers }: ApiError): void {
   const text = JSON.stringify(body);
+  const extraHeaders = Object.entries(headers).map(([name, value]) => `${headerName(name)}: ${value}\r\n`).join('');
   socket.write(
-    `HTTP/1.1 ${entry.status} ${STATUS_CODES[entry.status]}\r\nContent-Type: application/json; charset=utf-8\r\n${extraHeaders}` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n${extraHeaders}` +
       `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
   );
 }

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type * as Yaml from 'yaml';
+import { StartError } from '../lib/start-error.js';
 import { childPointer, escapePointer, isExtension, isSchemaObject, mapSchema, OPENAPI_ONLY, type JsonSchema } from './schema-keywords.js';
 
 export type { JsonSchema } from './schema-keywords.js';
@@ -66,14 +67,14 @@ export interface OpenApiDocument {
  * keyword (when one is to blame) and its location as a JSON pointer into the
  * document, e.g. `maxLenght at #/components/schemas/Plant/properties/name/maxLenght`.
  */
-export class DocumentError extends Error {
+export class DocumentError extends StartError {
+  override readonly name = 'DocumentError';
   constructor(
     readonly pointer: string,
     readonly keyword: string | undefined,
     readonly detail: string,
   ) {
-    super(keyword === undefined ? `${pointer}: ${detail}` : `${keyword} at ${pointer}: ${detail}`);
-    this.name = 'DocumentError';
+    super('PLANTSTORE_DOCUMENT', keyword === undefined ? `${pointer}: ${detail}` : `${keyword} at ${pointer}: ${detail}`);
   }
 }
 

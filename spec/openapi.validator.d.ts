@@ -1,8 +1,8 @@
 // The module the build writes to dist/spec/openapi.validator.js
-// (scripts/bundle-server.mjs, server/validation.ts requestBodyValidatorModule):
+// (scripts/bundle-server.mjs, with server/request-body.ts requestBodyValidatorModule):
 // the validator of the shipped document's request body as Ajv standalone
-// code, and what it was generated from. The server uses it only for that
-// document's own text.
+// code, and what it was generated from. The server (server/validation.ts)
+// uses it only for that document's own text.
 import type { ValidateFunction } from 'ajv';
 import type { UncheckedFormat } from './validator.js';
 

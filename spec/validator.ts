@@ -40,9 +40,20 @@ export interface Violation {
   message: string;
   /** The keyword's pointer in the document. */
   pointer: string;
+  /** What the keyword found, as data (Ajv's params: the missingProperty of `required`, the limit of `maxLength`, …). */
+  params?: Record<string, unknown>;
 }
 
 export type Validate = (value: unknown) => Violation[];
+
+/**
+ * A violation in words, at the edge where a report or a message shows it:
+ * where in the instance, what is wrong, and with `at`, which keyword of the
+ * document at which pointer. Until then, violations stay data.
+ */
+export function describeViolation(v: Violation, { at = false }: { at?: boolean } = {}): string {
+  return `${v.instancePath || '/'} ${v.message}${at ? ` (${v.keyword} at ${v.pointer})` : ''}`;
+}
 
 export interface ValidatorOptions extends ValidationContext {
   /**
@@ -217,13 +228,17 @@ function isLocalSchemaReference(ref: unknown): boolean {
 
 /** Ajv's errors as violations; `rootPointer` stands for a schema that is not an object (`false`), which has no POINTER. */
 function violations(errors: ErrorObject[], rootPointer: string): Violation[] {
-  return errors.map((e) => ({
-    instancePath: e.instancePath,
-    keyword: e.keyword,
-    message: e.message ?? 'is invalid',
-    // Our keyword's errors name the keyword they stand for (minimum, type, ...) and its pointer.
-    pointer: (e.params as { pointer?: string }).pointer ?? childPointer(((e.parentSchema as JsonSchema | boolean)?.[POINTER as never] as string | undefined) ?? rootPointer, e.keyword),
-  }));
+  return errors.map((e) => {
+    const { pointer, ...params } = e.params as { pointer?: string };
+    return {
+      instancePath: e.instancePath,
+      keyword: e.keyword,
+      message: e.message ?? 'is invalid',
+      // Our keyword's errors name the keyword they stand for (minimum, type, ...) and its pointer.
+      pointer: pointer ?? childPointer(((e.parentSchema as JsonSchema | boolean)?.[POINTER as never] as string | undefined) ?? rootPointer, e.keyword),
+      ...(Object.keys(params).length > 0 ? { params } : {}),
+    };
+  });
 }
 
 /** Moves `type`, the numeric keywords, integer formats and numeric enum/const of one schema object into EXACT; checks their values. */

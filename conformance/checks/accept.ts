@@ -3,10 +3,12 @@
 // answers 200 with a Plant record."
 import type { Exchange } from '../http.js';
 import { Numeral } from '../json.js';
-import { each, gradeAccepted, worst } from './grades.js';
-import { baseBodies, stringsOfLength } from '../schema-values.js';
+import { ACCEPT_EVIDENCE, ACCEPT_GRADING, each, gradeAccepted, worst } from './grades.js';
+import { baseBodies } from '../bodies.js';
+import { stringsOfLength } from '../schema-values.js';
 import { keywordDerivations, UNNAMED_PROPERTY } from '../keyword-cases.js';
-import { caseOf, createRequest, freshId, rawWithProto, idField, idRange, keywordCaseBody, preferring, stringFields, validPlant, whyInvalid, type Body } from './requests.js';
+import { createRequest, freshId, freshIdBelow, rawWithProto, idField, idRange, keywordCaseBody, preferring, stringFields, validPlant, whyInvalid, type Body } from './requests.js';
+import { RuledOut } from '../draw.js';
 import { spec } from './sources.js';
 import { fixedIdCases, fixedIdCheck, gradeFixedId, neighbourOf, type IdSent } from './fixed-ids.js';
 import type { Case, Check, CheckContext, ExchangeCheck, Source, Verdict } from './types.js';
@@ -20,30 +22,38 @@ interface ValidBody {
   raw?: string;
 }
 
+/** A body a check proposes: made when the check runs, from the document (bodies.ts), which may rule it out. */
+interface Candidate {
+  note: string;
+  body: () => Body;
+  /** The JSON text to send instead of the body, when an object literal cannot say it. */
+  raw?: (body: Body) => string;
+}
+
 /**
- * The bodies the document makes valid, each checked against the request
- * validator: a candidate it refuses is left out, and the reason (keyword and
- * pointer) goes into the notes of the cases sent, or, when none is left, into
- * the check's skip.
+ * The bodies the document makes valid, each built by the document's body
+ * maker and checked against the request validator: a candidate the document
+ * rules out is left out, and the reason (keyword and pointer) goes into the
+ * notes of the cases sent, or, when none is left, into the check's skip
+ * (RuledOut).
  */
-function checkedBodies(ctx: CheckContext, candidates: ValidBody[]): { bodies: ValidBody[]; excluded: string[] } {
+function checkedBodies(ctx: CheckContext, candidates: Candidate[]): ValidBody[] {
   const bodies: ValidBody[] = [];
   const excluded: string[] = [];
   for (const c of candidates) {
-    const why = whyInvalid(ctx, c.body);
-    if (why === undefined) bodies.push(c);
-    else excluded.push(`${c.note}: not valid per the document (${why})`);
+    try {
+      const body = c.body();
+      const why = whyInvalid(ctx, body);
+      if (why === undefined) bodies.push({ body, note: c.note, ...(c.raw ? { raw: c.raw(body) } : {}) });
+      else excluded.push(`${c.note}: not valid per the document (${why})`);
+    } catch (err) {
+      if (!(err instanceof RuledOut)) throw err;
+      excluded.push(`${c.note}: ${err.message}`);
+    }
   }
+  if (bodies.length === 0) throw new RuledOut(`the document allows none of the values this check sends: ${excluded.join('; ')}`);
   const said = excluded.length > 0 ? `; not sent: ${excluded.join('; ')}` : '';
-  return { bodies: bodies.map((b) => ({ ...b, note: `${b.note}${said}` })), excluded };
-}
-
-/** The precondition of a check whose candidates may all be ruled out by the document. */
-function someValid(candidates: (ctx: CheckContext) => ValidBody[]): (ctx: CheckContext) => string | undefined {
-  return (ctx) => {
-    const { bodies, excluded } = checkedBodies(ctx, candidates(ctx));
-    return bodies.length > 0 ? undefined : `the document allows none of the values this check sends: ${excluded.join('; ')}`;
-  };
+  return bodies.map((b) => ({ ...b, note: `${b.note}${said}` }));
 }
 
 /** The cases of valid bodies: each sends one, and carries it to grade the echo against. */
@@ -54,16 +64,17 @@ function validBodyCases(ctx: CheckContext, bodies: ValidBody[]): Array<Case<Body
 interface AcceptCheckOptions {
   id: string;
   title: string;
-  /** Drawn once per run (fresh ids); checked against the document before they are sent. */
-  bodies: (ctx: CheckContext) => ValidBody[];
+  /** Proposed once per run (fresh ids); made and checked against the document before they are sent. */
+  bodies: (ctx: CheckContext) => Candidate[];
   source?: Source;
   requirement?: string;
   /** How an answer is graded (default: gradeAccepted). */
   grade?: (ctx: CheckContext, ex: Exchange, sent: Body) => Verdict;
+  grading?: string;
 }
 
 /** A check that sends valid bodies and expects each accepted and echoed; skipped when the document allows none of them. */
-function acceptCheck({ id, title, bodies, source, requirement, grade = gradeAccepted }: AcceptCheckOptions): ExchangeCheck<Body> {
+function acceptCheck({ id, title, bodies, source, requirement, grade = gradeAccepted, grading = ACCEPT_GRADING }: AcceptCheckOptions): ExchangeCheck<Body> {
   return {
     kind: 'exchange',
     id,
@@ -71,8 +82,9 @@ function acceptCheck({ id, title, bodies, source, requirement, grade = gradeAcce
     level: 'MUST',
     source: source ?? spec('Create plant, rule 1'),
     requirement: requirement ?? RULE1,
-    precondition: someValid(bodies),
-    cases: (ctx) => validBodyCases(ctx, checkedBodies(ctx, bodies(ctx)).bodies),
+    grading,
+    evidence: ACCEPT_EVIDENCE,
+    cases: (ctx) => validBodyCases(ctx, checkedBodies(ctx, bodies(ctx))),
     verify: (cases, ctx) => each(cases, (c) => grade(ctx, c.exchange, c.sent)),
   };
 }
@@ -87,36 +99,32 @@ function requiredString(ctx: CheckContext): string {
 }
 
 /**
- * Integral numerals: not a rule of the Plant Store specification, which says
- * "integer" without defining it; OpenAPI 3.1's dialect (JSON Schema 2020-12)
- * does. So SHOULD, and a refusal is non-strict.
+ * Integral numerals. The specification types the id as an integer without
+ * defining one; the document is OpenAPI 3.1, whose dialect is JSON Schema
+ * 2020-12, which does: "integer" matches any number with a zero fractional
+ * part. A NewPlant whose id is written 5.0 is then a valid NewPlant, and
+ * rule 1 binds its answer: a refusal fails.
  */
-const integralNumerals: ExchangeCheck = {
+const integralNumerals: ExchangeCheck<Body> = {
   kind: 'exchange',
   id: 'PS-ACCEPT-011',
-  title: 'Integral numerals (5.0, 5e0, 50e-1) are integers and accepted',
-  level: 'SHOULD',
+  title: 'Integral numerals (5.0, 5e0, 50e-1, 5.000E+0) are integers and accepted',
+  level: 'MUST',
   source: {
     document: 'JSON Schema Validation 2020-12',
-    section: '§6.1.1 type',
+    section: '§6.1.1 type; Plant Store specification, Create plant, rule 1',
     url: 'https://json-schema.org/draft/2020-12/json-schema-validation#section-6.1.1',
   },
-  requirement: '"integer" which matches any number with a zero fractional part.',
-  precondition: (ctx) => {
-    const why = whyInvalid(ctx, validPlant(ctx, { [idField(ctx)]: new Numeral(`${freshId(ctx)}.0`) }));
-    return why === undefined ? undefined : `the document does not allow a fresh id: ${why}`;
-  },
+  requirement: `"integer" which matches any number with a zero fractional part. ${RULE1}`,
+  grading: 'MUST: the document is OpenAPI 3.1, whose dialect is JSON Schema 2020-12, which makes 5.0 an integer; the body is then a valid NewPlant and rule 1 binds: a refusal fails.',
+  evidence: ACCEPT_EVIDENCE,
   cases: (ctx) =>
-    [(n: bigint) => `${n}.0`, (n: bigint) => `${n}e0`, (n: bigint) => `${n}0e-1`].map((write) => {
+    [(n: bigint) => `${n}.0`, (n: bigint) => `${n}e0`, (n: bigint) => `${n}0e-1`, (n: bigint) => `${n}.000E+0`].map((write) => {
       const numeral = new Numeral(write(freshId(ctx)));
-      return caseOf(createRequest(ctx, validPlant(ctx, { [idField(ctx)]: numeral }), { note: `id written ${numeral.text}` }));
+      const body = validPlant(ctx, { [idField(ctx)]: numeral });
+      return { request: createRequest(ctx, body, { note: `id written ${numeral.text}` }), sent: body };
     }),
-  // Graded on the answer alone (status, content type, schema): the numeral is what this check is about, not the echo.
-  verify: (cases, ctx) =>
-    each(cases, (c) => {
-      const v = gradeAccepted(ctx, c.exchange, {});
-      return v.outcome === 'fail' ? { ...v, outcome: 'non-strict' } : v;
-    }),
+  verify: (cases, ctx) => each(cases, (c) => gradeAccepted(ctx, c.exchange, c.sent)),
 };
 
 /** What a keyword case sent: its body, and for a boundary of the id itself, which of the three fixed-id requests it is. */
@@ -139,6 +147,8 @@ const keywordsInside: ExchangeCheck<BoundarySent> = {
   level: 'MUST',
   source: spec('Create plant, rule 1; NewPlant (the schema as the document writes it)'),
   requirement: `${RULE1} (A NewPlant is valid when it satisfies every keyword of the document's schema, JSON Schema Validation 2020-12; each keyword yields a value just inside its boundary.)`,
+  grading: ACCEPT_GRADING,
+  evidence: `${ACCEPT_EVIDENCE} A boundary of the id itself is a fixed id: see PS-ACCEPT-007.`,
   precondition: (ctx) => (keywordDerivations(ctx.model).some((d) => d.inside.length > 0) ? undefined : 'the request schema yields no value inside a boundary'),
   cases: (ctx) =>
     keywordDerivations(ctx.model).flatMap((d) =>
@@ -191,16 +201,32 @@ function gradeLong(ctx: CheckContext, ex: Exchange, sent: Body): Verdict {
 const LONG = 10_000;
 
 /** A long value for each string field: its maxLength, else 10 000 characters. */
-function longStrings(ctx: CheckContext): ValidBody[] {
+function longStrings(ctx: CheckContext): Candidate[] {
   const { required, optional } = stringFields(ctx);
   return [...required, ...optional].map((name) => {
     const stated = maxLengthOf(ctx, name);
     const n = stated ?? LONG;
     const stems = [String(baseBodies(ctx.model).full[name] ?? ''), 'Ficus '];
-    const candidates = stringsOfLength(n, stems).map((value) => validPlant(ctx, { [name]: value }));
-    const body = candidates.find((b) => whyInvalid(ctx, b) === undefined) ?? candidates[0]!;
-    return { body, note: stated === undefined ? `${name} of ${LONG} characters: the schema states no maxLength for ${name}` : `${name} of ${n} characters: its maxLength` };
+    return {
+      note: stated === undefined ? `${name} of ${LONG} characters: the schema states no maxLength for ${name}` : `${name} of ${n} characters: its maxLength`,
+      // The first string of that length the document allows (a pattern may rule out some).
+      body: () => firstAllowed(stringsOfLength(n, stems).map((value) => () => validPlant(ctx, { [name]: value }))),
+    };
   });
+}
+
+/** The first of several ways to make a body that the document allows; RuledOut with the last reason when none is. */
+function firstAllowed(makers: Array<() => Body>): Body {
+  let last: RuledOut | undefined;
+  for (const make of makers) {
+    try {
+      return make();
+    } catch (err) {
+      if (!(err instanceof RuledOut)) throw err;
+      last = err;
+    }
+  }
+  throw last ?? new RuledOut('no value to try');
 }
 
 /** The smallest maxLength the document states for a request field, if any. */
@@ -211,72 +237,95 @@ function maxLengthOf(ctx: CheckContext, name: string): number | undefined {
   return stated.length > 0 ? Math.min(...stated) : undefined;
 }
 
+/**
+ * A fresh id below 0 the document allows (a fresh one negated, else one
+ * folded into the negative ids it allows; RuledOut when it allows none),
+ * and its positive counterpart, when this run has sent no plant with it.
+ */
+function negativeId(ctx: CheckContext): { body: Body; positive?: bigint } {
+  const id = idField(ctx);
+  // The allocator hands out r and keeps it for this caller: -r is sent, r is this check's to send next.
+  const r = ctx.ids.fresh();
+  try {
+    return { body: validPlant(ctx, { [id]: -r }), positive: r };
+  } catch (err) {
+    if (!(err instanceof RuledOut)) throw err;
+  }
+  const k = freshIdBelow(ctx, 0n);
+  return { body: validPlant(ctx, { [id]: k }), ...(ctx.ids.claim(-k) ? { positive: -k } : {}) };
+}
+
 export const acceptChecks: Check[] = [
   acceptCheck({
     id: 'PS-ACCEPT-001',
     title: 'A valid NewPlant with its optional fields (the document\'s tag) is accepted and echoed',
     bodies: (ctx) => {
       const tag = optionalString(ctx);
-      const full = { ...baseBodies(ctx.model).full, [idField(ctx)]: freshId(ctx) };
-      return [{ body: preferring(ctx, full, { [requiredString(ctx)]: 'Monstera deliciosa', ...(tag ? { [tag]: 'tropical' } : {}) }), note: 'with every optional field' }];
+      return [{ note: 'with every optional field', body: () => preferring(ctx, validPlant(ctx, {}, 'full'), { [requiredString(ctx)]: 'Monstera deliciosa', ...(tag ? { [tag]: 'tropical' } : {}) }) }];
     },
   }),
   acceptCheck({
     id: 'PS-ACCEPT-002',
     title: 'A valid NewPlant with only its required fields (no tag) is accepted',
-    bodies: (ctx) => [{ body: preferring(ctx, validPlant(ctx), { [requiredString(ctx)]: 'Fern' }), note: 'only the required fields' }],
+    bodies: (ctx) => [{ note: 'only the required fields', body: () => preferring(ctx, validPlant(ctx), { [requiredString(ctx)]: 'Fern' }) }],
   }),
   acceptCheck({
     id: 'PS-ACCEPT-003',
     title: 'An empty string is accepted where the schema allows one (each string field)',
-    bodies: (ctx) => [...stringFields(ctx).required, ...stringFields(ctx).optional].map((name) => ({ body: validPlant(ctx, { [name]: '' }), note: `empty ${name}` })),
+    bodies: (ctx) => [...stringFields(ctx).required, ...stringFields(ctx).optional].map((name) => ({ note: `empty ${name}`, body: () => validPlant(ctx, { [name]: '' }) })),
   }),
   acceptCheck({
     id: 'PS-ACCEPT-004',
     title: 'A long string is accepted: the schema\'s maxLength, or 10 000 characters where it states none (each string field)',
     bodies: longStrings,
     grade: gradeLong,
+    grading: 'MUST where the document states a maxLength: a string of that length is valid, rule 1 binds. Where it states none, RFC 8259 §9 lets a parser limit string length: refusing 10 000 characters with a 4xx is non-strict; truncating what is stored fails.',
     requirement: `${RULE1} JSON Schema Validation 2020-12 §6.3.1: "A string instance is valid against this keyword if its length is less than, or equal to, the value of this keyword." (Where the document states no maxLength, RFC 8259 §9 still lets a server limit string length: a refusal is non-strict.)`,
   }),
   acceptCheck({
     id: 'PS-ACCEPT-005',
     title: 'Non-ASCII strings are accepted and echoed unchanged where the schema allows them (each string field)',
     bodies: (ctx) => {
-      const values = ['Geigenfeige Ölbaum — 琴叶榕 🌿', 'ñandú \u00e9\u0301 ✓'];
+      // e and U+0301 decomposed too: a server that normalizes (NFC) changes it, where é and then U+0301 it keeps.
+      const values = ['Geigenfeige Ölbaum — 琴叶榕 🌿', 'ñandú e\u0301 \u00e9\u0301 ✓'];
       return [...stringFields(ctx).required, ...stringFields(ctx).optional].map((name, i) => ({
-        body: validPlant(ctx, { [name]: values[i % values.length]! }),
         note: `non-ASCII, astral and combining characters in ${name}`,
+        body: () => validPlant(ctx, { [name]: values[i % values.length]! }),
       }));
     },
   }),
-  {
-    ...acceptCheck({
-      id: 'PS-ACCEPT-006',
-      title: 'Properties the schema does not name are accepted where it does not forbid them (no additionalProperties or unevaluatedProperties: false)',
-      bodies: (ctx) => {
-        const name = requiredString(ctx);
-        // Names the document does not declare (a document may well declare a colour).
-        const declared = new Set(ctx.model.create.request.fields.map((f) => f.name));
-        const extra = Object.fromEntries(Object.entries({ colour: 'green', nested: { a: [1, 2] }, __proto__x: 1 }).filter(([k]) => !declared.has(k))) as Body;
-        const unknown = validPlant(ctx, { [name]: 'Aloe', [UNNAMED_PROPERTY]: 'x', ...extra });
-        const plain = validPlant(ctx, { [name]: 'Aloe' });
-        return [
-          { body: unknown, note: 'unknown properties' },
-          { body: plain, note: '__proto__ and constructor as plain names', raw: rawWithProto(plain) },
-        ];
-      },
-    }),
-    // The second case's raw text carries the unknown names, so the document must allow unknown properties at all.
-    precondition: (ctx) => {
-      const why = whyInvalid(ctx, validPlant(ctx, { [UNNAMED_PROPERTY]: 'x' }));
-      return why === undefined ? undefined : `the document forbids properties its schema does not name: ${why}`;
+  acceptCheck({
+    id: 'PS-ACCEPT-006',
+    title: 'Properties the schema does not name are accepted where it does not forbid them (no additionalProperties or unevaluatedProperties: false)',
+    bodies: (ctx) => {
+      // Names the document does not declare (a document may well declare a colour).
+      const declared = new Set(ctx.model.create.request.fields.map((f) => f.name));
+      const extra = Object.fromEntries(Object.entries({ colour: 'green', nested: { a: [1, 2] }, __proto__x: 1 }).filter(([k]) => !declared.has(k))) as Body;
+      return [
+        { note: 'unknown properties', body: () => validPlant(ctx, { [UNNAMED_PROPERTY]: 'x', ...extra }) },
+        // The raw text carries the names __proto__ and constructor, which the document must allow as it allows any unknown name.
+        { note: '__proto__ and constructor as plain names', body: () => validPlant(ctx, { [UNNAMED_PROPERTY]: 'x' }), raw: rawWithProto },
+      ];
     },
-  },
+  }),
   fixedIdCheck({ id: 'PS-ACCEPT-007', title: 'The id 0 is accepted (where the schema allows it)', fixed: () => 0n, neighbour: (ctx) => freshId(ctx) }),
   acceptCheck({
     id: 'PS-ACCEPT-008',
-    title: 'A negative id is accepted (where the schema allows it)',
-    bodies: (ctx) => [{ body: validPlant(ctx, { [idField(ctx)]: -ctx.ids.fresh() }), note: 'negative id' }],
+    title: 'A negative id is accepted (where the schema allows it), and its positive counterpart is another plant',
+    bodies: (ctx) => {
+      // -n, then n: a server that drops the sign (or reads the id's digits alone) refuses n as a duplicate.
+      let negative: ReturnType<typeof negativeId> | undefined;
+      return [
+        { note: 'negative id', body: () => (negative = negativeId(ctx)).body },
+        {
+          note: 'the same id without its sign: another plant',
+          body: () => {
+            if (negative?.positive === undefined) throw new RuledOut('no positive counterpart of the negative id is free in this run');
+            return validPlant(ctx, { [idField(ctx)]: negative.positive });
+          },
+        },
+      ];
+    },
   }),
   fixedIdCheck({
     id: 'PS-ACCEPT-009',

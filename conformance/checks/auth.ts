@@ -5,32 +5,17 @@
 import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../http.js';
 import type { JsonValue } from '../json.js';
-import { describe, each, gradeAccepted, noAnswer } from './grades.js';
+import { ACCEPT_EVIDENCE, ACCEPT_GRADING, describe, each, gradeAccepted, gradeUnauthorized, noAnswer } from './grades.js';
 import { caseOf, createRequest, validPlant, type Body } from './requests.js';
+import { RULE1, sameAnswerCheck } from './same-answer.js';
 import { rfc } from './sources.js';
 import type { Check, CheckContext, ExchangeCheck, Level, Source, Verdict } from './types.js';
 
 const RFC6750_3 =
-  'If the protected resource request does not include authentication credentials or does not contain an access token that enables access to the protected resource, the resource server MUST include the HTTP "WWW-Authenticate" response header field; ... All challenges defined by this specification MUST use the auth-scheme value "Bearer".';
+  'If the protected resource request does not include authentication credentials or does not contain an access token that enables access to the protected resource, the resource server MUST include the HTTP "WWW-Authenticate" response header field; ... All challenges defined by this specification MUST use the auth-scheme value "Bearer". This scheme MUST be followed by one or more auth-param values.';
+const AUTH_GRADING = `MUST: the request is not served (Authentication rule 1: every operation requires bearer authentication) and the refusal carries a Bearer challenge with an auth-param that RFC 9110 §11.6.1 can read (RFC 6750 §3, MUST): else fail. The status 401 is a SHOULD (RFC 6750 §3.1): another 4xx is non-strict.`;
+const AUTH_EVIDENCE = `A 4xx, its WWW-Authenticate parsed into challenges, one of them Bearer with at least one auth-param; 401 for a pass.`;
 const RFC9110_11_6_1 = 'A server generating a 401 (Unauthorized) response MUST send a WWW-Authenticate header field containing at least one challenge.';
-
-/** Expects 401 with a Bearer challenge; statuses in `nonStrict` are allowed by the RFCs but not what we chose. */
-export function gradeUnauthorized(ex: Exchange, nonStrict: number[] = []): Verdict {
-  const missing = noAnswer(ex);
-  if (missing) return missing;
-  const status = ex.response!.status;
-  const expected = '401 with WWW-Authenticate: Bearer';
-  const h = ex.response!.headers['www-authenticate'];
-  const bearer = h !== undefined && /(^|,)\s*bearer(\s|,|$)/i.test(h);
-  if (status === 401) {
-    if (bearer) return { outcome: 'pass' };
-    const missing = h === undefined ? 'no WWW-Authenticate' : 'no Bearer challenge';
-    return { outcome: 'fail', expected, actual: `${missing}: ${describe(ex)}`, cause: `a 401 has ${missing}` };
-  }
-  const cause = `credentials the target must refuse are answered ${status}, not 401`;
-  if (nonStrict.includes(status)) return { outcome: 'non-strict', expected, actual: describe(ex), cause };
-  return { outcome: 'fail', expected, actual: describe(ex), cause };
-}
 
 interface AuthCheckOptions {
   id: string;
@@ -43,13 +28,14 @@ interface AuthCheckOptions {
   source?: Source;
   requirement?: string;
   precondition?: (ctx: CheckContext) => string | undefined;
-  /** Statuses the RFCs allow in place of 401: graded non-strict. */
-  nonStrict?: number[];
+  /** The check is about the order of the checks, not the refusal (PS-AUTH-007): see gradeUnauthorized. */
+  bodyFirst?: boolean;
+  grading?: string;
 }
 
 /** A check that sends bad or missing credentials and expects 401 with a Bearer challenge. */
 function authCheck(options: AuthCheckOptions): ExchangeCheck {
-  const { credentials, body = (ctx) => validPlant(ctx), nonStrict = [] } = options;
+  const { credentials, body = (ctx) => validPlant(ctx), bodyFirst = false } = options;
   return {
     kind: 'exchange',
     id: options.id,
@@ -57,9 +43,15 @@ function authCheck(options: AuthCheckOptions): ExchangeCheck {
     level: options.level ?? 'MUST',
     source: options.source ?? rfc(6750, '§3 The WWW-Authenticate Response Header Field', 'section-3'),
     requirement: options.requirement ?? `${RFC6750_3} RFC 9110 §11.6.1: ${RFC9110_11_6_1}`,
+    grading:
+      options.grading ??
+      (bodyFirst
+        ? 'SHOULD: RFC 9110 does not order the checks of credentials and body; answering 401 first is our decision (docs/server.md), so a refusal of the body first is non-strict. A 2xx or a 5xx fails, and a 401 must carry a Bearer challenge with an auth-param (RFC 6750 §3).'
+        : AUTH_GRADING),
+    evidence: AUTH_EVIDENCE,
     precondition: options.precondition,
     cases: (ctx) => credentials(ctx).map(([auth, note]) => caseOf(createRequest(ctx, body(ctx), { auth, note }))),
-    verify: (cases) => each(cases, (c) => gradeUnauthorized(c.exchange, nonStrict)),
+    verify: (cases) => each(cases, (c) => gradeUnauthorized(c.exchange, { bodyFirst })),
   };
 }
 
@@ -77,6 +69,8 @@ const anyLetterCase: ExchangeCheck<Body> = {
   level: 'MUST',
   source: rfc(9110, '§11.1 Authentication Scheme', 'section-11.1'),
   requirement: 'It uses a case-insensitive token to identify the authentication scheme.',
+  grading: `MUST: RFC 9110 §11.1 makes the scheme case-insensitive, so "bearer <token>" is the same valid credential and rule 1 binds the answer. ${ACCEPT_GRADING}`,
+  evidence: ACCEPT_EVIDENCE,
   cases: (ctx) =>
     ['bearer', 'BEARER', 'bEaReR'].map((scheme) => {
       const body = validPlant(ctx);
@@ -112,6 +106,8 @@ const unknownTokens: ExchangeCheck<TokenCase> = {
   level: 'MUST',
   source: rfc(6750, '§3.1 Error Codes: invalid_token', 'section-3.1'),
   requirement: `invalid_token: The access token provided is expired, revoked, malformed, or invalid for other reasons. The resource SHOULD respond with the HTTP 401 (Unauthorized) status code. ${RFC6750_3} (Plant Store specification, Authentication rule 2: the service rejects a request without a valid token. A target shows that it restricts tokens by refusing a random one.)`,
+  grading: `${AUTH_GRADING} Binding only where the target restricts tokens: the specification does not say that a token must be checked, so a target that accepts a random token is skip (fail with --invalid-token, which says it should not).`,
+  evidence: `A random well-formed token refused first (the target restricts tokens); then each near miss of the real token refused as above. ${AUTH_EVIDENCE}`,
   cases: (ctx) => {
     const token = ctx.target.token;
     const plain = (auth: string, note: string, probe: boolean, shell?: string) => ({
@@ -134,12 +130,25 @@ const unknownTokens: ExchangeCheck<TokenCase> = {
     if (status >= 200 && status < 300 && !ctx.target.restrictsTokens) {
       return { outcome: 'skip', exchange: 0, actual: `the target accepts a random token (${status}), so it does not restrict tokens; give --invalid-token if it should` };
     }
-    // RFC 6750 §3.1: invalid_token SHOULD be 401; 400 or 403 is allowed, not chosen.
-    return each(cases, (c) => gradeUnauthorized(c.exchange, [400, 403]));
+    // RFC 6750 §3.1: invalid_token SHOULD be 401; another 4xx is allowed, not chosen.
+    return each(cases, (c) => gradeUnauthorized(c.exchange));
   },
 };
 
+const spacesAfterScheme = sameAnswerCheck({
+  id: 'PS-AUTH-008',
+  title: 'Several spaces between Bearer and the token are accepted',
+  source: rfc(6750, '§2.1 Authorization Request Header Field', 'section-2.1'),
+  requirement: `credentials = "Bearer" 1*SP b64token (RFC 9110 §11.4: credentials = auth-scheme [ 1*SP ( token68 / #auth-param ) ]). ${RULE1}`,
+  cases: (ctx) =>
+    [2, 4].map((spaces) => {
+      const sent = validPlant(ctx);
+      return { request: createRequest(ctx, sent, { auth: `Bearer${' '.repeat(spaces)}${ctx.target.token}`, note: `${spaces} spaces after Bearer` }), sent };
+    }),
+});
+
 export const authChecks: Check[] = [
+  spacesAfterScheme,
   authCheck({ id: 'PS-AUTH-001', title: 'Missing credentials: 401 with WWW-Authenticate: Bearer', credentials: () => [[null, 'no Authorization header']] }),
   authCheck({
     id: 'PS-AUTH-002',
@@ -153,7 +162,6 @@ export const authChecks: Check[] = [
       [`${schemeWord(ctx)}`, 'scheme without token'],
       [`${schemeWord(ctx)} `, 'scheme and a space'],
     ],
-    nonStrict: [400],
   }),
   authCheck({
     id: 'PS-AUTH-004',
@@ -163,7 +171,6 @@ export const authChecks: Check[] = [
       [`${schemeWord(ctx)} @@@`, 'token with characters outside b64token'],
       [`${schemeWord(ctx)} =abc`, 'padding before the token'],
     ],
-    nonStrict: [400],
     source: rfc(6750, '§2.1 Authorization Request Header Field', 'section-2.1'),
     requirement: `b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="; credentials = "Bearer" 1*SP b64token. ${RFC6750_3}`,
   }),
@@ -178,7 +185,7 @@ export const authChecks: Check[] = [
     // RFC 9110 does not order the checks. We ask for 401 because a request
     // without credentials learns nothing about how the body is read; a 400
     // here is allowed, so it grades non-strict.
-    nonStrict: [400, 415, 422],
+    bodyFirst: true,
     requirement: `${RFC6750_3} (The RFCs do not order credential and body checks; answering 401 first reveals nothing to an unauthenticated client: a reference server decision, docs/server.md.)`,
   }),
 ];

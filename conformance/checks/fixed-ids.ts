@@ -1,10 +1,9 @@
 // Acceptance of the ids at the ends of the int64 range and of 0: each sent
 // beside a neighbour, so that a target which answers 200 but stores the id
 // rounded (or refuses it as a duplicate of its neighbour) is seen.
-import type { Exchange } from '../http.js';
-import { tryParseJson } from '../json.js';
-import { describe, gradeAccepted } from './grades.js';
-import { createRequest, freshId, idField, validPlant, whyInvalid, type Body } from './requests.js';
+import { describe, gradeAccepted, sameDuplicateAnswer } from './grades.js';
+import { RuledOut } from '../draw.js';
+import { createRequest, freshId, idField, validPlant, type Body } from './requests.js';
 import { PLANT_STORE_SPEC } from './sources.js';
 import type { Case, CaseExchange, CheckContext, ExchangeCheck, Verdict } from './types.js';
 
@@ -25,7 +24,12 @@ interface FixedIdCheckOptions {
 /** A fresh id beside a fixed one (moved toward it by the run's offset), or any fresh id when the document does not allow that one. */
 export function neighbourOf(ctx: CheckContext, fixed: bigint, toward: 1n | -1n): bigint {
   const near = fixed + toward * ctx.ids.offset;
-  if (whyInvalid(ctx, validPlant(ctx, { [idField(ctx)]: near })) === undefined && ctx.ids.claim(near)) return near;
+  try {
+    validPlant(ctx, { [idField(ctx)]: near });
+    if (ctx.ids.claim(near)) return near;
+  } catch (err) {
+    if (!(err instanceof RuledOut)) throw err;
+  }
   return freshId(ctx);
 }
 
@@ -79,32 +83,16 @@ export function fixedIdCheck({ id, title, fixed, neighbour }: FixedIdCheckOption
     level: 'MUST',
     source: { document: PLANT_STORE_SPEC, section: 'NewPlant: id integer int64; Create plant, rule 1' },
     requirement: `id: integer, format int64. ${RULE1} (Where the document's schema does not allow this id, e.g. a minimum, the check is skipped and says why.)`,
-    precondition: (ctx) => {
-      const why = whyInvalid(ctx, validPlant(ctx, { [idField(ctx)]: fixed(ctx) }));
-      return why === undefined ? undefined : `the document does not allow id ${fixed(ctx)}: ${why}`;
-    },
+    grading: 'MUST: the id is a valid int64 by the document, so rule 1 binds: a refusal that is not the target\'s own answer to a duplicate of this very id fails.',
+    evidence: 'The fixed id answered 200 with the Plant, or refused exactly as the target refuses a known duplicate (a fresh id beside it, sent twice) with a message that names this very id, digit for digit: an earlier run stored it. A refusal that does not name the id cannot be told from one: skip.',
     cases: (ctx) => {
       const f = fixed(ctx);
+      // The body with the fixed id first: a document that does not allow it rules the check out (RuledOut).
+      const body = validPlant(ctx, { [idField(ctx)]: f });
       const n = neighbour(ctx);
       ctx.ids.claim(n);
-      return fixedIdCases(ctx, validPlant(ctx, { [idField(ctx)]: f }), f, n, `id ${f}`);
+      return fixedIdCases(ctx, body, f, n, `id ${f}`);
     },
     verify: (cases, ctx) => gradeFixedId(ctx, cases),
   };
 }
-
-function sameDuplicateAnswer(a: Exchange, aId: bigint, b: Exchange, bId: bigint): 'same' | 'indistinct' | 'different' {
-  if (!a.response || !b.response || a.response.status !== b.response.status) return 'different';
-  if (a.response.status < 400 || a.response.status > 499) return 'different';
-  const pa = tryParseJson(a.response.bodyText);
-  const pb = tryParseJson(b.response.bodyText);
-  if (!pa.ok || !pb.ok) return 'different';
-  const ea = pa.value as Record<string, unknown>;
-  const eb = pb.value as Record<string, unknown>;
-  if (ea?.error !== eb?.error || typeof ea?.message !== 'string' || typeof eb?.message !== 'string') return 'different';
-  const ma = ea.message.split(String(aId)).join('{id}');
-  const mb = eb.message.split(String(bId)).join('{id}');
-  if (ma !== mb) return 'different';
-  return mb.includes('{id}') ? 'same' : 'indistinct';
-}
-

@@ -2,10 +2,15 @@
 // (accepted) and for invalid data (rejected), and how a verdict describes
 // what came back.
 import type { Exchange } from '../http.js';
-import { Numeral, toJson, tryParseJson, type JsonValue } from '../json.js';
-import { mediaTypeEssence } from '../../lib/http-syntax.js';
+import { Numeral, parseExact, sameValue, toJson, tryParseJson, type JsonValue } from '../json.js';
+import { mediaTypeEssence, parseChallenges } from '../../lib/http-syntax.js';
 import { NO_SECRETS, shorten } from '../report/redact.js';
-import { SEVERITY, type CheckContext, type Verdict } from './types.js';
+import { describeViolation } from '../../spec/validator.js';
+import { SEVERITY, type CheckContext, type Facts, type Verdict } from './types.js';
+
+/** How a check that sends a valid NewPlant is graded, and what a pass needs (docs/checks.md, audit). */
+export const ACCEPT_GRADING = `MUST: the body is a valid NewPlant by the document's schema (JSON Schema 2020-12), so rule 1 binds the answer: anything but 200 with a Plant that carries back what was sent fails.`;
+export const ACCEPT_EVIDENCE = `200, the declared content type, a body valid against the success schema that carries back every property it declares as sent (exact numbers), for a body the document's validator accepts; a body the document rules out is not sent, and when none is left the check is skip.`;
 
 /** The worst of several verdicts (error > fail > non-strict > skip > pass); the first one wins a tie. */
 export function worst(verdicts: Verdict[]): Verdict {
@@ -62,8 +67,9 @@ function answerMediaType(ex: Exchange): string {
   return mediaTypeEssence(ex.response!.headers['content-type']) ?? '';
 }
 
+/** The answer's body as JSON with its numbers exact (Numerals), as the document's validators read them: an int64 or a long decimal keeps every digit. */
 function jsonBody(ex: Exchange): { ok: true; value: unknown } | { ok: false } {
-  return tryParseJson(ex.response!.bodyText);
+  return parseExact(ex.response!.bodyText);
 }
 
 /**
@@ -82,24 +88,37 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
   // The Actual says what came back (its status first) and, where that is not
   // the status or the content type it shows, what is wrong with it; the cause
   // says it in words that are the same for every check it happens to.
-  const fail = (cause: string, why?: string): Verdict => ({ outcome: 'fail', expected: expect, actual: why ? `${why}: ${describe(ex)}` : describe(ex), cause });
+  const fail = (cause: string, why?: string, facts: Facts = {}): Verdict => ({ outcome: 'fail', expected: expect, actual: why ? `${why}: ${describe(ex)}` : describe(ex), cause, facts: { status: r.status, ...facts } });
   if (String(r.status) !== op.success.status) return fail(`${valid} is answered ${r.status}, not ${op.success.status}`);
   const mediaType = answerMediaType(ex);
-  if (!op.success.contentTypes.includes(mediaType)) return fail(`${valid} is answered with content-type ${mediaType || '(none)'}, not ${op.success.contentTypes.join(' or ')}`);
+  if (!op.success.contentTypes.includes(mediaType)) {
+    return fail(`${valid} is answered with content-type ${mediaType || '(none)'}, not ${op.success.contentTypes.join(' or ')}`, undefined, { header: { name: 'content-type', value: r.headers['content-type'] ?? null } });
+  }
   const parsed = jsonBody(ex);
   if (!parsed.ok) return fail(`the answer to ${valid} is not JSON`, 'body is not JSON');
   const problems = op.success.validate?.(parsed.value) ?? [];
-  if (problems.length > 0) return fail(`the answer to ${valid} is not a valid ${op.success.schemaName}`, `body does not validate against ${op.success.schemaName}: ${problems.join('; ')}`);
-  const body = parsed.value as Record<string, unknown>;
-  const echoed = echoedFields(ctx);
-  for (const name of echoed) {
-    if (name in sent && !sameJson(body[name], sent[name]!)) {
-      const answered = name in body ? `${name} ${JSON.stringify(body[name])} instead of ${toJson(sent[name]!)}` : `no ${name} (${toJson(sent[name]!)} was sent)`;
-      return fail(`the answer to ${valid} does not carry back ${name} as sent`, answered);
+  if (problems.length > 0) {
+    return fail(`the answer to ${valid} is not a valid ${op.success.schemaName}`, `body does not validate against ${op.success.schemaName}: ${problems.map((v) => describeViolation(v)).join('; ')}`, {
+      pointer: problems[0]!.instancePath || '/',
+    });
+  }
+  const body = (isRecord(parsed.value as JsonValue) ? parsed.value : {}) as Record<string, JsonValue>;
+  // The answer carries back what was sent (the seed: "returns the stored plant record"): every property
+  // the answer's schema declares, as sent; a property it does not declare may come back or not, but
+  // when it does, as sent. Numbers compare as exact decimals, members in any order.
+  for (const [name, value] of Object.entries(sent)) {
+    const declared = declaredByAnswer(ctx, name);
+    if (!Object.prototype.hasOwnProperty.call(body, name)) {
+      if (declared) return fail(`the answer to ${valid} does not carry back ${name} as sent`, `no ${name} (${shortJson(value)} was sent)`, { pointer: `/${name}`, expectedValue: toJson(value) });
+      continue;
+    }
+    if (!sameValue(value, body[name]!)) {
+      return fail(`the answer to ${valid} does not carry back ${name} as sent`, `${name} ${shortJson(body[name]!)} instead of ${shortJson(value)}`, { pointer: `/${name}`, expectedValue: toJson(value), actualValue: toJson(body[name]!) });
     }
   }
-  for (const name of echoed) {
-    if (!(name in sent) && name in body && !op.request.required.includes(name)) {
+  for (const f of ctx.model.create.answer.fields) {
+    const name = f.name;
+    if (!(name in sent) && Object.prototype.hasOwnProperty.call(body, name) && !op.request.required.includes(name) && ctx.model.create.request.fields.some((x) => x.name === name)) {
       // The specification does not say what an unsent optional field reads
       // back as; the reference server sends no key (docs/server.md, behaviour).
       return {
@@ -113,16 +132,25 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
   return { outcome: 'pass' };
 }
 
-/** The fields the answer carries back: those of the success schema (Plant) that the request has too. */
-function echoedFields(ctx: CheckContext): string[] {
-  const requested = new Set(ctx.model.create.request.fields.map((f) => f.name));
-  return ctx.model.create.answer.fields.map((f) => f.name).filter((name) => requested.has(name));
+const isRecord = (v: JsonValue): v is Record<string, JsonValue> => v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Numeral);
+
+/** JSON text of a value, shortened for a message. */
+function shortJson(v: JsonValue): string {
+  const text = toJson(v);
+  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }
 
-/** Whether an answer's value (JSON.parse'd) is the value sent; numbers are compared as JSON text, which JSON.parse may have rounded, so only when exact. */
-function sameJson(answered: unknown, sent: JsonValue): boolean {
-  if (typeof sent === 'bigint' || sent instanceof Numeral) return true;
-  return JSON.stringify(answered) === toJson(sent);
+/** Whether the success schema (the document's Plant) declares a property: by name, or by one of its patternProperties. */
+function declaredByAnswer(ctx: CheckContext, name: string): boolean {
+  const answer = ctx.model.create.answer;
+  if (answer.fields.some((f) => f.name === name)) return true;
+  return answer.patterns.some((pattern) => {
+    try {
+      return new RegExp(pattern, 'u').test(name);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** Whether the answer is the declared error record: declared content type and a valid body. */
@@ -133,7 +161,7 @@ export function errorBodyProblem(ctx: CheckContext, ex: Exchange): string | unde
   const parsed = jsonBody(ex);
   if (!parsed.ok) return 'body is not JSON';
   const problems = err.validate?.(parsed.value) ?? [];
-  return problems.length > 0 ? `body is not a valid ${err.schemaName}: ${problems.join('; ')}` : undefined;
+  return problems.length > 0 ? `body is not a valid ${err.schemaName}: ${problems.map((v) => describeViolation(v)).join('; ')}` : undefined;
 }
 
 /**
@@ -149,9 +177,96 @@ export function gradeRejected(ctx: CheckContext, ex: Exchange, fitting: number[]
   const err = ctx.model.create.error;
   const status = ex.response!.status;
   const expected = `a rejection: ${[err.status, ...fitting.map(String)].join(' or ')} with an ${err.schemaName} body`;
-  if (status < 400 || status > 499) return { outcome: 'fail', expected, actual: describe(ex), cause: `invalid data is answered ${status}, not rejected with a 4xx` };
+  const facts: Facts = { status };
+  if (status < 400 || status > 499) return { outcome: 'fail', expected, actual: describe(ex), cause: `invalid data is answered ${status}, not rejected with a 4xx`, facts };
   const problem = errorBodyProblem(ctx, ex);
-  if (String(status) === err.status) return problem ? { outcome: 'fail', expected, actual: `${problem}: ${describe(ex)}`, cause: `the ${status} answer to invalid data is not a valid ${err.schemaName}` } : { outcome: 'pass' };
+  if (String(status) === err.status) return problem ? { outcome: 'fail', expected, actual: `${problem}: ${describe(ex)}`, cause: `the ${status} answer to invalid data is not a valid ${err.schemaName}`, facts } : { outcome: 'pass' };
   if (fitting.includes(status) && !problem) return { outcome: 'pass' };
-  return { outcome: 'non-strict', expected, actual: `${problem ? `${problem}; ` : ''}undeclared ${describe(ex)}`, cause: `invalid data is answered ${status}, a status the document does not declare` };
+  return { outcome: 'non-strict', expected, actual: `${problem ? `${problem}; ` : ''}undeclared ${describe(ex)}`, cause: `invalid data is answered ${status}, a status the document does not declare`, facts };
 }
+
+/**
+ * Whether a refusal of a body with id `aId` is the target's answer to a
+ * known duplicate `bId`: the same 4xx, the same `error`, and the same
+ * message once each id is replaced by `{id}` (with `numbers: 'any'`, any
+ * other number too: a server may print an id it read as a double,
+ * 9223372036854776000). 'same' when the messages name the id (then it is
+ * that answer), 'indistinct' when they do not (it may be), 'different'
+ * otherwise.
+ */
+export function sameDuplicateAnswer(a: Exchange, aId: bigint | string, b: Exchange, bId: bigint | string, numbers: 'exact' | 'any' = 'exact'): 'same' | 'indistinct' | 'different' {
+  if (!a.response || !b.response || a.response.status !== b.response.status) return 'different';
+  if (a.response.status < 400 || a.response.status > 499) return 'different';
+  const pa = tryParseJson(a.response.bodyText);
+  const pb = tryParseJson(b.response.bodyText);
+  if (!pa.ok || !pb.ok) return a.response.bodyText === b.response.bodyText ? 'indistinct' : 'different';
+  const ea = pa.value as Record<string, unknown>;
+  const eb = pb.value as Record<string, unknown>;
+  if (ea?.error !== eb?.error || typeof ea?.message !== 'string' || typeof eb?.message !== 'string') return 'different';
+  // 'exact': the message must name the id exactly, evidence that the target holds that very id; 'any': a
+  // number anywhere counts, for a refusal that must not even look like a duplicate's.
+  const masked = (message: string, id: bigint | string) => {
+    const named = message.split(String(id)).join('{id}');
+    return numbers === 'any' ? named.replace(/-?\d+(\.\d+)?(e[+-]?\d+)?/gi, '{id}') : named;
+  };
+  const ma = masked(ea.message, aId);
+  const mb = masked(eb.message, bId);
+  if (ma !== mb) return 'different';
+  return mb.includes('{id}') ? 'same' : 'indistinct';
+}
+
+/** A 5xx, or no answer because the target closed the connection or did not speak HTTP: the target failed on this input. */
+export function serverFailure(ex: Exchange): Verdict | undefined {
+  if (ex.response && ex.response.status >= 500) return { outcome: 'fail', expected: 'a 4xx (the client erred), never a 5xx', actual: describe(ex) };
+  if (!ex.response && (ex.failure === 'closed' || ex.failure === 'not-http')) return { outcome: 'fail', expected: 'an HTTP answer (a 4xx), not a dropped connection', actual: describe(ex) };
+  return undefined;
+}
+
+/** A hostile input must not hang the target: no answer within the exchange's deadline fails. */
+export function hung(ex: Exchange): Verdict | undefined {
+  return !ex.response && ex.failure === 'timeout' ? { outcome: 'fail', expected: 'an answer (a 4xx) within the deadline, not a hang', actual: describe(ex) } : undefined;
+}
+
+const RFC6750_3_PARAMS = 'All challenges defined by this specification MUST use the auth-scheme value "Bearer". This scheme MUST be followed by one or more auth-param values.';
+
+/**
+ * What is wrong with an answer's Bearer challenge, or undefined when it has
+ * one that RFC 9110 §11.6.1 can read and RFC 6750 §3 allows (the Bearer
+ * scheme followed by one or more auth-params).
+ */
+export function challengeProblem(ex: Exchange): { problem: string; cause: string } | undefined {
+  const h = ex.response!.headers['www-authenticate'];
+  if (h === undefined) return { problem: 'no WWW-Authenticate', cause: 'a refusal of missing or bad credentials has no WWW-Authenticate' };
+  const parsed = parseChallenges(h);
+  if ('error' in parsed) return { problem: `WWW-Authenticate does not parse as challenges (RFC 9110 §11.6.1: ${parsed.error})`, cause: 'the WWW-Authenticate challenge does not parse (RFC 9110 §11.6.1)' };
+  const bearer = parsed.challenges.find((c) => c.scheme.toLowerCase() === 'bearer');
+  if (!bearer) return { problem: 'no Bearer challenge', cause: 'a refusal of missing or bad credentials has no Bearer challenge' };
+  if (bearer.token68 !== undefined || bearer.params.size === 0) {
+    return { problem: `a Bearer challenge without an auth-param (RFC 6750 §3: "${RFC6750_3_PARAMS}")`, cause: 'the Bearer challenge has no auth-param (RFC 6750 §3)' };
+  }
+  return undefined;
+}
+
+/**
+ * Credentials the target must refuse. Binding: the request is not served
+ * (Plant Store specification, Authentication rule 1: every operation
+ * requires bearer authentication), and the refusal carries a Bearer
+ * challenge with an auth-param (RFC 6750 §3, MUST; RFC 9110 §11.6.1).
+ * The status: 401 is what RFC 6750 §3.1 recommends for a bad token and
+ * what we chose; another 4xx is allowed (SHOULD), so non-strict.
+ * `bodyFirst`: the check is about the order of the checks (PS-AUTH-007), so
+ * a 4xx without a challenge, the body's refusal, is non-strict too.
+ */
+export function gradeUnauthorized(ex: Exchange, { bodyFirst = false }: { bodyFirst?: boolean } = {}): Verdict {
+  const missing = noAnswer(ex);
+  if (missing) return missing;
+  const status = ex.response!.status;
+  const expected = '401 with WWW-Authenticate: Bearer and an auth-param';
+  const facts: Facts = { status, header: { name: 'www-authenticate', value: ex.response!.headers['www-authenticate'] ?? null } };
+  if (status < 400 || status >= 500) return { outcome: 'fail', expected, actual: describe(ex), cause: `credentials the target must refuse are answered ${status}`, facts };
+  const challenge = challengeProblem(ex);
+  if (challenge && !(bodyFirst && status !== 401)) return { outcome: 'fail', expected, actual: `${challenge.problem}: ${describe(ex)}`, cause: challenge.cause, facts };
+  if (status === 401) return { outcome: 'pass' };
+  return { outcome: 'non-strict', expected, actual: describe(ex), cause: `credentials the target must refuse are answered ${status}, not 401`, facts };
+}
+

@@ -1,12 +1,126 @@
-// HTTP semantics around the operation: other methods and unknown paths.
+// PS-HTTP-*: HTTP semantics around the operation: other methods and unknown
+// paths, and every way RFC 9110 and RFC 9112 let a client write the same
+// request (media type, chunked body, field names, Accept).
 import { randomBytes } from 'node:crypto';
-import { describe, each, noAnswer } from './grades.js';
-import { caseOf, createRequest } from './requests.js';
-import { serverFailure } from './robustness.js';
+import { mediaTypeEssence } from '../../lib/http-syntax.js';
+import { writeJson } from '../json-writing.js';
+import { describe, each, noAnswer, serverFailure } from './grades.js';
+import { caseOf, createRequest, validPlant, type Body } from './requests.js';
+import { plantWithSpecials, RULE1, sameAnswerCheck } from './same-answer.js';
 import { rfc } from './sources.js';
-import type { Check } from './types.js';
+import type { Case, Check } from './types.js';
+
+/** The ways RFC 9110 lets a client write the request's media type, for the document's request content type. */
+function mediaTypeVariants(declared: string): Array<[contentType: string, note: string]> {
+  const essence = mediaTypeEssence(declared) ?? declared;
+  const capitalized = essence.replace(/(^|[/.+-])([a-z])/g, (_m, sep: string, c: string) => sep + c.toUpperCase());
+  const variants: Array<[string, string]> = [
+    [essence.toUpperCase(), 'type and subtype in upper case'],
+    [capitalized, 'type and subtype capitalized'],
+  ];
+  // RFC 8259 §11: no charset parameter is defined for application/json;
+  // "adding one really has no effect on compliant recipients".
+  if (essence === 'application/json' || essence.endsWith('+json')) {
+    variants.push(
+      [`${essence}; charset=utf-8`, 'charset=utf-8 parameter'],
+      [`${essence};charset=UTF-8`, 'charset=UTF-8 without a space'],
+      [`${essence} ; charset="utf-8"`, 'space before ";" and a quoted parameter value'],
+    );
+  }
+  return variants;
+}
+
+const mediaTypeWriting = sameAnswerCheck({
+  id: 'PS-HTTP-003',
+  title: 'The request media type in any letter case, with a charset=utf-8 parameter, is accepted',
+  source: rfc(9110, '§8.3.1 Media Type', 'section-8.3.1'),
+  requirement: `The type and subtype tokens are case-insensitive. media-type = type "/" subtype parameters; parameters = *( OWS ";" OWS [ parameter ] ); parameter-value = ( token / quoted-string ). RFC 8259 §11: No "charset" parameter is defined for this registration. Adding one really has no effect on compliant recipients. ${RULE1}`,
+  cases: (ctx) =>
+    mediaTypeVariants(ctx.model.create.requestContentTypes[0]!).map(([contentType, note]) => {
+      const sent = validPlant(ctx);
+      return { request: createRequest(ctx, sent, { contentType, note: `Content-Type: ${contentType} (${note})` }), sent };
+    }),
+});
+
+/** The body's bytes cut into pieces, one cut inside the first character written in more than one byte (where there is one). */
+function piecesOf(body: Buffer): Buffer[] {
+  const multibyte = body.findIndex((b) => b >= 0x80);
+  const cuts = multibyte > 0 ? [multibyte + 1, Math.max(multibyte + 2, Math.floor(body.length * 0.75))] : [Math.floor(body.length / 3), Math.floor((2 * body.length) / 3)];
+  const out: Buffer[] = [];
+  let from = 0;
+  for (const cut of [...cuts.filter((c) => c > 0 && c < body.length), body.length]) {
+    if (cut > from) out.push(body.subarray(from, cut));
+    from = cut;
+  }
+  return out;
+}
+
+const chunked = sameAnswerCheck({
+  id: 'PS-HTTP-004',
+  title: 'A body sent with the chunked transfer coding is accepted, in one chunk or cut inside a UTF-8 character',
+  source: rfc(9112, '§7.1 Chunked Transfer Coding', 'section-7.1'),
+  requirement: `A recipient MUST be able to parse and decode the chunked transfer coding. (RFC 9112 §6.1: a request body may be sent with Transfer-Encoding instead of Content-Length.) ${RULE1}`,
+  cases: (ctx) => {
+    const whole = validPlant(ctx);
+    const cut = plantWithSpecials(ctx);
+    const text = (b: Body) => Buffer.from(writeJson(b, { space: () => '' }), 'utf8');
+    const chunkedCase = (sent: Body, chunks: Buffer[], note: string): Case<Body> => ({
+      request: { ...createRequest(ctx, { raw: Buffer.concat(chunks) }, { note }), chunks },
+      sent,
+    });
+    const pieces = piecesOf(text(cut));
+    return [chunkedCase(whole, [text(whole)], 'Transfer-Encoding: chunked, one chunk'), chunkedCase(cut, pieces, `Transfer-Encoding: chunked, ${pieces.length} chunks cut inside a multibyte character`)];
+  },
+});
+
+const fieldNameCase = sameAnswerCheck({
+  id: 'PS-HTTP-005',
+  title: 'Header field names in any letter case are accepted (AUTHORIZATION, Content-Type)',
+  source: rfc(9110, '§5.1 Field Names', 'section-5.1'),
+  requirement: `Field names are case-insensitive. ${RULE1}`,
+  cases: (ctx) =>
+    [(n: string) => n.toUpperCase(), (n: string) => n.replace(/(^|-)([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase())].map((rename, i) => {
+      const sent = validPlant(ctx);
+      const request = createRequest(ctx, sent, { note: i === 0 ? 'field names in upper case' : 'field names capitalized' });
+      return { request: { ...request, headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [rename(k), v])) }, sent };
+    }),
+});
+
+/**
+ * Accept values that allow the answer the document declares: content
+ * negotiation (RFC 9110 §12) then has nothing to refuse, and rule 1 binds
+ * the answer as without them.
+ */
+function acceptVariants(declared: string): Array<[accept: string, note: string]> {
+  const [type] = declared.split('/');
+  return [
+    [declared, 'the declared media type'],
+    ['*/*', 'any media type'],
+    [`${type}/*`, 'any subtype of the declared type'],
+    [`text/html;q=0.9, ${declared};q=0.5`, 'the declared media type with a lower weight than another'],
+    [`${declared.toUpperCase()}; charset=utf-8, text/plain;q=0.1`, 'the declared media type in upper case with a parameter'],
+  ];
+}
+
+const acceptAllowsJson = sameAnswerCheck({
+  id: 'PS-HTTP-006',
+  title: 'An Accept header that allows the declared media type changes nothing (application/json, */*, weights, letter case)',
+  source: rfc(9110, '§12.5.1 Accept', 'section-12.5.1'),
+  requirement: `The "Accept" header field can be used by user agents to specify their preferences regarding response media types. ... media-range = ( "*/*" / ( type "/" "*" ) / ( type "/" subtype ) ) parameters. (An Accept that allows the declared answer's media type leaves nothing to negotiate.) ${RULE1}`,
+  cases: (ctx) =>
+    acceptVariants(ctx.model.create.success.contentTypes[0] ?? 'application/json').map(([accept, note]) => {
+      const sent = validPlant(ctx);
+      const request = createRequest(ctx, sent, { note: `Accept: ${accept} (${note})` });
+      return { request: { ...request, headers: { ...request.headers, accept } }, sent };
+    }),
+});
+
 
 export const httpChecks: Check[] = [
+  mediaTypeWriting,
+  chunked,
+  fieldNameCase,
+  acceptAllowsJson,
   {
     kind: 'exchange',
     id: 'PS-HTTP-001',
@@ -15,6 +129,8 @@ export const httpChecks: Check[] = [
     source: rfc(9110, '§15.5.6 405 Method Not Allowed', 'section-15.5.6'),
     requirement:
       'The origin server MUST generate an Allow header field in a 405 response containing a list of the target resource\'s currently supported methods.',
+    grading: 'MUST where the target answers 405: the Allow header is required (RFC 9110 §15.5.6), and a 5xx fails. Answering another method 405 at all is our decision (other operations are "not shown"): a 404 or a 200 is non-strict, as is an Allow that omits POST.',
+    evidence: 'Each other method answered 405 with an Allow that lists the operation\'s method.',
     cases: (ctx) =>
       ['GET', 'PUT', 'PATCH', 'DELETE']
         .filter((m) => !ctx.model.operations.some((op) => op.path === ctx.model.create.path && op.method === m))
@@ -47,6 +163,8 @@ export const httpChecks: Check[] = [
     level: 'SHOULD',
     source: rfc(9110, '§15.5.5 404 Not Found', 'section-15.5.5'),
     requirement: 'The 404 (Not Found) status code indicates that the origin server did not find a current representation for the target resource or is not willing to disclose that one exists.',
+    grading: 'SHOULD: no source makes 404 binding for a path the document does not show: another answer below 500 is non-strict; a 5xx fails (RFC 9110 §15.6).',
+    evidence: 'Each unknown path answered 404.',
     cases: (ctx) => {
       const random = randomBytes(6).toString('hex');
       return [

@@ -6,7 +6,9 @@ import type { RequestSpec } from '../http.js';
 import { Numeral, toJson, type JsonValue } from '../json.js';
 import type { KeywordCase } from '../keyword-cases.js';
 import { integerRange } from '../../spec/formats.js';
-import { baseBodies, type Body, type InstancePath } from '../schema-values.js';
+import { explain } from '../draw.js';
+import { baseBodies, fieldChanges, freshIdFor, plantBrokenBy, plantWith, type Change } from '../bodies.js';
+import type { Body, InstancePath } from '../schema-values.js';
 import type { Case, CheckContext } from './types.js';
 
 export type { Body };
@@ -36,13 +38,28 @@ export function createRequest(
 }
 
 /**
- * A valid request body with a fresh id, as a plain record: the required
- * fields with the document's values, then `extra` (not checked: a caller may
- * break the body on purpose).
+ * A valid request body with a fresh id, drawn from the document
+ * (bodies.ts): its required properties, then `fields` (what the check
+ * varies), then whatever else the document demands of a body holding them.
+ * Throws RuledOut (the check is skipped, saying why) when the document
+ * allows no such body.
  */
-export function validPlant(ctx: CheckContext, extra: Body = {}): Body {
-  const { required, idField: id } = baseBodies(ctx.model);
-  return { ...required, [id]: freshId(ctx), ...extra };
+export function validPlant(ctx: CheckContext, fields: Record<string, JsonValue | undefined> = {}, base: 'required' | 'full' = 'required'): Body {
+  return plantWith(ctx.model, ctx.ids, fieldChanges(fields), base);
+}
+
+/** A valid body with changes at any depth (a nested property, an item of an array). */
+export function validPlantWith(ctx: CheckContext, changes: readonly Change[], base: 'required' | 'full' = 'required'): Body {
+  return plantWith(ctx.model, ctx.ids, changes, base);
+}
+
+/**
+ * A body valid but for one change, with a fresh id unless the change is to
+ * the id: only the rule under test can explain its refusal. Throws RuledOut
+ * when the document allows the change, or cannot keep the rest valid around it.
+ */
+export function invalidPlant(ctx: CheckContext, path: InstancePath, value: JsonValue | undefined): JsonValue {
+  return plantBrokenBy(ctx.model, ctx.ids, [path, value]).body;
 }
 
 /** The body with those of `preferred`'s values that keep it valid per the document (the rest stay as they were). */
@@ -55,25 +72,17 @@ export function preferring(ctx: CheckContext, body: Body, preferred: Body): Body
   return out;
 }
 
-/**
- * A run-unique id the request schema accepts. The allocator's ids lie in
- * [2^40, 2^52); a document that bounds the id more narrowly gets the fresh id
- * folded into its bounds (checked against the validator), and, failing that,
- * the id of its own example.
- */
+/** A run-unique id the request schema allows (bodies.ts freshIdFor); throws RuledOut when none is left. */
 export function freshId(ctx: CheckContext): bigint {
-  const { required, idField: id } = baseBodies(ctx.model);
-  const fits = (value: bigint) => ctx.model.create.validateRequest({ ...required, [id]: value }).length === 0;
-  const fresh = ctx.ids.fresh();
-  if (fits(fresh)) return fresh;
-  for (const folded of [fresh % 1_000_000n + 1n, fresh % 1000n + 1n, -fresh, (fresh % 1000n) * 10n]) {
-    if (fits(folded) && ctx.ids.claim(folded)) return folded;
-  }
-  const own = required[id];
-  return typeof own === 'bigint' ? own : BigInt(own as number);
+  return freshIdFor(ctx.model, ctx.ids);
 }
 
-/** The field that identifies a plant (the document's `id`; see schema-values.ts idFieldOf). */
+/** A run-unique id below `bound` the request schema allows (a negative one, say); throws RuledOut when none is. */
+export function freshIdBelow(ctx: CheckContext, bound: bigint): bigint {
+  return freshIdFor(ctx.model, ctx.ids, bound);
+}
+
+/** The field that identifies a plant (the document's `id`; see bodies.ts idFieldOf). */
 export function idField(ctx: CheckContext): string {
   return baseBodies(ctx.model).idField;
 }
@@ -95,7 +104,7 @@ export function stringFields(ctx: CheckContext): { required: string[]; optional:
 /** Why a body is not valid per the document, in one line naming each keyword and its pointer; undefined when it is. */
 export function whyInvalid(ctx: CheckContext, body: JsonValue): string | undefined {
   const violations = ctx.model.create.validateRequest(body);
-  return violations.length === 0 ? undefined : violations.map((v) => `${v.instancePath || 'the body'} ${v.message} (${v.keyword} at ${v.pointer})`).join('; ');
+  return violations.length === 0 ? undefined : explain(violations);
 }
 
 /**

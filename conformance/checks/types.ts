@@ -26,14 +26,34 @@ export interface Source {
   url?: string;
 }
 
+/**
+ * What a verdict is about, as data, beside its prose: reports render it
+ * (the JSON report carries it as it is), and nothing parses the prose.
+ */
+export interface Facts {
+  /** The answer's status. */
+  status?: number;
+  /** The header field the verdict is about, and its value (null: absent). */
+  header?: { name: string; value: string | null };
+  /** Where in the answer's body (a JSON pointer), when the verdict is about a value in it. */
+  pointer?: string;
+  /** The value expected there (as sent, or as the document declares it), as JSON text. */
+  expectedValue?: string;
+  /** The value found there, as JSON text; absent when there was none. */
+  actualValue?: string;
+}
+
 export interface Verdict {
   outcome: Outcome;
   expected?: string;
   actual?: string;
+  facts?: Facts;
   /** Index of the case (and so of the exchange) the verdict is about, for the curl line. */
   exchange?: number;
   /** The exchange to reproduce when it is not one of the check's own cases (property and aggregate checks). */
   reproduce?: Exchange;
+  /** A skip because the document rules out what the check needs (listed in the coverage), not because of the target. */
+  ruledOut?: boolean;
   /**
    * What departs, in words that are the same for every check it happens to
    * ("a valid POST /plants is answered 201, not 200"): reports group
@@ -54,6 +74,9 @@ export interface CheckContext {
   auth(): string;
 }
 
+/** The most cases one batch may hold (sent at once): the runner keeps as many connections for a batch beside the checks running at once. */
+export const MAX_BATCH = 8;
+
 /** One request of a check, and what the check needs to grade its answer (e.g. the body it sent). */
 export interface Case<Sent = undefined> {
   request: RequestSpec;
@@ -61,7 +84,7 @@ export interface Case<Sent = undefined> {
   /**
    * Adjacent cases with the same batch are sent at once (concurrently), the
    * batch after the cases before it have been answered; cases without one
-   * are sent one after the other.
+   * are sent one after the other. A batch holds MAX_BATCH cases at most.
    */
   batch?: number;
 }
@@ -78,7 +101,21 @@ interface CheckBase {
   source: Source;
   /** The rule, quoted from its source. */
   requirement: string;
-  /** A reason to skip, or undefined when the check can run. */
+  /**
+   * Why the check has its level and how each departure is graded, from its
+   * source: MUST and `fail` only where the specification, the document read
+   * as JSON Schema 2020-12, or an RFC's MUST binds; where a source allows the
+   * behaviour (RFC 8259 §9, an RFC's SHOULD or MAY) or the specification is
+   * silent (our own decisions), at most `non-strict` (docs/checks.md, audit).
+   */
+  grading: string;
+  /** What must be observed before the check passes; where it cannot be, the outcome is `skip` with the reason, never `pass`. */
+  evidence: string;
+  /**
+   * A reason the document gives to skip the check (it rules out what the
+   * check needs), or undefined when the check can run. Building the cases
+   * may say so too, by throwing RuledOut (draw.ts).
+   */
   precondition?: (ctx: CheckContext) => string | undefined;
 }
 

@@ -3,11 +3,12 @@
 // "Where targets disagree, say why": each entry gives the reason and the
 // evidence. A departure the file does not list is "unexplained"; an entry
 // whose check now has another outcome is "stale", so the file stays true.
+import { StartError } from '../../lib/start-error.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { catalog } from '../checks/index.js';
 import { OUTCOMES, type Outcome } from '../checks/types.js';
-import type { CheckResult, TargetResult } from '../result.js';
+import type { CheckResult, TargetResult } from '../target-result.js';
 
 /** conformance/differential/divergences/prism.json, found from this compiled file (dist/conformance/differential/divergences.js). */
 export const PRISM_DIVERGENCES_PATH = fileURLToPath(new URL('../../../conformance/differential/divergences/prism.json', import.meta.url));
@@ -29,7 +30,12 @@ export interface DivergenceFile {
   divergences: Divergence[];
 }
 
-export class DivergenceFileError extends Error {}
+export class DivergenceFileError extends StartError {
+  override readonly name = 'DivergenceFileError';
+  constructor(message: string) {
+    super('PLANTSTORE_DIVERGENCE_FILE', message);
+  }
+}
 
 /** Parses and validates a divergence file; every problem is a clear error naming the file. */
 export function parseDivergences(text: string, file: string): DivergenceFile {

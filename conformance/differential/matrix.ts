@@ -4,7 +4,7 @@
 // or a target's Expected/Actual).
 import type { Level, Outcome } from '../checks/types.js';
 import { redactor, runRedactor, shorten, type Redactor } from '../report/redact.js';
-import type { TargetResult } from '../result.js';
+import type { TargetResult } from '../target-result.js';
 import type { DivergenceComparison } from './divergences.js';
 
 export type DivergenceStatus = 'documented' | 'unexplained' | 'stale';

@@ -42,11 +42,15 @@ function painter(o: ConsoleOptions) {
   return (code: number, s: string) => (o.color ? `\x1b[${code}m${s}\x1b[0m` : s);
 }
 
+/** Lint errors in full (the run went on: the document could be checked); warnings listed or counted. */
 function lintLines(run: RunResult, o: ConsoleOptions): string[] {
+  const errors = run.lint.filter((f) => f.severity === 'error');
   const warnings = run.lint.filter((f) => f.severity !== 'error');
-  if (warnings.length === 0) return [];
-  if (o.lint === 'count') return [`Spec lint: ${warnings.length} warning(s) about the document, not listed here (the JSON report lists them)`];
-  return [`Spec lint: ${warnings.length} warning(s)`, ...warnings.map((w) => `  ${w.code}: ${w.message}`), ''];
+  const lines = errors.length > 0 ? [`Spec lint: ${errors.length} error(s) in the document (it could still be served and checked)`, ...errors.map((e) => `  ${e.code} at ${e.path}: ${e.message}`)] : [];
+  if (warnings.length > 0 && o.lint === 'count') lines.push(`Spec lint: ${warnings.length} warning(s) about the document, not listed here (the JSON report lists them)`);
+  else if (warnings.length > 0) lines.push(`Spec lint: ${warnings.length} warning(s)`, ...warnings.map((w) => `  ${w.code}: ${w.message}`), '');
+  else if (errors.length > 0) lines.push('');
+  return lines;
 }
 
 /** How a report names a target: its name, unless it is the one `--target` (then its URL says it). */
@@ -100,7 +104,7 @@ export function coverageLines(run: RunResult): string[] {
   if (!c) return [];
   const n = coverageCounts(c);
   const lines = [
-    `Coverage of the document: ${n.operations[0]} of ${n.operations[1]} operation(s) sent requests; ${n.responses[0]} of ${n.responses[1]} declared response(s) given; schema keywords: ${n.keywords.exercised} exercised, ${n.keywords.annotation} annotation(s), ${n.keywords['not exercised']} not exercised`,
+    `Coverage of the document: ${n.operations[0]} of ${n.operations[1]} operation(s) sent requests; ${n.responses[0]} of ${n.responses[1]} declared response(s) given; schema keywords: ${n.keywords.exercised} exercised, ${n.keywords.annotation} annotation(s), ${n.keywords['not exercised']} not exercised; ${(c.ruledOut ?? []).length} check(s) skipped because of the document`,
   ];
   for (const o of c.operations) {
     if (o.requests === 0) lines.push(`  operation ${o.method} ${o.path} (${o.operationId}): not covered, no request was sent`);
@@ -108,6 +112,7 @@ export function coverageLines(run: RunResult): string[] {
   }
   for (const r of c.responses) if (r.observedOn.length === 0) lines.push(`  response ${r.status} of ${r.method} ${r.path}: no target gave it`);
   for (const k of c.keywords) if (k.status === 'not exercised') lines.push(`  not exercised: ${k.keyword} at ${k.pointer}: ${k.detail}`);
+  for (const r of c.ruledOut ?? []) lines.push(`  skipped because of the document: ${r.id} ${r.title}: ${r.reason}`);
   lines.push('');
   return lines;
 }

@@ -216,6 +216,8 @@ function clientMain(): void {
     for (const k of coverage.keywords) {
       keywords.append(h('tr', { 'data-status': k.status }, h('td', {}, h('code', {}, k.keyword)), h('td', {}, h('code', {}, k.pointer)), cell(k.status), cell(k.by.join(', ')), cell(k.detail)));
     }
+    const ruledOut = h('table', { id: 'coverage-ruled-out' }, head('check', 'skipped because of the document'));
+    for (const r of coverage.ruledOut ?? []) ruledOut.append(h('tr', {}, h('td', {}, h('code', {}, r.id), ` ${r.title}`), cell(r.reason)));
     const missing = coverage.keywords.filter((k) => k.status === 'not exercised').length;
     root.append(
       h('h2', {}, 'Coverage of the document'),
@@ -226,6 +228,8 @@ function clientMain(): void {
       responses,
       h('h3', {}, 'Schema keywords'),
       keywords,
+      h('h3', {}, 'Checks the document rules out'),
+      (coverage.ruledOut ?? []).length > 0 ? ruledOut : h('p', { class: 'note' }, 'none: every check could run against this document'),
     );
   }
 

@@ -2,7 +2,7 @@
 // scripts; docs/conformance.md ("Reports") documents it. Add fields, never
 // rename or remove.
 import { relative } from 'node:path';
-import type { Outcome } from '../checks/types.js';
+import type { Outcome, Facts } from '../checks/types.js';
 import type { Coverage } from '../coverage.js';
 import { divergenceOf, type DivergenceStatus } from '../differential/matrix.js';
 import type { LintFinding } from '../lint.js';
@@ -47,6 +47,12 @@ export interface JsonReport {
       reproduce: string | null;
       /** What departs, in words shared by every check it happens to; null on pass and skip. */
       cause: string | null;
+      /** Which of the check's requests the verdict is about (its note), as data; the Actual says it in words too. */
+      case?: string;
+      /** What the verdict is about as data: the status, a header and its value, a pointer in the body, the expected and the actual value there. */
+      facts?: Facts;
+      /** Set when the document rules out what the check needs: why. */
+      ruledOut?: string;
       divergence?: { status: DivergenceStatus; reason?: string; evidence?: string };
     }>;
   }>;
@@ -97,6 +103,9 @@ export function toJsonReport(run: RunResult): JsonReport {
             actual: r.actual,
             reproduce: r.reproduce,
             cause: r.cause ?? null,
+            ...(r.case !== undefined ? { case: r.case } : {}),
+            ...(r.facts !== undefined ? { facts: r.facts } : {}),
+            ...(r.ruledOut !== undefined ? { ruledOut: r.ruledOut } : {}),
             ...(divergence ? { divergence: { status: divergence.status, reason: divergence.reason, evidence: divergence.evidence } } : {}),
           };
         }),

@@ -5,7 +5,8 @@
 // escapes again, as it writes to a terminal. Every text from a target that is
 // shortened for a report goes through shorten() here, which redacts before it
 // cuts.
-import { TOKEN_VAR } from '../curl.js';
+/** How every report and reproduction line writes the token: the shell variable that holds it. */
+export const TOKEN_VAR = '$PLANTSTORE_TOKEN';
 import { PLACEHOLDER_TOKEN, type Target } from '../targets/target.js';
 
 /** Stands for a credential that is not the token itself (a near miss of it, a Basic credential). */

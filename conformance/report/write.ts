@@ -2,6 +2,7 @@
 // and --reports DIR (all three, under fixed names), in that order.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { StartError } from '../../lib/start-error.js';
 import type { RunResult } from '../result.js';
 import { toHtml } from './html.js';
 import { toJsonReport } from './json.js';
@@ -15,7 +16,12 @@ export interface ReportFiles {
   reports?: string;
 }
 
-export class ReportWriteError extends Error {}
+export class ReportWriteError extends StartError {
+  override readonly name = 'ReportWriteError';
+  constructor(message: string) {
+    super('PLANTSTORE_REPORT_WRITE', message);
+  }
+}
 
 /** Writes each report asked for; returns the files written. Throws ReportWriteError at the first that cannot be written. */
 export function writeReports(run: RunResult, files: ReportFiles): string[] {

@@ -3,6 +3,7 @@
 // --target URLs. The servers started here belong to the run, which stops
 // them: on success, on failure, and on SIGINT or SIGTERM.
 import { relative } from 'node:path';
+import { StartError } from '../../lib/start-error.js';
 import { startPrism } from './prism.js';
 import { startReference } from './reference.js';
 import { PLACEHOLDER_TOKEN, type Target } from './target.js';
@@ -24,7 +25,12 @@ export interface TargetPlan {
   headers?: Array<[name: string, value: string]>;
 }
 
-export class ServerStartError extends Error {}
+export class ServerStartError extends StartError {
+  override readonly name = 'ServerStartError';
+  constructor(message: string) {
+    super('PLANTSTORE_SERVER_START', message);
+  }
+}
 
 /** The servers a run started; each is stopped once, by whichever comes first: the run's end or a signal. */
 export class OwnedServers {

@@ -1,7 +1,8 @@
 // The stub's controls: JSON endpoints outside the API's paths, for a client
 // team's tests to set up and inspect the stub. Errors are Error records.
 //
-//   GET    /__admin/plants    the stored plants        DELETE /__admin/plants   reset the store
+//   GET    /__admin/plants    stored plants             DELETE /__admin/plants   reset the store
+//          ?after=SEQ&limit=N a page of them
 //   POST   /__admin/plants    store NewPlants (array)
 //   GET    /__admin/journal   recent API requests       DELETE /__admin/journal  clear it
 //          ?after=SEQ&limit=N a page of them
@@ -11,13 +12,15 @@
 //   POST   /__admin/reset     plants, journal, faults and delay as at start (the store emptied)
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createAuthenticator } from '../auth.js';
-import { isJsonMediaType, jsonBody } from '../body.js';
+import { isJsonMediaType, readBody, type ParsedBody } from '../body.js';
 import type { CreateRule } from '../create.js';
 import { ApiError } from '../errors.js';
 import { NonIntegralNumber, type JsonObject, type JsonValue } from '../json.js';
-import { DEFAULT_JOURNAL_PAGE, MAX_DELAY_MS, MAX_JOURNAL_PAGE } from '../limits.js';
+import { DEFAULT_JOURNAL_PAGE, DEFAULT_PLANTS_PAGE, MAX_DELAY_MS, MAX_JOURNAL_PAGE, MAX_PLANTS_PAGE, PLANTS_PAGE_BYTES } from '../limits.js';
 import { RESERVED_PREFIX } from '../routes.js';
-import type { PlantStore } from '../store.js';
+import type { PlantPage, PlantStore } from '../store.js';
+import { withoutMember } from '../stored-plant.js';
+import type { OperationContract } from '../validation.js';
 import { parseSteps, StepError, type ExampleCheck, type FaultSchedule } from './fault-schedule.js';
 import type { Journal } from './journal.js';
 
@@ -31,6 +34,7 @@ export interface DelaySetting {
 export interface ControlsOptions {
   /** When set, every control requires `Authorization: Bearer <token>`. */
   token: string | undefined;
+  contract: OperationContract;
   store: PlantStore;
   rule: CreateRule;
   journal: Journal;
@@ -41,36 +45,34 @@ export interface ControlsOptions {
   faults: { schedule: FaultSchedule; checkExample: ExampleCheck };
 }
 
-export function registerControls(app: FastifyInstance, { token, store, rule, journal, delay, startDelayMs, faults }: ControlsOptions): void {
+export function registerControls(app: FastifyInstance, { token, contract, store, rule, journal, delay, startDelayMs, faults }: ControlsOptions): void {
   const guard = token === undefined ? undefined : createAuthenticator([token]);
   const onRequest = async (request: FastifyRequest) => guard?.check(request.headers.authorization);
   const invalid = (message: string) => new ApiError('STUB_INVALID_REQUEST', message);
 
-  app.get(`${CONTROLS_PREFIX}/plants`, { onRequest }, async () => ({
-    // Ids as decimal strings: a JSON number would lose int64 digits in most clients.
-    plants: (await store.list()).map(({ id, plant }) => ({ id, ...plant })),
-  }));
-  app.post(`${CONTROLS_PREFIX}/plants`, { onRequest }, async (request) => ({
+  app.get(`${CONTROLS_PREFIX}/plants`, { onRequest }, async (request, reply) => {
+    const { after, limit } = pageOf(request, 'the stored plants', DEFAULT_PLANTS_PAGE, MAX_PLANTS_PAGE);
+    const page = await store.list(after, limit, PLANTS_PAGE_BYTES);
+    return reply.type('application/json; charset=utf-8').send(plantsPageJson(page, contract.plant.keeps('id')));
+  });
+  app.post(`${CONTROLS_PREFIX}/plants`, { onRequest }, async (request) => {
+    const body = requiredJsonBody(request);
     // A list that does not fit is the API's 507, with the reason.
-    created: await rule.storeAll(requiredJsonBody(request), 'request body', (message, kind) => (kind === 'full' ? new ApiError('STORE_FULL', message) : invalid(message))),
-  }));
+    const created = await rule.storeAll(body.value, 'request body', (message, kind) => (kind === 'full' ? new ApiError('STORE_FULL', message) : invalid(message)), { sent: body });
+    return { created };
+  });
   app.delete(`${CONTROLS_PREFIX}/plants`, { onRequest }, async () => ({ deleted: await store.clear() }));
 
   app.get(`${CONTROLS_PREFIX}/journal`, { onRequest }, async (request) => {
-    const query = request.query as Record<string, string | string[] | undefined>;
-    const after = wholeNumber(query.after, 0, 0, Number.MAX_SAFE_INTEGER);
-    const limit = wholeNumber(query.limit, DEFAULT_JOURNAL_PAGE, 1, MAX_JOURNAL_PAGE);
-    if (after === undefined || limit === undefined) {
-      throw invalid(`Page the journal with ?after=SEQ&limit=N: SEQ a whole number (0 for the oldest), N from 1 to ${MAX_JOURNAL_PAGE}.`);
-    }
+    const { after, limit } = pageOf(request, 'the journal', DEFAULT_JOURNAL_PAGE, MAX_JOURNAL_PAGE);
     return journal.page(after, limit);
   });
   app.delete(`${CONTROLS_PREFIX}/journal`, { onRequest }, async () => ({ cleared: journal.clear() }));
 
   app.get(`${CONTROLS_PREFIX}/delay`, { onRequest }, async () => ({ ms: delay.ms }));
   app.put(`${CONTROLS_PREFIX}/delay`, { onRequest }, async (request) => {
-    const body = requiredJsonBody(request);
-    const ms = isObject(body) ? body.ms : undefined;
+    const { value } = requiredJsonBody(request);
+    const ms = isObject(value) ? value.ms : undefined;
     if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || ms > MAX_DELAY_MS) {
       throw invalid(`Send {"ms": N} with N a whole number of milliseconds from 0 to ${MAX_DELAY_MS}.`);
     }
@@ -82,7 +84,7 @@ export function registerControls(app: FastifyInstance, { token, store, rule, jou
   app.get(`${CONTROLS_PREFIX}/faults`, { onRequest }, async () => ({ steps: faults.schedule.list() }));
   app.post(`${CONTROLS_PREFIX}/faults`, { onRequest }, async (request) => {
     try {
-      const steps = parseSteps(requiredJsonBody(request), faults.checkExample);
+      const steps = parseSteps(requiredJsonBody(request).value, faults.checkExample);
       faults.schedule.add(steps);
       return { added: steps.length, steps: faults.schedule.list() };
     } catch (error) {
@@ -100,11 +102,37 @@ export function registerControls(app: FastifyInstance, { token, store, rule, jou
 }
 
 /** The JSON body of a control request: 415 unless the content type is JSON, 400 when it is not JSON or missing. */
-function requiredJsonBody(request: FastifyRequest): JsonValue {
+function requiredJsonBody(request: FastifyRequest): ParsedBody {
   if (!isJsonMediaType(request.headers['content-type'])) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
-  const body = jsonBody(request);
+  const body = readBody(request);
   if (body === undefined) throw new ApiError('STUB_INVALID_REQUEST', 'Request body is required.');
   return body;
+}
+
+/** The page a request asks for (?after=SEQ&limit=N); the 400 that says the form when either is not a whole number in range. */
+function pageOf(request: FastifyRequest, what: string, defaultLimit: number, maxLimit: number): { after: number; limit: number } {
+  const query = request.query as Record<string, string | string[] | undefined>;
+  const after = wholeNumber(query.after, 0, 0, Number.MAX_SAFE_INTEGER);
+  const limit = wholeNumber(query.limit, defaultLimit, 1, maxLimit);
+  if (after === undefined || limit === undefined) {
+    throw new ApiError('STUB_INVALID_REQUEST', `Page ${what} with ?after=SEQ&limit=N: SEQ a whole number (0 for the oldest), N from 1 to ${maxLimit}.`);
+  }
+  return { after, limit };
+}
+
+/**
+ * A page of plants as the answer's JSON text, made of the stored texts as
+ * they are (no object per plant): each plant with its id first, as a decimal
+ * string (a JSON number would lose int64 digits in most clients). A Plant
+ * that declares `id` stores it too, as sent: the listing shows it once, as
+ * the decimal string.
+ */
+function plantsPageJson({ plants, next }: PlantPage, storesId: boolean): string {
+  const entries = plants.map(({ id, json: stored }) => {
+    const json = storesId ? withoutMember(stored, 'id') : stored;
+    return json === '{}' ? `{"id":"${id}"}` : `{"id":"${id}",${json.slice(1)}`;
+  });
+  return `{"plants":[${entries.join(',')}],"next":${next}}`;
 }
 
 /** A query parameter as a whole number from min to max, `fallback` when absent; undefined when it is anything else. */

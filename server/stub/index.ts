@@ -1,22 +1,26 @@
 // The stub: what a client team's tests need when the server stands in for
-// the real Plant Store in CI, as one Fastify plugin that owns its hooks and
-// routes. buildApp registers it only when asked to; without it the hot path
-// carries no hook of the stub at all.
+// the real Plant Store in CI. buildApp makes it only when asked to; without
+// it the hot path carries no hook of the stub at all. It is two things:
 //
+// a Fastify plugin, which adds routes of its own and changes none of the others:
 //   the controls    JSON endpoints under /__admin (controls.ts)
-//   the journal     the most recent API requests (journal.ts)
-//   the delay       authenticated requests to the operation wait, 0 to MAX_DELAY_MS
-//   the faults      `Prefer: code=, fault=, delay=` and the schedule of
-//                   POST /__admin/faults on the operation (faults.ts, fault-schedule.ts, prefer.ts)
+//   the journal     the most recent API requests (journal.ts), an onSend hook
+//
+// and three stages of the create pipeline, which buildApp hands to the
+// operation's route (routes.ts, createPipeline puts each in its place):
+//   Prefer          a malformed or unanswerable `Prefer` is a 400 (faults.ts, prefer.ts)
+//   delay           authenticated requests to the operation wait, 0 to MAX_DELAY_MS
+//   fault           `Prefer: code=, fault=, delay=` and the schedule of
+//                   POST /__admin/faults (faults.ts, fault-schedule.ts, prefer.ts)
 //
 // The delay and the faults hold answers back within one bound (hold.ts).
 // Initial plants (initial-plants.ts) are read by start.ts and stored by
 // buildApp, with or without the plugin.
-import type { FastifyPluginCallback, FastifyRequest, preValidationHookHandler, RouteOptions } from 'fastify';
+import type { FastifyPluginCallback, FastifyRequest, preValidationHookHandler } from 'fastify';
 import type { CreateRule } from '../create.js';
 import { ApiError } from '../errors.js';
 import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, MAX_DELAY_MS, MAX_WAITING_ANSWERS } from '../limits.js';
-import { RESERVED_PREFIX } from '../routes.js';
+import { RESERVED_PREFIX, type StubStages } from '../routes.js';
 import type { PlantStore } from '../store.js';
 import type { OperationContract } from '../validation.js';
 import { registerControls, type DelaySetting } from './controls.js';
@@ -52,28 +56,45 @@ export interface StubContext {
   rule: CreateRule;
 }
 
-/**
- * The stub as a plugin for `app.register()`. Register it before the
- * operation's route: it adds its hooks to that route as it is declared.
- * Throws a RangeError for a delay out of bounds.
- */
-export function stub(options: StubOptions, context: StubContext): FastifyPluginCallback {
+/** The stub, as buildApp uses it: a plugin, and the stages it adds to the create pipeline. */
+export interface Stub {
+  /**
+   * The controls under /__admin, the journal, and the end of every held
+   * answer when the server closes, for `app.register()`; in any order
+   * beside the routes, as it changes none of them.
+   */
+  plugin: FastifyPluginCallback;
+  /** Its stages of the create operation, which routes.ts puts in their places (createPipeline). */
+  stages: StubStages;
+}
+
+/** The stub, for buildApp; throws a RangeError for a delay out of bounds. */
+export function stub(options: StubOptions, context: StubContext): Stub {
   const controls = options.controls ?? true;
   const startDelayMs = checkedDelay(options.delayMs ?? 0);
   const delay: DelaySetting = { ms: startDelayMs };
+  // With the controls off and no delay: nothing at all, so the hot path carries none of the stub.
+  if (!controls && delay.ms === 0) return { plugin: asPlugin((_app, _options, done) => done()), stages: {} };
+  const journal = new Journal(controls ? (options.journalSize ?? DEFAULT_JOURNAL_SIZE) : 0, options.journalBytes ?? DEFAULT_JOURNAL_BYTES);
+  // Held answers end early when the server closes, so that `docker stop`
+  // answers the requests in flight at once instead of waiting out their
+  // delay, and a hang holds no shutdown.
+  const closing = new AbortController();
+  const held = new HeldAnswers(options.maxWaiting ?? MAX_WAITING_ANSWERS, closing.signal, options.sleep ?? defaultSleep);
+  const pending = new WeakMap<FastifyRequest, PendingEntry>();
+  const stages: StubStages = { delay: delayHook({ delay, held, journal, pending }) };
+  const answers = controls ? codeAnswers(context.contract) : undefined;
+  const schedule = new FaultSchedule();
+  if (answers !== undefined) {
+    const { checkPrefer, injectFault } = faultHooks({ resolvePrefer: preferenceResolver(context.contract, answers), answers, schedule, held, journal, pending });
+    stages.prefer = checkPrefer;
+    stages.fault = injectFault;
+  }
   const plugin: FastifyPluginCallback = (app, _options, done) => {
-    if (!controls && delay.ms === 0) return done();
-    const journal = new Journal(controls ? (options.journalSize ?? DEFAULT_JOURNAL_SIZE) : 0, options.journalBytes ?? DEFAULT_JOURNAL_BYTES);
-    // Held answers end early when the server closes, so that `docker stop`
-    // answers the requests in flight at once instead of waiting out their
-    // delay, and a hang holds no shutdown.
-    const closing = new AbortController();
     app.addHook('preClose', (next) => {
       closing.abort();
       next();
     });
-    const held = new HeldAnswers(options.maxWaiting ?? MAX_WAITING_ANSWERS, closing.signal, options.sleep ?? defaultSleep);
-    const pending = new WeakMap<FastifyRequest, PendingEntry>();
     // The journal records a request before its answer leaves, so a test that
     // has its answer always finds the request in the journal. Paths under
     // RESERVED_PREFIX (health, the controls) are not journaled.
@@ -84,22 +105,20 @@ export function stub(options: StubOptions, context: StubContext): FastifyPluginC
       else journal.record(request, reply.statusCode);
       next(null, payload);
     });
-    app.addHook('onRoute', onTheOperation(context.contract, { preValidation: delayHook({ delay, held, journal, pending }) }));
-    if (controls) {
-      const answers = codeAnswers(context.contract);
-      const schedule = new FaultSchedule();
+    if (answers !== undefined) {
       registerControls(app, { token: options.controlsToken, journal, delay, startDelayMs, faults: { schedule, checkExample: answers.checkExample }, ...context });
-      const { checkPrefer, injectFault } = faultHooks({ resolvePrefer: preferenceResolver(context.contract, answers), answers, schedule, held, journal, pending });
-      // Prefer is checked right after the credentials, before the body is read
-      // (a malformed or unanswerable preference is a 400); the fault is applied
-      // once the body has been read and is in the journal, and after its content
-      // type, size and JSON errors, which win.
-      app.addHook('onRoute', onTheOperation(context.contract, { onRequest: checkPrefer, preHandler: injectFault }));
     }
     done();
   };
-  // As fastify-plugin does: the hooks apply to the routes of the app that
-  // registers the plugin, not only to the plugin's own.
+  return { plugin: asPlugin(plugin), stages };
+}
+
+/**
+ * As fastify-plugin does: the hooks apply to every route of the app that
+ * registers the plugin (the journal sees every request), not only to the
+ * plugin's own.
+ */
+function asPlugin(plugin: FastifyPluginCallback): FastifyPluginCallback {
   return Object.assign(plugin, { [Symbol.for('skip-override')]: true, [Symbol.for('fastify.display-name')]: 'plantstore-stub' });
 }
 
@@ -111,9 +130,9 @@ interface DelayContext {
 }
 
 /**
- * The delay, as the operation's first preValidation hook: after the
- * credentials (a 401 is never delayed) and once the body is read, before
- * anything is decided or stored. A client that gives up during the wait
+ * The delay, the create pipeline's stage `delay`: after the credentials (a
+ * 401 is never delayed) and once the body is read, before anything is
+ * decided or stored. A client that gives up during the wait
  * closes its connection, which ends the wait; the handler then finds the
  * answer cannot be delivered and stores nothing (wire.ts,
  * answerCanBeDelivered), so no plant is created that its client never saw.
@@ -134,27 +153,6 @@ function delayHook({ delay, held, journal, pending }: DelayContext): preValidati
       done();
     });
   };
-}
-
-type OperationHooks = Partial<Pick<RouteOptions, 'onRequest' | 'preValidation' | 'preHandler'>>;
-
-/**
- * An onRoute hook that adds `hooks` to the operation's route as it is
- * declared: onRequest and preHandler hooks after the route's own, the
- * preValidation hook before them.
- */
-function onTheOperation(contract: OperationContract, hooks: OperationHooks): (route: RouteOptions) => void {
-  const method = contract.method.toUpperCase();
-  return (route) => {
-    if (route.url !== contract.path || ![route.method].flat().includes(method)) return;
-    if (hooks.onRequest) route.onRequest = [...hooksOf(route.onRequest), ...hooksOf(hooks.onRequest)];
-    if (hooks.preValidation) route.preValidation = [...hooksOf(hooks.preValidation), ...hooksOf(route.preValidation)];
-    if (hooks.preHandler) route.preHandler = [...hooksOf(route.preHandler), ...hooksOf(hooks.preHandler)];
-  };
-}
-
-function hooksOf<T>(hooks: T | T[] | undefined): T[] {
-  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }
 
 function checkedDelay(ms: number): number {

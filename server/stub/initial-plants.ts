@@ -2,16 +2,24 @@
 // request (PLANTSTORE_PLANTS_FILE). The server refuses to start when the file
 // cannot be used; buildApp stores the plants with the create rule, all or none.
 import { readFileSync } from 'node:fs';
+import { StartError } from '../../lib/start-error.js';
 import { JsonSyntaxError, parseJson, type JsonValue } from '../json.js';
 
 /** The plants to store before the first request, and where they came from (for messages). */
 export interface InitialPlants {
   source: string;
   plants: JsonValue;
+  /** The JSON text `plants` was parsed from, when it was read from one: the stored plants keep its values as written. */
+  text?: string;
 }
 
 /** Initial plants that cannot be used: the server refuses to start. */
-export class InitialPlantsError extends Error {}
+export class InitialPlantsError extends StartError {
+  override readonly name = 'InitialPlantsError';
+  constructor(message: string) {
+    super('PLANTSTORE_INITIAL_PLANTS', message);
+  }
+}
 
 /**
  * Reads a JSON array of NewPlant records from `file`; messages name the file
@@ -34,5 +42,5 @@ export function readInitialPlantsFile(file: string, variable = 'PLANTSTORE_PLANT
     throw new InitialPlantsError(`${source} is not valid JSON: ${error.message}`);
   }
   if (!Array.isArray(plants)) throw new InitialPlantsError(`${source} must hold a JSON array of NewPlant records`);
-  return { source, plants };
+  return { source, plants, text };
 }

@@ -12,6 +12,7 @@
 // of the sources today, and must run from a checkout without node_modules
 // or dist/.
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,9 +84,10 @@ async function runStep(inputs: Record<string, string>, { actionPath = ROOT, work
 
 describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300_000 }, () => {
   it('action.yml is a JavaScript action that runs the committed bundle: no install, no build', () => {
-    assert.deepEqual(Object.keys(action.inputs).sort(), ['reports', 'seed', 'strict', 'target', 'token']);
-    assert.deepEqual(Object.keys(action.outputs).sort(), ['exit-code', 'html-report', 'json-report', 'junit-report']);
-    assert.equal(action.inputs.target!.required, true);
+    assert.deepEqual(Object.keys(action.inputs).sort(), ['compat-base', 'reports', 'seed', 'strict', 'target', 'token']);
+    assert.deepEqual(Object.keys(action.outputs).sort(), ['compat-exit-code', 'compat-report', 'exit-code', 'html-report', 'json-report', 'junit-report']);
+    // Required unless compat-base is given: the step says so (below).
+    assert.equal(action.inputs.target!.required, false);
     assert.equal(action.runs.using, 'node24');
     assert.equal(action.runs.main, 'action/index.mjs');
     assert.equal(action.runs.steps, undefined, 'no composite steps (npm ci, a build)');
@@ -198,6 +200,31 @@ describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300
     assert.equal(step.code, 2, step.log);
     assert.match(step.summary, /^## Plant Store conformance: NOT CHECKED: cannot connect: nothing listens on 127\.0\.0\.1:\d+ \\\(connection refused\\\)$/m);
     assert.match(step.summary, /was not checked: cannot connect/);
+  });
+
+  it('compat-base alone, on a pull request: compares the workspace\'s document with the base revision, from a checkout without node_modules or dist/, and puts its Markdown in the summary', async () => {
+    const checkout = tempFolder('plantstore-action-checkout-');
+    for (const path of ['action.yml', 'action', 'package.json', '.spectral.yaml', join('spec', 'openapi.yaml')]) {
+      mkdirSync(join(checkout, path, '..'), { recursive: true });
+      cpSync(join(ROOT, path), join(checkout, path), { recursive: true });
+    }
+    // The workspace: a repository whose pull request adds a required property to the shipped document.
+    const workspace = tempFolder('plantstore-action-pr-');
+    mkdirSync(join(workspace, 'spec'));
+    cpSync(join(ROOT, 'spec', 'openapi.yaml'), join(workspace, 'spec', 'openapi.yaml'));
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace, stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } });
+    git('init', '-q', '-b', 'main');
+    git('add', 'spec');
+    git('commit', '-q', '-m', 'base');
+    cpSync(join(ROOT, 'test', 'fixtures', 'new-required-field.yaml'), join(workspace, 'spec', 'openapi.yaml'));
+    const step = await runStep({ 'compat-base': 'main', seed: '3' }, { actionPath: checkout, workspace });
+    assert.equal(step.code, 1, step.log);
+    assert.match(step.summary, /^## Plant Store compatibility: BREAKING: breaks existing clients \\\(C1\\\)/m);
+    assert.match(step.summary, /required: quantity added/);
+    assert.match(step.summary, /```sh\ncurl -sS -i -X POST 'http:\/\/127\.0\.0\.1:4010\/plants'/);
+    assert.equal(step.outputs['compat-exit-code'], '1');
+    assert.ok(existsSync(join(workspace, 'conformance-reports', 'compat.json')));
+    assert.equal(step.outputs['exit-code'], undefined, 'no target: the harness did not run');
   });
 
   it('without a target, or with strict not true or false: exit 2 naming the input, and no run', async () => {

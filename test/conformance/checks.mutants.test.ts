@@ -9,7 +9,7 @@ import type { TargetResult } from '../../conformance/result.js';
 import { runTarget } from '../../conformance/runner.js';
 import { loadSpecModel } from '../../conformance/spec-model.js';
 import { startFake, type FakeOptions, type FakeServer, type Mutation } from '../support/fake-server.js';
-import { MUTANTS } from '../support/mutants.js';
+import { EARLIER_RUNS, MUTANTS } from '../support/mutants.js';
 
 
 const TOKEN = 'mutant-test-token';
@@ -107,13 +107,27 @@ describe('a target that hangs on a hostile input', () => {
 
 // Where the specification is silent, other correct servers decide otherwise:
 // the harness may call their choices non-strict, never fail.
-describe('correct servers that decide differently: no check fails', () => {
+describe('correct servers that decide differently: no check fails', { timeout: 300_000 }, () => {
   const variants: Array<[string, FakeOptions]> = [
     ['GET /plants lists plants, DELETE /plants/{id} deletes one (operations the specification does not show)', { tokens: [TOKEN], extraOperations: true }],
     ['any token accepted', {}],
     ['repeated ids accepted', { tokens: [TOKEN], duplicatesAccepted: true }],
     ['other methods answered 404', { tokens: [TOKEN], no405: true }],
     ['invalid bodies answered 422 with an Error body', { tokens: [TOKEN], status422: true }],
+    // The allowed choices of ALLOWED_CHOICES (test/support/mutants.ts) that need no other document, over the whole catalog.
+    ['the id echoed back (Plant allows properties it does not name)', { tokens: [TOKEN], echoId: true }],
+    ['a long-lived target: 0, 1, 2 and the int64 ends stored by earlier runs', { tokens: [TOKEN], preStored: EARLIER_RUNS }],
+    ['a long-lived target whose duplicate answer does not name the id', { tokens: [TOKEN], preStored: EARLIER_RUNS, duplicateWithoutId: true }],
+    ['refused credentials answered 403 with the Bearer challenge', { tokens: [TOKEN], credentials403: true }],
+    ['an empty or malformed token answered 400 invalid_request with the Bearer challenge', { tokens: [TOKEN], malformedToken400: true }],
+    ['another media type refused with 400 and an Error', { tokens: [TOKEN], unsupportedMediaType400: true }],
+    ['undeclared error statuses answered application/problem+json', { tokens: [TOKEN], problemJsonUndeclared: true }],
+    ['nesting beyond 1 000 refused with 400 and an Error', { tokens: [TOKEN], depthLimit: 400 }],
+    ['a repeated id refused with 409', { tokens: [TOKEN], duplicate409: true }],
+    ['an unsent tag echoed as ""', { tokens: [TOKEN], defaultTag: true }],
+    ['a byte order mark ignored, a repeated member name read as its last value', { tokens: [TOKEN], stripBom: true, repeatedNameLastWins: true }],
+    ['bodies over 8 KiB answered 413', { tokens: [TOKEN], bodyLimit413: true }],
+    ['405 with an Allow that omits POST', { tokens: [TOKEN], allowWithoutPost: true }],
   ];
   for (const [name, options] of variants) {
     it(name, async () => {
@@ -122,6 +136,31 @@ describe('correct servers that decide differently: no check fails', () => {
         const r = await runAgainst(fake, undefined, false);
         const broken = r.results.filter((x) => x.outcome === 'fail' || x.outcome === 'error').map((x) => `${x.id} ${x.outcome}: ${x.actual}`);
         assert.deepEqual(broken, []);
+      } finally {
+        await fake.close();
+      }
+    });
+  }
+});
+
+// Verdicts stay data until a report renders them: what a failure is about
+// comes as typed facts beside the prose (the JSON report carries them).
+describe('the facts of a verdict', { timeout: 120_000 }, () => {
+  const cases: Array<[Mutation, string, Record<string, unknown>]> = [
+    ['status201', 'PS-ACCEPT-001', { status: 201 }],
+    ['dropTag', 'PS-ACCEPT-001', { status: 200, pointer: '/tag', expectedValue: '"tropical"' }],
+    ['noWwwAuthenticate', 'PS-AUTH-001', { status: 401, header: { name: 'www-authenticate', value: null } }],
+    ['acceptMissingName', 'PS-REJECT-001', { status: 200 }],
+  ];
+  for (const [mutation, id, facts] of cases) {
+    it(`${mutation}: ${id} says ${JSON.stringify(facts)}`, async () => {
+      const fake = await startFake({ tokens: [TOKEN], [mutation]: true });
+      try {
+        const r = await runAgainst(fake, [id]);
+        const result = r.results[0]!;
+        assert.equal(result.outcome, 'fail', result.actual ?? '');
+        assert.deepEqual(result.facts, facts);
+        assert.ok(result.case, 'the case the verdict is about is named');
       } finally {
         await fake.close();
       }

@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { describe, it } from 'node:test';
-import { invalidArb, validArb } from '../../conformance/checks/generated.js';
+import { invalidArb, validArb } from '../../conformance/checks/gen.js';
 import { toJson } from '../../conformance/json.js';
 import { loadSpecModel } from '../../conformance/spec-model.js';
 import { fixturePath } from '../support/fixtures.js';

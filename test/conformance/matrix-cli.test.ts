@@ -44,7 +44,7 @@ describe('the CLI with two targets side by side', () => {
     const r = await cli(['--target', baseline.url, '--target', mutant.url, '--invalid-token', '--seed', '5', '--cases', '5', '--reports', 'out', '--html', html]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout, /^check\s+target-1\s+target-2\s+why they disagree$/m);
-    assert.match(r.stdout, /^PS-AUTH-001\s+✔ pass\s+× fail\s+target-2 \(fail\): expected 401 with WWW-Authenticate: Bearer; actual .*no WWW-Authenticate/m);
+    assert.match(r.stdout, /^PS-AUTH-001\s+✔ pass\s+× fail\s+target-2 \(fail\): expected 401 with WWW-Authenticate: Bearer and an auth-param; actual .*no WWW-Authenticate/m);
     assert.match(r.stdout, /^PS-HTTP-001\s+✔ pass\s+~ non-strict\s+target-2 \(non-strict\): /m);
     assert.match(r.stdout, /^PS-ACCEPT-001\s+✔ pass\s+✔ pass\s*$/m);
     assert.match(r.stdout, /Details target-2[\s\S]*Reproduce: curl /);

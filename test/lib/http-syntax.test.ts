@@ -1,7 +1,7 @@
 // lib/http-syntax.ts: RFC 9110 §8.3.1 media types and RFC 6750 §2.1 b64token.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isB64Token, mediaTypeEssence, parseMediaType } from '../../lib/http-syntax.js';
+import { isB64Token, mediaTypeEssence, parseChallenges, parseMediaType } from '../../lib/http-syntax.js';
 
 test('type and subtype are case-insensitive (RFC 9110 §8.3.1)', () => {
   assert.equal(mediaTypeEssence('Application/JSON'), 'application/json');
@@ -42,4 +42,28 @@ test('type and subtype must be tokens (RFC 9110 §5.6.2, §8.3.1)', () => {
 test('an unterminated quoted-string parameter is passed over (RFC 9110 §5.6.4)', () => {
   assert.equal(parseMediaType('application/json; charset="utf-8')?.parameters.has('charset'), false);
   assert.equal(parseMediaType('application/json; charset="a\\"b"')?.parameters.get('charset'), 'a"b');
+});
+
+test('WWW-Authenticate challenges (RFC 9110 §11.6.1, §11.2): schemes, auth-params, token68, several challenges', () => {
+  const read = (value: string) => {
+    const parsed = parseChallenges(value);
+    assert.ok('challenges' in parsed, `${value}: ${'error' in parsed ? parsed.error : ''}`);
+    return parsed.challenges.map((c) => ({ scheme: c.scheme, params: Object.fromEntries(c.params), ...(c.token68 !== undefined ? { token68: c.token68 } : {}) }));
+  };
+  assert.deepEqual(read('Bearer'), [{ scheme: 'Bearer', params: {} }]);
+  assert.deepEqual(read('Bearer realm="plantstore"'), [{ scheme: 'Bearer', params: { realm: 'plantstore' } }]);
+  assert.deepEqual(read('Bearer realm="a, b", error="invalid_token", Basic realm=x'), [
+    { scheme: 'Bearer', params: { realm: 'a, b', error: 'invalid_token' } },
+    { scheme: 'Basic', params: { realm: 'x' } },
+  ]);
+  assert.deepEqual(read('Basic realm="x", Bearer REALM = "y" , scope="a \\"b\\""'), [
+    { scheme: 'Basic', params: { realm: 'x' } },
+    { scheme: 'Bearer', params: { realm: 'y', scope: 'a "b"' } },
+  ]);
+  assert.deepEqual(read('Negotiate abc==, Bearer'), [{ scheme: 'Negotiate', params: {}, token68: 'abc==' }, { scheme: 'Bearer', params: {} }]);
+  // "realm=" is a token68 (letters, then "=" padding), not an auth-param without a value.
+  assert.deepEqual(read('Bearer realm='), [{ scheme: 'Bearer', params: {}, token68: 'realm=' }]);
+  for (const bad of ['Bearer realm=plant store', 'Bearer realm="open', '"Bearer"', 'Bearer, , =x', 'Bearer realm="a" error="b"']) {
+    assert.ok('error' in parseChallenges(bad), bad);
+  }
 });

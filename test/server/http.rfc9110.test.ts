@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { app, AUTH, assertError, freshId, post } from './support.js';
 
-test('other methods on /plants: 405 with Allow: POST (RFC 9110 §15.5.6), credentials or not', async () => {
+test('other methods on /plants: 405 with Allow: POST (RFC 9110 §15.5.6), credentials or not', { timeout: 60_000 }, async () => {
   const server = app();
   for (const method of ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND', 'TRACE'] as const) {
     for (const headers of [{}, AUTH]) {
@@ -18,14 +18,14 @@ test('other methods on /plants: 405 with Allow: POST (RFC 9110 §15.5.6), creden
   assertError(withQuery, 405, 40501);
 });
 
-test('unknown paths: 404 with an Error body', async () => {
+test('unknown paths: 404 with an Error body', { timeout: 60_000 }, async () => {
   const server = app();
   for (const url of ['/', '/plant', '/plants/', '/plants/1', '/PLANTS', '/v1/plants', '/__admin/unknown']) {
     assertError(await server.inject({ method: 'POST', url, headers: AUTH }), 404, 40401);
   }
 });
 
-test('a Content-Type other than application/json is 415 (RFC 9110 §15.5.16)', async () => {
+test('a Content-Type other than application/json is 415 (RFC 9110 §15.5.16)', { timeout: 60_000 }, async () => {
   const server = app();
   const body = { id: freshId(), name: 'x' };
   for (const type of ['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'application/jsonx', 'application/json-patch+json', 'application/json; charset=latin1', 'multipart/form-data; boundary=x']) {
@@ -34,7 +34,7 @@ test('a Content-Type other than application/json is 415 (RFC 9110 §15.5.16)', a
   assertError(await post(server, body, { 'content-type': undefined }), 415, 41501);
 });
 
-test('application/json in any case and with parameters is accepted', async () => {
+test('application/json in any case and with parameters is accepted', { timeout: 60_000 }, async () => {
   const server = app();
   for (const type of ['application/json', 'Application/JSON', 'application/json; charset=utf-8', 'application/json;charset="UTF-8"', 'application/json; profile=x']) {
     const response = await post(server, { id: freshId(), name: 'x' }, { 'content-type': type });
@@ -42,7 +42,7 @@ test('application/json in any case and with parameters is accepted', async () =>
   }
 });
 
-test('a body over the limit is 413 (RFC 9110 §15.5.14); the default limit is 1 MiB', async () => {
+test('a body over the limit is 413 (RFC 9110 §15.5.14); the default limit is 1 MiB', { timeout: 60_000 }, async () => {
   const small = app({ bodyLimit: 64 });
   const error = assertError(await post(small, { id: freshId(), name: 'x'.repeat(100) }), 413, 41301);
   assert.match(error.message, /64 bytes/);
@@ -52,13 +52,13 @@ test('a body over the limit is 413 (RFC 9110 §15.5.14); the default limit is 1 
   assertError(await post(server, { id: freshId(), name: 'x'.repeat(1024 * 1024) }), 413, 41301);
 });
 
-test('the health endpoint answers without credentials, outside the API paths', async () => {
+test('the health endpoint answers without credentials, outside the API paths', { timeout: 60_000 }, async () => {
   const response = await app().inject({ method: 'GET', url: '/__health' });
   assert.equal(response.statusCode, 200);
   assert.deepEqual(response.json(), { status: 'ok', store: 'memory' });
 });
 
-test('an unexpected failure is 500 with the Error record and no internals', async () => {
+test('an unexpected failure is 500 with the Error record and no internals', { timeout: 60_000 }, async () => {
   const server = app({
     store: {
       create() {
@@ -66,7 +66,7 @@ test('an unexpected failure is 500 with the Error record and no internals', asyn
       },
       createAll: () => 'created',
       get: () => undefined,
-      list: () => [],
+      list: () => ({ plants: [], next: null }),
       clear: () => 0,
       usage: () => ({ plants: 0, bytes: 0 }),
       health: () => ({ store: 'failing', ok: true }),

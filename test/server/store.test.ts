@@ -5,7 +5,7 @@ import { PLANT_OVERHEAD_BYTES } from '../../server/limits.js';
 import { plantBytes, plantFromJson, plantJson } from '../../server/store.js';
 import { app, assertError, post } from './support.js';
 
-test('a second create with a stored id is 400 saying the plant exists', async () => {
+test('a second create with a stored id is 400 saying the plant exists', { timeout: 60_000 }, async () => {
   const server = app();
   assert.equal((await post(server, { id: 5, name: 'first' })).statusCode, 200);
   const error = assertError(await post(server, { id: 5, name: 'second' }), 400, 40004);
@@ -13,7 +13,7 @@ test('a second create with a stored id is 400 saying the plant exists', async ()
   assert.deepEqual(await server.plantStore.get('5'), { name: 'first' });
 });
 
-test('100 simultaneous creates of one id give exactly one 200', async () => {
+test('100 simultaneous creates of one id give exactly one 200', { timeout: 60_000 }, async () => {
   const server = app();
   const responses = await Promise.all(Array.from({ length: 100 }, (_, i) => post(server, { id: 4242, name: `p${i}` })));
   const statuses = responses.map((r) => r.statusCode);
@@ -22,7 +22,7 @@ test('100 simultaneous creates of one id give exactly one 200', async () => {
   assert.equal((await server.plantStore.usage()).plants, 1);
 });
 
-test('past the maximum number of plants a create is 507 and nothing is stored', async () => {
+test('past the maximum number of plants a create is 507 and nothing is stored', { timeout: 60_000 }, async () => {
   const server = app({ maxPlants: 2 });
   assert.equal((await post(server, { id: 1, name: 'a' })).statusCode, 200);
   assert.equal((await post(server, { id: 2, name: 'b' })).statusCode, 200);
@@ -32,10 +32,10 @@ test('past the maximum number of plants a create is 507 and nothing is stored', 
   assert.equal((await server.plantStore.usage()).plants, 2);
 });
 
-test('past the byte budget a create is 507 and nothing is stored; plantBytes counts 2 bytes per character and the overhead', async () => {
-  const fern = plantBytes('1', { name: 'Fern' });
-  assert.equal(fern, PLANT_OVERHEAD_BYTES + 2 * ('1'.length + 'Fern'.length));
-  assert.equal(plantBytes('-12', { name: 'Ivy', tag: 'climber' }), PLANT_OVERHEAD_BYTES + 2 * (3 + 3 + 7));
+test('past the byte budget a create is 507 and nothing is stored; plantBytes counts the stored text, the id and the overhead', { timeout: 60_000 }, async () => {
+  const fern = plantBytes('1', '{"name":"Fern"}');
+  assert.equal(fern, PLANT_OVERHEAD_BYTES + '1'.length + '{"name":"Fern"}'.length);
+  assert.equal(plantBytes('-12', '{"name":"Ivy","tag":"climber"}'), PLANT_OVERHEAD_BYTES + 3 + 30);
   const server = app({ maxBytes: 2 * fern });
   assert.equal((await post(server, { id: 1, name: 'Fern' })).statusCode, 200);
   // The second plant is one character too many for what is left.
@@ -46,11 +46,33 @@ test('past the byte budget a create is 507 and nothing is stored; plantBytes cou
   assert.equal((await server.plantStore.usage()).bytes, 2 * fern);
   // A long name costs what it holds: the count cap alone would let it in.
   const roomy = app({ maxPlants: 1000, maxBytes: 64 * 1024 });
-  assertError(await post(roomy, { id: 1, name: 'x'.repeat(40 * 1024) }), 507, 50701);
+  assertError(await post(roomy, { id: 1, name: 'x'.repeat(70 * 1024) }), 507, 50701);
   assert.equal((await roomy.plantStore.usage()).plants, 0);
 });
 
-test('a stored plant is the JSON text of its answer, every character of any script kept, int64 digits too (memory per plant: test/robustness/memory.test.ts)', async () => {
+test('the byte budget counts what the store keeps: an escaped control character as the 6 characters of its escape, a text past U+00FF as 2 bytes a code unit', { timeout: 60_000 }, async () => {
+  const server = app();
+  const sent: Array<[number, string, number]> = [
+    [1, 'plain', '{"name":"plain"}'.length],
+    [2, '\u0001'.repeat(1000), '{"name":""}'.length + 6 * 1000],
+    [3, '\u0436'.repeat(1000), 2 * ('{"name":""}'.length + 1000)],
+    [4, '\u0436\u0001'.repeat(500), 2 * ('{"name":""}'.length + 500 + 6 * 500)],
+  ];
+  let before = 0;
+  for (const [id, name, kept] of sent) {
+    assert.equal((await post(server, { id, name })).statusCode, 200);
+    const { bytes } = await server.plantStore.usage();
+    assert.equal(bytes - before, PLANT_OVERHEAD_BYTES + String(id).length + kept, `plant ${id}`);
+    before = bytes;
+  }
+  // A budget of 32 KiB holds five plants of 1,000 control characters (6 KB each), not sixteen.
+  const small = app({ maxBytes: 32 * 1024 });
+  let stored = 0;
+  while ((await post(small, { id: stored + 1, name: '\u0001'.repeat(1000) })).statusCode === 200) stored++;
+  assert.equal(stored, 5);
+});
+
+test('a stored plant is the JSON text of its answer, every character of any script kept, int64 digits too (memory per plant: test/robustness/memory.test.ts)', { timeout: 60_000 }, async () => {
   const server = app();
   const name = 'a name long enough to be a slice';
   const answer = await post(server, `{"id":1,"name":${JSON.stringify(name)},"tag":"a tag long enough too","notes":"${'n'.repeat(1000)}"}`);

@@ -8,7 +8,7 @@ import { plantBytes } from '../../server/store.js';
 import type { Sleep } from '../../server/stub/index.js';
 import { AUTH, createPlant, stubApp, TOKEN } from './helpers.js';
 
-test('controls off: every /__admin path is an unknown resource (404) and Prefer is ignored', async () => {
+test('controls off: every /__admin path is an unknown resource (404) and Prefer is ignored', { timeout: 60_000 }, async () => {
   for (const app of [buildApp({ tokens: [TOKEN] }), buildApp({ tokens: [TOKEN], stub: { controls: false } })]) {
     for (const [method, url] of [['GET', '/__admin/plants'], ['DELETE', '/__admin/plants'], ['GET', '/__admin/journal'], ['PUT', '/__admin/delay']] as const) {
       const res = await app.inject({ method, url });
@@ -21,14 +21,14 @@ test('controls off: every /__admin path is an unknown resource (404) and Prefer 
   }
 });
 
-test('controls on without a token: answered without credentials', async () => {
+test('controls on without a token: answered without credentials', { timeout: 60_000 }, async () => {
   const app = stubApp();
   const res = await app.inject({ method: 'GET', url: '/__admin/plants' });
   assert.equal(res.statusCode, 200);
-  assert.deepEqual(res.json(), { plants: [] });
+  assert.deepEqual(res.json(), { plants: [], next: null });
 });
 
-test('controls token: the controls answer 401 without it or with another token, 200 with it', async () => {
+test('controls token: the controls answer 401 without it or with another token, 200 with it', { timeout: 60_000 }, async () => {
   const app = stubApp({ stub: { controlsToken: 'admin-secret' } });
   const missing = await app.inject({ method: 'GET', url: '/__admin/journal' });
   assert.equal(missing.statusCode, 401);
@@ -47,7 +47,7 @@ test('controls token: the controls answer 401 without it or with another token, 
   assert.equal(api.statusCode, 401);
 });
 
-test('plants: listed with exact int64 ids as strings, reset, and stored from an array', async () => {
+test('plants: listed with exact int64 ids as strings, reset, and stored from an array', { timeout: 60_000 }, async () => {
   const app = stubApp();
   assert.equal((await createPlant(app, { id: 1, name: 'Monstera', tag: 'tropical' })).statusCode, 200);
   const big = await app.inject({
@@ -64,11 +64,12 @@ test('plants: listed with exact int64 ids as strings, reset, and stored from an 
       { id: '1', name: 'Monstera', tag: 'tropical' },
       { id: '9223372036854775807', name: 'Max' },
     ],
+    next: null,
   });
 
   const reset = await app.inject({ method: 'DELETE', url: '/__admin/plants' });
   assert.deepEqual(reset.json(), { deleted: 2 });
-  assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/plants' })).json(), { plants: [] });
+  assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/plants' })).json(), { plants: [], next: null });
   // After a reset the same id can be created again.
   assert.equal((await createPlant(app, { id: 1, name: 'Monstera' })).statusCode, 200);
 
@@ -86,7 +87,7 @@ test('plants: listed with exact int64 ids as strings, reset, and stored from an 
   assert.equal((await createPlant(app, { id: 2, name: 'Again' })).json().error, 40004);
 });
 
-test('POST /__admin/plants refuses bad lists whole, with the Error record', async () => {
+test('POST /__admin/plants refuses bad lists whole, with the Error record', { timeout: 60_000 }, async () => {
   const app = stubApp();
   const cases: Array<[string, RegExp]> = [
     ['{"id": 1, "name": "Fern"}', /JSON array/],
@@ -100,7 +101,7 @@ test('POST /__admin/plants refuses bad lists whole, with the Error record', asyn
     assert.equal(res.json().error, 40023);
     assert.match(res.json().message, message);
   }
-  assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/plants' })).json(), { plants: [] }, 'nothing stored');
+  assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/plants' })).json(), { plants: [], next: null }, 'nothing stored');
   const syntax = await app.inject({ method: 'POST', url: '/__admin/plants', headers: { 'content-type': 'application/json' }, payload: '[{' });
   assert.equal(syntax.statusCode, 400);
   assert.equal(syntax.json().error, 40001);
@@ -108,8 +109,8 @@ test('POST /__admin/plants refuses bad lists whole, with the Error record', asyn
   assert.equal(media.statusCode, 415);
 });
 
-test('POST /__admin/plants is all or nothing at the store cap and the byte budget: a list that does not fit is 507 and stores none of it', async () => {
-  for (const options of [{ maxPlants: 3 }, { maxBytes: 3 * plantBytes('1', { name: 'Fern' }) }]) {
+test('POST /__admin/plants is all or nothing at the store cap and the byte budget: a list that does not fit is 507 and stores none of it', { timeout: 60_000 }, async () => {
+  for (const options of [{ maxPlants: 3 }, { maxBytes: 3 * plantBytes('1', '{"name":"Fern"}') }]) {
     const app = stubApp(options);
     assert.equal((await createPlant(app, { id: 1, name: 'Fern' })).statusCode, 200);
     const add = await app.inject({
@@ -126,7 +127,7 @@ test('POST /__admin/plants is all or nothing at the store cap and the byte budge
   }
 });
 
-test('delay: read, set, bounded, and applied only to authenticated requests to the operation', async () => {
+test('delay: read, set, bounded, and applied only to authenticated requests to the operation', { timeout: 60_000 }, async () => {
   const slept: number[] = [];
   const sleep: Sleep = async (ms) => {
     slept.push(ms);
@@ -165,7 +166,7 @@ test('delay: read, set, bounded, and applied only to authenticated requests to t
   assert.deepEqual(slept.slice(2), [MAX_DELAY_MS]);
 });
 
-test('delay with the controls off: set at start, still applied', async () => {
+test('delay with the controls off: set at start, still applied', { timeout: 60_000 }, async () => {
   const slept: number[] = [];
   const app = buildApp({ tokens: [TOKEN], stub: { controls: false, delayMs: 40, sleep: async (ms) => void slept.push(ms) } });
   assert.equal((await createPlant(app, { id: 1, name: 'Fern' })).statusCode, 200);
@@ -173,7 +174,7 @@ test('delay with the controls off: set at start, still applied', async () => {
   assert.equal((await app.inject({ method: 'GET', url: '/__admin/delay' })).statusCode, 404);
 });
 
-test('a delayed answer is sent at once when the server closes', async () => {
+test('a delayed answer is sent at once when the server closes', { timeout: 60_000 }, async () => {
   let started!: () => void;
   const waiting = new Promise<void>((resolve) => (started = resolve));
   let aborted = false;
@@ -213,7 +214,7 @@ function heldSleep() {
   };
 }
 
-test('delay: the plant is stored after the delay, not before; the journal shows the waiting request with status null', async () => {
+test('delay: the plant is stored after the delay, not before; the journal shows the waiting request with status null', { timeout: 60_000 }, async () => {
   const sleeps = heldSleep();
   const app = stubApp({ stub: { delayMs: 5000, sleep: sleeps.sleep } });
   const waiting = sleeps.nextWait();
@@ -229,7 +230,7 @@ test('delay: the plant is stored after the delay, not before; the journal shows 
   assert.deepEqual(after.entries.map((e: { seq: number; status: number | null }) => [e.seq, e.status]), [[1, 200]]);
 });
 
-test('delay: a client that gives up during the delay (closes its connection) has created nothing', async () => {
+test('delay: a client that gives up during the delay (closes its connection) has created nothing', { timeout: 60_000 }, async () => {
   const sleeps = heldSleep();
   let aborted!: () => void;
   const abortSeen = new Promise<void>((resolve) => (aborted = resolve));
@@ -267,7 +268,7 @@ test('delay: a client that gives up during the delay (closes its connection) has
   }
 });
 
-test('delay: past the most answers waiting at once, a request is answered 503 with Retry-After at once; unauthenticated ones are answered as ever', async () => {
+test('delay: past the most answers waiting at once, a request is answered 503 with Retry-After at once; unauthenticated ones are answered as ever', { timeout: 60_000 }, async () => {
   const sleeps = heldSleep();
   const app = stubApp({ stub: { delayMs: 2500, sleep: sleeps.sleep, maxWaiting: 2 } });
   const answers = [];
@@ -284,7 +285,7 @@ test('delay: past the most answers waiting at once, a request is answered 503 wi
   assert.equal((await createPlant(app, { id: 4, name: 'Fern' }, { authorization: 'Bearer other' })).statusCode, 401);
   sleeps.releaseAll();
   assert.deepEqual((await Promise.all(answers)).map((a) => a.statusCode), [200, 200]);
-  assert.deepEqual((await app.plantStore.list()).map((p) => p.id), ['1', '2'], 'the 503 stored nothing');
+  assert.deepEqual((await app.plantStore.list(0, 1000, 1e9)).plants.map((p) => p.id), ['1', '2'], 'the 503 stored nothing');
   const waiting = sleeps.nextWait();
   const again = createPlant(app, { id: 3, name: 'Fern' });
   await waiting;

@@ -20,7 +20,7 @@ function plantsFile(name: string, text: string): string {
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-test('initial plants file: its plants are stored at start, int64 ids exact', async () => {
+test('initial plants file: its plants are stored at start, int64 ids exact', { timeout: 60_000 }, async () => {
   const file = plantsFile('good.json', '[{"id": 1, "name": "Monstera", "tag": "tropical"}, {"id": 9007199254740993, "name": "Big"}]');
   const app = stubApp({ initialPlants: readInitialPlantsFile(file) });
   const list = await app.inject({ method: 'GET', url: '/__admin/plants' });
@@ -29,6 +29,7 @@ test('initial plants file: its plants are stored at start, int64 ids exact', asy
       { id: '1', name: 'Monstera', tag: 'tropical' },
       { id: '9007199254740993', name: 'Big' },
     ],
+    next: null,
   });
   const duplicate = await createPlant(app, { id: 1, name: 'Again' });
   assert.equal(duplicate.statusCode, 400);
@@ -38,7 +39,7 @@ test('initial plants file: its plants are stored at start, int64 ids exact', asy
   assert.equal(neighbour.statusCode, 200);
 });
 
-test('initial plants file: bad files are refused with a message naming the variable, the file and the problem', async () => {
+test('initial plants file: bad files are refused with a message naming the variable, the file and the problem', { timeout: 60_000 }, async () => {
   const cases: Array<[string, string | null, RegExp]> = [
     ['missing.json', null, /cannot be read: ENOENT/],
     ['syntax.json', '[{"id": 1,]', /is not valid JSON/],
@@ -66,10 +67,10 @@ test('initial plants file: bad files are refused with a message naming the varia
   }
   const full = plantsFile('full.json', '[{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]');
   await assert.rejects(async () => void (await stubApp({ maxPlants: 1, initialPlants: readInitialPlantsFile(full) }).ready()), /the 2 plants do not fit in the store, which holds 0 plants \(0 bytes\); none was stored/);
-  await assert.rejects(async () => void (await stubApp({ maxBytes: plantBytes('1', { name: 'a' }), initialPlants: readInitialPlantsFile(full) }).ready()), /the 2 plants do not fit in the store/, 'the byte budget too');
+  await assert.rejects(async () => void (await stubApp({ maxBytes: plantBytes('1', '{"name":"a"}'), initialPlants: readInitialPlantsFile(full) }).ready()), /the 2 plants do not fit in the store/, 'the byte budget too');
 });
 
-test('npm start with a bad initial plants file exits 2 and says why, naming the variable that was set', async () => {
+test('npm start with a bad initial plants file exits 2 and says why, naming the variable that was set', { timeout: 60_000 }, async () => {
   const file = plantsFile('bad-start.json', '[{"id": "1", "name": "Fern"}]');
   for (const variable of ['PLANTSTORE_PLANTS_FILE', 'PLANTSTORE_SEED_FILE']) {
     const result = await runProcess({
@@ -95,17 +96,17 @@ async function startAndList(env: Record<string, string>): Promise<{ plants: unkn
   }
 }
 
-test('npm start with a good initial plants file serves its plants through the controls', async () => {
+test('npm start with a good initial plants file serves its plants through the controls', { timeout: 60_000 }, async () => {
   const file = plantsFile('good-start.json', '[{"id": 42, "name": "Fern"}]');
   const { plants, log } = await startAndList({ PLANTSTORE_PLANTS_FILE: file });
-  assert.deepEqual(plants, { plants: [{ id: '42', name: 'Fern' }] });
+  assert.deepEqual(plants, { plants: [{ id: '42', name: 'Fern' }], next: null });
   assert.ok(!log.some((entry) => entry.msg.includes('deprecated')));
 });
 
-test('npm start with PLANTSTORE_SEED_FILE, the former name: the plants are stored and a warning says to rename it', async () => {
+test('npm start with PLANTSTORE_SEED_FILE, the former name: the plants are stored and a warning says to rename it', { timeout: 60_000 }, async () => {
   const file = plantsFile('former-name.json', '[{"id": 7, "name": "Fern"}]');
   const { plants, log } = await startAndList({ PLANTSTORE_SEED_FILE: file });
-  assert.deepEqual(plants, { plants: [{ id: '7', name: 'Fern' }] });
+  assert.deepEqual(plants, { plants: [{ id: '7', name: 'Fern' }], next: null });
   const warning = log.find((entry) => entry.msg.includes('PLANTSTORE_SEED_FILE'));
   assert.equal(warning?.level, 40, 'a pino warn line');
   assert.match(warning?.msg ?? '', /deprecated: set PLANTSTORE_PLANTS_FILE/);

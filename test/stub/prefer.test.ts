@@ -11,7 +11,7 @@ const declared400 = doc.paths['/plants']?.post?.responses['400']?.content?.['app
 };
 const [exampleName, example] = Object.entries(declared400.examples)[0] ?? [];
 
-test('Prefer: code=400 answers the declared 400 response with its example, and stores nothing', async () => {
+test('Prefer: code=400 answers the declared 400 response with its example, and stores nothing', { timeout: 60_000 }, async () => {
   assert.ok(exampleName !== undefined && example !== undefined, 'the document has a 400 example');
   const app = stubApp();
   for (const prefer of ['code=400', 'CODE = 400', 'code="400"', 'respond-async, code=400; x=y', `code=400, example=${exampleName}`]) {
@@ -22,7 +22,7 @@ test('Prefer: code=400 answers the declared 400 response with its example, and s
     assert.match(String(res.headers['preference-applied']), /^code=400/);
   }
   const list = await app.inject({ method: 'GET', url: '/__admin/plants' });
-  assert.deepEqual(list.json(), { plants: [] });
+  assert.deepEqual(list.json(), { plants: [], next: null });
   // The forced request is in the journal with its body.
   const entries = (await app.inject({ method: 'GET', url: '/__admin/journal' })).json().entries;
   assert.equal(entries[0].status, 400);
@@ -30,7 +30,7 @@ test('Prefer: code=400 answers the declared 400 response with its example, and s
   assert.equal(entries[0].body, '{"id":1,"name":"Fern"}');
 });
 
-test('Prefer: code=200 with a valid body behaves normally; an invalid body still gets its real error', async () => {
+test('Prefer: code=200 with a valid body behaves normally; an invalid body still gets its real error', { timeout: 60_000 }, async () => {
   const app = stubApp();
   const ok = await createPlant(app, { id: 1, name: 'Fern', tag: 't' }, { prefer: 'code=200' });
   assert.equal(ok.statusCode, 200);
@@ -42,7 +42,7 @@ test('Prefer: code=200 with a valid body behaves normally; an invalid body still
   assert.equal(unrelated.statusCode, 200, 'RFC 7240: preferences the server does not know are ignored');
 });
 
-test('Prefer: a code outside the declared ones and the error statuses (400 to 599) is a clear 400', async () => {
+test('Prefer: a code outside the declared ones and the error statuses (400 to 599) is a clear 400', { timeout: 60_000 }, async () => {
   const app = stubApp();
   for (const code of ['201', '204', '302', '100', '600', '999']) {
     const res = await createPlant(app, { id: 1, name: 'Fern' }, { prefer: `code=${code}` });
@@ -67,7 +67,7 @@ test('Prefer: a code outside the declared ones and the error statuses (400 to 59
   assert.equal((await createPlant(app, { id: 1, name: 'Fern' })).statusCode, 200);
 });
 
-test('Prefer: malformed headers are a clear 400', async () => {
+test('Prefer: malformed headers are a clear 400', { timeout: 60_000 }, async () => {
   const app = stubApp();
   for (const prefer of ['code=abc', 'code=4000', 'code=', 'code', '=400', 'code=400 junk', ',', 'code=400; =x']) {
     const res = await createPlant(app, { id: 1, name: 'Fern' }, { prefer });
@@ -77,7 +77,7 @@ test('Prefer: malformed headers are a clear 400', async () => {
   }
 });
 
-test('Prefer: credentials are checked first', async () => {
+test('Prefer: credentials are checked first', { timeout: 60_000 }, async () => {
   const app = stubApp();
   const res = await createPlant(app, { id: 1, name: 'Fern' }, { prefer: 'code=400', authorization: 'Bearer wrong' });
   assert.equal(res.statusCode, 401);
@@ -85,7 +85,7 @@ test('Prefer: credentials are checked first', async () => {
   assert.equal(malformed.statusCode, 401);
 });
 
-test('Prefer: the body is read first, so its content type, size and JSON errors win over code=400', async () => {
+test('Prefer: the body is read first, so its content type, size and JSON errors win over code=400', { timeout: 60_000 }, async () => {
   const app = stubApp({ bodyLimit: 64 });
   const prefer = { prefer: 'code=400' };
   const media = await app.inject({ method: 'POST', url: '/plants', headers: { ...AUTH, ...prefer, 'content-type': 'text/plain' }, payload: '{"id": 1, "name": "Fern"}' });
@@ -101,14 +101,14 @@ test('Prefer: the body is read first, so its content type, size and JSON errors 
   assert.equal(empty.headers['preference-applied'], 'code=400');
 });
 
-test('parsePrefer follows RFC 7240 §2: names are case-insensitive, the first of a repeated preference counts', () => {
+test('parsePrefer follows RFC 7240 §2: names are case-insensitive, the first of a repeated preference counts', { timeout: 60_000 }, () => {
   const parsed = parsePrefer('Code=400; a=b, wait=10, code=200, handling="lenient"');
   assert.equal(parsed.get('code'), '400');
   assert.equal(parsed.get('wait'), '10');
   assert.equal(parsed.get('handling'), 'lenient');
 });
 
-test('Prefer: code=N for any error status 400 to 599 answers an Error record, with Retry-After when asked; nothing is stored', async () => {
+test('Prefer: code=N for any error status 400 to 599 answers an Error record, with Retry-After when asked; nothing is stored', { timeout: 60_000 }, async () => {
   const app = stubApp();
   for (const code of [404, 409, 429, 500, 502, 503, 504, 599]) {
     const res = await createPlant(app, { id: code, name: 'Fern' }, { prefer: `code=${code}` });
@@ -125,12 +125,12 @@ test('Prefer: code=N for any error status 400 to 599 answers an Error record, wi
   const declared = await createPlant(app, { id: 1, name: 'Fern' }, { prefer: `code=400, example=${exampleName}, retry-after=0` });
   assert.deepEqual(declared.json(), example?.value);
   assert.equal(declared.headers['retry-after'], '0');
-  assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/plants' })).json(), { plants: [] });
+  assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/plants' })).json(), { plants: [], next: null });
   const journaled = (await app.inject({ method: 'GET', url: '/__admin/journal' })).json().entries.at(-2);
   assert.deepEqual(journaled.fault, { from: 'prefer', step: { code: 503, retryAfter: 120 } });
 });
 
-test('Prefer: a forced status carries the header RFC 9110 requires of it', async () => {
+test('Prefer: a forced status carries the header RFC 9110 requires of it', { timeout: 60_000 }, async () => {
   const app = stubApp();
   const unauthorized = await createPlant(app, { id: 1, name: 'Fern' }, { prefer: 'code=401' });
   assert.equal(unauthorized.headers['www-authenticate'], 'Bearer realm="plantstore"', '§15.5.2: a 401 MUST carry WWW-Authenticate');
@@ -142,7 +142,7 @@ test('Prefer: a forced status carries the header RFC 9110 requires of it', async
   assert.equal(timeout.headers.connection, 'close', '§15.5.9: a 408 SHOULD close the connection');
 });
 
-test('Prefer: delay=MS holds this request, then answers it normally (stored), and says so', async () => {
+test('Prefer: delay=MS holds this request, then answers it normally (stored), and says so', { timeout: 60_000 }, async () => {
   const asked: number[] = [];
   const app = stubApp({ stub: { sleep: async (ms) => void asked.push(ms) } });
   const res = await createPlant(app, { id: 1, name: 'Fern' }, { prefer: 'delay=1500' });
@@ -156,7 +156,7 @@ test('Prefer: delay=MS holds this request, then answers it normally (stored), an
   assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/plants' })).json().plants.map((p: { id: string }) => p.id), ['1']);
 });
 
-test('Prefer: retry-after, fault, delay, bytes and interval that cannot be honoured are a clear 400 naming them', async () => {
+test('Prefer: retry-after, fault, delay, bytes and interval that cannot be honoured are a clear 400 naming them', { timeout: 60_000 }, async () => {
   const app = stubApp();
   const cases: Array<[string, number, RegExp]> = [
     ['retry-after=1', 40021, /^Prefer: retry-after goes with code=N\.$/],

@@ -13,6 +13,10 @@ export interface Breakage {
   whitespace?: string;
   /** Strings kept as written between their quotes, escapes undecoded. */
   rawStrings?: boolean;
+  /** Member names kept as written, escapes undecoded (values decoded). */
+  rawNames?: boolean;
+  /** A repeated member name keeps its last value instead of being refused. */
+  lastWins?: boolean;
 }
 
 /** Parses JSON text (RFC 8259); with `lenientTail`, text after the value is ignored. */
@@ -36,10 +40,10 @@ export function parseJson(text: string, lenientTail: boolean, breakage: Breakage
       for (;;) {
         ws();
         if (text[i] !== '"') fail();
-        const k = str();
+        const k = str(breakage.rawNames);
         ws();
         if (text[i++] !== ':') fail();
-        if (k in out) fail(); // repeated member names are refused (docs/server.md)
+        if (k in out && !breakage.lastWins) fail(); // repeated member names are refused (docs/server.md)
         out[k] = value();
         ws();
         if (text[i] === ',') i++;
@@ -69,11 +73,11 @@ export function parseJson(text: string, lenientTail: boolean, breakage: Breakage
     i += m![0].length;
     return new Num(m![0]);
   };
-  const str = (): string => {
+  const str = (raw = breakage.rawStrings): string => {
     const m = /^"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"/.exec(text.slice(i));
     if (!m) fail();
     i += m![0].length;
-    return breakage.rawStrings ? m![0].slice(1, -1) : (JSON.parse(m![0]) as string);
+    return raw ? m![0].slice(1, -1) : (JSON.parse(m![0]) as string);
   };
   const v = value();
   ws();

@@ -1,10 +1,10 @@
-// One throwaway PostgreSQL cluster per test file (lib/postgres.ts), and a
+// One throwaway PostgreSQL cluster per test file (postgres-cluster.ts), and a
 // fresh database in it per test, so that tests share the cluster's start-up
 // and nothing else. A file skips its tests with the reason when the
 // binaries are missing; `.ci/run` installs them, so CI always runs them.
 import { after, before } from 'node:test';
 import pg from 'pg';
-import { findPostgres, startCluster, type Cluster } from '../../lib/postgres.js';
+import { findPostgres, startCluster, type Cluster } from './postgres-cluster.js';
 
 const binaries = findPostgres();
 

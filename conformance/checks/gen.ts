@@ -6,11 +6,13 @@
 import fc from 'fast-check';
 import { rationalOf } from '../../spec/exact-number.js';
 import { integerRange } from '../../spec/formats.js';
+import { repair } from '../draw.js';
 import { toJson, type JsonValue } from '../json.js';
 import { keywordDerivations } from '../keyword-cases.js';
-import { baseBodies, getAt, patternSamples, setAt, typeAllowed, typeExemplars } from '../schema-values.js';
+import { baseBodies, idFieldOf } from '../bodies.js';
+import { getAt, patternSamples, setAt, typeAllowed, typeExemplars } from '../schema-values.js';
 import type { FieldModel, SpecModel } from '../spec-model.js';
-import { gradeAccepted, gradeRejected } from './grades.js';
+import { ACCEPT_EVIDENCE, ACCEPT_GRADING, gradeAccepted, gradeRejected } from './grades.js';
 import { createRequest, freshId, idField, type Body } from './requests.js';
 import { spec } from './sources.js';
 import type { Check, CheckContext, PropertyCheck } from './types.js';
@@ -68,18 +70,31 @@ export function validArb(model: SpecModel): fc.Arbitrary<Record<string, JsonValu
   const base = fc.record(shape, { requiredKeys: request.required });
   const extras = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !known.has(k)), jsonLeaf, { maxKeys: 2 });
   const drawn = request.additionalProperties ? fc.tuple(base, extras).map(([b, e]) => ({ ...e, ...b })) : base;
-  // fast-check's records are plain objects; the validator decides.
-  return drawn.filter((b) => model.create.validateRequest(b).length === 0);
+  // A draw that breaks what the keywords above do not shape (if/then, dependentSchemas, nested items) is
+  // repaired by the validator (draw.ts), keeping what it can of the draw; the validator has the last word.
+  const validate = model.create.validateRequest;
+  return drawn.map((b) => (validate(b).length === 0 ? b : (repair(model, validate, b).value as Record<string, JsonValue>))).filter((b) => validate(b).length === 0);
 }
 
-/** Invalid bodies: a valid record with one rule of the schema broken, or no object at all; each one the document refuses. */
+/**
+ * Invalid bodies: a valid record with one rule of the schema broken, or no
+ * object at all; each one the document refuses. A refusal must not be
+ * explainable by another rule, so no mutation gives the id a value that a
+ * lenient reader maps onto an id an earlier run may have stored (a missing
+ * or null id read as 0, true as 1, 1.5 as 1, int64's end plus one read as a
+ * double): those are PS-REJECT-001..006 and -012's, which learn the target's
+ * answer to a duplicate first. A string of digits for the id is made fresh
+ * when the case is sent.
+ */
 export function invalidArb(model: SpecModel): fc.Arbitrary<{ mutation: string; body: JsonValue }> {
   const valid = validArb(model);
   const request = model.create.request;
+  const id = idFieldOf(model);
   const arbs: fc.Arbitrary<{ mutation: string; body: JsonValue }>[] = [];
-  if (request.required.length > 0) {
+  const notId = request.required.filter((name) => name !== id);
+  if (notId.length > 0) {
     arbs.push(
-      fc.tuple(valid, fc.constantFrom(...request.required)).map(([b, name]) => {
+      fc.tuple(valid, fc.constantFrom(...notId)).map(([b, name]) => {
         const copy = { ...b };
         delete copy[name];
         return { mutation: `without required ${name}`, body: copy };
@@ -90,7 +105,8 @@ export function invalidArb(model: SpecModel): fc.Arbitrary<{ mutation: string; b
   if (typed.length > 0) {
     arbs.push(
       fc.constantFrom(...typed).chain((f) => {
-        const wrong = typeExemplars('7').filter((e) => !typeAllowed(f.types, e.type));
+        // For the id, only values no lenient reader takes for an integer (and digits, made fresh when sent).
+        const wrong = typeExemplars('7').filter((e) => !typeAllowed(f.types, e.type) && (f.name !== id || ['array', 'object', 'string'].includes(e.type)));
         return fc.tuple(valid, fc.constantFrom(...wrong)).map(([b, e]) => ({ mutation: `${f.name} of a wrong type`, body: { ...b, [f.name]: e.value } }));
       }),
     );
@@ -98,11 +114,15 @@ export function invalidArb(model: SpecModel): fc.Arbitrary<{ mutation: string; b
   for (const f of request.fields) {
     const r = f.types.includes('integer') ? integerRange(f.format) : undefined;
     if (!r) continue;
-    const beyond = fc.oneof(fc.bigInt({ min: r[1] + 1n, max: r[1] + 2n ** 64n }), fc.bigInt({ min: r[0] - 2n ** 64n, max: r[0] - 1n }));
+    // Past the ends by more than the gap between doubles there (2048), so that no double reading lands on an end.
+    const margin = f.name === id ? 4096n : 1n;
+    const beyond = fc.oneof(fc.bigInt({ min: r[1] + margin, max: r[1] + 2n ** 64n }), fc.bigInt({ min: r[0] - 2n ** 64n, max: r[0] - margin }));
     arbs.push(fc.tuple(valid, beyond).map(([b, v]) => ({ mutation: `${f.name} beyond ${f.format}`, body: { ...b, [f.name]: v } })));
   }
   // Each keyword's value just outside its boundary, put into a drawn body.
-  const outside = keywordDerivations(model).flatMap((d) => d.outside.filter(() => d.path.length > 0).map((c) => ({ path: d.path, value: getAt(c.body, d.path), keyword: d.use.keyword })));
+  const outside = keywordDerivations(model).flatMap((d) =>
+    d.outside.filter(() => d.path.length > 0 && !(d.path.length === 1 && d.path[0] === id)).map((c) => ({ path: d.path, value: getAt(c.body, d.path), keyword: d.use.keyword })),
+  );
   if (outside.length > 0) {
     arbs.push(fc.tuple(valid, fc.constantFrom(...outside)).map(([b, o]) => ({ mutation: `/${o.path.join('/')} outside ${o.keyword}`, body: setAt(b, o.path, o.value) })));
   }
@@ -122,6 +142,8 @@ function freshen(ctx: CheckContext, body: JsonValue): JsonValue {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
   const name = idField(ctx);
   const drawn = (body as Record<string, JsonValue>)[name];
+  // An id of digits as a string (a coercion trap): fresh digits, so that a coercing server cannot meet a stored plant.
+  if (typeof drawn === 'string' && /^\d+$/.test(drawn)) return { ...(body as Record<string, JsonValue>), [name]: String(ctx.ids.fresh()) };
   // fast-check draws bigints; the document's own value may be a number.
   const v = typeof drawn === 'number' && Number.isInteger(drawn) ? BigInt(drawn) : drawn;
   const f = ctx.model.create.request.fields.find((x) => x.name === name)!;
@@ -145,6 +167,8 @@ const validPlants: PropertyCheck<Body, Body> = {
   level: 'MUST',
   source: spec('Create plant, rule 1'),
   requirement: 'When the request body is a valid NewPlant record, then the service answers 200 with a Plant record.',
+  grading: ACCEPT_GRADING,
+  evidence: `${ACCEPT_EVIDENCE} Every drawn body the request validator accepts; a failure is shrunk to its smallest body.`,
   values: (ctx) => validArb(ctx.model),
   toCase: (value, ctx) => {
     const body = freshen(ctx, value) as Body;
@@ -161,9 +185,12 @@ const invalidPlants: PropertyCheck<{ mutation: string; body: JsonValue }> = {
   source: spec('Create plant, rule 2; Errors, rule 1'),
   requirement:
     'The request body is required; it must contain id (integer, int64) and name (string). The error response has status 400, content type application/json, and the body shape Error.',
+  grading: 'MUST: each drawn body is one the document refuses (rule 2): a 2xx fails, the declared 400 must carry an Error body; another 4xx is non-strict.',
+  evidence:
+    'A 4xx to each drawn body the request validator refuses, with a fresh id; no mutation gives the id a value a lenient reader maps onto a stored id (missing, null, a boolean, a fraction, int64\'s end plus one): those are left to the checks that learn the duplicate answer first.',
   values: (ctx) => invalidArb(ctx.model),
   toCase: (value, ctx) => ({ request: createRequest(ctx, { raw: toJson(freshen(ctx, value.body)) }, { note: `generated: ${value.mutation}` }), sent: undefined }),
   grade: ({ exchange }, ctx) => gradeRejected(ctx, exchange, []),
 };
 
-export const generatedChecks: Check[] = [validPlants, invalidPlants];
+export const genChecks: Check[] = [validPlants, invalidPlants];

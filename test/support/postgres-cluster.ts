@@ -1,6 +1,7 @@
-// A throwaway PostgreSQL cluster for the tests and the benchmarks: initdb
-// into a temporary folder, a server on a free loopback port, stopped and
-// removed at the end. It uses the machine's PostgreSQL binaries (Debian's
+// A throwaway PostgreSQL cluster for the tests (postgres.ts) and the
+// benchmarks (bench/run.ts), so not in the npm package: initdb into a
+// temporary folder, a server on a free loopback port, stopped and removed
+// at the end. It uses the machine's PostgreSQL binaries (Debian's
 // `postgresql` package); `findPostgres()` says when there are none, so a
 // test can skip with that reason. initdb refuses to run as root, so as root
 // the cluster runs as the `postgres` user (runuser).
@@ -8,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { freePort, LOOPBACK, runProcess } from './process.js';
+import { freePort, LOOPBACK, runProcess } from '../../lib/process.js';
 
 export interface PostgresBinaries {
   /** The folder holding initdb, pg_ctl and postgres. */

@@ -1,4 +1,4 @@
-// Every operation the document declares, whether or not the catalog knows
+// PS-DOC-*: every operation the document declares, whether or not the catalog knows
 // what it means: the checks that need no knowledge of its meaning. Its
 // security requirement (no credentials, no success), and an answer with a
 // declared status, content type and schema, never a 5xx. A document that
@@ -7,10 +7,9 @@ import type { Exchange, RequestSpec } from '../http.js';
 import { toJson, type JsonValue } from '../json.js';
 import { samplesOf } from '../schema-values.js';
 import type { OperationModel } from '../spec-model.js';
-import { gradeUnauthorized } from './auth.js';
-import { describe, each, noAnswer } from './grades.js';
+import { declaredAnswerProblem, RFC_STATUSES } from './declared.js';
+import { describe, each, gradeUnauthorized, noAnswer } from './grades.js';
 import { validPlant } from './requests.js';
-import { RFC_STATUSES, declaredAnswerProblem } from './responses.js';
 import { rfc, spec } from './sources.js';
 import type { Case, Check, CheckContext, ExchangeCheck, Verdict } from './types.js';
 
@@ -72,6 +71,8 @@ const securityRequirement: ExchangeCheck = {
   level: 'MUST',
   source: spec('Authentication, rules 1 and 2; the security requirement of each operation'),
   requirement: `${AUTH_RULES} RFC 6750 §3: If the protected resource request does not include authentication credentials ..., the resource server MUST include the HTTP "WWW-Authenticate" response header field. (A success without credentials fails; another refusal than 401 is non-strict.)`,
+  grading: 'MUST: a success or a 5xx without credentials fails (Authentication rule 1, every operation), and a 401 must carry a Bearer challenge with an auth-param (RFC 6750 §3). Another refusal (404, 405: the order of checks is a server\'s own decision) is non-strict.',
+  evidence: 'Each operation that requires bearer credentials answered 401 with a Bearer challenge, to a request the document describes without credentials.',
   precondition: (ctx) => (ctx.model.operations.some((op) => op.bearerRequired) ? undefined : 'the document declares no operation that requires bearer credentials'),
   cases: (ctx): Case[] => ctx.model.operations.filter((op) => op.bearerRequired).map((op) => ({ request: operationRequest(ctx, op, null), sent: undefined })),
   verify: (cases) => each(cases, (c) => gradeWithoutCredentials(c.exchange)),
@@ -100,8 +101,10 @@ const declaredAnswers: ExchangeCheck<OperationModel> = {
   source: rfc(9110, '§15.6 Server Error 5xx', 'section-15.6'),
   requirement:
     'The 5xx (Server Error) class of status code indicates that the server is aware that it has erred or is incapable of performing the requested method. (Plant Store specification, Endpoints and Errors: each declared response has its content type and body shape; an undeclared status other than the RFC ones is non-strict.)',
+  grading: 'MUST: a declared status carries its declared content type and schema (the document), and a 5xx to a request the document describes fails (RFC 9110 §15.6); an undeclared status other than the RFC ones (401, 404, 405, 413, 415) is non-strict.',
+  evidence: 'Each operation answered a request the document describes, with credentials, by a declared status whose content type and body match the declaration.',
   cases: (ctx) => ctx.model.operations.map((op) => ({ request: operationRequest(ctx, op, ctx.auth()), sent: op })),
   verify: (cases) => each(cases, (c) => gradeDeclaredAnswer(c.sent, c.exchange)),
 };
 
-export const operationChecks: Check[] = [securityRequirement, declaredAnswers];
+export const docChecks: Check[] = [securityRequirement, declaredAnswers];

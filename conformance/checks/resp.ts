@@ -1,57 +1,19 @@
-// Response conformance, applied to every exchange of the run (the other
+// PS-RESP-*: response conformance, applied to every exchange of the run (the other
 // checks' requests included): the status, the content type and the body
 // against what the document declares for the operation the request went to
 // (its method and path template), whichever operation that is.
-import type { Exchange } from '../http.js';
-import { tryParseJson } from '../json.js';
+import { parseExact } from '../json.js';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
-import { describe } from './grades.js';
-import { serverFailure } from './robustness.js';
+import { describeViolation } from '../../spec/validator.js';
+import { declared, operationOf, RFC_STATUSES } from './declared.js';
+import { describe, serverFailure } from './grades.js';
 import { rfc, spec } from './sources.js';
-import type { OperationModel, ResponseModel } from '../spec-model.js';
-import type { AggregateCheck, CheckContext, Verdict } from './types.js';
+import type { AggregateCheck, Verdict } from './types.js';
 
-/**
- * Statuses that RFCs mandate for conditions the specification leaves open: 401
- * (RFC 9110 §15.5.2, RFC 6750 §3), 404 (§15.5.5, unknown paths), 405
- * (§15.5.6), 413 (§15.5.14), 415 (§15.5.16).
- */
-export const RFC_STATUSES = [401, 404, 405, 413, 415];
-
-/** Whether a request path (no query) matches an OpenAPI path template: `{name}` stands for one non-empty segment. */
-export function matchesTemplate(template: string, path: string): boolean {
-  const pattern = template
-    .split(/(\{[^}/]+\})/)
-    .map((part) => (/^\{[^}/]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${pattern}$`).test(path.split('?')[0]!);
-}
-
-/** The declared operation a request went to: its method and path template (a literal path wins over a template). */
-export function operationOf(ctx: CheckContext, request: { method: string; path: string }): OperationModel | undefined {
-  const same = ctx.model.operations.filter((op) => op.method === request.method.toUpperCase() && matchesTemplate(op.path, request.path));
-  return same.find((op) => !op.path.includes('{')) ?? same[0];
-}
-
-/** The response the document declares for an exchange's operation and status, if any. */
-function declared(ctx: CheckContext, ex: Exchange): ResponseModel | undefined {
-  return operationOf(ctx, ex.request)?.responses.get(String(ex.response!.status));
-}
-
+/** An exchange the check does not apply to (no answer to grade): it does not make the check a skip. */
 const skip: Verdict = { outcome: 'skip' };
 
-/** What is wrong with an answer of a declared response: its content type, or its body against the declared schema; undefined when nothing. */
-export function declaredAnswerProblem(declared: ResponseModel, ex: Exchange): string | undefined {
-  const ct = mediaTypeEssence(ex.response!.headers['content-type']) ?? '';
-  if (declared.contentTypes.length > 0 && !declared.contentTypes.includes(ct)) return `content type ${ct || '(none)'} instead of ${declared.contentTypes.join(' or ')}`;
-  if (!declared.validate) return undefined;
-  const parsed = tryParseJson(ex.response!.bodyText);
-  if (!parsed.ok) return `body is not JSON (a ${declared.schemaName ?? 'declared body'} is)`;
-  const problems = declared.validate(parsed.value);
-  return problems.length > 0 ? `body is not a valid ${declared.schemaName ?? 'declared body'}: ${problems.join('; ')}` : undefined;
-}
-
-export const responseChecks: AggregateCheck[] = [
+export const respChecks: AggregateCheck[] = [
   {
     kind: 'aggregate',
     id: 'PS-RESP-004',
@@ -60,6 +22,8 @@ export const responseChecks: AggregateCheck[] = [
     source: rfc(9110, '§15.6 Server Error 5xx', 'section-15.6'),
     requirement:
       'The 5xx (Server Error) class of status code indicates that the server is aware that it has erred or is incapable of performing the requested method. §15.5: The 4xx (Client Error) class of status code indicates that the client seems to have erred. (Every request the harness sends is one a server can answer: a valid one, or one it must refuse with a 4xx.)',
+    grading: 'MUST: a 5xx or a dropped connection to a request the harness sends fails: a valid request is bound by rule 1, an invalid one is the client\'s error (RFC 9110 §15.5), and the only error the specification declares is the 400 (Errors, rule 1).',
+    evidence: 'Every exchange of the run answered over HTTP with a status below 500.',
     verifyEach: (ex) => serverFailure(ex) ?? { outcome: 'pass' },
   },
   {
@@ -70,12 +34,14 @@ export const responseChecks: AggregateCheck[] = [
     source: spec('Create plant, Responses; Errors'),
     requirement:
       'Responses: 200 Plant response, application/json; 400 Unexpected error, application/json. (Other statuses: "not shown"; an undeclared status is non-strict.)',
+    grading: 'SHOULD: the specification says other statuses are "not shown", so an undeclared status other than the one an RFC gives the condition is a choice: non-strict, never fail.',
+    evidence: 'Every answer of the run with a declared status or an RFC one (401, 404, 405, 413, 415).',
     verifyEach: (ex, ctx) => {
       if (!ex.response) return skip;
       const status = ex.response.status;
-      if (declared(ctx, ex)) return { outcome: 'pass' };
+      if (declared(ctx.model, ex)) return { outcome: 'pass' };
       if (RFC_STATUSES.includes(status)) return { outcome: 'pass' };
-      const op = operationOf(ctx, ex.request) ?? ctx.model.create;
+      const op = operationOf(ctx.model, ex.request) ?? ctx.model.create;
       return {
         outcome: 'non-strict',
         expected: `one of ${[...op.responses.keys()].join(', ')} (declared for ${op.method} ${op.path}) or ${RFC_STATUSES.join(', ')} (RFC)`,
@@ -90,10 +56,12 @@ export const responseChecks: AggregateCheck[] = [
     level: 'MUST',
     source: spec('Create plant, Responses; Errors, rule 1'),
     requirement: 'The error response has status 400, content type application/json, and the body shape Error. (200: content type application/json.)',
+    grading: 'MUST for a declared status (the document declares its content type); for an undeclared error status the specification binds nothing, so another content type is non-strict.',
+    evidence: 'Every answer of the run with a declared status carries the declared media type (parameters aside).',
     verifyEach: (ex, ctx) => {
       if (!ex.response) return skip;
       const ct = mediaTypeEssence(ex.response.headers['content-type']);
-      const d = declared(ctx, ex);
+      const d = declared(ctx.model, ex);
       if (d && d.contentTypes.length > 0) {
         return d.contentTypes.includes(ct ?? '') ? { outcome: 'pass' } : { outcome: 'fail', expected: `content type ${d.contentTypes.join(' or ')}`, actual: describe(ex) };
       }
@@ -113,17 +81,21 @@ export const responseChecks: AggregateCheck[] = [
     level: 'MUST',
     source: spec('Resources and their fields: Plant, Error; Errors, rule 1'),
     requirement: 'Error: integer error (int32) and string message, both always present. Plant: name string, required; tag string, optional.',
+    grading: 'MUST for a declared status: its body validates against the declared schema (JSON Schema 2020-12, numbers read exactly); an undeclared error status with another body is non-strict.',
+    evidence: 'Every answer of the run with a declared status has a body its schema\'s validator accepts.',
     verifyEach: (ex, ctx) => {
       if (!ex.response) return skip;
-      const d = declared(ctx, ex);
+      const d = declared(ctx.model, ex);
       const validate = d ? d.validate : ex.response.status >= 400 ? ctx.model.create.error.validate : undefined;
       if (!validate) return { outcome: 'pass' };
       const name = d ? d.schemaName : ctx.model.create.error.schemaName;
       const grade = d ? 'fail' : 'non-strict'; // the specification binds the body of declared statuses only
-      const parsed = tryParseJson(ex.response.bodyText);
+      const parsed = parseExact(ex.response.bodyText);
       if (!parsed.ok) return { outcome: grade, expected: `a JSON ${name}`, actual: `not JSON: ${describe(ex)}` };
       const problems = validate(parsed.value);
-      return problems.length === 0 ? { outcome: 'pass' } : { outcome: grade, expected: `a valid ${name}`, actual: `${problems.join('; ')}: ${describe(ex)}` };
+      return problems.length === 0
+        ? { outcome: 'pass' }
+        : { outcome: grade, expected: `a valid ${name}`, actual: `${problems.map((v) => describeViolation(v)).join('; ')}: ${describe(ex)}`, facts: { status: ex.response.status, pointer: problems[0]!.instancePath || '/' } };
     },
   },
 ];

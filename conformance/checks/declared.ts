@@ -1,0 +1,48 @@
+// What the document declares for an answer: the operation a request went to
+// (its method and path template), the response it declares for a status, and
+// what is wrong with an answer of it. Shared by PS-DOC-*, PS-RESP-* and the
+// coverage of the document.
+import type { Exchange } from '../http.js';
+import { parseExact } from '../json.js';
+import { mediaTypeEssence } from '../../lib/http-syntax.js';
+import { describeViolation } from '../../spec/validator.js';
+import type { OperationModel, ResponseModel, SpecModel } from '../spec-model.js';
+
+/**
+ * Statuses that RFCs mandate for conditions the specification leaves open: 401
+ * (RFC 9110 §15.5.2, RFC 6750 §3), 404 (§15.5.5, unknown paths), 405
+ * (§15.5.6), 413 (§15.5.14), 415 (§15.5.16).
+ */
+export const RFC_STATUSES = [401, 404, 405, 413, 415];
+
+/** Whether a request path (no query) matches an OpenAPI path template: `{name}` stands for one non-empty segment. */
+export function matchesTemplate(template: string, path: string): boolean {
+  const pattern = template
+    .split(/(\{[^}/]+\})/)
+    .map((part) => (/^\{[^}/]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${pattern}$`).test(path.split('?')[0]!);
+}
+
+/** The declared operation a request went to: its method and path template (a literal path wins over a template). */
+export function operationOf(model: SpecModel, request: { method: string; path: string }): OperationModel | undefined {
+  const same = model.operations.filter((op) => op.method === request.method.toUpperCase() && matchesTemplate(op.path, request.path));
+  return same.find((op) => !op.path.includes('{')) ?? same[0];
+}
+
+/** The response the document declares for an exchange's operation and status, if any. */
+export function declared(model: SpecModel, ex: Exchange): ResponseModel | undefined {
+  return operationOf(model, ex.request)?.responses.get(String(ex.response!.status));
+}
+
+/** What is wrong with an answer of a declared response: its content type, or its body against the declared schema; undefined when nothing. */
+export function declaredAnswerProblem(declared: ResponseModel, ex: Exchange): string | undefined {
+  const ct = mediaTypeEssence(ex.response!.headers['content-type']) ?? '';
+  if (declared.contentTypes.length > 0 && !declared.contentTypes.includes(ct)) return `content type ${ct || '(none)'} instead of ${declared.contentTypes.join(' or ')}`;
+  if (!declared.validate) return undefined;
+  const parsed = parseExact(ex.response!.bodyText);
+  if (!parsed.ok) return `body is not JSON (a ${declared.schemaName ?? 'declared body'} is)`;
+  const problems = declared.validate(parsed.value);
+  return problems.length > 0 ? `body is not a valid ${declared.schemaName ?? 'declared body'}: ${problems.map((v) => describeViolation(v)).join('; ')}` : undefined;
+}
+

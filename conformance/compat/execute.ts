@@ -1,0 +1,90 @@
+// The proof by execution. The reference server follows whatever document it
+// is given, and the harness derives its checks from whatever document it is
+// given; so crossing them shows what each change does to those already
+// deployed:
+//   - existing clients: the checks of the OLD document (what a client written
+//     from it sends and expects) against the reference serving the NEW one;
+//   - existing servers: the checks of the NEW document (what a new client
+//     sends and expects) against the reference serving the OLD one.
+// Each departure (fail, non-strict) is a concrete request, with its Expected,
+// Actual and curl line, that someone already deployed gets wrong. The
+// reference runs in this process (buildApp, listening on 127.0.0.1), as the
+// Action has no built server to start; the checks still know nothing of it.
+import { randomBytes } from 'node:crypto';
+import type { CheckResult, Summary } from '../result.js';
+import { runTarget } from '../runner.js';
+import { loadSpecModel } from '../spec-model.js';
+import type { Target } from '../targets/target.js';
+import type { Side } from './change.js';
+
+export interface ExecutionOptions {
+  /** Files of the old and the new document. */
+  basePath: string;
+  headPath: string;
+  seed: number;
+  cases: number;
+  timeoutMs: number;
+  concurrency?: number;
+}
+
+export interface CrossRun {
+  side: Side;
+  /** Whose checks ran, against the reference serving which. */
+  checksOf: 'base' | 'head';
+  serving: 'base' | 'head';
+  summary: Summary;
+  /** The checks that departed: fail and non-strict (a request someone deployed gets wrong), and error (could not be run). */
+  departures: CheckResult[];
+  /** Why the harness could not check the reference at all (it then proves nothing). */
+  notChecked?: string;
+}
+
+/** Thrown when a document cannot be served: what to say, as `cannot serve …`. */
+export class ServeError extends Error {}
+
+interface Served {
+  url: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+/** The reference server serving `specPath` on a free loopback port, with a token of its own. */
+async function serve(specPath: string, which: string): Promise<Served> {
+  // Loaded when compat runs: a conformance run never loads the server.
+  const { buildApp } = await import('../../server/app.js');
+  const token = randomBytes(18).toString('base64url');
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    app = buildApp({ specPath, tokens: [token] });
+    await app.ready();
+  } catch (err) {
+    throw new ServeError(`the reference server cannot serve the ${which} document: ${(err as Error).message}`);
+  }
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  return { url, token, close: () => app.close() };
+}
+
+function target(name: string, served: Served): Target {
+  return { name, url: served.url, token: served.token, role: 'reference', informs: false, restrictsTokens: true, tokenFrom: 'the token compat started it with' };
+}
+
+async function cross(side: Side, checksOf: 'base' | 'head', o: ExecutionOptions): Promise<CrossRun> {
+  const serving = checksOf === 'base' ? 'head' : 'base';
+  const model = loadSpecModel(checksOf === 'base' ? o.basePath : o.headPath);
+  const served = await serve(serving === 'base' ? o.basePath : o.headPath, serving === 'base' ? 'old' : 'new');
+  try {
+    const result = await runTarget({ model, targets: [], seed: o.seed, cases: o.cases, timeoutMs: o.timeoutMs, concurrency: o.concurrency }, target(`${serving}-served`, served));
+    const departures = result.results.filter((r) => r.outcome === 'fail' || r.outcome === 'non-strict' || r.outcome === 'error');
+    const notChecked = result.diagnosis ? `${result.diagnosis.problem}${result.diagnosis.evidence ? ` (${result.diagnosis.evidence})` : ''}` : result.unreachable;
+    return { side, checksOf, serving, summary: result.summary, departures: notChecked ? [] : departures, ...(notChecked ? { notChecked } : {}) };
+  } finally {
+    await served.close();
+  }
+}
+
+/** Both crossings, one after the other (each starts and stops its own server). */
+export async function execute(o: ExecutionOptions): Promise<{ clients: CrossRun; servers: CrossRun }> {
+  const clients = await cross('clients', 'base', o);
+  const servers = await cross('servers', 'head', o);
+  return { clients, servers };
+}

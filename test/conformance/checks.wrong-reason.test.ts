@@ -1,0 +1,92 @@
+// Proof both ways (issue 22): every check is run against a fake server that
+// breaks its rule for a reason other than the obvious one, and must not pass
+// it (WRONG_REASON_MUTANTS); and every non-strict grade of the audit is run
+// against a correct server that makes exactly the allowed choice, and must
+// not fail it (ALLOWED_CHOICES). The rows of a table run one after the other.
+import { strict as assert } from 'node:assert';
+import { describe, it } from 'node:test';
+import { catalog } from '../../conformance/checks/index.js';
+import type { TargetResult } from '../../conformance/result.js';
+import { runTarget } from '../../conformance/runner.js';
+import { loadSpecModel, type SpecModel } from '../../conformance/spec-model.js';
+import { startFake } from '../support/fake-server.js';
+import { fixturePath } from '../support/fixtures.js';
+import { ALLOWED_CHOICES, WRONG_REASON_MUTANTS, type FakeRow } from '../support/mutants.js';
+
+const TOKEN = 'wrong-reason-test-token';
+const models = new Map<string, SpecModel>();
+const modelOf = (document?: string): SpecModel => {
+  const key = document ?? '';
+  if (!models.has(key)) models.set(key, document ? loadSpecModel(fixturePath(document)) : loadSpecModel());
+  return models.get(key)!;
+};
+const aggregates = new Set(catalog.filter((c) => c.kind === 'aggregate').map((c) => c.id));
+
+/** The result of the row's check against a fake server with the row's options (the whole catalog for an aggregate check, which grades every exchange of the run). */
+async function runRow(row: FakeRow, restrictsTokens = true): Promise<TargetResult['results'][number]> {
+  const fake = await startFake({ tokens: [TOKEN], ...row.fake });
+  try {
+    const r = await runTarget(
+      { model: modelOf(row.document), targets: [], seed: 20240611, cases: 30, timeoutMs: 10_000, only: aggregates.has(row.check) ? undefined : [row.check] },
+      { name: 'fake', url: fake.url, token: TOKEN, role: 'target', informs: false, restrictsTokens },
+    );
+    const result = r.results.find((x) => x.id === row.check);
+    assert.ok(result, `${row.check} ran`);
+    return result;
+  } finally {
+    await fake.close();
+  }
+}
+
+/** The switches of a row, for its test's name. */
+function switches(row: FakeRow): string {
+  return Object.entries(row.fake)
+    .map(([k, v]) => (v === true ? k : k === 'preStored' ? 'preStored: earlier runs' : `${k}: ${String(v)}`))
+    .join(' + ') || 'baseline';
+}
+
+describe('the tables of wrong-reason mutants and allowed choices', { timeout: 300_000 }, () => {
+  it('give every check of the catalog at least one wrong-reason mutant', () => {
+    const covered = new Set(WRONG_REASON_MUTANTS.map((r) => r.check));
+    assert.deepEqual(catalog.map((c) => c.id).filter((id) => !covered.has(id)), []);
+  });
+
+  it('name only checks of the catalog, with an outcome the policy allows', () => {
+    const ids = new Set(catalog.map((c) => c.id));
+    for (const row of [...WRONG_REASON_MUTANTS, ...ALLOWED_CHOICES]) assert.ok(ids.has(row.check), `${row.check} is in the catalog`);
+    for (const row of WRONG_REASON_MUTANTS) {
+      assert.notEqual(row.expected, 'pass', `${row.check}: a wrong-reason mutant is never passed`);
+      assert.notEqual(row.expected, 'error', `${row.check}: a mutant is graded, not an error`);
+      if (row.expected === 'skip') assert.ok(row.reason, `${row.check}: a skip says why the check cannot tell`);
+    }
+    for (const row of ALLOWED_CHOICES) if (row.expected === 'skip') assert.ok(row.reason, `${row.check}: a skip says why`);
+  });
+
+  it('give every check that grades non-strict at least one allowed choice', () => {
+    // The checks whose grading (docs/checks.md, audit) lets a departure be non-strict.
+    const lenient = catalog.filter((c) => /non-strict/.test(c.grading)).map((c) => c.id);
+    const covered = new Set(ALLOWED_CHOICES.filter((r) => r.expected === 'non-strict').map((r) => r.check));
+    assert.deepEqual(lenient.filter((id) => !covered.has(id)), []);
+  });
+});
+
+describe('each check against a mutant that breaks its rule for another reason: never a pass', { timeout: 300_000 }, () => {
+  for (const row of WRONG_REASON_MUTANTS) {
+    it(`${row.check} ${row.expected}: ${switches(row)} (${row.why})`, { todo: row.gap }, async () => {
+      const result = await runRow(row);
+      assert.equal(result.outcome, row.expected, `${row.check} against ${switches(row)}: ${result.actual}`);
+      if (row.reason) assert.match(result.actual ?? '', row.reason, `${row.check}: the skip says why`);
+      if (row.expected === 'fail') assert.ok(result.expected && result.actual, `${row.check}: a failure says what was expected and what came back`);
+    });
+  }
+});
+
+describe('each non-strict grade against a correct server that makes the allowed choice: never a failure', { timeout: 300_000 }, () => {
+  for (const row of ALLOWED_CHOICES) {
+    it(`${row.check} ${row.expected}: ${row.choice} (${row.source})`, async () => {
+      const result = await runRow(row, row.restrictsTokens ?? true);
+      assert.equal(result.outcome, row.expected, `${row.check} against ${switches(row)}: ${result.actual}`);
+      if (row.reason) assert.match(result.actual ?? '', row.reason, `${row.check}: the skip says why`);
+    });
+  }
+});

@@ -1,0 +1,41 @@
+// The evolved documents of test/fixtures/ on the PostgreSQL store: the
+// reference server (the real entry point) serving each document, its plants
+// in a fresh database, passes the harness derived from that document, as it
+// does on the in-memory store (evolved-documents.test.ts). What a plant
+// keeps (every property Plant declares, as sent) goes through the row.
+import { strict as assert } from 'node:assert';
+import { after, describe, it } from 'node:test';
+import { runTarget } from '../../conformance/runner.js';
+import { loadSpecModel } from '../../conformance/spec-model.js';
+import { startEntry } from '../support/entry.js';
+import { EVOLVED_DOCUMENTS, fixturePath } from '../support/fixtures.js';
+import { POSTGRES_MISSING, useTestDatabases } from '../support/postgres.js';
+
+const databases = useTestDatabases();
+const TOKEN = 'evolved-postgres-token';
+
+describe('evolved documents on the PostgreSQL store', { skip: POSTGRES_MISSING, timeout: 600_000 }, () => {
+  const stops: Array<() => Promise<unknown>> = [];
+  after(async () => {
+    await Promise.all(stops.map((stop) => stop()));
+  });
+
+  for (const doc of EVOLVED_DOCUMENTS) {
+    it(`${doc.file} (${doc.change}): the reference server on PostgreSQL passes`, async () => {
+      const spec = fixturePath(doc.file);
+      const server = await startEntry({ PLANTSTORE_SPEC: spec, PLANTSTORE_DATABASE_URL: await databases.fresh(), PLANTSTORE_TOKENS: TOKEN, LOG_LEVEL: 'info' });
+      stops.push(() => server.stop());
+      try {
+        const result = await runTarget(
+          { model: loadSpecModel(spec), targets: [], seed: 5, cases: 5, timeoutMs: 60_000 },
+          { name: 'postgres', url: server.url, token: TOKEN, role: 'target', informs: false, restrictsTokens: true },
+        );
+        const bad = result.results.filter((r) => r.outcome === 'fail' || r.outcome === 'error').map((r) => `${r.id} ${r.outcome}: ${r.expected} / ${r.actual}`);
+        assert.deepEqual(bad, []);
+        assert.equal(result.results.find((r) => r.id === doc.reportedBy)?.outcome, 'pass', `${doc.reportedBy} passes`);
+      } finally {
+        await server.stop();
+      }
+    });
+  }
+});
