@@ -16,7 +16,7 @@
 import { describeViolation, type Violation } from '../spec/validator.js';
 import { childPointer, isSchemaObject, type JsonSchema } from '../spec/schema-keywords.js';
 import { Numeral, type JsonValue } from './json.js';
-import { getAt, jsonTypeOf, samplesOf, setAt, type InstancePath } from './schema-values.js';
+import { getAt, samplesOf, setAt, type InstancePath } from './schema-values.js';
 import type { SpecModel, Validator } from './spec-model.js';
 
 /**
@@ -253,9 +253,4 @@ export function drawValid(model: SpecModel, validate: Validator, candidates: rea
     if (!closest || repaired.violations.length < closest.violations.length) closest = repaired;
   }
   throw new RuledOut(`the harness cannot build ${what} from the document: ${closest ? explain(closest.violations) : 'no candidate'}`);
-}
-
-/** Whether the JSON types of two values agree (for messages: a value of the type the check needs). */
-export function sameType(a: JsonValue, b: JsonValue): boolean {
-  return jsonTypeOf(a) === jsonTypeOf(b);
 }

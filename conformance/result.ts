@@ -8,7 +8,6 @@ import type { DivergenceComparison } from './differential/divergences.js';
 import { buildMatrix, type MatrixRow } from './differential/matrix.js';
 import type { LintFinding } from './lint.js';
 import { escapeControls, mapStrings, runRedactor } from './report/redact.js';
-import type { Target } from './targets/target.js';
 import type { CheckResult, Summary, TargetResult } from './target-result.js';
 
 export type { CheckResult, ObservedExchange, Summary, TargetResult } from './target-result.js';

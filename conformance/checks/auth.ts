@@ -3,13 +3,12 @@
 // bad credentials is not in the specification; RFC 9110 and RFC 6750 make it
 // binding.
 import { randomBytes } from 'node:crypto';
-import type { Exchange } from '../http.js';
 import type { JsonValue } from '../json.js';
-import { ACCEPT_EVIDENCE, ACCEPT_GRADING, describe, each, gradeAccepted, gradeUnauthorized, noAnswer } from './grades.js';
+import { ACCEPT_EVIDENCE, ACCEPT_GRADING, each, gradeAccepted, gradeUnauthorized, noAnswer } from './grades.js';
 import { caseOf, createRequest, validPlant, type Body } from './requests.js';
 import { RULE1, sameAnswerCheck } from './same-answer.js';
 import { rfc } from './sources.js';
-import type { Check, CheckContext, ExchangeCheck, Level, Source, Verdict } from './types.js';
+import type { Check, CheckContext, ExchangeCheck, Level, Source } from './types.js';
 
 const RFC6750_3 =
   'If the protected resource request does not include authentication credentials or does not contain an access token that enables access to the protected resource, the resource server MUST include the HTTP "WWW-Authenticate" response header field; ... All challenges defined by this specification MUST use the auth-scheme value "Bearer". This scheme MUST be followed by one or more auth-param values.';

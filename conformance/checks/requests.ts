@@ -7,7 +7,7 @@ import { Numeral, toJson, type JsonValue } from '../json.js';
 import type { KeywordCase } from '../keyword-cases.js';
 import { integerRange } from '../../spec/formats.js';
 import { explain } from '../draw.js';
-import { baseBodies, fieldChanges, freshIdFor, plantBrokenBy, plantWith, type Change } from '../bodies.js';
+import { baseBodies, fieldChanges, freshIdFor, plantBrokenBy, plantWith } from '../bodies.js';
 import type { Body, InstancePath } from '../schema-values.js';
 import type { Case, CheckContext } from './types.js';
 
@@ -46,11 +46,6 @@ export function createRequest(
  */
 export function validPlant(ctx: CheckContext, fields: Record<string, JsonValue | undefined> = {}, base: 'required' | 'full' = 'required'): Body {
   return plantWith(ctx.model, ctx.ids, fieldChanges(fields), base);
-}
-
-/** A valid body with changes at any depth (a nested property, an item of an array). */
-export function validPlantWith(ctx: CheckContext, changes: readonly Change[], base: 'required' | 'full' = 'required'): Body {
-  return plantWith(ctx.model, ctx.ids, changes, base);
 }
 
 /**

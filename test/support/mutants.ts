@@ -103,8 +103,6 @@ export interface WrongReasonRow extends FakeRow {
   why: string;
   /** For a skip: what the reason must say (the check says that it cannot tell). */
   reason?: RegExp;
-  /** A known gap of the harness: the check does not grade the row as expected yet (run as a todo). */
-  gap?: string;
 }
 
 /** Ids a long-lived target holds from earlier runs: PS-ACCEPT-007's 0, the document's examples 1 and 2, the int64 ends. */
