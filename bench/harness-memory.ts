@@ -1,10 +1,10 @@
 // The harness's memory against a target that answers 1 MiB to every request
-// (the most the harness reads of an answer, conformance/http.ts): the peak
+// (the most the harness reads of an answer, conformance/run/http.ts): the peak
 // resident set size of a whole CLI run, every report written, measured in
 // the CLI's own process (bench/max-rss.ts, preloaded). When the harness
 // kept every exchange's body it grew with the run (623 MiB for 221
 // requests); it keeps only what its verdicts need, and holds large bodies
-// off the V8 heap (conformance/http.ts), so it stays near its fixed costs
+// off the V8 heap (conformance/run/http.ts), so it stays near its fixed costs
 // (about 175 MiB against small answers). test/conformance/harness-memory.test.ts
 // holds it under a cap.
 //
@@ -15,10 +15,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MAX_BODY } from '../conformance/http.js';
+import { MAX_BODY } from '../conformance/run/http.js';
 import { runProcess } from '../lib/process.js';
 
-const CLI = fileURLToPath(new URL('../conformance/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../conformance/cli/main.js', import.meta.url));
 const PRELOAD = new URL('./max-rss.js', import.meta.url).href;
 /** The line the preload writes at exit. */
 const MAX_RSS_LINE = /^max-rss-kib (\d+)$/m;

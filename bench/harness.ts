@@ -8,7 +8,7 @@ import { runProcess } from '../lib/process.js';
 import { PROJECT_ROOT } from './servers.js';
 import { median } from './stats.js';
 
-export const HARNESS_CLI = 'dist/conformance/cli.js';
+export const HARNESS_CLI = 'dist/conformance/cli/main.js';
 /** Generated cases per property check, passed explicitly (it is also the harness's default) so the count is known. */
 export const CASES_PER_PROPERTY = 50;
 /** A fixed seed: every run generates the same cases. */

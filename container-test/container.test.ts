@@ -19,7 +19,7 @@ import { runProcess, startProcess, type StartedProcess } from '../lib/process.js
 import { engine, portIsFree, run, waitUntilHealthy } from './engine.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url)); // from dist/container-test/
-const CONFORMANCE_CLI = join(ROOT, 'dist', 'conformance', 'cli.js');
+const CONFORMANCE_CLI = join(ROOT, 'dist', 'conformance', 'cli', 'main.js');
 const TOKEN = 'ci-token';
 const ADMIN_TOKEN = 'ci-admin-token';
 const ADMIN = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -158,7 +158,7 @@ test('the image built from the Dockerfile with testcontainers', { timeout: 15 * 
 
     await t.test('the conformance suite passes against the container', async (t) => {
       if (!existsSync(CONFORMANCE_CLI)) {
-        t.skip(`the conformance harness is not built here (${join('dist', 'conformance', 'cli.js')} is missing)`);
+        t.skip(`the conformance harness is not built here (${join('dist', 'conformance', 'cli', 'main.js')} is missing)`);
         return;
       }
       const dir = mkdtempSync(join(tmpdir(), 'plantstore-conformance-'));

@@ -53,7 +53,7 @@ after(() => rmSync(folder, { recursive: true, force: true }));
 describe('the npm package', () => {
   it('holds the harness, the server, the document, the divergence file, the ruleset and types, and no tests', () => {
     for (const file of [
-      'dist/conformance/cli.js',
+      'dist/conformance/cli/main.js',
       'dist/conformance/index.js',
       'dist/conformance/index.d.ts',
       'dist/server/start.js',

@@ -11,10 +11,10 @@
 import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { main } from '../conformance/cli.js';
+import { main } from '../conformance/cli/main.js';
 import type { JsonReport } from '../conformance/report/json.js';
 import { fenced, inline } from '../conformance/report/markdown.js';
-import { FRAGMENT, tokenForms } from '../conformance/report/redact.js';
+import { FRAGMENT, tokenForms } from '../conformance/redact/secrets.js';
 
 export interface ActionInputs {
   /** Empty when only compat runs. */

@@ -15,7 +15,7 @@
 //   (spec/openapi.yaml, package.json) is the same as in a clone;
 // - the Spectral ruleset (.spectral.yaml) is compiled into the bundle:
 //   Spectral's loader would require() the ruleset's functions from
-//   node_modules at run time, and the action has none. conformance/ruleset.ts
+//   node_modules at run time, and the action has none. conformance/model/ruleset.ts
 //   is replaced by a module that returns that compiled ruleset;
 // - the reference server that `compat` serves each document with (in
 //   process) has no request-body validator generated at build time
@@ -41,7 +41,7 @@ function urlFromBundle(pathInRepository) {
   return `new URL(${JSON.stringify(posix(relative(join(ROOT, ACTION_DIR), join(ROOT, pathInRepository))))}, import.meta.url)`;
 }
 
-/** The ruleset, compiled: .spectral.yaml as an ES module (Spectral's migrator), loaded as conformance/ruleset.ts's loadRuleset would. */
+/** The ruleset, compiled: .spectral.yaml as an ES module (Spectral's migrator), loaded as conformance/model/ruleset.ts's loadRuleset would. */
 async function rulesetModule() {
   const fs = await import('node:fs');
   const { migrateRuleset } = require('@stoplight/spectral-ruleset-migrator');
@@ -64,7 +64,7 @@ async function rulesetModule() {
 const asInTheCheckout = (ruleset) => ({
   name: 'as-in-the-checkout',
   setup(b) {
-    b.onResolve({ filter: /^\.\/ruleset\.js$/ }, (args) => (posix(args.importer).endsWith('conformance/lint.ts') ? { path: 'ruleset', namespace: 'plantstore' } : undefined));
+    b.onResolve({ filter: /^\.\/ruleset\.js$/ }, (args) => (posix(args.importer).endsWith('conformance/model/lint.ts') ? { path: 'ruleset', namespace: 'plantstore' } : undefined));
     b.onResolve({ filter: /^\.\.\/spec\/openapi\.validator\.js$/ }, (args) => (posix(args.importer).endsWith('server/validation.ts') ? { path: 'no-generated-validator', namespace: 'plantstore' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'plantstore' }, (args) =>
       args.path === 'no-generated-validator'

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { catalog } from '../conformance/checks/index.js';
-import { loadDivergences } from '../conformance/differential/divergences.js';
+import { loadDivergences } from '../conformance/run/differential/divergences.js';
 
 /** Every check ID ever published, in the order they were added: `npm run docs:checks` appends new ones; none is ever removed (test/conformance/catalog.test.ts). */
 export const FROZEN_IDS_PATH = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../conformance/checks/frozen-ids.json' : '../conformance/checks/frozen-ids.json', import.meta.url));

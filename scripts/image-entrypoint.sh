@@ -12,7 +12,7 @@ case "${1:-serve}" in
     ;;
   conformance)
     shift
-    exec node /app/dist/conformance/cli.js "$@"
+    exec node /app/dist/conformance/cli/main.js "$@"
     ;;
   *)
     exec "$@"

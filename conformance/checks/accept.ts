@@ -1,14 +1,14 @@
 // Acceptance of valid data. Plant Store specification, Create plant rule 1:
 // "When the request body is a valid NewPlant record, then the service
 // answers 200 with a Plant record."
-import type { Exchange } from '../http.js';
-import { Numeral } from '../json.js';
+import type { Exchange } from '../run/http.js';
+import { Numeral } from '../model/json.js';
 import { ACCEPT_EVIDENCE, ACCEPT_GRADING, each, gradeAccepted, worst } from './grades.js';
-import { baseBodies } from '../bodies.js';
-import { stringsOfLength } from '../schema-values.js';
-import { keywordDerivations, UNNAMED_PROPERTY } from '../keyword-cases.js';
+import { baseBodies } from '../cases/bodies.js';
+import { stringsOfLength } from '../cases/schema-values.js';
+import { keywordDerivations, UNNAMED_PROPERTY } from '../cases/keyword-cases.js';
 import { createRequest, freshId, freshIdBelow, rawWithProto, idField, idRange, keywordCaseBody, preferring, stringFields, validPlant, whyInvalid, type Body } from './requests.js';
-import { RuledOut } from '../draw.js';
+import { RuledOut } from '../cases/draw.js';
 import { spec } from './sources.js';
 import { fixedIdCases, fixedIdCheck, gradeFixedId, neighbourOf, type IdSent } from './fixed-ids.js';
 import type { Case, Check, CheckContext, ExchangeCheck, Source, Verdict } from './types.js';

@@ -3,7 +3,7 @@
 // bad credentials is not in the specification; RFC 9110 and RFC 6750 make it
 // binding.
 import { randomBytes } from 'node:crypto';
-import type { JsonValue } from '../json.js';
+import type { JsonValue } from '../model/json.js';
 import { ACCEPT_EVIDENCE, ACCEPT_GRADING, each, gradeAccepted, gradeUnauthorized, noAnswer } from './grades.js';
 import { caseOf, createRequest, validPlant, type Body } from './requests.js';
 import { RULE1, sameAnswerCheck } from './same-answer.js';

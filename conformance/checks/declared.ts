@@ -2,11 +2,11 @@
 // (its method and path template), the response it declares for a status, and
 // what is wrong with an answer of it. Shared by PS-DOC-*, PS-RESP-* and the
 // coverage of the document.
-import type { Exchange } from '../http.js';
-import { parseExact } from '../json.js';
+import type { Exchange } from '../run/http.js';
+import { parseExact } from '../model/json.js';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
 import { describeViolation } from '../../spec/validator.js';
-import type { OperationModel, ResponseModel, SpecModel } from '../spec-model.js';
+import type { OperationModel, ResponseModel, SpecModel } from '../model/spec-model.js';
 
 /**
  * Statuses that RFCs mandate for conditions the specification leaves open: 401

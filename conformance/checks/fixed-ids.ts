@@ -2,7 +2,7 @@
 // beside a neighbour, so that a target which answers 200 but stores the id
 // rounded (or refuses it as a duplicate of its neighbour) is seen.
 import { describe, gradeAccepted, sameDuplicateAnswer } from './grades.js';
-import { RuledOut } from '../draw.js';
+import { RuledOut } from '../cases/draw.js';
 import { createRequest, freshId, idField, validPlant, type Body } from './requests.js';
 import { PLANT_STORE_SPEC } from './sources.js';
 import type { Case, CaseExchange, CheckContext, ExchangeCheck, Verdict } from './types.js';

@@ -6,12 +6,12 @@
 import fc from 'fast-check';
 import { rationalOf } from '../../spec/exact-number.js';
 import { integerRange } from '../../spec/formats.js';
-import { repair } from '../draw.js';
-import { toJson, type JsonValue } from '../json.js';
-import { keywordDerivations } from '../keyword-cases.js';
-import { baseBodies, idFieldOf } from '../bodies.js';
-import { getAt, patternSamples, setAt, typeAllowed, typeExemplars } from '../schema-values.js';
-import type { FieldModel, SpecModel } from '../spec-model.js';
+import { repair } from '../cases/draw.js';
+import { toJson, type JsonValue } from '../model/json.js';
+import { keywordDerivations } from '../cases/keyword-cases.js';
+import { baseBodies, idFieldOf } from '../cases/bodies.js';
+import { getAt, patternSamples, setAt, typeAllowed, typeExemplars } from '../cases/schema-values.js';
+import type { FieldModel, SpecModel } from '../model/spec-model.js';
 import { ACCEPT_EVIDENCE, ACCEPT_GRADING, gradeAccepted, gradeRejected } from './grades.js';
 import { createRequest, freshId, idField, type Body } from './requests.js';
 import { spec } from './sources.js';

@@ -3,7 +3,7 @@
 // request (media type, chunked body, field names, Accept).
 import { randomBytes } from 'node:crypto';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
-import { writeJson } from '../json-writing.js';
+import { writeJson } from '../cases/json-writing.js';
 import { describe, each, noAnswer, serverFailure } from './grades.js';
 import { caseOf, createRequest, validPlant, type Body } from './requests.js';
 import { plantWithSpecials, RULE1, sameAnswerCheck } from './same-answer.js';

@@ -1,6 +1,6 @@
 // PS-JSON-*: every way RFC 8259 lets a client write the same JSON text
 // (white space, member order, escapes) is the same valid NewPlant.
-import { escapeEvery, escapeShort, writeJson, type Writing } from '../json-writing.js';
+import { escapeEvery, escapeShort, writeJson, type Writing } from '../cases/json-writing.js';
 import { createRequest, type Body } from './requests.js';
 import { plantWithSpecials, richPlant, RULE1, sameAnswerCheck } from './same-answer.js';
 import { rfc } from './sources.js';

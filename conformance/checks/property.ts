@@ -2,9 +2,9 @@
 // becomes a case that the runner's `send` sends, and the check grades it. A
 // failing case is shrunk to its smallest form and reported with the seed.
 import fc from 'fast-check';
-import type { Exchange, RequestSpec } from '../http.js';
+import type { Exchange, RequestSpec } from '../run/http.js';
 import { describe, noAnswerCause } from './grades.js';
-import { RuledOut } from '../draw.js';
+import { RuledOut } from '../cases/draw.js';
 import type { Case, CheckContext, PropertyCheck, Verdict } from './types.js';
 
 /** No answer at all: the harness could not run the case, which ends the property as `error`, not `fail`. */

@@ -4,14 +4,14 @@
 // content type application/json, and the body shape Error". Rejected means a
 // 4xx; 400 with an Error body is what the document declares (see
 // gradeRejected).
-import type { RequestSpec } from '../http.js';
-import { Numeral, toJson, type JsonValue } from '../json.js';
-import { keywordDerivations } from '../keyword-cases.js';
-import { typeAllowed, typeExemplars } from '../schema-values.js';
+import type { RequestSpec } from '../run/http.js';
+import { Numeral, toJson, type JsonValue } from '../model/json.js';
+import { keywordDerivations } from '../cases/keyword-cases.js';
+import { typeAllowed, typeExemplars } from '../cases/schema-values.js';
 import { describe, gradeRejected, sameDuplicateAnswer, worst } from './grades.js';
 import { createRequest, freshId, idField, idRange, invalidPlant, keywordCaseBody, validPlant } from './requests.js';
-import { RuledOut } from '../draw.js';
-import type { InstancePath } from '../schema-values.js';
+import { RuledOut } from '../cases/draw.js';
+import type { InstancePath } from '../cases/schema-values.js';
 import { rfc, spec } from './sources.js';
 import type { Case, Check, CheckContext, ExchangeCheck, Level, Source, Verdict } from './types.js';
 

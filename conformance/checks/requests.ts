@@ -2,13 +2,13 @@
 // test and valid bodies, both derived from the document (schema-values.ts):
 // a valid body is the document's own (its examples, or one built from its
 // schema), checked against the request validator.
-import type { RequestSpec } from '../http.js';
-import { Numeral, toJson, type JsonValue } from '../json.js';
-import type { KeywordCase } from '../keyword-cases.js';
+import type { RequestSpec } from '../run/http.js';
+import { Numeral, toJson, type JsonValue } from '../model/json.js';
+import type { KeywordCase } from '../cases/keyword-cases.js';
 import { integerRange } from '../../spec/formats.js';
-import { explain } from '../draw.js';
-import { baseBodies, fieldChanges, freshIdFor, plantBrokenBy, plantWith } from '../bodies.js';
-import type { Body, InstancePath } from '../schema-values.js';
+import { explain } from '../cases/draw.js';
+import { baseBodies, fieldChanges, freshIdFor, plantBrokenBy, plantWith } from '../cases/bodies.js';
+import type { Body, InstancePath } from '../cases/schema-values.js';
 import type { Case, CheckContext } from './types.js';
 
 export type { Body };

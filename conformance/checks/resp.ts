@@ -2,7 +2,7 @@
 // checks' requests included): the status, the content type and the body
 // against what the document declares for the operation the request went to
 // (its method and path template), whichever operation that is.
-import { parseExact } from '../json.js';
+import { parseExact } from '../model/json.js';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
 import { describeViolation } from '../../spec/validator.js';
 import { declared, operationOf, RFC_STATUSES } from './declared.js';

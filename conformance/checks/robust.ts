@@ -2,12 +2,12 @@
 // fragile server trips on: bytes that are not UTF-8, nesting far beyond any
 // sensible depth, numbers of thousands of digits, bodies from a byte to the
 // 1 MiB that is a common body limit.
-import type { Exchange } from '../http.js';
-import { Numeral, toJson, type JsonValue } from '../json.js';
-import { UNNAMED_PROPERTY } from '../keyword-cases.js';
+import type { Exchange } from '../run/http.js';
+import { Numeral, toJson, type JsonValue } from '../model/json.js';
+import { UNNAMED_PROPERTY } from '../cases/keyword-cases.js';
 import { describe, each, errorBodyProblem, gradeAccepted, hung, noAnswer, serverFailure } from './grades.js';
-import { RuledOut } from '../draw.js';
-import type { InstancePath } from '../schema-values.js';
+import { RuledOut } from '../cases/draw.js';
+import type { InstancePath } from '../cases/schema-values.js';
 import { createRequest, idField, invalidPlant, stringFields, validPlant, whyInvalid, type Body } from './requests.js';
 import { rfc, spec } from './sources.js';
 import type { Check, CheckContext, ExchangeCheck, Verdict } from './types.js';

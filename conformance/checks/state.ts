@@ -1,6 +1,6 @@
 // State: what the store keeps between requests.
 import { describe, errorBodyProblem, gradeAccepted, noAnswer } from './grades.js';
-import { idsDoublesMerge } from '../bodies.js';
+import { idsDoublesMerge } from '../cases/bodies.js';
 import { createRequest, idField, preferring, stringFields, validPlant, type Body } from './requests.js';
 import { PLANT_STORE_SPEC } from './sources.js';
 import { MAX_BATCH, type CaseExchange, type Check, type ExchangeCheck, type Verdict } from './types.js';

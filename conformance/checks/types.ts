@@ -4,10 +4,10 @@
 // send and carry what each one sent; the runner does all I/O and hands the
 // cases back to the check, each with its exchange, to be graded.
 import type fc from 'fast-check';
-import type { Exchange, RequestSpec } from '../http.js';
-import type { IdAllocator } from '../ids.js';
-import type { SpecModel } from '../spec-model.js';
-import type { Target } from '../targets/target.js';
+import type { Exchange, RequestSpec } from '../run/http.js';
+import type { IdAllocator } from '../cases/ids.js';
+import type { SpecModel } from '../model/spec-model.js';
+import type { Target } from '../model/target.js';
 
 /** After Autobahn|Testsuite's grading. */
 export type Outcome = 'pass' | 'non-strict' | 'fail' | 'skip' | 'error';

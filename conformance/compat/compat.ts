@@ -5,14 +5,14 @@
 // proof, and where the two disagree (a rule says breaking and no check
 // fails; a check fails that no rule saw), the result says so and which way.
 // The result is data; report.ts renders it.
-import type { CheckResult } from '../result.js';
+import type { CheckResult } from '../run/result.js';
 import { loadOpenApi } from '../../spec/openapi.js';
-import { describeDocumentError } from '../spec-errors.js';
+import { describeDocumentError } from '../model/spec-errors.js';
 import { SIDES, worse, type Change, type Side, type SideVerdict } from './change.js';
 import { diffDocuments } from './diff.js';
 import { execute, type CrossRun, type ExecutionOptions } from './execute.js';
 import { witnessOf, type Witness } from './witness.js';
-import { loadSpecModel, type SpecModel } from '../spec-model.js';
+import { loadSpecModel, type SpecModel } from '../model/spec-model.js';
 
 export interface DocumentRef {
   /** How the report names it: a file, or `REV:path`. */

@@ -9,7 +9,7 @@
 import { createOperation, operationsOf, resolveReference, type OpenApiDocument, type OperationLocation } from '../../spec/openapi.js';
 import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
 import type { Source } from '../checks/types.js';
-import { flattenObject } from '../spec-model.js';
+import { flattenObject } from '../model/spec-model.js';
 import { sidesOf, whyOf, worse, type Bearing, type Change, type Effect, type Role, type SideVerdict } from './change.js';
 import { compareSchemas, sameJson, shown, type SchemaDelta } from './schema-diff.js';
 import { SOURCES, openapi } from './sources.js';

@@ -11,10 +11,10 @@
 // reference runs in this process (buildApp, listening on 127.0.0.1), as the
 // Action has no built server to start; the checks still know nothing of it.
 import { randomBytes } from 'node:crypto';
-import type { CheckResult, Summary } from '../result.js';
-import { runTarget } from '../runner.js';
-import { loadSpecModel } from '../spec-model.js';
-import type { Target } from '../targets/target.js';
+import type { CheckResult, Summary } from '../run/result.js';
+import { runTarget } from '../run/runner.js';
+import { loadSpecModel } from '../model/spec-model.js';
+import type { Target } from '../model/target.js';
 import type { Side } from './change.js';
 
 export interface ExecutionOptions {

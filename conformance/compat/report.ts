@@ -2,7 +2,7 @@
 // (short, grouped by what each change does), the JSON report (--json), and
 // Markdown fit for a pull-request comment or a job summary (--markdown).
 import { fenced, inline } from '../report/markdown.js';
-import type { CheckResult } from '../result.js';
+import type { CheckResult } from '../run/result.js';
 import type { Change, Side, SideVerdict } from './change.js';
 import type { Agreement, CompatResult, Finding } from './compat.js';
 import { shown } from './schema-diff.js';

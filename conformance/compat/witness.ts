@@ -9,9 +9,9 @@
 import { rationalOf } from '../../spec/exact-number.js';
 import { INTEGER_FORMAT_RANGES } from '../../spec/formats.js';
 import { schemaValidators } from '../../spec/validator.js';
-import { repair } from '../draw.js';
-import { Numeral, type JsonValue } from '../json.js';
-import type { SpecModel, Validator } from '../spec-model.js';
+import { repair } from '../cases/draw.js';
+import { Numeral, type JsonValue } from '../model/json.js';
+import type { SpecModel, Validator } from '../model/spec-model.js';
 import type { Change, Role, Side } from './change.js';
 
 export interface Witness {

@@ -7,7 +7,7 @@
 // untrusted: the page's script inserts all text with textContent, never as
 // markup.
 import { createHash } from 'node:crypto';
-import type { RunResult } from '../result.js';
+import type { RunResult } from '../run/result.js';
 import type { Outcome } from '../checks/types.js';
 import { toJsonReport, type JsonReport } from './json.js';
 

@@ -3,12 +3,12 @@
 // rename or remove.
 import { relative } from 'node:path';
 import type { Outcome, Facts } from '../checks/types.js';
-import type { Coverage } from '../coverage.js';
-import { divergenceOf, type DivergenceStatus } from '../differential/matrix.js';
-import type { LintFinding } from '../lint.js';
-import type { Diagnosis } from '../diagnose.js';
-import { failureGroups, type FailureGroup, type RunResult } from '../result.js';
-import type { Role } from '../targets/target.js';
+import type { Coverage } from '../run/coverage.js';
+import { divergenceOf, type DivergenceStatus } from '../run/differential/matrix.js';
+import type { LintFinding } from '../model/lint.js';
+import type { Diagnosis } from '../run/diagnose.js';
+import { failureGroups, type FailureGroup, type RunResult } from '../run/result.js';
+import type { Role } from '../model/target.js';
 
 export interface JsonReport {
   seed: number;

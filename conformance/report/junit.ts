@@ -4,8 +4,8 @@
 // <failure> under --strict, otherwise a passing case with a note.
 // A documented divergence of an informing target (the Prism mock) is
 // <skipped> with its reason: that column informs, it does not fail the run.
-import { divergenceOf } from '../differential/matrix.js';
-import { failureGroups, type RunResult, type TargetResult } from '../result.js';
+import { divergenceOf } from '../run/differential/matrix.js';
+import { failureGroups, type RunResult, type TargetResult } from '../run/result.js';
 
 export function xmlEscape(s: string): string {
   // Characters XML 1.0 cannot carry at all are dropped.

@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { StartError } from '../../lib/start-error.js';
-import type { RunResult } from '../result.js';
+import type { RunResult } from '../run/result.js';
 import { toHtml } from './html.js';
 import { toJsonReport } from './json.js';
 import { toJunit } from './junit.js';

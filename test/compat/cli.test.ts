@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
-import { COMPAT_OPTIONS } from '../../conformance/compat/args.js';
+import { COMPAT_OPTIONS } from '../../conformance/cli/compat-args.js';
 import type { CompatResult } from '../../conformance/compat/compat.js';
 
-const CLI = fileURLToPath(new URL('../../conformance/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../conformance/cli/main.js', import.meta.url));
 const SPEC = fileURLToPath(new URL('../../../spec/openapi.yaml', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`../../../test/fixtures/${name}`, import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-compat-cli-'));

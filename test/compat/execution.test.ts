@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { compat } from '../../conformance/compat/compat.js';
 import { renderCompatConsole, renderCompatMarkdown } from '../../conformance/compat/report.js';
-import { loadSpecModel, type SpecModel } from '../../conformance/spec-model.js';
+import { loadSpecModel, type SpecModel } from '../../conformance/model/spec-model.js';
 import { PAIRS, slugOf, writePair } from './pairs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-compat-run-'));

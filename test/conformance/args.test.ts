@@ -1,13 +1,13 @@
 // The CLI's options from flags, the environment and the configuration file
-// (conformance/args.ts, config-file.ts): precedence, ${VAR}, the checks on
+// (conformance/cli/args.ts, config-file.ts): precedence, ${VAR}, the checks on
 // each value with messages that name where it came from, and suggestions.
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { parseCliArgs, UsageError } from '../../conformance/args.js';
-import { PLACEHOLDER_TOKEN } from '../../conformance/targets/target.js';
+import { parseCliArgs, UsageError } from '../../conformance/cli/args.js';
+import { PLACEHOLDER_TOKEN } from '../../conformance/model/target.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-args-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

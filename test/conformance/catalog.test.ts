@@ -3,9 +3,9 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { catalog, FAMILIES, type Check } from '../../conformance/checks/index.js';
-import type { Exchange } from '../../conformance/http.js';
-import { runTarget } from '../../conformance/runner.js';
-import { loadSpecModel } from '../../conformance/spec-model.js';
+import type { Exchange } from '../../conformance/run/http.js';
+import { runTarget } from '../../conformance/run/runner.js';
+import { loadSpecModel } from '../../conformance/model/spec-model.js';
 import { startFake } from '../support/fake-server.js';
 import { MUTANTS } from '../support/mutants.js';
 import { FROZEN_IDS } from '../../scripts/checks-doc.js';

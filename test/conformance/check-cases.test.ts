@@ -5,10 +5,10 @@ import { strict as assert } from 'node:assert';
 import { it } from 'node:test';
 import { catalog } from '../../conformance/checks/index.js';
 import type { Case, CheckContext, ExchangeCheck } from '../../conformance/checks/types.js';
-import type { Exchange } from '../../conformance/http.js';
-import { IdAllocator } from '../../conformance/ids.js';
-import { toJson, type JsonValue } from '../../conformance/json.js';
-import { loadSpecModel } from '../../conformance/spec-model.js';
+import type { Exchange } from '../../conformance/run/http.js';
+import { IdAllocator } from '../../conformance/cases/ids.js';
+import { toJson, type JsonValue } from '../../conformance/model/json.js';
+import { loadSpecModel } from '../../conformance/model/spec-model.js';
 
 const model = loadSpecModel();
 

@@ -5,9 +5,9 @@ import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
 import { catalog } from '../../conformance/checks/index.js';
 import type { Outcome } from '../../conformance/checks/types.js';
-import type { TargetResult } from '../../conformance/result.js';
-import { runTarget } from '../../conformance/runner.js';
-import { loadSpecModel } from '../../conformance/spec-model.js';
+import type { TargetResult } from '../../conformance/run/result.js';
+import { runTarget } from '../../conformance/run/runner.js';
+import { loadSpecModel } from '../../conformance/model/spec-model.js';
 import { startFake, type FakeOptions, type FakeServer, type Mutation } from '../support/fake-server.js';
 import { EARLIER_RUNS, MUTANTS } from '../support/mutants.js';
 

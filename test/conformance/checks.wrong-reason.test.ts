@@ -6,9 +6,9 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { catalog } from '../../conformance/checks/index.js';
-import type { TargetResult } from '../../conformance/result.js';
-import { runTarget } from '../../conformance/runner.js';
-import { loadSpecModel, type SpecModel } from '../../conformance/spec-model.js';
+import type { TargetResult } from '../../conformance/run/result.js';
+import { runTarget } from '../../conformance/run/runner.js';
+import { loadSpecModel, type SpecModel } from '../../conformance/model/spec-model.js';
 import { startFake } from '../support/fake-server.js';
 import { fixturePath } from '../support/fixtures.js';
 import { ALLOWED_CHOICES, WRONG_REASON_MUTANTS, type FakeRow } from '../support/mutants.js';

@@ -1,4 +1,4 @@
-// The CLI end to end: a spawned `node dist/conformance/cli.js` against the
+// The CLI end to end: a spawned `node dist/conformance/cli/main.js` against the
 // fake server's baseline (exit 0), against mutants (exit 1, the failing
 // check named with a curl line), with bad arguments and an unreachable
 // target (exit 2).
@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { freePort } from '../../lib/process.js';
-import { OPTIONS } from '../../conformance/args.js';
+import { OPTIONS } from '../../conformance/cli/args.js';
 import { OPENAPI_PATH } from '../../spec/openapi.js';
 import { startFake, type FakeOptions } from '../support/fake-server.js';
 
-const CLI = fileURLToPath(new URL('../../conformance/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../conformance/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 

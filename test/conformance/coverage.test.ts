@@ -4,12 +4,12 @@
 // console and JSON reports carry it.
 import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
-import { computeCoverage, type Coverage } from '../../conformance/coverage.js';
+import { computeCoverage, type Coverage } from '../../conformance/run/coverage.js';
 import { renderConsole } from '../../conformance/report/console.js';
 import { toJsonReport } from '../../conformance/report/json.js';
-import { runResult } from '../../conformance/result.js';
-import { runTarget } from '../../conformance/runner.js';
-import { loadSpecModel, type SpecModel } from '../../conformance/spec-model.js';
+import { runResult } from '../../conformance/run/result.js';
+import { runTarget } from '../../conformance/run/runner.js';
+import { loadSpecModel, type SpecModel } from '../../conformance/model/spec-model.js';
 import { startFake, type FakeServer } from '../support/fake-server.js';
 import { fixturePath } from '../support/fixtures.js';
 

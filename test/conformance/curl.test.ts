@@ -6,8 +6,8 @@ import { execFile, execFileSync } from 'node:child_process';
 import { createServer, type IncomingMessage } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { toCurl } from '../../conformance/curl.js';
-import type { RequestSpec } from '../../conformance/http.js';
+import { toCurl } from '../../conformance/run/curl.js';
+import type { RequestSpec } from '../../conformance/run/http.js';
 
 let hasCurl = true;
 try {

@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { it } from 'node:test';
-import { loadDivergences } from '../../conformance/differential/divergences.js';
+import { loadDivergences } from '../../conformance/run/differential/divergences.js';
 import { CHECKS_DOC_PATH, withDivergencesTable } from '../../scripts/checks-doc.js';
 
 it('docs/checks.md lists every documented Prism divergence, up to date', () => {

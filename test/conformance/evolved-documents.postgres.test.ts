@@ -5,8 +5,8 @@
 // keeps (every property Plant declares, as sent) goes through the row.
 import { strict as assert } from 'node:assert';
 import { after, describe, it } from 'node:test';
-import { runTarget } from '../../conformance/runner.js';
-import { loadSpecModel } from '../../conformance/spec-model.js';
+import { runTarget } from '../../conformance/run/runner.js';
+import { loadSpecModel } from '../../conformance/model/spec-model.js';
 import { startEntry } from '../support/entry.js';
 import { EVOLVED_DOCUMENTS, fixturePath } from '../support/fixtures.js';
 import { POSTGRES_MISSING, useTestDatabases } from '../support/postgres.js';

@@ -15,7 +15,7 @@ import type { JsonReport } from '../../conformance/report/json.js';
 import { startFake } from '../support/fake-server.js';
 import { EVOLVED_DOCUMENTS, fixturePath, NOT_EVOLVED } from '../support/fixtures.js';
 
-const CLI = fileURLToPath(new URL('../../conformance/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../conformance/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-evolved-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 

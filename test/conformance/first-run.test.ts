@@ -18,7 +18,7 @@ import { freePort } from '../../lib/process.js';
 import type { JsonReport } from '../../conformance/report/json.js';
 import { startFake, type FakeOptions, type FakeServer } from '../support/fake-server.js';
 
-const CLI = fileURLToPath(new URL('../../conformance/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../conformance/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-first-run-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const TOKEN = 'first-run-token-42';

@@ -5,8 +5,8 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { describe, it } from 'node:test';
 import { invalidArb, validArb } from '../../conformance/checks/gen.js';
-import { toJson } from '../../conformance/json.js';
-import { loadSpecModel } from '../../conformance/spec-model.js';
+import { toJson } from '../../conformance/model/json.js';
+import { loadSpecModel } from '../../conformance/model/spec-model.js';
 import { fixturePath } from '../support/fixtures.js';
 
 const documents = [

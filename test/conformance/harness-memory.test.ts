@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { measureHarnessMemory } from '../../bench/harness-memory.js';
-import { HttpClient, MAX_BODY } from '../../conformance/http.js';
+import { HttpClient, MAX_BODY } from '../../conformance/run/http.js';
 
 /** The cap: the fixed costs, and room for the answers in flight (at most 12 at once, 1 MiB each, read as bytes and then as text). */
 export const MAX_RSS_MIB = 400;

@@ -14,14 +14,14 @@ import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import { formatMs, MAX_BODY } from '../../conformance/http.js';
-import { exitCode, type TargetResult } from '../../conformance/result.js';
-import { DEAD_AFTER, run, runTarget } from '../../conformance/runner.js';
-import { loadSpecModel } from '../../conformance/spec-model.js';
+import { formatMs, MAX_BODY } from '../../conformance/run/http.js';
+import { exitCode, type TargetResult } from '../../conformance/run/result.js';
+import { DEAD_AFTER, run, runTarget } from '../../conformance/run/runner.js';
+import { loadSpecModel } from '../../conformance/model/spec-model.js';
 import { startFake } from '../support/fake-server.js';
 import * as hostile from '../support/hostile-servers.js';
 
-const CLI = fileURLToPath(new URL('../../conformance/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../conformance/cli/main.js', import.meta.url));
 const model = loadSpecModel();
 const TIMEOUT_MS = 2000;
 /** The deadline of the runs that must end in a timeout; how the messages write it ("2 s"). */

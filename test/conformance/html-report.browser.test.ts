@@ -12,11 +12,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { computeCoverage, type Coverage } from '../../conformance/coverage.js';
+import { computeCoverage, type Coverage } from '../../conformance/run/coverage.js';
 import { toHtml } from '../../conformance/report/html.js';
-import { runResult, type TargetResult } from '../../conformance/result.js';
-import { run } from '../../conformance/runner.js';
-import { loadSpecModel } from '../../conformance/spec-model.js';
+import { runResult, type TargetResult } from '../../conformance/run/result.js';
+import { run } from '../../conformance/run/runner.js';
+import { loadSpecModel } from '../../conformance/model/spec-model.js';
 import { launchChromium } from '../support/browser.js';
 import { startFake } from '../support/fake-server.js';
 

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { OPENAPI_PATH } from '../../spec/openapi.js';
-import { lintSpec } from '../../conformance/lint.js';
+import { lintSpec } from '../../conformance/model/lint.js';
 import { startFake } from '../support/fake-server.js';
 
-const CLI = fileURLToPath(new URL('../../conformance/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../conformance/cli/main.js', import.meta.url));
 const LINT_SPEC = fileURLToPath(new URL('../../../scripts/lint-spec.mjs', import.meta.url));
 const TOKEN = 'lint-test-token';
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-lint-'));

@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import type { JsonReport } from '../../conformance/report/json.js';
 import { startFake, type FakeServer } from '../support/fake-server.js';
 
-const CLI = fileURLToPath(new URL('../../conformance/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../conformance/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-matrix-cli-'));
 const TOKEN = 'matrix-cli-token';
 let baseline: FakeServer;

@@ -6,14 +6,14 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { Outcome } from '../../conformance/checks/types.js';
-import { compareDivergences, loadDivergences, parseDivergences, type DivergenceFile } from '../../conformance/differential/divergences.js';
-import { buildMatrix } from '../../conformance/differential/matrix.js';
+import { compareDivergences, loadDivergences, parseDivergences, type DivergenceFile } from '../../conformance/run/differential/divergences.js';
+import { buildMatrix } from '../../conformance/run/differential/matrix.js';
 import { renderMatrixConsole } from '../../conformance/report/console.js';
 import { embedJson, toHtml } from '../../conformance/report/html.js';
 import { toJsonReport } from '../../conformance/report/json.js';
 import { toJunit } from '../../conformance/report/junit.js';
-import { runResult, summarize, type CheckResult, type TargetResult } from '../../conformance/result.js';
-import type { Role } from '../../conformance/targets/target.js';
+import { runResult, summarize, type CheckResult, type TargetResult } from '../../conformance/run/result.js';
+import type { Role } from '../../conformance/model/target.js';
 
 function result(id: string, outcome: Outcome): CheckResult {
   const failing = outcome !== 'pass';

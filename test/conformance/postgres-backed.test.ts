@@ -4,8 +4,8 @@
 // answers the behaviour table the same way.
 import { strict as assert } from 'node:assert';
 import { after, describe, it } from 'node:test';
-import { runTarget } from '../../conformance/runner.js';
-import { loadSpecModel } from '../../conformance/spec-model.js';
+import { runTarget } from '../../conformance/run/runner.js';
+import { loadSpecModel } from '../../conformance/model/spec-model.js';
 import { startEntry } from '../support/entry.js';
 import { POSTGRES_MISSING, useTestDatabases } from '../support/postgres.js';
 

@@ -14,11 +14,11 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { catalog } from '../../conformance/checks/index.js';
-import { loadDivergences } from '../../conformance/differential/divergences.js';
+import { loadDivergences } from '../../conformance/run/differential/divergences.js';
 import type { JsonReport } from '../../conformance/report/json.js';
 import { launchChromium } from '../support/browser.js';
 
-const CLI = fileURLToPath(new URL('../../conformance/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../conformance/cli/main.js', import.meta.url));
 // The default run writes reports/ under the working directory: a fresh one.
 const cwd = mkdtempSync(join(tmpdir(), 'plantstore-default-run-'));
 after(() => rmSync(cwd, { recursive: true, force: true }));

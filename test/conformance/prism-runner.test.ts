@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OPENAPI_PATH } from '../../spec/openapi.js';
-import { startPrism } from '../../conformance/targets/prism.js';
+import { startPrism } from '../../conformance/run/targets/prism.js';
 
 test('startPrism serves the document on a loopback port and stop() ends it', async () => {
   const prism = await startPrism({ specPath: OPENAPI_PATH });

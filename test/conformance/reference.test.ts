@@ -3,9 +3,9 @@
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { REFERENCE_ENTRY, startReference } from '../../conformance/targets/reference.js';
-import { runTarget } from '../../conformance/runner.js';
-import { loadSpecModel } from '../../conformance/spec-model.js';
+import { REFERENCE_ENTRY, startReference } from '../../conformance/run/targets/reference.js';
+import { runTarget } from '../../conformance/run/runner.js';
+import { loadSpecModel } from '../../conformance/model/spec-model.js';
 
 // The server is built from server/ on branch main; on a branch without it
 // there is nothing to run against, and the test says so instead of passing.

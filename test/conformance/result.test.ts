@@ -4,8 +4,8 @@
 import { strict as assert } from 'node:assert';
 import { it } from 'node:test';
 import type { Outcome } from '../../conformance/checks/types.js';
-import { decidingTargets, exitCode, summarize, type TargetResult } from '../../conformance/result.js';
-import type { Role } from '../../conformance/targets/target.js';
+import { decidingTargets, exitCode, summarize, type TargetResult } from '../../conformance/run/result.js';
+import type { Role } from '../../conformance/model/target.js';
 
 function target(name: string, role: Role, outcome: Outcome, unreachable?: string): TargetResult {
   const results = [

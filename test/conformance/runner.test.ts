@@ -2,8 +2,8 @@
 // timeout is graded `error` (the harness could not run the case), not `fail`.
 import { strict as assert } from 'node:assert';
 import { it } from 'node:test';
-import { runTarget } from '../../conformance/runner.js';
-import { loadSpecModel } from '../../conformance/spec-model.js';
+import { runTarget } from '../../conformance/run/runner.js';
+import { loadSpecModel } from '../../conformance/model/spec-model.js';
 import { startFake } from '../support/fake-server.js';
 
 it('grades a request that times out as error', { timeout: 120_000 }, async () => {

@@ -1,4 +1,4 @@
-// Real deployments sit behind gateways (conformance/gateway.ts). Against
+// Real deployments sit behind gateways (conformance/run/gateway.ts). Against
 // loopback servers that behave that way: a rate-limited target answering
 // 429 with Retry-After gets a complete, correct run under --rate-limit; a
 // 429 or 503 with Retry-After is never a check's verdict (retries spent, or
@@ -12,13 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { RETRIES, retryAfterMs } from '../../conformance/gateway.js';
+import { RETRIES, retryAfterMs } from '../../conformance/run/gateway.js';
 import type { JsonReport } from '../../conformance/report/json.js';
 import { runProcess } from '../../lib/process.js';
 import { startFake, type FakeServer } from '../support/fake-server.js';
 import { rateLimitedGateway, recordingProxy, tlsTerminator } from './loopback-gateways.js';
 
-const CLI = fileURLToPath(new URL('../../conformance/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../conformance/cli/main.js', import.meta.url));
 const TOKEN = 'gateway-test-token';
 const folder = mkdtempSync(join(tmpdir(), 'plantstore-gateway-'));
 const NO_PROXY_ENV = { HTTP_PROXY: undefined, HTTPS_PROXY: undefined, http_proxy: undefined, https_proxy: undefined, NO_PROXY: undefined, no_proxy: undefined };

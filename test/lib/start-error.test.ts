@@ -3,11 +3,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { START_ERRORS, StartError, type StartErrorCode } from '../../lib/start-error.js';
-import { UsageError } from '../../conformance/args.js';
-import { ConfigFileError } from '../../conformance/config-file.js';
-import { DivergenceFileError } from '../../conformance/differential/divergences.js';
+import { UsageError } from '../../conformance/cli/args.js';
+import { ConfigFileError } from '../../conformance/cli/config-file.js';
+import { DivergenceFileError } from '../../conformance/run/differential/divergences.js';
 import { ReportWriteError } from '../../conformance/report/write.js';
-import { ServerStartError } from '../../conformance/targets/start.js';
+import { ServerStartError } from '../../conformance/run/targets/start.js';
 import { ConfigError } from '../../server/config.js';
 import { StoreStartError } from '../../server/store.js';
 import { InitialPlantsError } from '../../server/stub/initial-plants.js';

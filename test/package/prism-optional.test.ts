@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
-import { PRISM_MISSING, prismEntry } from '../../conformance/targets/prism.js';
+import { PRISM_MISSING, prismEntry } from '../../conformance/run/targets/prism.js';
 
 describe('--prism and the optional Prism dependency', () => {
   it('without @stoplight/prism-cli installed, names the package, its version and the npm command that installs it', () => {

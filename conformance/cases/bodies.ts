@@ -1,0 +1,231 @@
+// The one way the harness makes a request body for the document as it is:
+// the document's plainest valid body (its examples, else one drawn from its
+// schema, repaired by its validator: draw.ts), a fresh id the id's keywords
+// allow, then the one thing a check varies, then whatever else the document
+// demands of a body holding it. Every check that sends a valid body, and
+// every check that sends a body invalid for one reason, builds it here; when
+// the document rules out what a check needs, the reason comes back as
+// RuledOut and the check is skipped saying so.
+import type { Violation } from '../../spec/validator.js';
+import { isSchemaObject, type JsonSchema } from '../../spec/schema-keywords.js';
+import { aboutFrozen, drawValid, explain, repair, RuledOut } from './draw.js';
+import type { IdAllocator } from './ids.js';
+import { Numeral, type JsonValue } from '../model/json.js';
+import { show, sites, where } from './keyword-sites.js';
+import { numberLattice, samplesOf, setAt, type Body, type InstancePath, type NumberLattice } from './schema-values.js';
+import type { SpecModel } from '../model/spec-model.js';
+
+export interface BaseBodies {
+  /** A valid body with every property the document's richest example or schema gives. */
+  full: Body;
+  /** A valid body with as few properties as the document allows (its required ones, and what they call for). */
+  required: Body;
+  /** The field that identifies a plant. */
+  idField: string;
+}
+
+const bases = new WeakMap<SpecModel, BaseBodies>();
+
+const isBody = (b: unknown): b is Body => isSchemaObject(b) && !(b instanceof Numeral);
+
+/**
+ * The valid bodies every case starts from: the request's examples (richest
+ * first), else one drawn from the schema and repaired by the request
+ * validator. Throws RuledOut when the document yields no valid body.
+ */
+export function baseBodies(model: SpecModel): BaseBodies {
+  const cached = bases.get(model);
+  if (cached) return cached;
+  const create = model.create;
+  const validate = create.validateRequest;
+  const built = samplesOf(model, create.requestSchema.schema, create.requestSchema.pointer);
+  const candidates = [...create.requestExamples, ...built].filter(isBody);
+  candidates.sort((a, b) => Object.keys(b).length - Object.keys(a).length);
+  // The richest body the document allows: a candidate drawn from the schema holds every property, and
+  // may need a repair (an anyOf, a dependentSchemas) to be valid; it wins over a poorer valid example.
+  const richest = candidates
+    .map((c) => (validate(c).length === 0 ? c : (repair(model, validate, c).value as Body)))
+    .filter((c) => isBody(c) && validate(c).length === 0)
+    .sort((a, b) => Object.keys(b).length - Object.keys(a).length)[0];
+  const full = richest ?? (drawValid(model, validate, candidates, `a valid ${create.requestSchemaName}`) as Body);
+  // The plainest valid candidate gives the required values (the shipped document's "Fern" example).
+  const plainest = [...candidates].reverse().find((b) => validate(b).length === 0) ?? full;
+  const requiredOnly = Object.fromEntries(Object.entries(plainest).filter(([k]) => create.request.required.includes(k)));
+  const repaired = repair(model, validate, requiredOnly);
+  const result = { full, required: repaired.violations.length === 0 ? (repaired.value as Body) : full, idField: idFieldOf(model) };
+  bases.set(model, result);
+  return result;
+}
+
+/**
+ * The field that identifies a plant. No document can say which field that is
+ * (the specification: "id ... Identification number of the plant"): the
+ * request's required integer field named `id`, else its first required integer.
+ */
+export function idFieldOf(model: SpecModel): string {
+  const integers = model.create.request.fields.filter((f) => f.required && f.types.includes('integer'));
+  const f = integers.find((x) => x.name === 'id') ?? integers[0];
+  if (!f) throw new RuledOut('the request schema has no required integer field to identify a plant');
+  return f.name;
+}
+
+interface IdSpace {
+  lattice: NumberLattice | undefined;
+  /** The ids an enum or a const lists, when one does: then no other id is allowed. */
+  listed?: bigint[];
+}
+
+const spaces = new WeakMap<SpecModel, IdSpace>();
+
+/** What the keywords that bind the id in every body (not those of an anyOf or oneOf branch) allow it to be. */
+function idSpace(model: SpecModel): IdSpace {
+  const cached = spaces.get(model);
+  if (cached) return cached;
+  const id = idFieldOf(model);
+  const nodes: JsonSchema[] = sites(model).filter((s) => !s.conditional && s.path.length === 1 && s.path[0] === id).map((s) => s.node);
+  let listed: bigint[] | undefined;
+  for (const node of nodes) {
+    const values = 'const' in node ? [node.const] : Array.isArray(node.enum) ? node.enum : undefined;
+    if (!values) continue;
+    const integers = values.filter((v): v is number | bigint => (typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint').map((v) => BigInt(v));
+    listed = listed ? listed.filter((v) => integers.includes(v)) : integers;
+  }
+  const space = { lattice: numberLattice(nodes, true), ...(listed ? { listed } : {}) };
+  spaces.set(model, space);
+  return space;
+}
+
+/** Whether the plainest body with this id is valid. */
+function idFits(model: SpecModel, value: bigint): boolean {
+  const { required, idField } = baseBodies(model);
+  return model.create.validateRequest({ ...required, [idField]: value }).length === 0;
+}
+
+/** A fresh id drawn from `r` (the allocator's run-unique number): k·step folded into the allowed range. */
+function idFrom(lattice: NumberLattice, r: bigint): bigint | undefined {
+  const step = lattice.step?.n ?? 1n;
+  const { kMin, kMax } = lattice;
+  let k: bigint;
+  if (kMin !== undefined && kMax !== undefined) k = kMin + (r % (kMax - kMin + 1n));
+  else if (kMin !== undefined) k = kMin + r;
+  else if (kMax !== undefined) k = kMax - r;
+  else k = r;
+  return k * step;
+}
+
+/**
+ * A run-unique id the document allows: the allocator's next number as it
+ * is where the id's keywords allow it (so a rerun against a long-lived
+ * target meets fresh ids), else folded into their range and onto their
+ * multipleOf. Throws RuledOut when every allowed id is used already (an
+ * enum of a few ids).
+ */
+export function freshIdFor(model: SpecModel, ids: IdAllocator, below?: bigint): bigint {
+  const space = idSpace(model);
+  const wanted = (v: bigint) => below === undefined || v < below;
+  if (space.listed) {
+    const free = space.listed.find((v) => wanted(v) && idFits(model, v) && ids.claim(v));
+    if (free === undefined) throw new RuledOut(`the document allows only the ids ${space.listed.join(', ')}, and this run has used each${below !== undefined ? ` below ${below}` : ''}: no fresh id is left`);
+    return free;
+  }
+  // Below a bound: the lattice's upper end moved under it.
+  const lattice = space.lattice && below !== undefined && space.lattice.step ? { ...space.lattice, kMax: minBig(space.lattice.kMax, ceilBig(below, space.lattice.step.n) - 1n) } : space.lattice;
+  if (lattice?.kMin !== undefined && lattice.kMax !== undefined && lattice.kMin > lattice.kMax) throw new RuledOut(`the document allows no id below ${below}`);
+  for (let attempt = 0; attempt < 16; attempt++) {
+    const r = ids.fresh();
+    if (wanted(r) && idFits(model, r)) return r;
+    const folded = lattice ? idFrom(lattice, r) : undefined;
+    if (folded !== undefined && wanted(folded) && idFits(model, folded) && ids.claim(folded)) return folded;
+  }
+  const { required, idField } = baseBodies(model);
+  const tried = space.lattice ? idFrom(space.lattice, ids.fresh()) : undefined;
+  throw new RuledOut(`the harness cannot find a fresh id the document allows: ${explain(model.create.validateRequest({ ...required, [idField]: tried ?? 0n }))}`);
+}
+
+/**
+ * `count` valid ids, `step` apart, that a server keeping ids as doubles
+ * cannot tell apart: above 2^53, where doubles are `gap` apart with gap
+ * at least twice the step, so n + step rounds to n (n a multiple of 2·gap,
+ * ties going to the even double). Run-unique. Throws RuledOut when the
+ * document allows no such ids (a maximum below 2^53, a multipleOf too
+ * coarse for any double gap within int64).
+ */
+export function idsDoublesMerge(model: SpecModel, ids: IdAllocator, count: number): { ids: bigint[]; step: bigint } {
+  const space = idSpace(model);
+  const lattice = space.lattice;
+  if (space.listed || !lattice) throw new RuledOut('the document lists the ids it allows: none are ids a double cannot tell apart');
+  const step = lattice.step?.n ?? 1n;
+  for (let e = 53n; e < 64n; e++) {
+    const gap = 2n ** (e - 52n);
+    if (gap < 2n * step) continue;
+    // n: a multiple of both 2·gap and the step, at 2^e plus a run-unique offset.
+    const unit = (2n * gap * step) / gcdBig(2n * gap, step);
+    const n = ((2n ** e) / unit + ids.offset) * unit;
+    const wanted = Array.from({ length: count }, (_, i) => n + BigInt(i) * step);
+    if (wanted.every((v) => v < 2n ** (e + 1n) && idFits(model, v)) && wanted.every((v) => ids.claim(v))) return { ids: wanted, step };
+  }
+  throw new RuledOut(`the document allows no ids that a double cannot tell apart (${count} ids ${step} apart above 2^53, within the id's keywords)`);
+}
+
+const minBig = (a: bigint | undefined, b: bigint) => (a === undefined || b < a ? b : a);
+const ceilBig = (a: bigint, b: bigint) => (a % b === 0n ? a / b : a / b + (a > 0n ? 1n : 0n));
+
+function gcdBig(a: bigint, b: bigint): bigint {
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a < 0n ? -a : a;
+}
+
+/** One change a check makes to a body: the value at a place (undefined removes it). */
+export type Change = [path: InstancePath, value: JsonValue | undefined];
+
+/** The changes of a record of top-level fields. */
+export function fieldChanges(fields: Record<string, JsonValue | undefined>): Change[] {
+  return Object.entries(fields).map(([name, value]) => [[name], value]);
+}
+
+function describeChanges(changes: readonly Change[]): string {
+  return changes.map(([path, value]) => (value === undefined ? `without ${where(path)}` : `with ${where(path)} ${show(value)}`)).join(', ');
+}
+
+/**
+ * A valid body: the base (its required properties, or every property), a
+ * fresh id unless a change sets it, the changes, then whatever else the
+ * document demands of a body holding them, drawn from its schema. The
+ * changes and the id are never touched by that repair. Throws RuledOut,
+ * naming each keyword, when no such body is valid.
+ */
+export function plantWith(model: SpecModel, ids: IdAllocator, changes: readonly Change[] = [], base: 'required' | 'full' = 'required'): Body {
+  const bodies = baseBodies(model);
+  const { idField } = bodies;
+  const setsId = changes.some(([path]) => path.length >= 1 && path[0] === idField);
+  let body: JsonValue = { ...bodies[base], ...(setsId ? {} : { [idField]: freshIdFor(model, ids) }) };
+  for (const [path, value] of changes) body = setAt(body, path, value);
+  const frozen = [[idField], ...changes.map(([path]) => path)];
+  const validate = model.create.validateRequest;
+  const { value, violations } = validate(body).length === 0 ? { value: body, violations: [] as Violation[] } : repair(model, validate, body, frozen);
+  if (violations.length > 0) throw new RuledOut(`the document allows no valid ${model.create.requestSchemaName} ${describeChanges(changes)}: ${explain(violations)}`);
+  return value as Body;
+}
+
+/**
+ * A body valid in every respect but one change: a valid body with a fresh
+ * id, the change, and everything else repaired so that the only violations
+ * left are about the changed place. A refusal of it can then be put down to
+ * that change alone. Throws RuledOut when the change breaks nothing (the
+ * document allows it) or the rest cannot be kept valid around it.
+ */
+export function plantBrokenBy(model: SpecModel, ids: IdAllocator, change: Change, base: 'required' | 'full' = 'required'): { body: JsonValue; violations: Violation[] } {
+  const bodies = baseBodies(model);
+  const { idField } = bodies;
+  const [path, value] = change;
+  const aboutId = path.length >= 1 && path[0] === idField;
+  let body: JsonValue = { ...bodies[base], ...(aboutId ? {} : { [idField]: freshIdFor(model, ids) }) };
+  body = setAt(body, path, value);
+  const frozen = [path, ...(aboutId ? [] : [[idField]])];
+  const validate = model.create.validateRequest;
+  const repaired = repair(model, validate, body, frozen);
+  if (repaired.violations.length === 0) throw new RuledOut(`the document allows ${describeChanges([change])}: nothing to refuse`);
+  const elsewhere = repaired.violations.filter((v) => !aboutFrozen(v, repaired.value, frozen));
+  if (elsewhere.length > 0) throw new RuledOut(`a body ${describeChanges([change])} cannot be kept valid otherwise, so a refusal could have another reason: ${explain(elsewhere)}`);
+  return { body: repaired.value, violations: repaired.violations };
+}

@@ -1,0 +1,319 @@
+// Values drawn from the document's schemas, for the harness's requests. A
+// value proposed here is a candidate: the request validator (the schema as
+// written, spec/validator.ts) decides whether a body holding it is valid, so
+// a wrong guess costs a case, never a wrong verdict. Sources, in order: the
+// document's own examples (its author's valid values), then values built
+// from the keywords that are there (const, enum, pattern, lengths, bounds,
+// format, required).
+import fc from 'fast-check';
+import { compare, formatRational, rationalOf, type Rational } from '../../spec/exact-number.js';
+import { integerRange } from '../../spec/formats.js';
+import { childPointer, isSchemaObject, type JsonSchema } from '../../spec/schema-keywords.js';
+import { Numeral, type JsonValue } from '../model/json.js';
+import { resolveSchema, type SpecModel } from '../model/spec-model.js';
+
+export type Body = Record<string, JsonValue>;
+export type InstancePath = Array<string | number>;
+
+/** One value of each JSON type: the coercion traps a server must not fall into ("7" for 7, 42 for "42"). */
+export function typeExemplars(digits: string): Array<{ type: string; value: JsonValue; label: string }> {
+  return [
+    { type: 'string', value: digits, label: 'a string of digits' },
+    { type: 'integer', value: 42, label: 'an integer' },
+    { type: 'number', value: new Numeral('1.5'), label: 'a number with a fraction' },
+    { type: 'boolean', value: true, label: 'a boolean' },
+    { type: 'null', value: null, label: 'null' },
+    { type: 'array', value: ['x'], label: 'an array' },
+    { type: 'object', value: { value: 'x' }, label: 'an object' },
+  ];
+}
+
+/** Whether a value of JSON type `type` is allowed by a `type` keyword listing `allowed` ("integer" is a "number"). */
+export function typeAllowed(allowed: readonly string[], type: string): boolean {
+  return allowed.includes(type) || (type === 'integer' && allowed.includes('number'));
+}
+
+/** Valid string samples for a format the validators check (inside), and strings that are not of it (outside). */
+export const FORMAT_SAMPLES: Readonly<Record<string, { inside: string[]; outside: string[] }>> = {
+  'date-time': { inside: ['2024-05-01T12:30:00Z'], outside: ['2024-05-01 12:30', 'yesterday'] },
+  date: { inside: ['2024-05-01'], outside: ['2024-13-01', '01/05/2024'] },
+  time: { inside: ['12:30:00Z'], outside: ['25:00:00Z'] },
+  duration: { inside: ['P1D'], outside: ['one day'] },
+  email: { inside: ['gardener@example.com'], outside: ['gardener.example.com'] },
+  hostname: { inside: ['plants.example.com'], outside: ['-plants-.example.com'] },
+  ipv4: { inside: ['192.0.2.1'], outside: ['192.0.2.256'] },
+  ipv6: { inside: ['2001:db8::1'], outside: ['2001:db8::g'] },
+  uri: { inside: ['https://example.com/plants/1'], outside: ['plants 1'] },
+  'uri-reference': { inside: ['/plants/1'], outside: ['\\\\plants'] },
+  url: { inside: ['https://example.com/plants'], outside: ['plants'] },
+  uuid: { inside: ['3f2504e0-4f89-41d3-9a0c-0305e82c3301'], outside: ['3f2504e0-4f89-41d3-9a0c'] },
+  byte: { inside: ['cGxhbnQ='], outside: ['not base64!'] },
+  regex: { inside: ['^[a-z]+$'], outside: ['['] },
+  'json-pointer': { inside: ['/plants/0'], outside: ['plants/0'] },
+};
+
+/** A JSON number for an exact value: a number when it is a safe integer, a bigint beyond, a numeral written out otherwise. */
+export function numberValue(r: Rational): JsonValue {
+  if (r.d === 1n) return r.n >= BigInt(Number.MIN_SAFE_INTEGER) && r.n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(r.n) : r.n;
+  const text = formatRational(r);
+  return text.includes('/') ? Number(r.n) / Number(r.d) : new Numeral(text);
+}
+
+/** A string of exactly `length` code points (JSON Schema counts code points), built from the characters of `stems` (strings known valid). */
+export function stringsOfLength(length: number, stems: string[]): string[] {
+  const out = new Set<string>();
+  for (const stem of [...stems, 'plant', 'x']) {
+    const points = Array.from(stem);
+    if (points.length === 0) continue;
+    let s: string[] = [];
+    while (s.length < length) s = s.concat(points);
+    out.add(s.slice(0, length).join(''));
+    // Repeating the last character keeps a pattern anchored on the stem's start happy.
+    if (points.length < length) out.add(points.concat(Array(length - points.length).fill(points[points.length - 1])).join(''));
+  }
+  return [...out];
+}
+
+/** Strings the pattern matches, drawn by fast-check from a fixed seed (the document decides them, not the run). */
+export function patternSamples(pattern: string, count = 8): string[] {
+  try {
+    return fc.sample(fc.stringMatching(new RegExp(pattern, 'u')), { seed: 20240611, numRuns: count });
+  } catch {
+    return [];
+  }
+}
+
+function num(value: unknown): Rational | undefined {
+  return typeof value === 'number' || typeof value === 'bigint' ? rationalOf(value) : undefined;
+}
+
+const ceilDiv = (a: bigint, b: bigint): bigint => (a % b === 0n ? a / b : a / b + (a > 0n === b > 0n ? 1n : 0n));
+const floorDiv = (a: bigint, b: bigint): bigint => (a % b === 0n ? a / b : a / b - (a > 0n === b > 0n ? 0n : 1n));
+const gcd = (a: bigint, b: bigint): bigint => {
+  a = a < 0n ? -a : a;
+  b = b < 0n ? -b : b;
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a;
+};
+
+/** A bound of a range: its value, and whether it is excluded. */
+interface Bound {
+  r: Rational;
+  open: boolean;
+}
+
+/**
+ * The numbers the numeric keywords of `nodes` allow together (every node
+ * binds the same value: the schemas of one place in a body): between the
+ * tightest bounds, multiples of every multipleOf (their least common
+ * multiple), integers where a node says so or has an integer format.
+ * `step` is undefined for any real number in the range.
+ */
+export interface NumberLattice {
+  lo?: Bound;
+  hi?: Bound;
+  step?: Rational;
+  /** The least and greatest k for which k·step is allowed (with a step). */
+  kMin?: bigint;
+  kMax?: bigint;
+}
+
+export function numberLattice(nodes: readonly JsonSchema[], integer: boolean): NumberLattice | undefined {
+  let lo: Bound | undefined;
+  let hi: Bound | undefined;
+  const tighter = (bound: Rational | undefined, open: boolean, current: Bound | undefined, lower: boolean): Bound | undefined => {
+    if (!bound) return current;
+    if (!current) return { r: bound, open };
+    const c = compare(bound, current.r);
+    if (c === 0) return { r: bound, open: open || current.open };
+    return (lower ? c > 0 : c < 0) ? { r: bound, open } : current;
+  };
+  let step: Rational | undefined = integer ? { n: 1n, d: 1n } : undefined;
+  for (const node of nodes) {
+    const range = integerRange(typeof node.format === 'string' ? node.format : undefined);
+    if (range) {
+      lo = tighter({ n: range[0], d: 1n }, false, lo, true);
+      hi = tighter({ n: range[1], d: 1n }, false, hi, false);
+    }
+    lo = tighter(num(node.minimum), false, lo, true);
+    lo = tighter(num(node.exclusiveMinimum), true, lo, true);
+    hi = tighter(num(node.maximum), false, hi, false);
+    hi = tighter(num(node.exclusiveMaximum), true, hi, false);
+    const m = num(node.multipleOf);
+    // lcm(a/b, c/d) = lcm(a, c) / gcd(b, d); integer multiples of a/b are the multiples of a.
+    if (m && m.n > 0n) step = step ? { n: (step.n * m.n) / gcd(step.n, m.n), d: gcd(step.d, m.d) } : m;
+  }
+  if (integer && step) step = { n: step.n, d: 1n };
+  if (!step) return { lo, hi };
+  // k·step within the bounds: r / step = (r.n·step.d) / (r.d·step.n).
+  const kMin = lo && (() => { const a = lo.r.n * step.d; const b = lo.r.d * step.n; const k = ceilDiv(a, b); return lo.open && a % b === 0n ? k + 1n : k; })();
+  const kMax = hi && (() => { const a = hi.r.n * step.d; const b = hi.r.d * step.n; const k = floorDiv(a, b); return hi.open && a % b === 0n ? k - 1n : k; })();
+  if (kMin !== undefined && kMax !== undefined && kMin > kMax) return undefined;
+  return { lo, hi, step, kMin, kMax };
+}
+
+/** The allowed multiple k·step nearest k = `k`. */
+export function clampK(lattice: NumberLattice, k: bigint): bigint {
+  if (lattice.kMin !== undefined && k < lattice.kMin) return lattice.kMin;
+  if (lattice.kMax !== undefined && k > lattice.kMax) return lattice.kMax;
+  return k;
+}
+
+/**
+ * Numbers inside the keywords of `node` (bounds, exclusive bounds,
+ * multipleOf, an integer format), the one nearest `near` first, then the
+ * smallest and the largest: exact, for bounds beyond 2^53 and decimal
+ * steps alike. None when the keywords leave no such number.
+ */
+function numberSamples(node: JsonSchema, integer: boolean, near: bigint): JsonValue[] {
+  const lattice = numberLattice([node], integer);
+  if (!lattice) return [];
+  const { lo, hi, step } = lattice;
+  if (!step) {
+    // Any real number: near, the middle of the range, or just inside a bound.
+    const inside = (r: Rational) => (!lo || compare(r, lo.r) > 0 || (!lo.open && compare(r, lo.r) === 0)) && (!hi || compare(r, hi.r) < 0 || (!hi.open && compare(r, hi.r) === 0));
+    const candidates: Rational[] = [{ n: near, d: 1n }];
+    if (lo && hi) candidates.push({ n: lo.r.n * hi.r.d + hi.r.n * lo.r.d, d: 2n * lo.r.d * hi.r.d });
+    if (lo) candidates.push(lo.open ? { n: lo.r.n * 10n + lo.r.d, d: lo.r.d * 10n } : lo.r);
+    if (hi) candidates.push(hi.open ? { n: hi.r.n * 10n - hi.r.d, d: hi.r.d * 10n } : hi.r);
+    return candidates.filter(inside).map(numberValue);
+  }
+  const ks = new Set([clampK(lattice, floorDiv(near * step.d, step.n)), ...(lattice.kMin !== undefined ? [lattice.kMin] : []), ...(lattice.kMax !== undefined ? [lattice.kMax] : [])]);
+  return [...ks].map((k) => numberValue({ n: k * step.n, d: step.d }));
+}
+
+/** The types a schema object allows, or the one its keywords imply when it states none. */
+function typesOf(node: JsonSchema): string[] {
+  if (node.type !== undefined) return (Array.isArray(node.type) ? node.type : [node.type]) as string[];
+  if (node.properties || node.required || node.additionalProperties !== undefined) return ['object'];
+  if (node.items || node.prefixItems) return ['array'];
+  if (node.minLength !== undefined || node.maxLength !== undefined || node.pattern !== undefined) return ['string'];
+  if (node.minimum !== undefined || node.maximum !== undefined || node.multipleOf !== undefined) return ['number'];
+  return [];
+}
+
+const MAX_DEPTH = 6;
+
+/**
+ * Candidate values for a schema of the document, best first: the author's
+ * examples, const, enum, default, then values built from its keywords.
+ * `required` leaves out an object's optional properties.
+ */
+export function samplesOf(model: SpecModel, schema: unknown, pointer: string, opts: { required?: boolean; type?: string } = {}, depth = 0): JsonValue[] {
+  const { schema: resolved, pointer: at } = resolveSchema(model.doc, schema, pointer);
+  if (!isSchemaObject(resolved) || depth > MAX_DEPTH) return [];
+  const node = resolved;
+  const out: JsonValue[] = [];
+  const push = (...values: unknown[]) => {
+    for (const v of values) if (v !== undefined && (opts.type === undefined || jsonTypeOf(v as JsonValue) === opts.type || (opts.type === 'number' && jsonTypeOf(v as JsonValue) === 'integer'))) out.push(v as JsonValue);
+  };
+  if ('const' in node) push(node.const);
+  if (Array.isArray(node.enum)) push(...node.enum.slice(0, 3));
+  if (Array.isArray(node.examples)) push(...node.examples);
+  if (node.example !== undefined) push(node.example);
+  if (node.default !== undefined) push(node.default);
+  for (const keyword of ['anyOf', 'oneOf'] as const) {
+    const branches = node[keyword];
+    if (Array.isArray(branches)) branches.forEach((b, i) => push(...samplesOf(model, b, childPointer(at, keyword, i), opts, depth + 1).slice(0, 2)));
+  }
+  const types = opts.type !== undefined ? [opts.type] : typesOf(node);
+  if (Array.isArray(node.allOf)) {
+    const parts = node.allOf.map((b, i) => samplesOf(model, b, childPointer(at, 'allOf', i), { ...opts, type: types[0] }, depth + 1)[0]);
+    if (parts.every((p) => isSchemaObject(p))) push(Object.assign({}, ...parts, ...(types.includes('object') ? [objectSample(model, node, at, opts, depth)] : [])));
+    else push(...parts.filter((p) => p !== undefined));
+  }
+  for (const type of types) {
+    if (type === 'string') {
+      const format = typeof node.format === 'string' ? FORMAT_SAMPLES[node.format]?.inside : undefined;
+      const patterned = typeof node.pattern === 'string' ? patternSamples(node.pattern) : [];
+      const min = typeof node.minLength === 'number' ? node.minLength : 0;
+      const max = typeof node.maxLength === 'number' ? node.maxLength : Math.max(min, 16);
+      const fitting = [...(format ?? []), ...patterned].filter((s) => Array.from(s).length >= min && Array.from(s).length <= max);
+      push(...fitting, ...stringsOfLength(Math.min(Math.max(min, 'conformance'.length), max), ['conformance']));
+    } else if (type === 'integer' || type === 'number') push(...numberSamples(node, type === 'integer', 7n));
+    else if (type === 'boolean') push(true);
+    else if (type === 'null') push(null);
+    else if (type === 'array') push(arraySample(model, node, at, depth));
+    else if (type === 'object') push(objectSample(model, node, at, opts, depth));
+  }
+  return out;
+}
+
+/** An array its keywords allow, as far as they say: prefixItems in order, then items, as many as minItems asks (one at least), an item `contains` wants, distinct where uniqueItems asks. */
+function arraySample(model: SpecModel, node: JsonSchema, at: string, depth: number): JsonValue[] {
+  const prefix = Array.isArray(node.prefixItems) ? node.prefixItems.map((s, i) => samplesOf(model, s, childPointer(at, 'prefixItems', i), {}, depth + 1)[0] ?? null) : [];
+  const items = node.items === false ? [] : node.items !== undefined ? samplesOf(model, node.items, childPointer(at, 'items'), {}, depth + 1) : ['x'];
+  const max = typeof node.maxItems === 'number' ? node.maxItems : Infinity;
+  const count = Math.min(max, Math.max(typeof node.minItems === 'number' ? node.minItems : 0, prefix.length, 1));
+  const out: JsonValue[] = prefix.slice(0, count);
+  for (let i = 0; out.length < count && items.length > 0; i++) {
+    const item = items[i % items.length]!;
+    // Distinct strings where the same value would repeat (uniqueItems).
+    out.push(node.uniqueItems === true && i >= items.length && typeof item === 'string' ? `${item}${i}` : item);
+  }
+  if (node.contains !== undefined) {
+    const wanted = samplesOf(model, node.contains, childPointer(at, 'contains'), {}, depth + 1)[0];
+    if (wanted !== undefined) {
+      if (out.length >= max) out.pop();
+      out.push(wanted);
+    }
+  }
+  return out;
+}
+
+function objectSample(model: SpecModel, node: JsonSchema, at: string, opts: { required?: boolean }, depth: number): Body {
+  const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
+  const out: Body = {};
+  for (const [name, sub] of Object.entries(isSchemaObject(node.properties) ? node.properties : {})) {
+    if (opts.required && !required.has(name)) continue;
+    const v = samplesOf(model, sub, childPointer(at, 'properties', name), { required: opts.required }, depth + 1)[0];
+    if (v !== undefined) out[name] = v;
+  }
+  // A property its patterns name, and one more where it takes any other name (additionalProperties a schema).
+  if (!opts.required && isSchemaObject(node.patternProperties)) {
+    for (const [pattern, sub] of Object.entries(node.patternProperties).slice(0, 2)) {
+      const name = patternSamples(pattern, 4).find((n) => !(n in out));
+      const v = name === undefined ? undefined : samplesOf(model, sub, childPointer(at, 'patternProperties', pattern), {}, depth + 1)[0];
+      if (name !== undefined && v !== undefined) out[name] = v;
+    }
+  }
+  if (!opts.required && isSchemaObject(node.additionalProperties)) {
+    const names = node.propertyNames !== undefined ? samplesOf(model, node.propertyNames, childPointer(at, 'propertyNames'), { type: 'string' }, depth + 1) : ['extra'];
+    const name = names.find((n): n is string => typeof n === 'string' && !(n in out));
+    const v = samplesOf(model, node.additionalProperties, childPointer(at, 'additionalProperties'), {}, depth + 1)[0];
+    if (name !== undefined && v !== undefined) out[name] = v;
+  }
+  for (const name of required) if (!(name in out)) out[name] = 'conformance';
+  return out;
+}
+
+export function jsonTypeOf(value: JsonValue): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'bigint') return 'integer';
+  if (value instanceof Numeral) {
+    const r = rationalOf(value.text);
+    return r && r.n % r.d === 0n ? 'integer' : 'number';
+  }
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/** The value at `path` in `body`, or undefined. */
+export function getAt(body: JsonValue, path: InstancePath): JsonValue | undefined {
+  let v: JsonValue | undefined = body;
+  for (const key of path) v = v !== null && typeof v === 'object' && !(v instanceof Numeral) ? (v as Record<string | number, JsonValue>)[key] : undefined;
+  return v;
+}
+
+/** A copy of `body` with `value` at `path` (undefined removes it); missing objects on the way are created. */
+export function setAt(body: JsonValue, path: InstancePath, value: JsonValue | undefined): JsonValue {
+  if (path.length === 0) return value === undefined ? {} : value;
+  const [key, ...rest] = path;
+  const container = body !== null && typeof body === 'object' && !(body instanceof Numeral) ? body : typeof key === 'number' ? [] : {};
+  const copy = (Array.isArray(container) ? [...container] : { ...(container as Body) }) as Record<string | number, JsonValue>;
+  const next = setAt(copy[key!] ?? null, rest, value);
+  if (value === undefined && rest.length === 0) delete copy[key!];
+  else copy[key!] = next;
+  return copy as JsonValue;
+}

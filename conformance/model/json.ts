@@ -1,0 +1,86 @@
+// Request bodies are written as JSON text by the harness itself, because
+// JSON.stringify cannot write an int64 beyond 2^53 exactly, nor an integral
+// numeral like `5.0` (RFC 8259 §6 leaves number precision to implementations;
+// the harness must send the digits it means).
+import { compare, rationalOf } from '../../spec/exact-number.js';
+
+/** A number written exactly as given, e.g. `5.0`, `1e400`, `-9223372036854775809`. */
+export class Numeral {
+  constructor(readonly text: string) {}
+}
+
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | bigint
+  | string
+  | Numeral
+  | JsonValue[]
+  | { [key: string]: JsonValue };
+
+/** JSON text for a value; bigints and Numerals are written digit for digit. */
+export function toJson(value: JsonValue): string {
+  if (value === null) return 'null';
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Numeral) return value.text;
+  if (Array.isArray(value)) return `[${value.map(toJson).join(',')}]`;
+  if (typeof value === 'object') {
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}:${toJson(v)}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Parses a response body, or undefined when it is not JSON. */
+export function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** A string or a number of JSON text: strings are passed over whole, so that digits inside them stay as they are. */
+const TOKENS = /"(?:[^"\\]|\\.)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+/**
+ * Parses JSON text (RFC 8259) keeping every number as written (a Numeral),
+ * so that an answer's digits can be compared exactly with what was sent:
+ * JSON.parse alone would round an int64 or a long decimal to a double. Each
+ * number is first written as a marked string, then JSON.parse reads the
+ * text (and says whether it is JSON), and its reviver turns the marked
+ * strings back into Numerals.
+ */
+export function parseExact(text: string): { ok: true; value: JsonValue } | { ok: false } {
+  const mark = `\u{F0000}${Math.random().toString(36).slice(2)}:`;
+  const marked = text.replace(TOKENS, (token) => (token.startsWith('"') ? token : JSON.stringify(`${mark}${token}`)));
+  try {
+    const value = JSON.parse(marked, (_key, v: unknown) => (typeof v === 'string' && v.startsWith(mark) ? new Numeral(v.slice(mark.length)) : v)) as JsonValue;
+    return { ok: true, value };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** The exact value of a JSON number in any of the harness's forms. */
+function numberOf(v: JsonValue): ReturnType<typeof rationalOf> {
+  return v instanceof Numeral ? rationalOf(v.text) : typeof v === 'number' || typeof v === 'bigint' ? rationalOf(v) : undefined;
+}
+
+/**
+ * Whether two JSON values are the same value (RFC 8259: members in any
+ * order; numbers equal as exact decimals, so 5.0 is 5 and an int64 keeps
+ * every digit).
+ */
+export function sameValue(a: JsonValue, b: JsonValue): boolean {
+  const na = numberOf(a);
+  const nb = numberOf(b);
+  if (na || nb) return na !== undefined && nb !== undefined && compare(na, nb) === 0;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b;
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]!));
+  const ka = Object.keys(a);
+  const kb = Object.keys(b as Record<string, JsonValue>);
+  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameValue((a as Record<string, JsonValue>)[k]!, (b as Record<string, JsonValue>)[k]!));
+}

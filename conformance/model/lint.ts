@@ -1,0 +1,46 @@
+// Spec lint before a run, with Spectral's API and the project's own ruleset
+// (.spectral.yaml: spectral:oas plus the plantstore-* rules). Findings go
+// into the report; none stops a run: only a document that cannot be served
+// or checked does (it does not load or compile: spec-model.ts). Our own
+// plantstore-* rules are house style, so for a run they are warnings
+// whatever their severity for `npm run lint:spec`, which may still fail on
+// them for our own document.
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { OPENAPI_PATH } from '../../spec/openapi.js';
+import { loadRuleset } from './ruleset.js';
+
+const require = createRequire(import.meta.url);
+
+export interface LintFinding {
+  code: string;
+  /** For a run: a house rule's error is a warning. */
+  severity: 'error' | 'warning' | 'info' | 'hint';
+  message: string;
+  path: string;
+}
+
+const SEVERITY = ['error', 'warning', 'info', 'hint'] as const;
+/** The prefix of the project's own rules (.spectral.yaml). */
+export const HOUSE_RULE = 'plantstore-';
+
+/** The project's ruleset (.spectral.yaml at the project root, beside spec/): it applies to any document the harness reads. */
+export const DEFAULT_RULESET = join(dirname(OPENAPI_PATH), '..', '.spectral.yaml');
+
+export async function lintSpec(specPath: string, rulesetPath = DEFAULT_RULESET): Promise<LintFinding[]> {
+  // CommonJS packages; Spectral's CLI brings the ruleset bundler and runtime.
+  const { Spectral, Document } = require('@stoplight/spectral-core') as typeof import('@stoplight/spectral-core');
+  const Parsers = require('@stoplight/spectral-parsers') as typeof import('@stoplight/spectral-parsers');
+  const ruleset = await loadRuleset(rulesetPath);
+  const spectral = new Spectral();
+  spectral.setRuleset(ruleset as Parameters<typeof spectral.setRuleset>[0]);
+  const doc = new Document(fs.readFileSync(specPath, 'utf8'), Parsers.Yaml, resolve(specPath));
+  const results = await spectral.run(doc);
+  return results.map((r) => ({
+    code: String(r.code),
+    severity: String(r.code).startsWith(HOUSE_RULE) && r.severity === 0 ? 'warning' : (SEVERITY[r.severity] ?? 'hint'),
+    message: r.message,
+    path: r.path.join('.'),
+  }));
+}

@@ -1,0 +1,324 @@
+// What may reach a report of what a target said: no credential the harness
+// sent, nor any run of 8 of its characters, and no control character a
+// terminal would obey. result.ts applies both to the whole run before any
+// reporter sees it (safeRun), so no reporter can forget; the console report
+// escapes again, as it writes to a terminal. Every text from a target that is
+// shortened for a report goes through shorten() here, which redacts before it
+// cuts.
+/** How every report and reproduction line writes the token: the shell variable that holds it. */
+export const TOKEN_VAR = '$PLANTSTORE_TOKEN';
+import { PLACEHOLDER_TOKEN, type Target } from '../model/target.js';
+
+/** Stands for a credential that is not the token itself (a near miss of it, a Basic credential). */
+export const REDACTED = '<redacted>';
+
+/**
+ * Tokens shorter than this are replaced only where they stand alone: a short
+ * token inside a word is most likely not the token. And the fewest characters
+ * of a secret that give part of it away: any run this long of a secret's
+ * characters is redacted, wherever a cut left it (issue 24).
+ */
+export const FRAGMENT = 8;
+const SHORT_TOKEN = FRAGMENT;
+
+/**
+ * Redacts the secrets it knows from a text. `reach` is the longest a secret
+ * can stand in a text (its longest form, a near miss of it, base64 of a
+ * credential made from it): a secret that starts before a cut ends less than
+ * `reach` after it.
+ */
+export interface Redactor {
+  (text: string): string;
+  readonly reach: number;
+}
+
+export function redactor(edit: (text: string) => string, reach: number): Redactor {
+  return Object.assign((text: string) => edit(text), { reach });
+}
+
+/** For a text that holds no secret the harness knows of (one already redacted, or made by the harness). */
+export const NO_SECRETS: Redactor = redactor((text) => text, 0);
+
+/**
+ * The one way the harness shortens a text that may hold what a target sent
+ * (a body shown in an Actual, the message a diagnosis quotes, bytes that are
+ * not HTTP, a reason in the matrix): redacted first, then cut at `max`
+ * characters, and `…` (with `count`, and the length of the whole text). Cut
+ * first, a secret across the cut would be left in part, where a redactor no
+ * longer knows it: a token echoed 230 characters into a body left 22 of its
+ * 40 characters in every report that way. Only a prefix long enough to hold
+ * every secret that starts before the cut is redacted (a body may be 1 MiB).
+ */
+export function shorten(text: string, max: number, redact: Redactor, how: { count?: boolean } = {}): string {
+  let seen = Math.min(text.length, max + redact.reach);
+  let shown = redact(text.slice(0, seen));
+  // Redaction may shorten what it sees ($PLANTSTORE_TOKEN for a longer token): see further, until
+  // what is shown reaches a secret's length past the cut, so that a secret the cut of `seen` left
+  // in part lies past `max` too.
+  while (seen < text.length && shown.length < max + redact.reach) {
+    seen = Math.min(text.length, seen * 2);
+    shown = redact(text.slice(0, seen));
+  }
+  if (seen === text.length && shown.length <= max) return copyOf(shown);
+  return `${copyOf(shown.slice(0, cutAt(shown, max)))}…${how.count ? ` (${text.length} chars)` : ''}`;
+}
+
+/**
+ * A copy of `text` that shares no memory with the text it was cut from: V8
+ * keeps a slice as a view of its whole parent, so a report line cut from a 1
+ * MiB body would keep the body alive as long as the report (every failing
+ * check's Actual held one). Through UTF-16 code units, so any string comes
+ * back as it was, lone surrogates included.
+ */
+function copyOf(text: string): string {
+  return Buffer.from(text, 'utf16le').toString('utf16le');
+}
+
+/** Where to cut `text` near `max`: never inside a placeholder (the whole of it is kept) or a UTF-16 surrogate pair. */
+function cutAt(text: string, max: number): number {
+  for (const placeholder of PLACEHOLDERS) {
+    const at = text.lastIndexOf(placeholder, max - 1);
+    if (at !== -1 && at + placeholder.length > max) return at + placeholder.length;
+  }
+  const code = text.charCodeAt(max - 1);
+  return code >= 0xd800 && code <= 0xdbff ? max - 1 : max;
+}
+
+// C0 controls, DEL, C1 controls, and the bidirectional formatting characters
+// that reorder what a terminal shows (ALM, LRM, RLM, LRE/RLE/PDF/LRO/RLO,
+// LRI/RLI/FSI/PDI).
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * `text` with every control character written visibly as an escape (`\x1b`,
+ * `\u202e`, `\n`), so a target cannot retitle a terminal, clear it, move the
+ * cursor or reorder a line. Idempotent: the escapes hold no control character.
+ */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROL, (c) => {
+    const code = c.charCodeAt(0);
+    return SHORT_ESCAPES[c] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+  });
+}
+
+/** A run of RFC 6750 b64token characters: how a token, and anything made from one, stands in a text. */
+const B64_RUN = /[A-Za-z0-9\-._~+/]+=*/g;
+/** Authentication schemes whose credential follows a space (RFC 9110 §11.4). */
+const CREDENTIAL_AFTER_SCHEME = /\b(basic|bearer|digest|dpop|negotiate|ntlm|token)(\s+)([A-Za-z0-9\-._~+/]{8,}=*)/gi;
+/** Auth-param names (RFC 6750 §3, RFC 7616 §3.3) that follow a scheme in a challenge and are not credentials. */
+const AUTH_PARAM = /^(realm|scope|error|error_description|error_uri|charset|nonce|algorithm|qop|opaque|domain|stale|userhash)=$/i;
+
+/**
+ * Replaces, in any text, each token with $PLANTSTORE_TOKEN, and with
+ * `<redacted>` whatever the harness may have sent as a credential:
+ * - a token as written, JSON-escaped (`\/`) or percent-encoded;
+ * - a near miss of a token (a character more, fewer or changed, another
+ *   letter case) and base64 that decodes to one (a Basic credential made
+ *   from the token);
+ * - the credential after an authentication scheme (`Basic dXNlcjpwYXNz`), as
+ *   a target that echoes what it received shows it: one with a character
+ *   other than a letter, 8 or more long, so prose ("Bearer challenge") stays;
+ * - any run of FRAGMENT or more characters of a token, in any of its forms
+ *   and letter cases, wherever it stands or was cut (fragments()). The
+ *   placeholder token is no secret: it is in the harness's source, and its
+ *   runs are words ("conformance").
+ */
+export function secretRedactor(tokens: readonly string[]): Redactor {
+  const secrets = [...new Set(tokens.filter((t) => t !== '' && t !== TOKEN_VAR))].sort((a, b) => b.length - a.length);
+  const forms = secrets.flatMap((token) => tokenForms(token).map((form) => ({ form, pattern: formPattern(form, token.length < SHORT_TOKEN) })));
+  const pieces = fragments(secrets.filter((token) => token.length >= FRAGMENT && token !== PLACEHOLDER_TOKEN).flatMap(tokenForms));
+  return redactor((text) => {
+    let out = text;
+    for (const { pattern } of forms) out = out.replace(pattern, TOKEN_VAR);
+    out = out.replace(CREDENTIAL_AFTER_SCHEME, (whole, scheme: string, space: string, credential: string) =>
+      AUTH_PARAM.test(credential) || /^[A-Za-z]+=*$/.test(credential) ? whole : `${scheme}${space}${REDACTED}`,
+    );
+    return pieces(out.replace(B64_RUN, (run) => (secrets.some((token) => derivedFrom(run, token)) ? REDACTED : run)));
+  }, reachOf(forms.map((f) => f.form)));
+}
+
+/** A header name that looks like it carries a secret (x-api-key, x-auth-token, cookie, …): its value is shown as <redacted>. */
+export function secretHeaderName(name: string): boolean {
+  return /key|token|secret|pass|auth|cookie|session|sign|credential|jwt/i.test(name);
+}
+
+/**
+ * Replaces each of `secrets` (the values of headers given with -H whose
+ * names look secret), as written, JSON-escaped or percent-encoded, and any
+ * run of FRAGMENT or more characters of one of those forms, with
+ * `<redacted>`.
+ */
+export function literalRedactor(secrets: readonly string[]): Redactor {
+  const given = secrets.filter((s) => s.length > 0);
+  const forms = [...new Set(given.flatMap((s) => [s, JSON.stringify(s).slice(1, -1), ...tokenForms(s)]))].sort((a, b) => b.length - a.length);
+  const pieces = fragments(forms);
+  return redactor((text) => pieces(forms.reduce((out, form) => out.split(form).join(REDACTED), text)), reachOf(forms));
+}
+
+/** Every credential of these targets redacted: the token, and the values of their secret-looking headers (-H). */
+export function runRedactor(targets: readonly Target[]): Redactor {
+  const tokens = secretRedactor(targets.map((t) => t.token));
+  const headers = literalRedactor(targets.flatMap((t) => Object.entries(t.headers ?? {}).filter(([name]) => secretHeaderName(name)).map(([, value]) => value)));
+  return redactor((text) => tokens(headers(text)), Math.max(tokens.reach, headers.reach));
+}
+
+/** The ways a secret appears in what a target sends back: as is, JSON-escaped (`\/`), percent-encoded. */
+export function tokenForms(token: string): string[] {
+  return [...new Set([token, token.replace(/\//g, '\\/'), encodeURIComponent(token)])];
+}
+
+/**
+ * How far past a cut a secret of these forms can reach: the longest form,
+ * twice over, which also holds a near miss of it and base64 of a Basic
+ * credential made from it (4/3 of its bytes and a user name).
+ */
+function reachOf(forms: readonly string[]): number {
+  return forms.length === 0 ? 0 : 2 * Math.max(...forms.map((f) => f.length)) + 16;
+}
+
+/** What a redaction leaves in a text: kept as they are by later passes. */
+const PLACEHOLDERS = [TOKEN_VAR, REDACTED];
+
+/**
+ * Replaces with `<redacted>` every stretch of a text that is covered by runs
+ * of FRAGMENT characters of `forms`, letter case aside: what is left of a
+ * secret that a target cut, or that a shortening cut (issue 24: the 75 %
+ * rule of before let 22 characters of a 40-character token through). Only
+ * runs of the characters the forms are made of are looked at, so a body of
+ * other bytes costs one regular expression scan; a placeholder is left as it
+ * is.
+ */
+function fragments(forms: readonly string[]): (text: string) => string {
+  const windows = new Windows(forms.map((form) => form.toLowerCase()));
+  if (windows.size === 0) return (text) => text;
+  const characters = new Set([...forms.join('')].flatMap((c) => [c, c.toLowerCase(), c.toUpperCase()]));
+  const klass = [...characters].map((c) => c.replace(/[\\\]\[^-]/g, '\\$&')).join('');
+  const placeholders = PLACEHOLDERS.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const runs = new RegExp(`${placeholders}|[${klass}]{${FRAGMENT},}`, 'gu');
+  return (text) => text.replace(runs, (run) => (PLACEHOLDERS.includes(run) ? run : redactWindows(run, windows)));
+}
+
+/** A rolling hash of FRAGMENT UTF-16 code units (mod 2^32), so that a body's windows are looked up without a string each. */
+const BASE = 0x01000193;
+const BASE_HIGHEST = Array.from({ length: FRAGMENT - 1 }).reduce<number>((power) => Math.imul(power, BASE), 1);
+
+function hashAt(text: string, at: number): number {
+  let hash = 0;
+  for (let i = at; i < at + FRAGMENT; i++) hash = (Math.imul(hash, BASE) + text.charCodeAt(i)) | 0;
+  return hash;
+}
+
+/** The runs of FRAGMENT characters of some texts: by hash first, then as text. */
+class Windows {
+  private readonly hashes = new Set<number>();
+  private readonly texts = new Set<string>();
+
+  constructor(texts: readonly string[]) {
+    for (const text of texts) {
+      for (let i = 0; i + FRAGMENT <= text.length; i++) {
+        this.hashes.add(hashAt(text, i));
+        this.texts.add(text.slice(i, i + FRAGMENT));
+      }
+    }
+  }
+
+  get size(): number {
+    return this.texts.size;
+  }
+
+  /** The start of every window of `text` that is one of these, in order. */
+  *in(text: string): Generator<number> {
+    if (text.length < FRAGMENT) return;
+    let hash = hashAt(text, 0);
+    for (let i = 0; ; i++) {
+      if (this.hashes.has(hash) && this.texts.has(text.slice(i, i + FRAGMENT))) yield i;
+      if (i + FRAGMENT >= text.length) return;
+      hash = (Math.imul(hash - Math.imul(text.charCodeAt(i), BASE_HIGHEST), BASE) + text.charCodeAt(i + FRAGMENT)) | 0;
+    }
+  }
+}
+
+/** `run` with each stretch covered by windows of FRAGMENT characters in `windows` replaced by <redacted>. */
+function redactWindows(run: string, windows: Windows): string {
+  const lower = run.toLowerCase();
+  // Lower case keeps the length of these characters but for a few (İ), which are then looked at in their own case.
+  const starts = windows.in(lower.length === run.length ? lower : run);
+  const stretches: Array<[number, number]> = [];
+  for (const i of starts) {
+    const last = stretches[stretches.length - 1];
+    if (last && i <= last[1]) last[1] = i + FRAGMENT;
+    else stretches.push([i, i + FRAGMENT]);
+  }
+  let out = '';
+  let kept = 0;
+  for (const [start, end] of stretches) {
+    out += `${run.slice(kept, start)}${REDACTED}`;
+    kept = end;
+  }
+  return `${out}${run.slice(kept)}`;
+}
+
+function formPattern(form: string, short: boolean): RegExp {
+  const literal = form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // A short token counts only where no other token character touches it.
+  return new RegExp(short ? `(?<![A-Za-z0-9\\-._~+/])${literal}(?![A-Za-z0-9\\-._~+/=])` : literal, 'g');
+}
+
+/** True when `run` is made from `token` (it is not the token: that was replaced before). */
+function derivedFrom(run: string, token: string): boolean {
+  if (run.toLowerCase() === token.toLowerCase()) return true;
+  if (token.length < SHORT_TOKEN || run.length < 4) return false;
+  const lowerRun = run.toLowerCase();
+  const lowerToken = token.toLowerCase();
+  if (lowerRun.includes(lowerToken)) return true;
+  if (Math.abs(run.length - token.length) <= 2 && editDistance(lowerRun, lowerToken, 2) <= 2) return true;
+  return run.length >= 12 && decodesToToken(run, token);
+}
+
+/** Base64 (standard or URL-safe) whose bytes hold the token or a near miss of it, as a Basic credential would. */
+function decodesToToken(run: string, token: string): boolean {
+  if (!/^[A-Za-z0-9+/\-_]+=*$/.test(run)) return false;
+  const decoded = Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1');
+  return decoded.includes(token) || decoded.split(/[^A-Za-z0-9\-._~+/=]+/).some((piece) => piece !== '' && piece !== run && derivedFrom(piece, token));
+}
+
+/** Levenshtein distance of `a` and `b`, or `bound + 1` once it is certain to pass `bound`. */
+export function editDistance(a: string, b: string, bound: number): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      current.push(value);
+      best = Math.min(best, value);
+    }
+    if (best > bound) return bound + 1;
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * A deep copy of `value` with `edit` applied to every string in it, keys
+ * aside. Objects reached twice are copied once (the run's divergence
+ * comparisons share the results of its targets).
+ */
+export function mapStrings<T>(value: T, edit: (text: string) => string, seen = new Map<object, unknown>()): T {
+  if (typeof value === 'string') return edit(value) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const known = seen.get(value);
+  if (known !== undefined) return known as T;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = [];
+    seen.set(value, copy);
+    for (const item of value) copy.push(mapStrings(item, edit, seen));
+    return copy as T;
+  }
+  const copy: Record<string, unknown> = {};
+  seen.set(value, copy);
+  for (const [key, item] of Object.entries(value)) copy[key] = mapStrings(item, edit, seen);
+  return copy as T;
+}

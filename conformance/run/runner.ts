@@ -1,0 +1,375 @@
+// Runs the catalog against targets: bounded concurrency, run-unique ids,
+// grading. Results are per target so that reporters can set targets side by
+// side. Checks do no I/O; every request goes through HttpClient.
+import { setMaxListeners } from 'node:events';
+import { catalog as defaultCatalog } from '../checks/index.js';
+import { describe, noAnswerCause } from '../checks/grades.js';
+import { runProperty } from '../checks/property.js';
+import { MAX_BATCH, SEVERITY, type AggregateCheck, type Case, type CaseExchange, type Check, type CheckContext, type ExchangeCheck, type Outcome, type Verdict } from '../checks/types.js';
+import { RuledOut } from '../cases/draw.js';
+import { toCurl } from './curl.js';
+import { diagnose, waitForAnswer, type Diagnosis } from './diagnose.js';
+import { throughGateway } from './gateway.js';
+import { HttpClient, type Exchange, type RequestSpec } from './http.js';
+import { IdAllocator } from '../cases/ids.js';
+import { runRedactor } from '../redact/secrets.js';
+import type { ObservedExchange } from './coverage.js';
+import { summarize, type CheckResult, type TargetResult } from './result.js';
+import type { SpecModel } from '../model/spec-model.js';
+import type { Target } from '../model/target.js';
+
+export interface RunOptions {
+  model: SpecModel;
+  targets: Target[];
+  seed: number;
+  cases: number;
+  timeoutMs: number;
+  /** Checks run at once per target (requests within a check are sequential). */
+  concurrency?: number;
+  /** Run only these check IDs (aggregate checks then see only their exchanges). */
+  only?: string[];
+  catalog?: Check[];
+  onProgress?: (done: number, total: number, target: string, id: string) => void;
+  /** Sees every exchange (used by the catalog test to prove every declared status is exercised). */
+  onExchange?: (ex: Exchange) => void;
+  /** Requests per second to each target (--rate-limit); undefined: no limit. */
+  rateLimit?: number;
+  /** Wait this long for each target of role `target` to answer at all before the diagnosis (--wait-for). */
+  waitForMs?: number;
+  /** Stop starting checks once this many have failed on the deciding targets (--max-failures); the rest are skip. */
+  maxFailures?: number;
+  /** With maxFailures: non-strict counts as a failure too (--strict). */
+  strict?: boolean;
+  /** What happens to a target as the run goes: waiting for it, its diagnosis, its checks starting and done. */
+  onEvent?: (event: RunEvent) => void;
+  /** Sees every HTTP exchange with a target as it went over the wire (a retry after 429 included), with when it started and how long it took: the HAR recording. */
+  onWire?: (target: Target, exchange: Exchange, timing: WireTiming) => void;
+}
+
+export interface WireTiming {
+  /** When the request was started (epoch milliseconds). */
+  startedAt: number;
+  /** From the start to the end of the answer, or of the attempt, in milliseconds. */
+  ms: number;
+}
+
+export type RunEvent =
+  | { kind: 'waiting'; target: Target; waitMs: number }
+  | { kind: 'answered'; target: Target; afterMs: number }
+  | { kind: 'still-down'; target: Target; afterMs: number }
+  | { kind: 'checking'; target: Target; checks: number }
+  | { kind: 'done'; target: Target; result: TargetResult; ms: number };
+
+/** The failures counted against --max-failures, over the whole run. */
+interface FailureBudget {
+  failures: number;
+}
+
+async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await work(item);
+    }
+  });
+  await Promise.all(workers);
+}
+
+/** The cases in sending order: a run of adjacent cases with one batch number goes together, every other case alone. */
+function batches<C extends { batch?: number }>(cases: C[]): C[][] {
+  const out: C[][] = [];
+  for (const c of cases) {
+    const last = out[out.length - 1];
+    if (c.batch !== undefined && last && last[0]!.batch === c.batch) last.push(c);
+    else out.push([c]);
+  }
+  return out;
+}
+
+/**
+ * A check cut short cannot pass on part of its cases, but a failure among
+ * the answers it did get stands (a target that crashed on one of them, say).
+ * Undefined when the partial cases show no failure, or cannot be graded.
+ */
+function partialVerdict(check: ExchangeCheck<unknown>, sent: Array<CaseExchange<unknown>>, ctx: CheckContext): Verdict | undefined {
+  try {
+    const verdict = check.verify(sent, ctx);
+    return verdict.outcome === 'fail' ? verdict : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Dead-target policy. A target is dead when the preflight request gets no
+ * usable HTTP answer, or when DEAD_AFTER exchanges in a row get none
+ * (refused, reset, timed out, not HTTP, body over the cap); any answer resets
+ * the count. From then on the runner sends nothing more to it, cuts the
+ * exchanges in flight short, and grades every check not yet graded `error`
+ * with the cause. Without this, a black hole would cost one timeout per
+ * request of the catalog.
+ */
+export const DEAD_AFTER = 5;
+
+class TargetHealth {
+  private readonly controller = new AbortController();
+  private consecutive = 0;
+  reason: string | undefined;
+  readonly abandon = this.controller.signal;
+
+  constructor() {
+    // One listener per exchange in flight: the checks at once, and a batch of concurrent cases.
+    setMaxListeners(64, this.abandon);
+  }
+
+  /** Counts exchanges that got no usable answer through the target's fault. */
+  observe(ex: Exchange): void {
+    if (ex.response) this.consecutive = 0;
+    else if (ex.failure !== 'abandoned' && ex.failure !== 'request' && ++this.consecutive >= DEAD_AFTER) {
+      this.kill(`${ex.error} (${DEAD_AFTER} requests in a row got no answer)`);
+    }
+  }
+
+  kill(reason: string): void {
+    if (this.reason !== undefined) return;
+    this.reason = reason;
+    this.controller.abort(`the target is dead: ${reason}`);
+  }
+}
+
+/** The same method, path, headers and body (notes aside). */
+function sameRequest(a: RequestSpec, b: RequestSpec): boolean {
+  const body = (r: RequestSpec) => (r.body === undefined ? '' : Buffer.from(r.body).toString('base64'));
+  return a.method === b.method && a.path === b.path && JSON.stringify(a.headers) === JSON.stringify(b.headers) && body(a) === body(b) && a.chunks === undefined && b.chunks === undefined;
+}
+
+/** Whether an outcome counts against --max-failures. */
+function failsRun(outcome: Outcome, strict: boolean): boolean {
+  return outcome === 'fail' || outcome === 'error' || (strict && outcome === 'non-strict');
+}
+
+/** Parenthetical remarks at the end of an Expected, which vary from check to check (`… (no maxLength stated; …)`). */
+const TRAILING_REMARK = /\s*\([^()]*\)\s*$/;
+
+/**
+ * The cause of a verdict that gives none: what was expected and what came
+ * back, in words that are the same for every check it happens to.
+ */
+function causeOf(verdict: Verdict, ex: Exchange | undefined): string {
+  if (verdict.cause) return verdict.cause;
+  const expected = (verdict.expected ?? '').replace(TRAILING_REMARK, '');
+  if (!ex) return verdict.actual?.startsWith('not run: ') ? verdict.actual : expected ? `not ${expected}` : verdict.outcome;
+  if (!ex.response) return noAnswerCause(ex);
+  const status = ex.response.status;
+  // An Actual is what came back (describe), often after what is wrong with it ("no Allow header: 405, …").
+  const shown = describe(ex);
+  const actual = verdict.actual ?? '';
+  if (actual === `undeclared ${shown}`) return `${status}, a status the document does not declare`;
+  if (actual.endsWith(`: ${shown}`)) return `${status}: ${actual.slice(0, -(shown.length + 2))}`;
+  return expected.startsWith(`${status} `) ? `${status}, but not ${expected}` : `${status} where ${expected || 'another answer'} is expected`;
+}
+
+/**
+ * The aggregate checks (PS-RESP-*) grade every exchange of the run, each as
+ * it arrives, and keep only the worst verdict so far: the exchanges are not
+ * kept (a target that answers 1 MiB to each of 220 requests made a run that
+ * kept them peak at 623 MB). A kept verdict has its cause worded while its
+ * answer is at hand, and keeps of its exchange only the request (its curl
+ * line and note): what came back is in its Actual already. An exchange the
+ * check does not apply to (skip) does not make the check a skip.
+ */
+class AggregateVerdicts {
+  private readonly kept = new Map<string, Verdict>();
+  /** Exchanges graded. */
+  count = 0;
+
+  constructor(
+    private readonly checks: AggregateCheck[],
+    private readonly ctx: CheckContext,
+  ) {}
+
+  grade(ex: Exchange): void {
+    this.count++;
+    for (const check of this.checks) {
+      let verdict: Verdict;
+      try {
+        verdict = check.verifyEach(ex, this.ctx);
+      } catch (err) {
+        verdict = { outcome: 'error', expected: 'the check to run', actual: `harness error: ${(err as Error).message}` };
+      }
+      // The first of the worst wins (as worst() picks).
+      if (verdict.outcome === 'skip' || SEVERITY[verdict.outcome] <= SEVERITY[this.verdict(check).outcome]) continue;
+      this.kept.set(check.id, { ...verdict, cause: causeOf(verdict, ex), reproduce: { request: ex.request, url: ex.url } });
+    }
+  }
+
+  verdict(check: Check): Verdict {
+    return this.kept.get(check.id) ?? { outcome: 'pass' };
+  }
+}
+
+export async function runTarget(opts: RunOptions, target: Target, budget: FailureBudget = { failures: 0 }): Promise<TargetResult> {
+  const started = performance.now();
+  const checks = (opts.catalog ?? defaultCatalog).filter((c) => !opts.only || opts.only.includes(c.id));
+  // Room for a batch of concurrent cases (PS-STATE-003) beside the checks running at once; every
+  // exchange carries the target's secrets, redacted from whatever of it a report shortens.
+  const client = new HttpClient(opts.timeoutMs, (opts.concurrency ?? 4) + MAX_BATCH, runRedactor([target]));
+  // Every request carries the target's own headers (-H); each exchange on the wire is recorded (--har).
+  const extra = target.headers ?? {};
+  const sendOnWire = async (base: string, spec: RequestSpec, abandon?: AbortSignal): Promise<Exchange> => {
+    const request = Object.keys(extra).length > 0 ? { ...spec, headers: { ...spec.headers, ...extra } } : spec;
+    if (!opts.onWire || abandon?.aborted) return client.send(base, request, abandon);
+    const startedAt = Date.now();
+    const t0 = performance.now();
+    const ex = await client.send(base, request, abandon);
+    opts.onWire(target, ex, { startedAt, ms: performance.now() - t0 });
+    return ex;
+  };
+  // The rate limit, and 429/503 with Retry-After waited out and retried (gateway.ts).
+  const send = throughGateway(sendOnWire, { rateLimit: opts.rateLimit, timeoutMs: opts.timeoutMs });
+  const health = new TargetHealth();
+  try {
+    if (opts.waitForMs !== undefined && target.role === 'target') {
+      opts.onEvent?.({ kind: 'waiting', target, waitMs: opts.waitForMs });
+      // The polls go straight to the client: they are not exchanges of the run (nor of its HAR).
+      const waited = await waitForAnswer(opts.model, target, (spec) => client.send(target.url, { ...spec, headers: { ...spec.headers, ...extra } }), opts.waitForMs, opts.timeoutMs);
+      opts.onEvent?.({ kind: waited.answered ? 'answered' : 'still-down', target, afterMs: waited.afterMs });
+    }
+    const { diagnosis, preflight: first } = await diagnose(opts.model, target, (spec) => send(target.url, spec), opts.timeoutMs);
+    if (!first.response) health.kill(`${first.error} (preflight ${first.request.method} ${first.request.path})`);
+    else if (diagnosis) health.kill(diagnosis.problem);
+    opts.onEvent?.({ kind: 'checking', target, checks: diagnosis ? 0 : checks.length });
+    const ctx: CheckContext = {
+      model: opts.model,
+      target,
+      ids: new IdAllocator(),
+      seed: opts.seed,
+      cases: opts.cases,
+      auth: () => `Bearer ${target.token}`,
+    };
+    const results = new Map<string, CheckResult>();
+    const aggregates = new AggregateVerdicts(checks.filter((c): c is AggregateCheck => c.kind === 'aggregate'), ctx);
+    // Of every exchange, what the coverage of the document needs: the request's method and path, the status.
+    const observed: ObservedExchange[] = [];
+    let done = 0;
+    const record = (check: Check, verdict: Verdict, exchanges: Exchange[], requests: number, batch?: number, ruledOut?: string) => {
+      const ex = verdict.reproduce ?? (verdict.exchange !== undefined ? exchanges[verdict.exchange] : undefined);
+      const reportable = verdict.outcome !== 'pass';
+      // A check not run (the target given up) is no failure found: it does not count against --max-failures.
+      const notRun = verdict.cause?.startsWith('not run: ') === true;
+      if (!target.informs && !notRun && failsRun(verdict.outcome, opts.strict === true)) budget.failures++;
+      results.set(check.id, {
+        id: check.id,
+        title: check.title,
+        level: check.level,
+        outcome: verdict.outcome,
+        requirement: check.requirement,
+        source: check.source,
+        expected: reportable ? (verdict.expected ?? null) : null,
+        // The request's note says which of a check's requests this is (e.g. "id as a string of digits").
+        actual: reportable && verdict.actual ? (ex?.request.note ? `[${ex.request.note}] ${verdict.actual}` : verdict.actual) : null,
+        reproduce: reportable && ex ? toCurl(ex, target.token, batch !== undefined && verdict.exchange !== undefined ? { sentAtOnceWith: batch } : undefined) : null,
+        cause: reportable && verdict.outcome !== 'skip' ? causeOf(verdict, ex) : null,
+        requests,
+        ...(ruledOut !== undefined ? { ruledOut } : {}),
+        ...(reportable && ex?.request.note !== undefined ? { case: ex.request.note } : {}),
+        ...(reportable && verdict.facts !== undefined ? { facts: verdict.facts } : {}),
+      });
+      opts.onProgress?.(++done, checks.length, target.name, check.id);
+    };
+    const dead = (): Verdict => ({ outcome: 'error', expected: 'an HTTP answer', actual: `not run: ${health.reason}`, cause: diagnosis ? `not run: ${diagnosis.problem}` : `not run: the target stopped answering` });
+    const stopped = (): Verdict => ({ outcome: 'skip', actual: `not run: the run stopped after ${opts.maxFailures} failure(s) (--max-failures)` });
+    const overBudget = () => opts.maxFailures !== undefined && budget.failures >= opts.maxFailures;
+    // One sender per check: it counts the check's requests and notes when
+    // the dead-target policy cut the check short.
+    const sender = () => {
+      const s = {
+        requests: 0,
+        cutShort: false,
+        send: async (req: RequestSpec): Promise<Exchange> => {
+          const ex = await send(target.url, req, health.abandon);
+          if (ex.failure === 'abandoned') {
+            s.cutShort = true;
+            return ex;
+          }
+          s.requests++;
+          health.observe(ex);
+          aggregates.grade(ex);
+          observed.push({ method: ex.request.method, path: ex.request.path, status: ex.response?.status });
+          opts.onExchange?.(ex);
+          return ex;
+        },
+      };
+      return s;
+    };
+    const active = checks.filter((c) => c.kind !== 'aggregate');
+    let stoppedEarly = false;
+    await pool(active, opts.concurrency ?? 4, async (check) => {
+      if (overBudget() && health.reason === undefined) stoppedEarly = true;
+      // The document rules out what the check needs: a skip that says why (and the coverage lists it).
+      const ruledOut = (reason: string) => record(check, { outcome: 'skip', actual: reason }, [], 0, undefined, reason);
+      let reason: string | undefined;
+      let planned: Array<Case<unknown>> | undefined;
+      try {
+        reason = check.precondition?.(ctx);
+        if (!reason && check.kind === 'exchange' && health.reason === undefined && !overBudget()) planned = check.cases(ctx);
+      } catch (err) {
+        if (!(err instanceof RuledOut)) return record(check, { outcome: 'error', expected: 'the check to run', actual: `harness error: ${(err as Error).message}` }, [], 0);
+        reason = err.message;
+      }
+      if (reason) return ruledOut(reason);
+      if (health.reason !== undefined) return record(check, dead(), [], 0);
+      if (overBudget()) return record(check, stopped(), [], 0);
+      const s = sender();
+      try {
+        if (check.kind === 'exchange') {
+          const sent: Array<CaseExchange<unknown>> = [];
+          for (const group of batches(planned!)) {
+            const exchanges = await Promise.all(group.map((c) => s.send(c.request)));
+            if (s.cutShort) break;
+            group.forEach((c, i) => sent.push({ ...c, exchange: exchanges[i]! }));
+          }
+          const verdict = s.cutShort ? (partialVerdict(check, sent, ctx) ?? dead()) : check.verify(sent, ctx);
+          // A case sent at the same time as others: its reproduction says so.
+          const about = verdict.exchange !== undefined ? sent[verdict.exchange] : undefined;
+          const together = about?.batch !== undefined ? sent.filter((c) => c.batch === about.batch && sameRequest(c.request, about.request)).length : 0;
+          record(check, verdict, sent.map((c) => c.exchange), s.requests, together > 1 ? together : undefined);
+        } else if (check.kind === 'property') {
+          const verdict = await runProperty(check, ctx, s.send);
+          if (verdict.outcome === 'skip' && verdict.ruledOut) return ruledOut(verdict.actual ?? 'the document rules out what this check draws');
+          // A failure found before the target died stands; anything else is incomplete.
+          record(check, s.cutShort && verdict.outcome !== 'fail' ? dead() : verdict, [], s.requests);
+        }
+      } catch (err) {
+        record(check, { outcome: 'error', expected: 'the check to run', actual: `harness error: ${(err as Error).message}` }, [], 0);
+      }
+    });
+    for (const check of checks) {
+      if (check.kind !== 'aggregate') continue;
+      const verdict = aggregates.verdict(check);
+      // Graded on the answers of a run the target did not finish: a failure stands, nothing else is known.
+      if (health.reason !== undefined && verdict.outcome !== 'fail') record(check, dead(), [], aggregates.count);
+      else if (stoppedEarly && verdict.outcome !== 'fail') record(check, stopped(), [], aggregates.count);
+      else record(check, verdict, [], aggregates.count);
+    }
+    const ordered = checks.map((c) => results.get(c.id)!);
+    // A target that answered but cannot be checked meaningfully (the token refused, no Plant Store at the
+    // URL) was not given up for lack of answers: it has a diagnosis, not `unreachable`.
+    const unreachable = first.response ? (diagnosis ? undefined : health.reason) : health.reason;
+    const result: TargetResult = { target, summary: summarize(ordered), results: ordered, unreachable, observed, ...(diagnosis ? { diagnosis } : {}) };
+    opts.onEvent?.({ kind: 'done', target, result, ms: performance.now() - started });
+    return result;
+  } finally {
+    await client.close();
+  }
+}
+
+export async function run(opts: RunOptions): Promise<TargetResult[]> {
+  const out: TargetResult[] = [];
+  const budget: FailureBudget = { failures: 0 };
+  for (const t of opts.targets) out.push(await runTarget(opts, t, budget));
+  return out;
+}
+
+export type { Diagnosis };
