@@ -14,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { main } from '../conformance/cli/main.js';
 import type { JsonReport } from '../conformance/report/json.js';
 import { fenced, inline } from '../conformance/report/markdown.js';
-import { FRAGMENT, tokenForms } from '../conformance/redact/secrets.js';
+import { FRAGMENT } from '../conformance/redact/shorten.js';
+import { tokenForms } from '../conformance/redact/secrets.js';
 
 export interface ActionInputs {
   /** Empty when only compat runs. */

@@ -1,7 +1,7 @@
 // Acceptance of valid data. Plant Store specification, Create plant rule 1:
 // "When the request body is a valid NewPlant record, then the service
 // answers 200 with a Plant record."
-import type { Exchange } from '../run/http.js';
+import type { Exchange } from './exchange.js';
 import { Numeral } from '../model/json.js';
 import { ACCEPT_EVIDENCE, ACCEPT_GRADING, each, gradeAccepted, worst } from './grades.js';
 import { baseBodies } from '../cases/bodies.js';

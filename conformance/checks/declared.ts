@@ -2,7 +2,7 @@
 // (its method and path template), the response it declares for a status, and
 // what is wrong with an answer of it. Shared by PS-DOC-*, PS-RESP-* and the
 // coverage of the document.
-import type { Exchange } from '../run/http.js';
+import type { Exchange } from './exchange.js';
 import { parseExact } from '../model/json.js';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
 import { describeViolation } from '../../spec/validator.js';

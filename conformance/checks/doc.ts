@@ -3,7 +3,7 @@
 // security requirement (no credentials, no success), and an answer with a
 // declared status, content type and schema, never a 5xx. A document that
 // grows an operation (GET /plants/{id}, say) is checked on it at once.
-import type { Exchange, RequestSpec } from '../run/http.js';
+import type { Exchange, RequestSpec } from './exchange.js';
 import { toJson, type JsonValue } from '../model/json.js';
 import { samplesOf } from '../cases/schema-values.js';
 import type { OperationModel } from '../model/spec-model.js';

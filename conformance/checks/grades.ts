@@ -1,10 +1,10 @@
 // Shared graders for the catalog: what an answer must be for a valid body
 // (accepted) and for invalid data (rejected), and how a verdict describes
 // what came back.
-import type { Exchange } from '../run/http.js';
+import type { Exchange } from './exchange.js';
 import { Numeral, parseExact, sameValue, toJson, tryParseJson, type JsonValue } from '../model/json.js';
 import { mediaTypeEssence, parseChallenges } from '../../lib/http-syntax.js';
-import { NO_SECRETS, shorten } from '../redact/secrets.js';
+import { NO_SECRETS, shorten } from '../redact/shorten.js';
 import { describeViolation } from '../../spec/validator.js';
 import { SEVERITY, type CheckContext, type Facts, type Verdict } from './types.js';
 

@@ -2,7 +2,7 @@
 // becomes a case that the runner's `send` sends, and the check grades it. A
 // failing case is shrunk to its smallest form and reported with the seed.
 import fc from 'fast-check';
-import type { Exchange, RequestSpec } from '../run/http.js';
+import type { Exchange, RequestSpec } from './exchange.js';
 import { describe, noAnswerCause } from './grades.js';
 import { RuledOut } from '../cases/draw.js';
 import type { Case, CheckContext, PropertyCheck, Verdict } from './types.js';

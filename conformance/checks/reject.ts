@@ -4,7 +4,7 @@
 // content type application/json, and the body shape Error". Rejected means a
 // 4xx; 400 with an Error body is what the document declares (see
 // gradeRejected).
-import type { RequestSpec } from '../run/http.js';
+import type { RequestSpec } from './exchange.js';
 import { Numeral, toJson, type JsonValue } from '../model/json.js';
 import { keywordDerivations } from '../cases/keyword-cases.js';
 import { typeAllowed, typeExemplars } from '../cases/schema-values.js';

@@ -2,7 +2,7 @@
 // test and valid bodies, both derived from the document (schema-values.ts):
 // a valid body is the document's own (its examples, or one built from its
 // schema), checked against the request validator.
-import type { RequestSpec } from '../run/http.js';
+import type { RequestSpec } from './exchange.js';
 import { Numeral, toJson, type JsonValue } from '../model/json.js';
 import type { KeywordCase } from '../cases/keyword-cases.js';
 import { integerRange } from '../../spec/formats.js';

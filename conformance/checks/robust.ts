@@ -2,7 +2,7 @@
 // fragile server trips on: bytes that are not UTF-8, nesting far beyond any
 // sensible depth, numbers of thousands of digits, bodies from a byte to the
 // 1 MiB that is a common body limit.
-import type { Exchange } from '../run/http.js';
+import type { Exchange } from './exchange.js';
 import { Numeral, toJson, type JsonValue } from '../model/json.js';
 import { UNNAMED_PROPERTY } from '../cases/keyword-cases.js';
 import { describe, each, errorBodyProblem, gradeAccepted, hung, noAnswer, serverFailure } from './grades.js';

@@ -4,7 +4,7 @@
 // send and carry what each one sent; the runner does all I/O and hands the
 // cases back to the check, each with its exchange, to be graded.
 import type fc from 'fast-check';
-import type { Exchange, RequestSpec } from '../run/http.js';
+import type { Exchange, RequestSpec } from './exchange.js';
 import type { IdAllocator } from '../cases/ids.js';
 import type { SpecModel } from '../model/spec-model.js';
 import type { Target } from '../model/target.js';

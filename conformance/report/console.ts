@@ -6,7 +6,8 @@ import { relative } from 'node:path';
 import { coverageCounts } from '../run/coverage.js';
 import { divergenceOf, oneLine } from '../run/differential/matrix.js';
 import { decidingTargets, failureGroups, type CheckResult, type RunResult, type TargetResult } from '../run/result.js';
-import { escapeControls, mapStrings, runRedactor } from '../redact/secrets.js';
+import { escapeControls, mapStrings } from '../redact/escape.js';
+import { runRedactor } from '../redact/secrets.js';
 
 const MARK: Record<string, string> = { pass: '✔', 'non-strict': '~', fail: '×', skip: '-', error: '!' };
 const COLOUR: Record<string, number> = { pass: 32, 'non-strict': 33, fail: 31, skip: 90, error: 35 };

@@ -8,11 +8,13 @@
 // the run goes, so memory does not grow with the run.
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Exchange } from '../run/http.js';
+import type { Exchange } from '../checks/exchange.js';
 import type { WireTiming } from '../run/runner.js';
 import type { Target } from '../model/target.js';
 import { harnessVersion } from './version.js';
-import { mapStrings, runRedactor, type Redactor } from '../redact/secrets.js';
+import { mapStrings } from '../redact/escape.js';
+import { runRedactor } from '../redact/secrets.js';
+import type { Redactor } from '../redact/shorten.js';
 import { ReportWriteError } from './write.js';
 
 interface HarHeader {

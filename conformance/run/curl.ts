@@ -1,8 +1,8 @@
 // A curl command that reproduces one exchange, with the target's token
 // replaced by $PLANTSTORE_TOKEN (expanded by the shell of whoever runs it).
-import type { Exchange } from './http.js';
+import type { Exchange } from '../checks/exchange.js';
 
-import { TOKEN_VAR } from '../redact/secrets.js';
+import { TOKEN_VAR } from '../redact/shorten.js';
 
 export { TOKEN_VAR };
 

@@ -17,10 +17,11 @@
 import type { CheckContext } from '../checks/types.js';
 import { createRequest, validPlant } from '../checks/requests.js';
 import { throughProxy } from './proxy.js';
-import { formatMs, type Exchange, type RequestSpec } from './http.js';
+import { formatMs } from './http.js';
+import type { Exchange, RequestSpec } from '../checks/exchange.js';
 import { IdAllocator } from '../cases/ids.js';
 import { speaksPlainHttp, speaksTls } from './probe.js';
-import { NO_SECRETS, shorten } from '../redact/secrets.js';
+import { NO_SECRETS, shorten } from '../redact/shorten.js';
 import type { SpecModel } from '../model/spec-model.js';
 import type { Target } from '../model/target.js';
 

@@ -14,7 +14,8 @@
 // - A private CA: NODE_EXTRA_CA_CERTS, which Node reads at start-up; nothing
 //   here needs to know.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { formatMs, type Exchange, type RequestSpec } from './http.js';
+import { formatMs } from './http.js';
+import type { Exchange, RequestSpec } from '../checks/exchange.js';
 
 /** Retries of one request after a 429 or 503 with Retry-After. */
 export const RETRIES = 3;

@@ -7,7 +7,8 @@ import type { Coverage } from './coverage.js';
 import type { DivergenceComparison } from './differential/divergences.js';
 import { buildMatrix, type MatrixRow } from './differential/matrix.js';
 import type { LintFinding } from '../model/lint.js';
-import { escapeControls, mapStrings, runRedactor } from '../redact/secrets.js';
+import { escapeControls, mapStrings } from '../redact/escape.js';
+import { runRedactor } from '../redact/secrets.js';
 import type { CheckResult, Summary, TargetResult } from './target-result.js';
 
 export type { CheckResult, ObservedExchange, Summary, TargetResult } from './target-result.js';

@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { catalog, FAMILIES, type Check } from '../../conformance/checks/index.js';
-import type { Exchange } from '../../conformance/run/http.js';
+import type { Exchange } from '../../conformance/checks/exchange.js';
 import { runTarget } from '../../conformance/run/runner.js';
 import { loadSpecModel } from '../../conformance/model/spec-model.js';
 import { startFake } from '../support/fake-server.js';

@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { it } from 'node:test';
 import { catalog } from '../../conformance/checks/index.js';
 import type { Case, CheckContext, ExchangeCheck } from '../../conformance/checks/types.js';
-import type { Exchange } from '../../conformance/run/http.js';
+import type { Exchange } from '../../conformance/checks/exchange.js';
 import { IdAllocator } from '../../conformance/cases/ids.js';
 import { toJson, type JsonValue } from '../../conformance/model/json.js';
 import { loadSpecModel } from '../../conformance/model/spec-model.js';

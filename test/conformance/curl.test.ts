@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { toCurl } from '../../conformance/run/curl.js';
-import type { RequestSpec } from '../../conformance/run/http.js';
+import type { RequestSpec } from '../../conformance/checks/exchange.js';
 
 let hasCurl = true;
 try {

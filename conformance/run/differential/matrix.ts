@@ -3,7 +3,8 @@
 // (the documented divergence of an informing target such as the Prism mock,
 // or a target's Expected/Actual).
 import type { Level, Outcome } from '../../checks/types.js';
-import { redactor, runRedactor, shorten, type Redactor } from '../../redact/secrets.js';
+import { redactor, shorten, type Redactor } from '../../redact/shorten.js';
+import { runRedactor } from '../../redact/secrets.js';
 import type { TargetResult } from '../target-result.js';
 import type { DivergenceComparison } from './divergences.js';
 
