@@ -25,7 +25,7 @@ import {
 } from './servers.js';
 import type { RoundResult } from './stats.js';
 import { residentBytes, sleep } from '../lib/process.js';
-import { findPostgres, startCluster, type Cluster } from '../test/support/postgres-cluster.js';
+import { findPostgres, startCluster, type Cluster } from '../tools/postgres-cluster.js';
 
 const TOKEN = 'bench-token';
 

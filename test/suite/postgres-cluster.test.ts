@@ -1,8 +1,8 @@
-// test/support/postgres-cluster.ts: a throwaway cluster that can be stopped and started with its data.
+// tools/postgres-cluster.ts: a throwaway cluster that can be stopped and started with its data.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
-import { findPostgres, startCluster } from '../support/postgres-cluster.js';
+import { findPostgres, startCluster } from '../../tools/postgres-cluster.js';
 
 const binaries = findPostgres();
 

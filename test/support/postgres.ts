@@ -4,7 +4,7 @@
 // binaries are missing; `.ci/run` installs them, so CI always runs them.
 import { after, before } from 'node:test';
 import pg from 'pg';
-import { findPostgres, startCluster, type Cluster } from './postgres-cluster.js';
+import { findPostgres, startCluster, type Cluster } from '../../tools/postgres-cluster.js';
 
 const binaries = findPostgres();
 

@@ -1,7 +1,8 @@
-// A throwaway PostgreSQL cluster for the tests (postgres.ts) and the
-// benchmarks (bench/run.ts), so not in the npm package: initdb into a
-// temporary folder, a server on a free loopback port, stopped and removed
-// at the end. It uses the machine's PostgreSQL binaries (Debian's
+// A throwaway PostgreSQL cluster for the tests (test/support/postgres.ts)
+// and the benchmarks (bench/run.ts): in tools/, which both may import (not
+// test/, which only tests import) and the npm package does not ship (it is
+// not in package.json's files). initdb into a temporary folder, a server on
+// a free loopback port, stopped and removed at the end. It uses the machine's PostgreSQL binaries (Debian's
 // `postgresql` package); `findPostgres()` says when there are none, so a
 // test can skip with that reason. initdb refuses to run as root, so as root
 // the cluster runs as the `postgres` user (runuser).
@@ -9,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { freePort, LOOPBACK, runProcess } from '../../lib/process.js';
+import { freePort, LOOPBACK, runProcess } from '../lib/process.js';
 
 export interface PostgresBinaries {
   /** The folder holding initdb, pg_ctl and postgres. */
