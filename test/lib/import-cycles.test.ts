@@ -3,53 +3,21 @@
 // imports and dynamic imports included (a cycle makes a reader hunt for
 // where the chain starts, and makes the order modules are initialised in
 // matter). The imports are read from the TypeScript sources with
-// TypeScript's own pre-processor, which skips comments and strings.
+// TypeScript's own pre-processor, which skips comments and strings
+// (test/support/import-graph.ts, which the layers test reads them with too).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { importGraph, type Graph } from '../support/import-graph.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url)); // from dist/test/lib/
 const FOLDERS = ['server', 'spec', 'lib', 'conformance'];
 
 /** Cycles allowed: none (take a new one apart rather than list it here). */
 const KNOWN_CONFORMANCE_CYCLES: readonly string[][] = [];
-
-type Graph = Map<string, string[]>;
-
-/** Every .ts module under `folders` of `root` (declaration files included) and the modules of those folders it imports, as paths relative to `root`. */
-function importGraph(root: string, folders: readonly string[]): Graph {
-  const files = folders.flatMap((folder) => sources(join(root, folder)));
-  const inGraph = new Set(files);
-  const graph: Graph = new Map();
-  for (const file of files) {
-    const imported = ts
-      .preProcessFile(readFileSync(file, 'utf8'), true, true)
-      .importedFiles.map(({ fileName }) => fileName)
-      .filter((specifier) => specifier.startsWith('.'))
-      .map((specifier) => moduleFile(resolve(dirname(file), specifier)))
-      .filter((target): target is string => target !== undefined && inGraph.has(target));
-    graph.set(relative(root, file), [...new Set(imported)].map((target) => relative(root, target)));
-  }
-  return graph;
-}
-
-function sources(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? sources(path) : name.endsWith('.ts') ? [path] : [];
-  });
-}
-
-/** The source of an import of `./x.js`: x.ts, or x.d.ts for a module the build writes. */
-function moduleFile(path: string): string | undefined {
-  const base = path.replace(/\.(js|mjs|ts)$/, '');
-  return [`${base}.ts`, `${base}.d.ts`].find((file) => existsSync(file));
-}
 
 /** The strongly connected components of more than one module (or one that imports itself): each holds a cycle. Tarjan's algorithm. */
 function cycles(graph: Graph): string[][] {
