@@ -5,7 +5,7 @@ import { fenced, inline } from '../report/markdown.js';
 import type { CheckResult } from '../run/result.js';
 import type { Change, Side, SideVerdict } from './change.js';
 import type { Agreement, CompatResult, Finding } from './compat.js';
-import { shown } from './schema-diff.js';
+import { shown } from './schema-delta.js';
 
 const SIDE_NAME: Record<Side, string> = { clients: 'existing clients', servers: 'existing servers' };
 const CROSSING: Record<Side, string> = {

@@ -1,0 +1,111 @@
+// The changes a comparison finds, as the rules of diff.ts and its parts
+// write them: each rule adds a Draft bearing on one place (a request, an
+// answer, an operation), and Changes merges the bearings of one change and
+// remembers what the rules accounted for, so that the generic comparison
+// lists only the rest.
+import { resolveReference, type OpenApiDocument } from '../../spec/openapi.js';
+import { childPointer } from '../../spec/schema-keywords.js';
+import type { Source } from '../checks/types.js';
+import { sidesOf, whyOf, worse, type Bearing, type Change, type Effect, type Role, type SideVerdict } from './change.js';
+import { compareSchemas } from './schema-diff.js';
+import type { SchemaDelta } from './schema-delta.js';
+
+/** One change as a rule finds it, bearing on one place; Changes merges the bearings of one change. */
+export type Draft = Pick<Change, 'keyword' | 'pointer' | 'basePointer' | 'before' | 'after' | 'what' | 'source' | 'instancePath'> & { detail?: string; bearing: Bearing };
+
+export class Changes {
+  private readonly byKey = new Map<string, Omit<Change, 'id'>>();
+  /** Pointers, in each document, that a rule accounted for: the generic comparison skips what is under them. */
+  readonly claimedBase = new Set<string>();
+  readonly claimedHead = new Set<string>();
+
+  add(d: Draft): void {
+    const key = `${d.keyword}|${d.pointer}|${d.basePointer ?? ''}|${d.detail ?? ''}`;
+    let change = this.byKey.get(key);
+    if (!change) {
+      change = {
+        keyword: d.keyword,
+        pointer: d.pointer,
+        ...(d.basePointer !== undefined && d.basePointer !== d.pointer ? { basePointer: d.basePointer } : {}),
+        ...(d.before !== undefined ? { before: d.before } : {}),
+        ...(d.after !== undefined ? { after: d.after } : {}),
+        ...(d.instancePath !== undefined ? { instancePath: d.instancePath } : {}),
+        what: d.what,
+        source: d.source,
+        bearings: [],
+        clients: 'compatible',
+        servers: 'compatible',
+      };
+      this.byKey.set(key, change);
+    }
+    if (!change.bearings.some((b) => b.usage === d.bearing.usage && b.role === d.bearing.role)) {
+      change.bearings.push(d.bearing);
+      change.clients = worse(change.clients, d.bearing.clients);
+      change.servers = worse(change.servers, d.bearing.servers);
+    }
+  }
+
+  /** A part of the document gone (there in the old document only) or come (in the new only): accounted for, and a change. */
+  presence(gone: boolean, d: Omit<Draft, 'before' | 'after'> & { value: unknown }): void {
+    const { value, ...rest } = d;
+    this.claim(gone ? d.pointer : undefined, gone ? undefined : d.pointer);
+    this.add({ ...rest, ...(gone ? { before: value } : { after: value }) });
+  }
+
+  claim(base: string | undefined, head: string | undefined): void {
+    if (base !== undefined) this.claimedBase.add(base);
+    if (head !== undefined) this.claimedHead.add(head);
+  }
+
+  list(): Change[] {
+    return [...this.byKey.values()].map((c, i) => ({ id: `C${i + 1}`, ...c }));
+  }
+}
+
+export function bearing(usage: string, role: Role, effect: Effect, why?: string, sides?: { clients: SideVerdict; servers: SideVerdict }): Bearing {
+  const s = sides ?? sidesOf(effect, role);
+  return { usage, role, effect, ...s, why: whyOf(effect, role, why) };
+}
+
+/** Schema deltas as changes: each bears on the place the schema describes, as a request or an answer. */
+export function addSchema(changes: Changes, base: OpenApiDocument, head: OpenApiDocument, b: { schema: unknown; pointer: string }, h: { schema: unknown; pointer: string }, usage: string, role: Role): void {
+  const { deltas, visitedBase, visitedHead } = compareSchemas(base, head, b.schema, b.pointer, h.schema, h.pointer);
+  for (const p of visitedBase) changes.claimedBase.add(p);
+  for (const p of visitedHead) changes.claimedHead.add(p);
+  for (const d of deltas) changes.add(fromDelta(d, usage, role));
+}
+
+function fromDelta(d: SchemaDelta, usage: string, role: Role): Draft {
+  const own = d.byRole?.[role];
+  const effect = own?.effect ?? d.effect;
+  return {
+    keyword: d.keyword,
+    pointer: d.pointer,
+    basePointer: d.basePointer,
+    ...(Object.hasOwn(d, 'before') ? { before: d.before } : {}),
+    ...(Object.hasOwn(d, 'after') ? { after: d.after } : {}),
+    what: d.what,
+    source: d.source,
+    detail: d.detail,
+    ...(d.instancePath !== undefined ? { instancePath: d.instancePath } : {}),
+    bearing: bearing(usage, role, effect, own?.reason ?? d.reason),
+  };
+}
+
+export function resolveObject<T>(doc: OpenApiDocument, node: T, pointer: string): { value: T; pointer: string } {
+  return resolveReference(doc, node, pointer);
+}
+
+export function requiredFlip(changes: Changes, b: { pointer: string; was?: boolean }, h: { pointer: string; is?: boolean }, name: string, usage: string, source: Source, why: { tighter: string; looser: string }): void {
+  const nowRequired = h.is === true;
+  changes.add({
+    keyword: 'required',
+    pointer: childPointer(h.pointer, 'required'),
+    basePointer: childPointer(b.pointer, 'required'),
+    before: b.was ?? false,
+    after: h.is ?? false,
+    what: `${name} ${nowRequired ? 'became required' : 'became optional'}`,
+    source,
+    bearing: bearing(usage, 'request', nowRequired ? 'tighter' : 'looser', nowRequired ? why.tighter : why.looser),
+  });
+}
