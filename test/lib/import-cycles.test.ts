@@ -6,12 +6,9 @@
 // TypeScript's own pre-processor, which skips comments and strings
 // (test/support/import-graph.ts, which the layers test reads them with too).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { importGraph, type Graph } from '../support/import-graph.js';
+import { importGraph, scratchTree, type Graph } from '../support/import-graph.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url)); // from dist/test/lib/
 const FOLDERS = ['server', 'spec', 'lib', 'conformance'];
@@ -99,12 +96,7 @@ describe('import cycles', { timeout: 60_000 }, () => {
   });
 
   describe('the finder', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plantstore-cycles-'));
-    after(() => rmSync(dir, { recursive: true, force: true }));
-    const write = (file: string, text: string) => {
-      mkdirSync(dirname(join(dir, file)), { recursive: true });
-      writeFileSync(join(dir, file), text);
-    };
+    const { dir, write } = scratchTree('plantstore-cycles-');
 
     test('finds a cycle made of a type import, one through a dynamic import, and no cycle where there is none', () => {
       write('a/one.ts', "import { two } from './two.js';\nexport const one = two;\n");

@@ -13,12 +13,11 @@
 // And nothing outside test/ imports from test/: the tests' helpers are not
 // shipped, and a benchmark or a script that needs one needs it elsewhere.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { importGraph, type Graph } from '../support/import-graph.js';
+import { importGraph, scratchTree, type Graph } from '../support/import-graph.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url)); // from dist/test/lib/
 const HARNESS = 'conformance';
@@ -93,24 +92,22 @@ describe('layers', { timeout: 60_000 }, () => {
   });
 
   describe('the rules', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plantstore-layers-'));
-    after(() => rmSync(dir, { recursive: true, force: true }));
-    const write = (file: string, text: string) => {
-      mkdirSync(dirname(join(dir, file)), { recursive: true });
-      writeFileSync(join(dir, file), text);
-    };
+    const { dir, write } = scratchTree('plantstore-layers-');
 
     test('find an import from a layer above (a type import too), a module in no layer, and an import of test/; allow imports downwards and within a layer', () => {
-      write('h/model/doc.ts', 'export const doc = 1;\n');
-      write('h/checks/check.ts', "import { doc } from '../model/doc.js';\nimport type { Client } from '../run/client.js';\nexport const check = (c: Client) => doc + c;\n");
-      write('h/checks/other.ts', "import { check } from './check.js';\nexport const other = check;\n");
-      write('h/run/client.ts', "import { other } from '../checks/other.js';\nexport type Client = number;\nexport const run = other;\n");
-      write('h/cli/main.ts', "export const main = async () => (await import('../run/client.js')).run;\n");
-      write('h/loose.ts', "export const loose = 1;\n");
-      write('h/index.ts', "export { main } from './cli/main.js';\n");
-      write('bench/uses-helper.ts', "import { helper } from '../test/support/helper.js';\nexport const b = helper;\n");
-      write('test/support/helper.ts', 'export const helper = 1;\n');
-      write('test/a.test.ts', "import { helper } from './support/helper.js';\nexport const t = helper;\n");
+      const tree: Record<string, string> = {
+        'h/model/doc.ts': 'export const doc = 1;\n',
+        'h/checks/check.ts': "import { doc } from '../model/doc.js';\nimport type { Client } from '../run/client.js';\nexport const check = (c: Client) => doc + c;\n",
+        'h/checks/other.ts': "import { check } from './check.js';\nexport const other = check;\n",
+        'h/run/client.ts': "import { other } from '../checks/other.js';\nexport type Client = number;\nexport const run = other;\n",
+        'h/cli/main.ts': "export const main = async () => (await import('../run/client.js')).run;\n",
+        'h/loose.ts': "export const loose = 1;\n",
+        'h/index.ts': "export { main } from './cli/main.js';\n",
+        'bench/uses-helper.ts': "import { helper } from '../test/support/helper.js';\nexport const b = helper;\n",
+        'test/support/helper.ts': 'export const helper = 1;\n',
+        'test/a.test.ts': "import { helper } from './support/helper.js';\nexport const t = helper;\n",
+      };
+      for (const [file, text] of Object.entries(tree)) write(file, text);
       const graph = importGraph(dir, ['h']);
       assert.deepEqual(upwardImports(graph, 'h'), ['h/checks/check.ts → h/run/client.ts (checks imports run)']);
       assert.deepEqual(outsideLayers(graph, 'h'), ['h/loose.ts']);

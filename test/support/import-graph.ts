@@ -1,8 +1,10 @@
 // The imports of the project's sources, read with TypeScript's own
 // pre-processor (which skips comments and strings), type imports and dynamic
 // imports included: the import-cycle test and the layers test read the same.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { after } from 'node:test';
 import ts from 'typescript';
 
 /** Each module and the modules it imports, as paths relative to the root. */
@@ -50,4 +52,15 @@ export function importGraph(root: string, folders: readonly string[], { within =
     graph.set(relative(root, file), imported.map((target) => relative(root, target)));
   }
   return graph;
+}
+
+/** A temporary folder of source files that a test writes to try these readers on, removed after the suite it is made in. */
+export function scratchTree(prefix: string): { dir: string; write: (file: string, text: string) => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (file: string, text: string) => {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  };
+  return { dir, write };
 }
