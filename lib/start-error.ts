@@ -14,7 +14,7 @@ export const START_ERRORS = {
   PLANTSTORE_DOCUMENT: { exitCode: 2, what: 'an OpenAPI document the server cannot serve or the harness cannot read (spec/openapi.ts DocumentError)' },
   PLANTSTORE_SERVER_START: { exitCode: 2, what: 'a server the harness starts (the reference, the Prism mock) that did not start (conformance/run/targets/start.ts ServerStartError)' },
   PLANTSTORE_REPORT_WRITE: { exitCode: 2, what: 'a report the harness cannot write (conformance/report/write.ts ReportWriteError)' },
-  PLANTSTORE_USAGE: { exitCode: 2, what: 'arguments or environment variables of the harness that make no sense (conformance/cli/args.ts UsageError)' },
+  PLANTSTORE_USAGE: { exitCode: 2, what: 'arguments or environment variables of the harness that make no sense (conformance/cli/values.ts UsageError)' },
   PLANTSTORE_CONFIG_FILE: { exitCode: 2, what: 'a configuration file of the harness that cannot be read (conformance/cli/config-file.ts ConfigFileError)' },
   PLANTSTORE_DIVERGENCE_FILE: { exitCode: 2, what: 'a divergence file that does not load (conformance/run/differential/divergences.ts DivergenceFileError)' },
 } as const satisfies Record<string, { exitCode: number; what: string }>;

@@ -3,7 +3,8 @@
 // environment variable and its help; a flag wins over the environment; an
 // empty variable counts as unset; an unknown option gets "did you mean".
 import { parseArgs } from 'node:util';
-import { BOOLEAN_WORDS, int, UsageError, wrap } from './args.js';
+import { BOOLEAN_WORDS, int, UsageError } from './values.js';
+import { wrap } from './options.js';
 import { closest } from './suggest.js';
 import { DEFAULT_DOCUMENT } from '../compat/revision.js';
 

@@ -5,7 +5,7 @@
 // 1 breaking, 2 could not run.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { UsageError } from './args.js';
+import { UsageError } from './values.js';
 import { compatHelpText, parseCompatArgs, type CompatCliOptions } from './compat-args.js';
 import { compat, CompatDocumentError, type CompatResult } from '../compat/compat.js';
 import { ServeError } from '../compat/execute.js';

@@ -10,7 +10,8 @@
 // check `error`, a server that does not start).
 import { relative } from 'node:path';
 import { StartError } from '../../lib/start-error.js';
-import { helpText, listChecks, parseCliArgs, type CliOptions } from './args.js';
+import { helpText, listChecks } from './options.js';
+import { parseCliArgs, type CliOptions } from './args.js';
 import { computeCoverage } from '../run/coverage.js';
 import { compareDivergences, loadDivergences, type DivergenceFile } from '../run/differential/divergences.js';
 import { formatMs } from '../run/http.js';

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { parseCliArgs, UsageError } from '../../conformance/cli/args.js';
+import { parseCliArgs } from '../../conformance/cli/args.js';
+import { UsageError } from '../../conformance/cli/values.js';
 import { PLACEHOLDER_TOKEN } from '../../conformance/model/target.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-args-'));

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { freePort } from '../../lib/process.js';
-import { OPTIONS } from '../../conformance/cli/args.js';
+import { OPTIONS } from '../../conformance/cli/options.js';
 import { OPENAPI_PATH } from '../../spec/openapi.js';
 import { startFake, type FakeOptions } from '../support/fake-server.js';
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { START_ERRORS, StartError, type StartErrorCode } from '../../lib/start-error.js';
-import { UsageError } from '../../conformance/cli/args.js';
+import { UsageError } from '../../conformance/cli/values.js';
 import { ConfigFileError } from '../../conformance/cli/config-file.js';
 import { DivergenceFileError } from '../../conformance/run/differential/divergences.js';
 import { ReportWriteError } from '../../conformance/report/write.js';

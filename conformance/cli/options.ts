@@ -1,0 +1,111 @@
+// Every option of the run command in one table (OPTIONS): its flag, its
+// environment variable and its help, from which --help is written; and
+// --list, the catalog as a table.
+import { catalog } from '../checks/index.js';
+
+export interface OptionSpec {
+  name: string;
+  short?: string;
+  type: 'string' | 'boolean';
+  multiple?: boolean;
+  /** The environment variable that sets it (none for the options that ask for something else than a run). */
+  env?: string;
+  /** How a multiple option's values are written in its environment variable. */
+  envSeparator?: 'space' | 'newline';
+  /** The value's name in the help. */
+  value?: string;
+  help: string;
+}
+
+/** Every option, in the order --help lists them. */
+export const OPTIONS: readonly OptionSpec[] = [
+  { name: 'target', type: 'string', multiple: true, env: 'PLANTSTORE_TARGET', envSeparator: 'space', value: '[NAME=]URL', help: "a target's base URL, which may carry a path prefix; NAME= names its column (repeatable; in the environment, separated by spaces)" },
+  { name: 'token', type: 'string', env: 'PLANTSTORE_TOKEN', value: 'TOKEN', help: 'the bearer token the targets accept (default: a well-formed placeholder, for targets that accept any)' },
+  { name: 'header', short: 'H', type: 'string', multiple: true, env: 'PLANTSTORE_HEADER', envSeparator: 'newline', value: '"NAME: VALUE"', help: 'a header sent with every request to the targets, e.g. an API gateway\'s x-api-key (repeatable; in the environment, one per line); reports show its value as <redacted> when its name looks secret' },
+  { name: 'wait-for', type: 'string', env: 'PLANTSTORE_WAIT_FOR', value: 'SECONDS', help: 'wait up to SECONDS for each target to answer at all before checking it (a server still starting)' },
+  { name: 'reference', type: 'boolean', env: 'PLANTSTORE_REFERENCE', help: "start the project's own server on a free loopback port and check it" },
+  { name: 'prism', type: 'boolean', env: 'PLANTSTORE_PRISM', help: 'start a Prism 5.14.2 mock of the document on a free loopback port and check it; its column informs and never fails the run by itself' },
+  { name: 'divergences', type: 'string', env: 'PLANTSTORE_DIVERGENCES', value: 'FILE', help: "the Prism mock's expected divergences (default: conformance/differential/divergences/prism.json)" },
+  { name: 'invalid-token', type: 'boolean', env: 'PLANTSTORE_INVALID_TOKEN', help: 'the targets accept only some tokens: a random token they accept is then a failure of PS-AUTH-006, not a skip' },
+  { name: 'seed', type: 'string', env: 'PLANTSTORE_SEED', value: 'N', help: 'seed of the generated cases (default: random; always printed)' },
+  { name: 'cases', type: 'string', env: 'PLANTSTORE_CASES', value: 'N', help: 'generated cases per property check (default 50)' },
+  { name: 'timeout', type: 'string', env: 'PLANTSTORE_TIMEOUT', value: 'MS', help: 'deadline of each exchange in milliseconds, from connecting to the last byte of the answer (default 10000)' },
+  { name: 'concurrency', type: 'string', env: 'PLANTSTORE_CONCURRENCY', value: 'N', help: 'checks in flight per target (default 4)' },
+  { name: 'rate-limit', type: 'string', env: 'PLANTSTORE_RATE_LIMIT', value: 'N', help: 'at most N requests per second to each target; a 429 or 503 with Retry-After is waited out and retried either way' },
+  { name: 'only', type: 'string', env: 'PLANTSTORE_ONLY', value: 'IDS', help: 'run only these checks (comma-separated IDs; --list shows them)' },
+  { name: 'strict', type: 'boolean', env: 'PLANTSTORE_STRICT', help: 'count non-strict outcomes as failures' },
+  { name: 'max-failures', type: 'string', env: 'PLANTSTORE_MAX_FAILURES', value: 'N', help: 'stop starting checks once N have failed; the checks not run are skip' },
+  { name: 'fail-fast', type: 'boolean', env: 'PLANTSTORE_FAIL_FAST', help: 'stop at the first failure (--max-failures 1)' },
+  { name: 'json', type: 'string', env: 'PLANTSTORE_JSON', value: 'FILE', help: 'write the JSON report to FILE' },
+  { name: 'junit', type: 'string', env: 'PLANTSTORE_JUNIT', value: 'FILE', help: 'write a JUnit XML report to FILE' },
+  { name: 'html', type: 'string', env: 'PLANTSTORE_HTML', value: 'FILE', help: 'write a self-contained HTML report to FILE' },
+  { name: 'har', type: 'string', env: 'PLANTSTORE_HAR', value: 'FILE', help: "write every exchange with the targets to FILE as HAR 1.2 (a browser's network panel opens it), credentials redacted" },
+  { name: 'reports', type: 'string', env: 'PLANTSTORE_REPORTS', value: 'DIR', help: 'write conformance.json, conformance.junit.xml and conformance.html to DIR (the default run: reports)' },
+  { name: 'spec', type: 'string', env: 'PLANTSTORE_SPEC', value: 'FILE', help: 'the OpenAPI document (default: spec/openapi.yaml); the reference server serves it too and Prism mocks it' },
+  { name: 'no-color', type: 'boolean', env: 'NO_COLOR', help: 'no colours in the output (also when the output is not a terminal)' },
+  { name: 'config', type: 'string', env: 'PLANTSTORE_CONFIG', value: 'FILE', help: 'read options from FILE (default: plantstore.conformance.json or .yaml in the working directory, if there is one)' },
+  { name: 'list', type: 'boolean', help: 'list the checks (ID, level, source, title) and exit' },
+  { name: 'help', short: 'h', type: 'boolean', help: 'show this help and exit' },
+  { name: 'version', type: 'boolean', help: 'show the version and exit' },
+];
+
+/** The subcommands; `run` is the default. `compat` (conformance/compat/) parses its own options. */
+export const COMMANDS = ['run', 'compat'] as const;
+export type Command = (typeof COMMANDS)[number];
+
+const INTRO = `Runs the Plant Store conformance checks (derived from the OpenAPI document)
+against one or more targets side by side and reports per check: pass,
+non-strict, fail, skip or error. Before the checks, it makes sure the run can
+mean something (the target answers, the token is accepted, the base URL
+reaches the operation) and otherwise says what to fix and exits 2.
+
+Without --target, --reference or --prism (the default run): lint the spec,
+run against the reference server and a Prism mock, print the matrix and
+write reports/conformance.json, .junit.xml and .html.`;
+
+const EPILOGUE = `Every option may also come from its environment variable (shown in
+brackets) or from the configuration file, whose keys are the option names
+(target, token, rate-limit, …) and whose strings may hold \${VAR}. A flag wins
+over the environment, which wins over the file.
+
+Exit codes: 0 no check failed, 1 a check failed, 2 the run could not mean
+anything or could not finish (a configuration mistake, a target unreachable
+or dead, a check ended in error).`;
+
+export function wrap(text: string, width: number, indent: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width - indent) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** --help's text, from OPTIONS. */
+export function helpText(): string {
+  const column = 26;
+  const out = ['Usage: plantstore-conformance [run] [options]', '       plantstore-conformance compat --base OLD [--head NEW] (compat --help)', '       plantstore-conformance --list | --help | --version', '', INTRO, '', 'Options:'];
+  for (const o of OPTIONS) {
+    const flag = `  ${o.short ? `-${o.short}, ` : ''}--${o.name}${o.value ? ` ${o.value}` : ''}`;
+    const help = wrap(`${o.help}${o.env ? ` [${o.env}]` : ''}`, 79, column);
+    if (flag.length + 2 > column) out.push(flag, ...help.map((l) => `${' '.repeat(column)}${l}`));
+    else out.push(`${flag.padEnd(column)}${help[0]}`, ...help.slice(1).map((l) => `${' '.repeat(column)}${l}`));
+  }
+  out.push('', EPILOGUE, '');
+  return out.join('\n');
+}
+
+/** --list: every check with its ID, level and source, then its title. */
+export function listChecks(ids?: string[]): string {
+  const checks = catalog.filter((c) => !ids || ids.includes(c.id));
+  const source = (c: (typeof catalog)[number]) => `${c.source.document}, ${c.source.section}`;
+  const idWidth = Math.max(...checks.map((c) => c.id.length));
+  const sourceWidth = Math.min(60, Math.max(...checks.map((c) => source(c).length)));
+  const lines = [`${'ID'.padEnd(idWidth)}  LEVEL   ${'SOURCE'.padEnd(sourceWidth)}  TITLE`];
+  for (const c of checks) lines.push(`${c.id.padEnd(idWidth)}  ${c.level.padEnd(6)}  ${source(c).padEnd(sourceWidth)}  ${c.title}`);
+  return `${lines.join('\n')}\n`;
+}
