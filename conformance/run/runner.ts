@@ -1,11 +1,11 @@
 // Runs the catalog against targets: bounded concurrency, run-unique ids,
 // grading. Results are per target so that reporters can set targets side by
 // side. Checks do no I/O; every request goes through HttpClient.
-import { setMaxListeners } from 'node:events';
+// The dead-target policy is in target-health.ts, what becomes of verdicts
+// in verdicts.ts.
 import { catalog as defaultCatalog } from '../checks/index.js';
-import { describe, noAnswerCause } from '../checks/grades.js';
 import { runProperty } from '../checks/property.js';
-import { MAX_BATCH, SEVERITY, type AggregateCheck, type Case, type CaseExchange, type Check, type CheckContext, type ExchangeCheck, type Outcome, type Verdict } from '../checks/types.js';
+import { MAX_BATCH, type AggregateCheck, type Case, type CaseExchange, type Check, type CheckContext, type Outcome, type Verdict } from '../checks/types.js';
 import { RuledOut } from '../cases/draw.js';
 import { toCurl } from './curl.js';
 import { diagnose, waitForAnswer, type Diagnosis } from './diagnose.js';
@@ -16,6 +16,8 @@ import { IdAllocator } from '../cases/ids.js';
 import { runRedactor } from '../redact/secrets.js';
 import type { ObservedExchange } from './coverage.js';
 import { summarize, type CheckResult, type TargetResult } from './result.js';
+import { TargetHealth } from './target-health.js';
+import { AggregateVerdicts, causeOf, partialVerdict } from './verdicts.js';
 import type { SpecModel } from '../model/spec-model.js';
 import type { Target } from '../model/target.js';
 
@@ -88,57 +90,6 @@ function batches<C extends { batch?: number }>(cases: C[]): C[][] {
   return out;
 }
 
-/**
- * A check cut short cannot pass on part of its cases, but a failure among
- * the answers it did get stands (a target that crashed on one of them, say).
- * Undefined when the partial cases show no failure, or cannot be graded.
- */
-function partialVerdict(check: ExchangeCheck<unknown>, sent: Array<CaseExchange<unknown>>, ctx: CheckContext): Verdict | undefined {
-  try {
-    const verdict = check.verify(sent, ctx);
-    return verdict.outcome === 'fail' ? verdict : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Dead-target policy. A target is dead when the preflight request gets no
- * usable HTTP answer, or when DEAD_AFTER exchanges in a row get none
- * (refused, reset, timed out, not HTTP, body over the cap); any answer resets
- * the count. From then on the runner sends nothing more to it, cuts the
- * exchanges in flight short, and grades every check not yet graded `error`
- * with the cause. Without this, a black hole would cost one timeout per
- * request of the catalog.
- */
-export const DEAD_AFTER = 5;
-
-class TargetHealth {
-  private readonly controller = new AbortController();
-  private consecutive = 0;
-  reason: string | undefined;
-  readonly abandon = this.controller.signal;
-
-  constructor() {
-    // One listener per exchange in flight: the checks at once, and a batch of concurrent cases.
-    setMaxListeners(64, this.abandon);
-  }
-
-  /** Counts exchanges that got no usable answer through the target's fault. */
-  observe(ex: Exchange): void {
-    if (ex.response) this.consecutive = 0;
-    else if (ex.failure !== 'abandoned' && ex.failure !== 'request' && ++this.consecutive >= DEAD_AFTER) {
-      this.kill(`${ex.error} (${DEAD_AFTER} requests in a row got no answer)`);
-    }
-  }
-
-  kill(reason: string): void {
-    if (this.reason !== undefined) return;
-    this.reason = reason;
-    this.controller.abort(`the target is dead: ${reason}`);
-  }
-}
-
 /** The same method, path, headers and body (notes aside). */
 function sameRequest(a: RequestSpec, b: RequestSpec): boolean {
   const body = (r: RequestSpec) => (r.body === undefined ? '' : Buffer.from(r.body).toString('base64'));
@@ -148,66 +99,6 @@ function sameRequest(a: RequestSpec, b: RequestSpec): boolean {
 /** Whether an outcome counts against --max-failures. */
 function failsRun(outcome: Outcome, strict: boolean): boolean {
   return outcome === 'fail' || outcome === 'error' || (strict && outcome === 'non-strict');
-}
-
-/** Parenthetical remarks at the end of an Expected, which vary from check to check (`… (no maxLength stated; …)`). */
-const TRAILING_REMARK = /\s*\([^()]*\)\s*$/;
-
-/**
- * The cause of a verdict that gives none: what was expected and what came
- * back, in words that are the same for every check it happens to.
- */
-function causeOf(verdict: Verdict, ex: Exchange | undefined): string {
-  if (verdict.cause) return verdict.cause;
-  const expected = (verdict.expected ?? '').replace(TRAILING_REMARK, '');
-  if (!ex) return verdict.actual?.startsWith('not run: ') ? verdict.actual : expected ? `not ${expected}` : verdict.outcome;
-  if (!ex.response) return noAnswerCause(ex);
-  const status = ex.response.status;
-  // An Actual is what came back (describe), often after what is wrong with it ("no Allow header: 405, …").
-  const shown = describe(ex);
-  const actual = verdict.actual ?? '';
-  if (actual === `undeclared ${shown}`) return `${status}, a status the document does not declare`;
-  if (actual.endsWith(`: ${shown}`)) return `${status}: ${actual.slice(0, -(shown.length + 2))}`;
-  return expected.startsWith(`${status} `) ? `${status}, but not ${expected}` : `${status} where ${expected || 'another answer'} is expected`;
-}
-
-/**
- * The aggregate checks (PS-RESP-*) grade every exchange of the run, each as
- * it arrives, and keep only the worst verdict so far: the exchanges are not
- * kept (a target that answers 1 MiB to each of 220 requests made a run that
- * kept them peak at 623 MB). A kept verdict has its cause worded while its
- * answer is at hand, and keeps of its exchange only the request (its curl
- * line and note): what came back is in its Actual already. An exchange the
- * check does not apply to (skip) does not make the check a skip.
- */
-class AggregateVerdicts {
-  private readonly kept = new Map<string, Verdict>();
-  /** Exchanges graded. */
-  count = 0;
-
-  constructor(
-    private readonly checks: AggregateCheck[],
-    private readonly ctx: CheckContext,
-  ) {}
-
-  grade(ex: Exchange): void {
-    this.count++;
-    for (const check of this.checks) {
-      let verdict: Verdict;
-      try {
-        verdict = check.verifyEach(ex, this.ctx);
-      } catch (err) {
-        verdict = { outcome: 'error', expected: 'the check to run', actual: `harness error: ${(err as Error).message}` };
-      }
-      // The first of the worst wins (as worst() picks).
-      if (verdict.outcome === 'skip' || SEVERITY[verdict.outcome] <= SEVERITY[this.verdict(check).outcome]) continue;
-      this.kept.set(check.id, { ...verdict, cause: causeOf(verdict, ex), reproduce: { request: ex.request, url: ex.url } });
-    }
-  }
-
-  verdict(check: Check): Verdict {
-    return this.kept.get(check.id) ?? { outcome: 'pass' };
-  }
 }
 
 export async function runTarget(opts: RunOptions, target: Target, budget: FailureBudget = { failures: 0 }): Promise<TargetResult> {

@@ -1,0 +1,41 @@
+// The dead-target policy: when the runner gives up on a target, and how it
+// cuts short what is in flight.
+import { setMaxListeners } from 'node:events';
+import type { Exchange } from '../checks/exchange.js';
+
+/**
+ * Dead-target policy. A target is dead when the preflight request gets no
+ * usable HTTP answer, or when DEAD_AFTER exchanges in a row get none
+ * (refused, reset, timed out, not HTTP, body over the cap); any answer resets
+ * the count. From then on the runner sends nothing more to it, cuts the
+ * exchanges in flight short, and grades every check not yet graded `error`
+ * with the cause. Without this, a black hole would cost one timeout per
+ * request of the catalog.
+ */
+export const DEAD_AFTER = 5;
+
+export class TargetHealth {
+  private readonly controller = new AbortController();
+  private consecutive = 0;
+  reason: string | undefined;
+  readonly abandon = this.controller.signal;
+
+  constructor() {
+    // One listener per exchange in flight: the checks at once, and a batch of concurrent cases.
+    setMaxListeners(64, this.abandon);
+  }
+
+  /** Counts exchanges that got no usable answer through the target's fault. */
+  observe(ex: Exchange): void {
+    if (ex.response) this.consecutive = 0;
+    else if (ex.failure !== 'abandoned' && ex.failure !== 'request' && ++this.consecutive >= DEAD_AFTER) {
+      this.kill(`${ex.error} (${DEAD_AFTER} requests in a row got no answer)`);
+    }
+  }
+
+  kill(reason: string): void {
+    if (this.reason !== undefined) return;
+    this.reason = reason;
+    this.controller.abort(`the target is dead: ${reason}`);
+  }
+}

@@ -1,0 +1,80 @@
+// What the runner makes of the checks' verdicts: the cause of a verdict
+// that gives none, the aggregate checks graded as each exchange arrives, and
+// what stands of a check cut short.
+import { describe, noAnswerCause } from '../checks/grades.js';
+import type { Exchange } from '../checks/exchange.js';
+import { SEVERITY, type AggregateCheck, type CaseExchange, type Check, type CheckContext, type ExchangeCheck, type Verdict } from '../checks/types.js';
+
+/**
+ * A check cut short cannot pass on part of its cases, but a failure among
+ * the answers it did get stands (a target that crashed on one of them, say).
+ * Undefined when the partial cases show no failure, or cannot be graded.
+ */
+export function partialVerdict(check: ExchangeCheck<unknown>, sent: Array<CaseExchange<unknown>>, ctx: CheckContext): Verdict | undefined {
+  try {
+    const verdict = check.verify(sent, ctx);
+    return verdict.outcome === 'fail' ? verdict : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parenthetical remarks at the end of an Expected, which vary from check to check (`… (no maxLength stated; …)`). */
+const TRAILING_REMARK = /\s*\([^()]*\)\s*$/;
+
+/**
+ * The cause of a verdict that gives none: what was expected and what came
+ * back, in words that are the same for every check it happens to.
+ */
+export function causeOf(verdict: Verdict, ex: Exchange | undefined): string {
+  if (verdict.cause) return verdict.cause;
+  const expected = (verdict.expected ?? '').replace(TRAILING_REMARK, '');
+  if (!ex) return verdict.actual?.startsWith('not run: ') ? verdict.actual : expected ? `not ${expected}` : verdict.outcome;
+  if (!ex.response) return noAnswerCause(ex);
+  const status = ex.response.status;
+  // An Actual is what came back (describe), often after what is wrong with it ("no Allow header: 405, …").
+  const shown = describe(ex);
+  const actual = verdict.actual ?? '';
+  if (actual === `undeclared ${shown}`) return `${status}, a status the document does not declare`;
+  if (actual.endsWith(`: ${shown}`)) return `${status}: ${actual.slice(0, -(shown.length + 2))}`;
+  return expected.startsWith(`${status} `) ? `${status}, but not ${expected}` : `${status} where ${expected || 'another answer'} is expected`;
+}
+
+/**
+ * The aggregate checks (PS-RESP-*) grade every exchange of the run, each as
+ * it arrives, and keep only the worst verdict so far: the exchanges are not
+ * kept (a target that answers 1 MiB to each of 220 requests made a run that
+ * kept them peak at 623 MB). A kept verdict has its cause worded while its
+ * answer is at hand, and keeps of its exchange only the request (its curl
+ * line and note): what came back is in its Actual already. An exchange the
+ * check does not apply to (skip) does not make the check a skip.
+ */
+export class AggregateVerdicts {
+  private readonly kept = new Map<string, Verdict>();
+  /** Exchanges graded. */
+  count = 0;
+
+  constructor(
+    private readonly checks: AggregateCheck[],
+    private readonly ctx: CheckContext,
+  ) {}
+
+  grade(ex: Exchange): void {
+    this.count++;
+    for (const check of this.checks) {
+      let verdict: Verdict;
+      try {
+        verdict = check.verifyEach(ex, this.ctx);
+      } catch (err) {
+        verdict = { outcome: 'error', expected: 'the check to run', actual: `harness error: ${(err as Error).message}` };
+      }
+      // The first of the worst wins (as worst() picks).
+      if (verdict.outcome === 'skip' || SEVERITY[verdict.outcome] <= SEVERITY[this.verdict(check).outcome]) continue;
+      this.kept.set(check.id, { ...verdict, cause: causeOf(verdict, ex), reproduce: { request: ex.request, url: ex.url } });
+    }
+  }
+
+  verdict(check: Check): Verdict {
+    return this.kept.get(check.id) ?? { outcome: 'pass' };
+  }
+}
