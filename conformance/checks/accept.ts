@@ -1,93 +1,18 @@
 // Acceptance of valid data. Plant Store specification, Create plant rule 1:
 // "When the request body is a valid NewPlant record, then the service
 // answers 200 with a Plant record."
-import type { Exchange } from './exchange.js';
+// The shape of these checks is in accept-check.ts, the bodies that take more
+// than a line to make in accept-bodies.ts.
 import { Numeral } from '../model/json.js';
+import { acceptCheck, RULE1 } from './accept-check.js';
+import { gradeLong, longStrings, negativeId } from './accept-bodies.js';
 import { ACCEPT_EVIDENCE, ACCEPT_GRADING, each, gradeAccepted, worst } from './grades.js';
-import { baseBodies } from '../cases/bodies.js';
-import { stringsOfLength } from '../cases/schema-values.js';
 import { keywordDerivations, UNNAMED_PROPERTY } from '../cases/keyword-cases.js';
-import { createRequest, freshId, freshIdBelow, rawWithProto, idField, idRange, keywordCaseBody, preferring, stringFields, validPlant, whyInvalid, type Body } from './requests.js';
+import { createRequest, freshId, rawWithProto, idField, idRange, keywordCaseBody, preferring, stringFields, validPlant, type Body } from './requests.js';
 import { RuledOut } from '../cases/draw.js';
 import { spec } from './sources.js';
 import { fixedIdCases, fixedIdCheck, gradeFixedId, neighbourOf, type IdSent } from './fixed-ids.js';
-import type { Case, Check, CheckContext, ExchangeCheck, Source, Verdict } from './types.js';
-
-const RULE1 = 'When the request body is a valid NewPlant record, then the service answers 200 with a Plant record.';
-
-interface ValidBody {
-  body: Body;
-  note: string;
-  /** The JSON text to send instead of `body`, for member names an object literal cannot hold. */
-  raw?: string;
-}
-
-/** A body a check proposes: made when the check runs, from the document (bodies.ts), which may rule it out. */
-interface Candidate {
-  note: string;
-  body: () => Body;
-  /** The JSON text to send instead of the body, when an object literal cannot say it. */
-  raw?: (body: Body) => string;
-}
-
-/**
- * The bodies the document makes valid, each built by the document's body
- * maker and checked against the request validator: a candidate the document
- * rules out is left out, and the reason (keyword and pointer) goes into the
- * notes of the cases sent, or, when none is left, into the check's skip
- * (RuledOut).
- */
-function checkedBodies(ctx: CheckContext, candidates: Candidate[]): ValidBody[] {
-  const bodies: ValidBody[] = [];
-  const excluded: string[] = [];
-  for (const c of candidates) {
-    try {
-      const body = c.body();
-      const why = whyInvalid(ctx, body);
-      if (why === undefined) bodies.push({ body, note: c.note, ...(c.raw ? { raw: c.raw(body) } : {}) });
-      else excluded.push(`${c.note}: not valid per the document (${why})`);
-    } catch (err) {
-      if (!(err instanceof RuledOut)) throw err;
-      excluded.push(`${c.note}: ${err.message}`);
-    }
-  }
-  if (bodies.length === 0) throw new RuledOut(`the document allows none of the values this check sends: ${excluded.join('; ')}`);
-  const said = excluded.length > 0 ? `; not sent: ${excluded.join('; ')}` : '';
-  return bodies.map((b) => ({ ...b, note: `${b.note}${said}` }));
-}
-
-/** The cases of valid bodies: each sends one, and carries it to grade the echo against. */
-function validBodyCases(ctx: CheckContext, bodies: ValidBody[]): Array<Case<Body>> {
-  return bodies.map((b) => ({ request: createRequest(ctx, b.raw !== undefined ? { raw: b.raw } : b.body, { note: b.note }), sent: b.body }));
-}
-
-interface AcceptCheckOptions {
-  id: string;
-  title: string;
-  /** Proposed once per run (fresh ids); made and checked against the document before they are sent. */
-  bodies: (ctx: CheckContext) => Candidate[];
-  source?: Source;
-  requirement?: string;
-  /** How an answer is graded (default: gradeAccepted). */
-  grade?: (ctx: CheckContext, ex: Exchange, sent: Body) => Verdict;
-  grading?: string;
-}
-
-/** A check that sends valid bodies and expects each accepted and echoed; skipped when the document allows none of them. */
-function acceptCheck({ id, title, bodies, source, requirement, grade = gradeAccepted, grading = ACCEPT_GRADING }: AcceptCheckOptions): ExchangeCheck<Body> {
-  return {
-    kind: 'exchange',
-    id,
-    title,
-    level: 'MUST',
-    source: source ?? spec('Create plant, rule 1'),
-    requirement: requirement ?? RULE1,
-    grading,
-    evidence: ACCEPT_EVIDENCE,
-    cases: (ctx) => validBodyCases(ctx, checkedBodies(ctx, bodies(ctx))),
-    verify: (cases, ctx) => each(cases, (c) => grade(ctx, c.exchange, c.sent)),
-  };
-}
+import type { Case, Check, CheckContext, ExchangeCheck, Verdict } from './types.js';
 
 function optionalString(ctx: CheckContext): string | undefined {
   return stringFields(ctx).optional[0];
@@ -181,79 +106,6 @@ const keywordsInside: ExchangeCheck<BoundarySent> = {
     return worst(verdicts);
   },
 };
-
-/**
- * RFC 8259 §9 lets a JSON parser limit string length: where the document
- * states no maxLength, refusing a 10 000-character value is allowed
- * (non-strict); where it states one, its value is the length to accept.
- */
-function gradeLong(ctx: CheckContext, ex: Exchange, sent: Body): Verdict {
-  const v = gradeAccepted(ctx, ex, sent);
-  const status = ex.response?.status ?? 0;
-  const unstated = Object.entries(sent).some(([, value]) => typeof value === 'string' && Array.from(value).length === LONG);
-  if (v.outcome === 'fail' && unstated && status >= 400 && status < 500) {
-    return { ...v, outcome: 'non-strict', expected: `${v.expected} (no maxLength stated; RFC 8259 §9 lets a server limit string length)` };
-  }
-  return v;
-}
-
-/** The length of a long string where the document states no maxLength. */
-const LONG = 10_000;
-
-/** A long value for each string field: its maxLength, else 10 000 characters. */
-function longStrings(ctx: CheckContext): Candidate[] {
-  const { required, optional } = stringFields(ctx);
-  return [...required, ...optional].map((name) => {
-    const stated = maxLengthOf(ctx, name);
-    const n = stated ?? LONG;
-    const stems = [String(baseBodies(ctx.model).full[name] ?? ''), 'Ficus '];
-    return {
-      note: stated === undefined ? `${name} of ${LONG} characters: the schema states no maxLength for ${name}` : `${name} of ${n} characters: its maxLength`,
-      // The first string of that length the document allows (a pattern may rule out some).
-      body: () => firstAllowed(stringsOfLength(n, stems).map((value) => () => validPlant(ctx, { [name]: value }))),
-    };
-  });
-}
-
-/** The first of several ways to make a body that the document allows; RuledOut with the last reason when none is. */
-function firstAllowed(makers: Array<() => Body>): Body {
-  let last: RuledOut | undefined;
-  for (const make of makers) {
-    try {
-      return make();
-    } catch (err) {
-      if (!(err instanceof RuledOut)) throw err;
-      last = err;
-    }
-  }
-  throw last ?? new RuledOut('no value to try');
-}
-
-/** The smallest maxLength the document states for a request field, if any. */
-function maxLengthOf(ctx: CheckContext, name: string): number | undefined {
-  const stated = keywordDerivations(ctx.model)
-    .filter((d) => d.use.keyword === 'maxLength' && d.path.length === 1 && d.path[0] === name && typeof d.use.value === 'number')
-    .map((d) => d.use.value as number);
-  return stated.length > 0 ? Math.min(...stated) : undefined;
-}
-
-/**
- * A fresh id below 0 the document allows (a fresh one negated, else one
- * folded into the negative ids it allows; RuledOut when it allows none),
- * and its positive counterpart, when this run has sent no plant with it.
- */
-function negativeId(ctx: CheckContext): { body: Body; positive?: bigint } {
-  const id = idField(ctx);
-  // The allocator hands out r and keeps it for this caller: -r is sent, r is this check's to send next.
-  const r = ctx.ids.fresh();
-  try {
-    return { body: validPlant(ctx, { [id]: -r }), positive: r };
-  } catch (err) {
-    if (!(err instanceof RuledOut)) throw err;
-  }
-  const k = freshIdBelow(ctx, 0n);
-  return { body: validPlant(ctx, { [id]: k }), ...(ctx.ids.claim(-k) ? { positive: -k } : {}) };
-}
 
 export const acceptChecks: Check[] = [
   acceptCheck({
