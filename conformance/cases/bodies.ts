@@ -12,7 +12,8 @@ import { aboutFrozen, drawValid, explain, repair, RuledOut } from './draw.js';
 import type { IdAllocator } from './ids.js';
 import { Numeral, type JsonValue } from '../model/json.js';
 import { show, sites, where } from './keyword-sites.js';
-import { numberLattice, samplesOf, setAt, type Body, type InstancePath, type NumberLattice } from './schema-values.js';
+import { numberLattice, type NumberLattice } from './number-values.js';
+import { samplesOf, setAt, type Body, type InstancePath } from './schema-values.js';
 import type { SpecModel } from '../model/spec-model.js';
 
 export interface BaseBodies {

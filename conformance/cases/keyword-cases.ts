@@ -11,19 +11,8 @@ import { childPointer, isSchemaObject, keywordInfo, type KeywordUse } from '../.
 import { isCheckedFormat } from '../../spec/validator.js';
 import type { JsonValue } from '../model/json.js';
 import { baseBodies } from './bodies.js';
-import {
-  FORMAT_SAMPLES,
-  getAt,
-  jsonTypeOf,
-  numberValue,
-  patternSamples,
-  samplesOf,
-  setAt,
-  stringsOfLength,
-  typeAllowed,
-  typeExemplars,
-  type InstancePath,
-} from './schema-values.js';
+import { FORMAT_SAMPLES, getAt, jsonTypeOf, patternSamples, samplesOf, setAt, stringsOfLength, typeAllowed, typeExemplars, type InstancePath } from './schema-values.js';
+import { numberValue } from './number-values.js';
 import { add, floorOf, integerOnly, rational, show, sites, stepBeside, stringStems, UNNAMED_PROPERTY, where, type Site } from './keyword-sites.js';
 import type { SpecModel } from '../model/spec-model.js';
 
