@@ -8,7 +8,8 @@ import type { Outcome } from '../../conformance/checks/types.js';
 import type { TargetResult } from '../../conformance/run/result.js';
 import { runTarget } from '../../conformance/run/runner.js';
 import { loadSpecModel } from '../../conformance/model/spec-model.js';
-import { startFake, type FakeOptions, type FakeServer, type Mutation } from '../support/fake-server.js';
+import { startFake, type FakeServer } from '../support/fake-server.js';
+import type { FakeOptions, Mutation } from '../support/fake-mutations.js';
 import { EARLIER_RUNS, MUTANTS } from '../support/mutants.js';
 
 

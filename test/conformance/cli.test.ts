@@ -13,7 +13,8 @@ import { after, describe, it } from 'node:test';
 import { freePort } from '../../lib/process.js';
 import { OPTIONS } from '../../conformance/cli/options.js';
 import { OPENAPI_PATH } from '../../spec/openapi.js';
-import { startFake, type FakeOptions } from '../support/fake-server.js';
+import { startFake } from '../support/fake-server.js';
+import type { FakeOptions } from '../support/fake-mutations.js';
 
 const CLI = fileURLToPath(new URL('../../conformance/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-cli-'));

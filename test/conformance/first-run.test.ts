@@ -16,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { freePort } from '../../lib/process.js';
 import type { JsonReport } from '../../conformance/report/json.js';
-import { startFake, type FakeOptions, type FakeServer } from '../support/fake-server.js';
+import { startFake, type FakeServer } from '../support/fake-server.js';
+import type { FakeOptions } from '../support/fake-mutations.js';
 
 const CLI = fileURLToPath(new URL('../../conformance/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-first-run-'));

@@ -1,9 +1,9 @@
 // The fake server's answers (JSON with its content type, the error body of
 // the errorBodyWrongShape mutant) and its credential check, with the
-// switches that break them (test/support/fake-server.ts).
+// switches that break them (test/support/fake-mutations.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isB64Token } from '../../lib/http-syntax.js';
-import type { FakeOptions, Mutations } from './fake-server.js';
+import type { FakeOptions, Mutations } from './fake-mutations.js';
 
 /** JSON text sent as it is written (numbers kept as the server holds them). */
 export class RawJson {

@@ -7,7 +7,7 @@
 // allows (both read by test/conformance/checks.wrong-reason.test.ts).
 import type { Outcome } from '../../conformance/checks/types.js';
 import { INT64_MAX, INT64_MIN } from '../../spec/formats.js';
-import type { FakeOptions, Mutation } from './fake-server.js';
+import type { FakeOptions, Mutation } from './fake-mutations.js';
 
 /** check id → the mutant that breaks its rule, and the outcome the policy gives. */
 export const MUTANTS: Array<[string, Mutation, Outcome]> = [
