@@ -1,5 +1,5 @@
 // `plantstore-conformance compat`'s arguments, after the run's conventions
-// (conformance/cli/args.ts): one table gives every option its flag, its
+// (args.ts, options.ts): one table gives every option its flag, its
 // environment variable and its help; a flag wins over the environment; an
 // empty variable counts as unset; an unknown option gets "did you mean".
 import { parseArgs } from 'node:util';

@@ -52,7 +52,7 @@ export function runResult(parts: Omit<RunResult, 'matrix'>): RunResult {
 /**
  * A copy of the run in which every string of every field has each target's
  * token replaced by $PLANTSTORE_TOKEN, any other credential the harness sent
- * redacted, and control characters escaped (report/redact.ts). Targets echo
+ * redacted, and control characters escaped (redact/). Targets echo
  * requests, and a report is read in terminals, CI logs and browsers.
  */
 export function safeRun<T extends Omit<RunResult, 'matrix'>>(parts: T): T {
