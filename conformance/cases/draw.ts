@@ -17,7 +17,7 @@ import { describeViolation, type Violation } from '../../spec/validator.js';
 import { childPointer, isSchemaObject, type JsonSchema } from '../../spec/schema-keywords.js';
 import { Numeral, type JsonValue } from '../model/json.js';
 import { getAt, samplesOf, setAt, type InstancePath } from './schema-values.js';
-import type { SpecModel, Validator } from '../model/spec-model.js';
+import type { DocumentSchemas, Validator } from '../model/spec-model.js';
 
 /**
  * The document rules out what a check needs (a value, a fresh id, a body
@@ -31,7 +31,7 @@ export class RuledOut extends Error {
 const MAX_REPAIRS = 64;
 
 /** The schema object at a pointer of the document (`#/components/schemas/Plant/properties/name`). */
-export function schemaAtPointer(model: SpecModel, pointer: string): unknown {
+export function schemaAtPointer(model: DocumentSchemas, pointer: string): unknown {
   let node: unknown = model.doc;
   for (const raw of pointer.replace(/^#\/?/, '').split('/')) {
     if (raw === '') continue;
@@ -86,7 +86,7 @@ export function aboutFrozen(v: Violation, body: JsonValue, frozen: readonly Inst
 }
 
 /** Values drawn from the schema holding a violated keyword, and from the branches an applicator names. */
-function drawnFor(model: SpecModel, v: Violation): JsonValue[] {
+function drawnFor(model: DocumentSchemas, v: Violation): JsonValue[] {
   const holderPointer = holderOf(v.pointer);
   const holder = schemaAtPointer(model, holderPointer);
   const out = samplesOf(model, holder, holderPointer);
@@ -101,7 +101,7 @@ function drawnFor(model: SpecModel, v: Violation): JsonValue[] {
 }
 
 /** The schema of property `name` of the object schema at `pointer`, when it states one (properties, patternProperties, additionalProperties). */
-function propertySchema(model: SpecModel, pointer: string, name: string): { schema: unknown; pointer: string } | undefined {
+function propertySchema(model: DocumentSchemas, pointer: string, name: string): { schema: unknown; pointer: string } | undefined {
   const holder = schemaAtPointer(model, pointer);
   if (!isSchemaObject(holder)) return undefined;
   if (isSchemaObject(holder.properties) && name in holder.properties) return { schema: holder.properties[name], pointer: childPointer(pointer, 'properties', name) };
@@ -118,14 +118,14 @@ function propertySchema(model: SpecModel, pointer: string, name: string): { sche
 }
 
 /** Every schema object of the document that declares property `name`: a required property may be declared beside the `required` that names it. */
-function declarationsOf(model: SpecModel, name: string): Array<{ schema: unknown; pointer: string }> {
+function declarationsOf(model: DocumentSchemas, name: string): Array<{ schema: unknown; pointer: string }> {
   return model.keywords
     .filter((u) => u.keyword === 'properties' && isSchemaObject(u.value) && name in u.value)
     .map((u) => ({ schema: (u.value as JsonSchema)[name], pointer: childPointer(u.pointer, name) }));
 }
 
 /** Names for a property an object must gain (minProperties): those its schema declares, then names its patterns and propertyNames allow. */
-function newPropertyNames(model: SpecModel, holderPointer: string, current: Record<string, JsonValue>): string[] {
+function newPropertyNames(model: DocumentSchemas, holderPointer: string, current: Record<string, JsonValue>): string[] {
   const holder = schemaAtPointer(model, holderPointer);
   const names: string[] = [];
   if (isSchemaObject(holder)) {
@@ -138,7 +138,7 @@ function newPropertyNames(model: SpecModel, holderPointer: string, current: Reco
 }
 
 /** The fixes a violation allows, each a whole new value of the body; none touches a frozen part. */
-function fixesFor(model: SpecModel, body: JsonValue, v: Violation, frozen: readonly InstancePath[]): JsonValue[] {
+function fixesFor(model: DocumentSchemas, body: JsonValue, v: Violation, frozen: readonly InstancePath[]): JsonValue[] {
   const at = instancePath(v.instancePath, body);
   const here = getAt(body, at);
   const holderPointer = holderOf(v.pointer);
@@ -210,7 +210,7 @@ function fixesFor(model: SpecModel, body: JsonValue, v: Violation, frozen: reado
  * changing a frozen part. Returns the value and what is left (nothing: it
  * is valid).
  */
-export function repair(model: SpecModel, validate: Validator, value: JsonValue, frozen: readonly InstancePath[] = []): { value: JsonValue; violations: Violation[] } {
+export function repair(model: DocumentSchemas, validate: Validator, value: JsonValue, frozen: readonly InstancePath[] = []): { value: JsonValue; violations: Violation[] } {
   let current = value;
   let violations = validate(current);
   for (let step = 0; step < MAX_REPAIRS && violations.length > 0; step++) {
@@ -242,7 +242,7 @@ export function explain(violations: readonly Violation[]): string {
  * candidate that repairs to one. Throws RuledOut naming what is left when
  * none does.
  */
-export function drawValid(model: SpecModel, validate: Validator, candidates: readonly JsonValue[], what: string): JsonValue {
+export function drawValid(model: DocumentSchemas, validate: Validator, candidates: readonly JsonValue[], what: string): JsonValue {
   let closest: { value: JsonValue; violations: Violation[] } | undefined;
   for (const candidate of candidates) {
     if (validate(candidate).length === 0) return candidate;

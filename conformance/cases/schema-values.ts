@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { childPointer, isSchemaObject, type JsonSchema } from '../../spec/schema-keywords.js';
 import { rationalOf } from '../../spec/exact-number.js';
 import { Numeral, type JsonValue } from '../model/json.js';
-import { resolveSchema, type SpecModel } from '../model/spec-model.js';
+import { resolveSchema, type DocumentSchemas } from '../model/spec-model.js';
 import { numberSamples } from './number-values.js';
 
 export type Body = Record<string, JsonValue>;
@@ -94,7 +94,7 @@ const MAX_DEPTH = 6;
  * examples, const, enum, default, then values built from its keywords.
  * `required` leaves out an object's optional properties.
  */
-export function samplesOf(model: SpecModel, schema: unknown, pointer: string, opts: { required?: boolean; type?: string } = {}, depth = 0): JsonValue[] {
+export function samplesOf(model: DocumentSchemas, schema: unknown, pointer: string, opts: { required?: boolean; type?: string } = {}, depth = 0): JsonValue[] {
   const { schema: resolved, pointer: at } = resolveSchema(model.doc, schema, pointer);
   if (!isSchemaObject(resolved) || depth > MAX_DEPTH) return [];
   const node = resolved;
@@ -135,7 +135,7 @@ export function samplesOf(model: SpecModel, schema: unknown, pointer: string, op
 }
 
 /** An array its keywords allow, as far as they say: prefixItems in order, then items, as many as minItems asks (one at least), an item `contains` wants, distinct where uniqueItems asks. */
-function arraySample(model: SpecModel, node: JsonSchema, at: string, depth: number): JsonValue[] {
+function arraySample(model: DocumentSchemas, node: JsonSchema, at: string, depth: number): JsonValue[] {
   const prefix = Array.isArray(node.prefixItems) ? node.prefixItems.map((s, i) => samplesOf(model, s, childPointer(at, 'prefixItems', i), {}, depth + 1)[0] ?? null) : [];
   const items = node.items === false ? [] : node.items !== undefined ? samplesOf(model, node.items, childPointer(at, 'items'), {}, depth + 1) : ['x'];
   const max = typeof node.maxItems === 'number' ? node.maxItems : Infinity;
@@ -156,7 +156,7 @@ function arraySample(model: SpecModel, node: JsonSchema, at: string, depth: numb
   return out;
 }
 
-function objectSample(model: SpecModel, node: JsonSchema, at: string, opts: { required?: boolean }, depth: number): Body {
+function objectSample(model: DocumentSchemas, node: JsonSchema, at: string, opts: { required?: boolean }, depth: number): Body {
   const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
   const out: Body = {};
   for (const [name, sub] of Object.entries(isSchemaObject(node.properties) ? node.properties : {})) {

@@ -105,6 +105,9 @@ export interface SpecModel {
   requestValidatorWithout(pointers: string[]): Validator;
 }
 
+/** What drawing and repairing values needs of a document: the document and its keywords (a whole SpecModel has them; so has a document no catalog can be built from). */
+export type DocumentSchemas = Pick<SpecModel, 'doc' | 'keywords'>;
+
 const COMPONENT = /^#\/components\/schemas\/([^/]+)$/;
 
 function refName(schema: unknown): string | undefined {
