@@ -1,13 +1,14 @@
-// Bodies compared: the request body, the responses by status, the media
-// types of each and their schemas, and what the create operation's answer
-// carries back of what was sent.
+// Bodies compared: the request body, the media types of a body and their
+// schemas (a request's or an answer's: response-diff.ts compares the answers
+// by status), and what the create operation's answer carries back of what was
+// sent.
 import { createOperation, type OpenApiDocument, type OperationLocation } from '../../spec/openapi.js';
 import { childPointer } from '../../spec/schema-keywords.js';
 import { flattenObject } from '../model/spec-model.js';
 import { addSchema, bearing, requiredFlip, resolveObject, type Changes } from './changes.js';
 import { SOURCES } from './sources.js';
 
-interface BodyLike {
+export interface BodyLike {
   required?: boolean;
   content?: Record<string, { schema?: unknown }>;
 }
@@ -57,7 +58,7 @@ export function requestBodyDelta(changes: Changes, base: OpenApiDocument, head: 
  * clients that cannot read it, one removed makes existing servers' answers
  * undeclared.
  */
-function mediaTypesDelta(changes: Changes, base: OpenApiDocument, head: OpenApiDocument, before: { value: BodyLike; pointer: string }, after: { value: BodyLike; pointer: string }, usage: string, role: 'request' | 'response'): void {
+export function mediaTypesDelta(changes: Changes, base: OpenApiDocument, head: OpenApiDocument, before: { value: BodyLike; pointer: string }, after: { value: BodyLike; pointer: string }, usage: string, role: 'request' | 'response'): void {
   const bc = before.value.content ?? {};
   const hc = after.value.content ?? {};
   const norm = (t: string) => t.toLowerCase().replace(/\s+/g, '');
@@ -91,43 +92,6 @@ function mediaTypesDelta(changes: Changes, base: OpenApiDocument, head: OpenApiD
 }
 
 
-export function responsesDelta(changes: Changes, base: OpenApiDocument, head: OpenApiDocument, b: OperationLocation, h: OperationLocation, label: string): void {
-  const br = b.operation.responses ?? {};
-  const hr = h.operation.responses ?? {};
-  for (const status of new Set([...Object.keys(br), ...Object.keys(hr)])) {
-    const bp = childPointer(b.pointer, 'responses', status);
-    const hp = childPointer(h.pointer, 'responses', status);
-    const usage = `${status} answer of ${label}`;
-    if (!Object.hasOwn(hr, status)) {
-      changes.presence(true, {
-        keyword: 'response',
-        pointer: bp,
-        value: status,
-        what: `response ${status} removed from ${label}`,
-        source: SOURCES.responses,
-        // A success status gone moves the answer to a valid request elsewhere: the clients that read it lose it too.
-        bearing: status.startsWith('2')
-          ? bearing(usage, 'response', 'both', `existing servers that answer ${status} now give an answer the document does not declare, and existing clients that expect ${status} to a valid request get another status from a server following the new document`)
-          : bearing(usage, 'response', 'tighter', `existing servers that answer ${status} now give an answer the document does not declare`),
-      });
-    } else if (!Object.hasOwn(br, status)) {
-      changes.presence(false, {
-        keyword: 'response',
-        pointer: hp,
-        value: status,
-        what: `response ${status} added to ${label}`,
-        source: SOURCES.responses,
-        bearing: bearing(usage, 'response', 'looser', `a server following the new document may answer ${status}, a status existing clients were not told of`),
-      });
-    } else {
-      const before = resolveObject(base, br[status] as BodyLike, bp);
-      const after = resolveObject(head, hr[status] as BodyLike, hp);
-      mediaTypesDelta(changes, base, head, before, after, usage, 'response');
-    }
-  }
-}
-
-
 /**
  * The Plant Store's create operation "returns the stored plant record": the
  * answer carries back every property its schema (Plant) declares, as sent
@@ -157,28 +121,39 @@ export function echoDelta(changes: Changes, base: OpenApiDocument, head: OpenApi
   const after = echoed(head);
   if (!before || !after || before.label !== after.label) return;
   const usage = `${after.status} answer of ${after.label} (what it carries back)`;
+  // Said once: where a property of the answer came or went, what it carries back joins that change.
+  const sameProperty = (name: string) => (c: { member?: string; instancePath?: Array<string | number>; bearings: Array<{ role: string; usage: string }> }) =>
+    c.member === name && (c.instancePath?.length ?? 0) === 0 && c.bearings.some((b) => b.role === 'response' && b.usage === `${after.status} answer of ${after.label}`);
   for (const name of after.names.filter((n) => !before.names.includes(n))) {
-    changes.add({
-      keyword: 'echo',
-      pointer: after.pointer,
-      basePointer: before.pointer,
-      after: name,
-      what: `the answer must now carry back ${name}`,
-      source: SOURCES.echo,
-      detail: name,
-      bearing: bearing(usage, 'response', 'tighter', `an existing server does not know ${name}: it drops it from the stored plant, and its answer lacks what a new client sent`),
-    });
+    changes.addOrJoin(
+      {
+        keyword: 'echo',
+        pointer: after.pointer,
+        basePointer: before.pointer,
+        after: name,
+        member: name,
+        detail: name,
+        what: `the answer must now carry back ${name}`,
+        source: SOURCES.echo,
+        bearing: bearing(usage, 'response', 'tighter', `an existing server does not know ${name}: it drops it from the stored plant, and its answer lacks what a new client sent`),
+      },
+      sameProperty(name),
+    );
   }
   for (const name of before.names.filter((n) => !after.names.includes(n))) {
-    changes.add({
-      keyword: 'echo',
-      pointer: after.pointer,
-      basePointer: before.pointer,
-      before: name,
-      what: `the answer no longer carries back ${name}`,
-      source: SOURCES.echo,
-      detail: name,
-      bearing: bearing(usage, 'response', 'looser', `existing clients send ${name} and expect it back; a server following the new document need not keep it`),
-    });
+    changes.addOrJoin(
+      {
+        keyword: 'echo',
+        pointer: after.pointer,
+        basePointer: before.pointer,
+        before: name,
+        member: name,
+        detail: name,
+        what: `the answer no longer carries back ${name}`,
+        source: SOURCES.echo,
+        bearing: bearing(usage, 'response', 'looser', `existing clients send ${name} and expect it back; a server following the new document need not keep it`),
+      },
+      sameProperty(name),
+    );
   }
 }

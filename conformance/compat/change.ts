@@ -31,6 +31,8 @@ export interface Bearing {
   servers: SideVerdict;
   /** Why, for the side(s) it breaks or cannot tell, in a sentence. */
   why: string;
+  /** For a schema: the pointers of the schema the usage starts at in each document (the request body's, the answer's, the parameter's), where a witness is judged. */
+  site?: { old: string; new: string };
 }
 
 export interface Change {
@@ -47,6 +49,8 @@ export interface Change {
   after?: unknown;
   /** Where in a body the keyword applies (property names, item indexes), when one place is known. */
   instancePath?: Array<string | number>;
+  /** The property it is about (a required name, a property added or removed, one the answer carries back), at instancePath's object. */
+  member?: string;
   /** One sentence: `maxLength added: 50`. */
   what: string;
   source: Source;

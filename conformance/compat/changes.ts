@@ -11,7 +11,7 @@ import { compareSchemas } from './schema-diff.js';
 import type { SchemaDelta } from './schema-delta.js';
 
 /** One change as a rule finds it, bearing on one place; Changes merges the bearings of one change. */
-export type Draft = Pick<Change, 'keyword' | 'pointer' | 'basePointer' | 'before' | 'after' | 'what' | 'source' | 'instancePath'> & { detail?: string; bearing: Bearing };
+export type Draft = Pick<Change, 'keyword' | 'pointer' | 'basePointer' | 'before' | 'after' | 'what' | 'source' | 'instancePath' | 'member'> & { detail?: string; bearing: Bearing };
 
 export class Changes {
   private readonly byKey = new Map<string, Omit<Change, 'id'>>();
@@ -20,7 +20,10 @@ export class Changes {
   readonly claimedHead = new Set<string>();
 
   add(d: Draft): void {
-    const key = `${d.keyword}|${d.pointer}|${d.basePointer ?? ''}|${d.detail ?? ''}`;
+    // A keyword added is where it is in the new document, one removed where it was in the old: the other pointer is only where its schema is used (one per use, said once).
+    const added = d.before === undefined && d.after !== undefined;
+    const removed = d.after === undefined && d.before !== undefined;
+    const key = `${d.keyword}|${removed ? '' : d.pointer}|${added ? '' : (d.basePointer ?? '')}|${d.detail ?? ''}`;
     let change = this.byKey.get(key);
     if (!change) {
       change = {
@@ -30,6 +33,7 @@ export class Changes {
         ...(d.before !== undefined ? { before: d.before } : {}),
         ...(d.after !== undefined ? { after: d.after } : {}),
         ...(d.instancePath !== undefined ? { instancePath: d.instancePath } : {}),
+        ...(d.member !== undefined ? { member: d.member } : {}),
         what: d.what,
         source: d.source,
         bearings: [],
@@ -38,11 +42,14 @@ export class Changes {
       };
       this.byKey.set(key, change);
     }
-    if (!change.bearings.some((b) => b.usage === d.bearing.usage && b.role === d.bearing.role)) {
-      change.bearings.push(d.bearing);
-      change.clients = worse(change.clients, d.bearing.clients);
-      change.servers = worse(change.servers, d.bearing.servers);
-    }
+    bear(change, d.bearing);
+  }
+
+  /** The same fact said by another rule (what the answer carries back, of a property added or removed): `d`'s bearing joins the change `matches` finds, else `d` is a change of its own. */
+  addOrJoin(d: Draft, matches: (c: Omit<Change, 'id'>) => boolean): void {
+    const found = [...this.byKey.values()].find(matches);
+    if (found) bear(found, d.bearing);
+    else this.add(d);
   }
 
   /** A part of the document gone (there in the old document only) or come (in the new only): accounted for, and a change. */
@@ -62,6 +69,13 @@ export class Changes {
   }
 }
 
+function bear(change: Omit<Change, 'id'>, b: Bearing): void {
+  if (change.bearings.some((x) => x.usage === b.usage && x.role === b.role)) return;
+  change.bearings.push(b);
+  change.clients = worse(change.clients, b.clients);
+  change.servers = worse(change.servers, b.servers);
+}
+
 export function bearing(usage: string, role: Role, effect: Effect, why?: string, sides?: { clients: SideVerdict; servers: SideVerdict }): Bearing {
   const s = sides ?? sidesOf(effect, role);
   return { usage, role, effect, ...s, why: whyOf(effect, role, why) };
@@ -72,10 +86,10 @@ export function addSchema(changes: Changes, base: OpenApiDocument, head: OpenApi
   const { deltas, visitedBase, visitedHead } = compareSchemas(base, head, b.schema, b.pointer, h.schema, h.pointer);
   for (const p of visitedBase) changes.claimedBase.add(p);
   for (const p of visitedHead) changes.claimedHead.add(p);
-  for (const d of deltas) changes.add(fromDelta(d, usage, role));
+  for (const d of deltas) changes.add(fromDelta(d, usage, role, { old: b.pointer, new: h.pointer }));
 }
 
-function fromDelta(d: SchemaDelta, usage: string, role: Role): Draft {
+function fromDelta(d: SchemaDelta, usage: string, role: Role, site: { old: string; new: string }): Draft {
   const own = d.byRole?.[role];
   const effect = own?.effect ?? d.effect;
   return {
@@ -88,7 +102,8 @@ function fromDelta(d: SchemaDelta, usage: string, role: Role): Draft {
     source: d.source,
     detail: d.detail,
     ...(d.instancePath !== undefined ? { instancePath: d.instancePath } : {}),
-    bearing: bearing(usage, role, effect, own?.reason ?? d.reason),
+    ...(d.member !== undefined ? { member: d.member } : {}),
+    bearing: { ...bearing(usage, role, effect, own?.reason ?? d.reason), site },
   };
 }
 

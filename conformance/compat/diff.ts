@@ -12,7 +12,8 @@
 import { operationsOf, type OpenApiDocument, type OperationLocation } from '../../spec/openapi.js';
 import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
 import type { Source } from '../checks/types.js';
-import { echoDelta, requestBodyDelta, responsesDelta } from './body-diff.js';
+import { echoDelta, requestBodyDelta } from './body-diff.js';
+import { responsesDelta } from './response-diff.js';
 import { worse, type Change, type SideVerdict } from './change.js';
 import { bearing, Changes } from './changes.js';
 import { parametersDelta } from './parameter-diff.js';
@@ -26,12 +27,21 @@ export function diffDocuments(base: OpenApiDocument, head: OpenApiDocument): Cha
   const key = (op: OperationLocation) => `${op.method} ${op.path.replace(/\{[^}]*\}/g, '{}')}`;
   const before = new Map(operationsOf(base).map((op) => [key(op), op]));
   const after = new Map(operationsOf(head).map((op) => [key(op), op]));
+  // An operation gone from one path and come at another under the same operationId has moved: one change, and its parts compared.
+  const moved = new Map<string, OperationLocation>();
   for (const [k, op] of before) {
-    const now = after.get(k);
+    const id = op.operation.operationId;
+    const to = after.has(k) || id === undefined ? undefined : [...after].find(([j, o]) => !before.has(j) && o.operation.operationId === id)?.[1];
+    if (to) moved.set(k, to);
+  }
+  for (const [k, op] of before) {
+    const now = after.get(k) ?? moved.get(k);
+    if (moved.has(k)) operationMoved(changes, op, now!, base, head);
     if (now) compareOperations(changes, base, head, op, now);
     else operationDelta(changes, op, 'removed', head);
   }
-  for (const [k, op] of after) if (!before.has(k)) operationDelta(changes, op, 'added', base);
+  const arrived = new Set([...moved.values()]);
+  for (const [k, op] of after) if (!before.has(k) && !arrived.has(op)) operationDelta(changes, op, 'added', base);
   echoDelta(changes, base, head);
   securitySchemesDelta(changes, base, head);
   genericDelta(changes, base, head, { base: '#', head: '#' }, []);
@@ -59,6 +69,25 @@ function operationDelta(changes: Changes, op: OperationLocation, how: 'added' | 
       how === 'added'
         ? bearing(label, 'operation', 'looser', `existing servers do not implement ${label}: a new client that calls it gets no declared answer`, { clients: 'compatible', servers: 'breaks' })
         : bearing(label, 'operation', 'tighter', `clients that call ${label} get no declared answer from a server following the new document`, { clients: 'breaks', servers: 'compatible' }),
+  });
+}
+
+/** An operation moved (its path or method changed, its operationId kept): existing clients call where it was, new clients where it is. */
+function operationMoved(changes: Changes, b: OperationLocation, h: OperationLocation, base: OpenApiDocument, head: OpenApiDocument): void {
+  const was = `${b.method} ${b.path}`;
+  const is = `${h.method} ${h.path}`;
+  changes.claim(b.pointer, h.pointer);
+  if (!Object.hasOwn(head.paths, b.path)) changes.claim(childPointer('#/paths', b.path), undefined);
+  if (!Object.hasOwn(base.paths, h.path)) changes.claim(undefined, childPointer('#/paths', h.path));
+  changes.add({
+    keyword: 'operation',
+    pointer: h.pointer,
+    basePointer: b.pointer,
+    before: was,
+    after: is,
+    what: `operation ${h.operation.operationId} moved: ${was} → ${is}`,
+    source: SOURCES.paths,
+    bearing: bearing(is, 'operation', 'both', `existing clients call ${was}, which a server following the new document does not declare; a new client calls ${is}, which existing servers do not implement`, { clients: 'breaks', servers: 'breaks' }),
   });
 }
 

@@ -7,7 +7,9 @@ import { resolveReference, type OpenApiDocument } from '../../spec/openapi.js';
 import { childPointer, isSchemaObject, type JsonSchema } from '../../spec/schema-keywords.js';
 import type { Effect } from './change.js';
 import { covers, stringList, typesOf } from './schema-assertions.js';
-import { canonical, emit, keywordDelta, sameJson, verb, within, type Closed, type Walk } from './schema-delta.js';
+import { canonical, emit, keywordDelta, sameJson, shown, verb, within, type Closed, type Walk } from './schema-delta.js';
+import { plain } from './effective-schema.js';
+import { keywordPointer, selfPointer } from './origins.js';
 
 /**
  * `properties`: a name in both is compared as a schema. A name added or
@@ -28,14 +30,14 @@ export function propertiesDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchem
   const closedHead = closed.head || h.additionalProperties === false;
   const inner: Closed = { base: false, head: false };
   for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    const pb = childPointer(bp, 'properties', name);
-    const ph = childPointer(hp, 'properties', name);
+    const pb = keywordPointer(b, bp, 'properties', name);
+    const ph = keywordPointer(h, hp, 'properties', name);
     if (Object.hasOwn(before, name) && Object.hasOwn(after, name)) {
       within(w, name, () => w.compareNode(before[name], pb, after[name], ph, under, inner));
       continue;
     }
     const added = Object.hasOwn(after, name);
-    const base = { keyword: 'properties', pointer: added ? ph : pb, basePointer: pb, ...(added ? { after: after[name] } : { before: before[name] }), detail: name };
+    const base = { keyword: 'properties', pointer: added ? ph : pb, basePointer: pb, ...(added ? { after: plain(after[name]) } : { before: plain(before[name]) }), detail: name, member: name, presence: added ? ('added' as const) : ('removed' as const) };
     if (added && closedBase) {
       emit(w, under, { ...base, what: `property ${name} added to an object that refused undeclared names`, effect: 'looser', reason: 'the name was refused (the object is closed), and is now allowed' });
     } else if (!added && closedHead) {
@@ -62,12 +64,12 @@ export function schemaMapDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema
   const before = isSchemaObject(b[k]) ? (b[k] as JsonSchema) : {};
   const after = isSchemaObject(h[k]) ? (h[k] as JsonSchema) : {};
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    const pb = childPointer(bp, k, key);
-    const ph = childPointer(hp, k, key);
+    const pb = keywordPointer(b, bp, k, key);
+    const ph = keywordPointer(h, hp, k, key);
     if (Object.hasOwn(before, key) && Object.hasOwn(after, key)) within(w, undefined, () => w.compareNode(before[key], pb, after[key], ph, under, { base: false, head: false }));
     else {
       const added = Object.hasOwn(after, key);
-      emit(w, under, { keyword: k, pointer: added ? ph : pb, basePointer: pb, ...(added ? { after: after[key] } : { before: before[key] }), what: `${k} ${key} ${added ? 'added' : 'removed'}`, effect: added ? 'tighter' : 'looser', detail: key });
+      emit(w, under, { keyword: k, pointer: added ? ph : pb, basePointer: pb, ...(added ? { after: plain(after[key]) } : { before: plain(before[key]) }), what: `${k} ${key} ${added ? 'added' : 'removed'}`, effect: added ? 'tighter' : 'looser', detail: key });
     }
   }
 }
@@ -76,8 +78,8 @@ export function prefixItemsDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSche
   const before = Array.isArray(b.prefixItems) ? b.prefixItems : [];
   const after = Array.isArray(h.prefixItems) ? h.prefixItems : [];
   for (let i = 0; i < Math.max(before.length, after.length); i++) {
-    const pb = childPointer(bp, 'prefixItems', i);
-    const ph = childPointer(hp, 'prefixItems', i);
+    const pb = keywordPointer(b, bp, 'prefixItems', i);
+    const ph = keywordPointer(h, hp, 'prefixItems', i);
     if (i < before.length && i < after.length) within(w, i, () => w.compareNode(before[i], pb, after[i], ph, under, { base: false, head: false }));
     else {
       const added = i < after.length;
@@ -171,6 +173,12 @@ function pairwiseDisjoint(doc: OpenApiDocument, branches: unknown[], pointer: st
   return true;
 }
 
+/** A branch's pointer: where its author wrote it (a branch of what did not merge keeps its part's pointer: origins.ts). */
+function branchPointer(s: JsonSchema, pointer: string, k: string, i: number): string {
+  const branch = (s[k] as unknown[])[i];
+  return (k === 'allOf' ? selfPointer(branch) : undefined) ?? keywordPointer(s, pointer, k, i);
+}
+
 export function branchesDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: string, under: boolean, k: 'allOf' | 'anyOf' | 'oneOf', closed: Closed): void {
   const before = Array.isArray(b[k]) ? (b[k] as unknown[]) : undefined;
   const after = Array.isArray(h[k]) ? (h[k] as unknown[]) : undefined;
@@ -187,7 +195,7 @@ export function branchesDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema,
   const inner = closed;
   for (const [i, j] of pairs) {
     const start = w.out.length;
-    w.compareNode(before[i], childPointer(bp, k, i), after[j], childPointer(hp, k, j), under, inner);
+    w.compareNode(before[i], branchPointer(b, bp, k, i), after[j], branchPointer(h, hp, k, j), under, inner);
     if (exclusive) {
       for (const d of w.out.slice(start)) {
         if (d.effect === 'tighter' || d.effect === 'looser' || d.effect === 'both') Object.assign(d, { effect: 'unknown' as Effect, reason: overlap, byRole: undefined });
@@ -196,10 +204,11 @@ export function branchesDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema,
   }
   for (const i of removed) {
     const effect: Effect = k === 'allOf' ? 'looser' : exclusive ? 'unknown' : 'tighter';
-    emit(w, under, { keyword: k, pointer: childPointer(bp, k, i), basePointer: childPointer(bp, k, i), before: before[i], what: `${k}/${i} removed: a branch less`, effect, reason: exclusive ? overlap : undefined, detail: `-${i}` });
+    const at = branchPointer(b, bp, k, i);
+    emit(w, under, { keyword: k, pointer: at, basePointer: at, before: before[i], what: k === 'allOf' && selfPointer(before[i]) ? `constraints removed: ${shown(before[i])}` : `${k}/${i} removed: a branch less`, effect, reason: exclusive ? overlap : undefined, detail: `-${i}` });
   }
   for (const j of added) {
     const effect: Effect = k === 'allOf' ? 'tighter' : exclusive ? 'unknown' : 'looser';
-    emit(w, under, { keyword: k, pointer: childPointer(hp, k, j), basePointer: childPointer(bp, k, j), after: after[j], what: `${k}/${j} added: a branch more`, effect, reason: exclusive ? overlap : undefined, detail: `+${j}` });
+    emit(w, under, { keyword: k, pointer: branchPointer(h, hp, k, j), basePointer: keywordPointer(b, bp, k, j), after: after[j], what: k === 'allOf' && selfPointer(after[j]) ? `constraints added: ${shown(after[j])}` : `${k}/${j} added: a branch more`, effect, reason: exclusive ? overlap : undefined, detail: `+${j}` });
   }
 }

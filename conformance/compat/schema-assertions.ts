@@ -4,6 +4,7 @@
 import { compare, isIntegral, isMultipleOf, rationalOf, type Rational } from '../../spec/exact-number.js';
 import { integerRange } from '../../spec/formats.js';
 import { childPointer, isSchemaObject, type JsonSchema } from '../../spec/schema-keywords.js';
+import { keywordPointer, originOf } from './origins.js';
 import { isCheckedFormat } from '../../spec/validator.js';
 import type { Effect } from './change.js';
 import { canonical, emit, keywordDelta, sameJson, shown, verb, type Walk } from './schema-delta.js';
@@ -182,6 +183,28 @@ export function formatDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, h
   keywordDelta(w, under, bp, hp, 'format', b, h, effect, `format ${verb(b, h, 'format')}`, reason);
 }
 
+/**
+ * `pattern`: every pattern written at a place applies (a merged place may
+ * hold several). One added refuses what it does not match; one removed
+ * accepts it. Patterns both added and removed: the languages of two regular
+ * expressions are not compared, so neither way can be told.
+ */
+export function patternDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: string, under: boolean): void {
+  const list = (s: JsonSchema) => (s.pattern === undefined ? [] : Array.isArray(s.pattern) ? stringList(s.pattern) : [String(s.pattern)]);
+  const before = list(b);
+  const after = list(h);
+  const added = after.filter((p) => !before.includes(p));
+  const removed = before.filter((p) => !after.includes(p));
+  if (added.length > 0 && removed.length > 0) {
+    keywordDelta(w, under, bp, hp, 'pattern', b, h, 'unknown', `pattern changed: ${removed.map(shown).join(', ')} → ${added.map(shown).join(', ')}`, 'the languages of two regular expressions are not compared here: neither need include the other');
+    return;
+  }
+  for (const [p, gone] of [...added.map((p) => [p, false] as const), ...removed.map((p) => [p, true] as const)]) {
+    const pointer = childPointer(originOf(gone ? b : h, 'pattern', p) ?? (gone ? bp : hp), 'pattern');
+    emit(w, under, { keyword: 'pattern', pointer, basePointer: gone ? pointer : childPointer(originOf(b, 'pattern') ?? bp, 'pattern'), ...(gone ? { before: p } : { after: p }), what: `pattern ${gone ? 'removed' : 'added'}: ${shown(p)}`, effect: gone ? 'looser' : 'tighter', detail: p });
+  }
+}
+
 export function stringList(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
@@ -190,10 +213,10 @@ export function requiredDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema,
   const before = stringList(b.required);
   const after = stringList(h.required);
   for (const name of after.filter((n) => !before.includes(n))) {
-    keywordDelta(w, under, bp, hp, 'required', b, h, 'tighter', `required: ${name} added (a new required property)`, undefined, name);
+    keywordDelta(w, under, bp, hp, 'required', b, h, 'tighter', `required: ${name} added (a new required property)`, undefined, name, { member: name, presence: 'added' });
   }
   for (const name of before.filter((n) => !after.includes(n))) {
-    keywordDelta(w, under, bp, hp, 'required', b, h, 'looser', `required: ${name} removed (no longer required)`, undefined, name);
+    keywordDelta(w, under, bp, hp, 'required', b, h, 'looser', `required: ${name} removed (no longer required)`, undefined, name, { member: name, presence: 'removed' });
   }
 }
 
@@ -210,8 +233,8 @@ export function dependentRequiredDelta(w: Walk, b: JsonSchema, bp: string, h: Js
     const effect = setEffect(removed.length === 0, added.length === 0);
     emit(w, under, {
       keyword: 'dependentRequired',
-      pointer: childPointer(hp, 'dependentRequired', key),
-      basePointer: childPointer(bp, 'dependentRequired', key),
+      pointer: keywordPointer(h, hp, 'dependentRequired', key),
+      basePointer: keywordPointer(b, bp, 'dependentRequired', key),
       before: before[key],
       after: after[key],
       what: `dependentRequired ${key}: ${[...added.map((n) => `${n} added`), ...removed.map((n) => `${n} removed`)].join(', ')}`,

@@ -5,6 +5,7 @@
 // is read the other way round (emit inverts its effect).
 import { rationalOf } from '../../spec/exact-number.js';
 import { childPointer, type JsonSchema } from '../../spec/schema-keywords.js';
+import { originOf } from './origins.js';
 import type { OpenApiDocument } from '../../spec/openapi.js';
 import type { Source } from '../checks/types.js';
 import { inverted, type Effect, type Role } from './change.js';
@@ -27,6 +28,10 @@ export interface SchemaDelta {
   detail?: string;
   /** Where in an instance the keyword applies (property names, item indexes), when one place is known: what a witness is built at. */
   instancePath?: Array<string | number>;
+  /** The property the change is about (a required name, a property added or removed), at instancePath's object. */
+  member?: string;
+  /** Whether that property (or the name's requirement) came or went. */
+  presence?: 'added' | 'removed';
   source: Source;
 }
 
@@ -95,18 +100,21 @@ export function emit(w: Walk, under: boolean, d: Omit<SchemaDelta, 'source'> & {
   w.out.push({ ...d, effect, byRole, source: d.source ?? keywordSource(d.keyword), ...(w.inst ? { instancePath: [...w.inst] } : {}) });
 }
 
-export function keywordDelta(w: Walk, under: boolean, bp: string, hp: string, keyword: string, b: JsonSchema, h: JsonSchema, effect: Effect, what: string, reason?: string, detail?: string): void {
+export function keywordDelta(w: Walk, under: boolean, bp: string, hp: string, keyword: string, b: JsonSchema, h: JsonSchema, effect: Effect, what: string, reason?: string, detail?: string, about?: Pick<SchemaDelta, 'member' | 'presence'>): void {
   const has = (s: JsonSchema) => Object.hasOwn(s, keyword);
+  // Where the keyword was written in each document (a merged schema remembers it: origins.ts); `detail` names one entry of it (a required name).
+  const at = (s: JsonSchema, p: string) => childPointer(originOf(s, keyword, detail) ?? p, keyword);
   emit(w, under, {
     keyword,
-    pointer: has(h) || !has(b) ? childPointer(hp, keyword) : childPointer(bp, keyword),
-    basePointer: childPointer(bp, keyword),
+    pointer: has(h) || !has(b) ? at(h, hp) : at(b, bp),
+    basePointer: at(b, bp),
     ...(has(b) ? { before: b[keyword] } : {}),
     ...(has(h) ? { after: h[keyword] } : {}),
     what,
     effect,
     reason,
     detail,
+    ...about,
   });
 }
 
@@ -114,4 +122,33 @@ export function verb(b: JsonSchema, h: JsonSchema, k: string): string {
   if (!Object.hasOwn(b, k)) return `added: ${shown(h[k])}`;
   if (!Object.hasOwn(h, k)) return `removed (was ${shown(b[k])})`;
   return `changed: ${shown(b[k])} → ${shown(h[k])}`;
+}
+
+/**
+ * A property added with its requirement (or removed with it) is one change
+ * to the author: the requirement's, which says both. Folded only where the
+ * object is open (the property alone changes no valid instance there).
+ */
+export function foldMembers(out: SchemaDelta[], from: number): void {
+  const samePlace = (x: SchemaDelta, y: SchemaDelta) => JSON.stringify(x.instancePath) === JSON.stringify(y.instancePath);
+  for (let i = out.length - 1; i >= from; i--) {
+    const p = out[i]!;
+    if (p.keyword !== 'properties' || !p.member || !p.presence) continue;
+    const r = out.slice(from).find((d) => d.keyword === 'required' && d.member === p.member && d.presence === p.presence && samePlace(d, p));
+    const open = p.presence === 'added' ? p.effect === 'none' : p.byRole !== undefined;
+    if (!r || !open || r.effect !== (p.presence === 'added' ? 'tighter' : 'looser')) continue;
+    const name = p.member;
+    r.what = `required property ${name} ${p.presence}`;
+    r.byRole =
+      p.presence === 'added'
+        ? {
+            request: { effect: 'tighter', reason: `existing clients do not send ${name}, which is now required` },
+            response: { effect: 'tighter', reason: `an existing server's answer may lack ${name}, which is now required` },
+          }
+        : {
+            request: { effect: 'looser', reason: `a new client may leave ${name} out, which existing servers require` },
+            response: { effect: 'looser', reason: `an answer may now leave ${name} out (or hold anything under that name), and existing clients read it` },
+          };
+    out.splice(i, 1);
+  }
 }

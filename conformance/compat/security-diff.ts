@@ -1,6 +1,6 @@
 // Security compared: each operation's requirements, alternative by
 // alternative, and the schemes the components define.
-import type { OpenApiDocument, OperationLocation } from '../../spec/openapi.js';
+import { operationsOf, type OpenApiDocument, type OperationLocation } from '../../spec/openapi.js';
 import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
 import type { SideVerdict } from './change.js';
 import { bearing, type Changes } from './changes.js';
@@ -87,6 +87,8 @@ export function securitySchemesDelta(changes: Changes, base: OpenApiDocument, he
     for (const f of SCHEME_FIELDS) changes.claim(childPointer(p, f), childPointer(p, f));
     if (!Object.hasOwn(bs, name) || !Object.hasOwn(hs, name)) {
       changes.claim(p, p);
+      // A scheme a requirement names was compared there, by what it asks to be sent (a renamed scheme asks the same).
+      if (Object.hasOwn(bs, name) ? namedByRequirement(base, name) : namedByRequirement(head, name)) continue;
       changes.add({
         keyword: 'securityScheme',
         pointer: p,
@@ -98,4 +100,9 @@ export function securitySchemesDelta(changes: Changes, base: OpenApiDocument, he
       });
     }
   }
+}
+
+function namedByRequirement(doc: OpenApiDocument, name: string): boolean {
+  const requirements = [...(doc.security ?? []), ...operationsOf(doc).flatMap((op) => op.operation.security ?? [])];
+  return requirements.some((r) => Object.hasOwn(r, name));
 }

@@ -27,8 +27,12 @@ export interface Pair {
   changes: ExpectedChange[];
   /** Per side the rules say breaks: a failing check tied to the change (proof), or none (rule-only). */
   proof?: Partial<Record<'clients' | 'servers', 'proof' | 'rule-only'>>;
-  /** The rule-only sides for which the documents' validators give a witness. */
+  /** The rule-only sides for which the documents give a witness. */
   witness?: Array<'clients' | 'servers'>;
+  /** The sides whose crossed run cannot run (the document has no create operation, no integer id, no path the reference serves): judged by the rules. */
+  notPossible?: Array<'clients' | 'servers'>;
+  /** Per side, whether the pair breaks it, decided before any tool ran: the verdict compat reaches must be it. */
+  label?: Record<'clients' | 'servers', 'breaks' | 'compatible'>;
   exit: 0 | 1;
 }
 

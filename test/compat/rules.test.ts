@@ -76,7 +76,7 @@ describe('compat rules', { timeout: 300_000 }, () => {
     // A value each keyword may take, added to an empty schema.
     const samples: Record<string, unknown> = {
       $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://example.com/s', $ref: '#/components/schemas/X', $anchor: 'a', $dynamicRef: '#a', $dynamicAnchor: 'a',
-      $vocabulary: {}, $comment: 'c', $defs: {}, allOf: [{}], anyOf: [{}], oneOf: [{}], not: {}, if: {}, then: { maxLength: 1 }, else: { maxLength: 1 }, dependentSchemas: { a: {} }, prefixItems: [{}],
+      $vocabulary: {}, $comment: 'c', $defs: {}, allOf: [{ maxLength: 1 }], anyOf: [{}], oneOf: [{}], not: {}, if: {}, then: { maxLength: 1 }, else: { maxLength: 1 }, dependentSchemas: { a: {} }, prefixItems: [{}],
       items: false, contains: {}, properties: { a: {} }, patternProperties: { '^a': {} }, additionalProperties: false, propertyNames: { maxLength: 3 }, unevaluatedItems: false,
       unevaluatedProperties: false, type: 'string', enum: [1], const: 1, multipleOf: 2, maximum: 1, exclusiveMaximum: 1, minimum: 1, exclusiveMinimum: 1, maxLength: 1, minLength: 1,
       pattern: '^a', maxItems: 1, minItems: 1, uniqueItems: true, maxContains: 1, minContains: 2, maxProperties: 1, minProperties: 1, required: ['a'], dependentRequired: { a: ['b'] },
