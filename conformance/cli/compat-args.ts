@@ -117,6 +117,6 @@ export function compatHelpText(): string {
     if (flag.length + 2 > column) out.push(flag, ...help.map((l) => `${' '.repeat(column)}${l}`));
     else out.push(`${flag.padEnd(column)}${help[0]}`, ...help.slice(1).map((l) => `${' '.repeat(column)}${l}`));
   }
-  out.push('', 'Exit codes: 0 compatible, 1 a change breaks existing clients or servers, 2 the', 'command could not run (a document that cannot be read or served, bad arguments).', '');
+  out.push('', 'Exit codes: 0 compatible, 1 a change breaks existing clients or servers (as a failing', 'check or an example shows, or as the rules say where execution is not possible),', '2 nothing can be said (a document that cannot be read, bad arguments).', '');
   return out.join('\n');
 }

@@ -2,13 +2,12 @@
 // documents (files or git revisions), classifies every change, proves the
 // breaking ones by execution, prints the console report, writes the JSON
 // and Markdown reports where asked, and returns the exit code: 0 compatible,
-// 1 breaking, 2 could not run.
+// 1 breaking, 2 a document cannot be read (or the command was misused).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { UsageError } from './values.js';
 import { compatHelpText, parseCompatArgs, type CompatCliOptions } from './compat-args.js';
 import { compat, CompatDocumentError, type CompatResult } from '../compat/compat.js';
-import { ServeError } from '../compat/execute.js';
 import { renderCompatConsole, renderCompatJson, renderCompatMarkdown } from '../compat/report.js';
 import { readDocuments, RevisionError } from '../compat/revision.js';
 
@@ -41,8 +40,9 @@ export async function compatMain(argv: string[], cwd: string = process.cwd()): P
     try {
       result = await compat({ base, head, seed: options.seed, cases: options.cases, timeoutMs: options.timeoutMs, rulesOnly: options.rulesOnly });
     } catch (err) {
-      if (err instanceof ServeError || err instanceof CompatDocumentError) complain(err.message);
-      else complain(`harness error: ${(err as Error).stack ?? String(err)}`);
+      // A document that cannot be read is the one case where nothing can be said (exit 2); anything else is a fault of this command, said in one line.
+      if (err instanceof CompatDocumentError) complain(err.message);
+      else complain(`harness error: ${err instanceof Error ? err.message : String(err)}`);
       return 2;
     }
     const color = options.color !== false && process.stdout.isTTY === true && !process.env.NO_COLOR;

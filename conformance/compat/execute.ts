@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CheckResult, Summary } from '../run/result.js';
 import { runTarget } from '../run/runner.js';
-import { loadSpecModel } from '../model/spec-model.js';
+import { loadSpecModel, type SpecModel } from '../model/spec-model.js';
 import type { Target } from '../model/target.js';
 import type { Side } from './change.js';
 
@@ -35,12 +35,12 @@ export interface CrossRun {
   summary: Summary;
   /** The checks that departed: fail and non-strict (a request someone deployed gets wrong), and error (could not be run). */
   departures: CheckResult[];
-  /** Why the harness could not check the reference at all (it then proves nothing). */
+  /** Why the crossing shows nothing: no checks could be derived, the reference could not serve the document, or the harness could not check it at all. The side is then judged by the rules. */
   notChecked?: string;
 }
 
-/** Thrown when a document cannot be served: what to say, as `cannot serve …`. */
-export class ServeError extends Error {}
+/** A document the reference cannot serve: what to say, as `cannot serve …`. */
+class ServeError extends Error {}
 
 interface Served {
   url: string;
@@ -68,15 +68,34 @@ function target(name: string, served: Served): Target {
   return { name, url: served.url, token: served.token, role: 'reference', informs: false, restrictsTokens: true, tokenFrom: 'the token compat started it with' };
 }
 
+/** No check ran: every count is 0. */
+const NOTHING_RAN: Summary = { pass: 0, 'non-strict': 0, fail: 0, skip: 0, error: 0 } as Summary;
+
 async function cross(side: Side, checksOf: 'base' | 'head', o: ExecutionOptions): Promise<CrossRun> {
   const serving = checksOf === 'base' ? 'head' : 'base';
-  const model = loadSpecModel(checksOf === 'base' ? o.basePath : o.headPath);
-  const served = await serve(serving === 'base' ? o.basePath : o.headPath, serving === 'base' ? 'old' : 'new');
+  const which = (d: 'base' | 'head') => (d === 'base' ? 'old' : 'new');
+  // What cannot run is said in one line, and the side is judged by the rules: the reasons are the document's, not a fault of the command.
+  const notPossible = (why: string): CrossRun => ({ side, checksOf, serving, summary: { ...NOTHING_RAN }, departures: [], notChecked: why });
+  let model: SpecModel;
+  try {
+    model = loadSpecModel(checksOf === 'base' ? o.basePath : o.headPath);
+  } catch (err) {
+    return notPossible(`no checks can be derived from the ${which(checksOf)} document: ${(err as Error).message}`);
+  }
+  let served: Served;
+  try {
+    served = await serve(serving === 'base' ? o.basePath : o.headPath, which(serving));
+  } catch (err) {
+    return notPossible((err as Error).message);
+  }
   try {
     const result = await runTarget({ model, targets: [], seed: o.seed, cases: o.cases, timeoutMs: o.timeoutMs, concurrency: o.concurrency }, target(`${serving}-served`, served));
     const departures = result.results.filter((r) => r.outcome === 'fail' || r.outcome === 'non-strict' || r.outcome === 'error');
     const notChecked = result.diagnosis ? `${result.diagnosis.problem}${result.diagnosis.evidence ? ` (${result.diagnosis.evidence})` : ''}` : result.unreachable;
     return { side, checksOf, serving, summary: result.summary, departures: notChecked ? [] : departures, ...(notChecked ? { notChecked } : {}) };
+  } catch (err) {
+    // A document the checks cannot be built from (RuledOut: no integer id to identify a plant, say).
+    return notPossible(`the checks of the ${which(checksOf)} document cannot run: ${(err as Error).message}`);
   } finally {
     await served.close();
   }

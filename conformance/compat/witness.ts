@@ -1,25 +1,42 @@
-// A witness for a rule that no check confirms: a body, built at the place
-// the changed keyword applies, that one document's validator accepts and the
-// other's refuses, in the direction the rule says (a request existing
-// clients send that the new document refuses, an answer the new document
-// allows that the old one ruled out, …). The documents' own validators then
-// show the rule right where no request of the run met it; when no body tried
-// separates them, the report says the rule is not confirmed. No request is
-// sent: the witness is judged by the validators alone.
+// A witness of a rule: one exchange that one document allows and the other
+// refuses, in the direction the rule says (a request existing clients send
+// that the new document refuses, an answer the new document allows that the
+// old one ruled out, …). A rule names a candidate; the witness shows it from
+// the documents themselves, and the report gives it as the change's one-line
+// example. For a schema, the witness is a body, built at the place the
+// changed keyword applies in an example of the document, judged by each
+// document's own validator; for an operation, a parameter, a status, a media
+// type or a security scheme, it is the exchange one document declares and
+// the other does not (witness-exchange.ts). No request is sent.
 import { rationalOf } from '../../spec/exact-number.js';
 import { INTEGER_FORMAT_RANGES } from '../../spec/formats.js';
-import { schemaValidators } from '../../spec/validator.js';
-import { repair } from '../cases/draw.js';
+import type { OpenApiDocument } from '../../spec/openapi.js';
+import { isSchemaObject } from '../../spec/schema-keywords.js';
+import { documentKeywordUses, schemaValidators } from '../../spec/validator.js';
+import { repair, schemaAtPointer } from '../cases/draw.js';
+import { samplesOf } from '../cases/schema-values.js';
 import { Numeral, type JsonValue } from '../model/json.js';
-import type { SpecModel, Validator } from '../model/spec-model.js';
-import type { Change, Role, Side } from './change.js';
+import { resolveSchema, type DocumentSchemas, type Validator } from '../model/spec-model.js';
+import type { Bearing, Change, Side } from './change.js';
+import { exchangeWitness, shortJson, type Witness, type WitnessDocument } from './witness-exchange.js';
 
-export interface Witness {
-  role: 'request' | 'response';
-  body: unknown;
-  /** The document that accepts it; the other refuses it with `refusal`. */
-  validUnder: 'old' | 'new';
-  refusal: string;
+export type { Witness, WitnessDocument };
+
+/** A document as the witnesses read it: its schemas, and a validator for the schema at a pointer (as the harness compiles it). */
+export function witnessDocument(doc: OpenApiDocument): WitnessDocument {
+  const validators = schemaValidators(doc, { numeral: (v) => (v instanceof Numeral ? v.text : undefined), unknownKeywords: 'ignore' });
+  const cache = new Map<string, Validator | undefined>();
+  const model: DocumentSchemas = { doc, keywords: documentKeywordUses(doc) };
+  return {
+    ...model,
+    validator(pointer) {
+      if (!cache.has(pointer)) {
+        const schema = schemaAtPointer(model, pointer);
+        cache.set(pointer, schema === undefined ? undefined : validators.compile(schema, pointer));
+      }
+      return cache.get(pointer);
+    },
+  };
 }
 
 /** Values on both sides of a number: n - 1, n, n + 1 and halves, exactly for integers beyond 2^53. */
@@ -40,6 +57,10 @@ const lengths = (value: unknown): number[] => {
   return Number.isInteger(n) && n >= 0 && n < 100_000 ? [n - 1, n, n + 1].filter((x) => x >= 0) : [];
 };
 
+/** One value of each JSON type, and strings a pattern or an enum may tell apart. */
+const EVERY_TYPE = ['w', 7, 7.5, true, null, [], {}];
+const STRINGS = ['', 'w', 'W', '0', ' ', 'w w', 'Ww0-', 'wé'];
+
 /** Values the changed keyword tells apart, from what it was and is. */
 function candidates(change: Change): unknown[] {
   const values = [change.before, change.after].filter((v) => v !== undefined);
@@ -57,11 +78,12 @@ function candidates(change: Change): unknown[] {
     case 'multipleOf':
       return [...values.flatMap(around), 1, 0];
     case 'enum':
-      return values.flatMap((v) => (Array.isArray(v) ? v : []));
     case 'const':
-      return values;
+      return [...values.flatMap((v) => (change.keyword === 'enum' && Array.isArray(v) ? v : [v])), ...STRINGS, ...EVERY_TYPE];
+    case 'pattern':
+      return STRINGS;
     case 'type':
-      return ['w', 7, 7.5, true, null, [], {}];
+      return EVERY_TYPE;
     case 'format':
       return values.flatMap((f) => (typeof f === 'string' && Object.hasOwn(INTEGER_FORMAT_RANGES, f) ? INTEGER_FORMAT_RANGES[f]!.flatMap((end) => [end - 1n, end, end + 1n]) : []));
     case 'uniqueItems':
@@ -71,65 +93,75 @@ function candidates(change: Change): unknown[] {
   }
 }
 
+type Edit = { at: Array<string | number>; value: unknown } | { at: Array<string | number>; remove: string };
+
 /** `body` with `value` at `path` (objects made on the way), or without the member `remove` of the object at `path`. */
-function placed(body: unknown, path: Array<string | number>, edit: { value: unknown } | { remove: string }): unknown {
-  const root = structuredClone(body) as Record<string | number, unknown>;
+function edited(body: unknown, edit: Edit): unknown {
+  if ('value' in edit && edit.at.length === 0) return edit.value;
+  const root = (isSchemaObject(body) || Array.isArray(body) ? structuredClone(body) : {}) as Record<string | number, unknown>;
   let at = root;
-  for (const segment of path) {
+  const steps = 'remove' in edit ? edit.at : edit.at.slice(0, -1);
+  for (const segment of steps) {
     if (at[segment] === null || typeof at[segment] !== 'object') at[segment] = typeof segment === 'number' ? [] : {};
     at = at[segment] as Record<string | number, unknown>;
   }
-  if ('remove' in edit) {
-    delete at[edit.remove];
-    return root;
-  }
-  if (path.length === 0) return edit.value;
-  const parentPath = path.slice(0, -1);
-  let parent = root;
-  for (const segment of parentPath) parent = parent[segment] as Record<string | number, unknown>;
-  parent[path[path.length - 1]!] = edit.value;
+  if ('remove' in edit) delete at[edit.remove];
+  else at[edit.at[edit.at.length - 1]!] = edit.value;
   return root;
 }
 
-/** The validator of a request body or of the success answer, as the harness compiles it: violations name their keyword and pointer. */
-function validatorFor(model: SpecModel, role: 'request' | 'response'): Validator | undefined {
-  if (role === 'request') return model.create.validateRequest;
-  const answer = model.create.success.schema;
-  if (!answer) return undefined;
-  return schemaValidators(model.doc, { numeral: (v) => (v instanceof Numeral ? v.text : undefined), unknownKeywords: 'ignore' }).compile(answer.schema, answer.pointer);
+/** The edits a change suggests: its values at the place its keyword applies, or the property it is about left out (or given another value). */
+function editsOf(change: Change): Edit[] {
+  const path = change.instancePath;
+  if (path === undefined) return [];
+  if (change.member !== undefined && (change.keyword === 'required' || change.keyword === 'echo')) return [{ at: path, remove: change.member }];
+  if (change.member !== undefined && change.keyword === 'properties') return EVERY_TYPE.map((value) => ({ at: [...path, change.member!], value }));
+  return candidates(change).map((value) => ({ at: path, value }));
+}
+
+/** The author's examples for the schema at `pointer`: its media type's or parameter's, and the schema's own. */
+function examplesAt(d: WitnessDocument, pointer: string): unknown[] {
+  const holder = schemaAtPointer(d, pointer.replace(/\/schema$/, ''));
+  const out: unknown[] = [];
+  if (isSchemaObject(holder)) {
+    if (holder.example !== undefined) out.push(holder.example);
+    if (isSchemaObject(holder.examples)) for (const e of Object.values(holder.examples)) if (isSchemaObject(e) && e.value !== undefined) out.push(e.value);
+  }
+  const { schema } = resolveSchema(d.doc, schemaAtPointer(d, pointer), pointer);
+  if (isSchemaObject(schema) && Array.isArray(schema.examples)) out.push(...schema.examples);
+  return out;
 }
 
 /**
- * A body that shows the change breaks `side`, or 'none' when the bodies
- * tried do not separate the documents; undefined when no body can be built
- * for this kind of change (a keyword with no values to try, or no known
- * place in the body).
+ * A witness that the change breaks `side`, 'none' when every exchange tried
+ * is judged alike by the two documents (the rule is not confirmed), or
+ * undefined when no exchange can be built for this kind of change.
  */
-export function witnessOf(change: Change, side: Side, base: SpecModel, head: SpecModel): Witness | 'none' | undefined {
-  const path = change.instancePath;
-  if (path === undefined) return undefined;
-  const removeRequired = change.keyword === 'required' ? /^required: (\S+)/.exec(change.what)?.[1] : undefined;
-  const values = candidates(change);
-  if (values.length === 0 && removeRequired === undefined) return undefined;
-  const edits = removeRequired !== undefined ? [{ remove: removeRequired }] : values.map((value) => ({ value }));
-  const roles = change.bearings.filter((b) => b[side] === 'breaks' && (b.role === 'request' || b.role === 'response')).map((b) => b.role as Exclude<Role, 'operation'>);
-  const examples = [...base.create.requestExamples, ...head.create.requestExamples];
-  for (const role of new Set(roles)) {
+export function witnessOf(change: Change, side: Side, base: WitnessDocument, head: WitnessDocument): Witness | 'none' | undefined {
+  const exchange = exchangeWitness(change, side, base, head);
+  if (exchange !== undefined) return exchange;
+  const edits = editsOf(change);
+  const bearings = change.bearings.filter((b): b is Bearing & { site: { old: string; new: string } } => b[side] === 'breaks' && b.site !== undefined && b.role !== 'operation');
+  if (edits.length === 0 || bearings.length === 0) return undefined;
+  for (const b of bearings) {
     // A request is written by clients: fewer valid requests break them. An answer is read by them: more valid answers break them.
-    const validUnder: 'old' | 'new' = (side === 'clients') === (role === 'request') ? 'old' : 'new';
-    const [accepting, refusing] = validUnder === 'old' ? [base, head] : [head, base];
-    const accepts = validatorFor(accepting, role);
-    const refuses = validatorFor(refusing, role);
+    const validUnder: 'old' | 'new' = (side === 'clients') === (b.role === 'request') ? 'old' : 'new';
+    const [accepting, refusing, at, other] = validUnder === 'old' ? [base, head, b.site.old, b.site.new] : [head, base, b.site.new, b.site.old];
+    const accepts = accepting.validator(at);
+    const refuses = refusing.validator(other);
     if (!accepts || !refuses) continue;
-    for (const example of examples) {
+    const starts = [...examplesAt(accepting, at), ...examplesAt(refusing, other), ...samplesOf(accepting, schemaAtPointer(accepting, at), at).slice(0, 2)];
+    for (const start of starts) {
       for (const edit of edits) {
         // What else the accepting document asks of a body holding the value (a oneOf's kind, say) is repaired around it, as the checks' bodies are (draw.ts).
-        const { value: body, violations } = repair(accepting, accepts, placed(example, path, edit) as JsonValue, 'value' in edit ? [path] : []);
-        if (violations.length > 0) continue;
+        const { value: body, violations } = repair(accepting, accepts, edited(start, edit) as JsonValue, 'value' in edit ? [edit.at] : []);
+        if (violations.length > 0 || ('remove' in edit && isSchemaObject(body) && Object.hasOwn(body, edit.remove))) continue;
         const refused = refuses(body);
-        if (refused.length > 0) return { role, body, validUnder, refusal: refused.map((v) => `${v.instancePath || '/'} ${v.message}`).join('; ') };
+        if (refused.length > 0) {
+          return { role: b.role === 'request' ? 'request' : 'response', example: `${b.usage}: ${shortJson(body)}`, body, validUnder, refusal: refused.map((v) => `${v.instancePath || '/'} ${v.message}`).join('; ') };
+        }
       }
     }
   }
-  return roles.length > 0 ? 'none' : undefined;
+  return 'none';
 }

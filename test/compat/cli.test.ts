@@ -31,8 +31,8 @@ describe('compat command', { timeout: 300_000 }, () => {
     const md = join(dir, 'out', 'compat.md');
     const r = await cli(['--base', SPEC, '--head', fixture('new-required-field.yaml'), '--seed', '3', '--cases', '5', '--json', json, '--markdown', md]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    assert.match(r.stdout, /Breaks existing clients\n {2}C1 required: quantity added/);
-    assert.match(r.stdout, /proof: PS-[A-Z]+-\d{3} fail \(MUST, /);
+    assert.match(r.stdout, /Breaking changes\n {2}C1 required property quantity added: breaks existing clients\n/);
+    assert.match(r.stdout, /proof of C1 for existing clients: PS-[A-Z]+-\d{3} fail \(MUST, /);
     assert.match(r.stdout, /curl -sS -i -X POST 'http:\/\/127\.0\.0\.1:4010\/plants'/);
     assert.match(r.stdout, /BREAKING: breaks existing clients \(C1\); seed 3\n/);
     const report = JSON.parse(readFileSync(json, 'utf8')) as CompatResult;
@@ -71,7 +71,7 @@ describe('compat command', { timeout: 300_000 }, () => {
     assert.equal(byRevision.code, 1, byRevision.stdout + byRevision.stderr);
     assert.match(byRevision.stdout, /^Compatibility of spec\/openapi\.yaml \(new\) with main:spec\/openapi\.yaml \(old\): 1 change\(s\)/);
     assert.match(byRevision.stdout, /C1 maxLength added: 50/);
-    assert.match(byRevision.stdout, /proof: PS-ACCEPT-004/);
+    assert.match(byRevision.stdout, /proof of C1 for existing clients: PS-ACCEPT-004/);
     const byPath = await cli(['--base', 'HEAD:spec/openapi.yaml', '--rules-only'], repo, { PLANTSTORE_COMPAT_HEAD: 'spec/openapi.yaml' });
     assert.equal(byPath.code, 1, byPath.stdout + byPath.stderr);
     assert.match(byPath.stdout, /with HEAD:spec\/openapi\.yaml \(old\)/);
@@ -82,7 +82,18 @@ describe('compat command', { timeout: 300_000 }, () => {
     assert.match(missing.stderr, /cannot read the document: --base "origin\/nowhere": not a file, nor a git revision with that document \(git show origin\/nowhere:\.\/spec\/openapi\.yaml: fatal: /);
   });
 
-  it('exits 2 with one line when a document cannot be read or served, and on arguments it refuses', async () => {
+  it('exits 1, not 2, when a crossed run cannot run (no create operation): the rules decide, and the report says why in a line', async () => {
+    const noCreate = join(dir, 'no-create.yaml');
+    writeFileSync(noCreate, readFileSync(SPEC, 'utf8').replace(/^ {2}\/plants:\n/m, '  /plants-elsewhere:\n').replace(/operationId: createPlant/, 'operationId: somethingElse'));
+    const r = await cli(['--base', SPEC, '--head', noCreate, '--seed', '1', '--cases', '2']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.equal(r.stderr, '');
+    assert.match(r.stdout, /: not possible: [^\n]+; existing clients are judged by the rules\n/);
+    assert.doesNotMatch(r.stdout, /\n\s+at [^\n]+\.js:\d+/);
+    assert.match(r.stdout, /BREAKING: breaks existing clients \(C\d+/);
+  });
+
+  it('exits 2 with one line when a document cannot be read, and on arguments it refuses', async () => {
     const noBase = await cli([]);
     assert.equal(noBase.code, 2);
     assert.match(noBase.stderr, /compat needs --base OLD/);
@@ -91,9 +102,11 @@ describe('compat command', { timeout: 300_000 }, () => {
     assert.match(typo.stderr, /unknown option --bsae \(did you mean --base\?\)/);
     const misspelt = join(dir, 'misspelt.yaml');
     writeFileSync(misspelt, readFileSync(SPEC, 'utf8').replace('type: string\n          description: The name of the plant', 'type: string\n          maxLenght: 5\n          description: The name of the plant'));
-    const unserved = await cli(['--base', SPEC, '--head', misspelt, '--seed', '1', '--cases', '2']);
-    assert.equal(unserved.code, 2, unserved.stdout + unserved.stderr);
-    assert.match(unserved.stderr, /the reference server cannot serve the new document: maxLenght at #\/components\/schemas\/Plant\/properties\/name\/maxLenght/);
+    // A keyword of no vocabulary: nothing can be said of a change to it.
+    const unread = await cli(['--base', SPEC, '--head', misspelt, '--seed', '1', '--cases', '2']);
+    assert.equal(unread.code, 2, unread.stdout + unread.stderr);
+    assert.match(unread.stderr, /^plantstore-conformance compat: cannot read the new document .*maxLenght/);
+    assert.doesNotMatch(unread.stderr, /\n\s+at /);
     const notOpenApi = join(dir, 'not-openapi.yaml');
     writeFileSync(notOpenApi, 'openapi: 3.0.3\npaths: {}\n');
     const old = await cli(['--base', notOpenApi, '--head', SPEC, '--rules-only']);

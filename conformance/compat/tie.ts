@@ -1,0 +1,87 @@
+// Which change a departure of a crossed run comes from: by the names its
+// Expected and Actual mention (`/name must NOT have more than 50 characters`
+// names the property `name`; `POST /plants` the operation), or, when only
+// one change breaks that side, that change. And which of a change's proofs a
+// spec author reads first: the one that names what changed.
+import type { CheckResult } from '../run/result.js';
+import type { Change, Side } from './change.js';
+
+/**
+ * A check that expected a refusal and got a 2xx: the server accepts a
+ * request its document refuses. No one who follows that document sends it,
+ * so it breaks no one (a server may be more lenient than its contract): it
+ * is listed, and counts for no side.
+ */
+export function lenient(check: CheckResult): boolean {
+  const refusalExpected = check.id.startsWith('PS-REJECT-') || check.id === 'PS-GEN-002' || /^an? (4xx )?rejection/i.test(check.expected ?? '');
+  return refusalExpected && /(^|\] )2\d\d\b/.test(check.actual ?? '');
+}
+
+const DESCRIPTIVE_KEYWORDS = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs', 'tags', 'operationId', 'deprecated']);
+
+/** The names a departure's text may mention for a change: the properties along its pointer, the property it is about, its operation, its keyword. */
+function namesOf(change: Change): { names: string[]; keyword: string } {
+  const tokens = change.pointer.split('/').map((t) => decodeURIComponent(t).replace(/~1/g, '/').replace(/~0/g, '~'));
+  const names = new Set<string>();
+  tokens.forEach((t, i) => {
+    if (i > 0 && (tokens[i - 1] === 'properties' || tokens[i - 1] === 'patternProperties')) names.add(t);
+  });
+  if (change.member) names.add(change.member);
+  for (const v of [change.after, change.before]) if (typeof v === 'string' && ['echo', 'response', 'content'].includes(change.keyword)) names.add(v);
+  if (change.keyword === 'operation') {
+    for (const label of [change.after, change.before]) {
+      const [method, path] = String(label ?? '').split(' ');
+      if (path) names.add(path.replace(/\{[^}]*\}/g, ''));
+      if (method) names.add(`${method} `);
+    }
+  }
+  return { names: [...names].filter((n) => n.length > 0), keyword: change.keyword };
+}
+
+function mentions(text: string, name: string): boolean {
+  // A name as a JSON pointer segment, a quoted member, or a word: "/name", "\"name\"", "name of 10000 characters".
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[/"'\\s(\\[])${escaped}($|[/"'\\s:,.)\\]])`).test(text);
+}
+
+const textOf = (check: CheckResult) => [check.title, check.expected, check.actual, check.reproduce].filter(Boolean).join('\n');
+
+/** The changes a departure is tied to, and how. */
+export function tie(check: CheckResult, side: Side, changes: Change[]): { changes: string[]; tiedBy: 'names' | 'only-candidate' | 'none' } {
+  const text = textOf(check);
+  const pool = changes.filter((c) => !(DESCRIPTIVE_KEYWORDS.has(c.keyword) && c.bearings.every((b) => b.effect === 'none')) && c.bearings.some((b) => b.role !== 'operation' || c.keyword === 'operation'));
+  let best = 0;
+  let tied: Change[] = [];
+  for (const c of pool) {
+    const { names, keyword } = namesOf(c);
+    const score = names.filter((n) => mentions(text, n.trim()) || (n.endsWith(' ') && text.includes(n))).length * 2 + (mentions(text, keyword) ? 1 : 0);
+    // A name is needed: a keyword alone ("required") is said of many changes.
+    if (score < 2) continue;
+    const onSide = c[side] !== 'compatible' ? 1 : 0;
+    const ranked = score * 2 + onSide;
+    if (ranked > best) {
+      best = ranked;
+      tied = [c];
+    } else if (ranked === best) tied.push(c);
+  }
+  if (tied.length > 0) return { changes: tied.map((c) => c.id), tiedBy: 'names' };
+  const breaking = changes.filter((c) => c[side] === 'breaks');
+  if (breaking.length === 1) return { changes: [breaking[0]!.id], tiedBy: 'only-candidate' };
+  return { changes: [], tiedBy: 'none' };
+}
+
+/**
+ * How plainly a proof shows its change, highest first: its answer names the
+ * keyword that changed (`must match format "int32"`) or its new value, then
+ * the property; a curl line before a script, a short one before a long one.
+ */
+export function proofOrder(change: Change): (a: CheckResult, b: CheckResult) => number {
+  const value = typeof change.after === 'string' || typeof change.after === 'number' ? String(change.after) : undefined;
+  const rank = (c: CheckResult) => {
+    const said = `${c.actual ?? ''}\n${c.expected ?? ''}`;
+    const names = (mentions(said, change.keyword) ? 4 : 0) + (value !== undefined && said.includes(value) ? 4 : 0) + (change.member && mentions(said, change.member) ? 2 : 0);
+    const replay = (c.reproduce?.startsWith('curl ') ? 0 : 1_000_000) + (c.reproduce?.length ?? 1_000_000);
+    return -names * 10_000_000 + replay;
+  };
+  return (a, b) => rank(a) - rank(b);
+}
