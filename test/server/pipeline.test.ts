@@ -10,7 +10,7 @@ import { buildApp } from '../../server/app.js';
 import { createAuthenticator } from '../../server/auth.js';
 import { createRule } from '../../server/create.js';
 import { createPipeline, routeOptionsOf, type CreatePipelineOptions, type Stage } from '../../server/routes.js';
-import { createMemoryStore } from '../../server/store.js';
+import { createMemoryStore } from '../../server/memory-store.js';
 import { stub } from '../../server/stub/index.js';
 import { loadOperationContract } from '../../server/validation.js';
 import { AUTH, JSON_TYPE } from './support.js';
