@@ -189,17 +189,17 @@ export function countedBytes(id: string, kept: number): number {
  * numeral the parser kept apart (NonIntegralNumber) as written.
  */
 export function plantJson(plant: StoredPlant): string {
-  return exactJson(plant);
+  return jsonText(plant);
 }
 
-/** JSON.stringify's text, with a bigint written as its digits. */
-function exactJson(value: unknown): string {
+/** JSON.stringify's text, with a bigint written as its digits (and a NonIntegralNumber as written). */
+export function jsonText(value: unknown): string {
   if (typeof value === 'bigint') return value.toString();
   if (value instanceof NonIntegralNumber) return value.numeral;
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(exactJson).join(',')}]`;
+  if (Array.isArray(value)) return `[${value.map(jsonText).join(',')}]`;
   const members = Object.entries(value).filter(([, member]) => member !== undefined);
-  return `{${members.map(([name, member]) => `${JSON.stringify(name)}:${exactJson(member)}`).join(',')}}`;
+  return `{${members.map(([name, member]) => `${JSON.stringify(name)}:${jsonText(member)}`).join(',')}}`;
 }
 
 /**

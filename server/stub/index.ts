@@ -6,12 +6,13 @@
 //   the controls    JSON endpoints under /__admin (controls.ts)
 //   the journal     the most recent API requests (journal.ts), an onSend hook
 //
-// and three stages of the create pipeline, which buildApp hands to the
-// operation's route (routes.ts, createPipeline puts each in its place):
+// and three stages of every operation's pipeline, which buildApp hands to
+// each operation's route (pipeline.ts puts each in its place):
 //   Prefer          a malformed or unanswerable `Prefer` is a 400 (faults.ts, prefer.ts)
-//   delay           authenticated requests to the operation wait, 0 to MAX_DELAY_MS
-//   fault           `Prefer: code=, fault=, delay=` and the schedule of
-//                   POST /__admin/faults (faults.ts, fault-schedule.ts, prefer.ts)
+//   delay           authenticated requests to the API wait, 0 to MAX_DELAY_MS
+//   fault           `Prefer: code=, fault=, delay=` (the operation's own
+//                   declared answers) and the schedule of POST /__admin/faults,
+//                   one schedule for every operation (faults.ts, fault-schedule.ts, prefer.ts)
 //
 // The delay and the faults hold answers back within one bound (hold.ts).
 // Initial plants (initial-plants.ts) are read by start.ts and stored by
@@ -20,7 +21,8 @@ import type { FastifyPluginCallback, FastifyRequest, preValidationHookHandler } 
 import type { CreateRule } from '../create.js';
 import { ApiError } from '../errors.js';
 import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, MAX_DELAY_MS, MAX_WAITING_ANSWERS } from '../limits.js';
-import { RESERVED_PREFIX, type StubStages } from '../routes.js';
+import type { StubStages } from '../pipeline.js';
+import { RESERVED_PREFIX } from '../routes.js';
 import type { PlantStore } from '../store.js';
 import type { OperationContract } from '../validation.js';
 import { registerControls, type DelaySetting } from './controls.js';
@@ -28,7 +30,7 @@ import { FaultSchedule } from './fault-schedule.js';
 import { faultHooks } from './faults.js';
 import { defaultSleep, HeldAnswers, type Sleep } from './hold.js';
 import { Journal, type PendingEntry } from './journal.js';
-import { codeAnswers, preferenceResolver } from './prefer.js';
+import { codeAnswers, preferenceResolver, type DeclaredOperation } from './prefer.js';
 
 export type { Sleep } from './hold.js';
 
@@ -56,7 +58,7 @@ export interface StubContext {
   rule: CreateRule;
 }
 
-/** The stub, as buildApp uses it: a plugin, and the stages it adds to the create pipeline. */
+/** The stub, as buildApp uses it: a plugin, and the stages it adds to each operation's pipeline. */
 export interface Stub {
   /**
    * The controls under /__admin, the journal, and the end of every held
@@ -64,8 +66,8 @@ export interface Stub {
    * beside the routes, as it changes none of them.
    */
   plugin: FastifyPluginCallback;
-  /** Its stages of the create operation, which routes.ts puts in their places (createPipeline). */
-  stages: StubStages;
+  /** Its stages of an operation's pipeline, which pipeline.ts puts in their places: Prefer answers what the operation declares. */
+  stagesFor(operation: DeclaredOperation): StubStages;
 }
 
 /** The stub, for buildApp; throws a RangeError for a delay out of bounds. */
@@ -74,7 +76,7 @@ export function stub(options: StubOptions, context: StubContext): Stub {
   const startDelayMs = checkedDelay(options.delayMs ?? 0);
   const delay: DelaySetting = { ms: startDelayMs };
   // With the controls off and no delay: nothing at all, so the hot path carries none of the stub.
-  if (!controls && delay.ms === 0) return { plugin: asPlugin((_app, _options, done) => done()), stages: {} };
+  if (!controls && delay.ms === 0) return { plugin: asPlugin((_app, _options, done) => done()), stagesFor: () => ({}) };
   const journal = new Journal(controls ? (options.journalSize ?? DEFAULT_JOURNAL_SIZE) : 0, options.journalBytes ?? DEFAULT_JOURNAL_BYTES);
   // Held answers end early when the server closes, so that `docker stop`
   // answers the requests in flight at once instead of waiting out their
@@ -82,14 +84,16 @@ export function stub(options: StubOptions, context: StubContext): Stub {
   const closing = new AbortController();
   const held = new HeldAnswers(options.maxWaiting ?? MAX_WAITING_ANSWERS, closing.signal, options.sleep ?? defaultSleep);
   const pending = new WeakMap<FastifyRequest, PendingEntry>();
-  const stages: StubStages = { delay: delayHook({ delay, held, journal, pending }) };
+  const delayStage = delayHook({ delay, held, journal, pending });
+  // The create operation's answers check a scheduled step's example (the controls).
   const answers = controls ? codeAnswers(context.contract) : undefined;
   const schedule = new FaultSchedule();
-  if (answers !== undefined) {
-    const { checkPrefer, injectFault } = faultHooks({ resolvePrefer: preferenceResolver(context.contract, answers), answers, schedule, held, journal, pending });
-    stages.prefer = checkPrefer;
-    stages.fault = injectFault;
-  }
+  const stagesFor = (operation: DeclaredOperation): StubStages => {
+    if (!controls) return { delay: delayStage };
+    const own = codeAnswers(operation);
+    const { checkPrefer, injectFault } = faultHooks({ resolvePrefer: preferenceResolver(operation, own), answers: own, schedule, held, journal, pending });
+    return { prefer: checkPrefer, delay: delayStage, fault: injectFault };
+  };
   const plugin: FastifyPluginCallback = (app, _options, done) => {
     app.addHook('preClose', (next) => {
       closing.abort();
@@ -110,7 +114,7 @@ export function stub(options: StubOptions, context: StubContext): Stub {
     }
     done();
   };
-  return { plugin: asPlugin(plugin), stages };
+  return { plugin: asPlugin(plugin), stagesFor };
 }
 
 /**
