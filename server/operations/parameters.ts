@@ -104,8 +104,7 @@ function readParameters(request: FastifyRequest, rules: readonly ParameterRule[]
       if (rule.required) throw invalid(rule, 'is required');
       continue;
     }
-    const value = readValue(rule, raw);
-    if (rule.int64) checkInt64(rule, value, raw);
+    const value = rule.int64 ? int64Value(rule, raw) : readValue(rule, raw);
     const violations = rule.validate?.(value) ?? [];
     if (violations.length > 0) throw invalid(rule, `${violations.map((v) => describeViolation(v).replace(/^\/ /, '')).join('; ')}, got ${shown(raw)}`);
     values[rule.in][rule.name] = value;
@@ -131,11 +130,13 @@ function scalar(text: string, types: ReadonlySet<string>): JsonValue {
   return text;
 }
 
-function checkInt64(rule: ParameterRule, value: JsonValue, raw: string | string[]): void {
-  const integer = typeof value === 'number' ? Number.isInteger(value) : typeof value === 'bigint';
-  if (!integer || BigInt(value as number | bigint) < INT64_MIN || BigInt(value as number | bigint) > INT64_MAX) {
+/** The item's id: decimal digits (a sign, leading zeros allowed) within int64, read exactly; a number when it is a safe integer. */
+function int64Value(rule: ParameterRule, raw: string | string[]): number | bigint {
+  const value = typeof raw === 'string' && /^-?\d{1,25}$/.test(raw) ? BigInt(raw) : undefined;
+  if (value === undefined || value < INT64_MIN || value > INT64_MAX) {
     throw invalid(rule, `must be an integer from ${INT64_MIN} to ${INT64_MAX} (int64), got ${shown(raw)}`);
   }
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
 }
 
 function invalid(rule: ParameterRule, problem: string): ApiError {

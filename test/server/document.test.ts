@@ -1,6 +1,6 @@
 // The server follows the document it is given: every keyword of the request
 // schema is enforced (numeric ones exactly, for numbers and bigints alike),
-// other declared operations require credentials, and a document it cannot
+// a declared read is served from the store, and a document it cannot
 // serve stops the start with exit 2, the keyword and its pointer, and no
 // stack trace.
 import assert from 'node:assert/strict';
