@@ -95,8 +95,8 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
     // Ajv and fast-json-stringify at every start for nothing.
     schemaController: { compilersFactory: { buildValidator: noFastifySchemas, buildSerializer: noFastifySchemas } },
     bodyLimit,
-    // RFC 9110 §9.3.2: HEAD is GET without the content, wherever GET is served.
-    exposeHeadRoutes: true,
+    // HEAD only where the document declares GET (routes.ts): not on the server's own paths.
+    exposeHeadRoutes: false,
     clientErrorHandler: answerClientError,
     // While closing, a request that arrives on an open connection is still
     // answered by the API (with Connection: close) rather than with Fastify's

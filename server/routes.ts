@@ -40,8 +40,11 @@ export function operationPipeline(operation: ServedOperation, { authenticator, b
 
 /** A route for each served operation, made of its pipeline and of nothing else. */
 export function operationRoutes(app: FastifyInstance, operations: readonly ServedOperation[], options: OperationRoutesOptions): void {
+  // Declared once, so that every request has the same shape (the stage `parameters` fills it in).
+  app.decorateRequest('parameterValues', null);
   for (const operation of operations) {
-    app.route({ method: operation.method, url: routePath(operation.path), ...routeOptionsOf(operationPipeline(operation, options)) });
+    // RFC 9110 §9.3.2: HEAD is GET without the content, wherever the document declares GET.
+    app.route({ method: operation.method, url: routePath(operation.path), exposeHeadRoute: operation.method === 'GET', ...routeOptionsOf(operationPipeline(operation, options)) });
   }
 }
 
@@ -49,7 +52,7 @@ export function operationRoutes(app: FastifyInstance, operations: readonly Serve
 const NAMED_PATHS = 8;
 
 /** The 404 of a path the document does not have: the message names the document's operation, or its paths. */
-export function notFound(operations: readonly Pick<ServedOperation, 'method' | 'path'>[]): ApiError {
+export function notFound(operations: ReadonlyArray<Pick<ServedOperation, 'method' | 'path'>>): ApiError {
   if (operations.length === 1) return new ApiError('NOT_FOUND', `No such resource: the API has one operation, ${operations[0]!.method} ${operations[0]!.path}.`);
   const paths = [...new Set(operations.map(({ path }) => path))];
   const named = paths.length <= NAMED_PATHS ? paths.join(', ') : `${paths.slice(0, NAMED_PATHS).join(', ')} and ${paths.length - NAMED_PATHS} more`;
@@ -66,7 +69,7 @@ export function methodNotAllowed(path: string, methods: readonly string[]): ApiE
 }
 
 /** The methods the document declares on `path` (HEAD wherever GET is: RFC 9110 §9.3.2), in the order of OpenAPI's Path Item. */
-export function methodsAt(operations: readonly Pick<ServedOperation, 'method' | 'path'>[], path: string): string[] {
+export function methodsAt(operations: ReadonlyArray<Pick<ServedOperation, 'method' | 'path'>>, path: string): string[] {
   const declared = new Set(operations.filter((operation) => operation.path === path).map(({ method }) => method));
   if (declared.has('GET')) declared.add('HEAD');
   return HTTP_METHODS.map((method) => method.toUpperCase()).filter((method) => declared.has(method));
@@ -74,11 +77,12 @@ export function methodsAt(operations: readonly Pick<ServedOperation, 'method' | 
 
 /**
  * 404 for unknown paths and 405 for another method on a path the document
- * has, answered before the body is read: otherwise a body sent to an unknown
- * route is parsed first and answered 400, 413 or 415.
+ * has (one its templates stand for: `/plants/7`, not `/plants/abc` where the
+ * id is an integer), answered before the body is read: otherwise a body sent
+ * to an unknown route is parsed first and answered 400, 413 or 415.
  */
-export function answerUnroutedRequests(app: FastifyInstance, operations: readonly Pick<ServedOperation, 'method' | 'path'>[]): void {
-  const templates = [...new Set(operations.map(({ path }) => path))].map((path) => ({ path, pattern: templatePattern(path), error: methodNotAllowed(path, methodsAt(operations, path)) }));
+export function answerUnroutedRequests(app: FastifyInstance, operations: ReadonlyArray<Pick<ServedOperation, 'method' | 'path' | 'pathPattern'>>): void {
+  const templates = operations.map(({ path, pathPattern }) => ({ pattern: pathPattern, error: methodNotAllowed(path, methodsAt(operations, path)) }));
   const missing = notFound(operations);
   // Any other method on a declared path, including methods Fastify does not route (PROPFIND, ...).
   const routingError = (request: FastifyRequest): ApiError => {
@@ -109,12 +113,6 @@ export function healthRoute(app: FastifyInstance, store: PlantStore): void {
     request.log.warn({ reason }, 'health: the store does not answer');
     return reply.code(503).header('retry-after', String(STORE_RETRY_AFTER_SECONDS)).send({ status: 'unavailable', store: kind, reason: 'the store does not answer (the server log says why)' });
   });
-}
-
-/** A path template (`/plants/{id}`) as a pattern of the paths it matches: a parameter is one segment. */
-function templatePattern(template: string): RegExp {
-  const parts = template.split(/\{[^}/]+\}/).map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${parts.join('[^/]+')}$`);
 }
 
 function pathOf(url: string): string {

@@ -162,6 +162,25 @@ function explodes(parameter: ParameterObject): boolean {
   return parameter.in === 'query' ? style === undefined || style === 'form' : false;
 }
 
+/**
+ * The request paths a path template stands for, by its parameters' types:
+ * an integer parameter is a segment of digits (`/plants/{id}` is `/plants/7`,
+ * not `/plants/abc`, which no operation there can have), any other a
+ * segment. The 405 of another method is for these paths (routes.ts).
+ */
+export function pathPattern(template: string, rules: readonly ParameterRule[]): RegExp {
+  const escape = (literal: string) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  let pattern = '';
+  let last = 0;
+  for (const match of template.matchAll(/\{([^}/]+)\}/g)) {
+    const rule = rules.find((candidate) => candidate.in === 'path' && candidate.name === match[1]);
+    const integer = rule !== undefined && rule.types.has('integer') && !rule.types.has('string');
+    pattern += `${escape(template.slice(last, match.index))}${integer ? '-?[0-9]+' : '[^/]+'}`;
+    last = match.index + match[0].length;
+  }
+  return new RegExp(`^${pattern}${escape(template.slice(last))}$`);
+}
+
 /** OpenAPI path templates (`/plants/{id}`) as Fastify routes (`/plants/:id`). */
 export function routePath(template: string): string {
   return template.replace(/\{([^}/]+)\}/g, (_, name: string) => `:${routeParameterName(name)}`);

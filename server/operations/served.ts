@@ -9,7 +9,7 @@
 import type { onRequestHookHandler } from 'fastify';
 import { createOperation, operationsOf, resolveReference, type OpenApiDocument, type OperationLocation, type ResponseObject } from '../../spec/openapi.js';
 import { childPointer } from '../../spec/schema-keywords.js';
-import { schemaValidators, type SchemaValidators } from '../../spec/validator.js';
+import { schemaValidators, type SchemaValidators, type Validate } from '../../spec/validator.js';
 import type { PlantChanges } from '../changes.js';
 import { createHandler, type CreateRule } from '../create.js';
 import type { OperationHandler } from '../pipeline.js';
@@ -20,7 +20,7 @@ import { bodyRule, judgedBody, type BodyRule } from './body-rule.js';
 import { exampleAnswer, exampleHandler, isJson } from './examples.js';
 import { itemHandler, type SuccessAnswer } from './item.js';
 import { listHandler, listRules, type ListInference } from './list.js';
-import { checkParameters, parameterRules } from './parameters.js';
+import { checkParameters, parameterRules, pathPattern } from './parameters.js';
 import { plantRoles, type PlantRole } from './resource.js';
 
 /** The inferences PLANTSTORE_INFER switches: the resource's operations, and each rule of the list's parameters. */
@@ -35,6 +35,8 @@ export interface ServedOperation {
   method: string;
   /** The path template, as the document writes it. */
   path: string;
+  /** The request paths the template stands for (parameters.ts, pathPattern). */
+  pathPattern: RegExp;
   role: 'create' | PlantRole | 'example';
   /** How it is served, for the start-up log. */
   note: string;
@@ -65,22 +67,25 @@ export function servedOperations(doc: OpenApiDocument, context: ServeContext): S
   // Compiled only when the document has more than the create operation's body: the shipped one starts as fast as before.
   let compiled: SchemaValidators | undefined;
   const validators = (): SchemaValidators => (compiled ??= schemaValidators(doc, VALIDATOR_OPTIONS));
+  // Plant's validator, compiled once for every item operation.
+  let plantValidator: Validate | undefined;
+  const validatePlant = (): Validate => (plantValidator ??= validators().compile(context.contract.plant.schema, context.contract.plant.pointer));
   return operations.map((operation): ServedOperation => {
     const responses = declaredResponses(doc, operation);
-    const common = { method: operation.method, path: operation.path, credentials: requiresCredentials(doc, operation), responses };
+    const role = roles.get(operation.pointer);
+    const parameters = operation.parameters.length === 0 ? [] : parameterRules(doc, operation, validators(), role?.idParameter);
+    const common = { method: operation.method, path: operation.path, pathPattern: pathPattern(operation.path, parameters), credentials: requiresCredentials(doc, operation), responses };
     if (operation.pointer === create.pointer) {
       const { contract } = context;
       return {
         ...common,
         role: 'create',
         note: 'creates a plant in the store',
-        parameters: operation.parameters.length === 0 ? undefined : checkParameters(parameterRules(doc, operation, validators())),
+        parameters: checkParameters(parameters),
         body: { mediaTypes: contract.requestMediaTypes, json: true },
         handler: createHandler(context.rule, context.changes, successAnswer(doc, operation).status),
       };
     }
-    const role = roles.get(operation.pointer);
-    const parameters = parameterRules(doc, operation, validators(), role?.idParameter);
     const body = bodyRule(doc, operation, validators());
     const served = { ...common, parameters: checkParameters(parameters), body: body && { mediaTypes: body.mediaTypes, json: body.json } };
     const success = successAnswer(doc, operation);
@@ -103,7 +108,7 @@ export function servedOperations(doc: OpenApiDocument, context: ServeContext): S
           idParameter: role.idParameter!,
           success,
           plant,
-          validatePlant: validators().compile(plant.schema, plant.pointer),
+          validatePlant: validatePlant(),
           body,
         }),
       };
