@@ -91,6 +91,7 @@ describe('the item operations', { timeout: 60_000 }, () => {
     const notAllowed = await server.inject({ method: 'POST', url: '/plants/1', headers: AUTH });
     assertError(notAllowed, 405, 40501);
     assert.equal(notAllowed.headers.allow, 'GET, PUT, DELETE, HEAD, PATCH');
+    assertError(await server.inject({ method: 'POST', url: '/plants/abc', headers: AUTH }), 404, 40401); // no plant can have it: the id is an integer
     const onCollection = await server.inject({ method: 'DELETE', url: '/plants' });
     assertError(onCollection, 405, 40501);
     assert.equal(onCollection.headers.allow, 'GET, POST, HEAD');
