@@ -5,18 +5,18 @@
 // changes, the wire, the body parser, the error records, the routes, and the
 // stub when asked for.
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { readOpenApi } from '../spec/openapi.js';
 import { createAuthenticator } from './auth.js';
 import { installBodyParser } from './body.js';
-import { readOpenApi } from '../spec/openapi.js';
 import { PlantChanges } from './changes.js';
 import { createRule } from './create.js';
 import { answerErrorsAsRecords, sendError } from './error-handler.js';
 import { ApiError } from './errors.js';
 import { requestLineWriter } from './logging.js';
 import { DEFAULT_BODY_LIMIT, DEFAULT_MAX_BYTES, DEFAULT_MAX_PLANTS, DEFAULT_REQUEST_TIMEOUT, TIMEOUT_CHECK_INTERVAL } from './limits.js';
+import { createMemoryStore } from './memory-store.js';
 import { ALL_INFERENCES, servedOperations, type Inference } from './operations/served.js';
 import { answerUnroutedRequests, healthRoute, methodNotAllowed, methodsAt, operationRoutes } from './routes.js';
-import { createMemoryStore } from './memory-store.js';
 import type { PlantStore } from './store.js';
 import { InitialPlantsError, type InitialPlants } from './stub/initial-plants.js';
 import { stub, type StubOptions } from './stub/index.js';

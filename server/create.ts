@@ -95,7 +95,6 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
   };
 }
 
-
 /**
  * The create operation's handler steps (pipeline.ts): the body judged as a
  * NewPlant, the plant stored (then the change is committed), and `status`
