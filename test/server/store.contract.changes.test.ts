@@ -4,9 +4,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { plantBytes, type PlantStore } from '../../server/store.js';
+import { POSTGRES_MISSING } from '../support/postgres.js';
 import { entry, text, useStoreKinds } from './store-kinds.js';
 
-const { kinds } = useStoreKinds();
+const { kinds, postgres, databases } = useStoreKinds();
 
 /** Every plant of the store, page by page: ids and texts in the order listed. */
 async function everyPlant(store: PlantStore, pageSize = 7): Promise<Array<{ id: string; json: string }>> {
@@ -152,3 +153,19 @@ for (const [kind, make, options] of kinds) {
     });
   });
 }
+
+test('two replicas on one database: concurrent updates of one plant are applied one after the other, none lost; of two concurrent removes one finds the plant', { skip: POSTGRES_MISSING, timeout: 120_000 }, async () => {
+  const url = await databases.fresh();
+  const [left, right] = [await postgres(100, 1e9, url), await postgres(100, 1e9, url)];
+  assert.equal(await left.create('1', '{"name":"Fern"}'), 'created');
+  // Each update adds a member to the plant as committed: a lost update would lose a member.
+  const added = (name: string) => (json: string) => `${json.slice(0, -1)},${JSON.stringify(name)}:true}`;
+  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? left : right).update('1', added(`m${i}`))));
+  assert.ok(results.every((result) => typeof result === 'object'));
+  const members = Object.keys(JSON.parse((await left.read('1'))!) as object);
+  assert.deepEqual(members.sort(), ['name', ...Array.from({ length: 20 }, (_, i) => `m${i}`)].sort());
+  assert.equal((await right.usage()).bytes, plantBytes('1', (await right.read('1'))!), 'the usage row counts the last text');
+  const removed = await Promise.all([left.remove('1'), right.remove('1')]);
+  assert.equal(removed.filter((json) => json !== undefined).length, 1);
+  assert.deepEqual(await left.usage(), { plants: 0, bytes: 0 });
+});
