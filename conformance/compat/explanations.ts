@@ -23,7 +23,7 @@ function ruleOnlyReason(change: Change, side: Side): string {
     return 'the reference server authenticates with bearer tokens whatever the document says (docs/server.md), and the harness sends bearer credentials, so execution cannot show a change of scheme';
   }
   if (change.keyword === 'parameter' || change.bearings.some((b) => / parameter /.test(b.usage))) {
-    return 'the reference server reads no parameter of the operations it serves (it implements the body), so execution cannot show a parameter change';
+    return `no check of the ${side === 'clients' ? 'old' : 'new'} document sent a request that meets this parameter change, and no exchange can be built for it`;
   }
   if (change.keyword === 'response' || change.keyword === 'content') {
     return side === 'clients'

@@ -129,7 +129,7 @@ export function renderCompatConsole(r: CompatResult, o: { color?: boolean } = {}
   out.push(`  ${countsLine(r, g)}`);
   if (g.breaking.length > 0) out.push('', paint('1;31', 'Breaking changes'));
   for (const { change: c, sides } of g.breaking) {
-    out.push(`  ${c.id} ${c.what}: breaks ${sides.map((s) => SIDE_NAME[s]).join(' and ')}`, `     at ${pointerLine(c)} (${sourceText(c)})`);
+    out.push(`  ${c.id} ${c.what}; breaks ${sides.map((s) => SIDE_NAME[s]).join(' and ')}`, `     at ${pointerLine(c)}; source: ${sourceText(c)}`);
     for (const side of sides) {
       for (const line of bearingLines(c, side)) out.push(`     ${line}`);
       const example = exampleLine(r, c, side);
@@ -147,13 +147,13 @@ export function renderCompatConsole(r: CompatResult, o: { color?: boolean } = {}
   if (g.unconfirmed.length > 0) {
     out.push('', paint('33', 'Unconfirmed (a rule says breaking; no check and no example shows it: no verdict rests on it)'));
     for (const c of g.unconfirmed) {
-      out.push(`  ${c.id} ${c.what}`, `     at ${pointerLine(c)} (${sourceText(c)})`);
+      out.push(`  ${c.id} ${c.what}`, `     at ${pointerLine(c)}; source: ${sourceText(c)}`);
       for (const side of SIDES.filter((s) => c[s] === 'breaks')) out.push(`     ${SIDE_NAME[side]}: ${agreementFor(r, c, side)?.explanation ?? ''}`);
     }
   }
   if (g.unknown.length > 0) {
     out.push('', paint('33', 'Cannot tell'));
-    for (const c of g.unknown) out.push(`  ${c.id} ${c.what}`, `     at ${pointerLine(c)} (${sourceText(c)}): ${c.bearings.find((b) => b.clients === 'unknown' || b.servers === 'unknown')?.why ?? ''}`);
+    for (const c of g.unknown) out.push(`  ${c.id} ${c.what}`, `     at ${pointerLine(c)}; source: ${sourceText(c)}; ${c.bearings.find((b) => b.clients === 'unknown' || b.servers === 'unknown')?.why ?? ''}`);
   }
   if (g.compatible.length > 0) {
     out.push('', `Compatible: ${g.compatible.map((c) => `${c.id} ${c.what.length > 60 ? `${c.what.slice(0, 60)}…` : c.what}`).join('; ')}`);
@@ -210,7 +210,7 @@ export function renderCompatMarkdown(r: CompatResult): string {
   }
   if (g.breaking.length > 0) lines.push('### Breaking changes', '');
   for (const { change: c, sides } of g.breaking) {
-    lines.push(`#### ${c.id} ${inline(c.what)}: breaks ${sides.map((s) => SIDE_NAME[s]).join(' and ')}`, '');
+    lines.push(`#### ${c.id} ${inline(c.what)}; breaks ${sides.map((s) => SIDE_NAME[s]).join(' and ')}`, '');
     lines.push(`At ${code(pointerLine(c))}: ${code(shown(c.before))} → ${code(shown(c.after))}.`, '');
     for (const side of sides) {
       for (const line of bearingLines(c, side)) lines.push(`- ${inline(line)}`);

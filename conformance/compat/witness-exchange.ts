@@ -133,5 +133,5 @@ function statusWitness(change: Change, side: Side, label: string, base: WitnessD
   const declaring = added ? head : base;
   const refused = refusedBody(declaring, change.pointer);
   if (!refused || (added ? side !== 'servers' : side !== 'clients')) return undefined;
-  return witness('response', `a ${status} answer of ${label}: ${shortJson(refused.body)}`, added ? 'old' : 'new', `the ${added ? 'new' : 'old'} document's ${status} refuses it (${refused.why}); the ${added ? 'old' : 'new'} one declares no ${status}, which may then hold anything`);
+  return witness('response', `a ${status} answer of ${label}: ${shortJson(refused.body)}`, added ? 'old' : 'new', `${refused.why} (where the ${added ? 'old' : 'new'} document declares no ${status}, a ${status} may hold anything)`);
 }

@@ -31,7 +31,7 @@ describe('compat command', { timeout: 300_000 }, () => {
     const md = join(dir, 'out', 'compat.md');
     const r = await cli(['--base', SPEC, '--head', fixture('new-required-field.yaml'), '--seed', '3', '--cases', '5', '--json', json, '--markdown', md]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    assert.match(r.stdout, /Breaking changes\n {2}C1 required property quantity added: breaks existing clients\n/);
+    assert.match(r.stdout, /Breaking changes\n {2}C1 required property quantity added; breaks existing clients\n/);
     assert.match(r.stdout, /proof of C1 for existing clients: PS-[A-Z]+-\d{3} fail \(MUST, /);
     assert.match(r.stdout, /curl -sS -i -X POST 'http:\/\/127\.0\.0\.1:4010\/plants'/);
     assert.match(r.stdout, /BREAKING: breaks existing clients \(C1\); seed 3\n/);
@@ -43,7 +43,7 @@ describe('compat command', { timeout: 300_000 }, () => {
     assert.equal(report.sides.servers.rules, 'compatible');
     const markdown = readFileSync(md, 'utf8');
     assert.match(markdown, /^## Plant Store compatibility: BREAKING/);
-    assert.match(markdown, /\| C1 \| required: quantity added .* \| \*\*breaks\*\* \| compatible \|/);
+    assert.match(markdown, /\| C1 \| required property quantity added .* \| \*\*breaks\*\* \| compatible \|/);
     assert.match(markdown, /```sh\ncurl /);
   });
 
