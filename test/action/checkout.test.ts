@@ -64,7 +64,7 @@ describe('the GitHub Action\'s checkout (action.yml and the committed bundle)', 
     const step = await runStep({ 'compat-base': 'main', seed: '3' }, { actionPath: checkout, workspace });
     assert.equal(step.code, 1, step.log);
     assert.match(step.summary, /^## Plant Store compatibility: BREAKING: breaks existing clients \\\(C1\\\)/m);
-    assert.match(step.summary, /required: quantity added/);
+    assert.match(step.summary, /required property quantity added/);
     assert.match(step.summary, /```sh\ncurl -sS -i -X POST 'http:\/\/127\.0\.0\.1:4010\/plants'/);
     assert.equal(step.outputs['compat-exit-code'], '1');
     assert.ok(existsSync(join(workspace, 'conformance-reports', 'compat.json')));
