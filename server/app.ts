@@ -1,8 +1,8 @@
 // buildApp(options) returns the Plant Store as a Fastify app. It never
 // listens: start.ts does that, and tests use app.inject(). It composes the
 // pieces: the operation's contract from the OpenAPI document, the store and
-// the create rule, the wire, the body parser, the error records, the routes,
-// and the stub when asked for.
+// the create rule, the plant events, the wire, the body parser, the error
+// records, the routes, and the stub and the webhooks when asked for.
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { createAuthenticator } from './auth.js';
 import { installBodyParser } from './body.js';
@@ -10,6 +10,7 @@ import { createRule } from './create.js';
 import { declaredOperations } from './declared-operations.js';
 import { answerErrorsAsRecords, sendError } from './error-handler.js';
 import { ApiError } from './errors.js';
+import { PlantEvents } from './events.js';
 import { requestLineWriter } from './logging.js';
 import { DEFAULT_BODY_LIMIT, DEFAULT_MAX_BYTES, DEFAULT_MAX_PLANTS, DEFAULT_REQUEST_TIMEOUT, TIMEOUT_CHECK_INTERVAL } from './limits.js';
 import { answerUnroutedRequests, createRoute, healthRoute, methodNotAllowed } from './routes.js';
@@ -17,6 +18,7 @@ import { createMemoryStore, type PlantStore } from './store.js';
 import { InitialPlantsError, type InitialPlants } from './stub/initial-plants.js';
 import { stub, type StubOptions } from './stub/index.js';
 import { loadOperationContract } from './validation.js';
+import { webhooks, type WebhookOptions } from './webhooks/index.js';
 import { answerClientError, answerOnTheWire } from './wire.js';
 
 export interface AppOptions {
@@ -51,11 +53,15 @@ export interface AppOptions {
    * restart) is left as it is.
    */
   initialPlants?: InitialPlants;
+  /** The document's webhooks, sent to receivers after their events (webhooks/); none sent when absent. */
+  webhooks?: WebhookOptions;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     plantStore: PlantStore;
+    /** What happens to the plants, after it has happened (events.ts): the one post-commit point. */
+    plantEvents: PlantEvents;
     /** What the document states that the server does not check (start.ts logs it). */
     documentWarnings: readonly string[];
   }
@@ -66,7 +72,8 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   const requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
   const contract = loadOperationContract(options.specPath);
   const store = options.store ?? createMemoryStore(options.maxPlants ?? DEFAULT_MAX_PLANTS, options.maxBytes ?? DEFAULT_MAX_BYTES);
-  const rule = createRule(contract, store);
+  const events = new PlantEvents((error, event) => app.log.error({ err: error, plant: event.id }, `a listener of the plant event ${event.type} failed`));
+  const rule = createRule(contract, store, events);
 
   const app = Fastify({
     ...(options.loggerInstance !== undefined
@@ -93,6 +100,7 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
       sendError(reply, new ApiError('MALFORMED_REQUEST', 'Malformed request: the request target is not a valid URI (RFC 3986).')),
   });
   app.decorate('plantStore', store);
+  app.decorate('plantEvents', events);
   const { initialPlants } = options;
   if (initialPlants !== undefined) {
     // A plugin, so that the store is filled before the server is ready: the first request finds the plants.
@@ -113,10 +121,13 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   answerUnroutedRequests(app, contract);
   healthRoute(app, store);
   const authenticator = createAuthenticator(options.tokens);
+  // The webhooks are a plugin that listens to the plant events; the stub's controls and journal see their deliveries.
+  const theWebhooks = options.webhooks === undefined ? undefined : webhooks(options.webhooks, { contract, events, log: app.log });
   // The stub's controls and journal are a plugin; its stages of the create operation go into that route's pipeline.
-  const theStub = options.stub === undefined ? undefined : stub(options.stub, { contract, store, rule });
+  const theStub = options.stub === undefined ? undefined : stub(options.stub, { contract, store, rule, deliveries: theWebhooks?.deliveries });
   createRoute(app, { contract, authenticator, rule, bodyLimit, stub: theStub?.stages });
   declaredOperations(app, { operations: contract.otherOperations, authenticator });
+  if (theWebhooks !== undefined) app.register(theWebhooks.plugin);
   if (theStub !== undefined) app.register(theStub.plugin);
   return app;
 }

@@ -88,7 +88,8 @@ export function readStubConfig(env: NodeJS.ProcessEnv = process.env): StubConfig
   };
 }
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+/** The whole number in the variable `name`, `fallback` when unset; a ConfigError naming it when outside min to max. */
+export function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);

@@ -2,6 +2,7 @@
 // One mapping, used by the operation's route (one plant) and by the initial
 // plants and the stub's controls (a list, all or none).
 import { ApiError } from './errors.js';
+import type { PlantEvents } from './events.js';
 import type { JsonObject, JsonValue } from './json.js';
 import type { CreateAllResult, CreateResult, MaybePromise, PlantEntry, PlantStore } from './store.js';
 import { itemPositions, storedPlantText, type SentJson, type SentPlant } from './stored-plant.js';
@@ -23,7 +24,9 @@ export interface CreateRule {
   /**
    * Stores one plant; throws (or rejects with) the 400 for a taken id, the
    * 507 for a full store. Answers at once when the store does, so the
-   * in-memory store's hot path makes no promise.
+   * in-memory store's hot path makes no promise. Once the store has the
+   * plant (committed), `events` hears `created`: the create's one
+   * post-commit point.
    */
   store(entry: PlantToStore): MaybePromise<void>;
   /**
@@ -38,10 +41,17 @@ export interface CreateRule {
   storeAll(list: JsonValue, source: string, fail: ListFailure, options?: { alreadyStored?: 'refuse' | 'skip'; sent?: SentJson | undefined }): Promise<number>;
 }
 
-export function createRule(contract: OperationContract, store: PlantStore): CreateRule {
-  const answer = (result: CreateResult, id: string): void => {
+/**
+ * The rule, storing into `store`. `events`, when given, hears `created` for
+ * each plant the create operation stores; the lists of storeAll (the
+ * initial plants, the stub's controls) set a test up and are not events.
+ */
+export function createRule(contract: OperationContract, store: PlantStore, events?: PlantEvents): CreateRule {
+  events?.emits('created');
+  const answer = (result: CreateResult, { id, json }: PlantToStore): void => {
     if (result === 'exists') throw new ApiError('DUPLICATE_ID', `A plant with id ${id} already exists.`);
     if (result === 'full') throw new ApiError('STORE_FULL');
+    events?.emit({ type: 'created', id, plant: json });
   };
   /**
    * The mapping, for a record the NewPlant schema accepted: its id, and the
@@ -61,9 +71,9 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
       }
       return plantToStore(body as JsonObject, sent && { sent, at: 0 });
     },
-    store({ id, json }) {
-      const result = store.create(id, json);
-      return result instanceof Promise ? result.then((settled) => answer(settled, id)) : answer(result, id);
+    store(entry) {
+      const result = store.create(entry.id, entry.json);
+      return result instanceof Promise ? result.then((settled) => answer(settled, entry)) : answer(result, entry);
     },
     async storeAll(list, source, fail, { alreadyStored = 'refuse', sent } = {}) {
       if (!Array.isArray(list)) throw fail(`${source} must be a JSON array of NewPlant records`, 'invalid');

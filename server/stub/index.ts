@@ -3,8 +3,9 @@
 // it the hot path carries no hook of the stub at all. It is two things:
 //
 // a Fastify plugin, which adds routes of its own and changes none of the others:
-//   the controls    JSON endpoints under /__admin (controls.ts)
-//   the journal     the most recent API requests (journal.ts), an onSend hook
+//   the controls    JSON endpoints under /__admin (controls.ts, webhook-controls.ts)
+//   the journal     the most recent API requests (journal.ts), an onSend hook,
+//                   and the webhooks' delivery attempts (journal-deliveries.ts)
 //
 // and three stages of the create pipeline, which buildApp hands to the
 // operation's route (routes.ts, createPipeline puts each in its place):
@@ -23,12 +24,14 @@ import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, MAX_DELAY_MS, MAX_WAITING_
 import { RESERVED_PREFIX, type StubStages } from '../routes.js';
 import type { PlantStore } from '../store.js';
 import type { OperationContract } from '../validation.js';
+import type { Deliveries } from '../webhooks/index.js';
 import { registerControls, type DelaySetting } from './controls.js';
 import { FaultSchedule } from './fault-schedule.js';
 import { faultHooks } from './faults.js';
 import { defaultSleep, HeldAnswers, type Sleep } from './hold.js';
 import { Journal, type PendingEntry } from './journal.js';
 import { codeAnswers, preferenceResolver } from './prefer.js';
+import { controlWebhooks } from './webhook-controls.js';
 
 export type { Sleep } from './hold.js';
 
@@ -54,6 +57,8 @@ export interface StubContext {
   contract: OperationContract;
   store: PlantStore;
   rule: CreateRule;
+  /** The webhooks' deliveries, when the app sends webhooks: the controls name their receivers and schedule their faults, the journal records their attempts. */
+  deliveries?: Deliveries | undefined;
 }
 
 /** The stub, as buildApp uses it: a plugin, and the stages it adds to the create pipeline. */
@@ -106,7 +111,8 @@ export function stub(options: StubOptions, context: StubContext): Stub {
       next(null, payload);
     });
     if (answers !== undefined) {
-      registerControls(app, { token: options.controlsToken, journal, delay, startDelayMs, faults: { schedule, checkExample: answers.checkExample }, ...context });
+      const webhooks = context.deliveries === undefined ? undefined : controlWebhooks(context.deliveries, (info, fault) => journal.recordDelivery(info, fault));
+      registerControls(app, { token: options.controlsToken, journal, delay, startDelayMs, faults: { schedule, checkExample: answers.checkExample }, webhooks, ...context });
     }
     done();
   };

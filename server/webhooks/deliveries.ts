@@ -1,0 +1,301 @@
+// The deliveries: each event, for each webhook tied to it and each receiver,
+// becomes a delivery, sent on a later turn of the event loop (never in the
+// request that caused the event), retried with backoff when it fails, and
+// bounded: attempts, a deadline, a queue, attempts in flight at once, and a
+// wait at shutdown after which what is left is dropped and logged.
+//
+//   2xx                            delivered
+//   no answer, a timeout,          retried after backoffMs * 2^(n-1) (half of it
+//   408, 429, 5xx                  fixed, half drawn at random), until the
+//                                  attempts are used or the next one would
+//                                  start past the deadline: then failed
+//   anything else (3xx, 4xx)       failed: the receiver refused it; not retried
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { PlantEvent, PlantEventType } from '../events.js';
+import { parseJson } from '../json.js';
+import { MAX_CONCURRENT_DELIVERIES, MAX_WEBHOOK_BACKOFF_MS } from '../limits.js';
+import { withoutMember } from '../stored-plant.js';
+import type { WebhookDeclaration } from './declarations.js';
+import { Connections, type AttemptResult } from './send.js';
+
+export interface DeliverySettings {
+  /** Attempts per delivery, the first included. */
+  attempts: number;
+  /** The wait before the first retry; each later one doubles it, up to MAX_WEBHOOK_BACKOFF_MS. */
+  backoffMs: number;
+  /** Milliseconds one attempt may take. */
+  timeoutMs: number;
+  /** No attempt of a delivery starts later than this after its event (and a scheduled delay). */
+  deadlineMs: number;
+  /** Most deliveries pending at once. */
+  queueSize: number;
+}
+
+/** What a step of the stub's schedule does to one delivery, and the step as the journal shows it. */
+export interface DeliveryFault {
+  drop?: boolean;
+  /** Times the delivery is sent, one after the other, each with the same webhook-id (at-least-once). */
+  copies?: number;
+  /** Milliseconds before its first attempt. */
+  delayMs?: number;
+  shown: unknown;
+}
+
+/** One attempt, as the journal records it: what was sent, where. */
+export interface AttemptInfo {
+  webhook: string;
+  event: PlantEventType;
+  /** The webhook-id: one per event and webhook, the same for every receiver, retry and copy. */
+  delivery: string;
+  copy: number;
+  /** 1 for the first; 0 for a delivery never attempted (dropped). */
+  attempt: number;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export type Outcome = 'delivered' | 'retry' | 'failed' | 'dropped' | 'cancelled';
+
+/** A recorded attempt, told how it ended. */
+export interface AttemptRecord {
+  settled(result: AttemptResult & { outcome: Outcome }): void;
+}
+
+/** The stub's view of the deliveries: its fault schedule and its journal. */
+export interface DeliveryObserver {
+  nextFault(): DeliveryFault | undefined;
+  record(info: AttemptInfo, fault: unknown): AttemptRecord | undefined;
+}
+
+interface Delivery {
+  info: AttemptInfo;
+  copies: number;
+  deadline: number;
+  fault: unknown;
+  timer?: NodeJS.Timeout;
+  abort?: AbortController;
+}
+
+export class Deliveries {
+  private receiverList: readonly string[];
+  private readonly pending = new Set<Delivery>();
+  private ready: Delivery[] = [];
+  private head = 0;
+  private inFlight = 0;
+  private inbox: PlantEvent[] = [];
+  private idle: Array<() => void> = [];
+  private observer: DeliveryObserver | undefined;
+  private closed = false;
+  private readonly byEvent = new Map<PlantEventType, WebhookDeclaration[]>();
+
+  constructor(
+    readonly settings: DeliverySettings,
+    readonly declarations: readonly WebhookDeclaration[],
+    /** The receivers named by the environment, which a reset of the stub restores. */
+    readonly initialReceivers: readonly string[],
+    private readonly context: { log: FastifyBaseLogger; storesId: boolean; connections?: Connections; random?: () => number },
+  ) {
+    this.receiverList = initialReceivers;
+    for (const declaration of declarations) {
+      if (declaration.event !== undefined) this.byEvent.set(declaration.event, [...(this.byEvent.get(declaration.event) ?? []), declaration]);
+    }
+  }
+
+  private get connections(): Connections {
+    return (this.context.connections ??= new Connections());
+  }
+
+  get receivers(): readonly string[] {
+    return this.receiverList;
+  }
+
+  /** Replaces the receivers (already checked: receivers.ts); deliveries pending keep theirs. */
+  set receivers(list: readonly string[]) {
+    this.receiverList = list;
+  }
+
+  /** Deliveries pending: waiting, in flight, or waiting to retry; and events not yet made deliveries. */
+  get pendingCount(): number {
+    return this.pending.size + this.inbox.length;
+  }
+
+  /** The events some webhook is sent for. */
+  get events(): PlantEventType[] {
+    return [...this.byEvent.keys()];
+  }
+
+  observe(observer: DeliveryObserver | undefined): void {
+    this.observer = observer;
+  }
+
+  /** The event listener: takes note, and does the work on a later turn of the event loop. */
+  readonly dispatch = (event: PlantEvent): void => {
+    if (this.closed || this.receiverList.length === 0 || !this.byEvent.has(event.type)) return;
+    if (this.inbox.push(event) === 1) setImmediate(() => this.takeInbox());
+  };
+
+  private takeInbox(): void {
+    const events = this.inbox;
+    this.inbox = [];
+    for (const event of events) {
+      for (const webhook of this.byEvent.get(event.type) ?? []) this.enqueue(event, webhook);
+    }
+    this.pump();
+    this.settleIdle();
+  }
+
+  private enqueue(event: PlantEvent, webhook: WebhookDeclaration): void {
+    const text = this.bodyOf(event);
+    const problems = webhook.validate(parseJson(text));
+    const delivery = randomUUID();
+    for (const url of this.receiverList) {
+      const info: AttemptInfo = { webhook: webhook.name, event: event.type, delivery, copy: 1, attempt: 0, method: webhook.method, url, headers: {}, body: Buffer.from(text) };
+      const fault = this.observer?.nextFault();
+      const shown = fault?.shown ?? null;
+      const refuse = (reason: string) => {
+        this.observer?.record({ ...info, headers: this.headersOf(info, webhook) }, shown)?.settled({ status: null, error: reason, outcome: problems.length > 0 ? 'failed' : 'dropped' });
+        this.context.log.warn({ webhook: webhook.name, delivery, receiver: url, plant: event.id }, `webhook: not sent: ${reason}`);
+      };
+      if (problems.length > 0) refuse(`the body does not match the webhook's schema: ${problems.join('; ')}`);
+      else if (fault?.drop) refuse("dropped by the stub's schedule");
+      else if (this.pending.size >= this.settings.queueSize) refuse(`${this.settings.queueSize} deliveries are pending, the most the queue holds`);
+      else this.add({ info: { ...info, headers: this.headersOf(info, webhook) }, copies: fault?.copies ?? 1, deadline: 0, fault: shown }, fault?.delayMs ?? 0);
+    }
+  }
+
+  /** The body: the plant's id, then the plant as stored (its members as sent). */
+  private bodyOf({ id, plant }: PlantEvent): string {
+    const members = this.context.storesId ? withoutMember(plant, 'id') : plant;
+    return members === '{}' ? `{"id":${id}}` : `{"id":${id},${members.slice(1)}`;
+  }
+
+  private headersOf(info: AttemptInfo, webhook: WebhookDeclaration): Record<string, string> {
+    // Named as the Standard Webhooks specification names them; no signature (the server holds no secret of the receiver's).
+    return { 'content-type': webhook.mediaType!, 'user-agent': 'plantstore-webhooks', 'webhook-id': info.delivery };
+  }
+
+  private add(delivery: Delivery, delayMs: number): void {
+    this.pending.add(delivery);
+    delivery.deadline = Date.now() + delayMs + this.settings.deadlineMs;
+    if (delayMs === 0) return void this.ready.push(delivery);
+    this.wait(delivery, delayMs);
+  }
+
+  private wait(delivery: Delivery, ms: number): void {
+    delivery.timer = setTimeout(() => {
+      delivery.timer = undefined;
+      this.ready.push(delivery);
+      this.pump();
+    }, ms);
+    delivery.timer.unref();
+  }
+
+  private pump(): void {
+    while (this.inFlight < MAX_CONCURRENT_DELIVERIES && this.head < this.ready.length) {
+      const delivery = this.ready[this.head++]!;
+      if (this.head >= 1024 && this.head * 2 >= this.ready.length) {
+        this.ready = this.ready.slice(this.head);
+        this.head = 0;
+      }
+      if (this.pending.has(delivery)) this.attempt(delivery);
+    }
+  }
+
+  private attempt(delivery: Delivery): void {
+    const info = { ...delivery.info, attempt: delivery.info.attempt + 1 };
+    info.headers = { ...info.headers, 'webhook-timestamp': String(Math.floor(Date.now() / 1000)) };
+    delivery.info = info;
+    this.inFlight++;
+    const record = this.observer?.record(info, delivery.fault);
+    const abort = (delivery.abort = new AbortController());
+    this.connections.send({ url: info.url, method: info.method, headers: info.headers, body: info.body, timeoutMs: this.settings.timeoutMs, signal: abort.signal }).then((result) => {
+      this.inFlight--;
+      delivery.abort = undefined;
+      const cancelled = !this.pending.has(delivery);
+      const { outcome, reason, wait } = cancelled ? { outcome: 'cancelled' as const, reason: 'cancelled', wait: 0 } : this.judge(delivery, result);
+      record?.settled({ ...result, outcome });
+      this.log(info, result, outcome, reason);
+      if (outcome === 'retry') this.wait(delivery, wait);
+      else if (!cancelled) this.finish(delivery);
+      this.pump();
+    });
+  }
+
+  private judge(delivery: Delivery, result: AttemptResult): { outcome: Outcome; reason: string; wait: number } {
+    const { status } = result;
+    if (status !== null && status >= 200 && status < 300) return { outcome: 'delivered', reason: 'delivered', wait: 0 };
+    if (status !== null && status !== 408 && status !== 429 && status < 500) return { outcome: 'failed', reason: `the receiver refused it (${status}): not retried`, wait: 0 };
+    const { attempt } = delivery.info;
+    if (attempt >= this.settings.attempts) return { outcome: 'failed', reason: `gave up after ${attempt} attempts`, wait: 0 };
+    const wait = this.backoff(attempt);
+    if (Date.now() + wait > delivery.deadline) return { outcome: 'failed', reason: `gave up: the next attempt would start past the deadline (${this.settings.deadlineMs} ms)`, wait: 0 };
+    return { outcome: 'retry', reason: 'to be retried', wait };
+  }
+
+  /** The wait before attempt n + 1: half of backoffMs * 2^(n-1) (at most MAX_WEBHOOK_BACKOFF_MS), plus up to as much again at random. */
+  private backoff(attempt: number): number {
+    const ceiling = Math.min(MAX_WEBHOOK_BACKOFF_MS, this.settings.backoffMs * 2 ** (attempt - 1));
+    return ceiling / 2 + (this.context.random ?? Math.random)() * (ceiling / 2);
+  }
+
+  private finish(delivery: Delivery): void {
+    if (delivery.info.copy < delivery.copies) {
+      // The next copy, as a sender that never saw the receiver's answer sends it again: after this one, with the same webhook-id.
+      delivery.info = { ...delivery.info, copy: delivery.info.copy + 1, attempt: 0 };
+      delivery.deadline = Date.now() + this.settings.deadlineMs;
+      this.ready.push(delivery);
+      return;
+    }
+    this.pending.delete(delivery);
+    this.settleIdle();
+  }
+
+  /** Tells drain() when nothing is pending or about to be. */
+  private settleIdle(): void {
+    if (this.pending.size === 0 && this.inbox.length === 0) for (const resolve of this.idle.splice(0)) resolve();
+  }
+
+  private log(info: AttemptInfo, result: AttemptResult, outcome: Outcome, reason: string): void {
+    const fields = { webhook: info.webhook, delivery: info.delivery, receiver: info.url, attempt: info.attempt, copy: info.copy, status: result.status, error: result.error ?? undefined };
+    if (outcome === 'delivered') this.context.log.info(fields, 'webhook: delivered');
+    else if (outcome === 'retry') this.context.log.info(fields, 'webhook: attempt failed, to be retried');
+    else this.context.log.warn(fields, `webhook: not delivered: ${reason}`);
+  }
+
+  /** Drops every pending delivery (an attempt in flight is aborted); answers how many. */
+  cancelAll(): number {
+    const dropped = this.pending.size;
+    for (const delivery of this.pending) {
+      clearTimeout(delivery.timer);
+      delivery.abort?.abort();
+    }
+    this.pending.clear();
+    this.ready = [];
+    this.head = 0;
+    this.inbox = [];
+    this.settleIdle();
+    return dropped;
+  }
+
+  /**
+   * For the server's close: waits until no delivery is pending, or `ms`
+   * pass; then drops what is left (logged with the webhook-ids) and closes
+   * the connections. Answers how many were dropped.
+   */
+  async drain(ms: number): Promise<number> {
+    if (this.pending.size > 0 || this.inbox.length > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([new Promise<void>((resolve) => this.idle.push(resolve)), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+      clearTimeout(timer);
+    }
+    this.closed = true;
+    const ids = [...this.pending].map((delivery) => delivery.info.delivery);
+    const dropped = this.cancelAll();
+    if (dropped > 0) this.context.log.warn({ deliveries: ids.slice(0, 100) }, `webhook: closing: ${dropped} deliveries still pending after ${ms} ms were dropped`);
+    this.context.connections?.close();
+    return dropped;
+  }
+}
