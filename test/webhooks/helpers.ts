@@ -37,6 +37,15 @@ export async function settledDeliveries(app: FastifyInstance, headers: Record<st
   throw new Error(`the deliveries never settled: ${JSON.stringify(await deliveryEntries(app, headers))}`);
 }
 
+/** Waits (bounded, a minute) until exactly `count` deliveries are pending. */
+export async function untilPending(app: FastifyInstance, count: number): Promise<void> {
+  for (let i = 0; i < 6000; i++) {
+    if ((await app.inject({ method: 'GET', url: '/__admin/webhooks' })).json().pending === count) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`${count} deliveries were never pending alone`);
+}
+
 /** Each attempt as [attempt, status, outcome]. */
 export function attempts(entries: readonly DeliveryEntry[]): Array<[number, number | null, string | null]> {
   return entries.map((entry) => [entry.attempt, entry.status, entry.outcome]);
