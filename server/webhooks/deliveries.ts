@@ -1,23 +1,20 @@
 // The deliveries: each event, for each webhook tied to it and each receiver,
 // becomes a delivery, sent on a later turn of the event loop (never in the
-// request that caused the event), retried with backoff when it fails, and
-// bounded: attempts, a deadline, a queue, attempts in flight at once, and a
-// wait at shutdown after which what is left is dropped and logged.
-//
-//   2xx                            delivered
-//   no answer, a timeout,          retried after backoffMs * 2^(n-1) (half of it
-//   408, 429, 5xx                  fixed, half drawn at random), until the
-//                                  attempts are used or the next one would
-//                                  start past the deadline: then failed
-//   anything else (3xx, 4xx)       failed: the receiver refused it; not retried
+// request that caused the event), retried with backoff when it fails
+// (retries.ts says when), and bounded: attempts, a deadline, a queue,
+// attempts in flight at once, and a wait at shutdown after which what is
+// left is dropped and logged.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PlantEvent, PlantEventType } from '../events.js';
 import { parseJson } from '../json.js';
-import { MAX_CONCURRENT_DELIVERIES, MAX_WEBHOOK_BACKOFF_MS } from '../limits.js';
+import { MAX_CONCURRENT_DELIVERIES } from '../limits.js';
 import { withoutMember } from '../stored-plant.js';
 import type { WebhookDeclaration } from './declarations.js';
+import { judge, type Outcome } from './retries.js';
 import { Connections, type AttemptResult } from './send.js';
+
+export type { Outcome } from './retries.js';
 
 export interface DeliverySettings {
   /** Attempts per delivery, the first included. */
@@ -56,8 +53,6 @@ export interface AttemptInfo {
   headers: Record<string, string>;
   body: Buffer;
 }
-
-export type Outcome = 'delivered' | 'retry' | 'failed' | 'dropped' | 'cancelled';
 
 /** A recorded attempt, told how it ended. */
 export interface AttemptRecord {
@@ -141,7 +136,14 @@ export class Deliveries {
     const events = this.inbox;
     this.inbox = [];
     for (const event of events) {
-      for (const webhook of this.byEvent.get(event.type) ?? []) this.enqueue(event, webhook);
+      for (const webhook of this.byEvent.get(event.type) ?? []) {
+        try {
+          this.enqueue(event, webhook);
+        } catch (error) {
+          // Outside any request: a throw here would end the process. The event is lost for this webhook, and said so.
+          this.context.log.error({ err: error, webhook: webhook.name, plant: event.id }, 'webhook: not sent: the delivery could not be made');
+        }
+      }
     }
     this.pump();
     this.settleIdle();
@@ -215,30 +217,13 @@ export class Deliveries {
       this.inFlight--;
       delivery.abort = undefined;
       const cancelled = !this.pending.has(delivery);
-      const { outcome, reason, wait } = cancelled ? { outcome: 'cancelled' as const, reason: 'cancelled', wait: 0 } : this.judge(delivery, result);
+      const { outcome, reason, wait } = cancelled ? { outcome: 'cancelled' as const, reason: 'cancelled', wait: 0 } : judge(result, info.attempt, delivery.deadline, this.settings, this.context.random);
       record?.settled({ ...result, outcome });
       this.log(info, result, outcome, reason);
       if (outcome === 'retry') this.wait(delivery, wait);
       else if (!cancelled) this.finish(delivery);
       this.pump();
     });
-  }
-
-  private judge(delivery: Delivery, result: AttemptResult): { outcome: Outcome; reason: string; wait: number } {
-    const { status } = result;
-    if (status !== null && status >= 200 && status < 300) return { outcome: 'delivered', reason: 'delivered', wait: 0 };
-    if (status !== null && status !== 408 && status !== 429 && status < 500) return { outcome: 'failed', reason: `the receiver refused it (${status}): not retried`, wait: 0 };
-    const { attempt } = delivery.info;
-    if (attempt >= this.settings.attempts) return { outcome: 'failed', reason: `gave up after ${attempt} attempts`, wait: 0 };
-    const wait = this.backoff(attempt);
-    if (Date.now() + wait > delivery.deadline) return { outcome: 'failed', reason: `gave up: the next attempt would start past the deadline (${this.settings.deadlineMs} ms)`, wait: 0 };
-    return { outcome: 'retry', reason: 'to be retried', wait };
-  }
-
-  /** The wait before attempt n + 1: half of backoffMs * 2^(n-1) (at most MAX_WEBHOOK_BACKOFF_MS), plus up to as much again at random. */
-  private backoff(attempt: number): number {
-    const ceiling = Math.min(MAX_WEBHOOK_BACKOFF_MS, this.settings.backoffMs * 2 ** (attempt - 1));
-    return ceiling / 2 + (this.context.random ?? Math.random)() * (ceiling / 2);
   }
 
   private finish(delivery: Delivery): void {
