@@ -144,6 +144,15 @@ export const MAX_WEBHOOK_QUEUE = 100_000;
 /** Milliseconds a closing server (SIGTERM) waits for pending deliveries before it drops them; PLANTSTORE_WEBHOOK_SHUTDOWN_MS. */
 export const DEFAULT_WEBHOOK_SHUTDOWN_MS = 5000;
 export const MAX_WEBHOOK_SHUTDOWN_MS = 60_000;
+/** The webhooks' settings when none is given (buildApp used as a library; start.ts reads each from the environment). */
+export const WEBHOOK_DEFAULTS = {
+  attempts: DEFAULT_WEBHOOK_ATTEMPTS,
+  backoffMs: DEFAULT_WEBHOOK_BACKOFF_MS,
+  timeoutMs: DEFAULT_WEBHOOK_TIMEOUT_MS,
+  deadlineMs: DEFAULT_WEBHOOK_DEADLINE_MS,
+  queueSize: DEFAULT_WEBHOOK_QUEUE,
+  shutdownMs: DEFAULT_WEBHOOK_SHUTDOWN_MS,
+} as const;
 /** Attempts in flight at once, to every receiver together; the other deliveries wait their turn. */
 export const MAX_CONCURRENT_DELIVERIES = 8;
 /** Receivers at once (PLANTSTORE_WEBHOOK_URL and PUT /__admin/webhooks). */

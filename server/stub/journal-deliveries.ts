@@ -32,31 +32,19 @@ export function deliverySlot(seq: number, info: AttemptInfo, fault: unknown, req
   return { kind: 'delivery', seq, time: Date.now(), info, body, status: null, error: null, outcome: null, fault, bytes };
 }
 
-/** A webhook delivery attempt (docs/stub.md, "Webhooks"). */
-export interface DeliveryEntry {
+/** A webhook delivery attempt (docs/stub.md, "Deliveries in the journal"): what was sent (AttemptInfo), and what became of it. */
+export interface DeliveryEntry extends Omit<AttemptInfo, 'body'> {
   kind: 'delivery';
   seq: number;
   time: string;
-  /** The webhook's name in the document, and the event it was sent for. */
-  webhook: string;
-  event: string;
-  /** The webhook-id header: one per event and webhook, the same for each receiver, retry and copy. */
-  delivery: string;
-  /** 1, or 2 and more for a copy the stub's schedule sent again. */
-  copy: number;
-  /** 1 for the first attempt of the copy; 0 when none was made (dropped). */
-  attempt: number;
-  method: string;
-  /** The receiver, credentials in its query redacted. */
-  url: string;
-  headers: Record<string, string>;
+  /** The body sent, decoded as UTF-8 (its first JOURNAL_BODY_LIMIT bytes). */
   body: string;
   bodyBytes: number;
   bodyTruncated: boolean;
   /** The receiver's status; null while in flight, or when it gave none (then `error` says why). */
   status: number | null;
   error: string | null;
-  /** delivered, retry, failed, dropped or cancelled; null while in flight. */
+  /** null while in flight. */
   outcome: Outcome | null;
   fault: unknown;
 }
@@ -67,14 +55,9 @@ export function presentDelivery(slot: DeliverySlot): DeliveryEntry {
     kind: 'delivery',
     seq: slot.seq,
     time: new Date(slot.time).toISOString(),
-    webhook: info.webhook,
-    event: info.event,
-    delivery: info.delivery,
-    copy: info.copy,
-    attempt: info.attempt,
-    method: info.method,
+    ...info,
+    // The receiver as the journal shows a request's target: credentials in its query redacted.
     url: redactTarget(info.url),
-    headers: info.headers,
     body: body.toString('utf8'),
     bodyBytes: info.body.length,
     bodyTruncated: body.length !== info.body.length,
@@ -84,4 +67,3 @@ export function presentDelivery(slot: DeliverySlot): DeliveryEntry {
     fault: slot.fault,
   };
 }
-

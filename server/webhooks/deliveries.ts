@@ -41,15 +41,19 @@ export interface DeliveryFault {
 
 /** One attempt, as the journal records it: what was sent, where. */
 export interface AttemptInfo {
+  /** The webhook's name in the document, and the event it is sent for. */
   webhook: string;
   event: PlantEventType;
   /** The webhook-id: one per event and webhook, the same for every receiver, retry and copy. */
   delivery: string;
+  /** 1, or 2 and more for a copy the stub's schedule sends again. */
   copy: number;
-  /** 1 for the first; 0 for a delivery never attempted (dropped). */
+  /** 1 for the first attempt of the copy; 0 for a delivery never attempted (dropped). */
   attempt: number;
   method: string;
+  /** The receiver. */
   url: string;
+  /** Sent exactly so (send.ts adds content-length only). */
   headers: Record<string, string>;
   body: Buffer;
 }

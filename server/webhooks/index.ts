@@ -12,14 +12,7 @@
 import type { FastifyBaseLogger, FastifyPluginCallback } from 'fastify';
 import { ConfigError } from '../config.js';
 import type { PlantEvents, PlantEventType } from '../events.js';
-import {
-  DEFAULT_WEBHOOK_ATTEMPTS,
-  DEFAULT_WEBHOOK_BACKOFF_MS,
-  DEFAULT_WEBHOOK_DEADLINE_MS,
-  DEFAULT_WEBHOOK_QUEUE,
-  DEFAULT_WEBHOOK_SHUTDOWN_MS,
-  DEFAULT_WEBHOOK_TIMEOUT_MS,
-} from '../limits.js';
+import { WEBHOOK_DEFAULTS } from '../limits.js';
 import { redactTarget } from '../redact.js';
 import type { OperationContract } from '../validation.js';
 import { readWebhooks, type WebhookDeclaration, type WebhookTies } from './declarations.js';
@@ -61,17 +54,17 @@ export function webhooks(options: WebhookOptions, { contract, events, log }: Web
   const declarations = readWebhooks(contract.document, contract, options.ties, (message) => new ConfigError(message));
   const deliveries = new Deliveries(
     {
-      attempts: options.attempts ?? DEFAULT_WEBHOOK_ATTEMPTS,
-      backoffMs: options.backoffMs ?? DEFAULT_WEBHOOK_BACKOFF_MS,
-      timeoutMs: options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
-      deadlineMs: options.deadlineMs ?? DEFAULT_WEBHOOK_DEADLINE_MS,
-      queueSize: options.queueSize ?? DEFAULT_WEBHOOK_QUEUE,
+      attempts: options.attempts ?? WEBHOOK_DEFAULTS.attempts,
+      backoffMs: options.backoffMs ?? WEBHOOK_DEFAULTS.backoffMs,
+      timeoutMs: options.timeoutMs ?? WEBHOOK_DEFAULTS.timeoutMs,
+      deadlineMs: options.deadlineMs ?? WEBHOOK_DEFAULTS.deadlineMs,
+      queueSize: options.queueSize ?? WEBHOOK_DEFAULTS.queueSize,
     },
     declarations,
     receiverList(options.receivers ?? []),
     { log, storesId: contract.plant.keeps('id'), random: options.random },
   );
-  const shutdownMs = options.shutdownMs ?? DEFAULT_WEBHOOK_SHUTDOWN_MS;
+  const shutdownMs = options.shutdownMs ?? WEBHOOK_DEFAULTS.shutdownMs;
   const plugin: FastifyPluginCallback = (app, _options, done) => {
     const off = deliveries.events.length > 0 ? events.on(deliveries.dispatch) : () => {};
     app.addHook('onReady', (ready) => {

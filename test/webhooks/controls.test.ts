@@ -3,24 +3,14 @@
 // requests carry no API credentials, and faults scheduled for deliveries
 // (a copy, a delay, a drop) do what real senders do.
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { AUTH, createPlant, TOKEN } from '../stub/helpers.js';
-import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
-import { attempts, deliveryEntries, settledDeliveries, untilPending, webhookApp } from './helpers.js';
+import { attempts, deliveryEntries, settledDeliveries, untilPending, useReceivers, webhookApp } from './helpers.js';
 
 const ADMIN = { authorization: 'Bearer admin-token' };
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-const receivers: Receiver[] = [];
-after(async () => {
-  await Promise.all(receivers.map((receiver) => receiver.close()));
-});
-
-async function receiver(options: Parameters<typeof startReceiver>[0] = {}): Promise<Receiver> {
-  const started = await startReceiver(options);
-  receivers.push(started);
-  return started;
-}
+const receiver = useReceivers();
 
 describe('webhooks through the stub controls', { timeout: 120_000 }, () => {
   test('only the admin token names receivers: none, or an API token, is 401 and changes nothing', async () => {

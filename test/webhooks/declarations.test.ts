@@ -2,15 +2,14 @@
 // and its body; PLANTSTORE_WEBHOOK_EVENTS instead when set), what the server
 // says of each at start, and the settings from the environment.
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { ConfigError } from '../../server/config.js';
 import { loadOperationContract } from '../../server/validation.js';
 import { readWebhookConfig } from '../../server/webhooks/config.js';
 import { inferEvent, readWebhooks } from '../../server/webhooks/declarations.js';
 import { startupLines } from '../../server/webhooks/index.js';
 import { createPlant } from '../stub/helpers.js';
-import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
-import { SEVERAL, settledDeliveries, STARTER, webhookApp } from './helpers.js';
+import { SEVERAL, settledDeliveries, STARTER, useReceivers, webhookApp } from './helpers.js';
 
 const refuse = (message: string) => new ConfigError(message);
 
@@ -85,14 +84,10 @@ describe('which event a webhook describes', { timeout: 60_000 }, () => {
 });
 
 describe('bodies checked against each webhook\'s own schema', { timeout: 60_000 }, () => {
-  const receivers: Receiver[] = [];
-  after(async () => {
-    await Promise.all(receivers.map((receiver) => receiver.close()));
-  });
+  const receiver = useReceivers();
 
   test('each webhook tied to created is sent with its method and media type; a body its schema refuses is not sent, and the journal says why', async () => {
-    const hook = await startReceiver();
-    receivers.push(hook);
+    const hook = await receiver();
     const app = webhookApp([hook.url], {}, { specPath: SEVERAL });
     await createPlant(app, { id: 1, name: 'No tag' });
     await createPlant(app, { id: 2, name: 'Tagged', tag: 'shade' });

@@ -3,21 +3,11 @@
 // declared body and media type; retried on 503, a timeout, no answer;
 // bounded in attempts, deadline and queue; never holding the API's answer.
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createPlant } from '../stub/helpers.js';
-import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
-import { attempts, settledDeliveries, webhookApp } from './helpers.js';
+import { attempts, settledDeliveries, useReceivers, webhookApp } from './helpers.js';
 
-const receivers: Receiver[] = [];
-after(async () => {
-  await Promise.all(receivers.map((receiver) => receiver.close()));
-});
-
-async function receiver(options: Parameters<typeof startReceiver>[0] = {}): Promise<Receiver> {
-  const started = await startReceiver(options);
-  receivers.push(started);
-  return started;
-}
+const receiver = useReceivers();
 
 describe('webhook deliveries (in-memory store)', { timeout: 120_000 }, () => {
   test('a create that stored the plant sends the webhook once, after the store has it, with the declared body and media type', async () => {

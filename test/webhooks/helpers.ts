@@ -1,15 +1,30 @@
 // Shared by the webhook tests: the starter document's app with a receiver,
 // and waits for the deliveries to settle (bounded, by polling the stub's
 // controls: what the tests wait for is an event, never a length of time).
+import { after } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../server/app.js';
 import type { DeliveryEntry } from '../../server/stub/journal.js';
 import type { WebhookOptions } from '../../server/webhooks/index.js';
 import { fixturePath } from '../support/fixtures.js';
 import { TOKEN } from '../stub/helpers.js';
+import { startReceiver, type Receiver, type ReceiverOptions } from '../support/webhook-receiver.js';
 
 export const STARTER = fixturePath('operations/starter.yaml');
 export const SEVERAL = fixturePath('webhooks/several.yaml');
+
+/** A function that starts receivers, each closed after the file's tests. */
+export function useReceivers(): (options?: ReceiverOptions) => Promise<Receiver> {
+  const started: Receiver[] = [];
+  after(async () => {
+    await Promise.all(started.map((receiver) => receiver.close()));
+  });
+  return async (options) => {
+    const receiver = await startReceiver(options);
+    started.push(receiver);
+    return receiver;
+  };
+}
 
 /** The starter document served with the stub on, its webhooks sent to `receivers` with no backoff (tests wait for events, not time). */
 export function webhookApp(receivers: string[], webhooks: WebhookOptions = {}, options: AppOptions = {}): FastifyInstance {

@@ -2,16 +2,12 @@
 // run): a bad setting stops the start naming the variable, and SIGTERM does
 // not wait on a receiver that never answers.
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { runProcess } from '../../lib/process.js';
 import { ENTRY, startEntry } from '../support/entry.js';
-import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
-import { STARTER } from './helpers.js';
+import { STARTER, useReceivers } from './helpers.js';
 
-const receivers: Receiver[] = [];
-after(async () => {
-  await Promise.all(receivers.map((receiver) => receiver.close()));
-});
+const receiver = useReceivers();
 
 describe('webhooks at start and at SIGTERM', { timeout: 120_000 }, () => {
   test('a receiver that is not an http(s) URL stops the start with exit 2, naming the variable', async () => {
@@ -21,8 +17,7 @@ describe('webhooks at start and at SIGTERM', { timeout: 120_000 }, () => {
   });
 
   test('SIGTERM with a delivery held by its receiver: dropped after PLANTSTORE_WEBHOOK_SHUTDOWN_MS and logged; the server exits 0', async () => {
-    const hook = await startReceiver({ hold: true });
-    receivers.push(hook);
+    const hook = await receiver({ hold: true });
     const server = await startEntry({ PLANTSTORE_SPEC: STARTER, PLANTSTORE_TOKENS: 't', PLANTSTORE_WEBHOOK_URL: hook.url, PLANTSTORE_WEBHOOK_SHUTDOWN_MS: '50' });
     try {
       const created = await fetch(`${server.url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id": 1, "name": "Fern"}' });
