@@ -154,7 +154,7 @@ export const WEBHOOK_DEFAULTS = {
   shutdownMs: DEFAULT_WEBHOOK_SHUTDOWN_MS,
 } as const;
 /** Attempts in flight at once, to every receiver together; the other deliveries wait their turn. */
-export const MAX_CONCURRENT_DELIVERIES = 8;
+export const MAX_CONCURRENT_DELIVERIES = 32;
 /** Receivers at once (PLANTSTORE_WEBHOOK_URL and PUT /__admin/webhooks). */
 export const MAX_WEBHOOK_RECEIVERS = 16;
 /** Longest receiver URL, in characters. */
