@@ -157,18 +157,20 @@ export class Deliveries {
     const text = this.bodyOf(event);
     const problems = webhook.validate(parseJson(text));
     const delivery = randomUUID();
+    const body = Buffer.from(text);
+    const headers = this.headersOf(delivery, webhook);
     for (const url of this.receiverList) {
-      const info: AttemptInfo = { webhook: webhook.name, event: event.type, delivery, copy: 1, attempt: 0, method: webhook.method, url, headers: {}, body: Buffer.from(text) };
+      const info: AttemptInfo = { webhook: webhook.name, event: event.type, delivery, copy: 1, attempt: 0, method: webhook.method, url, headers, body };
       const fault = this.observer?.nextFault();
       const shown = fault?.shown ?? null;
       const refuse = (reason: string) => {
-        this.observer?.record({ ...info, headers: this.headersOf(info, webhook) }, shown)?.settled({ status: null, error: reason, outcome: problems.length > 0 ? 'failed' : 'dropped' });
+        this.observer?.record(info, shown)?.settled({ status: null, error: reason, outcome: problems.length > 0 ? 'failed' : 'dropped' });
         this.context.log.warn({ webhook: webhook.name, delivery, receiver: url, plant: event.id }, `webhook: not sent: ${reason}`);
       };
       if (problems.length > 0) refuse(`the body does not match the webhook's schema: ${problems.join('; ')}`);
       else if (fault?.drop) refuse("dropped by the stub's schedule");
       else if (this.pending.size >= this.settings.queueSize) refuse(`${this.settings.queueSize} deliveries are pending, the most the queue holds`);
-      else this.add({ info: { ...info, headers: this.headersOf(info, webhook) }, copies: fault?.copies ?? 1, deadline: 0, fault: shown }, fault?.delayMs ?? 0);
+      else this.add({ info, copies: fault?.copies ?? 1, deadline: 0, fault: shown }, fault?.delayMs ?? 0);
     }
   }
 
@@ -178,9 +180,9 @@ export class Deliveries {
     return members === '{}' ? `{"id":${id}}` : `{"id":${id},${members.slice(1)}`;
   }
 
-  private headersOf(info: AttemptInfo, webhook: WebhookDeclaration): Record<string, string> {
+  private headersOf(delivery: string, webhook: WebhookDeclaration): Record<string, string> {
     // Named as the Standard Webhooks specification names them; no signature (the server holds no secret of the receiver's).
-    return { 'content-type': webhook.mediaType!, 'user-agent': 'plantstore-webhooks', 'webhook-id': info.delivery };
+    return { 'content-type': webhook.mediaType!, 'user-agent': 'plantstore-webhooks', 'webhook-id': delivery };
   }
 
   private add(delivery: Delivery, delayMs: number): void {
