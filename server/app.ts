@@ -1,16 +1,16 @@
 // buildApp(options) returns the Plant Store as a Fastify app. It never
 // listens: start.ts does that, and tests use app.inject(). It composes the
 // pieces: the operation's contract from the OpenAPI document, the store and
-// the create rule, the plant events, the wire, the body parser, the error
-// records, the routes, and the stub and the webhooks when asked for.
+// the create rule, the feed of committed changes, the wire, the body parser,
+// the error records, the routes, and the stub and the webhooks when asked for.
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { createAuthenticator } from './auth.js';
 import { installBodyParser } from './body.js';
+import { PlantChanges } from './changes.js';
 import { createRule } from './create.js';
 import { declaredOperations } from './declared-operations.js';
 import { answerErrorsAsRecords, sendError } from './error-handler.js';
 import { ApiError } from './errors.js';
-import { PlantEvents } from './events.js';
 import { requestLineWriter } from './logging.js';
 import { DEFAULT_BODY_LIMIT, DEFAULT_MAX_BYTES, DEFAULT_MAX_PLANTS, DEFAULT_REQUEST_TIMEOUT, TIMEOUT_CHECK_INTERVAL } from './limits.js';
 import { answerUnroutedRequests, createRoute, healthRoute, methodNotAllowed } from './routes.js';
@@ -60,8 +60,8 @@ export interface AppOptions {
 declare module 'fastify' {
   interface FastifyInstance {
     plantStore: PlantStore;
-    /** What happens to the plants, after it has happened (events.ts): the one post-commit point. */
-    plantEvents: PlantEvents;
+    /** The changes of stored plants, told once committed (changes.ts): subscribe to act on them. */
+    plantChanges: PlantChanges;
     /** What the document states that the server does not check (start.ts logs it). */
     documentWarnings: readonly string[];
   }
@@ -72,8 +72,9 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   const requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
   const contract = loadOperationContract(options.specPath);
   const store = options.store ?? createMemoryStore(options.maxPlants ?? DEFAULT_MAX_PLANTS, options.maxBytes ?? DEFAULT_MAX_BYTES);
-  const events = new PlantEvents((error, event) => app.log.error({ err: error, plant: event.id }, `a listener of the plant event ${event.type} failed`));
-  const rule = createRule(contract, store, events);
+  // A listener's failure is the server's to log: the change committed whatever it does.
+  const changes = new PlantChanges((error, change) => app.log.error({ err: error, event: change.event, id: change.id }, 'a listener of committed changes failed'));
+  const rule = createRule(contract, store, changes);
 
   const app = Fastify({
     ...(options.loggerInstance !== undefined
@@ -100,7 +101,7 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
       sendError(reply, new ApiError('MALFORMED_REQUEST', 'Malformed request: the request target is not a valid URI (RFC 3986).')),
   });
   app.decorate('plantStore', store);
-  app.decorate('plantEvents', events);
+  app.decorate('plantChanges', changes);
   const { initialPlants } = options;
   if (initialPlants !== undefined) {
     // A plugin, so that the store is filled before the server is ready: the first request finds the plants.
@@ -121,8 +122,8 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   answerUnroutedRequests(app, contract);
   healthRoute(app, store);
   const authenticator = createAuthenticator(options.tokens);
-  // The webhooks are a plugin that listens to the plant events; the stub's controls and journal see their deliveries.
-  const theWebhooks = options.webhooks === undefined ? undefined : webhooks(options.webhooks, { contract, events, log: app.log });
+  // The webhooks are a plugin that listens to the committed changes; the stub's controls and journal see their deliveries.
+  const theWebhooks = options.webhooks === undefined ? undefined : webhooks(options.webhooks, { contract, changes, log: app.log });
   // The stub's controls and journal are a plugin; its stages of the create operation go into that route's pipeline.
   const theStub = options.stub === undefined ? undefined : stub(options.stub, { contract, store, rule, deliveries: theWebhooks?.deliveries });
   createRoute(app, { contract, authenticator, rule, bodyLimit, stub: theStub?.stages });

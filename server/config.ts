@@ -181,7 +181,7 @@ export function openSettings(config: ServerConfig, stub: StubConfig): string[] {
   }
   if (stub.controls && stub.controlsToken === undefined) {
     open.push(
-      'stub controls on at /__admin without a token: anyone who reaches the port can read the journal, change the store and schedule faults; ' +
+      'stub controls on at /__admin without a token: anyone who reaches the port can read the journal, change the store, schedule faults and name webhook receivers; ' +
         'set PLANTSTORE_ADMIN_TOKEN, or PLANTSTORE_ADMIN=off when the server is not a stub',
     );
   }

@@ -2,7 +2,7 @@
 // One mapping, used by the operation's route (one plant) and by the initial
 // plants and the stub's controls (a list, all or none).
 import { ApiError } from './errors.js';
-import type { PlantEvents } from './events.js';
+import type { PlantChanges } from './changes.js';
 import type { JsonObject, JsonValue } from './json.js';
 import type { CreateAllResult, CreateResult, MaybePromise, PlantEntry, PlantStore } from './store.js';
 import { itemPositions, storedPlantText, type SentJson, type SentPlant } from './stored-plant.js';
@@ -25,7 +25,7 @@ export interface CreateRule {
    * Stores one plant; throws (or rejects with) the 400 for a taken id, the
    * 507 for a full store. Answers at once when the store does, so the
    * in-memory store's hot path makes no promise. Once the store has the
-   * plant (committed), `events` hears `created`: the create's one
+   * plant (committed), the change feed hears `created`: the create's one
    * post-commit point.
    */
   store(entry: PlantToStore): MaybePromise<void>;
@@ -42,16 +42,17 @@ export interface CreateRule {
 }
 
 /**
- * The rule, storing into `store`. `events`, when given, hears `created` for
+ * The rule, storing into `store`. `changes`, when given, hears `created` for
  * each plant the create operation stores; the lists of storeAll (the
- * initial plants, the stub's controls) set a test up and are not events.
+ * initial plants, the stub's controls) set a test up and are not changes
+ * anyone is told of.
  */
-export function createRule(contract: OperationContract, store: PlantStore, events?: PlantEvents): CreateRule {
-  events?.emits('created');
+export function createRule(contract: OperationContract, store: PlantStore, changes?: PlantChanges): CreateRule {
+  changes?.tells('created');
   const answer = (result: CreateResult, { id, json }: PlantToStore): void => {
     if (result === 'exists') throw new ApiError('DUPLICATE_ID', `A plant with id ${id} already exists.`);
     if (result === 'full') throw new ApiError('STORE_FULL');
-    events?.emit({ type: 'created', id, plant: json });
+    if (changes?.heard) changes.committed({ event: 'created', id, json });
   };
   /**
    * The mapping, for a record the NewPlant schema accepted: its id, and the

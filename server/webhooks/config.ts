@@ -2,7 +2,6 @@
 // each within its bound; a bad value stops the start with a message naming
 // the variable, as every setting does (server/config.ts).
 import { ConfigError, integer } from '../config.js';
-import { PLANT_EVENT_TYPES, type PlantEventType } from '../events.js';
 import {
   DEFAULT_WEBHOOK_ATTEMPTS,
   DEFAULT_WEBHOOK_BACKOFF_MS,
@@ -17,7 +16,7 @@ import {
   MAX_WEBHOOK_SHUTDOWN_MS,
   MAX_WEBHOOK_TIMEOUT_MS,
 } from '../limits.js';
-import type { WebhookTies } from './declarations.js';
+import { WEBHOOK_EVENTS, type WebhookEvent, type WebhookTies } from './declarations.js';
 import { ReceiverError, receiverUrl } from './receivers.js';
 import type { WebhookOptions } from './index.js';
 
@@ -49,9 +48,9 @@ function receivers(raw: string | undefined): string[] {
 function ties(raw: string | undefined): WebhookTies | undefined {
   const value = raw?.trim();
   if (value === undefined || value === '') return undefined;
-  const tied = new Map<string, PlantEventType | 'none'>();
+  const tied = new Map<string, WebhookEvent | 'none'>();
   if (value === 'none') return tied;
-  const events = [...PLANT_EVENT_TYPES, 'none'];
+  const events = [...WEBHOOK_EVENTS, 'none'];
   for (const pair of value.split(',').map((part) => part.trim()).filter((part) => part !== '')) {
     const equals = pair.lastIndexOf('=');
     const name = pair.slice(0, equals).trim();
@@ -60,7 +59,7 @@ function ties(raw: string | undefined): WebhookTies | undefined {
       throw new ConfigError(`PLANTSTORE_WEBHOOK_EVENTS is a comma-separated list of NAME=EVENT (EVENT one of ${events.join(', ')}), or none; got ${JSON.stringify(pair)}`);
     }
     if (tied.has(name)) throw new ConfigError(`PLANTSTORE_WEBHOOK_EVENTS names the webhook ${JSON.stringify(name)} twice`);
-    tied.set(name, event as PlantEventType | 'none');
+    tied.set(name, event as WebhookEvent | 'none');
   }
   return tied;
 }

@@ -19,10 +19,21 @@ import { mediaTypeEssence } from '../../lib/http-syntax.js';
 import { HTTP_METHODS, resolveReference, type OpenApiDocument, type OperationObject, type PathItemObject } from '../../spec/openapi.js';
 import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
 import { describeViolation, schemaValidators } from '../../spec/validator.js';
-import { PLANT_EVENT_TYPES, type PlantEventType } from '../events.js';
+import type { PlantChangeEvent } from '../changes.js';
 import type { JsonValue } from '../json.js';
 import { requestBodySchema, VALIDATOR_OPTIONS } from '../request-body.js';
 import type { OperationContract } from '../validation.js';
+
+/** The events a webhook may describe; `updated` is a plant replaced or merged. */
+export const WEBHOOK_EVENTS = ['created', 'updated', 'deleted'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** The committed changes (changes.ts) each event is: a webhook describing it is sent after each of them. */
+export const CHANGES_OF: Record<WebhookEvent, readonly PlantChangeEvent[]> = {
+  created: ['created'],
+  updated: ['replaced', 'merged'],
+  deleted: ['deleted'],
+};
 
 export interface WebhookDeclaration {
   /** Its key under `webhooks:`. */
@@ -32,7 +43,7 @@ export interface WebhookDeclaration {
   /** Where its operation is in the document. */
   pointer: string;
   /** The event it is sent for; undefined when it is tied to none (then `reason` says why). */
-  event: PlantEventType | undefined;
+  event: WebhookEvent | undefined;
   /** Why it is tied to its event, or to none. */
   reason: string;
   /** The JSON media type its body is declared with, sent as Content-Type. */
@@ -42,10 +53,10 @@ export interface WebhookDeclaration {
 }
 
 /** The switch: webhook names tied to an event, or 'none'; undefined infers from the document. */
-export type WebhookTies = ReadonlyMap<string, PlantEventType | 'none'>;
+export type WebhookTies = ReadonlyMap<string, WebhookEvent | 'none'>;
 
 /** The words that name each event, matched whole, case aside. */
-const EVENT_WORDS: Record<PlantEventType, RegExp> = {
+const EVENT_WORDS: Record<WebhookEvent, RegExp> = {
   created: /^(new|adds?|added|creat(e|es|ed|ion)|insert(s|ed)?|register(s|ed)?)$/,
   updated: /^(updat(e|es|ed)|chang(e|es|ed)|modif(y|ies|ied)|replac(e|es|ed)|edit(s|ed)?|patch(es|ed)?)$/,
   deleted: /^(delet(e|es|ed|ion)|remov(e|es|ed|al))$/,
@@ -99,7 +110,7 @@ export function readWebhooks(document: OpenApiDocument, contract: OperationContr
 }
 
 /** The switch's tie for one webhook: its event, or none (named or not, it is then not sent). */
-function chosen(tie: PlantEventType | 'none' | undefined): { event: PlantEventType | undefined; reason: string } {
+function chosen(tie: WebhookEvent | 'none' | undefined): { event: WebhookEvent | undefined; reason: string } {
   if (tie === undefined || tie === 'none') return { event: undefined, reason: 'PLANTSTORE_WEBHOOK_EVENTS ties it to no event' };
   return { event: tie, reason: `PLANTSTORE_WEBHOOK_EVENTS ties it to ${tie}` };
 }
@@ -114,15 +125,15 @@ interface InferenceContext {
 }
 
 /** The event a webhook operation describes, read from its words and its body (see the top of this file), with the reason in words. */
-export function inferEvent(name: string, operation: Pick<OperationObject, 'operationId'> & { summary?: unknown; description?: unknown }, context: InferenceContext): { event: PlantEventType | undefined; reason: string } {
+export function inferEvent(name: string, operation: Pick<OperationObject, 'operationId'> & { summary?: unknown; description?: unknown }, context: InferenceContext): { event: WebhookEvent | undefined; reason: string } {
   const fields: Array<[string, unknown]> = [['name', name], ['summary', operation.summary], ['description', operation.description], ['operationId', operation.operationId]];
-  const said = new Map<PlantEventType, string[]>();
+  const said = new Map<WebhookEvent, string[]>();
   let aboutPlant = context.createBody || context.plantBody;
   for (const [field, text] of fields) {
     if (typeof text !== 'string') continue;
     for (const word of wordsOf(text)) {
       if (word === context.noun || word === `${context.noun}s`) aboutPlant = true;
-      for (const type of PLANT_EVENT_TYPES) {
+      for (const type of WEBHOOK_EVENTS) {
         if (EVENT_WORDS[type].test(word)) said.set(type, [...(said.get(type) ?? []), `"${word}" (${field})`]);
       }
     }

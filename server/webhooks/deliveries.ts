@@ -6,11 +6,11 @@
 // left is dropped and logged.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { PlantEvent, PlantEventType } from '../events.js';
+import type { PlantChange, PlantChangeEvent } from '../changes.js';
 import { parseJson } from '../json.js';
 import { MAX_CONCURRENT_DELIVERIES } from '../limits.js';
 import { withoutMember } from '../stored-plant.js';
-import type { WebhookDeclaration } from './declarations.js';
+import { CHANGES_OF, type WebhookDeclaration } from './declarations.js';
 import { judge, type Outcome } from './retries.js';
 import { Connections, type AttemptResult } from './send.js';
 
@@ -41,9 +41,9 @@ export interface DeliveryFault {
 
 /** One attempt, as the journal records it: what was sent, where. */
 export interface AttemptInfo {
-  /** The webhook's name in the document, and the event it is sent for. */
+  /** The webhook's name in the document, and the change it is sent for. */
   webhook: string;
-  event: PlantEventType;
+  event: PlantChangeEvent;
   /** The webhook-id: one per event and webhook, the same for every receiver, retry and copy. */
   delivery: string;
   /** 1, or 2 and more for a copy the stub's schedule sends again. */
@@ -84,11 +84,12 @@ export class Deliveries {
   private ready: Delivery[] = [];
   private head = 0;
   private inFlight = 0;
-  private inbox: PlantEvent[] = [];
+  private inbox: PlantChange[] = [];
   private idle: Array<() => void> = [];
   private observer: DeliveryObserver | undefined;
   private closed = false;
-  private readonly byEvent = new Map<PlantEventType, WebhookDeclaration[]>();
+  /** The webhooks sent after each change. */
+  private readonly byChange = new Map<PlantChangeEvent, WebhookDeclaration[]>();
 
   constructor(
     readonly settings: DeliverySettings,
@@ -99,7 +100,7 @@ export class Deliveries {
   ) {
     this.receiverList = initialReceivers;
     for (const declaration of declarations) {
-      if (declaration.event !== undefined) this.byEvent.set(declaration.event, [...(this.byEvent.get(declaration.event) ?? []), declaration]);
+      for (const change of declaration.event === undefined ? [] : CHANGES_OF[declaration.event]) this.byChange.set(change, [...(this.byChange.get(change) ?? []), declaration]);
     }
   }
 
@@ -116,36 +117,36 @@ export class Deliveries {
     this.receiverList = list;
   }
 
-  /** Deliveries pending: waiting, in flight, or waiting to retry; and events not yet made deliveries. */
+  /** Deliveries pending: waiting, in flight, or waiting to retry; and changes not yet made deliveries. */
   get pendingCount(): number {
     return this.pending.size + this.inbox.length;
   }
 
-  /** The events some webhook is sent for. */
-  get events(): PlantEventType[] {
-    return [...this.byEvent.keys()];
+  /** Whether some webhook is sent after some change. */
+  get listens(): boolean {
+    return this.byChange.size > 0;
   }
 
   observe(observer: DeliveryObserver | undefined): void {
     this.observer = observer;
   }
 
-  /** The event listener: takes note, and does the work on a later turn of the event loop. */
-  readonly dispatch = (event: PlantEvent): void => {
-    if (this.closed || this.receiverList.length === 0 || !this.byEvent.has(event.type)) return;
-    if (this.inbox.push(event) === 1) setImmediate(() => this.takeInbox());
+  /** The change feed's listener: takes note, and does the work on a later turn of the event loop. */
+  readonly dispatch = (change: PlantChange): void => {
+    if (this.closed || this.receiverList.length === 0 || !this.byChange.has(change.event)) return;
+    if (this.inbox.push(change) === 1) setImmediate(() => this.takeInbox());
   };
 
   private takeInbox(): void {
-    const events = this.inbox;
+    const changes = this.inbox;
     this.inbox = [];
-    for (const event of events) {
-      for (const webhook of this.byEvent.get(event.type) ?? []) {
+    for (const change of changes) {
+      for (const webhook of this.byChange.get(change.event) ?? []) {
         try {
-          this.enqueue(event, webhook);
+          this.enqueue(change, webhook);
         } catch (error) {
-          // Outside any request: a throw here would end the process. The event is lost for this webhook, and said so.
-          this.context.log.error({ err: error, webhook: webhook.name, plant: event.id }, 'webhook: not sent: the delivery could not be made');
+          // Outside any request: a throw here would end the process. The change is not sent by this webhook, and said so.
+          this.context.log.error({ err: error, webhook: webhook.name, plant: change.id }, 'webhook: not sent: the delivery could not be made');
         }
       }
     }
@@ -153,19 +154,19 @@ export class Deliveries {
     this.settleIdle();
   }
 
-  private enqueue(event: PlantEvent, webhook: WebhookDeclaration): void {
-    const text = this.bodyOf(event);
+  private enqueue(change: PlantChange, webhook: WebhookDeclaration): void {
+    const text = this.bodyOf(change);
     const problems = webhook.validate(parseJson(text));
     const delivery = randomUUID();
     const body = Buffer.from(text);
     const headers = this.headersOf(delivery, webhook);
     for (const url of this.receiverList) {
-      const info: AttemptInfo = { webhook: webhook.name, event: event.type, delivery, copy: 1, attempt: 0, method: webhook.method, url, headers, body };
+      const info: AttemptInfo = { webhook: webhook.name, event: change.event, delivery, copy: 1, attempt: 0, method: webhook.method, url, headers, body };
       const fault = this.observer?.nextFault();
       const shown = fault?.shown ?? null;
       const refuse = (reason: string) => {
         this.observer?.record(info, shown)?.settled({ status: null, error: reason, outcome: problems.length > 0 ? 'failed' : 'dropped' });
-        this.context.log.warn({ webhook: webhook.name, delivery, receiver: url, plant: event.id }, `webhook: not sent: ${reason}`);
+        this.context.log.warn({ webhook: webhook.name, delivery, receiver: url, plant: change.id }, `webhook: not sent: ${reason}`);
       };
       if (problems.length > 0) refuse(`the body does not match the webhook's schema: ${problems.join('; ')}`);
       else if (fault?.drop) refuse("dropped by the stub's schedule");
@@ -175,8 +176,8 @@ export class Deliveries {
   }
 
   /** The body: the plant's id, then the plant as stored (its members as sent). */
-  private bodyOf({ id, plant }: PlantEvent): string {
-    const members = this.context.storesId ? withoutMember(plant, 'id') : plant;
+  private bodyOf({ id, json }: PlantChange): string {
+    const members = this.context.storesId ? withoutMember(json, 'id') : json;
     return members === '{}' ? `{"id":${id}}` : `{"id":${id},${members.slice(1)}`;
   }
 

@@ -1,8 +1,9 @@
 // Webhooks (OpenAPI 3.1 `webhooks:`): the document's webhooks sent to the
 // receivers the server is told about, after the event each describes has
 // committed. buildApp makes them when asked to (start.ts always asks); they
-// are a plugin that listens to the app's plant events (server/events.ts),
-// and the deliveries, which the stub's controls and journal see.
+// are a plugin that listens to the feed of committed changes
+// (server/changes.ts), and the deliveries, which the stub's controls and
+// journal see.
 //
 //   declarations.ts  the document's webhooks and the event each describes
 //   deliveries.ts    the queue, the retries and their bounds, the shutdown
@@ -11,11 +12,11 @@
 //   config.ts        the settings from the environment
 import type { FastifyBaseLogger, FastifyPluginCallback } from 'fastify';
 import { ConfigError } from '../config.js';
-import type { PlantEvents, PlantEventType } from '../events.js';
+import type { PlantChanges, PlantChangeEvent } from '../changes.js';
 import { WEBHOOK_DEFAULTS } from '../limits.js';
 import { redactTarget } from '../redact.js';
 import type { OperationContract } from '../validation.js';
-import { readWebhooks, type WebhookDeclaration, type WebhookTies } from './declarations.js';
+import { CHANGES_OF, readWebhooks, type WebhookDeclaration, type WebhookTies } from './declarations.js';
 import { Deliveries } from './deliveries.js';
 import { receiverList } from './receivers.js';
 
@@ -39,18 +40,18 @@ export interface WebhookOptions {
 
 export interface WebhooksContext {
   contract: OperationContract;
-  events: PlantEvents;
+  changes: PlantChanges;
   log: FastifyBaseLogger;
 }
 
 export interface Webhooks {
-  /** Listens to the events, logs the webhooks at start, and drains the deliveries when the app closes. */
+  /** Listens to the committed changes, logs the webhooks at start, and drains the deliveries when the app closes. */
   plugin: FastifyPluginCallback;
   deliveries: Deliveries;
 }
 
 /** The webhooks of the document; throws a ConfigError for a tie naming no webhook, a ReceiverError for a bad receiver. */
-export function webhooks(options: WebhookOptions, { contract, events, log }: WebhooksContext): Webhooks {
+export function webhooks(options: WebhookOptions, { contract, changes, log }: WebhooksContext): Webhooks {
   const declarations = readWebhooks(contract.document, contract, options.ties, (message) => new ConfigError(message));
   const deliveries = new Deliveries(
     {
@@ -66,13 +67,13 @@ export function webhooks(options: WebhookOptions, { contract, events, log }: Web
   );
   const shutdownMs = options.shutdownMs ?? WEBHOOK_DEFAULTS.shutdownMs;
   const plugin: FastifyPluginCallback = (app, _options, done) => {
-    const off = deliveries.events.length > 0 ? events.on(deliveries.dispatch) : () => {};
+    if (deliveries.listens) changes.subscribe(deliveries.dispatch);
     app.addHook('onReady', (ready) => {
-      for (const { level, message } of startupLines(declarations, (type) => events.emitted(type), deliveries.receivers)) app.log[level](message);
+      for (const { level, message } of startupLines(declarations, (change) => changes.isTold(change), deliveries.receivers)) app.log[level](message);
       ready();
     });
+    // Once closed, the deliveries take no more changes.
     app.addHook('onClose', async () => {
-      off();
       await deliveries.drain(shutdownMs);
     });
     done();
@@ -81,14 +82,14 @@ export function webhooks(options: WebhookOptions, { contract, events, log }: Web
 }
 
 /** What the server says of its webhooks at start: each one, what it is sent for or why never, and where to. */
-export function startupLines(declarations: readonly WebhookDeclaration[], emitted: (type: PlantEventType) => boolean, receivers: readonly string[]): Array<{ level: 'info' | 'warn'; message: string }> {
+export function startupLines(declarations: readonly WebhookDeclaration[], told: (change: PlantChangeEvent) => boolean, receivers: readonly string[]): Array<{ level: 'info' | 'warn'; message: string }> {
   const lines: Array<{ level: 'info' | 'warn'; message: string }> = [];
   let sent = 0;
   for (const { name, method, event, reason, mediaType } of declarations) {
     const webhook = `webhook ${JSON.stringify(name)} (${method})`;
     if (event === undefined) {
       lines.push({ level: 'warn', message: `${webhook} is never sent: it is tied to no event (${reason}); PLANTSTORE_WEBHOOK_EVENTS ties a webhook to an event (docs/stub.md)` });
-    } else if (!emitted(event)) {
+    } else if (!CHANGES_OF[event].some(told)) {
       lines.push({ level: 'warn', message: `${webhook} is never sent: it describes a plant ${event} (${reason}), and the server serves no operation that does that` });
     } else {
       sent++;
