@@ -40,7 +40,7 @@ export interface StubOptions {
   controls?: boolean;
   /** When set, the controls require `Authorization: Bearer <controlsToken>`. */
   controlsToken?: string;
-  /** Most requests the journal keeps (the oldest go first); 0 keeps none. */
+  /** Most entries the journal keeps (requests and webhook delivery attempts; the oldest go first); 0 keeps none. */
   journalSize?: number;
   /** Most bytes the journal's entries take together (the oldest go first); DEFAULT_JOURNAL_BYTES unless given. */
   journalBytes?: number;
