@@ -25,6 +25,8 @@ test('every bound and default of the server has a row of docs/security.md that n
   const constants: Record<string, unknown> = { ...limits, MAX_DOCUMENT_BYTES, MIN_SECRET_LENGTH };
   assert.ok(Object.keys(constants).length >= 40, `${Object.keys(constants).length} constants`);
   for (const [name, value] of Object.entries(constants)) {
+    // A group of defaults (WEBHOOK_DEFAULTS) is made of constants that have rows of their own.
+    if (typeof value === 'object') continue;
     const row = rows.find((line) => new RegExp(`\`${name}\``).test(line));
     assert.ok(row !== undefined, `no row of the table names ${name}`);
     const numbers = row.replace(/(\d),(\d{3})/g, '$1$2');
