@@ -39,7 +39,8 @@ export interface MainContext {
 
 export async function main(argv: string[], { env = process.env, cwd = process.cwd(), policy = CLI_CONFIG_POLICY }: MainContext = {}): Promise<number> {
   // `compat` has its own options and reports (conformance/compat/, docs/compatibility.md).
-  if (argv[0] === 'compat') return (await import('./compat.js')).compatMain(argv.slice(1), cwd, env);
+  // It runs in a worker thread, ended at its deadline however busy (compat-deadline.ts).
+  if (argv[0] === 'compat') return (await import('./compat-deadline.js')).compatWithDeadline(argv.slice(1), { cwd, env });
   let options: CliOptions;
   try {
     options = parseCliArgs(argv, env, cwd, policy);
