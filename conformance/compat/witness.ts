@@ -11,7 +11,7 @@ import { INTEGER_FORMAT_RANGES } from '../../spec/formats.js';
 import { schemaValidators } from '../../spec/validator.js';
 import { repair } from '../cases/draw.js';
 import { Numeral, type JsonValue } from '../model/json.js';
-import type { SpecModel, Validator } from '../model/spec-model.js';
+import { createOf, type SpecModel, type Validator } from '../model/spec-model.js';
 import type { Change, Role, Side } from './change.js';
 
 export interface Witness {
@@ -93,8 +93,8 @@ function placed(body: unknown, path: Array<string | number>, edit: { value: unkn
 
 /** The validator of a request body or of the success answer, as the harness compiles it: violations name their keyword and pointer. */
 function validatorFor(model: SpecModel, role: 'request' | 'response'): Validator | undefined {
-  if (role === 'request') return model.create.validateRequest;
-  const answer = model.create.success.schema;
+  if (role === 'request') return createOf(model).validateRequest;
+  const answer = createOf(model).success.schema;
   if (!answer) return undefined;
   return schemaValidators(model.doc, { numeral: (v) => (v instanceof Numeral ? v.text : undefined), unknownKeywords: 'ignore' }).compile(answer.schema, answer.pointer);
 }
@@ -113,7 +113,7 @@ export function witnessOf(change: Change, side: Side, base: SpecModel, head: Spe
   if (values.length === 0 && removeRequired === undefined) return undefined;
   const edits = removeRequired !== undefined ? [{ remove: removeRequired }] : values.map((value) => ({ value }));
   const roles = change.bearings.filter((b) => b[side] === 'breaks' && (b.role === 'request' || b.role === 'response')).map((b) => b.role as Exclude<Role, 'operation'>);
-  const examples = [...base.create.requestExamples, ...head.create.requestExamples];
+  const examples = [...createOf(base).requestExamples, ...createOf(head).requestExamples];
   for (const role of new Set(roles)) {
     // A request is written by clients: fewer valid requests break them. An answer is read by them: more valid answers break them.
     const validUnder: 'old' | 'new' = (side === 'clients') === (role === 'request') ? 'old' : 'new';

@@ -92,7 +92,7 @@ export function computeCoverage(model: SpecModel, targets: TargetResult[], obser
     method: op.method,
     path: op.path,
     operationId: op.operationId,
-    known: op.pointer === model.create.pointer,
+    known: op.pointer === model.create?.pointer,
     requests: requests.get(op.pointer) ?? 0,
   }));
   const responses = model.operations.flatMap((op) =>
@@ -104,7 +104,8 @@ export function computeCoverage(model: SpecModel, targets: TargetResult[], obser
 }
 
 function keywordCoverage(model: SpecModel, ran: Set<string>, responses: ResponseCoverage[]): KeywordCoverage[] {
-  const derivations = new Map(keywordDerivations(model).map((d) => [d.use.pointer, d]));
+  // The keyword cases are the create's request body's: none without a create operation.
+  const derivations = new Map((model.create ? keywordDerivations(model) : []).map((d) => [d.use.pointer, d]));
   // Schemas checked on answers (PS-RESP-003, PS-DOC-002): those of the declared responses some target gave.
   const onAnswers = new Map<string, string>();
   if (ran.has('PS-RESP-003') || ran.has('PS-DOC-002')) {
@@ -123,7 +124,7 @@ function keywordCoverage(model: SpecModel, ran: Set<string>, responses: Response
 
   // Request schemas below applicators the derivation does not enter (if, then, not, propertyNames, ...).
   const request = new Set<string>();
-  reachable(model, model.create.requestSchema.schema, model.create.requestSchema.pointer, request);
+  if (model.create) reachable(model, model.create.requestSchema.schema, model.create.requestSchema.pointer, request);
 
   const direct = model.keywords.map((use): KeywordCoverage => {
     const entry = (status: KeywordStatus, by: string[], detail: string): KeywordCoverage => ({ keyword: use.keyword, pointer: use.pointer, status, by, detail });

@@ -58,7 +58,7 @@ describe('compat execution', { timeout: 300_000, concurrency: 2 }, () => {
             const w = agreement!.witness;
             assert.ok(w, `${side}: a witness: ${agreement!.explanation}`);
             const [accepting, refusing] = w.validUnder === 'old' ? [models.base, models.head] : [models.head, models.base];
-            const validate = (m: SpecModel) => (w.role === 'request' ? m.create.validateRequest(w.body).length : (m.create.success.validate?.(w.body) ?? []).length);
+            const validate = (m: SpecModel) => (w.role === 'request' ? m.create!.validateRequest(w.body).length : (m.create!.success.validate?.(w.body) ?? []).length);
             assert.equal(validate(accepting), 0, JSON.stringify(w));
             assert.ok(validate(refusing) > 0, JSON.stringify(w));
             assert.match(agreement!.explanation, /^the rule stands, as the documents' own validators show/);
