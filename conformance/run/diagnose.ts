@@ -167,7 +167,7 @@ export async function diagnose(model: SpecModel, target: Target, send: Send, tim
   }
 
   // A valid create with the token, with ids of its own (the checks' allocator is not touched).
-  const ctx: CheckContext = { model, target, ids: new IdAllocator(), seed: 0, cases: 0, auth: () => `Bearer ${target.token}` };
+  const ctx: CheckContext = { model, target, ids: new IdAllocator(), seed: 0, cases: 0, auth: () => `Bearer ${target.token}`, inferences: new Set() };
   const create = await send(validRequest(ctx, op));
   if (!create.response) return { diagnosis: await noAnswer(create, target, timeoutMs), preflight: first };
   const status = create.response.status;
