@@ -5,6 +5,8 @@ import { createRequest, idField, preferring, stringFields, validPlant, type Body
 import { PLANT_STORE_SPEC } from './sources.js';
 import { MAX_BATCH, type CaseExchange, type Check, type ExchangeCheck, type Verdict } from './types.js';
 import { createOf } from '../model/spec-model.js';
+import { plantStateChecks } from './plant-state.js';
+import { plantUpdateChecks } from './plant-update.js';
 
 const duplicateId: ExchangeCheck<Body> = {
   kind: 'exchange',
@@ -169,4 +171,5 @@ const concurrentDuplicates: ExchangeCheck<Body> = {
   },
 };
 
-export const stateChecks: Check[] = [duplicateId, exactIds, concurrentDuplicates];
+// PS-STATE-004 to 008, the plant resource's state, are in plant-state.ts and plant-update.ts.
+export const stateChecks: Check[] = [duplicateId, exactIds, concurrentDuplicates, ...plantStateChecks, ...plantUpdateChecks];

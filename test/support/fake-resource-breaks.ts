@@ -1,0 +1,63 @@
+// The fake of fake-resource.ts: which operation of each fixture does what
+// (written by hand from the documents, so that the harness's inference is
+// tested, not copied), the breaks, and the answers of operations beside the
+// plant resource.
+import type { JsonValue } from '../../conformance/model/json.js';
+import type { OperationModel } from '../../conformance/model/spec-model.js';
+
+export type Role = 'create' | 'list' | 'read' | 'replace' | 'merge' | 'delete' | 'example';
+
+const ITEM = { 'GET /plants/{id}': 'read', 'PUT /plants/{id}': 'replace', 'PATCH /plants/{id}': 'merge', 'DELETE /plants/{id}': 'delete' } as const;
+
+/** fixture → `METHOD /path` → what the operation does. */
+export const ROLES: Readonly<Record<string, Readonly<Record<string, Role>>>> = {
+  starter: { 'GET /plants': 'list', 'POST /plants': 'create', 'DELETE /plants/{id}': 'delete' },
+  crud: { 'GET /plants': 'list', 'POST /plants': 'create', ...ITEM },
+  paged: { 'GET /plants': 'list', 'POST /plants': 'create', 'GET /plants/{id}': 'read' },
+  links: { 'POST /plants': 'create', 'GET /plants/{plantId}': 'read', 'DELETE /plants/{plantId}': 'delete' },
+  'open-operation': { 'GET /plants': 'list', 'POST /plants': 'create', 'GET /plants/{id}': 'read', 'DELETE /plants/{id}': 'delete' },
+  unmapped: { 'POST /plants': 'create' },
+};
+
+/** The fixtures whose list answers a page object ({ items, next }). */
+export const PAGED = new Set(['paged']);
+
+/**
+ * Each break departs from one rule (or, where marked allowed, makes a choice
+ * a source allows that differs from ours).
+ */
+export type Break =
+  | 'listMissing' // GET /plants answered 404
+  | 'deleteMissing' // DELETE answered 404
+  | 'deleteWithoutAuth' // DELETE serves a request without credentials
+  | 'limitIgnored' // the list holds every plant whatever the limit
+  | 'listWithoutNewest' // the list leaves out the plant created last
+  | 'limit500' // 500 to a limit that is not a number
+  | 'pathId500' // 500 to a path id that is not an integer
+  | 'deleteKeeps' // 204 to DELETE, the plant kept
+  | 'read404' // GET item always 404
+  | 'readAfterDelete' // GET item still answers a deleted plant
+  | 'readDropsTag' // GET item (and the list) answer without tag
+  | 'putIgnored' // PUT answers 200 and stores nothing
+  | 'patchReplaces' // PATCH replaces the plant with the patch (tag lost)
+  | 'filterIgnored' // the list's tag filter is ignored
+  | 'openNeedsAuth' // the operations with security: [] need credentials
+  | 'exampleMissing' // operations beside the resource answered 404
+  // Allowed choices, which no check may fail:
+  | 'unknownId400' // 400, not 404, for an id not stored
+  | 'putCreates' // PUT of an id not stored creates it (RFC 9110 §9.3.4 allows it)
+  | 'secondDelete204'; // a second DELETE answers 204 (DELETE is idempotent)
+
+/** The answer of an operation beside the plant resource: its example, or one built for the unmapped fixture's watering. */
+export function answerOther(op: OperationModel, body: JsonValue | undefined, send: (status: number, body?: JsonValue) => void): void {
+  const status = [...op.responses.keys()].sort().find((s) => s.startsWith('2')) ?? '200';
+  const r = op.responses.get(status);
+  const example = (op as { responses: Map<string, unknown> }).responses && r?.schema ? exampleOf(r.schema.schema) : undefined;
+  if (op.operationId === 'storeSummary') return send(Number(status), { open: true, greeting: 'Welcome to the plant store' });
+  if (op.operationId === 'waterPlant') return send(Number(status), { litres: (body as Record<string, JsonValue>).litres!, at: '2026-01-01T00:00:00Z' });
+  send(Number(status), example ?? (r?.contentTypes.length ? {} : undefined));
+}
+
+function exampleOf(schema: unknown): JsonValue | undefined {
+  return typeof schema === 'object' && schema !== null && 'example' in schema ? ((schema as { example: JsonValue }).example) : undefined;
+}
