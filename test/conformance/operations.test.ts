@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { runTarget } from '../../conformance/run/runner.js';
 import type { TargetResult } from '../../conformance/run/result.js';
 import { startResourceFake } from '../support/fake-resource.js';
-import type { Break } from '../support/fake-resource-breaks.js';
+import { ALLOWED, BREAKS, type Break } from '../support/fake-resource-breaks.js';
 
 const TOKEN = 'operations-test-token';
 const CHECKS = ['PS-OP-001', 'PS-OP-002', 'PS-OP-003', 'PS-OP-004', 'PS-STATE-004', 'PS-STATE-005', 'PS-STATE-006', 'PS-STATE-007', 'PS-STATE-008'];
@@ -25,45 +25,6 @@ async function run(fixture: string, breaks: Break[] = [], only = CHECKS): Promis
 }
 
 const failed = (r: TargetResult) => r.results.filter((x) => x.outcome === 'fail' || x.outcome === 'error').map((x) => `${x.id} ${x.outcome}: ${x.actual}`);
-
-/** fixture, break, the check that must fail it. */
-const BREAKS: Array<[string, Break, string]> = [
-  ['starter', 'listMissing', 'PS-OP-001'],
-  ['starter', 'deleteMissing', 'PS-OP-001'],
-  ['starter', 'deleteWithoutAuth', 'PS-OP-004'],
-  ['starter', 'limitIgnored', 'PS-STATE-008'],
-  ['starter', 'listWithoutNewest', 'PS-STATE-005'],
-  ['starter', 'limit500', 'PS-OP-003'],
-  ['starter', 'pathId500', 'PS-OP-003'],
-  ['starter', 'deleteKeeps', 'PS-STATE-006'],
-  ['crud', 'read404', 'PS-STATE-004'],
-  ['crud', 'read404', 'PS-OP-001'],
-  ['crud', 'readAfterDelete', 'PS-STATE-006'],
-  ['crud', 'readDropsTag', 'PS-STATE-004'],
-  ['crud', 'putIgnored', 'PS-STATE-007'],
-  ['crud', 'patchReplaces', 'PS-STATE-007'],
-  ['crud', 'limitIgnored', 'PS-STATE-008'],
-  ['crud', 'pathId500', 'PS-OP-003'],
-  ['paged', 'filterIgnored', 'PS-STATE-005'],
-  ['paged', 'listWithoutNewest', 'PS-STATE-005'],
-  ['paged', 'limitIgnored', 'PS-STATE-008'],
-  ['paged', 'read404', 'PS-STATE-004'],
-  ['links', 'readAfterDelete', 'PS-STATE-006'],
-  ['links', 'deleteWithoutAuth', 'PS-OP-004'],
-  ['open-operation', 'openNeedsAuth', 'PS-OP-004'],
-  ['open-operation', 'deleteKeeps', 'PS-STATE-006'],
-  ['unmapped', 'exampleMissing', 'PS-OP-001'],
-  ['unmapped', 'pathId500', 'PS-OP-003'],
-];
-
-/** fixture, an allowed choice: no check fails it. */
-const ALLOWED: Array<[string, Break]> = [
-  ['crud', 'unknownId400'],
-  ['crud', 'putCreates'],
-  ['crud', 'secondDelete204'],
-  ['starter', 'secondDelete204'],
-  ['links', 'unknownId400'],
-];
 
 describe('every operation and the plant resource, on the documents of test/fixtures/operations/', { timeout: 600_000 }, () => {
   for (const fixture of FIXTURES) {

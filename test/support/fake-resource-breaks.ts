@@ -43,10 +43,51 @@ export type Break =
   | 'filterIgnored' // the list's tag filter is ignored
   | 'openNeedsAuth' // the operations with security: [] need credentials
   | 'exampleMissing' // operations beside the resource answered 404
+  | 'delete200' // DELETE answers 200 with the plant, a status the document does not declare for it
   // Allowed choices, which no check may fail:
   | 'unknownId400' // 400, not 404, for an id not stored
   | 'putCreates' // PUT of an id not stored creates it (RFC 9110 §9.3.4 allows it)
   | 'secondDelete204'; // a second DELETE answers 204 (DELETE is idempotent)
+
+/** fixture, break, the check that must fail it. */
+export const BREAKS: Array<[string, Break, string]> = [
+  ['starter', 'listMissing', 'PS-OP-001'],
+  ['starter', 'deleteMissing', 'PS-OP-001'],
+  ['starter', 'deleteWithoutAuth', 'PS-OP-004'],
+  ['starter', 'limitIgnored', 'PS-STATE-008'],
+  ['starter', 'listWithoutNewest', 'PS-STATE-005'],
+  ['starter', 'limit500', 'PS-OP-003'],
+  ['starter', 'pathId500', 'PS-OP-003'],
+  ['starter', 'deleteKeeps', 'PS-STATE-006'],
+  ['starter', 'delete200', 'PS-OP-002'],
+  ['crud', 'read404', 'PS-STATE-004'],
+  ['crud', 'read404', 'PS-OP-001'],
+  ['crud', 'readAfterDelete', 'PS-STATE-006'],
+  ['crud', 'readDropsTag', 'PS-STATE-004'],
+  ['crud', 'putIgnored', 'PS-STATE-007'],
+  ['crud', 'patchReplaces', 'PS-STATE-007'],
+  ['crud', 'limitIgnored', 'PS-STATE-008'],
+  ['crud', 'pathId500', 'PS-OP-003'],
+  ['paged', 'filterIgnored', 'PS-STATE-005'],
+  ['paged', 'listWithoutNewest', 'PS-STATE-005'],
+  ['paged', 'limitIgnored', 'PS-STATE-008'],
+  ['paged', 'read404', 'PS-STATE-004'],
+  ['links', 'readAfterDelete', 'PS-STATE-006'],
+  ['links', 'deleteWithoutAuth', 'PS-OP-004'],
+  ['open-operation', 'openNeedsAuth', 'PS-OP-004'],
+  ['open-operation', 'deleteKeeps', 'PS-STATE-006'],
+  ['unmapped', 'exampleMissing', 'PS-OP-001'],
+  ['unmapped', 'pathId500', 'PS-OP-003'],
+];
+
+/** fixture, an allowed choice: no check fails it. */
+export const ALLOWED: Array<[string, Break]> = [
+  ['crud', 'unknownId400'],
+  ['crud', 'putCreates'],
+  ['crud', 'secondDelete204'],
+  ['starter', 'secondDelete204'],
+  ['links', 'unknownId400'],
+];
 
 /** The answer of an operation beside the plant resource: its example, or one built for the unmapped fixture's watering. */
 export function answerOther(op: OperationModel, body: JsonValue | undefined, send: (status: number, body?: JsonValue) => void): void {
