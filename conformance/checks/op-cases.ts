@@ -141,9 +141,14 @@ export function followCalls(sent: Array<CaseExchange<unknown>>, ctx: CheckContex
     const last = steps[steps.length - 1]!;
     if (last.sent.rest.length === 0) continue;
     if (last.sent.create && !isSuccess(last.exchange)) continue;
-    const [step, ...rest] = last.sent.rest;
-    const built = step!(chainOf(steps, ctx));
-    const requests = built === undefined ? [] : Array.isArray(built) ? built : [built];
+    // A step with nothing to send (a list read to its end) hands over to the next.
+    let rest = last.sent.rest;
+    let requests: Call[] = [];
+    while (requests.length === 0 && rest.length > 0) {
+      const built = rest[0]!(chainOf(steps, ctx));
+      rest = rest.slice(1);
+      requests = built === undefined ? [] : Array.isArray(built) ? built : [built];
+    }
     // A step that gives several requests sends them one after the other; the last carries the rest of the chain.
     requests.forEach((call, i) =>
       out.push({

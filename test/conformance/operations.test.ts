@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { runTarget } from '../../conformance/run/runner.js';
 import type { TargetResult } from '../../conformance/run/result.js';
 import { startResourceFake } from '../support/fake-resource.js';
-import { ALLOWED, BREAKS, type Break } from '../support/fake-resource-breaks.js';
+import { ALLOWED, BREAKS, NON_STRICT, type Break } from '../support/fake-resource-breaks.js';
 
 const TOKEN = 'operations-test-token';
 const CHECKS = ['PS-OP-001', 'PS-OP-002', 'PS-OP-003', 'PS-OP-004', 'PS-STATE-004', 'PS-STATE-005', 'PS-STATE-006', 'PS-STATE-007', 'PS-STATE-008'];
@@ -41,6 +41,12 @@ describe('every operation and the plant resource, on the documents of test/fixtu
       const r = await run(fixture, [broken], [check]);
       const x = r.results[0]!;
       assert.equal(x.outcome, 'fail', `${x.id}: ${x.actual ?? ''}`);
+    });
+  }
+  for (const [fixture, choice, check] of NON_STRICT) {
+    it(`${fixture}: ${choice}, an allowed choice, is non-strict for ${check}, not fail`, async () => {
+      const x = (await run(fixture, [choice], [check])).results[0]!;
+      assert.equal(x.outcome, 'non-strict', `${x.id}: ${x.actual ?? ''}`);
     });
   }
   for (const [fixture, choice] of ALLOWED) {

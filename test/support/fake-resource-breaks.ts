@@ -47,7 +47,10 @@ export type Break =
   // Allowed choices, which no check may fail:
   | 'unknownId400' // 400, not 404, for an id not stored
   | 'putCreates' // PUT of an id not stored creates it (RFC 9110 §9.3.4 allows it)
-  | 'secondDelete204'; // a second DELETE answers 204 (DELETE is idempotent)
+  | 'secondDelete204' // a second DELETE answers 204 (DELETE is idempotent)
+  | 'invalid422' // a parameter its schema refuses is answered 422 (undeclared), not 400
+  | 'auth403' // bad credentials are answered 403 with the Bearer challenge, not 401
+  | 'read403'; // a valid read is answered 403 (authorization per operation)
 
 /** fixture, break, the check that must fail it. */
 export const BREAKS: Array<[string, Break, string]> = [
@@ -87,6 +90,15 @@ export const ALLOWED: Array<[string, Break]> = [
   ['crud', 'secondDelete204'],
   ['starter', 'secondDelete204'],
   ['links', 'unknownId400'],
+];
+
+/** fixture, an allowed choice, the check that grades it non-strict (not fail): the grading's other choices, each shown. */
+export const NON_STRICT: Array<[string, Break, string]> = [
+  ['crud', 'read403', 'PS-OP-002'],
+  ['crud', 'invalid422', 'PS-OP-003'],
+  ['crud', 'auth403', 'PS-OP-004'],
+  ['crud', 'unknownId400', 'PS-STATE-004'],
+  ['crud', 'secondDelete204', 'PS-STATE-006'],
 ];
 
 /** The answer of an operation beside the plant resource: its example, or one built for the unmapped fixture's watering. */

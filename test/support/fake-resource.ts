@@ -76,7 +76,7 @@ function handle(model: SpecModel, fixture: string, broken: Set<Break>, store: St
   if ((role === 'list' && broken.has('listMissing')) || (role === 'delete' && broken.has('deleteMissing')) || (role === 'example' && broken.has('exampleMissing'))) return refuse(res, 404, 'Not found.');
   const needsAuth = !op.open || (broken.has('openNeedsAuth') && op.method === 'GET');
   if (needsAuth && !(role === 'delete' && broken.has('deleteWithoutAuth')) && req.headers.authorization !== `Bearer ${token}`) {
-    return send(res, 401, { error: 40101, message: 'Bearer credentials required.' }, { 'www-authenticate': 'Bearer realm="plants"' });
+    return send(res, broken.has('auth403') ? 403 : 401, { error: 40101, message: 'Bearer credentials required.' }, { 'www-authenticate': 'Bearer realm="plants"' });
   }
   // Parameters, each by its schema.
   const params: Record<string, string> = {};
@@ -94,7 +94,7 @@ function handle(model: SpecModel, fixture: string, broken: Set<Break>, store: St
     if ((p.validate?.(valueOfText(types, value)) ?? []).length > 0) {
       if (p.in === 'path' && broken.has('pathId500')) throw new Error('not an integer');
       if (p.in === 'query' && broken.has('limit500') && !/^-?\d+$/.test(value)) throw new Error('NaN');
-      return refuse(res, 400, `${p.name} is not valid.`);
+      return refuse(res, broken.has('invalid422') ? 422 : 400, `${p.name} is not valid.`);
     }
     params[p.name] = value;
   }
@@ -142,6 +142,7 @@ function serve(paged: boolean, role: Role, op: OperationModel, broken: Set<Break
     case 'read': {
       const found = plants.get(id!) ?? (broken.has('readAfterDelete') ? store.ghosts.get(id!) : undefined);
       if (!found || broken.has('read404')) return unknownId();
+      if (broken.has('read403')) return refuse(res, 403, 'This token may not read plants.');
       return send(res, status, broken.has('readDropsTag') ? withoutTag(found) : found);
     }
     case 'replace': {
