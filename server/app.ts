@@ -3,7 +3,7 @@
 // pieces: the create operation's contract and every other operation from the
 // OpenAPI document, the store and the create rule, the feed of committed
 // changes, the wire, the body parser, the error records, the routes, and the
-// stub when asked for.
+// stub and the webhooks when asked for.
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { readOpenApi } from '../spec/openapi.js';
 import { createAuthenticator } from './auth.js';
@@ -21,6 +21,7 @@ import type { PlantStore } from './store.js';
 import { InitialPlantsError, type InitialPlants } from './stub/initial-plants.js';
 import { stub, type StubOptions } from './stub/index.js';
 import { operationContract } from './validation.js';
+import { webhooks, type WebhookOptions } from './webhooks/index.js';
 import { answerClientError, answerOnTheWire } from './wire.js';
 
 export interface AppOptions {
@@ -65,17 +66,19 @@ export interface AppOptions {
    * restart) is left as it is.
    */
   initialPlants?: InitialPlants;
+  /** The document's webhooks, sent to receivers after their events (webhooks/); none sent when absent. */
+  webhooks?: WebhookOptions;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     plantStore: PlantStore;
+    /** The changes of stored plants, told once committed (changes.ts): subscribe to act on them. */
+    plantChanges: PlantChanges;
     /** What the document states that the server does not check (start.ts logs it). */
     documentWarnings: readonly string[];
     /** How each operation of the document is served, a line each (start.ts logs them). */
     operationNotes: readonly string[];
-    /** The changes of stored plants, told once committed (changes.ts): subscribe to act on them. */
-    plantChanges: PlantChanges;
   }
 }
 
@@ -116,6 +119,7 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
       sendError(reply, new ApiError('MALFORMED_REQUEST', 'Malformed request: the request target is not a valid URI (RFC 3986).')),
   });
   app.decorate('plantStore', store);
+  app.decorate('plantChanges', changes);
   const { initialPlants } = options;
   if (initialPlants !== undefined) {
     // A plugin, so that the store is filled before the server is ready: the first request finds the plants.
@@ -131,17 +135,19 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   }
   app.decorate('documentWarnings', contract.warnings);
   app.decorate('operationNotes', operations.map(({ method, path, note }) => `${method} ${path} ${note}`));
-  app.decorate('plantChanges', changes);
   answerOnTheWire(app, methodNotAllowed(contract.path, methodsAt(operations, contract.path)));
   installBodyParser(app, bodyLimit);
   answerErrorsAsRecords(app, bodyLimit);
   answerUnroutedRequests(app, operations);
   healthRoute(app, store);
   const authenticator = createAuthenticator(options.tokens);
+  // The webhooks are a plugin that listens to the committed changes; the stub's controls and journal see their deliveries.
+  const theWebhooks = options.webhooks === undefined ? undefined : webhooks(options.webhooks, { contract, changes, log: app.log });
   // The stub's controls and journal are a plugin; its stages of each operation go into that route's pipeline.
   const secrets = [...(options.tokens ?? []), ...(options.stub?.controlsToken === undefined ? [] : [options.stub.controlsToken]), ...(options.secrets ?? [])];
-  const theStub = options.stub === undefined ? undefined : stub(options.stub, { contract, store, rule, secrets });
+  const theStub = options.stub === undefined ? undefined : stub(options.stub, { contract, store, rule, secrets, deliveries: theWebhooks?.deliveries });
   operationRoutes(app, operations, { authenticator, bodyLimit, stub: theStub?.stagesFor });
+  if (theWebhooks !== undefined) app.register(theWebhooks.plugin);
   if (theStub !== undefined) app.register(theStub.plugin);
   return app;
 }

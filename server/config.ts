@@ -113,7 +113,8 @@ export function readStubConfig(env: NodeJS.ProcessEnv = process.env): StubConfig
   };
 }
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+/** The whole number in the variable `name`, `fallback` when unset; a ConfigError naming it when outside min to max. */
+export function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -225,7 +226,7 @@ export function openSettings(config: ServerConfig, stub: StubConfig): string[] {
   }
   if (stub.controls && stub.controlsToken === undefined) {
     open.push(
-      'stub controls on at /__admin without a token: anyone who reaches the port can read the journal, change the store and schedule faults; ' +
+      'stub controls on at /__admin without a token: anyone who reaches the port can read the journal, change the store, schedule faults and name webhook receivers; ' +
         'set PLANTSTORE_ADMIN_TOKEN, or PLANTSTORE_ADMIN=off when the server is not a stub',
     );
   }

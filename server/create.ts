@@ -27,7 +27,8 @@ export interface CreateRule {
   /**
    * Stores one plant; throws (or rejects with) the 400 for a taken id, the
    * 507 for a full store. Answers at once when the store does, so the
-   * in-memory store's hot path makes no promise.
+   * in-memory store's hot path makes no promise. The create operation's
+   * handler (createHandler) tells the change feed once the store has it.
    */
   store(entry: PlantToStore): MaybePromise<void>;
   /**
@@ -42,8 +43,14 @@ export interface CreateRule {
   storeAll(list: JsonValue, source: string, fail: ListFailure, options?: { alreadyStored?: 'refuse' | 'skip'; sent?: SentJson | undefined }): Promise<number>;
 }
 
+/**
+ * The rule, storing into `store`. It tells no change feed: the create
+ * operation's handler does, while the lists of storeAll (the initial
+ * plants, the stub's controls) set a test up and are not changes anyone is
+ * told of.
+ */
 export function createRule(contract: OperationContract, store: PlantStore): CreateRule {
-  const answer = (result: CreateResult, id: string): void => {
+  const answer = (result: CreateResult, { id }: PlantToStore): void => {
     if (result === 'exists') throw new ApiError('DUPLICATE_ID', `A plant with id ${id} already exists.`);
     if (result === 'full') throw new ApiError('STORE_FULL');
   };
@@ -65,9 +72,9 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
       }
       return plantToStore(body as JsonObject, sent && { sent, at: 0 });
     },
-    store({ id, json }) {
-      const result = store.create(id, json);
-      return result instanceof Promise ? result.then((settled) => answer(settled, id)) : answer(result, id);
+    store(entry) {
+      const result = store.create(entry.id, entry.json);
+      return result instanceof Promise ? result.then((settled) => answer(settled, entry)) : answer(result, entry);
     },
     async storeAll(list, source, fail, { alreadyStored = 'refuse', sent } = {}) {
       if (!Array.isArray(list)) throw fail(`${source} must be a JSON array of NewPlant records`, 'invalid');
@@ -102,6 +109,7 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
  * the create rule made once for the store and the answer.
  */
 export function createHandler(rule: CreateRule, changes: PlantChanges, status: number): OperationHandler<PlantToStore, void> {
+  changes.tells('created');
   const committed = (plant: PlantToStore): void => {
     if (changes.heard) changes.committed({ event: 'created', id: plant.id, json: plant.json });
   };

@@ -7,6 +7,7 @@ import { checkTogether, openSettings, readConfig, readStubConfig, type ServerCon
 import { readInitialPlantsFile } from './stub/initial-plants.js';
 import { createServerLog, type ServerLog } from './logging.js';
 import type { PlantStore } from './store.js';
+import { readWebhookConfig } from './webhooks/config.js';
 
 /** A setting, a file, the document or the database the server cannot start with: the reason on standard error, and the error's exit code (2). */
 function refuseToStart(error: StartError): never {
@@ -68,6 +69,7 @@ try {
       delayMs: stub.delayMs,
     },
     initialPlants: stub.plantsFile === undefined ? undefined : readInitialPlantsFile(stub.plantsFile.path, stub.plantsFile.variable),
+    webhooks: readWebhookConfig(),
   });
 } catch (error) {
   if (!(error instanceof StartError)) throw error;

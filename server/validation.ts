@@ -30,6 +30,8 @@ export interface OperationContract {
   warnings: string[];
   /** The properties the stored plant (the answer) keeps of a NewPlant: those the document's Plant declares. */
   plant: PlantShape;
+  /** The document itself, for what else it declares (its webhooks: server/webhooks/). */
+  document: OpenApiDocument;
 }
 
 /**
@@ -85,6 +87,7 @@ export function operationContract(doc: OpenApiDocument, source: string): Operati
     },
     warnings: uncheckedFormats.map(formatWarning),
     plant: plantShape(doc, successSchema(doc, pointer, operation.responses?.['200']) ?? { schema, pointer: schemaPointer }),
+    document: doc,
   };
 }
 

@@ -46,6 +46,9 @@ export function itemHandler(role: Exclude<PlantRole, 'list'>, context: ItemConte
   const replacement: BodyRule = context.body?.validate !== undefined ? context.body : { mediaTypes: [], json: true, required: true, ...context.body, validate: context.validatePlant, named: 'Plant' };
   const idOf = (request: FastifyRequest): string => String(request.parameterValues!.path[context.idParameter] as number | bigint);
   const committed = (event: PlantChangeEvent, id: string, json: string) => changes.committed({ event, id, json });
+  // Said as the app is built, so that a listener (the webhooks) can name at start what is never told.
+  const TOLD = { replace: 'replaced', merge: 'merged', delete: 'deleted' } as const;
+  if (role !== 'read') changes.tells(TOLD[role]);
   const send = (reply: FastifyReply, json: string): FastifyReply => {
     reply.code(success.status);
     return success.contentType === undefined ? reply.send() : reply.type(success.contentType).send(json);

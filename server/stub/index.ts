@@ -3,8 +3,9 @@
 // it the hot path carries no hook of the stub at all. It is two things:
 //
 // a Fastify plugin, which adds routes of its own and changes none of the others:
-//   the controls    JSON endpoints under /__admin (controls.ts)
-//   the journal     the most recent API requests (journal.ts), an onSend hook
+//   the controls    JSON endpoints under /__admin (controls.ts, webhook-controls.ts)
+//   the journal     the most recent API requests (journal.ts), an onSend hook,
+//                   and the webhooks' delivery attempts (journal-deliveries.ts)
 //
 // and three stages of every operation's pipeline, which buildApp hands to
 // each operation's route (pipeline.ts puts each in its place):
@@ -26,12 +27,14 @@ import type { StubStages } from '../pipeline.js';
 import { RESERVED_PREFIX } from '../routes.js';
 import type { PlantStore } from '../store.js';
 import type { OperationContract } from '../validation.js';
+import type { Deliveries } from '../webhooks/index.js';
 import { registerControls, type DelaySetting } from './controls.js';
 import { FaultSchedule } from './fault-schedule.js';
 import { faultHooks } from './faults.js';
 import { busy, defaultSleep, HeldAnswers, holderOf, type Sleep } from './hold.js';
 import { Journal, type PendingEntry } from './journal.js';
 import { codeAnswers, preferenceResolver, type DeclaredOperation } from './prefer.js';
+import { controlWebhooks } from './webhook-controls.js';
 
 export type { Sleep } from './hold.js';
 
@@ -44,7 +47,7 @@ export interface StubOptions {
   allowedHosts?: readonly string[] | '*';
   /** A Prefer that asks for a code, a fault or a delay needs the controls' token (PLANTSTORE_PREFER=admin); requires controlsToken. */
   preferNeedsControlsToken?: boolean;
-  /** Most requests the journal keeps (the oldest go first); 0 keeps none. */
+    /** Most entries the journal keeps (requests and webhook delivery attempts; the oldest go first); 0 keeps none. */
   journalSize?: number;
   /** Most bytes the journal's entries take together (the oldest go first); DEFAULT_JOURNAL_BYTES unless given. */
   journalBytes?: number;
@@ -65,6 +68,8 @@ export interface StubContext {
   rule: CreateRule;
   /** The server's secrets (its tokens, ...): the journal never shows them, wherever they appear. */
   secrets?: readonly string[];
+  /** The webhooks' deliveries, when the app sends webhooks: the controls name their receivers and schedule their faults, the journal records their attempts. */
+  deliveries?: Deliveries | undefined;
 }
 
 /** The stub, as buildApp uses it: a plugin, and the stages it adds to each operation's pipeline. */
@@ -123,7 +128,8 @@ export function stub(options: StubOptions, context: StubContext): Stub {
       next(null, payload);
     });
     if (answers !== undefined) {
-      registerControls(app, { token: options.controlsToken, allowedHosts: options.allowedHosts ?? [], journal, delay, startDelayMs, faults: { schedule, checkExample: answers.checkExample }, ...context });
+      const webhooks = context.deliveries === undefined ? undefined : controlWebhooks(context.deliveries, (info, fault) => journal.recordDelivery(info, fault));
+      registerControls(app, { token: options.controlsToken, allowedHosts: options.allowedHosts ?? [], journal, delay, startDelayMs, faults: { schedule, checkExample: answers.checkExample }, webhooks, ...context });
     }
     done();
   };

@@ -85,7 +85,7 @@ describe('a list over a million plants: memory', { timeout: 600_000 }, () => {
 describe('a list over a million plants: postgresql', { skip: POSTGRES_MISSING, timeout: 600_000 }, () => {
   test("a page's query reads its rows and one more; a filter's batch reads its rows; an offset reads no row it skips", async () => {
     const url = await databases.fresh();
-    const store = await openPostgresStore({ url, maxPlants: MILLION, maxBytes: 1e9 });
+    const store = await openPostgresStore({ url, maxPlants: MILLION, maxBytes: 1e9, connectTimeoutMs: 60_000, statementTimeoutMs: 60_000 });
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
