@@ -14,7 +14,7 @@ import { Numeral, type JsonValue } from '../model/json.js';
 import { show, sites, where } from './keyword-sites.js';
 import { numberLattice, type NumberLattice } from './number-values.js';
 import { samplesOf, setAt, type Body, type InstancePath } from './schema-values.js';
-import type { SpecModel } from '../model/spec-model.js';
+import { createOf, type SpecModel } from '../model/spec-model.js';
 
 export interface BaseBodies {
   /** A valid body with every property the document's richest example or schema gives. */
@@ -37,7 +37,7 @@ const isBody = (b: unknown): b is Body => isSchemaObject(b) && !(b instanceof Nu
 export function baseBodies(model: SpecModel): BaseBodies {
   const cached = bases.get(model);
   if (cached) return cached;
-  const create = model.create;
+  const create = createOf(model);
   const validate = create.validateRequest;
   const built = samplesOf(model, create.requestSchema.schema, create.requestSchema.pointer);
   const candidates = [...create.requestExamples, ...built].filter(isBody);
@@ -64,7 +64,7 @@ export function baseBodies(model: SpecModel): BaseBodies {
  * request's required integer field named `id`, else its first required integer.
  */
 export function idFieldOf(model: SpecModel): string {
-  const integers = model.create.request.fields.filter((f) => f.required && f.types.includes('integer'));
+  const integers = createOf(model).request.fields.filter((f) => f.required && f.types.includes('integer'));
   const f = integers.find((x) => x.name === 'id') ?? integers[0];
   if (!f) throw new RuledOut('the request schema has no required integer field to identify a plant');
   return f.name;
@@ -99,7 +99,7 @@ function idSpace(model: SpecModel): IdSpace {
 /** Whether the plainest body with this id is valid. */
 function idFits(model: SpecModel, value: bigint): boolean {
   const { required, idField } = baseBodies(model);
-  return model.create.validateRequest({ ...required, [idField]: value }).length === 0;
+  return createOf(model).validateRequest({ ...required, [idField]: value }).length === 0;
 }
 
 /** A fresh id drawn from `r` (the allocator's run-unique number): k·step folded into the allowed range. */
@@ -140,7 +140,7 @@ export function freshIdFor(model: SpecModel, ids: IdAllocator, below?: bigint): 
   }
   const { required, idField } = baseBodies(model);
   const tried = space.lattice ? idFrom(space.lattice, ids.fresh()) : undefined;
-  throw new RuledOut(`the harness cannot find a fresh id the document allows: ${explain(model.create.validateRequest({ ...required, [idField]: tried ?? 0n }))}`);
+  throw new RuledOut(`the harness cannot find a fresh id the document allows: ${explain(createOf(model).validateRequest({ ...required, [idField]: tried ?? 0n }))}`);
 }
 
 /**
@@ -202,9 +202,9 @@ export function plantWith(model: SpecModel, ids: IdAllocator, changes: readonly 
   let body: JsonValue = { ...bodies[base], ...(setsId ? {} : { [idField]: freshIdFor(model, ids) }) };
   for (const [path, value] of changes) body = setAt(body, path, value);
   const frozen = [[idField], ...changes.map(([path]) => path)];
-  const validate = model.create.validateRequest;
+  const validate = createOf(model).validateRequest;
   const { value, violations } = validate(body).length === 0 ? { value: body, violations: [] as Violation[] } : repair(model, validate, body, frozen);
-  if (violations.length > 0) throw new RuledOut(`the document allows no valid ${model.create.requestSchemaName} ${describeChanges(changes)}: ${explain(violations)}`);
+  if (violations.length > 0) throw new RuledOut(`the document allows no valid ${createOf(model).requestSchemaName} ${describeChanges(changes)}: ${explain(violations)}`);
   return value as Body;
 }
 
@@ -223,7 +223,7 @@ export function plantBrokenBy(model: SpecModel, ids: IdAllocator, change: Change
   let body: JsonValue = { ...bodies[base], ...(aboutId ? {} : { [idField]: freshIdFor(model, ids) }) };
   body = setAt(body, path, value);
   const frozen = [path, ...(aboutId ? [] : [[idField]])];
-  const validate = model.create.validateRequest;
+  const validate = createOf(model).validateRequest;
   const repaired = repair(model, validate, body, frozen);
   if (repaired.violations.length === 0) throw new RuledOut(`the document allows ${describeChanges([change])}: nothing to refuse`);
   const elsewhere = repaired.violations.filter((v) => !aboutFrozen(v, repaired.value, frozen));

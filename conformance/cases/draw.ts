@@ -19,14 +19,9 @@ import { childPointer, isSchemaObject, type JsonSchema } from '../../spec/schema
 import { Numeral, type JsonValue } from '../model/json.js';
 import { getAt, samplesOf, setAt, type InstancePath } from './schema-values.js';
 import type { DocumentSchemas, Validator } from '../model/spec-model.js';
+import { RuledOut } from '../model/ruled-out.js';
 
-/**
- * The document rules out what a check needs (a value, a fresh id, a body
- * of some shape): the check is `skip`, and the reason says which keyword.
- */
-export class RuledOut extends Error {
-  override readonly name = 'RuledOut';
-}
+export { RuledOut } from '../model/ruled-out.js';
 
 /** Most repairs of one value: each removes at least one violation, so this bounds a body of that many violations. */
 const MAX_REPAIRS = 64;

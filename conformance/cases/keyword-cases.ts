@@ -14,7 +14,7 @@ import { baseBodies } from './bodies.js';
 import { FORMAT_SAMPLES, getAt, jsonTypeOf, patternSamples, samplesOf, setAt, stringsOfLength, typeAllowed, typeExemplars, type InstancePath } from './schema-values.js';
 import { numberValue } from './number-values.js';
 import { add, floorOf, integerOnly, rational, show, sites, stepBeside, stringStems, UNNAMED_PROPERTY, where, type Site } from './keyword-sites.js';
-import type { SpecModel } from '../model/spec-model.js';
+import { createOf, type SpecModel } from '../model/spec-model.js';
 
 export type Side = 'inside' | 'outside';
 
@@ -169,7 +169,7 @@ function propose(model: SpecModel, site: Site, keyword: string, value: unknown, 
     }
     case 'required': {
       if (!Array.isArray(value) || !isSchemaObject(current)) return [];
-      const only = Object.fromEntries(Object.entries(current).filter(([k]) => (value as string[]).includes(k) || model.create.request.required.includes(k))) as JsonValue;
+      const only = Object.fromEntries(Object.entries(current).filter(([k]) => (value as string[]).includes(k) || createOf(model).request.required.includes(k))) as JsonValue;
       return [
         inside(only, 'with only the required properties'),
         inside(current, 'with every property'),
@@ -240,7 +240,7 @@ export function keywordDerivations(model: SpecModel): KeywordDerivation[] {
   const cached = derived.get(model);
   if (cached) return cached;
   const { full, idField } = baseBodies(model);
-  const validate = model.create.validateRequest;
+  const validate = createOf(model).validateRequest;
   const out: KeywordDerivation[] = [];
   for (const site of sites(model)) {
     const current = getAt(full, site.path);

@@ -5,7 +5,7 @@ import { rationalOf, type Rational } from '../../spec/exact-number.js';
 import { isSchemaObject, subschemas, type JsonSchema } from '../../spec/schema-keywords.js';
 import type { JsonValue } from '../model/json.js';
 import { samplesOf, type InstancePath } from './schema-values.js';
-import { resolveSchema, type SpecModel } from '../model/spec-model.js';
+import { createOf, resolveSchema, type SpecModel } from '../model/spec-model.js';
 
 /** A property name no document is likely to declare, for "properties the schema does not name". */
 export const UNNAMED_PROPERTY = 'conformanceUnnamedProperty';
@@ -36,7 +36,7 @@ export function sites(model: SpecModel): Site[] {
       else if (sub.keyword === 'additionalProperties' || sub.keyword === 'unevaluatedProperties') visit(sub.schema, sub.pointer, [...path, UNNAMED_PROPERTY], depth + 1, conditional);
     }
   };
-  visit(model.create.requestSchema.schema, model.create.requestSchema.pointer, [], 0, false);
+  visit(createOf(model).requestSchema.schema, createOf(model).requestSchema.pointer, [], 0, false);
   return out;
 }
 

@@ -13,6 +13,7 @@ import { RuledOut } from '../cases/draw.js';
 import { spec } from './sources.js';
 import { fixedIdCases, fixedIdCheck, gradeFixedId, neighbourOf, type IdSent } from './fixed-ids.js';
 import type { Case, Check, CheckContext, ExchangeCheck, Verdict } from './types.js';
+import { createOf } from '../model/spec-model.js';
 
 function optionalString(ctx: CheckContext): string | undefined {
   return stringFields(ctx).optional[0];
@@ -151,7 +152,7 @@ export const acceptChecks: Check[] = [
     title: 'Properties the schema does not name are accepted where it does not forbid them (no additionalProperties or unevaluatedProperties: false)',
     bodies: (ctx) => {
       // Names the document does not declare (a document may well declare a colour).
-      const declared = new Set(ctx.model.create.request.fields.map((f) => f.name));
+      const declared = new Set(createOf(ctx.model).request.fields.map((f) => f.name));
       const extra = Object.fromEntries(Object.entries({ colour: 'green', nested: { a: [1, 2] }, __proto__x: 1 }).filter(([k]) => !declared.has(k))) as Body;
       return [
         { note: 'unknown properties', body: () => validPlant(ctx, { [UNNAMED_PROPERTY]: 'x', ...extra }) },

@@ -9,6 +9,7 @@ import { caseOf, createRequest, validPlant, type Body } from './requests.js';
 import { RULE1, sameAnswerCheck } from './same-answer.js';
 import { rfc } from './sources.js';
 import type { Check, CheckContext, ExchangeCheck, Level, Source } from './types.js';
+import { createOf } from '../model/spec-model.js';
 
 const RFC6750_3 =
   'If the protected resource request does not include authentication credentials or does not contain an access token that enables access to the protected resource, the resource server MUST include the HTTP "WWW-Authenticate" response header field; ... All challenges defined by this specification MUST use the auth-scheme value "Bearer". This scheme MUST be followed by one or more auth-param values.';
@@ -56,7 +57,7 @@ function authCheck(options: AuthCheckOptions): ExchangeCheck {
 
 /** The auth scheme as RFC 6750 §2.1 spells it, once the document is known to declare HTTP bearer (its `scheme` is case-insensitive). */
 function schemeWord(ctx: CheckContext): string {
-  const s = ctx.model.create.securitySchemes.find((x) => x.type === 'http' && x.scheme?.toLowerCase() === 'bearer');
+  const s = createOf(ctx.model).securitySchemes.find((x) => x.type === 'http' && x.scheme?.toLowerCase() === 'bearer');
   if (!s) throw new Error('the operation declares no HTTP bearer security scheme');
   return 'Bearer';
 }

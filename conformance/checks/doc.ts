@@ -4,48 +4,21 @@
 // declared status, content type and schema, never a 5xx. A document that
 // grows an operation (GET /plants/{id}, say) is checked on it at once.
 import type { Exchange, RequestSpec } from './exchange.js';
-import { toJson, type JsonValue } from '../model/json.js';
-import { samplesOf } from '../cases/schema-values.js';
 import type { OperationModel } from '../model/spec-model.js';
+import { operationCall } from './op-requests.js';
 import { declaredAnswerProblem, RFC_STATUSES } from './declared.js';
 import { describe, each, gradeUnauthorized, noAnswer } from './grades.js';
-import { validPlant } from './requests.js';
 import { rfc, spec } from './sources.js';
 import type { Case, Check, CheckContext, ExchangeCheck, Verdict } from './types.js';
 
-/** A value for a parameter: its example, else one drawn from its schema. */
-function parameterValue(ctx: CheckContext, p: OperationModel['parameters'][number]): string {
-  const value = p.example ?? (p.schema ? samplesOf(ctx.model, p.schema.schema, p.schema.pointer)[0] : undefined) ?? 'conformance';
-  return typeof value === 'string' ? value : toJson(value as JsonValue);
-}
-
 /**
  * A request to an operation as the document describes it: its path with
- * each path parameter filled in, its required query and header parameters,
- * and a body drawn from its request schema (the create operation's: a
- * valid NewPlant with a fresh id).
+ * each path parameter filled in, its required query, header and cookie
+ * parameters, and a body of its first declared media type (the create
+ * operation's: a valid NewPlant with a fresh id); op-requests.ts.
  */
 export function operationRequest(ctx: CheckContext, op: OperationModel, auth: string | null): RequestSpec {
-  let path = op.path;
-  const query: string[] = [];
-  const headers: Record<string, string> = {};
-  for (const p of op.parameters) {
-    if (!p.required && p.in !== 'path') continue;
-    const value = parameterValue(ctx, p);
-    if (p.in === 'path') path = path.split(`{${p.name}}`).join(encodeURIComponent(value));
-    else if (p.in === 'query') query.push(`${encodeURIComponent(p.name)}=${encodeURIComponent(value)}`);
-    else if (p.in === 'header') headers[p.name.toLowerCase()] = value;
-  }
-  let body: string | undefined;
-  if (op.requestSchema) {
-    const value = op.pointer === ctx.model.create.pointer ? validPlant(ctx) : samplesOf(ctx.model, op.requestSchema.schema, op.requestSchema.pointer).find((v) => op.validateRequest?.(v).length === 0);
-    if (value !== undefined) {
-      body = toJson(value);
-      headers['content-type'] = op.requestContentTypes[0]!;
-    }
-  }
-  if (auth !== null) headers.authorization = auth;
-  return { method: op.method, path: `${path}${query.length > 0 ? `?${query.join('&')}` : ''}`, headers, body, note: `${op.method} ${op.path}${auth === null ? ' without credentials' : ''}` };
+  return operationCall(ctx, op, { auth, note: `${op.method} ${op.path}${auth === null ? ' without credentials' : ''}` });
 }
 
 /**
@@ -90,6 +63,12 @@ function gradeDeclaredAnswer(op: OperationModel, ex: Exchange): Verdict {
     const problem = declaredAnswerProblem(declared, ex);
     return problem ? { outcome: 'fail', expected, actual: `${problem}: ${describe(ex)}` } : { outcome: 'pass' };
   }
+  // 404 is the RFC status for an unknown id (RFC 9110 §15.5.5), not for a path the document declares with
+  // no parameter; 405 says the method is not supported (§15.5.6), which the document contradicts. Whether
+  // such an operation is implemented at all is PS-OP-005's to judge (every valid request, after a create).
+  if ((status === 404 && !op.path.includes('{')) || status === 405) {
+    return { outcome: 'non-strict', expected, actual: `${status} to an operation the document declares (PS-OP-005 judges whether it is implemented): ${describe(ex)}` };
+  }
   return RFC_STATUSES.includes(status) ? { outcome: 'pass' } : { outcome: 'non-strict', expected, actual: `undeclared ${describe(ex)}` };
 }
 
@@ -101,7 +80,7 @@ const declaredAnswers: ExchangeCheck<OperationModel> = {
   source: rfc(9110, '§15.6 Server Error 5xx', 'section-15.6'),
   requirement:
     'The 5xx (Server Error) class of status code indicates that the server is aware that it has erred or is incapable of performing the requested method. (Plant Store specification, Endpoints and Errors: each declared response has its content type and body shape; an undeclared status other than the RFC ones is non-strict.)',
-  grading: 'MUST: a declared status carries its declared content type and schema (the document), and a 5xx to a request the document describes fails (RFC 9110 §15.6); an undeclared status other than the RFC ones (401, 404, 405, 413, 415) is non-strict.',
+  grading: 'MUST: a declared status carries its declared content type and schema (the document), and a 5xx to a request the document describes fails (RFC 9110 §15.6); an undeclared status other than the RFC ones (401, 404, 405, 413, 415) is non-strict, and so are a 404 to a path without parameters and a 405, which the document contradicts (PS-OP-005 fails an operation that answers nothing else).',
   evidence: 'Each operation answered a request the document describes, with credentials, by a declared status whose content type and body match the declaration.',
   cases: (ctx) => ctx.model.operations.map((op) => ({ request: operationRequest(ctx, op, ctx.auth()), sent: op })),
   verify: (cases) => each(cases, (c) => gradeDeclaredAnswer(c.sent, c.exchange)),

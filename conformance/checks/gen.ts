@@ -11,7 +11,7 @@ import { toJson, type JsonValue } from '../model/json.js';
 import { keywordDerivations } from '../cases/keyword-cases.js';
 import { baseBodies, idFieldOf } from '../cases/bodies.js';
 import { getAt, patternSamples, setAt, typeAllowed, typeExemplars } from '../cases/schema-values.js';
-import type { FieldModel, SpecModel } from '../model/spec-model.js';
+import { createOf, type FieldModel, type SpecModel } from '../model/spec-model.js';
 import { ACCEPT_EVIDENCE, ACCEPT_GRADING, gradeAccepted, gradeRejected } from './grades.js';
 import { createRequest, freshId, idField, type Body } from './requests.js';
 import { spec } from './sources.js';
@@ -63,7 +63,7 @@ const jsonLeaf: fc.Arbitrary<JsonValue> = fc.oneof(fc.string({ maxLength: 8 }), 
 
 /** Valid records: every required field, each optional field or not, properties the schema does not name (where it allows them); each one the document accepts. */
 export function validArb(model: SpecModel): fc.Arbitrary<Record<string, JsonValue>> {
-  const request = model.create.request;
+  const request = createOf(model).request;
   const shape: Record<string, fc.Arbitrary<JsonValue>> = {};
   for (const f of request.fields) shape[f.name] = fieldArb(model, f);
   const known = new Set(request.fields.map((f) => f.name));
@@ -72,7 +72,7 @@ export function validArb(model: SpecModel): fc.Arbitrary<Record<string, JsonValu
   const drawn = request.additionalProperties ? fc.tuple(base, extras).map(([b, e]) => ({ ...e, ...b })) : base;
   // A draw that breaks what the keywords above do not shape (if/then, dependentSchemas, nested items) is
   // repaired by the validator (draw.ts), keeping what it can of the draw; the validator has the last word.
-  const validate = model.create.validateRequest;
+  const validate = createOf(model).validateRequest;
   return drawn.map((b) => (validate(b).length === 0 ? b : (repair(model, validate, b).value as Record<string, JsonValue>))).filter((b) => validate(b).length === 0);
 }
 
@@ -88,7 +88,7 @@ export function validArb(model: SpecModel): fc.Arbitrary<Record<string, JsonValu
  */
 export function invalidArb(model: SpecModel): fc.Arbitrary<{ mutation: string; body: JsonValue }> {
   const valid = validArb(model);
-  const request = model.create.request;
+  const request = createOf(model).request;
   const id = idFieldOf(model);
   const arbs: fc.Arbitrary<{ mutation: string; body: JsonValue }>[] = [];
   const notId = request.required.filter((name) => name !== id);
@@ -127,7 +127,7 @@ export function invalidArb(model: SpecModel): fc.Arbitrary<{ mutation: string; b
     arbs.push(fc.tuple(valid, fc.constantFrom(...outside)).map(([b, o]) => ({ mutation: `/${o.path.join('/')} outside ${o.keyword}`, body: setAt(b, o.path, o.value) })));
   }
   arbs.push(fc.oneof(fc.array(jsonLeaf, { maxLength: 3 }), fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null)).map((b) => ({ mutation: 'not an object', body: b as JsonValue })));
-  return fc.oneof(...arbs).filter(({ body }) => model.create.validateRequest(body).length > 0);
+  return fc.oneof(...arbs).filter(({ body }) => createOf(model).validateRequest(body).length > 0);
 }
 
 /**
@@ -146,10 +146,10 @@ function freshen(ctx: CheckContext, body: JsonValue): JsonValue {
   if (typeof drawn === 'string' && /^\d+$/.test(drawn)) return { ...(body as Record<string, JsonValue>), [name]: String(ctx.ids.fresh()) };
   // fast-check draws bigints; the document's own value may be a number.
   const v = typeof drawn === 'number' && Number.isInteger(drawn) ? BigInt(drawn) : drawn;
-  const f = ctx.model.create.request.fields.find((x) => x.name === name)!;
+  const f = createOf(ctx.model).request.fields.find((x) => x.name === name)!;
   const r = integerRange(f.format);
   if (typeof v !== 'bigint' || !r || v < r[0] || v > r[1]) return body;
-  const validity = (b: JsonValue) => ctx.model.create.validateRequest(b).length === 0;
+  const validity = (b: JsonValue) => createOf(ctx.model).validateRequest(b).length === 0;
   const wasValid = validity(body);
   let id = BigInt.asIntN(64, v ^ ctx.ids.salt);
   let out = { ...(body as Record<string, JsonValue>), [name]: id };

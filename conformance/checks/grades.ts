@@ -8,6 +8,7 @@ import { NO_SECRETS, shorten } from '../redact/shorten.js';
 import { describeViolation } from '../../spec/validator.js';
 import { linearPattern } from '../../spec/linear-pattern.js';
 import { SEVERITY, type CheckContext, type Facts, type Verdict } from './types.js';
+import { createOf } from '../model/spec-model.js';
 
 /** How a check that sends a valid NewPlant is graded, and what a pass needs (docs/checks.md, audit). */
 export const ACCEPT_GRADING = `MUST: the body is a valid NewPlant by the document's schema (JSON Schema 2020-12), so rule 1 binds the answer: anything but 200 with a Plant that carries back what was sent fails.`;
@@ -82,7 +83,7 @@ function jsonBody(ex: Exchange): { ok: true; value: unknown } | { ok: false } {
 export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<string, JsonValue>): Verdict {
   const missing = noAnswer(ex);
   if (missing) return missing;
-  const op = ctx.model.create;
+  const op = createOf(ctx.model);
   const r = ex.response!;
   const expect = `${op.success.status} ${op.success.contentTypes.join(' or ')} with a valid ${op.success.schemaName ?? 'body'} carrying back what was sent`;
   const valid = `a valid ${op.method} ${op.path}`;
@@ -117,9 +118,9 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
       return fail(`the answer to ${valid} does not carry back ${name} as sent`, `${name} ${shortJson(body[name]!)} instead of ${shortJson(value)}`, { pointer: `/${name}`, expectedValue: toJson(value), actualValue: toJson(body[name]!) });
     }
   }
-  for (const f of ctx.model.create.answer.fields) {
+  for (const f of createOf(ctx.model).answer.fields) {
     const name = f.name;
-    if (!(name in sent) && Object.prototype.hasOwnProperty.call(body, name) && !op.request.required.includes(name) && ctx.model.create.request.fields.some((x) => x.name === name)) {
+    if (!(name in sent) && Object.prototype.hasOwnProperty.call(body, name) && !op.request.required.includes(name) && createOf(ctx.model).request.fields.some((x) => x.name === name)) {
       // The specification does not say what an unsent optional field reads
       // back as; the reference server sends no key (docs/server.md, behaviour).
       return {
@@ -143,7 +144,7 @@ function shortJson(v: JsonValue): string {
 
 /** Whether the success schema (the document's Plant) declares a property: by name, or by one of its patternProperties. */
 function declaredByAnswer(ctx: CheckContext, name: string): boolean {
-  const answer = ctx.model.create.answer;
+  const answer = createOf(ctx.model).answer;
   if (answer.fields.some((f) => f.name === name)) return true;
   return answer.patterns.some((pattern) => {
     try {
@@ -157,7 +158,7 @@ function declaredByAnswer(ctx: CheckContext, name: string): boolean {
 
 /** Whether the answer is the declared error record: declared content type and a valid body. */
 export function errorBodyProblem(ctx: CheckContext, ex: Exchange): string | undefined {
-  const err = ctx.model.create.error;
+  const err = createOf(ctx.model).error;
   const ct = answerMediaType(ex);
   if (!err.contentTypes.includes(ct)) return `content type ${ct || ex.response!.headers['content-type'] || '(none)'} instead of ${err.contentTypes.join(' or ')}`;
   const parsed = jsonBody(ex);
@@ -176,7 +177,7 @@ export function errorBodyProblem(ctx: CheckContext, ex: Exchange): string | unde
 export function gradeRejected(ctx: CheckContext, ex: Exchange, fitting: number[] = []): Verdict {
   const missing = noAnswer(ex);
   if (missing) return missing;
-  const err = ctx.model.create.error;
+  const err = createOf(ctx.model).error;
   const status = ex.response!.status;
   const expected = `a rejection: ${[err.status, ...fitting.map(String)].join(' or ')} with an ${err.schemaName} body`;
   const facts: Facts = { status };

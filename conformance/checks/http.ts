@@ -9,6 +9,7 @@ import { caseOf, createRequest, validPlant, type Body } from './requests.js';
 import { plantWithSpecials, RULE1, sameAnswerCheck } from './same-answer.js';
 import { rfc } from './sources.js';
 import type { Case, Check } from './types.js';
+import { createOf } from '../model/spec-model.js';
 
 /** The ways RFC 9110 lets a client write the request's media type, for the document's request content type. */
 function mediaTypeVariants(declared: string): Array<[contentType: string, note: string]> {
@@ -36,7 +37,7 @@ const mediaTypeWriting = sameAnswerCheck({
   source: rfc(9110, '§8.3.1 Media Type', 'section-8.3.1'),
   requirement: `The type and subtype tokens are case-insensitive. media-type = type "/" subtype parameters; parameters = *( OWS ";" OWS [ parameter ] ); parameter-value = ( token / quoted-string ). RFC 8259 §11: No "charset" parameter is defined for this registration. Adding one really has no effect on compliant recipients. ${RULE1}`,
   cases: (ctx) =>
-    mediaTypeVariants(ctx.model.create.requestContentTypes[0]!).map(([contentType, note]) => {
+    mediaTypeVariants(createOf(ctx.model).requestContentTypes[0]!).map(([contentType, note]) => {
       const sent = validPlant(ctx);
       return { request: createRequest(ctx, sent, { contentType, note: `Content-Type: ${contentType} (${note})` }), sent };
     }),
@@ -108,7 +109,7 @@ const acceptAllowsJson = sameAnswerCheck({
   source: rfc(9110, '§12.5.1 Accept', 'section-12.5.1'),
   requirement: `The "Accept" header field can be used by user agents to specify their preferences regarding response media types. ... media-range = ( "*/*" / ( type "/" "*" ) / ( type "/" subtype ) ) parameters. (An Accept that allows the declared answer's media type leaves nothing to negotiate.) ${RULE1}`,
   cases: (ctx) =>
-    acceptVariants(ctx.model.create.success.contentTypes[0] ?? 'application/json').map(([accept, note]) => {
+    acceptVariants(createOf(ctx.model).success.contentTypes[0] ?? 'application/json').map(([accept, note]) => {
       const sent = validPlant(ctx);
       const request = createRequest(ctx, sent, { note: `Accept: ${accept} (${note})` });
       return { request: { ...request, headers: { ...request.headers, accept } }, sent };
@@ -133,7 +134,7 @@ export const httpChecks: Check[] = [
     evidence: 'Each other method answered 405 with an Allow that lists the operation\'s method.',
     cases: (ctx) =>
       ['GET', 'PUT', 'PATCH', 'DELETE']
-        .filter((m) => !ctx.model.operations.some((op) => op.path === ctx.model.create.path && op.method === m))
+        .filter((m) => !ctx.model.operations.some((op) => op.path === createOf(ctx.model).path && op.method === m))
         .map((method) => caseOf({ ...createRequest(ctx, undefined, { contentType: null, note: method }), method })),
     verify: (cases, ctx) =>
       each(cases, ({ exchange: ex }) => {
@@ -142,12 +143,12 @@ export const httpChecks: Check[] = [
         const missing = noAnswer(ex);
         if (missing) return missing;
         const r = ex.response!;
-        const expected = `405 with Allow: ${ctx.model.create.method}`;
+        const expected = `405 with Allow: ${createOf(ctx.model).method}`;
         if (r.status === 405) {
           const allow = r.headers.allow;
           if (allow === undefined) return { outcome: 'fail', expected, actual: `no Allow header: ${describe(ex)}` };
           const listed = allow.split(',').map((m) => m.trim().toUpperCase());
-          return listed.includes(ctx.model.create.method) ? { outcome: 'pass' } : { outcome: 'non-strict', expected, actual: describe(ex) };
+          return listed.includes(createOf(ctx.model).method) ? { outcome: 'pass' } : { outcome: 'non-strict', expected, actual: describe(ex) };
         }
         // 405 is our decision (docs/server.md); another answer (a GET /plants
         // that lists plants, say) is allowed by the specification, whose other
@@ -169,7 +170,7 @@ export const httpChecks: Check[] = [
       const random = randomBytes(6).toString('hex');
       return [
         caseOf({ ...createRequest(ctx, undefined, { contentType: null, note: 'GET an unknown path' }), method: 'GET', path: `/no-such-path-${random}` }),
-        caseOf({ ...createRequest(ctx, { raw: '{}' }, { note: 'POST below the operation path' }), path: `${ctx.model.create.path}/${random}` }),
+        caseOf({ ...createRequest(ctx, { raw: '{}' }, { note: 'POST below the operation path' }), path: `${createOf(ctx.model).path}/${random}` }),
       ];
     },
     verify: (cases) =>

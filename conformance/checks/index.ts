@@ -10,6 +10,7 @@ import { docChecks } from './doc.js';
 import { genChecks } from './gen.js';
 import { httpChecks } from './http.js';
 import { jsonChecks } from './json.js';
+import { opChecks } from './op.js';
 import { rejectChecks } from './reject.js';
 import { respChecks } from './resp.js';
 import { robustChecks } from './robust.js';
@@ -29,6 +30,7 @@ export const FAMILIES: Readonly<Record<string, readonly Check[]>> = {
   AUTH: authChecks,
   HTTP: httpChecks,
   STATE: stateChecks,
+  OP: opChecks,
   GEN: genChecks,
   DOC: docChecks,
   RESP: respChecks,

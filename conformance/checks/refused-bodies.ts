@@ -9,6 +9,7 @@ import { typeAllowed, typeExemplars, type InstancePath } from '../cases/schema-v
 import type { Refusal } from './reject-check.js';
 import { createRequest, freshId, idField, idRange, invalidPlant } from './requests.js';
 import type { CheckContext } from './types.js';
+import { createOf } from '../model/spec-model.js';
 
 /** Values of each JSON type the field's schema does not allow (null has its own check). */
 function wrongValues(ctx: CheckContext, types: readonly string[]): Array<[string, JsonValue]> {
@@ -58,15 +59,15 @@ export function lenientId(value: JsonValue | undefined): string | undefined {
 // A body without its id, or with the id null or a boolean, may meet a plant an earlier run stored (0, 1)
 // on a server that reads it leniently: its refusal must not be a duplicate's.
 export const missingRequired = (ctx: CheckContext): Breaking[] =>
-  ctx.model.create.request.required.map((name): Breaking => [[name], undefined, `without ${name}`, name === idField(ctx) ? lenientId(undefined) : undefined]);
+  createOf(ctx.model).request.required.map((name): Breaking => [[name], undefined, `without ${name}`, name === idField(ctx) ? lenientId(undefined) : undefined]);
 
 export const wrongTypes = (ctx: CheckContext): Breaking[] =>
-  ctx.model.create.request.fields.flatMap((f) =>
+  createOf(ctx.model).request.fields.flatMap((f) =>
     wrongValues(ctx, f.types).map(([label, value]): Breaking => [[f.name], value, `${f.name} as ${label}`, f.name === idField(ctx) && typeof value === 'boolean' ? lenientId(value) : undefined]),
   );
 
 export const nulls = (ctx: CheckContext): Breaking[] =>
-  ctx.model.create.request.fields.filter((f) => !f.types.includes('null')).map((f): Breaking => [[f.name], null, `${f.name} null`, f.name === idField(ctx) ? lenientId(null) : undefined]);
+  createOf(ctx.model).request.fields.filter((f) => !f.types.includes('null')).map((f): Breaking => [[f.name], null, `${f.name} null`, f.name === idField(ctx) ? lenientId(null) : undefined]);
 
 /** The doubles beyond int64's ends are 2048 apart: an id 2048·k past the end (k run-unique) reads as a double no stored id has. */
 const DOUBLE_GAP_BEYOND_INT64 = 2048n;

@@ -10,6 +10,7 @@ import { explain } from '../cases/draw.js';
 import { baseBodies, fieldChanges, freshIdFor, plantBrokenBy, plantWith } from '../cases/bodies.js';
 import type { Body, InstancePath } from '../cases/schema-values.js';
 import type { Case, CheckContext } from './types.js';
+import { createOf } from '../model/spec-model.js';
 
 export type { Body };
 
@@ -24,7 +25,7 @@ export function createRequest(
   body: JsonValue | { raw: string | Buffer } | undefined,
   opts: { auth?: string | null; contentType?: string | null; note?: string } = {},
 ): RequestSpec {
-  const op = ctx.model.create;
+  const op = createOf(ctx.model);
   const headers: Record<string, string> = {};
   const auth = opts.auth === undefined ? ctx.auth() : opts.auth;
   if (auth !== null) headers.authorization = auth;
@@ -62,7 +63,7 @@ export function preferring(ctx: CheckContext, body: Body, preferred: Body): Body
   let out = body;
   for (const [name, value] of Object.entries(preferred)) {
     const tried = { ...out, [name]: value };
-    if (ctx.model.create.validateRequest(tried).length === 0) out = tried;
+    if (createOf(ctx.model).validateRequest(tried).length === 0) out = tried;
   }
   return out;
 }
@@ -84,7 +85,7 @@ export function idField(ctx: CheckContext): string {
 
 /** The inclusive range of the id field's integer format (the document's int64). */
 export function idRange(ctx: CheckContext): readonly [bigint, bigint] {
-  const f = ctx.model.create.request.fields.find((x) => x.name === idField(ctx))!;
+  const f = createOf(ctx.model).request.fields.find((x) => x.name === idField(ctx))!;
   const r = integerRange(f.format);
   if (!r) throw new Error(`the id field has no integer format with a range (${f.format ?? 'none'})`);
   return r;
@@ -92,13 +93,13 @@ export function idRange(ctx: CheckContext): readonly [bigint, bigint] {
 
 /** The string fields of the request (the document's `name` and `tag`), required and optional. */
 export function stringFields(ctx: CheckContext): { required: string[]; optional: string[] } {
-  const fields = ctx.model.create.request.fields.filter((f) => f.types.includes('string'));
+  const fields = createOf(ctx.model).request.fields.filter((f) => f.types.includes('string'));
   return { required: fields.filter((f) => f.required).map((f) => f.name), optional: fields.filter((f) => !f.required).map((f) => f.name) };
 }
 
 /** Why a body is not valid per the document, in one line naming each keyword and its pointer; undefined when it is. */
 export function whyInvalid(ctx: CheckContext, body: JsonValue): string | undefined {
-  const violations = ctx.model.create.validateRequest(body);
+  const violations = createOf(ctx.model).validateRequest(body);
   return violations.length === 0 ? undefined : explain(violations);
 }
 

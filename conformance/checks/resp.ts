@@ -44,7 +44,7 @@ export const respChecks: AggregateCheck[] = [
       const op = operationOf(ctx.model, ex.request) ?? ctx.model.create;
       return {
         outcome: 'non-strict',
-        expected: `one of ${[...op.responses.keys()].join(', ')} (declared for ${op.method} ${op.path}) or ${RFC_STATUSES.join(', ')} (RFC)`,
+        expected: `${op ? `one of ${[...op.responses.keys()].join(', ')} (declared for ${op.method} ${op.path}) or ` : ''}${RFC_STATUSES.join(', ')} (RFC)`,
         actual: describe(ex),
       };
     },
@@ -65,11 +65,13 @@ export const respChecks: AggregateCheck[] = [
       if (d && d.contentTypes.length > 0) {
         return d.contentTypes.includes(ct ?? '') ? { outcome: 'pass' } : { outcome: 'fail', expected: `content type ${d.contentTypes.join(' or ')}`, actual: describe(ex) };
       }
-      // Undeclared statuses: the document's error content type is what a
-      // client expects, but the specification binds nothing here (e.g. Prism's
-      // application/problem+json): non-strict.
-      if (ex.response.status >= 400 && ex.response.bodyText !== '' && !ctx.model.create.error.contentTypes.includes(ct ?? '')) {
-        return { outcome: 'non-strict', expected: `content type ${ctx.model.create.error.contentTypes.join(' or ')}`, actual: describe(ex) };
+      // Undeclared statuses: the document's error content type (its error
+      // record: the create's 4xx, else the first an operation declares) is
+      // what a client expects, but the specification binds nothing here
+      // (e.g. Prism's application/problem+json): non-strict.
+      const error = ctx.model.error;
+      if (error && ex.response.status >= 400 && ex.response.bodyText !== '' && !error.contentTypes.includes(ct ?? '')) {
+        return { outcome: 'non-strict', expected: `content type ${error.contentTypes.join(' or ')}`, actual: describe(ex) };
       }
       return { outcome: 'pass' };
     },
@@ -86,9 +88,9 @@ export const respChecks: AggregateCheck[] = [
     verifyEach: (ex, ctx) => {
       if (!ex.response) return skip;
       const d = declared(ctx.model, ex);
-      const validate = d ? d.validate : ex.response.status >= 400 ? ctx.model.create.error.validate : undefined;
+      const validate = d ? d.validate : ex.response.status >= 400 ? ctx.model.error?.validate : undefined;
       if (!validate) return { outcome: 'pass' };
-      const name = d ? d.schemaName : ctx.model.create.error.schemaName;
+      const name = d ? d.schemaName : ctx.model.error?.schemaName;
       const grade = d ? 'fail' : 'non-strict'; // the specification binds the body of declared statuses only
       const parsed = parseExact(ex.response.bodyText);
       if (!parsed.ok) return { outcome: grade, expected: `a JSON ${name}`, actual: `not JSON: ${describe(ex)}` };

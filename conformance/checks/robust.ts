@@ -11,6 +11,7 @@ import type { InstancePath } from '../cases/schema-values.js';
 import { createRequest, idField, invalidPlant, stringFields, validPlant, whyInvalid, type Body } from './requests.js';
 import { rfc, spec } from './sources.js';
 import type { Check, CheckContext, ExchangeCheck, Verdict } from './types.js';
+import { createOf } from '../model/spec-model.js';
 
 const RFC9110_15_6 =
   'RFC 9110 §15.5: The 4xx (Client Error) class of status code indicates that the client seems to have erred. §15.6: The 5xx (Server Error) class of status code indicates that the server is aware that it has erred or is incapable of performing the requested method.';
@@ -163,9 +164,9 @@ function gradeExtreme(ctx: CheckContext, ex: Exchange, sent: Extreme): Verdict {
   if (status >= 200 && status < 300) return gradeAccepted(ctx, ex, sent.plant);
   if (status === 413) return { outcome: 'pass' };
   // A limit RFC 8259 §9 allows, answered as the document declares errors (the reference server's depth bound is one).
-  if (String(status) === ctx.model.create.error.status && errorBodyProblem(ctx, ex) === undefined) return { outcome: 'pass' };
+  if (String(status) === createOf(ctx.model).error.status && errorBodyProblem(ctx, ex) === undefined) return { outcome: 'pass' };
   if (status >= 400 && status < 500) {
-    return { outcome: 'non-strict', expected: `200 with the plant, 413, or a declared ${ctx.model.create.error.status} with an ${ctx.model.create.error.schemaName} body for a limit RFC 8259 §9 allows`, actual: describe(ex) };
+    return { outcome: 'non-strict', expected: `200 with the plant, 413, or a declared ${createOf(ctx.model).error.status} with an ${createOf(ctx.model).error.schemaName} body for a limit RFC 8259 §9 allows`, actual: describe(ex) };
   }
   return { outcome: 'fail', expected: '200 with the plant, or 413', actual: describe(ex) };
 }
@@ -203,7 +204,7 @@ function invalidWithId(ctx: CheckContext): Array<{ body: JsonValue | { raw: stri
     }
   };
   for (const name of [...required, ...optional]) broken([name], 12345, `${name} is a number`);
-  for (const name of ctx.model.create.request.required.filter((n) => n !== id)) broken([name], undefined, `${name} is missing`);
+  for (const name of createOf(ctx.model).request.required.filter((n) => n !== id)) broken([name], undefined, `${name} is missing`);
   const plant = validPlant(ctx);
   out.push({ body: { raw: `${toJson(plant)} garbage` }, id: plant[id]!, note: 'a valid plant followed by garbage' });
   return out;
@@ -253,7 +254,7 @@ const nothingStored: ExchangeCheck<Pair> = {
 
 /** Request heads a fragile server trips on, each with a valid body: [header, value, note]. */
 function hostileHeads(ctx: CheckContext): Array<[name: string, value: string, note: string]> {
-  const json = ctx.model.create.requestContentTypes[0]!;
+  const json = createOf(ctx.model).requestContentTypes[0]!;
   return [
     ['authorization', `Bearer ${'a'.repeat(8 * 1024)}`, 'a bearer token of 8 KiB'],
     ['authorization', 'Bearer a b', 'two tokens after Bearer'],

@@ -4,6 +4,9 @@ import { idsDoublesMerge } from '../cases/bodies.js';
 import { createRequest, idField, preferring, stringFields, validPlant, type Body } from './requests.js';
 import { PLANT_STORE_SPEC } from './sources.js';
 import { MAX_BATCH, type CaseExchange, type Check, type ExchangeCheck, type Verdict } from './types.js';
+import { createOf } from '../model/spec-model.js';
+import { plantStateChecks } from './plant-state.js';
+import { plantUpdateChecks } from './plant-update.js';
 
 const duplicateId: ExchangeCheck<Body> = {
   kind: 'exchange',
@@ -40,8 +43,8 @@ const duplicateId: ExchangeCheck<Body> = {
     const missing = noAnswer(b);
     if (missing) return { ...missing, exchange: 2 };
     const status = b.response!.status;
-    const expected = `${ctx.model.create.error.status} with an ${ctx.model.create.error.schemaName} body`;
-    if (String(status) === ctx.model.create.error.status) {
+    const expected = `${createOf(ctx.model).error.status} with an ${createOf(ctx.model).error.schemaName} body`;
+    if (String(status) === createOf(ctx.model).error.status) {
       const problem = errorBodyProblem(ctx, b);
       // Plant Store specification, Errors rule 1 binds every 400, whatever its cause.
       return problem ? { outcome: 'fail', expected, actual: `${problem}: ${describe(b)}`, exchange: 2 } : { outcome: 'pass' };
@@ -168,4 +171,5 @@ const concurrentDuplicates: ExchangeCheck<Body> = {
   },
 };
 
-export const stateChecks: Check[] = [duplicateId, exactIds, concurrentDuplicates];
+// PS-STATE-004 to 008, the plant resource's state, are in plant-state.ts and plant-update.ts.
+export const stateChecks: Check[] = [duplicateId, exactIds, concurrentDuplicates, ...plantStateChecks, ...plantUpdateChecks];

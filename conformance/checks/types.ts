@@ -61,6 +61,21 @@ export interface Verdict {
    * a check gives none.
    */
   cause?: string;
+  /**
+   * For a check whose cases reach several operations: how each operation
+   * fared (its worst case), so that a report says per operation what passed
+   * (coverage.ts); a failing case names its operation in its Actual.
+   */
+  operations?: OperationOutcome[];
+}
+
+/** How one operation fared in a check's cases: its worst outcome, and what departed. */
+export interface OperationOutcome {
+  /** `METHOD /path`, as the document declares it. */
+  operation: string;
+  outcome: Outcome;
+  /** What departed (the Actual of its worst case); absent on pass. */
+  detail?: string;
 }
 
 export interface CheckContext {
@@ -72,10 +87,32 @@ export interface CheckContext {
   cases: number;
   /** The Authorization value that the target accepts. */
   auth(): string;
+  /** The inferences from the document the checks grade by (--inferences; docs/checks.md): each on unless switched off. */
+  inferences: ReadonlySet<Inference>;
 }
+
+/**
+ * What the harness infers from the shape of the document and the method
+ * semantics of RFC 9110 §9.3, beyond what the document says outright: each
+ * can be switched off (--inferences), and a check that rests on one skips.
+ * - `resource`: operations on the plant resource found by their path's shape
+ *   (`/plants/{id}` beside the create's `/plants`); links are the document's
+ *   own word and are always read.
+ * - `read-back`: a created plant is read back by GET on its item as the create answered it.
+ * - `listed`: a created plant is in the list.
+ * - `delete`: after a successful DELETE the plant is gone (GET refused, not listed).
+ * - `update`: PUT and PATCH change what GET answers.
+ * - `limit`: a list parameter that names itself a limit bounds the array.
+ * - `filter`: a list parameter named after a Plant property selects the plants whose property equals it.
+ */
+export type Inference = 'resource' | 'read-back' | 'listed' | 'delete' | 'update' | 'limit' | 'filter';
+export const INFERENCES: readonly Inference[] = ['resource', 'read-back', 'listed', 'delete', 'update', 'limit', 'filter'];
 
 /** The most cases one batch may hold (sent at once): the runner keeps as many connections for a batch beside the checks running at once. */
 export const MAX_BATCH = 8;
+
+/** The most rounds of cases a check's `follow` may add: a list's pages are followed this far at most. */
+export const MAX_FOLLOW_ROUNDS = 32;
 
 /** One request of a check, and what the check needs to grade its answer (e.g. the body it sent). */
 export interface Case<Sent = undefined> {
@@ -128,6 +165,13 @@ interface CheckBase {
 export interface ExchangeCheck<Sent = undefined> extends CheckBase {
   kind: 'exchange';
   cases(ctx: CheckContext): Array<Case<Sent>>;
+  /**
+   * The cases to send after those sent so far, built from their answers (the
+   * next page of a list, an id a create answered with); none: done. Called
+   * after the planned cases, then after each round it adds, at most
+   * MAX_FOLLOW_ROUNDS times.
+   */
+  follow?(sent: Array<CaseExchange<Sent>>, ctx: CheckContext): Array<Case<Sent>>;
   verify(cases: Array<CaseExchange<Sent>>, ctx: CheckContext): Verdict;
 }
 

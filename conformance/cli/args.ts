@@ -11,7 +11,8 @@ import { PRISM_DIVERGENCES_PATH } from '../run/differential/divergences.js';
 import { ConfigFileError, findConfigFile, readConfigFile } from './config-file.js';
 import { COMMANDS, OPTIONS, type Command } from './options.js';
 import { closest, didYouMean } from './suggest.js';
-import { fromEnvironment, fromFile, int, parseHeaders, parseOnly, parseTargets, UsageError, type Given } from './values.js';
+import type { Inference } from '../checks/types.js';
+import { fromEnvironment, fromFile, int, parseHeaders, parseInferences, parseOnly, parseTargets, UsageError, type Given } from './values.js';
 
 export interface CliOptions {
   /** What was asked: a run, or the help, the version or the list of checks. */
@@ -49,6 +50,8 @@ export interface CliOptions {
   /** Stop starting checks after this many failures (--max-failures, --fail-fast). */
   maxFailures: number | undefined;
   only: string[] | undefined;
+  /** The inferences the checks grade by (every one but those --no-infer names). */
+  inferences: Inference[];
   strict: boolean;
   spec: string;
   /** False when colours are turned off (--no-color, NO_COLOR); undefined: colours when the output is a terminal. */
@@ -175,6 +178,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
     waitForMs: settings.has('wait-for') ? number('wait-for', 0, 0, 3600) * 1000 : undefined,
     maxFailures,
     only: parseOnly(settings.get('only')),
+    inferences: parseInferences(settings.get('no-infer')),
     strict: flag('strict'),
     spec: string('spec') ?? OPENAPI_PATH,
     color: flag('no-color') ? false : undefined,

@@ -33,6 +33,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'concurrency', type: 'string', env: 'PLANTSTORE_CONCURRENCY', value: 'N', help: 'checks in flight per target (default 4)' },
   { name: 'rate-limit', type: 'string', env: 'PLANTSTORE_RATE_LIMIT', value: 'N', help: 'at most N requests per second to each target; a 429 or 503 with Retry-After is waited out and retried either way' },
   { name: 'only', type: 'string', env: 'PLANTSTORE_ONLY', value: 'IDS', help: 'run only these checks (comma-separated IDs; --list shows them)' },
+  { name: 'no-infer', type: 'string', env: 'PLANTSTORE_NO_INFER', value: 'LIST', help: 'switch off inferences the state checks rest on (comma-separated: resource, read-back, listed, delete, update, limit, filter; docs/checks.md says what each infers); a check that rests on one is then skip' },
   { name: 'strict', type: 'boolean', env: 'PLANTSTORE_STRICT', help: 'count non-strict outcomes as failures' },
   { name: 'max-failures', type: 'string', env: 'PLANTSTORE_MAX_FAILURES', value: 'N', help: 'stop starting checks once N have failed; the checks not run are skip' },
   { name: 'fail-fast', type: 'boolean', env: 'PLANTSTORE_FAIL_FAST', help: 'stop at the first failure (--max-failures 1)' },

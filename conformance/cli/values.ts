@@ -3,6 +3,7 @@
 // makes no sense to the run is a UsageError naming where the value came from.
 import { StartError } from '../../lib/start-error.js';
 import { catalog } from '../checks/index.js';
+import { INFERENCES, type Inference } from '../checks/types.js';
 import type { OptionSpec } from './options.js';
 import { didYouMean } from './suggest.js';
 
@@ -105,6 +106,16 @@ export function parseOnly(given: Given | undefined): string[] | undefined {
     if (!known.includes(id)) throw new UsageError(`${given.from}: no check ${id}${didYouMean(id, known)}; --list shows every check`);
   }
   return ids;
+}
+
+/** The inferences left on once --no-infer has switched some off. */
+export function parseInferences(given: Given | undefined): Inference[] {
+  if (given === undefined) return [...INFERENCES];
+  const off = String(given.value).split(',').map((s) => s.trim()).filter(Boolean);
+  for (const name of off) {
+    if (!(INFERENCES as readonly string[]).includes(name)) throw new UsageError(`${given.from}: no inference ${name}${didYouMean(name, [...INFERENCES])}; the inferences: ${INFERENCES.join(', ')}`);
+  }
+  return INFERENCES.filter((i) => !off.includes(i));
 }
 
 export const BOOLEAN_WORDS: Record<string, boolean> = { '1': true, true: true, yes: true, on: true, '0': false, false: false, no: false, off: false };

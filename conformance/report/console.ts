@@ -109,9 +109,9 @@ export function coverageLines(run: RunResult): string[] {
   ];
   for (const o of c.operations) {
     if (o.requests === 0) lines.push(`  operation ${o.method} ${o.path} (${o.operationId}): not covered, no request was sent`);
-    else if (!o.known) lines.push(`  operation ${o.method} ${o.path} (${o.operationId}): generic checks only (PS-DOC-001, PS-DOC-002), ${o.requests} request(s)`);
+    else if (!o.known) lines.push(`  operation ${o.method} ${o.path} (${o.operationId}): PS-OP-*, PS-DOC-*${o.role ? ` and the state checks (its role: ${o.role.role}, by ${o.role.by})` : ''}, ${o.requests} request(s)`);
   }
-  for (const r of c.responses) if (r.observedOn.length === 0) lines.push(`  response ${r.status} of ${r.method} ${r.path}: no target gave it`);
+  for (const r of c.responses) if (r.observedOn.length === 0) lines.push(`  response ${r.status} of ${r.method} ${r.path}: no target gave it${r.why ? ` (${r.why})` : ''}`);
   for (const k of c.keywords) if (k.status === 'not exercised') lines.push(`  not exercised: ${k.keyword} at ${k.pointer}: ${k.detail}`);
   for (const r of c.ruledOut ?? []) lines.push(`  skipped because of the document: ${r.id} ${r.title}: ${r.reason}`);
   lines.push('');

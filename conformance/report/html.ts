@@ -207,11 +207,11 @@ function clientMain(): void {
     const head = (...names: string[]) => h('tr', {}, ...names.map((n) => h('th', {}, n)));
     const operations = h('table', { id: 'coverage-operations' }, head('operation', 'checked by', 'requests'));
     for (const o of coverage.operations) {
-      const by = o.requests === 0 ? 'not covered' : o.known ? 'the catalog' : 'generic checks only (PS-DOC-001, PS-DOC-002)';
+      const by = o.requests === 0 ? 'not covered' : o.known ? 'the catalog' : o.role ? `PS-OP-*, PS-DOC-*, state checks (${o.role.role})` : 'PS-OP-*, PS-DOC-*';
       operations.append(h('tr', { 'data-covered': String(o.requests > 0) }, cell(`${o.method} ${o.path} (${o.operationId})`), cell(by), cell(String(o.requests), { class: 'num' })));
     }
     const responses = h('table', { id: 'coverage-responses' }, head('operation', 'declared status', 'given by'));
-    for (const r of coverage.responses) responses.append(h('tr', {}, cell(`${r.method} ${r.path}`), cell(r.status), cell(r.observedOn.length > 0 ? r.observedOn.join(', ') : 'no target')));
+    for (const r of coverage.responses) responses.append(h('tr', {}, cell(`${r.method} ${r.path}`), cell(r.status), cell(r.observedOn.length > 0 ? r.observedOn.join(', ') : `no target${r.why ? `: ${r.why}` : ''}`)));
     const keywords = h('table', { id: 'coverage-keywords' }, head('keyword', 'where', 'status', 'checks', 'what was derived, or why not'));
     for (const k of coverage.keywords) {
       keywords.append(h('tr', { 'data-status': k.status }, h('td', {}, h('code', {}, k.keyword)), h('td', {}, h('code', {}, k.pointer)), cell(k.status), cell(k.by.join(', ')), cell(k.detail)));

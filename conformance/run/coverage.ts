@@ -20,6 +20,10 @@ export interface OperationCoverage {
   known: boolean;
   /** Requests the run sent to it, over every target. */
   requests: number;
+  /** Its role on the plant resource (list, read, replace, merge, delete), where it has one, and how the harness knows (the path's shape, or links). */
+  role?: { role: string; by: string };
+  /** How it fared in each check whose cases reach several operations (PS-OP-*), on each target. */
+  checks: Array<{ check: string; target: string; outcome: string; detail?: string }>;
 }
 
 export interface ResponseCoverage {
@@ -28,6 +32,8 @@ export interface ResponseCoverage {
   status: string;
   /** The targets that gave an answer with this status to this operation. */
   observedOn: string[];
+  /** Why no target gave it, when none did. */
+  why?: string;
 }
 
 export type KeywordStatus = 'exercised' | 'annotation' | 'not exercised';
@@ -88,23 +94,43 @@ export function computeCoverage(model: SpecModel, targets: TargetResult[], obser
       answered.set(key, (answered.get(key) ?? new Set()).add(target));
     }
   }
-  const operations = model.operations.map((op) => ({
-    method: op.method,
-    path: op.path,
-    operationId: op.operationId,
-    known: op.pointer === model.create.pointer,
-    requests: requests.get(op.pointer) ?? 0,
-  }));
+  const operations = model.operations.map((op): OperationCoverage => {
+    const name = `${op.method} ${op.path}`;
+    const role = model.resource.operations.find((r) => r.op.pointer === op.pointer);
+    return {
+      method: op.method,
+      path: op.path,
+      operationId: op.operationId,
+      known: op.pointer === model.create?.pointer,
+      requests: requests.get(op.pointer) ?? 0,
+      ...(role ? { role: { role: role.role, by: role.by } } : {}),
+      checks: targets.flatMap((t) =>
+        t.results.flatMap((r) => (r.operations ?? []).filter((o) => o.operation === name).map((o) => ({ check: r.id, target: t.target.name, outcome: o.outcome, ...(o.detail !== undefined ? { detail: o.detail } : {}) }))),
+      ),
+    };
+  });
   const responses = model.operations.flatMap((op) =>
-    [...op.responses.keys()].map((status) => ({ method: op.method, path: op.path, status, observedOn: [...(answered.get(`${op.pointer} ${status}`) ?? [])] })),
+    [...op.responses.keys()].map((status): ResponseCoverage => {
+      const observedOn = [...(answered.get(`${op.pointer} ${status}`) ?? [])];
+      return { method: op.method, path: op.path, status, observedOn, ...(observedOn.length === 0 ? { why: whyNotGiven(op.pointer, status, requests, answered) } : {}) };
+    }),
   );
   const ruledOut = new Map<string, RuledOutCheck>();
   for (const t of targets) for (const r of t.results) if (r.ruledOut !== undefined && !ruledOut.has(r.id)) ruledOut.set(r.id, { id: r.id, title: r.title, reason: r.ruledOut });
   return { operations, responses, keywords: keywordCoverage(model, ran, responses), ruledOut: [...ruledOut.values()] };
 }
 
+/** Why no target gave a declared response: nothing reached the operation, or what it answered instead. */
+function whyNotGiven(pointer: string, status: string, requests: Map<string, number>, answered: Map<string, Set<string>>): string {
+  if ((requests.get(pointer) ?? 0) === 0) return 'no request of the run reached the operation';
+  const seen = [...answered.keys()].filter((k) => k.startsWith(`${pointer} `)).map((k) => k.slice(pointer.length + 1)).sort();
+  const what = status.startsWith('2') ? 'its valid requests' : status.startsWith('4') ? 'the requests it should refuse' : 'its requests';
+  return `${what} were answered ${seen.join(', ') || 'with no status'}, never ${status}${status === 'default' || /XX$/i.test(status) ? ' (a range or default: the statuses seen matched another declaration)' : ''}`;
+}
+
 function keywordCoverage(model: SpecModel, ran: Set<string>, responses: ResponseCoverage[]): KeywordCoverage[] {
-  const derivations = new Map(keywordDerivations(model).map((d) => [d.use.pointer, d]));
+  // The keyword cases are the create's request body's: none without a create operation.
+  const derivations = new Map((model.create ? keywordDerivations(model) : []).map((d) => [d.use.pointer, d]));
   // Schemas checked on answers (PS-RESP-003, PS-DOC-002): those of the declared responses some target gave.
   const onAnswers = new Map<string, string>();
   if (ran.has('PS-RESP-003') || ran.has('PS-DOC-002')) {
@@ -123,7 +149,7 @@ function keywordCoverage(model: SpecModel, ran: Set<string>, responses: Response
 
   // Request schemas below applicators the derivation does not enter (if, then, not, propertyNames, ...).
   const request = new Set<string>();
-  reachable(model, model.create.requestSchema.schema, model.create.requestSchema.pointer, request);
+  if (model.create) reachable(model, model.create.requestSchema.schema, model.create.requestSchema.pointer, request);
 
   const direct = model.keywords.map((use): KeywordCoverage => {
     const entry = (status: KeywordStatus, by: string[], detail: string): KeywordCoverage => ({ keyword: use.keyword, pointer: use.pointer, status, by, detail });

@@ -22,7 +22,8 @@ import type { Exchange, RequestSpec } from '../checks/exchange.js';
 import { IdAllocator } from '../cases/ids.js';
 import { speaksPlainHttp, speaksTls } from './probe.js';
 import { NO_SECRETS, shorten } from '../redact/shorten.js';
-import type { SpecModel } from '../model/spec-model.js';
+import type { OperationModel, SpecModel } from '../model/spec-model.js';
+import { operationCall } from '../checks/op-requests.js';
 import type { Target } from '../model/target.js';
 
 export type DiagnosisKind =
@@ -51,9 +52,28 @@ export interface Diagnosis {
 
 type Send = (spec: RequestSpec) => Promise<Exchange>;
 
+/**
+ * The operation the diagnosis sends to: the create operation, or in a
+ * document without one, the first that requires bearer credentials (one
+ * without path parameters first: it names no plant that may not be there),
+ * else the first the document declares.
+ */
+export function probeOperation(model: SpecModel): OperationModel {
+  if (model.create) return model.create;
+  const bearer = model.operations.filter((op) => op.bearerRequired);
+  return bearer.find((op) => !op.path.includes('{')) ?? bearer[0] ?? model.operations.find((op) => !op.path.includes('{')) ?? model.operations[0]!;
+}
+
 /** The preflight: the operation without credentials or body, which a conforming server refuses (401) and which creates nothing. */
 export function preflight(model: SpecModel): RequestSpec {
-  return { method: model.create.method, path: model.create.path, headers: {}, note: 'preflight' };
+  const op = probeOperation(model);
+  return { method: op.method, path: op.path, headers: {}, note: 'preflight' };
+}
+
+/** A valid request with the token: a create (one plant, with an id of the diagnosis's own allocator), or a request the document describes. */
+function validRequest(ctx: CheckContext, op: OperationModel): RequestSpec {
+  const note = `diagnosis: a valid ${op.pointer === ctx.model.create?.pointer ? 'create' : `${op.method} ${op.path}`} with the token`;
+  return op.pointer === ctx.model.create?.pointer ? createRequest(ctx, validPlant(ctx), { note }) : operationCall(ctx, op, { note });
 }
 
 function hostAndPort(url: string): { host: string; port: number; origin: string } {
@@ -137,7 +157,7 @@ function gist(ex: Exchange): string {
  * headers, the gateway rules). `exchanges` receives every exchange sent.
  */
 export async function diagnose(model: SpecModel, target: Target, send: Send, timeoutMs: number): Promise<{ diagnosis?: Diagnosis; preflight: Exchange }> {
-  const op = model.create;
+  const op = probeOperation(model);
   const first = await send(preflight(model));
   if (!first.response) return { diagnosis: await noAnswer(first, target, timeoutMs), preflight: first };
   // An nginx TLS port answers a plain request with this 400 page.
@@ -147,8 +167,8 @@ export async function diagnose(model: SpecModel, target: Target, send: Send, tim
   }
 
   // A valid create with the token, with ids of its own (the checks' allocator is not touched).
-  const ctx: CheckContext = { model, target, ids: new IdAllocator(), seed: 0, cases: 0, auth: () => `Bearer ${target.token}` };
-  const create = await send(createRequest(ctx, validPlant(ctx), { note: 'diagnosis: a valid create with the token' }));
+  const ctx: CheckContext = { model, target, ids: new IdAllocator(), seed: 0, cases: 0, auth: () => `Bearer ${target.token}`, inferences: new Set() };
+  const create = await send(validRequest(ctx, op));
   if (!create.response) return { diagnosis: await noAnswer(create, target, timeoutMs), preflight: first };
   const status = create.response.status;
   const request = `A valid ${op.method} ${op.path}`;
@@ -184,7 +204,7 @@ export async function diagnose(model: SpecModel, target: Target, send: Send, tim
         kind: 'token-refused',
         problem: `the token from ${target.tokenFrom} was refused`,
         evidence: `${request} with it was answered ${gist(create)}.`,
-        fix: `Give ${target.tokenFrom} a token this target accepts${status === 403 ? ' and that may create plants' : ''}.`,
+        fix: `Give ${target.tokenFrom} a token this target accepts${status === 403 && op === model.create ? ' and that may create plants' : ''}.`,
       },
       preflight: first,
     };

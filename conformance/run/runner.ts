@@ -5,7 +5,7 @@
 // in verdicts.ts.
 import { catalog as defaultCatalog } from '../checks/index.js';
 import { runProperty } from '../checks/property.js';
-import { MAX_BATCH, type AggregateCheck, type Case, type CaseExchange, type Check, type CheckContext, type Outcome, type Verdict } from '../checks/types.js';
+import { INFERENCES, MAX_BATCH, MAX_FOLLOW_ROUNDS, type AggregateCheck, type Case, type CaseExchange, type Check, type CheckContext, type Inference, type Outcome, type Verdict } from '../checks/types.js';
 import { RuledOut } from '../cases/draw.js';
 import { toCurl } from './curl.js';
 import { diagnose, waitForAnswer, type Diagnosis } from './diagnose.js';
@@ -43,6 +43,8 @@ export interface RunOptions {
   maxFailures?: number;
   /** With maxFailures: non-strict counts as a failure too (--strict). */
   strict?: boolean;
+  /** The inferences the checks grade by (--inferences); default every one. */
+  inferences?: readonly Inference[];
   /** What happens to a target as the run goes: waiting for it, its diagnosis, its checks starting and done. */
   onEvent?: (event: RunEvent) => void;
   /** Sees every HTTP exchange with a target as it went over the wire (a retry after 429 included), with when it started and how long it took: the HAR recording. */
@@ -139,6 +141,7 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
       seed: opts.seed,
       cases: opts.cases,
       auth: () => `Bearer ${target.token}`,
+      inferences: new Set(opts.inferences ?? INFERENCES),
     };
     const results = new Map<string, CheckResult>();
     const aggregates = new AggregateVerdicts(checks.filter((c): c is AggregateCheck => c.kind === 'aggregate'), ctx);
@@ -167,6 +170,7 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
         ...(ruledOut !== undefined ? { ruledOut } : {}),
         ...(reportable && ex?.request.note !== undefined ? { case: ex.request.note } : {}),
         ...(reportable && verdict.facts !== undefined ? { facts: verdict.facts } : {}),
+        ...(verdict.operations !== undefined ? { operations: verdict.operations } : {}),
       });
       opts.onProgress?.(++done, checks.length, target.name, check.id);
     };
@@ -217,10 +221,15 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
       try {
         if (check.kind === 'exchange') {
           const sent: Array<CaseExchange<unknown>> = [];
-          for (const group of batches(planned!)) {
-            const exchanges = await Promise.all(group.map((c) => s.send(c.request)));
-            if (s.cutShort) break;
-            group.forEach((c, i) => sent.push({ ...c, exchange: exchanges[i]! }));
+          // The planned cases, then those the check builds from their answers (follow), round after round.
+          let next: Array<Case<unknown>> = planned!;
+          for (let round = 0; next.length > 0 && !s.cutShort && round <= MAX_FOLLOW_ROUNDS; round++) {
+            for (const group of batches(next)) {
+              const exchanges = await Promise.all(group.map((c) => s.send(c.request)));
+              if (s.cutShort) break;
+              group.forEach((c, i) => sent.push({ ...c, exchange: exchanges[i]! }));
+            }
+            next = s.cutShort ? [] : (check.follow?.(sent, ctx) ?? []);
           }
           const verdict = s.cutShort ? (partialVerdict(check, sent, ctx) ?? dead()) : check.verify(sent, ctx);
           // A case sent at the same time as others: its reproduction says so.

@@ -3,7 +3,7 @@
 // the reports, the matrix, the divergence file, the coverage), in a module
 // of their own that imports none of them, so that none depends on another
 // through them.
-import type { Facts, Level, Outcome, Source } from '../checks/types.js';
+import type { Facts, Level, OperationOutcome, Outcome, Source } from '../checks/types.js';
 import type { Diagnosis } from './diagnose.js';
 import type { Target } from '../model/target.js';
 
@@ -35,6 +35,8 @@ export interface CheckResult {
   case?: string;
   /** What the verdict is about, as data (the status, a header, a pointer in the body, the expected and actual value there). */
   facts?: Facts;
+  /** For a check whose cases reach several operations: each operation's worst outcome, and what departed. */
+  operations?: OperationOutcome[];
 }
 
 export type Summary = Record<Outcome, number>;

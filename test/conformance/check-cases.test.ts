@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { it } from 'node:test';
 import { catalog } from '../../conformance/checks/index.js';
-import type { Case, CheckContext, ExchangeCheck } from '../../conformance/checks/types.js';
+import { INFERENCES, type Case, type CheckContext, type ExchangeCheck } from '../../conformance/checks/types.js';
 import type { Exchange } from '../../conformance/checks/exchange.js';
 import { IdAllocator } from '../../conformance/cases/ids.js';
 import { toJson, type JsonValue } from '../../conformance/model/json.js';
@@ -20,6 +20,7 @@ function context(): CheckContext {
     seed: 1,
     cases: 1,
     auth: () => 'Bearer secret',
+    inferences: new Set(INFERENCES),
   };
 }
 

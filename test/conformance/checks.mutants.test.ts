@@ -38,7 +38,8 @@ describe('the baseline fake server', () => {
   it('passes every check, twice in a row against the same server', async () => {
     for (let i = 0; i < 2; i++) {
       const r = await runAgainst(fake);
-      const notPass = r.results.filter((x) => x.outcome !== 'pass').map((x) => `${x.id} ${x.outcome}: ${x.actual}`);
+      // The state checks of the plant resource skip where the document declares no list, read or delete (the seed's), saying why.
+      const notPass = r.results.filter((x) => x.outcome !== 'pass' && !(x.outcome === 'skip' && x.ruledOut)).map((x) => `${x.id} ${x.outcome}: ${x.actual}`);
       assert.deepEqual(notPass, [], `run ${i + 1}`);
       assert.equal(r.results.length, catalog.length);
     }

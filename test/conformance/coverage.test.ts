@@ -66,12 +66,15 @@ describe('coverage of the document', () => {
     for (const k of missing) assert.ok(console.includes(`not exercised: ${k.keyword} at ${k.pointer}: ${k.detail}`), k.pointer);
   });
 
-  it('an operation the catalog does not know is reached by the generic checks; a declared response no target gave is listed', async () => {
+  it('an operation beside the create is reached by the checks of every operation, with how it fared in each; a declared response no target gave is listed with why', async () => {
     const { coverage, console } = await covered(loadSpecModel(fixturePath('get-plant-by-id.yaml')));
     const read = coverage.operations.find((o) => o.path === '/plants/{id}')!;
     assert.equal(read.known, false);
     assert.ok(read.requests >= 2, 'PS-DOC-001 and PS-DOC-002 sent to it');
-    assert.match(console, /operation GET \/plants\/\{id\} \(getPlant\): generic checks only \(PS-DOC-001, PS-DOC-002\)/);
-    assert.match(console, /response 200 of GET \/plants\/\{id\}: no target gave it/);
+    assert.deepEqual(read.role, { role: 'read', by: 'shape' });
+    assert.ok(read.checks.some((c) => c.check === 'PS-OP-001'), 'PS-OP-001 says how GET /plants/{id} fared');
+    assert.match(console, /operation GET \/plants\/\{id\} \(getPlant\): PS-OP-\*, PS-DOC-\* and the state checks \(its role: read, by shape\)/);
+    assert.match(console, /response 200 of GET \/plants\/\{id\}: no target gave it \(its valid requests were answered \d{3}/);
+    assert.ok(coverage.responses.find((r) => r.path === '/plants/{id}' && r.status === '200')!.why);
   });
 });

@@ -17,7 +17,7 @@ const documents = [
 
 for (const [name, path] of documents) {
   const model = loadSpecModel(path);
-  const op = model.create;
+  const op = model.create!;
   describe(`generated NewPlants, ${name}`, () => {
     it('valid samples validate against the request schema and hold every required field', () => {
       for (const body of fc.sample(validArb(model), { seed: 7, numRuns: 200 })) {

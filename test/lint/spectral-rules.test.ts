@@ -53,6 +53,27 @@ const CASES: Array<{ name: string; edit: (doc: Doc) => void; fires: string[]; qu
     },
     fires: ['plantstore-json-content'],
   },
+  {
+    // RFC 7464 JSON text sequences are not JSON text (record separators between values).
+    name: 'json-sequence',
+    edit: (doc) => {
+      const content = post(doc).requestBody.content;
+      content['application/json-seq'] = content['application/json'];
+      delete content['application/json'];
+    },
+    fires: ['plantstore-json-content'],
+  },
+  {
+    // RFC 6839 §3.1: a +json media type is JSON (a JSON Merge Patch, RFC 7396; problem details, RFC 9457).
+    name: 'json-suffix',
+    edit: (doc) => {
+      const content = post(doc).requestBody.content;
+      content['application/merge-patch+json'] = content['application/json'];
+      post(doc).responses['400'].content['application/problem+json'] = post(doc).responses['400'].content['application/json'];
+    },
+    fires: [],
+    quiet: ['plantstore-json-content'],
+  },
 ];
 
 let dir: string;

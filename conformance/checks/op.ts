@@ -1,0 +1,251 @@
+// PS-OP-*: every operation the document declares, create included. Valid
+// requests drawn from the document (each parameter, each media type of the
+// body), right after a create where the operation acts on a stored plant;
+// requests invalid in one place; credentials per operation. A failing case
+// names its operation, and the verdict says per operation what passed, so
+// that the IDs stay the same as documents change.
+import { invalidParameterValues } from '../cases/parameter-values.js';
+import { brokenBodies, validBody } from '../cases/operation-bodies.js';
+import { flattenObject } from '../model/schema-shape.js';
+import { operationName, type OperationModel, type RequestBodyModel } from '../model/operation-model.js';
+import type { JsonValue } from '../model/json.js';
+import { RuledOut } from '../model/ruled-out.js';
+import { gradeUnauthorized, describe } from './grades.js';
+import { chainAfterCreate, chainId, chains, followCalls, idParameter, idSourceOf, idText, startWith, type Call, type Chain, type OpSent } from './op-cases.js';
+import { gradeRefused, gradeValid, perOperation } from './op-grades.js';
+import { operationCall, writable, type CallOptions } from './op-requests.js';
+import { idField } from './requests.js';
+import { rfc } from './sources.js';
+import type { Case, CheckContext, ExchangeCheck, Verdict } from './types.js';
+
+const OPENAPI_RESPONSES = { document: 'OpenAPI 3.1', section: '§4.8.16 Responses Object', url: 'https://spec.openapis.org/oas/v3.1.0#responses-object' };
+
+/** Whether the operation acts on a stored plant, so that a valid request to it is sent right after a create. */
+function needsPlant(ctx: CheckContext, op: OperationModel): boolean {
+  if (!ctx.model.create || op.pointer === ctx.model.create.pointer || !idParameter(ctx, op)) return false;
+  const r = ctx.model.resource.operations.find((x) => x.op.pointer === op.pointer);
+  return !(r?.by === 'shape' && !ctx.inferences.has('resource'));
+}
+
+/** A body of this media type for `op` that carries the plant's id where its schema has the property (a replace, say). */
+function bodyFor(ctx: CheckContext, op: OperationModel, media: RequestBodyModel, id: JsonValue | undefined): CallOptions['body'] {
+  if (op.pointer === ctx.model.create?.pointer && media === op.requestBodies[0]) return undefined;
+  const holdsId = id !== undefined && media.schema && flattenObject(ctx.model.doc, media.schema.schema, media.schema.pointer).fields.some((f) => f.name === idField(ctx));
+  return { contentType: media.contentType, value: validBody(ctx.model, media, holdsId ? [[[idField(ctx)], id]] : []) };
+}
+
+/** The valid requests to an operation: required parameters only, then every optional one too, once per writable media type. */
+function validCalls(ctx: CheckContext, op: OperationModel, chain: Chain | undefined, opts: CallOptions = {}): Call[] {
+  const name = operationName(op);
+  const source = chain ? idSourceOf(ctx, op) : undefined;
+  const id = chain && source ? chainId(chain, source) : undefined;
+  const set = id !== undefined && source ? { [source.parameter]: idText(id) } : {};
+  const medias = op.requestBodies.filter(writable);
+  const out: Call[] = [];
+  const variants: Array<[CallOptions, string]> = [[{}, 'its required parameters']];
+  if (op.parameters.some((p) => !p.required)) variants.push([{ optional: true, pick: 1 }, 'every parameter']);
+  for (const [i, media] of (medias.length > 0 ? medias : [undefined]).entries()) {
+    for (const [v, label] of i === 0 ? variants : variants.slice(0, 1)) {
+      const body = media ? bodyFor(ctx, op, media, id) : undefined;
+      const what = `a valid request with ${label}${media ? `, a ${media.contentType} body` : ''}${id !== undefined ? `, the plant just created` : ''}`;
+      out.push({ operation: name, label: what, request: operationCall(ctx, op, { ...v, ...opts, set, ...(body !== undefined ? { body } : {}), note: `${name}: ${what}` }) });
+    }
+  }
+  return out;
+}
+
+/** Valid requests to every operation, each its own chain: a create first where the operation acts on a plant. */
+function validCases(ctx: CheckContext, opts: CallOptions = {}, calls: (ctx: CheckContext, op: OperationModel, chain: Chain | undefined) => Call[] = (c, op, ch) => validCalls(c, op, ch, opts)): Array<Case<OpSent>> {
+  const out: Array<Case<OpSent>> = [];
+  for (const op of ctx.model.operations) {
+    try {
+      if (needsPlant(ctx, op)) {
+        // One chain (one plant) per request: a DELETE removes the plant the next request would need.
+        const count = calls(ctx, op, undefined).length;
+        for (let i = 0; i < count; i++) out.push(chainAfterCreate(ctx, out.length, operationName(op), [(chain) => calls(ctx, op, chain)[i]]));
+      } else {
+        for (const call of calls(ctx, op, undefined)) out.push(startWith(out.length, call));
+      }
+    } catch (err) {
+      if (!(err instanceof RuledOut)) throw err;
+    }
+  }
+  if (out.length === 0) throw new RuledOut('the harness can build no valid request to any operation of the document');
+  return out;
+}
+
+/** The calls of each chain (its create left out), each with its operation. */
+function callsOf(cases: Parameters<typeof chains>[0]) {
+  return chains(cases).flatMap((steps) => steps.filter((s) => !s.sent.create));
+}
+
+const allNames = (ctx: CheckContext) => ctx.model.operations.map(operationName);
+const NOT_IMPLEMENTED = new Set([404, 405, 501]);
+
+const implemented: ExchangeCheck<OpSent> = {
+  kind: 'exchange',
+  id: 'PS-OP-001',
+  title: 'Every operation the document declares is implemented: not every valid request is answered 404, 405 or 501, even right after a create',
+  level: 'MUST',
+  source: OPENAPI_RESPONSES,
+  requirement: 'The Responses Object: "A container for the expected responses of an operation. The container maps a HTTP response code to the expected response." A declared operation answers its valid requests with the responses the document declares for them; an operation that answers every one 404 (RFC 9110 §15.5.5: "did not find a current representation for the target resource"), 405 or 501 is not there.',
+  grading: 'MUST: the document\'s declared responses are binding for the operations it declares (the project\'s shared decisions). An operation whose every valid request, each sent right after a create of the plant it acts on, is answered 404, 405 or 501 fails. An operation that acts on a plant in a document without a create: skip for it (an unknown id is rightly 404).',
+  evidence: 'For each operation, its valid requests (required parameters, then every parameter, each media type of its body) each after a create of the plant it acts on; at least one answered otherwise than 404, 405 or 501 for a pass.',
+  cases: (ctx) => validCases(ctx),
+  follow: (sent, ctx) => followCalls(sent, ctx),
+  verify: (cases, ctx) => {
+    const graded: Array<{ operation: string; index?: number; verdict: Verdict }> = [];
+    const byOp = new Map<string, ReturnType<typeof callsOf>>();
+    for (const c of callsOf(cases)) byOp.set(c.sent.operation, [...(byOp.get(c.sent.operation) ?? []), c]);
+    for (const op of ctx.model.operations) {
+      const name = operationName(op);
+      const calls = (byOp.get(name) ?? []).filter((c) => c.exchange.response);
+      if (calls.length === 0) continue;
+      if (!calls.every((c) => NOT_IMPLEMENTED.has(c.exchange.response!.status))) {
+        graded.push({ operation: name, verdict: { outcome: 'pass' } });
+        continue;
+      }
+      const itemWithoutCreate = !ctx.model.create && idParameter(ctx, op) !== undefined;
+      const statuses = [...new Set(calls.map((c) => c.exchange.response!.status))].join(', ');
+      graded.push({
+        operation: name,
+        index: calls[0]!.index,
+        verdict: itemWithoutCreate
+          ? { outcome: 'skip', actual: `${name} acts on a stored plant and the document has no create to store one: its ${statuses} may be right` }
+          : {
+              outcome: 'fail',
+              expected: `${name} answers a valid request with a status it declares (${[...op.responses.keys()].join(', ')})`,
+              actual: `${name} is not implemented: each of its ${calls.length} valid request(s)${needsPlant(ctx, op) ? ', each right after a create,' : ''} answered ${statuses}: ${describe(calls[0]!.exchange)}`,
+              cause: `a declared operation (${name}) is not implemented`,
+            },
+      });
+    }
+    return perOperation(graded, allNames(ctx));
+  },
+};
+
+const validAnswers: ExchangeCheck<OpSent> = {
+  kind: 'exchange',
+  id: 'PS-OP-002',
+  title: 'A valid request to any operation is answered with a declared success status, its declared content type and a body that validates',
+  level: 'MUST',
+  source: OPENAPI_RESPONSES,
+  requirement: 'The Responses Object maps a HTTP response code to the expected response; the Media Type Object\'s schema "defining the content of the request, response, parameter, or header". A valid request (every parameter and body valid by the document\'s schemas) is answered with a declared 2xx, with a declared media type and a body that its schema accepts; any answer with a declared status is held to that status\'s declaration.',
+  grading: 'MUST: a 5xx, a 2xx the document does not declare, a declared status with another content type or a body its schema refuses, or a refusal (400, 401, 422…) of a valid request fails. A 404 (an item the state checks grade), 403 (authorization per operation) or 409 (a conflict with stored state) is non-strict.',
+  evidence: 'The same requests as PS-OP-001: each answer\'s status, content type and body against the responses declared for its operation and status.',
+  cases: (ctx) => validCases(ctx),
+  follow: (sent, ctx) => followCalls(sent, ctx),
+  verify: (cases, ctx) => {
+    const ops = new Map(ctx.model.operations.map((op) => [operationName(op), op]));
+    const graded = callsOf(cases).map((c) => ({ operation: c.sent.operation, index: c.index, verdict: gradeValid(ops.get(c.sent.operation)!, c.exchange) }));
+    // A create that prepares a call and is refused ends its chain: the create checks grade it.
+    return perOperation(graded, allNames(ctx));
+  },
+};
+
+/** Requests to `op` invalid in one place: a parameter's value its schema refuses, a required parameter or body left out, a body broken in one place. */
+function invalidCalls(ctx: CheckContext, op: OperationModel): Call[] {
+  const name = operationName(op);
+  const out: Call[] = [];
+  const call = (what: string, opts: CallOptions) => out.push({ operation: name, label: what, request: operationCall(ctx, op, { ...opts, note: `${name}: ${what}` }) });
+  for (const p of op.parameters) {
+    for (const v of invalidParameterValues(ctx.model, p, 3)) call(`the ${p.in} parameter ${p.name} ${v.label} (${JSON.stringify(v.text)})`, { set: { [p.name]: v.text } });
+    if (p.required && p.in !== 'path') call(`without its required ${p.in} parameter ${p.name}`, { omit: p.name });
+  }
+  for (const media of op.requestBodies.filter(writable)) {
+    for (const broken of brokenBodies(ctx.model, media, [], 2)) call(`a ${media.contentType} body ${broken.label}`, { body: { contentType: media.contentType, value: broken.body } });
+  }
+  if (op.requestBodyRequired) call('without its required body', { body: null });
+  return out;
+}
+
+const refused: ExchangeCheck<OpSent> = {
+  kind: 'exchange',
+  id: 'PS-OP-003',
+  title: 'A request to any operation invalid in one place (a parameter, a required parameter or body left out, the body) is refused with a 4xx, never accepted, never a 5xx',
+  level: 'MUST',
+  source: rfc(9110, '§15.5.1 400 Bad Request', 'section-15.5.1'),
+  requirement: 'The 400 (Bad Request) status code indicates that the server cannot or will not process the request due to something that is perceived to be a client error. (OpenAPI 3.1 §4.8.12: a parameter\'s schema "defining the type used for the parameter"; a request the document\'s schemas refuse is not one of the operation\'s requests.)',
+  grading: 'MUST: a request the document\'s schemas refuse in one place, answered 2xx (served as if valid) or 5xx (RFC 9110 §15.6: the server erred, not the client), or a dropped connection, fails; a declared 4xx whose body or content type departs from its declaration fails. The RFC\'s 400 or 404 where the document declares neither passes; another undeclared 4xx (422, 405…) is non-strict, as is a 400 without the document\'s error record.',
+  evidence: 'For each operation: each parameter with up to three values its schema refuses (not a number, a fraction for an integer, one past its range or bounds…), each required parameter left out, each writable body broken in one place (checked by the document\'s validator), a required body left out; each answered 4xx for a pass.',
+  cases: (ctx) => {
+    const out: Array<Case<OpSent>> = [];
+    for (const op of ctx.model.operations) {
+      try {
+        for (const call of invalidCalls(ctx, op)) out.push(startWith(out.length, call));
+      } catch (err) {
+        if (!(err instanceof RuledOut)) throw err;
+      }
+    }
+    if (out.length === 0) throw new RuledOut('no operation of the document has a parameter or body the harness can make invalid');
+    return out;
+  },
+  verify: (cases, ctx) => {
+    const ops = new Map(ctx.model.operations.map((op) => [operationName(op), op]));
+    const graded = callsOf(cases).map((c) => ({ operation: c.sent.operation, index: c.index, verdict: gradeRefused(ctx, ops.get(c.sent.operation)!, c.exchange, c.sent.label) }));
+    return perOperation(graded, allNames(ctx));
+  },
+};
+
+/** Credentials a bearer scheme refuses, each with its note. */
+const BAD_CREDENTIALS: Array<[string | null, string]> = [
+  [null, 'no credentials'],
+  ['Basic cGxhbnQ6c3RvcmU=', 'another scheme (Basic)'],
+  ['Bearer', 'a malformed credential (Bearer without a token)'],
+];
+
+function securityCalls(ctx: CheckContext, op: OperationModel, chain: Chain | undefined): Call[] {
+  const [first] = validCalls(ctx, op, chain);
+  if (!first) return [];
+  if (op.bearerRequired) {
+    return BAD_CREDENTIALS.map(([auth, note]) => {
+      const request = { ...first.request, headers: { ...first.request.headers } };
+      delete request.headers.authorization;
+      if (auth !== null) request.headers.authorization = auth;
+      return { operation: first.operation, label: `${note}, bearer required`, request: { ...request, note: `${first.operation}: ${note}` } };
+    });
+  }
+  if (op.open) {
+    const request = { ...first.request, headers: { ...first.request.headers } };
+    delete request.headers.authorization;
+    return [{ operation: first.operation, label: 'no credentials, none required', request: { ...request, note: `${first.operation}: no credentials (it declares none needed)` } }];
+  }
+  return [];
+}
+
+const perOperationSecurity: ExchangeCheck<OpSent> = {
+  kind: 'exchange',
+  id: 'PS-OP-004',
+  title: 'Each operation\'s own security requirement: where bearer is required, no credentials, another scheme and a malformed credential get 401 with a Bearer challenge; an operation that needs none serves a request without credentials',
+  level: 'MUST',
+  source: rfc(6750, '§3 The WWW-Authenticate Response Header Field', 'section-3'),
+  requirement: 'If the protected resource request does not include authentication credentials or does not contain an access token that enables access to the protected resource, the resource server MUST include the HTTP "WWW-Authenticate" response header field. (OpenAPI 3.1 §4.8.10: an operation\'s `security` "overrides any declared top-level security"; an empty one, or an empty alternative, needs no credentials.)',
+  grading: 'MUST: a bearer-protected operation that serves a request without valid bearer credentials (a 2xx, or a 5xx), or refuses it without a Bearer challenge, fails; another 4xx than 401 with the challenge is non-strict (RFC 6750 §3.1: SHOULD). An operation that declares no security and answers a valid request without credentials 401 or 403 fails (its declared security is binding). Operations with another scheme: skip for them.',
+  evidence: 'For each operation, its valid request (after a create of the plant it acts on) with each of the three bad credentials where bearer is required, or without credentials where none is: 401 with a Bearer challenge, or anything but 401/403 and 5xx, for a pass.',
+  cases: (ctx) => validCases(ctx, {}, securityCalls),
+  follow: (sent, ctx) => followCalls(sent, ctx),
+  verify: (cases, ctx) => {
+    const ops = new Map(ctx.model.operations.map((op) => [operationName(op), op]));
+    const graded = callsOf(cases).map((c) => {
+      const op = ops.get(c.sent.operation)!;
+      const ex = c.exchange;
+      let verdict: Verdict;
+      if (op.bearerRequired) {
+        const v = gradeUnauthorized(ex);
+        verdict = v.outcome === 'pass' ? v : { ...v, actual: `${c.sent.operation}, ${c.sent.label}: ${v.actual ?? ''}` };
+      } else {
+        const status = ex.response?.status;
+        verdict =
+          status === 401 || status === 403 || (status !== undefined && status >= 500)
+            ? { outcome: 'fail', expected: `${c.sent.operation} declares no security: a request without credentials is served`, actual: `${c.sent.operation}: ${describe(ex)}`, cause: `an operation that declares no security refuses a request without credentials (${status})`, facts: { status } }
+            : ex.response
+              ? { outcome: 'pass' }
+              : { outcome: 'error', expected: 'an HTTP answer', actual: describe(ex) };
+      }
+      return { operation: c.sent.operation, index: c.index, verdict };
+    });
+    return perOperation(graded, allNames(ctx));
+  },
+};
+
+export const opChecks = [implemented, validAnswers, refused, perOperationSecurity];

@@ -1,0 +1,178 @@
+// One operation of the document as the harness reads it: its parameters
+// (each with the validator of its schema), its request bodies (one per
+// declared media type), its responses (each with the validator of its
+// schema, and its links) and its security requirement. spec-model.ts
+// gathers them into the model of the whole document.
+import { resolveReference, type OpenApiDocument, type OperationLocation } from '../../spec/openapi.js';
+import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
+import type { SchemaValidators, Violation } from '../../spec/validator.js';
+
+/** A validator of the document; a violation names the keyword and its pointer. */
+export type Validator = (value: unknown) => Violation[];
+
+export interface ResponseModel {
+  status: string;
+  description: string;
+  contentTypes: string[];
+  /** Name of the component schema, when the response references one. */
+  schemaName?: string;
+  /** The schema and its pointer, when the response declares one. */
+  schema?: { schema: unknown; pointer: string };
+  validate?: Validator;
+  /** Its OpenAPI links (OpenAPI 3.1 §4.8.20), as the document writes them, and their pointer. */
+  links?: { links: Record<string, unknown>; pointer: string };
+}
+
+export interface ParameterModel {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  description?: string;
+  /** OpenAPI 3.1 §4.8.12.4: form for query and cookie, simple for path and header, unless the document says otherwise. */
+  style: string;
+  explode: boolean;
+  schema?: { schema: unknown; pointer: string };
+  /** Its schema's validator, on the value the text of the parameter stands for (7 for `?limit=7`). */
+  validate?: Validator;
+  example?: unknown;
+  /** Every example the document gives it (example, examples, its schema's examples). */
+  examples: unknown[];
+}
+
+/** One declared media type of a request body. */
+export interface RequestBodyModel {
+  contentType: string;
+  schema?: { schema: unknown; pointer: string };
+  validate?: Validator;
+  examples: unknown[];
+}
+
+export interface OperationModel {
+  path: string;
+  method: string;
+  operationId: string;
+  /** Its pointer in the document, e.g. `#/paths/~1plants/post`. */
+  pointer: string;
+  description?: string;
+  parameters: ParameterModel[];
+  requestContentTypes: string[];
+  requestBodyRequired: boolean;
+  /** The request body's schema (the first media type's) and its pointer. */
+  requestSchema?: { schema: unknown; pointer: string };
+  /** The request body's examples as the document gives them. */
+  requestExamples: unknown[];
+  validateRequest?: Validator;
+  /** Every declared media type of the request body, in the document's order. */
+  requestBodies: RequestBodyModel[];
+  responses: Map<string, ResponseModel>;
+  /** The security requirement's alternatives: each lists the schemes it needs (an empty one: no credentials needed). */
+  security: Array<Array<{ name: string; type: string; scheme?: string }>>;
+  securitySchemes: Array<{ name: string; type: string; scheme?: string }>;
+  /** Every alternative of the security requirement needs an HTTP bearer scheme. */
+  bearerRequired: boolean;
+  /** No credentials are needed: `security: []`, or an empty alternative (OpenAPI 3.1 §4.8.30). */
+  open: boolean;
+}
+
+/** `METHOD /path`, how a report names an operation. */
+export function operationName(op: { method: string; path: string }): string {
+  return `${op.method} ${op.path}`;
+}
+
+const COMPONENT = /^#\/components\/schemas\/([^/]+)$/;
+
+export function refName(schema: unknown): string | undefined {
+  const ref = isSchemaObject(schema) ? schema.$ref : undefined;
+  return typeof ref === 'string' ? COMPONENT.exec(ref)?.[1] : undefined;
+}
+
+function mediaExamples(media: { example?: unknown; examples?: Record<string, { value?: unknown }> } | undefined, schema: unknown): unknown[] {
+  const out: unknown[] = [];
+  if (media?.example !== undefined) out.push(media.example);
+  for (const e of Object.values(media?.examples ?? {})) if (e && e.value !== undefined) out.push(e.value);
+  if (isSchemaObject(schema) && Array.isArray(schema.examples)) out.push(...schema.examples);
+  return out;
+}
+
+function responsesOf(doc: OpenApiDocument, op: OperationLocation, validators: SchemaValidators): Map<string, ResponseModel> {
+  const responses = new Map<string, ResponseModel>();
+  for (const [status, raw] of Object.entries(op.operation.responses ?? {})) {
+    const { value: r, pointer: rp } = resolveReference(doc, raw, childPointer(op.pointer, 'responses', status));
+    const content = r.content ?? {};
+    const contentTypes = Object.keys(content);
+    const first = contentTypes[0];
+    const schema = first !== undefined ? content[first]!.schema : undefined;
+    const schemaPointer = first !== undefined ? childPointer(rp, 'content', first, 'schema') : '';
+    const links = (r as { links?: unknown }).links;
+    responses.set(status, {
+      status,
+      description: r.description,
+      contentTypes,
+      schemaName: refName(schema),
+      schema: schema !== undefined ? { schema, pointer: schemaPointer } : undefined,
+      validate: schema !== undefined ? validators.compile(schema, schemaPointer) : undefined,
+      ...(isSchemaObject(links) ? { links: { links, pointer: childPointer(rp, 'links') } } : {}),
+    });
+  }
+  return responses;
+}
+
+function requestBodiesOf(doc: OpenApiDocument, op: OperationLocation, validators: SchemaValidators): { bodies: RequestBodyModel[]; required: boolean } {
+  if (op.operation.requestBody === undefined) return { bodies: [], required: false };
+  const { value: body, pointer: bp } = resolveReference(doc, op.operation.requestBody, childPointer(op.pointer, 'requestBody'));
+  const bodies = Object.entries(body.content ?? {}).map(([contentType, media]): RequestBodyModel => {
+    const schema = media?.schema !== undefined ? { schema: media.schema, pointer: childPointer(bp, 'content', contentType, 'schema') } : undefined;
+    return { contentType, schema, validate: schema && validators.compile(schema.schema, schema.pointer), examples: mediaExamples(media, media?.schema) };
+  });
+  return { bodies, required: body.required === true };
+}
+
+export function operationModel(doc: OpenApiDocument, op: OperationLocation, validators: SchemaValidators): OperationModel {
+  const { operation, pointer } = op;
+  const { bodies, required } = requestBodiesOf(doc, op, validators);
+  const schemes = doc.components.securitySchemes ?? {};
+  const security = (operation.security ?? doc.security ?? []).map((requirement) =>
+    Object.keys(requirement).map((name) => {
+      const s = schemes[name] ?? {};
+      return { name, type: String(s.type), scheme: typeof s.scheme === 'string' ? s.scheme : undefined };
+    }),
+  );
+  const isBearer = (s: { type: string; scheme?: string }) => s.type === 'http' && s.scheme?.toLowerCase() === 'bearer';
+  const first = bodies[0];
+  return {
+    path: op.path,
+    method: op.method,
+    operationId: operation.operationId ?? `${op.method} ${op.path}`,
+    pointer,
+    ...(typeof (operation as { description?: unknown }).description === 'string' ? { description: (operation as unknown as { description: string }).description } : {}),
+    parameters: op.parameters.map(({ parameter: p, pointer: pp }): ParameterModel => {
+      const schema = p.schema !== undefined ? { schema: p.schema, pointer: childPointer(pp, 'schema') } : undefined;
+      const raw = p as { description?: unknown; style?: unknown; explode?: unknown };
+      const style = typeof raw.style === 'string' ? raw.style : p.in === 'query' || p.in === 'cookie' ? 'form' : 'simple';
+      const examples = [p.example, ...Object.values(p.examples ?? {}).map((e) => e?.value), ...(isSchemaObject(p.schema) && Array.isArray(p.schema.examples) ? p.schema.examples : [])].filter((v) => v !== undefined);
+      return {
+        name: p.name,
+        in: p.in,
+        required: p.required === true || p.in === 'path',
+        ...(typeof raw.description === 'string' ? { description: raw.description } : {}),
+        style,
+        explode: typeof raw.explode === 'boolean' ? raw.explode : style === 'form',
+        schema,
+        validate: schema && validators.compile(schema.schema, schema.pointer),
+        example: examples[0],
+        examples,
+      };
+    }),
+    requestContentTypes: bodies.map((b) => b.contentType),
+    requestBodyRequired: required,
+    requestSchema: first?.schema,
+    requestExamples: first?.examples ?? [],
+    validateRequest: first?.validate,
+    requestBodies: bodies,
+    responses: responsesOf(doc, op, validators),
+    security,
+    securitySchemes: security.flat(),
+    bearerRequired: security.length > 0 && security.every((alternative) => alternative.some(isBearer)),
+    open: security.length === 0 || security.some((alternative) => alternative.length === 0),
+  };
+}
