@@ -12,11 +12,28 @@ import { SEVERITY, type CheckContext, type Facts, type Verdict } from './types.j
 export const ACCEPT_GRADING = `MUST: the body is a valid NewPlant by the document's schema (JSON Schema 2020-12), so rule 1 binds the answer: anything but 200 with a Plant that carries back what was sent fails.`;
 export const ACCEPT_EVIDENCE = `200, the declared content type, a body valid against the success schema that carries back every property it declares as sent (exact numbers), for a body the document's validator accepts; a body the document rules out is not sent, and when none is left the check is skip.`;
 
-/** The worst of several verdicts (error > fail > non-strict > skip > pass); the first one wins a tie. */
+/** Whether an outcome departs from the rule (a case the reports list): fail, error, non-strict. */
+export function departs(outcome: Verdict['outcome']): boolean {
+  return outcome === 'fail' || outcome === 'error' || outcome === 'non-strict';
+}
+
+/**
+ * The worst of several verdicts (error > fail > non-strict > skip > pass); the
+ * first one wins a tie. It carries every departing verdict among them in
+ * `cases` (the cases of a verdict that has them, with the same indexing), so
+ * that no departure hides behind a worse one of the same check.
+ */
 export function worst(verdicts: Verdict[]): Verdict {
   let out: Verdict = { outcome: 'pass' };
-  for (const v of verdicts) if (SEVERITY[v.outcome] > SEVERITY[out.outcome]) out = v;
-  return out;
+  const cases: Verdict[] = [];
+  for (const v of verdicts) {
+    if (SEVERITY[v.outcome] > SEVERITY[out.outcome]) out = v;
+    if (v.cases) cases.push(...v.cases);
+    else if (departs(v.outcome)) cases.push(v);
+  }
+  if (cases.length === 0 || (cases.length === 1 && cases[0] === out)) return out;
+  const { cases: _own, ...head } = out;
+  return { ...head, cases };
 }
 
 /** Grades each case with `grade` and keeps the worst, remembering which case it was. */
