@@ -34,6 +34,7 @@ const integralNumerals: ExchangeCheck<Body> = {
   kind: 'exchange',
   id: 'PS-ACCEPT-011',
   title: 'Integral numerals (5.0, 5e0, 50e-1, 5.000E+0) are integers and accepted',
+  family: 'an integral numeral (5.0)',
   level: 'MUST',
   source: {
     document: 'JSON Schema Validation 2020-12',
@@ -69,6 +70,9 @@ const keywordsInside: ExchangeCheck<BoundarySent> = {
   kind: 'exchange',
   id: 'PS-ACCEPT-012',
   title: 'Each keyword of the request schema: a value just inside its boundary is accepted',
+  family: "a value just inside a keyword's boundary",
+  // A boundary of the id is a fixed id (the int64 ends): stored after the checks a lenient reading may lead to it.
+  stage: 'fixed-ids',
   level: 'MUST',
   source: spec('Create plant, rule 1; NewPlant (the schema as the document writes it)'),
   requirement: `${RULE1} (A NewPlant is valid when it satisfies every keyword of the document's schema, JSON Schema Validation 2020-12; each keyword yields a value just inside its boundary.)`,
@@ -111,6 +115,7 @@ export const acceptChecks: Check[] = [
   acceptCheck({
     id: 'PS-ACCEPT-001',
     title: 'A valid NewPlant with its optional fields (the document\'s tag) is accepted and echoed',
+    plain: true,
     bodies: (ctx) => {
       const tag = optionalString(ctx);
       return [{ note: 'with every optional field', body: () => preferring(ctx, validPlant(ctx, {}, 'full'), { [requiredString(ctx)]: 'Monstera deliciosa', ...(tag ? { [tag]: 'tropical' } : {}) }) }];
@@ -119,16 +124,19 @@ export const acceptChecks: Check[] = [
   acceptCheck({
     id: 'PS-ACCEPT-002',
     title: 'A valid NewPlant with only its required fields (no tag) is accepted',
+    plain: true,
     bodies: (ctx) => [{ note: 'only the required fields', body: () => preferring(ctx, validPlant(ctx), { [requiredString(ctx)]: 'Fern' }) }],
   }),
   acceptCheck({
     id: 'PS-ACCEPT-003',
     title: 'An empty string is accepted where the schema allows one (each string field)',
+    family: 'an empty string',
     bodies: (ctx) => [...stringFields(ctx).required, ...stringFields(ctx).optional].map((name) => ({ note: `empty ${name}`, body: () => validPlant(ctx, { [name]: '' }) })),
   }),
   acceptCheck({
     id: 'PS-ACCEPT-004',
     title: 'A long string is accepted: the schema\'s maxLength, or 10 000 characters where it states none (each string field)',
+    family: 'a long string',
     bodies: longStrings,
     grade: gradeLong,
     grading: 'MUST where the document states a maxLength: a string of that length is valid, rule 1 binds. Where it states none, RFC 8259 §9 lets a parser limit string length: refusing 10 000 characters with a 4xx is non-strict; truncating what is stored fails.',
@@ -137,6 +145,7 @@ export const acceptChecks: Check[] = [
   acceptCheck({
     id: 'PS-ACCEPT-005',
     title: 'Non-ASCII strings are accepted and echoed unchanged where the schema allows them (each string field)',
+    family: 'non-ASCII text',
     bodies: (ctx) => {
       // e and U+0301 decomposed too: a server that normalizes (NFC) changes it, where é and then U+0301 it keeps.
       const values = ['Geigenfeige Ölbaum — 琴叶榕 🌿', 'ñandú e\u0301 \u00e9\u0301 ✓'];
@@ -149,6 +158,7 @@ export const acceptChecks: Check[] = [
   acceptCheck({
     id: 'PS-ACCEPT-006',
     title: 'Properties the schema does not name are accepted where it does not forbid them (no additionalProperties or unevaluatedProperties: false)',
+    family: 'properties the schema does not name',
     bodies: (ctx) => {
       // Names the document does not declare (a document may well declare a colour).
       const declared = new Set(ctx.model.create.request.fields.map((f) => f.name));
@@ -160,10 +170,11 @@ export const acceptChecks: Check[] = [
       ];
     },
   }),
-  fixedIdCheck({ id: 'PS-ACCEPT-007', title: 'The id 0 is accepted (where the schema allows it)', fixed: () => 0n, neighbour: (ctx) => freshId(ctx) }),
+  fixedIdCheck({ id: 'PS-ACCEPT-007', title: 'The id 0 is accepted (where the schema allows it)', family: 'id 0', fixed: () => 0n, neighbour: (ctx) => freshId(ctx) }),
   acceptCheck({
     id: 'PS-ACCEPT-008',
     title: 'A negative id is accepted (where the schema allows it), and its positive counterpart is another plant',
+    family: 'a negative id',
     bodies: (ctx) => {
       // -n, then n: a server that drops the sign (or reads the id's digits alone) refuses n as a duplicate.
       let negative: ReturnType<typeof negativeId> | undefined;
@@ -182,12 +193,14 @@ export const acceptChecks: Check[] = [
   fixedIdCheck({
     id: 'PS-ACCEPT-009',
     title: 'The largest int64 id, 9223372036854775807, is accepted (where the schema allows it)',
+    family: 'the largest int64 id',
     fixed: (ctx) => idRange(ctx)[1],
     neighbour: (ctx) => neighbourOf(ctx, idRange(ctx)[1], -1n),
   }),
   fixedIdCheck({
     id: 'PS-ACCEPT-010',
     title: 'The smallest int64 id, -9223372036854775808, is accepted (where the schema allows it)',
+    family: 'the smallest int64 id',
     fixed: (ctx) => idRange(ctx)[0],
     neighbour: (ctx) => neighbourOf(ctx, idRange(ctx)[0], 1n),
   }),

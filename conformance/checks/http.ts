@@ -32,6 +32,7 @@ function mediaTypeVariants(declared: string): Array<[contentType: string, note: 
 
 const mediaTypeWriting = sameAnswerCheck({
   id: 'PS-HTTP-003',
+  family: 'the media type written another way',
   title: 'The request media type in any letter case, with a charset=utf-8 parameter, is accepted',
   source: rfc(9110, '§8.3.1 Media Type', 'section-8.3.1'),
   requirement: `The type and subtype tokens are case-insensitive. media-type = type "/" subtype parameters; parameters = *( OWS ";" OWS [ parameter ] ); parameter-value = ( token / quoted-string ). RFC 8259 §11: No "charset" parameter is defined for this registration. Adding one really has no effect on compliant recipients. ${RULE1}`,
@@ -57,6 +58,7 @@ function piecesOf(body: Buffer): Buffer[] {
 
 const chunked = sameAnswerCheck({
   id: 'PS-HTTP-004',
+  family: 'a chunked body',
   title: 'A body sent with the chunked transfer coding is accepted, in one chunk or cut inside a UTF-8 character',
   source: rfc(9112, '§7.1 Chunked Transfer Coding', 'section-7.1'),
   requirement: `A recipient MUST be able to parse and decode the chunked transfer coding. (RFC 9112 §6.1: a request body may be sent with Transfer-Encoding instead of Content-Length.) ${RULE1}`,
@@ -75,6 +77,7 @@ const chunked = sameAnswerCheck({
 
 const fieldNameCase = sameAnswerCheck({
   id: 'PS-HTTP-005',
+  family: 'field names in another letter case',
   title: 'Header field names in any letter case are accepted (AUTHORIZATION, Content-Type)',
   source: rfc(9110, '§5.1 Field Names', 'section-5.1'),
   requirement: `Field names are case-insensitive. ${RULE1}`,
@@ -104,6 +107,7 @@ function acceptVariants(declared: string): Array<[accept: string, note: string]>
 
 const acceptAllowsJson = sameAnswerCheck({
   id: 'PS-HTTP-006',
+  family: 'an Accept header',
   title: 'An Accept header that allows the declared media type changes nothing (application/json, */*, weights, letter case)',
   source: rfc(9110, '§12.5.1 Accept', 'section-12.5.1'),
   requirement: `The "Accept" header field can be used by user agents to specify their preferences regarding response media types. ... media-range = ( "*/*" / ( type "/" "*" ) / ( type "/" subtype ) ) parameters. (An Accept that allows the declared answer's media type leaves nothing to negotiate.) ${RULE1}`,
@@ -124,6 +128,7 @@ export const httpChecks: Check[] = [
   {
     kind: 'exchange',
     id: 'PS-HTTP-001',
+    family: 'other methods',
     title: 'Other methods on the operation path answer 405 with Allow',
     level: 'MUST',
     source: rfc(9110, '§15.5.6 405 Method Not Allowed', 'section-15.5.6'),
@@ -159,6 +164,7 @@ export const httpChecks: Check[] = [
   {
     kind: 'exchange',
     id: 'PS-HTTP-002',
+    family: 'unknown paths',
     title: 'Unknown paths answer 404',
     level: 'SHOULD',
     source: rfc(9110, '§15.5.5 404 Not Found', 'section-15.5.5'),

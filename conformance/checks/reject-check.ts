@@ -42,6 +42,8 @@ export interface RejectCheckOptions {
   /** Where a source lets a server accept the request (RFC 8259 §9, RFC 9110's 415): a 2xx is non-strict, not a failure. */
   acceptanceAllowed?: string;
   grading?: string;
+  /** The family of input it sends (CheckBase.family). */
+  family: string;
 }
 
 /**
@@ -59,6 +61,7 @@ export function rejectCheck(options: RejectCheckOptions): ExchangeCheck<RejectSe
     kind: 'exchange',
     id: options.id,
     title: options.title,
+    family: options.family,
     level: options.level ?? 'MUST',
     source: options.source ?? spec('Create plant, rule 2; Errors, rule 1'),
     requirement: options.requirement ?? `${RULE2} ${ERRORS1}`,

@@ -29,6 +29,7 @@ import type { Check, CheckContext } from './types.js';
 const keywordsOutside = {
   id: 'PS-REJECT-012',
   title: 'Each keyword of the request schema: a value just outside its boundary is rejected',
+  family: "a value just outside a keyword's boundary",
   requests: (ctx: CheckContext): Refusal[] => {
     const id = idField(ctx);
     const refusals = keywordDerivations(ctx.model).flatMap((d) =>
@@ -61,36 +62,43 @@ function withId(ctx: CheckContext, text: string, write: (digits: string) => stri
 export const rejectChecks: Check[] = [
   rejectCheck({
     id: 'PS-REJECT-001',
+    family: 'a required member missing',
     title: 'A body missing a required field is rejected (each required field)',
     requests: (ctx) => refusedBodies(ctx, missingRequired(ctx)),
   }),
   rejectCheck({
     id: 'PS-REJECT-002',
+    family: 'a wrong JSON type',
     title: 'A field of the wrong JSON type is rejected, without coercion (each field, each type its schema does not allow)',
     requests: (ctx) => refusedBodies(ctx, wrongTypes(ctx)),
   }),
   rejectCheck({
     id: 'PS-REJECT-003',
+    family: 'null',
     title: 'A field that is null is rejected (each field whose schema does not allow null)',
     requests: (ctx) => refusedBodies(ctx, nulls(ctx)),
   }),
   rejectCheck({
     id: 'PS-REJECT-004',
+    family: 'an id above int64',
     title: 'An id one above the int64 maximum (9223372036854775808) is rejected',
     requests: (ctx) => refusedBodies(ctx, beyondRange(ctx, 'max')),
   }),
   rejectCheck({
     id: 'PS-REJECT-005',
+    family: 'an id below int64',
     title: 'An id one below the int64 minimum (-9223372036854775809) is rejected',
     requests: (ctx) => refusedBodies(ctx, beyondRange(ctx, 'min')),
   }),
   rejectCheck({
     id: 'PS-REJECT-006',
+    family: 'a non-integer id',
     title: 'A non-integer id (n.5, n.000001, 1e-7, 1e400) is rejected',
     requests: (ctx) => refusedBodies(ctx, nonIntegers(ctx)),
   }),
   rejectCheck({
     id: 'PS-REJECT-007',
+    family: 'a body that is not an object',
     title: 'A body that is not a JSON object is rejected (array, string, number, boolean, null)',
     requests: (ctx) => {
       const list: Array<[string, JsonValue]> = [
@@ -106,6 +114,7 @@ export const rejectChecks: Check[] = [
   }),
   rejectCheck({
     id: 'PS-REJECT-008',
+    family: 'no body',
     title: 'A missing or empty body is rejected: the request body is required',
     requests: (ctx) => [
       { request: createRequest(ctx, undefined, { note: 'no body' }) },
@@ -115,6 +124,7 @@ export const rejectChecks: Check[] = [
   }),
   rejectCheck({
     id: 'PS-REJECT-009',
+    family: 'malformed JSON',
     title: 'A malformed JSON body is rejected',
     requests: (ctx) => {
       const valid = toJson(validPlant(ctx));
@@ -135,6 +145,7 @@ export const rejectChecks: Check[] = [
   }),
   rejectCheck({
     id: 'PS-REJECT-010',
+    family: 'text after the JSON value',
     title: 'A JSON body followed by garbage is rejected',
     requests: (ctx) => {
       const valid = toJson(validPlant(ctx));
@@ -151,6 +162,7 @@ export const rejectChecks: Check[] = [
   }),
   rejectCheck({
     id: 'PS-REJECT-011',
+    family: 'another media type',
     title: 'A body sent with another content type is rejected (415 is the fitting status)',
     requests: (ctx) => [
       { request: createRequest(ctx, validPlant(ctx), { contentType: 'text/plain', note: 'text/plain' }) },
