@@ -53,6 +53,8 @@ export interface HarEntry {
   timings: { send: number; wait: number; receive: number };
   /** Which target of the run (its report column). */
   _target: string;
+  /** Which check sent the request (`diagnosis`: the diagnosis before the checks). */
+  _check: string;
 }
 
 const headerList = (headers: Record<string, string>): HarHeader[] => Object.entries(headers).map(([name, value]) => ({ name, value }));
@@ -121,6 +123,7 @@ export function harEntry(target: Target, ex: Exchange, timing: WireTiming): HarE
     cache: {},
     timings: { send: 0, wait: ms, receive: 0 },
     _target: target.name,
+    _check: ex.sentBy ?? 'diagnosis',
   };
 }
 

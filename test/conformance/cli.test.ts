@@ -82,9 +82,16 @@ describe('plantstore-conformance CLI', { timeout: 300_000 }, () => {
       const json = join(dir, `${mutant}.json`);
       const r = await withFake({ [mutant]: true }, (url) => cli(['--target', url, '--token', 'cli-token', '--cases', '10', '--seed', '3', '--json', json]));
       assert.equal(r.code, 1, r.stdout + r.stderr);
-      const line = r.stdout.split('\n').findIndex((l) => l.includes(id) && l.includes('fail'));
-      assert.ok(line >= 0, `the output names ${id} as failed:\n${r.stdout}`);
-      const block = r.stdout.split('\n').slice(line, line + 8).join('\n');
+      const lines = r.stdout.split('\n');
+      const line = lines.find((l) => l.includes(id) && l.includes('fail'));
+      assert.ok(line, `the output names ${id} as failed:\n${r.stdout}`);
+      // The check's line points to its departures in What failed ([n]), where its cause, Expected, Actual and curl line are.
+      const ref = /\[(\d+)\]$/.exec(line)?.[1];
+      assert.ok(ref, `the line of ${id} points to What failed: ${line}`);
+      const entry = lines.findIndex((l) => l.startsWith(`  [${ref}] `));
+      assert.ok(entry >= 0, `What failed has entry [${ref}]:\n${r.stdout}`);
+      assert.match(lines.slice(entry, entry + 4).join('\n'), new RegExp(id));
+      const block = lines.slice(entry, entry + 8).join('\n');
       assert.match(block, /Expected: /);
       assert.match(block, /Actual: /);
       assert.match(block, /Reproduce: (printf .* \| )?curl -sS -i -X POST 'http:\/\/127\.0\.0\.1:\d+\/plants'/);
