@@ -14,6 +14,7 @@ import type { Target } from '../model/target.js';
 import { harnessVersion } from './version.js';
 import { mapStrings } from '../redact/escape.js';
 import { runRedactor } from '../redact/secrets.js';
+import { tokenInField } from '../run/curl.js';
 import type { Redactor } from '../redact/shorten.js';
 import { ReportWriteError } from './write.js';
 
@@ -63,7 +64,8 @@ const headerList = (headers: Record<string, string>): HarHeader[] => Object.entr
 export function harEntry(target: Target, ex: Exchange, timing: WireTiming): HarEntry {
   const req = ex.request;
   const body = req.body === undefined ? undefined : typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body;
-  const headers = { ...req.headers };
+  // The token where the request uses it (the Authorization field) as $PLANTSTORE_TOKEN; the run's redactor does the rest.
+  const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, tokenInField(name, value, target.token)]));
   // undici sets Transfer-Encoding itself for a body of unknown length.
   if (req.chunks !== undefined) headers['transfer-encoding'] = 'chunked';
   let postData: HarEntry['request']['postData'];
