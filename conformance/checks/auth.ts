@@ -2,7 +2,6 @@
 // operation requires HTTP bearer authentication". The answer to missing or
 // bad credentials is not in the specification; RFC 9110 and RFC 6750 make it
 // binding.
-import { randomBytes } from 'node:crypto';
 import type { JsonValue } from '../model/json.js';
 import { ACCEPT_EVIDENCE, ACCEPT_GRADING, each, gradeAccepted, gradeUnauthorized, noAnswer } from './grades.js';
 import { caseOf, createRequest, validPlant, type Body } from './requests.js';
@@ -120,7 +119,7 @@ const unknownTokens: ExchangeCheck<TokenCase> = {
     });
     const swapped = swapCase(token);
     return [
-      plain(`Bearer unknown-${randomBytes(12).toString('hex')}`, 'a random well-formed token: does the target restrict tokens?', true),
+      plain(`Bearer unknown-${ctx.ids.bytes('unknown token', 12).toString('hex')}`, 'a random well-formed token: does the target restrict tokens?', true),
       plain(`Bearer ${token}x`, 'the token with a character added', false, '"Bearer ${PLANTSTORE_TOKEN}x"'),
       ...(token.length > 1 ? [plain(`Bearer ${token.slice(0, -1)}`, 'the token without its last character', false, '"Bearer ${PLANTSTORE_TOKEN%?}"')] : []),
       ...(swapped ? [plain(`Bearer ${swapped}`, 'the token with the letter case swapped', false, '"Bearer $(printf %s "$PLANTSTORE_TOKEN" | tr a-zA-Z A-Za-z)"')] : []),

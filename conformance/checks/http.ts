@@ -1,7 +1,6 @@
 // PS-HTTP-*: HTTP semantics around the operation: other methods and unknown
 // paths, and every way RFC 9110 and RFC 9112 let a client write the same
 // request (media type, chunked body, field names, Accept).
-import { randomBytes } from 'node:crypto';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
 import { writeJson } from '../cases/json-writing.js';
 import { describe, each, noAnswer, serverFailure } from './grades.js';
@@ -172,7 +171,7 @@ export const httpChecks: Check[] = [
     grading: 'SHOULD: no source makes 404 binding for a path the document does not show: another answer below 500 is non-strict; a 5xx fails (RFC 9110 §15.6).',
     evidence: 'Each unknown path answered 404.',
     cases: (ctx) => {
-      const random = randomBytes(6).toString('hex');
+      const random = ctx.ids.bytes('unknown path', 6).toString('hex');
       return [
         caseOf({ ...createRequest(ctx, undefined, { contentType: null, note: 'GET an unknown path' }), method: 'GET', path: `/no-such-path-${random}` }),
         caseOf({ ...createRequest(ctx, { raw: '{}' }, { note: 'POST below the operation path' }), path: `${ctx.model.create.path}/${random}` }),

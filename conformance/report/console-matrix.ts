@@ -5,7 +5,7 @@
 // per target.
 import { relative } from 'node:path';
 import { divergenceOf, oneLine } from '../run/differential/matrix.js';
-import { counts, failureGroups, type RunResult } from '../run/result.js';
+import { counts, failureGroups, seedText, type RunResult } from '../run/result.js';
 import { runRedactor } from '../redact/secrets.js';
 import { coverageLines, diagnosisLines, lintLines, stoppedLines, summaryLine, terminalSafe, type ConsoleOptions } from './console-parts.js';
 import { belowResult, COLOUR, MARK, painter, refsOf, resultLine } from './console-text.js';
@@ -21,7 +21,7 @@ export function renderMatrixConsole(given: RunResult, o: ConsoleOptions): string
   // A cell: mark, outcome and "doc" for a documented divergence, "!!" for an unexplained one.
   const cellWidth = (name: string) => Math.max(name.length, 17);
   const redact = runRedactor(run.targets.map((t) => t.target));
-  lines.push(`Conformance matrix, seed ${run.seed}${run.strict ? ' (strict)' : ''}: doc = documented divergence, !! = unexplained, stale = the divergence file says otherwise`);
+  lines.push(`Conformance matrix, ${seedText(run)}${run.strict ? ' (strict)' : ''}: doc = documented divergence, !! = unexplained, stale = the divergence file says otherwise`);
   for (const { target } of run.targets) lines.push(`  ${target.name.padEnd(12)} ${target.url}${target.informs ? `  ${INFORMS.trim()}` : ''}`);
   lines.push('');
   lines.push(`${'check'.padEnd(idWidth)}  ${names.map((n) => n.padEnd(cellWidth(n))).join(' ')}  why they disagree`);

@@ -2,7 +2,7 @@
 // matrix (console-matrix.ts) share: the lint, a target's name, its
 // diagnosis, where it stopped answering, its summary, and the coverage.
 import { coverageCounts } from '../run/coverage.js';
-import type { RunResult, TargetResult } from '../run/result.js';
+import { seedText, type RunResult, type TargetResult } from '../run/result.js';
 import { escapeControls, mapStrings } from '../redact/escape.js';
 import { consoleCommand, type Paint } from './console-text.js';
 
@@ -69,8 +69,8 @@ export function stoppedLines(t: TargetResult, paint: Paint): string[] {
 export function summaryLine(t: TargetResult, run: RunResult, note = ''): string {
   const s = t.summary;
   const name = t.target.name === 'target' ? '' : ` ${t.target.name}`;
-  if (t.diagnosis) return `Summary${name}: ${t.results.length} checks not run; seed ${run.seed}${note}`;
-  return `Summary${name}: ${t.results.length} checks, ${s.pass} pass, ${s['non-strict']} non-strict, ${s.fail} fail, ${s.skip} skip, ${s.error} error; seed ${run.seed}${run.strict ? ' (strict)' : ''}${note}`;
+  if (t.diagnosis) return `Summary${name}: ${t.results.length} checks not run; ${seedText(run)}${note}`;
+  return `Summary${name}: ${t.results.length} checks, ${s.pass} pass, ${s['non-strict']} non-strict, ${s.fail} fail, ${s.skip} skip, ${s.error} error; ${seedText(run)}${run.strict ? ' (strict)' : ''}${note}`;
 }
 
 /**

@@ -5,7 +5,7 @@
 // curl line (a CI log is read from its end). Long texts are shortened with
 // their size (console-text.ts); the JSON, JUnit and HTML reports hold them
 // whole. With several targets, the matrix (console-matrix.ts).
-import { counts, decidingTargets, failing, failureGroups, type RunResult } from '../run/result.js';
+import { counts, decidingTargets, failing, failureGroups, seedText, type RunResult } from '../run/result.js';
 import { renderMatrixConsole } from './console-matrix.js';
 import { coverageLines, diagnosisLines, lintLines, stoppedLines, summaryLine, targetLabel, terminalSafe, type ConsoleOptions } from './console-parts.js';
 import { belowResult, COLOUR, consoleCommand, consoleText, departureText, MARK, painter, refsOf, resultLine } from './console-text.js';
@@ -93,5 +93,5 @@ export function closingLine(run: RunResult, code: 0 | 1 | 2): string {
       : code === 1
         ? `${checks} check(s) failed, ${causes} cause(s), on ${run.targets.length} target(s)`
         : `${run.targets.length} target(s)`;
-  return `${['OK', 'FAILED', 'INCOMPLETE'][code]}: ${what}, seed ${run.seed}${note}\n`;
+  return `${['OK', 'FAILED', 'INCOMPLETE'][code]}: ${what}, ${seedText(run)}${note}\n`;
 }

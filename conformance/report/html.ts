@@ -64,7 +64,7 @@ function clientMain(): void {
     h(
       'p',
       { class: 'meta' },
-      `seed ${report.seed}${report.strict ? ', strict' : ''}${report.generated ? `, generated ${report.generated}` : ''}; ${report.targets.length} target(s); spec lint: ${report.lint.filter((f) => f.severity !== 'error').length} warning(s). Reproduce the generated cases with --seed ${report.seed}.`,
+      `seed ${report.seed}${report.idOffset ? `, id offset ${report.idOffset}` : ''}${report.strict ? ', strict' : ''}${report.generated ? `, generated ${report.generated}` : ''}; ${report.targets.length} target(s); spec lint: ${report.lint.filter((f) => f.severity !== 'error').length} warning(s). Replay the run with --seed ${report.seed}${report.idOffset ? ` --id-offset ${report.idOffset}` : ''}.`,
     ),
   );
 

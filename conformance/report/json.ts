@@ -12,6 +12,8 @@ import type { Role } from '../model/target.js';
 
 export interface JsonReport {
   seed: number;
+  /** With the seed, decided the plant ids: --id-offset (absent when 0). */
+  idOffset?: number;
   strict: boolean;
   lint: LintFinding[];
   targets: Array<{
@@ -71,6 +73,7 @@ export interface JsonReport {
 export function toJsonReport(run: RunResult): JsonReport {
   const report: JsonReport = {
     seed: run.seed,
+    ...(run.idOffset ? { idOffset: run.idOffset } : {}),
     strict: run.strict,
     lint: run.lint,
     targets: run.targets.map((t) => {

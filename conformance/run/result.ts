@@ -37,6 +37,8 @@ export interface FailureGroup {
 export interface RunResult {
   /** The random seed of the generated cases. */
   seed: number;
+  /** With the seed, decides the plant ids (--id-offset); absent when 0. */
+  idOffset?: number;
   strict: boolean;
   /** The spec's lint findings (none stops a run; our own house rules are warnings). */
   lint: LintFinding[];
@@ -68,6 +70,11 @@ export function runResult(parts: Omit<RunResult, 'matrix'>): RunResult {
 export function safeRun<T extends Omit<RunResult, 'matrix'>>(parts: T): T {
   const redact = runRedactor(parts.targets.map((t) => t.target));
   return mapStrings(parts, (text) => escapeControls(redact(text)));
+}
+
+/** The seed as a report prints it: what to give back to replay the run (--seed, and --id-offset when not 0). */
+export function seedText(run: Pick<RunResult, 'seed' | 'idOffset'>): string {
+  return `seed ${run.seed}${run.idOffset ? `, id offset ${run.idOffset}` : ''}`;
 }
 
 /** A departure as the reports name it: its cause, and the family of input that shows it. */

@@ -27,6 +27,8 @@ export interface RunOptions {
   model: SpecModel;
   targets: Target[];
   seed: number;
+  /** With the seed, decides every id the run sends (--id-offset): another offset, other ids (a rerun against the same long-lived target). Default 0. */
+  idOffset?: bigint;
   cases: number;
   timeoutMs: number;
   /** Checks run at once per target (requests within a check are sequential). */
@@ -131,20 +133,21 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
       const waited = await waitForAnswer(opts.model, target, (spec) => client.send(target.url, { ...spec, headers: { ...spec.headers, ...extra } }), opts.waitForMs, opts.timeoutMs);
       opts.onEvent?.({ kind: waited.answered ? 'answered' : 'still-down', target, afterMs: waited.afterMs });
     }
-    const { diagnosis, preflight: first } = await diagnose(opts.model, target, (spec) => send(target.url, spec, undefined, DIAGNOSIS), opts.timeoutMs);
+    const ids = new IdAllocator(opts.seed, opts.idOffset ?? 0n);
+    const { diagnosis, preflight: first } = await diagnose(opts.model, target, (spec) => send(target.url, spec, undefined, DIAGNOSIS), opts.timeoutMs, ids.scoped(DIAGNOSIS));
     if (!first.response) health.kill(`${first.error} (preflight ${first.request.method} ${first.request.path})`);
     else if (diagnosis) health.kill(diagnosis.problem);
     opts.onEvent?.({ kind: 'checking', target, checks: diagnosis ? 0 : checks.length });
-    const ctx: CheckContext = {
+    const shared: CheckContext = {
       model: opts.model,
       target,
-      ids: new IdAllocator(),
+      ids,
       seed: opts.seed,
       cases: opts.cases,
       auth: () => `Bearer ${target.token}`,
     };
     const results = new Map<string, CheckResult>();
-    const aggregates = new AggregateVerdicts(checks.filter((c): c is AggregateCheck => c.kind === 'aggregate'), ctx);
+    const aggregates = new AggregateVerdicts(checks.filter((c): c is AggregateCheck => c.kind === 'aggregate'), shared);
     // Of every exchange, what the coverage of the document needs: the request's method and path, the status.
     const observed: ObservedExchange[] = [];
     let done = 0;
@@ -183,6 +186,8 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
     };
     let stoppedEarly = false;
     const runCheck = async (check: Check): Promise<void> => {
+      // Each check draws from its own scope of the seed: what it sends does not depend on the order the checks start in.
+      const ctx = { ...shared, ids: ids.scoped(check.id) };
       if (overBudget() && health.reason === undefined) stoppedEarly = true;
       // The document rules out what the check needs: a skip that says why (and the coverage lists it).
       const ruledOut = (reason: string) => record(check, { outcome: 'skip', actual: reason }, { ...nothingSent, ruledOut: reason });
