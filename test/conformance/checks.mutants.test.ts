@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
 import { catalog } from '../../conformance/checks/index.js';
-import type { Outcome } from '../../conformance/checks/types.js';
+import { DISRUPTIVE, type Outcome } from '../../conformance/checks/types.js';
 import type { TargetResult } from '../../conformance/run/result.js';
 import { runTarget } from '../../conformance/run/runner.js';
 import { loadSpecModel } from '../../conformance/model/spec-model.js';
@@ -100,6 +100,30 @@ describe('a target that hangs on a hostile input', () => {
       );
       assert.equal(r.results[0]!.outcome, 'fail');
       assert.match(r.results[0]!.actual ?? '', /unclosed.*did not answer within 5 s/);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe('a target that a hostile body blocks', { timeout: 300_000 }, () => {
+  it('keeps every verdict reached before: the checks that may knock a target out run last, and the report names the request that stopped it', async () => {
+    const fake = await startFake({ tokens: [TOKEN], darkAfterDeepNesting: true });
+    try {
+      const r = await runTarget(
+        { model, targets: [], seed: 1, cases: 5, timeoutMs: 3000 },
+        { name: 'fake', url: fake.url, token: TOKEN, role: 'target', informs: false, restrictsTokens: true },
+      );
+      // PS-ROBUST-002's body nested 10 000 deep is the first that blocks it.
+      assert.equal(r.stoppedBy?.check, 'PS-ROBUST-002', JSON.stringify(r.stoppedBy));
+      assert.match(r.stoppedBy!.case ?? '', /nest/);
+      const disruptive = new Set(catalog.filter((c) => DISRUPTIVE.has(c.stage ?? 'ordinary')).map((c) => c.id));
+      const others = r.results.filter((x) => !disruptive.has(x.id));
+      // Every other check, the aggregate ones included, has the verdict it has against the baseline: none is an error.
+      assert.deepEqual(others.filter((x) => x.outcome === 'error' || x.outcome === 'fail').map((x) => `${x.id} ${x.outcome}: ${x.actual}`), []);
+      assert.ok(others.filter((x) => x.outcome === 'pass').length > others.length / 2);
+      // What ran after it: not run, and said so.
+      for (const id of ['PS-ROBUST-004', 'PS-ROBUST-001']) assert.match(r.results.find((x) => x.id === id)!.actual ?? '', /^not run: /, id);
     } finally {
       await fake.close();
     }

@@ -14,6 +14,8 @@ export interface State {
   names: Set<string>;
   /** lastIdOnly: the previous create's id. */
   last?: string;
+  /** darkAfterDeepNesting: blocked by a deep body, it answers nothing more. */
+  dark?: boolean;
 }
 
 /** The deepest nesting of arrays and objects in JSON text (brackets inside strings not counted). */
@@ -116,9 +118,10 @@ export async function createPlant(o: FakeOptions, state: State, res: ServerRespo
   let text = o.latin1Body ? raw.toString('latin1') : raw.toString('utf8');
   if (o.stripBom) text = text.replace(/^\uFEFF/, '');
   if (o.stripWhitespaceEverywhere) text = text.replace(/[ \t\r\n]/g, '');
-  if ((o.dropDeepNesting || o.deepNesting500 || o.hangOnDeepNesting || o.depthLimit) && nestingDepth(text) > 1000) {
+  if ((o.dropDeepNesting || o.deepNesting500 || o.hangOnDeepNesting || o.darkAfterDeepNesting || o.depthLimit) && nestingDepth(text) > 1000) {
     if (o.dropDeepNesting) return void res.socket?.destroy();
     if (o.hangOnDeepNesting) return; // closed by close() through closeAllConnections
+    if (o.darkAfterDeepNesting) return void (state.dark = true);
     if (o.depthLimit) return send(res, o.depthLimit, o, { error: 40008, message: 'Request body is nested too deep.' });
     return send(res, 500, o, { error: 50001, message: 'Internal server error.' });
   }

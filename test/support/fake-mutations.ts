@@ -56,6 +56,7 @@ export interface Mutations {
   deepNesting500?: boolean; // nesting beyond 1 000 answered 500
   charsetCrash?: boolean; // a charset other than utf-8 answered 500 (an unknown decoder)
   hangOnDeepNesting?: boolean; // nesting beyond 1 000 never answered (the connection stays open)
+  darkAfterDeepNesting?: boolean; // nesting beyond 1 000 blocks the server: that request and every one after it never answered
   storeBeforeValidate?: boolean; // the id is stored before the rest of the body is checked
   raceDuplicates?: boolean; // the duplicate check and the insert are apart in time
   otherMethods500?: boolean; // other methods on /plants answered 500

@@ -64,6 +64,8 @@ function fieldAsWritten(req: IncomingMessage, name: string): string | undefined 
 
 async function handle(o: FakeOptions, state: State, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { store } = state;
+  // Blocked (darkAfterDeepNesting): nothing is answered; close() ends the connections.
+  if (state.dark) return void req.resume();
   if (o.gatewayHeader && req.headers[o.gatewayHeader.name.toLowerCase()] !== o.gatewayHeader.value) {
     req.resume();
     res.writeHead(403, { 'content-type': 'application/json' });
