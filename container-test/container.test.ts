@@ -151,7 +151,7 @@ test('the image built from the Dockerfile with testcontainers', { timeout: 15 * 
           [200, { from: 'schedule', step: 'normal' }],
         ],
       );
-      const cleared = await call(`${base}/__admin/reset`, { method: 'POST', headers: ADMIN });
+      const cleared = await call(`${base}/__admin/reset`, { method: 'POST', headers: { ...ADMIN, ...json } });
       assert.equal(cleared.status, 200);
       assert.equal(cleared.body.faultsCleared, 0);
     });
@@ -243,7 +243,7 @@ test('the README’s docker build and docker run commands, exactly as written', 
   const build = lines.find((line) => line.startsWith('docker build '));
   const runLine = lines.find((line) => line.startsWith('docker run ') && line.includes('-e PLANTSTORE_TOKENS=t plantstore'));
   assert.equal(build, 'docker build -t plantstore .');
-  assert.equal(runLine, 'docker run -p 4010:4010 -e PLANTSTORE_TOKENS=t plantstore');
+  assert.equal(runLine, 'docker run -p 127.0.0.1:4010:4010 -e PLANTSTORE_TOKENS=t plantstore');
 
   if (!(await portIsFree(4010))) {
     t.skip('port 4010 is in use on this machine, and the README command publishes that port');

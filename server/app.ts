@@ -45,6 +45,11 @@ export interface AppOptions {
   /** The stub's controls, journal, Prefer and delay (stub/); none when absent. */
   stub?: StubOptions;
   /**
+   * Values the stub's journal never shows, wherever they appear, besides the
+   * API tokens and the controls' token (start.ts adds the database's password).
+   */
+  secrets?: readonly string[];
+  /**
    * Plants stored before the first request, all or none; unusable ones make
    * app.ready() (and so listen() and inject()) reject with InitialPlantsError.
    * A list whose every id the store holds already (a shared database, a
@@ -114,7 +119,8 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   healthRoute(app, store);
   const authenticator = createAuthenticator(options.tokens);
   // The stub's controls and journal are a plugin; its stages of the create operation go into that route's pipeline.
-  const theStub = options.stub === undefined ? undefined : stub(options.stub, { contract, store, rule });
+  const secrets = [...(options.tokens ?? []), ...(options.stub?.controlsToken === undefined ? [] : [options.stub.controlsToken]), ...(options.secrets ?? [])];
+  const theStub = options.stub === undefined ? undefined : stub(options.stub, { contract, store, rule, secrets });
   createRoute(app, { contract, authenticator, rule, bodyLimit, stub: theStub?.stages });
   declaredOperations(app, { operations: contract.otherOperations, authenticator });
   if (theStub !== undefined) app.register(theStub.plugin);

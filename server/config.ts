@@ -40,6 +40,10 @@ export interface StubConfig {
   controls: boolean;
   /** PLANTSTORE_ADMIN_TOKEN: the token the controls require. */
   controlsToken: string | undefined;
+  /** PLANTSTORE_ALLOWED_HOSTS: host names the controls answer without a token, besides loopback names and IP addresses; '*' any. */
+  allowedHosts: string[] | '*';
+  /** PLANTSTORE_PREFER=admin: a Prefer asking for a code, a fault or a delay needs the admin token. */
+  preferNeedsControlsToken: boolean;
   journalSize: number;
   /** PLANTSTORE_JOURNAL_BYTES: the journal's byte budget. */
   journalBytes: number;
@@ -80,6 +84,8 @@ export function readStubConfig(env: NodeJS.ProcessEnv = process.env): StubConfig
   return {
     controls: onOff(env, 'PLANTSTORE_ADMIN', true),
     controlsToken: controlsToken(env.PLANTSTORE_ADMIN_TOKEN),
+    allowedHosts: allowedHosts(env.PLANTSTORE_ALLOWED_HOSTS),
+    preferNeedsControlsToken: oneOf(env, 'PLANTSTORE_PREFER', ['open', 'admin'], 'open') === 'admin',
     journalSize: integer(env, 'PLANTSTORE_JOURNAL_SIZE', DEFAULT_JOURNAL_SIZE, 0, MAX_JOURNAL_SIZE),
     journalBytes: integer(env, 'PLANTSTORE_JOURNAL_BYTES', DEFAULT_JOURNAL_BYTES, MIN_JOURNAL_BYTES, MAX_JOURNAL_BYTES),
     delayMs: integer(env, 'PLANTSTORE_DELAY_MS', 0, 0, MAX_DELAY_MS),
@@ -142,6 +148,22 @@ function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean
   throw new ConfigError(`${name} must be on or off, got ${JSON.stringify(env[name])}`);
 }
 
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got ${JSON.stringify(env[name])}`);
+  return raw as T;
+}
+
+/** Host names, comma-separated (a port is not part of a name), or `*`. */
+function allowedHosts(raw: string | undefined): string[] | '*' {
+  const list = (raw ?? '').split(',').map((host) => host.trim().toLowerCase()).filter((host) => host !== '');
+  if (list.includes('*')) return '*';
+  const bad = list.find((host) => !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/.test(host));
+  if (bad !== undefined) throw new ConfigError(`PLANTSTORE_ALLOWED_HOSTS must list host names (without a port), comma-separated, or be *; got ${JSON.stringify(bad)}`);
+  return list;
+}
+
 function controlsToken(raw: string | undefined): string | undefined {
   const token = raw?.trim();
   if (token === undefined || token === '') return undefined;
@@ -169,6 +191,10 @@ function plantsFile(env: NodeJS.ProcessEnv, warnings: string[]): StubConfig['pla
 export function checkTogether(config: ServerConfig, stub: StubConfig): void {
   if (stub.controlsToken !== undefined && config.tokens?.includes(stub.controlsToken)) {
     throw new ConfigError('PLANTSTORE_ADMIN_TOKEN equals a token of PLANTSTORE_TOKENS: the controls token must differ from every API token');
+  }
+  // A guard with no token would refuse every Prefer, or (read as unset) none: neither is what was meant.
+  if (stub.preferNeedsControlsToken && stub.controlsToken === undefined) {
+    throw new ConfigError('PLANTSTORE_PREFER=admin needs PLANTSTORE_ADMIN_TOKEN: set the admin token that Prefer faults require');
   }
 }
 

@@ -36,6 +36,18 @@ export const ERRORS = {
     message: 'Malformed bearer token: a token is one or more of A-Z a-z 0-9 - . _ ~ + / followed by any = (RFC 6750 §2.1).',
   },
   UNKNOWN_TOKEN: { status: 401, error: 40104, message: 'The bearer token is not accepted.' },
+  // 40301-40309: the stub's controls and its Prefer header (server/stub/).
+  PREFER_FORBIDDEN: {
+    status: 403,
+    error: 40301,
+    message: "Prefer asks for a code, a fault or a delay, which need the stub's admin token here: send Plantstore-Admin-Authorization: Bearer <admin token>.",
+  },
+  CONTROLS_HOST_REFUSED: {
+    status: 403,
+    error: 40302,
+    message:
+      "The stub's controls have no token, so they answer only a Host that is a loopback name or an IP address (a page on another name could reach them through DNS rebinding): set PLANTSTORE_ADMIN_TOKEN, or name this host in PLANTSTORE_ALLOWED_HOSTS.",
+  },
   NOT_FOUND: { status: 404, error: 40401, message: 'No such resource.' },
   METHOD_NOT_ALLOWED: { status: 405, error: 40501, message: 'Method not allowed.' },
   REQUEST_TIMEOUT: { status: 408, error: 40801, message: 'The request was not received in time.' },

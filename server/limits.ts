@@ -97,6 +97,12 @@ export const MAX_DELAY_MS = 60_000;
  * PLANTSTORE_BODY_LIMIT), so the delay cannot hold the server's memory.
  */
 export const MAX_WAITING_ANSWERS = 64;
+/**
+ * Of those, most one credential (one Authorization value) holds at once, a
+ * quarter: one API client asking for `hang` 64 times once left every other
+ * client's delayed create a 503 (security review, issue 32).
+ */
+export const MAX_WAITING_PER_CREDENTIAL = 16;
 
 /**
  * Most steps the stub's fault schedule holds (POST /__admin/faults): a

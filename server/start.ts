@@ -17,6 +17,12 @@ function refuseToStart(error: StartError): never {
   process.exit(error.exitCode);
 }
 
+/** The password of a database URL, decoded, if it has one. */
+function databasePassword(url: string | undefined): string[] | undefined {
+  const password = url === undefined ? '' : new URL(url).password;
+  return password === '' ? undefined : [decodeURIComponent(password)];
+}
+
 let config: ServerConfig | undefined;
 let log: ServerLog | undefined;
 let stub;
@@ -24,8 +30,10 @@ let app;
 let store: PlantStore | undefined;
 try {
   config = readConfig();
-  log = createServerLog(config.logLevel);
   stub = readStubConfig();
+  // Every line of the log is redacted by value: the tokens, the admin token and the database's password never appear, whatever carries them.
+  const secrets = [...(stub.controlsToken === undefined ? [] : [stub.controlsToken]), ...(databasePassword(config.databaseUrl) ?? [])];
+  log = createServerLog(config.logLevel, 1, [...(config.tokens ?? []), ...secrets]);
   checkTogether(config, stub);
   if (config.databaseUrl !== undefined) {
     const logger = log.logger;
@@ -48,9 +56,12 @@ try {
     maxBytes: config.maxBytes,
     specPath: config.specPath,
     loggerInstance: log.logger,
+    secrets,
     stub: {
       controls: stub.controls,
       controlsToken: stub.controlsToken,
+      allowedHosts: stub.allowedHosts,
+      preferNeedsControlsToken: stub.preferNeedsControlsToken,
       journalSize: stub.journalSize,
       journalBytes: stub.journalBytes,
       delayMs: stub.delayMs,

@@ -11,7 +11,6 @@
 //                                                       DELETE /__admin/faults   clear them
 //   POST   /__admin/reset     plants, journal, faults and delay as at start (the store emptied)
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createAuthenticator } from '../auth.js';
 import { isJsonMediaType, readBody, type ParsedBody } from '../body.js';
 import type { CreateRule } from '../create.js';
 import { ApiError } from '../errors.js';
@@ -22,6 +21,7 @@ import type { PlantPage, PlantStore } from '../store.js';
 import { withoutMember } from '../stored-plant.js';
 import type { OperationContract } from '../validation.js';
 import { parseSteps, StepError, type ExampleCheck, type FaultSchedule } from './fault-schedule.js';
+import { controlsGuard } from './controls-guard.js';
 import type { Journal } from './journal.js';
 
 export const CONTROLS_PREFIX = `${RESERVED_PREFIX}admin`;
@@ -34,6 +34,8 @@ export interface DelaySetting {
 export interface ControlsOptions {
   /** When set, every control requires `Authorization: Bearer <token>`. */
   token: string | undefined;
+  /** Host names the controls answer without a token, besides loopback names and IP addresses (controls-guard.ts). */
+  allowedHosts: readonly string[] | '*';
   contract: OperationContract;
   store: PlantStore;
   rule: CreateRule;
@@ -45,9 +47,8 @@ export interface ControlsOptions {
   faults: { schedule: FaultSchedule; checkExample: ExampleCheck };
 }
 
-export function registerControls(app: FastifyInstance, { token, contract, store, rule, journal, delay, startDelayMs, faults }: ControlsOptions): void {
-  const guard = token === undefined ? undefined : createAuthenticator([token]);
-  const onRequest = async (request: FastifyRequest) => guard?.check(request.headers.authorization);
+export function registerControls(app: FastifyInstance, { token, allowedHosts, contract, store, rule, journal, delay, startDelayMs, faults }: ControlsOptions): void {
+  const onRequest = controlsGuard({ token, allowedHosts });
   const invalid = (message: string) => new ApiError('STUB_INVALID_REQUEST', message);
 
   app.get(`${CONTROLS_PREFIX}/plants`, { onRequest }, async (request, reply) => {

@@ -1,9 +1,11 @@
 // The stub's journal: the most recent API requests, within a count and a
 // byte budget (the oldest go first), read a page at a time, with every
-// credential redacted when it is read (server/redact.ts).
+// credential redacted when it is read (server/redact.ts): by the names that
+// carry one, and by value, the configured secrets and those the request
+// presents, wherever they appear in the entry.
 import type { FastifyRequest } from 'fastify';
 import { JOURNAL_BODY_LIMIT, JOURNAL_ENTRY_OVERHEAD_BYTES, JOURNAL_PAGE_BYTES } from '../limits.js';
-import { redactHeaders, redactTarget } from '../redact.js';
+import { presentedCredentials, redactHeaders, redactTarget, valueRedactor } from '../redact.js';
 import type { InjectedFault } from './fault-schedule.js';
 
 interface JournalSlot {
@@ -76,6 +78,8 @@ export class Journal {
   constructor(
     readonly capacity: number,
     readonly maxBytes: number,
+    /** The server's secrets (API tokens, the admin token, ...): never shown, wherever they appear. */
+    private readonly secrets: readonly string[] = [],
   ) {}
 
   /** Bytes the kept entries count against the budget. */
@@ -117,7 +121,7 @@ export class Journal {
       const slot = this.slots[index]!;
       if (entries.length > 0 && bytes + slot.bytes > JOURNAL_PAGE_BYTES) break;
       bytes += slot.bytes;
-      entries.push(present(slot));
+      entries.push(present(slot, this.secrets));
     }
     const last = entries.at(-1);
     return { size: this.capacity, maxBytes: this.maxBytes, bytes: this.used, total: this.seq, entries, next: index < this.slots.length && last ? last.seq : null };
@@ -200,15 +204,20 @@ function entryBytes(url: string, headers: FastifyRequest['headers'], body: Buffe
   return bytes;
 }
 
-function present(slot: JournalSlot): JournalEntry {
+function present(slot: JournalSlot, secrets: readonly string[]): JournalEntry {
   const { body, bodyBytes } = slot;
+  const byValue = valueRedactor([...secrets, ...presentedCredentials(slot.headers)]);
+  const headers = redactHeaders(slot.headers);
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.map(byValue) : byValue(value);
+  }
   return {
     seq: slot.seq,
     time: new Date(slot.time).toISOString(),
     method: slot.method,
-    path: redactTarget(slot.url),
-    headers: redactHeaders(slot.headers),
-    body: body === null ? null : body.toString('utf8'),
+    path: byValue(redactTarget(slot.url)),
+    headers,
+    body: body === null ? null : byValue(body.toString('utf8')),
     bodyBytes,
     bodyTruncated: body !== null && bodyBytes !== body.length,
     status: slot.status,

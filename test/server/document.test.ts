@@ -115,6 +115,7 @@ test('a document the server cannot serve stops the start: exit 2, the keyword an
     ['typo.yaml', NAME_DESCRIPTION, `${NAME_DESCRIPTION}          maxLenght: 50\n`, /maxLenght at #\/components\/schemas\/Plant\/properties\/name\/maxLenght: not a keyword/],
     ['bound.yaml', ID_FORMAT, `${ID_FORMAT}              minimum: one\n`, /minimum at #\/components\/schemas\/NewPlant\/allOf\/1\/properties\/id\/minimum: "one" is not a number/],
     ['regex.yaml', NAME_DESCRIPTION, `${NAME_DESCRIPTION}          pattern: '['\n`, /pattern at #\/components\/schemas\/Plant\/properties\/name\/pattern: not an ECMA-262 regular expression/],
+    ['lookahead.yaml', NAME_DESCRIPTION, `${NAME_DESCRIPTION}          pattern: '^(?!admin)'\n`, /pattern at #\/components\/schemas\/Plant\/properties\/name\/pattern: lookahead and lookbehind .* need a backtracking engine/],
     ['length.yaml', NAME_DESCRIPTION, `${NAME_DESCRIPTION}          maxLength: -1\n`, /maxLength at #\/components\/schemas\/Plant\/properties\/name\/maxLength: not a valid JSON Schema 2020-12 value/],
     ['remote.yaml', "$ref: '#/components/schemas/Plant'\n        - type", "$ref: 'plant.yaml#/Plant'\n        - type", /\$ref at #\/components\/schemas\/NewPlant\/allOf\/0\/\$ref: "plant.yaml#\/Plant"/],
     ['version.yaml', 'openapi: 3.1.0', 'openapi: 3.0.3', /openapi at #\/openapi: "3.0.3": only OpenAPI 3.1/],

@@ -17,7 +17,7 @@ const SERVER_DOC = readFileSync(join(ROOT, 'docs/server.md'), 'utf8');
 const STUB_DOC = readFileSync(join(ROOT, 'docs/stub.md'), 'utf8');
 
 /** The stub's errors: docs/stub.md documents them, with the controls, Prefer and the faults, rather than server.md's behaviour table. */
-const STUB_ERRORS: readonly ErrorCode[] = ['PREFER_MALFORMED', 'PREFER_UNDECLARED', 'STUB_INVALID_REQUEST', 'STUB_BUSY', 'STUB_DRIBBLE'];
+const STUB_ERRORS: readonly ErrorCode[] = ['PREFER_MALFORMED', 'PREFER_UNDECLARED', 'STUB_INVALID_REQUEST', 'PREFER_FORBIDDEN', 'CONTROLS_HOST_REFUSED', 'STUB_BUSY', 'STUB_DRIBBLE'];
 
 interface Row {
   request: string;
