@@ -18,10 +18,8 @@ export function departs(outcome: Verdict['outcome']): boolean {
 }
 
 /**
- * The worst of several verdicts (error > fail > non-strict > skip > pass); the
- * first one wins a tie. It carries every departing verdict among them in
- * `cases` (the cases of a verdict that has them, with the same indexing), so
- * that no departure hides behind a worse one of the same check.
+ * The worst of several verdicts (error > fail > non-strict > skip > pass), the first winning a tie, with
+ * every departing verdict among them in `cases`: no departure hides behind a worse one of the same check.
  */
 export function worst(verdicts: Verdict[]): Verdict {
   let out: Verdict = { outcome: 'pass' };
@@ -123,6 +121,9 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
   // The answer carries back what was sent (the seed: "returns the stored plant record"): every property
   // the answer's schema declares, as sent; a property it does not declare may come back or not, but
   // when it does, as sent. Numbers compare as exact decimals, members in any order.
+  // A property the answer's schema does not declare binds nothing (the document describes the Plant by
+  // what it declares): echoed otherwise than sent (an id rounded by a JavaScript server) is non-strict.
+  let undeclared: Verdict | undefined;
   for (const [name, value] of Object.entries(sent)) {
     const declared = declaredByAnswer(ctx, name);
     if (!Object.prototype.hasOwnProperty.call(body, name)) {
@@ -130,9 +131,18 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
       continue;
     }
     if (!sameValue(value, body[name]!)) {
-      return fail(`the answer to ${valid} does not carry back ${name} as sent`, `${name} ${shortJson(body[name]!)} instead of ${shortJson(value)}`, { pointer: `/${name}`, expectedValue: toJson(value), actualValue: toJson(body[name]!) });
+      const facts = { pointer: `/${name}`, expectedValue: toJson(value), actualValue: toJson(body[name]!) };
+      if (declared) return fail(`the answer to ${valid} does not carry back ${name} as sent`, `${name} ${shortJson(body[name]!)} instead of ${shortJson(value)}`, facts);
+      undeclared ??= {
+        outcome: 'non-strict',
+        expected: `${name} as sent, or no ${name} (the document's ${op.success.schemaName} does not declare it, so nothing binds it)`,
+        actual: `${name} ${shortJson(body[name]!)} instead of ${shortJson(value)}`,
+        cause: `the answer to ${valid} echoes ${name}, which its schema does not declare, otherwise than sent`,
+        facts,
+      };
     }
   }
+  if (undeclared) return undeclared;
   for (const f of ctx.model.create.answer.fields) {
     const name = f.name;
     if (!(name in sent) && Object.prototype.hasOwnProperty.call(body, name) && !op.request.required.includes(name) && ctx.model.create.request.fields.some((x) => x.name === name)) {
