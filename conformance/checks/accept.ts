@@ -10,9 +10,11 @@ import { ACCEPT_EVIDENCE, ACCEPT_GRADING, each, gradeAccepted, worst } from './g
 import { keywordDerivations, UNNAMED_PROPERTY } from '../cases/keyword-cases.js';
 import { createRequest, freshId, rawWithProto, idField, idRange, keywordCaseBody, preferring, stringFields, validPlant, type Body } from './requests.js';
 import { RuledOut } from '../cases/draw.js';
+import { idsDoublesMerge } from '../cases/bodies.js';
 import { spec } from './sources.js';
 import { fixedIdCases, fixedIdCheck, gradeFixedId, neighbourOf, type IdSent } from './fixed-ids.js';
 import type { Case, Check, CheckContext, ExchangeCheck, Verdict } from './types.js';
+import type { Exchange } from './exchange.js';
 
 function optionalString(ctx: CheckContext): string | undefined {
   return stringFields(ctx).optional[0];
@@ -33,7 +35,7 @@ function requiredString(ctx: CheckContext): string {
 const integralNumerals: ExchangeCheck<Body> = {
   kind: 'exchange',
   id: 'PS-ACCEPT-011',
-  title: 'Integral numerals (5.0, 5e0, 50e-1, 5.000E+0) are integers and accepted',
+  title: 'Integral numerals (5.0, 5e0, 50e-1, 5.000E+0, and above 2^53) are integers and accepted',
   family: 'an integral numeral (5.0)',
   level: 'MUST',
   source: {
@@ -44,14 +46,28 @@ const integralNumerals: ExchangeCheck<Body> = {
   requirement: `"integer" which matches any number with a zero fractional part. ${RULE1}`,
   grading: 'MUST: the document is OpenAPI 3.1, whose dialect is JSON Schema 2020-12, which makes 5.0 an integer; the body is then a valid NewPlant and rule 1 binds: a refusal fails.',
   evidence: ACCEPT_EVIDENCE,
-  cases: (ctx) =>
-    [(n: bigint) => `${n}.0`, (n: bigint) => `${n}e0`, (n: bigint) => `${n}0e-1`, (n: bigint) => `${n}.000E+0`].map((write) => {
-      const numeral = new Numeral(write(freshId(ctx)));
+  cases: (ctx) => {
+    const written = (numeral: Numeral) => {
       const body = validPlant(ctx, { [idField(ctx)]: numeral });
       return { request: createRequest(ctx, body, { note: `id written ${numeral.text}` }), sent: body };
-    }),
+    };
+    const small = [(n: bigint) => `${n}.0`, (n: bigint) => `${n}e0`, (n: bigint) => `${n}0e-1`, (n: bigint) => `${n}.000E+0`].map((write) => written(new Numeral(write(freshId(ctx)))));
+    // Above 2^53 too (9007199254740993.0): an integer no double holds, which a server that reads such numerals as doubles rounds or refuses.
+    return [...small, ...aboveDoubles(ctx).map((n) => written(new Numeral(`${n}.0`)))];
+  },
   verify: (cases, ctx) => each(cases, (c) => gradeAccepted(ctx, c.exchange, c.sent)),
 };
+
+/** An id above 2^53 that no double holds, where the document allows one (none otherwise). */
+function aboveDoubles(ctx: CheckContext): bigint[] {
+  try {
+    const { ids, step } = idsDoublesMerge(ctx.model, ctx.ids, 2);
+    return step === 1n ? [ids[1]!] : [];
+  } catch (err) {
+    if (err instanceof RuledOut) return [];
+    throw err;
+  }
+}
 
 /** What a keyword case sent: its body, and for a boundary of the id itself, which of the three fixed-id requests it is. */
 interface BoundarySent {
@@ -111,6 +127,18 @@ const keywordsInside: ExchangeCheck<BoundarySent> = {
   },
 };
 
+/**
+ * A string whose characters a server may limit (RFC 8259 §9) but must not
+ * change: a 4xx refusal is non-strict; an answer that echoes another string
+ * (trimmed, U+FFFD for a noncharacter) fails rule 1.
+ */
+function gradeUnchanged(ctx: CheckContext, ex: Exchange, sent: Body): Verdict {
+  const v = gradeAccepted(ctx, ex, sent);
+  const status = ex.response?.status ?? 0;
+  if (v.outcome === 'fail' && status >= 400 && status < 500) return { ...v, outcome: 'non-strict', expected: `${v.expected} (RFC 8259 §9 lets a server limit the character contents of strings)` };
+  return v;
+}
+
 export const acceptChecks: Check[] = [
   acceptCheck({
     id: 'PS-ACCEPT-001',
@@ -169,6 +197,19 @@ export const acceptChecks: Check[] = [
         { note: '__proto__ and constructor as plain names', body: () => validPlant(ctx, { [UNNAMED_PROPERTY]: 'x' }), raw: rawWithProto },
       ];
     },
+  }),
+  acceptCheck({
+    id: 'PS-ACCEPT-013',
+    title: 'Strings with leading and trailing white space, with noncharacters (U+FFFF, U+FDD0) and with NUL are stored and echoed unchanged (each string field)',
+    family: 'white space around a string, noncharacters, NUL',
+    bodies: (ctx) =>
+      [...stringFields(ctx).required, ...stringFields(ctx).optional].flatMap((name) => [
+        { note: `${name} with white space around it`, body: () => validPlant(ctx, { [name]: '  Ficus lyrata \t' }) },
+        { note: `${name} with noncharacters U+FFFF and U+FDD0`, body: () => validPlant(ctx, { [name]: 'Ficus \uffff\ufdd0' }) },
+        { note: `${name} with NUL (U+0000)`, body: () => validPlant(ctx, { [name]: 'Ficus \u0000 lyrata' }) },
+      ]),
+    grade: gradeUnchanged,
+    grading: 'MUST where the answer is 2xx: the strings are valid (JSON Schema 2020-12: a noncharacter is a character; white space is part of the value), so rule 1 binds the echo: a trimmed string or U+FFFD for a noncharacter fails. RFC 8259 §9 lets a server limit the character contents of strings: a 4xx refusal is non-strict.',
   }),
   fixedIdCheck({ id: 'PS-ACCEPT-007', title: 'The id 0 is accepted (where the schema allows it)', family: 'id 0', fixed: () => 0n, neighbour: (ctx) => freshId(ctx) }),
   acceptCheck({

@@ -181,6 +181,18 @@ export const authChecks: Check[] = [
   anyLetterCase,
   unknownTokens,
   authCheck({
+    id: 'PS-AUTH-009',
+    family: 'the real token without the Bearer scheme',
+    title: 'The real token with another scheme (Basic, Token), bare, or the Bearer scheme alone: 401 with WWW-Authenticate: Bearer',
+    requirement: `The document requires bearer authentication: a request whose credentials are not a Bearer credential does not meet the security requirement. credentials = "Bearer" 1*SP b64token (RFC 6750 §2.1). ${RFC6750_3}`,
+    grading: 'MUST: the document requires bearer authentication (RFC 6750 §2.1): the token under another scheme, or alone, is no Bearer credential, so the request is unauthenticated: a 2xx fails, as every answer but 401 with the Bearer challenge does, for the reasons of PS-AUTH-002.',
+    credentials: (ctx) => [
+      [`Basic ${ctx.target.token}`, 'the real token after Basic'],
+      [`Token ${ctx.target.token}`, 'the real token after Token'],
+      [ctx.target.token, 'the real token with no scheme'],
+    ],
+  }),
+  authCheck({
     id: 'PS-AUTH-007', family: 'no credentials and a malformed body',
     title: 'Credentials are checked before the body: no credentials and a malformed body give 401',
     credentials: () => [[null, 'no Authorization header and a malformed body']],

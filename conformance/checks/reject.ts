@@ -59,12 +59,32 @@ function withId(ctx: CheckContext, text: string, write: (digits: string) => stri
   return text.replace(new RegExp(`${member.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(-?\\d+)`), (_m, digits: string) => `${member}${write(digits)}`);
 }
 
+/** Bodies with required members named in upper case: JSON member names are case-sensitive, so each lacks those members. */
+function namesInAnotherCase(ctx: CheckContext): Refusal[] {
+  const renamed = ctx.model.create.request.required.filter((name) => name.toUpperCase() !== name);
+  const rename = (names: string[]) => {
+    const body = validPlant(ctx) as Record<string, JsonValue>;
+    return Object.fromEntries(Object.entries(body).map(([k, v]) => [names.includes(k) ? k.toUpperCase() : k, v]));
+  };
+  const sets = renamed.length > 1 ? [renamed, ...renamed.map((name) => [name])] : renamed.map((name) => [name]);
+  if (sets.length === 0) throw new RuledOut('no required member has a name with a lower-case letter');
+  return sets.map((names) => ({ request: createRequest(ctx, rename(names), { note: `${names.map((n) => n.toUpperCase()).join(' and ')} for ${names.join(' and ')}` }) }));
+}
+
 export const rejectChecks: Check[] = [
   rejectCheck({
     id: 'PS-REJECT-001',
     family: 'a required member missing',
     title: 'A body missing a required field is rejected (each required field)',
     requests: (ctx) => refusedBodies(ctx, missingRequired(ctx)),
+  }),
+  rejectCheck({
+    id: 'PS-REJECT-013',
+    family: 'member names in another letter case',
+    title: 'A body whose required members are named in another letter case ({"ID":…,"NAME":…}) is rejected: it lacks them',
+    source: rfc(8259, '§4 Objects; §8.3 String Comparison', 'section-8.3'),
+    requirement: `Implementations ... that transform the textual representation into sequences of Unicode code units and then perform the comparison numerically, code unit by code unit, are interoperable ... (member names compared exactly: "ID" is not "id"). ${RULE2} ${ERRORS1}`,
+    requests: namesInAnotherCase,
   }),
   rejectCheck({
     id: 'PS-REJECT-002',

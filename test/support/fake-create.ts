@@ -72,6 +72,7 @@ export function readId(o: FakeOptions, text: string): { id: string } | { problem
     return { id: String(d) };
   }
   if (o.idByParseInt) return { id: BigInt(/^-?\d+/.exec(text)![0]).toString() };
+  if (o.integralNumeralsAsDouble && /[.eE]/.test(text)) return Number.isSafeInteger(Number(text)) ? { id: String(Number(text)) } : int64;
   let n = exactInteger(text);
   if (n === undefined && o.truncateFractions) n = BigInt(Math.trunc(Number(text)));
   if (n === undefined || (o.rejectIntegralNumerals && /[.eE]/.test(text))) return int64;
@@ -144,6 +145,13 @@ export async function createPlant(o: FakeOptions, state: State, res: ServerRespo
     return invalid(40003, 'Request body is not a valid NewPlant: / must be object.');
   }
   const fields = body as { [k: string]: Json };
+  if (o.caseInsensitiveNames) {
+    for (const k of Object.keys(fields)) {
+      const lower = k.toLowerCase();
+      if (lower !== k && ['id', 'name', 'tag'].includes(lower) && !(lower in fields)) [fields[lower], fields[k]] = [fields[k]!, undefined as unknown as Json];
+    }
+    for (const k of Object.keys(fields)) if (fields[k] === undefined) delete fields[k];
+  }
   if (o.idFirstOnly && Object.keys(fields)[0] !== 'id') return invalid(40003, 'Request body is not a valid NewPlant: id must come first.');
   if (o.refuseProtoNames && Object.keys(fields).some((k) => k === '__proto__' || k === 'constructor')) return invalid(40003, 'Request body is not a valid NewPlant: forbidden member name.');
   if (o.acceptNull) for (const k of Object.keys(fields)) if (fields[k] === null) delete fields[k];
@@ -178,6 +186,8 @@ export async function createPlant(o: FakeOptions, state: State, res: ServerRespo
       problems.push(`/${k} must be a string`);
       return undefined;
     }
+    if (o.trimStrings) v = v.trim();
+    if (o.nonCharactersReplaced) v = v.replace(/[\ufffe\uffff\ufdd0-\ufdef]/g, '\ufffd');
     return v;
   };
   const name = str('name', true);
