@@ -1,7 +1,7 @@
 // Plant ids of a run, and every other value a check draws that is not a
 // generated case (a random token, an unknown path): all from the run's seed
 // and its id offset, so that `--seed N --id-offset K` sends the same requests
-// again (issue 33 item 3: whether an id has 15 or 16 digits decides which
+// again (issue 30 item 3: whether an id has 15 or 16 digits decides which
 // departure a check catches). A run with no --seed draws its seed, so its ids
 // are fresh; a rerun with one seed against the same long-lived target gives
 // another --id-offset (docs/conformance.md, "Replaying a run").

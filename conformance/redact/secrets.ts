@@ -36,7 +36,7 @@ const AUTH_PARAM = /^(realm|scope|error|error_description|error_uri|charset|nonc
 export function secretRedactor(tokens: readonly string[]): Redactor {
   const given = [...new Set(tokens.filter((t) => t !== '' && t !== TOKEN_VAR))];
   // A token shorter than FRAGMENT cannot be told from other text ("t" is in every word): it is
-  // replaced only where a request uses it, after an authentication scheme (issue 33 item 8).
+  // replaced only where a request uses it, after an authentication scheme (issue 30 item 8).
   const used = given.filter((token) => token.length < SHORT_TOKEN).map((token) => usedPattern(token));
   const secrets = given.filter((token) => token.length >= SHORT_TOKEN).sort((a, b) => b.length - a.length);
   const forms = secrets.flatMap((token) => tokenForms(token).map((form) => ({ form, pattern: formPattern(form) })));

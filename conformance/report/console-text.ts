@@ -3,7 +3,7 @@
 // that reproduces it. Texts that can be long (a body of 10 000 characters in
 // a curl line, an answer in an Actual) are shortened here, with their size;
 // the JSON, JUnit and HTML reports hold them whole.
-import { PLACEHOLDERS } from '../redact/shorten.js';
+import { cutAt } from '../redact/shorten.js';
 import { departureText, type CaseResult, type CheckResult, type FailureGroup } from '../run/result.js';
 
 export const MARK: Record<string, string> = { pass: '✔', 'non-strict': '~', fail: '×', skip: '-', error: '!' };
@@ -21,16 +21,6 @@ const COMMAND_SHOWN = 300;
 const ARGUMENT_SHOWN = 60;
 /** The longest Actual the console prints whole. */
 const TEXT_SHOWN = 240;
-
-/** Where to cut `text` at about `max` characters: never inside a placeholder ($PLANTSTORE_TOKEN, <redacted>) or a surrogate pair. */
-function cutAt(text: string, max: number): number {
-  for (const placeholder of PLACEHOLDERS) {
-    const at = text.lastIndexOf(placeholder, max - 1);
-    if (at !== -1 && at + placeholder.length > max) return at + placeholder.length;
-  }
-  const code = text.charCodeAt(max - 1);
-  return code >= 0xd800 && code <= 0xdbff ? max - 1 : max;
-}
 
 /** A text cut at about `max` characters, with its length when cut. */
 export function consoleText(text: string, max = TEXT_SHOWN): string {

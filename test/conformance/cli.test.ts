@@ -101,6 +101,31 @@ describe('plantstore-conformance CLI', { timeout: 300_000 }, () => {
     });
   }
 
+  it('against a server that answers 201 to every valid create: at most about 100 lines, the last of which name the 201', async () => {
+    const r = await withFake({ status201: true }, (url) => cli(['--target', url, '--token', 'cli-token', '--cases', '5', '--seed', '3']));
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const lines = r.stdout.trimEnd().split('\n');
+    assert.ok(lines.length <= 110, `${lines.length} lines:\n${r.stdout}`);
+    assert.match(lines.slice(-12).join('\n'), /answered 201, not 200/);
+    // One cause, one curl line in What failed, however many checks show it.
+    const whatFailed = lines.slice(lines.findIndex((l) => l.startsWith('What failed on')));
+    assert.equal(whatFailed.filter((l) => /Reproduce: /.test(l)).length, 1, r.stdout);
+  });
+
+  it('lists both departures of one check in the JSON report, each with its reproduce line', async () => {
+    const json = join(dir, 'two-departures.json');
+    // Without id read as id 0, without name accepted: PS-REJECT-001 departs on both of its cases.
+    const r = await withFake({ zeroValueIds: true, acceptMissingName: true }, (url) => cli(['--target', url, '--token', 'cli-token', '--only', 'PS-REJECT-001', '--json', json]));
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const result = JSON.parse(readFileSync(json, 'utf8')).targets[0].results[0];
+    assert.equal(result.outcome, 'fail');
+    assert.deepEqual(result.cases.map((c: { case: string }) => c.case).sort(), ['without id', 'without name']);
+    for (const c of result.cases) {
+      assert.equal(c.check, 'PS-REJECT-001');
+      assert.match(c.reproduce, /^curl -sS -i -X POST /);
+    }
+  });
+
   it('counts non-strict as failure with --strict', async () => {
     const args = (url: string) => ['--target', url, '--token', 'cli-token', '--only', 'PS-HTTP-001'];
     const lenient = await withFake({ no405: true }, (url) => cli(args(url)));

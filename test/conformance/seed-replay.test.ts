@@ -1,4 +1,4 @@
-// `--seed N` replays a run (issue 33 item 3): every value a check draws, the
+// `--seed N` replays a run (issue 30 item 3): every value a check draws, the
 // plant ids included, comes from the seed and the id offset, so two runs
 // with one seed against fresh targets send the same requests, whatever order
 // the checks happen to start in; another --id-offset sends other ids.
