@@ -1,22 +1,26 @@
 // buildApp(options) returns the Plant Store as a Fastify app. It never
 // listens: start.ts does that, and tests use app.inject(). It composes the
-// pieces: the operation's contract from the OpenAPI document, the store and
-// the create rule, the wire, the body parser, the error records, the routes,
-// and the stub when asked for.
+// pieces: the create operation's contract and every other operation from the
+// OpenAPI document, the store and the create rule, the feed of committed
+// changes, the wire, the body parser, the error records, the routes, and the
+// stub when asked for.
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { readOpenApi } from '../spec/openapi.js';
 import { createAuthenticator } from './auth.js';
 import { installBodyParser } from './body.js';
+import { PlantChanges } from './changes.js';
 import { createRule } from './create.js';
-import { declaredOperations } from './declared-operations.js';
 import { answerErrorsAsRecords, sendError } from './error-handler.js';
 import { ApiError } from './errors.js';
 import { requestLineWriter } from './logging.js';
 import { DEFAULT_BODY_LIMIT, DEFAULT_MAX_BYTES, DEFAULT_MAX_PLANTS, DEFAULT_REQUEST_TIMEOUT, TIMEOUT_CHECK_INTERVAL } from './limits.js';
-import { answerUnroutedRequests, createRoute, healthRoute, methodNotAllowed } from './routes.js';
-import { createMemoryStore, type PlantStore } from './store.js';
+import { createMemoryStore } from './memory-store.js';
+import { ALL_INFERENCES, servedOperations, type Inference } from './operations/served.js';
+import { answerUnroutedRequests, healthRoute, methodNotAllowed, methodsAt, operationRoutes } from './routes.js';
+import type { PlantStore } from './store.js';
 import { InitialPlantsError, type InitialPlants } from './stub/initial-plants.js';
 import { stub, type StubOptions } from './stub/index.js';
-import { loadOperationContract } from './validation.js';
+import { operationContract } from './validation.js';
 import { answerClientError, answerOnTheWire } from './wire.js';
 
 export interface AppOptions {
@@ -50,6 +54,11 @@ export interface AppOptions {
    */
   secrets?: readonly string[];
   /**
+   * Which of the document's implications the server acts on (docs/server.md,
+   * "Every operation"; PLANTSTORE_INFER): every one unless turned off here.
+   */
+  inference?: Partial<Inference>;
+  /**
    * Plants stored before the first request, all or none; unusable ones make
    * app.ready() (and so listen() and inject()) reject with InitialPlantsError.
    * A list whose every id the store holds already (a shared database, a
@@ -63,15 +72,23 @@ declare module 'fastify' {
     plantStore: PlantStore;
     /** What the document states that the server does not check (start.ts logs it). */
     documentWarnings: readonly string[];
+    /** How each operation of the document is served, a line each (start.ts logs them). */
+    operationNotes: readonly string[];
+    /** The changes of stored plants, told once committed (changes.ts): subscribe to act on them. */
+    plantChanges: PlantChanges;
   }
 }
 
 export function buildApp(options: AppOptions = {}): FastifyInstance {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
-  const contract = loadOperationContract(options.specPath);
+  const { document, source } = readOpenApi(options.specPath);
+  const contract = operationContract(document, source);
   const store = options.store ?? createMemoryStore(options.maxPlants ?? DEFAULT_MAX_PLANTS, options.maxBytes ?? DEFAULT_MAX_BYTES);
   const rule = createRule(contract, store);
+  // A listener's failure is the server's to log: the change committed whatever it does.
+  const changes = new PlantChanges((error, change) => app.log.error({ err: error, event: change.event, id: change.id }, 'a listener of committed changes failed'));
+  const operations = servedOperations(document, { contract, store, rule, changes, inference: { ...ALL_INFERENCES, ...options.inference } });
 
   const app = Fastify({
     ...(options.loggerInstance !== undefined
@@ -83,6 +100,7 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
     // Ajv and fast-json-stringify at every start for nothing.
     schemaController: { compilersFactory: { buildValidator: noFastifySchemas, buildSerializer: noFastifySchemas } },
     bodyLimit,
+    // HEAD only where the document declares GET (routes.ts): not on the server's own paths.
     exposeHeadRoutes: false,
     clientErrorHandler: answerClientError,
     // While closing, a request that arrives on an open connection is still
@@ -112,17 +130,18 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
     });
   }
   app.decorate('documentWarnings', contract.warnings);
-  answerOnTheWire(app, methodNotAllowed(contract));
+  app.decorate('operationNotes', operations.map(({ method, path, note }) => `${method} ${path} ${note}`));
+  app.decorate('plantChanges', changes);
+  answerOnTheWire(app, methodNotAllowed(contract.path, methodsAt(operations, contract.path)));
   installBodyParser(app, bodyLimit);
   answerErrorsAsRecords(app, bodyLimit);
-  answerUnroutedRequests(app, contract);
+  answerUnroutedRequests(app, operations);
   healthRoute(app, store);
   const authenticator = createAuthenticator(options.tokens);
-  // The stub's controls and journal are a plugin; its stages of the create operation go into that route's pipeline.
+  // The stub's controls and journal are a plugin; its stages of each operation go into that route's pipeline.
   const secrets = [...(options.tokens ?? []), ...(options.stub?.controlsToken === undefined ? [] : [options.stub.controlsToken]), ...(options.secrets ?? [])];
   const theStub = options.stub === undefined ? undefined : stub(options.stub, { contract, store, rule, secrets });
-  createRoute(app, { contract, authenticator, rule, bodyLimit, stub: theStub?.stages });
-  declaredOperations(app, { operations: contract.otherOperations, authenticator });
+  operationRoutes(app, operations, { authenticator, bodyLimit, stub: theStub?.stagesFor });
   if (theStub !== undefined) app.register(theStub.plugin);
   return app;
 }

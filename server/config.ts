@@ -17,6 +17,7 @@ import {
   MAX_JOURNAL_SIZE,
   MIN_JOURNAL_BYTES,
 } from './limits.js';
+import { ALL_INFERENCES, type Inference } from './operations/served.js';
 
 export interface ServerConfig {
   port: number;
@@ -32,6 +33,8 @@ export interface ServerConfig {
   databaseUrl: string | undefined;
   /** PLANTSTORE_DATABASE_POOL: most connections to that database. */
   databasePool: number;
+  /** PLANTSTORE_INFER: which of the document's implications the server acts on (docs/server.md, "Every operation"). */
+  inference: Inference;
 }
 
 /** The stub's settings (docs/stub.md, "Stub configuration"). */
@@ -76,7 +79,23 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     specPath: env.PLANTSTORE_SPEC?.trim() || undefined,
     databaseUrl: databaseUrl(env.PLANTSTORE_DATABASE_URL),
     databasePool: integer(env, 'PLANTSTORE_DATABASE_POOL', DEFAULT_POOL_SIZE, 1, MAX_POOL_SIZE),
+    inference: inference(env.PLANTSTORE_INFER),
   };
+}
+
+/** PLANTSTORE_INFER: a comma-separated list of the inferences to act on, `none` for none; unset, every one. */
+function inference(raw: string | undefined): Inference {
+  const text = raw?.trim().toLowerCase();
+  if (text === undefined || text === '') return ALL_INFERENCES;
+  const names = Object.keys(ALL_INFERENCES) as Array<keyof Inference>;
+  const off = Object.fromEntries(names.map((name) => [name, false])) as unknown as Inference;
+  if (text === 'none') return off;
+  const chosen = text.split(',').map((word) => word.trim()).filter((word) => word !== '');
+  const unknown = chosen.filter((word) => !(names as string[]).includes(word));
+  if (unknown.length > 0 || chosen.length === 0) {
+    throw new ConfigError(`PLANTSTORE_INFER must be none, or a comma-separated list of ${names.join(', ')}; got ${JSON.stringify(raw)}`);
+  }
+  return { ...off, ...Object.fromEntries(chosen.map((word) => [word, true])) };
 }
 
 export function readStubConfig(env: NodeJS.ProcessEnv = process.env): StubConfig {

@@ -1,8 +1,12 @@
 // The create rule: a NewPlant (the request body) becomes a stored plant.
 // One mapping, used by the operation's route (one plant) and by the initial
 // plants and the stub's controls (a list, all or none).
+import type { FastifyReply } from 'fastify';
+import { readBody } from './body.js';
+import type { PlantChanges } from './changes.js';
 import { ApiError } from './errors.js';
 import type { JsonObject, JsonValue } from './json.js';
+import type { OperationHandler } from './pipeline.js';
 import type { CreateAllResult, CreateResult, MaybePromise, PlantEntry, PlantStore } from './store.js';
 import { itemPositions, storedPlantText, type SentJson, type SentPlant } from './stored-plant.js';
 import type { OperationContract } from './validation.js';
@@ -91,3 +95,26 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
   };
 }
 
+/**
+ * The create operation's handler steps (pipeline.ts): the body judged as a
+ * NewPlant, the plant stored (then the change is committed), and `status`
+ * (the document's success status) with the stored plant, whose JSON text
+ * the create rule made once for the store and the answer.
+ */
+export function createHandler(rule: CreateRule, changes: PlantChanges, status: number): OperationHandler<PlantToStore, void> {
+  const committed = (plant: PlantToStore): void => {
+    if (changes.heard) changes.committed({ event: 'created', id: plant.id, json: plant.json });
+  };
+  return {
+    schema(request) {
+      const body = readBody(request); // JSON: the stage JSON syntax let it through
+      return rule.fromBody(body?.value, body);
+    },
+    store(plant) {
+      const stored = rule.store(plant);
+      if (stored === undefined) return committed(plant);
+      return stored.then(() => committed(plant));
+    },
+    answer: (plant, _stored, reply: FastifyReply) => reply.code(status).type('application/json; charset=utf-8').send(plant.json),
+  };
+}

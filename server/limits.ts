@@ -88,6 +88,13 @@ export const MAX_PLANTS_PAGE = 10_000;
  * loop for seconds, and at the default budget would pass V8's longest string.
  */
 export const PLANTS_PAGE_BYTES = 4 * 1024 * 1024;
+/**
+ * Plants one page of the API's list reads at most to judge a filter
+ * (`?tag=…`): a page that reaches it ends there, short or empty, with its
+ * cursor where the list declares one. Its work stays bounded however few
+ * plants match among a million.
+ */
+export const LIST_MAX_EXAMINED = 10_000;
 
 /** Longest answer delay of the stub in milliseconds; PLANTSTORE_DELAY_MS. */
 export const MAX_DELAY_MS = 60_000;

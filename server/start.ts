@@ -55,6 +55,7 @@ try {
     maxPlants: config.maxPlants,
     maxBytes: config.maxBytes,
     specPath: config.specPath,
+    inference: config.inference,
     loggerInstance: log.logger,
     secrets,
     stub: {
@@ -77,6 +78,8 @@ if (store !== undefined) app.addHook('onClose', async () => store.close());
 
 for (const warning of [...openSettings(config, stub), ...stub.warnings]) app.log.warn(warning);
 for (const warning of app.documentWarnings) app.log.warn(warning);
+// How each operation of the document is served: one served from its examples is named here, never a silent 404.
+for (const note of app.operationNotes) app.log.info(note);
 
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

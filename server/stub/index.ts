@@ -6,12 +6,13 @@
 //   the controls    JSON endpoints under /__admin (controls.ts)
 //   the journal     the most recent API requests (journal.ts), an onSend hook
 //
-// and three stages of the create pipeline, which buildApp hands to the
-// operation's route (routes.ts, createPipeline puts each in its place):
+// and three stages of every operation's pipeline, which buildApp hands to
+// each operation's route (pipeline.ts puts each in its place):
 //   Prefer          a malformed or unanswerable `Prefer` is a 400 (faults.ts, prefer.ts)
-//   delay           authenticated requests to the operation wait, 0 to MAX_DELAY_MS
-//   fault           `Prefer: code=, fault=, delay=` and the schedule of
-//                   POST /__admin/faults (faults.ts, fault-schedule.ts, prefer.ts)
+//   delay           authenticated requests to the API wait, 0 to MAX_DELAY_MS
+//   fault           `Prefer: code=, fault=, delay=` (the operation's own
+//                   declared answers) and the schedule of POST /__admin/faults,
+//                   one schedule for every operation (faults.ts, fault-schedule.ts, prefer.ts)
 //
 // The delay and the faults hold answers back within one bound (hold.ts).
 // Initial plants (initial-plants.ts) are read by start.ts and stored by
@@ -19,8 +20,10 @@
 import type { FastifyPluginCallback, FastifyRequest, preValidationHookHandler } from 'fastify';
 import { createAuthenticator } from '../auth.js';
 import type { CreateRule } from '../create.js';
+import { ApiError } from '../errors.js';
 import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, MAX_DELAY_MS, MAX_WAITING_ANSWERS, MAX_WAITING_PER_CREDENTIAL } from '../limits.js';
-import { RESERVED_PREFIX, type StubStages } from '../routes.js';
+import type { StubStages } from '../pipeline.js';
+import { RESERVED_PREFIX } from '../routes.js';
 import type { PlantStore } from '../store.js';
 import type { OperationContract } from '../validation.js';
 import { registerControls, type DelaySetting } from './controls.js';
@@ -28,7 +31,7 @@ import { FaultSchedule } from './fault-schedule.js';
 import { faultHooks } from './faults.js';
 import { busy, defaultSleep, HeldAnswers, holderOf, type Sleep } from './hold.js';
 import { Journal, type PendingEntry } from './journal.js';
-import { codeAnswers, preferenceResolver } from './prefer.js';
+import { codeAnswers, preferenceResolver, type DeclaredOperation } from './prefer.js';
 
 export type { Sleep } from './hold.js';
 
@@ -64,7 +67,7 @@ export interface StubContext {
   secrets?: readonly string[];
 }
 
-/** The stub, as buildApp uses it: a plugin, and the stages it adds to the create pipeline. */
+/** The stub, as buildApp uses it: a plugin, and the stages it adds to each operation's pipeline. */
 export interface Stub {
   /**
    * The controls under /__admin, the journal, and the end of every held
@@ -72,8 +75,8 @@ export interface Stub {
    * beside the routes, as it changes none of them.
    */
   plugin: FastifyPluginCallback;
-  /** Its stages of the create operation, which routes.ts puts in their places (createPipeline). */
-  stages: StubStages;
+  /** Its stages of an operation's pipeline, which pipeline.ts puts in their places: Prefer answers what the operation declares. */
+  stagesFor(operation: DeclaredOperation): StubStages;
 }
 
 /** The stub, for buildApp; throws a RangeError for a delay out of bounds, or a Prefer guard without a token. */
@@ -83,7 +86,7 @@ export function stub(options: StubOptions, context: StubContext): Stub {
   const startDelayMs = checkedDelay(options.delayMs ?? 0);
   const delay: DelaySetting = { ms: startDelayMs };
   // With the controls off and no delay: nothing at all, so the hot path carries none of the stub.
-  if (!controls && delay.ms === 0) return { plugin: asPlugin((_app, _options, done) => done()), stages: {} };
+  if (!controls && delay.ms === 0) return { plugin: asPlugin((_app, _options, done) => done()), stagesFor: () => ({}) };
   const journal = new Journal(controls ? (options.journalSize ?? DEFAULT_JOURNAL_SIZE) : 0, options.journalBytes ?? DEFAULT_JOURNAL_BYTES, context.secrets ?? []);
   // Held answers end early when the server closes, so that `docker stop`
   // answers the requests in flight at once instead of waiting out their
@@ -93,15 +96,17 @@ export function stub(options: StubOptions, context: StubContext): Stub {
   const share = Math.min(maxWaiting, options.maxWaitingPerCredential ?? MAX_WAITING_PER_CREDENTIAL);
   const held = new HeldAnswers(maxWaiting, share, closing.signal, options.sleep ?? defaultSleep);
   const pending = new WeakMap<FastifyRequest, PendingEntry>();
-  const stages: StubStages = { delay: delayHook({ delay, held, journal, pending }) };
+  const delayStage = delayHook({ delay, held, journal, pending });
+  // The create operation's answers check a scheduled step's example (the controls).
   const answers = controls ? codeAnswers(context.contract) : undefined;
   const schedule = new FaultSchedule();
-  if (answers !== undefined) {
-    const preferGuard = options.preferNeedsControlsToken && options.controlsToken !== undefined ? createAuthenticator([options.controlsToken]) : undefined;
-    const { checkPrefer, injectFault } = faultHooks({ resolvePrefer: preferenceResolver(context.contract, answers), preferGuard, answers, schedule, held, journal, pending });
-    stages.prefer = checkPrefer;
-    stages.fault = injectFault;
-  }
+  const preferGuard = options.preferNeedsControlsToken && options.controlsToken !== undefined ? createAuthenticator([options.controlsToken]) : undefined;
+  const stagesFor = (operation: DeclaredOperation): StubStages => {
+    if (!controls) return { delay: delayStage };
+    const own = codeAnswers(operation);
+    const { checkPrefer, injectFault } = faultHooks({ resolvePrefer: preferenceResolver(operation, own), preferGuard, answers: own, schedule, held, journal, pending });
+    return { prefer: checkPrefer, delay: delayStage, fault: injectFault };
+  };
   const plugin: FastifyPluginCallback = (app, _options, done) => {
     app.addHook('preClose', (next) => {
       closing.abort();
@@ -122,7 +127,7 @@ export function stub(options: StubOptions, context: StubContext): Stub {
     }
     done();
   };
-  return { plugin: asPlugin(plugin), stages };
+  return { plugin: asPlugin(plugin), stagesFor };
 }
 
 /**

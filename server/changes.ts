@@ -1,0 +1,44 @@
+// The one place where a change of a stored plant is known to have
+// committed: the store answered it (a database store once it committed),
+// and the answer is on its way. Each operation that changes a plant (create,
+// replace, merge, delete) tells the feed, after the store and before the
+// answer; whoever needs to act on committed changes (events sent to
+// receivers, a log) subscribes here and touches no operation.
+export type PlantChangeEvent = 'created' | 'replaced' | 'merged' | 'deleted';
+
+export interface PlantChange {
+  event: PlantChangeEvent;
+  /** The plant's id, an exact int64 as a decimal string. */
+  id: string;
+  /** The plant's JSON text as stored now; for 'deleted', as it was. */
+  json: string;
+}
+
+export type ChangeListener = (change: PlantChange) => void;
+
+export class PlantChanges {
+  private readonly listeners: ChangeListener[] = [];
+
+  /** `failed` hears what a listener throws: a committed change is answered as committed whatever a listener does. */
+  constructor(private readonly failed: (error: unknown, change: PlantChange) => void = () => {}) {}
+
+  /** Calls `listener` with every change committed from now on, in the order committed. */
+  subscribe(listener: ChangeListener): void {
+    this.listeners.push(listener);
+  }
+
+  committed(change: PlantChange): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.failed(error, change);
+      }
+    }
+  }
+
+  /** Whether anyone listens (the create path skips making a change nobody hears). */
+  get heard(): boolean {
+    return this.listeners.length > 0;
+  }
+}
