@@ -107,6 +107,23 @@ describe('a target that hangs on a hostile input', () => {
   });
 });
 
+describe('an invalid id read leniently onto a stored plant', { timeout: 300_000 }, () => {
+  it('is proved by the refusal\'s own message: the duplicate answer names another id than the one sent', async () => {
+    // Ids kept as doubles on a target that holds the int64 ends: one past them reads as a stored end.
+    const fake = await startFake({ tokens: [TOKEN], doubleIds: true, preStored: EARLIER_RUNS });
+    try {
+      const r = await runAgainst(fake, ['PS-REJECT-004', 'PS-REJECT-005']);
+      for (const [id, sent] of [['PS-REJECT-004', '9223372036854775808'], ['PS-REJECT-005', '-9223372036854775809']] as const) {
+        const result = r.results.find((x) => x.id === id)!;
+        assert.equal(result.outcome, 'fail', id);
+        assert.ok(result.cases?.some((c) => c.actual?.includes(`not ${sent} as sent`)), `${id}: ${JSON.stringify(result.cases)}`);
+      }
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
 describe('a target that a hostile body blocks', { timeout: 300_000 }, () => {
   it('keeps every verdict reached before: the checks that may knock a target out run last, and the report names the request that stopped it', async () => {
     const fake = await startFake({ tokens: [TOKEN], darkAfterDeepNesting: true });
