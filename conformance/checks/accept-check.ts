@@ -66,14 +66,19 @@ export interface AcceptCheckOptions {
   /** How an answer is graded (default: gradeAccepted). */
   grade?: (ctx: CheckContext, ex: Exchange, sent: Body) => Verdict;
   grading?: string;
+  /** The family of input it sends (CheckBase.family); `plain` for the plain valid body. */
+  family?: string;
+  plain?: boolean;
 }
 
 /** A check that sends valid bodies and expects each accepted and echoed; skipped when the document allows none of them. */
-export function acceptCheck({ id, title, bodies, source, requirement, grade = gradeAccepted, grading = ACCEPT_GRADING }: AcceptCheckOptions): ExchangeCheck<Body> {
+export function acceptCheck({ id, title, bodies, source, requirement, grade = gradeAccepted, grading = ACCEPT_GRADING, family, plain }: AcceptCheckOptions): ExchangeCheck<Body> {
   return {
     kind: 'exchange',
     id,
     title,
+    ...(family !== undefined ? { family } : {}),
+    ...(plain ? { plain } : {}),
     level: 'MUST',
     source: source ?? spec('Create plant, rule 1'),
     requirement: requirement ?? RULE1,

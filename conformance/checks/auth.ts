@@ -2,7 +2,6 @@
 // operation requires HTTP bearer authentication". The answer to missing or
 // bad credentials is not in the specification; RFC 9110 and RFC 6750 make it
 // binding.
-import { randomBytes } from 'node:crypto';
 import type { JsonValue } from '../model/json.js';
 import { ACCEPT_EVIDENCE, ACCEPT_GRADING, each, gradeAccepted, gradeUnauthorized, noAnswer } from './grades.js';
 import { caseOf, createRequest, validPlant, type Body } from './requests.js';
@@ -31,6 +30,8 @@ interface AuthCheckOptions {
   /** The check is about the order of the checks, not the refusal (PS-AUTH-007): see gradeUnauthorized. */
   bodyFirst?: boolean;
   grading?: string;
+  /** The family of input it sends (CheckBase.family). */
+  family: string;
 }
 
 /** A check that sends bad or missing credentials and expects 401 with a Bearer challenge. */
@@ -40,6 +41,7 @@ function authCheck(options: AuthCheckOptions): ExchangeCheck {
     kind: 'exchange',
     id: options.id,
     title: options.title,
+    family: options.family,
     level: options.level ?? 'MUST',
     source: options.source ?? rfc(6750, '§3 The WWW-Authenticate Response Header Field', 'section-3'),
     requirement: options.requirement ?? `${RFC6750_3} RFC 9110 §11.6.1: ${RFC9110_11_6_1}`,
@@ -65,6 +67,7 @@ function schemeWord(ctx: CheckContext): string {
 const anyLetterCase: ExchangeCheck<Body> = {
   kind: 'exchange',
   id: 'PS-AUTH-005',
+  family: 'the scheme in another letter case',
   title: 'The auth scheme is accepted in any letter case (bearer, BEARER, bEaReR)',
   level: 'MUST',
   source: rfc(9110, '§11.1 Authentication Scheme', 'section-11.1'),
@@ -102,6 +105,7 @@ interface TokenCase {
 const unknownTokens: ExchangeCheck<TokenCase> = {
   kind: 'exchange',
   id: 'PS-AUTH-006',
+  family: 'a token the target did not issue',
   title: 'A token the target did not issue is refused, near misses of the real one included: 401 with WWW-Authenticate: Bearer',
   level: 'MUST',
   source: rfc(6750, '§3.1 Error Codes: invalid_token', 'section-3.1'),
@@ -116,7 +120,7 @@ const unknownTokens: ExchangeCheck<TokenCase> = {
     });
     const swapped = swapCase(token);
     return [
-      plain(`Bearer unknown-${randomBytes(12).toString('hex')}`, 'a random well-formed token: does the target restrict tokens?', true),
+      plain(`Bearer unknown-${ctx.ids.bytes('unknown token', 12).toString('hex')}`, 'a random well-formed token: does the target restrict tokens?', true),
       plain(`Bearer ${token}x`, 'the token with a character added', false, '"Bearer ${PLANTSTORE_TOKEN}x"'),
       ...(token.length > 1 ? [plain(`Bearer ${token.slice(0, -1)}`, 'the token without its last character', false, '"Bearer ${PLANTSTORE_TOKEN%?}"')] : []),
       ...(swapped ? [plain(`Bearer ${swapped}`, 'the token with the letter case swapped', false, '"Bearer $(printf %s "$PLANTSTORE_TOKEN" | tr a-zA-Z A-Za-z)"')] : []),
@@ -137,6 +141,7 @@ const unknownTokens: ExchangeCheck<TokenCase> = {
 
 const spacesAfterScheme = sameAnswerCheck({
   id: 'PS-AUTH-008',
+  family: 'several spaces after Bearer',
   title: 'Several spaces between Bearer and the token are accepted',
   source: rfc(6750, '§2.1 Authorization Request Header Field', 'section-2.1'),
   requirement: `credentials = "Bearer" 1*SP b64token (RFC 9110 §11.4: credentials = auth-scheme [ 1*SP ( token68 / #auth-param ) ]). ${RULE1}`,
@@ -149,14 +154,14 @@ const spacesAfterScheme = sameAnswerCheck({
 
 export const authChecks: Check[] = [
   spacesAfterScheme,
-  authCheck({ id: 'PS-AUTH-001', title: 'Missing credentials: 401 with WWW-Authenticate: Bearer', credentials: () => [[null, 'no Authorization header']] }),
+  authCheck({ id: 'PS-AUTH-001', family: 'no credentials', title: 'Missing credentials: 401 with WWW-Authenticate: Bearer', credentials: () => [[null, 'no Authorization header']] }),
   authCheck({
-    id: 'PS-AUTH-002',
+    id: 'PS-AUTH-002', family: 'another scheme',
     title: 'Another scheme (Basic): 401 with WWW-Authenticate: Bearer',
     credentials: () => [['Basic dXNlcjpwYXNzd29yZA==', 'Basic credentials']],
   }),
   authCheck({
-    id: 'PS-AUTH-003',
+    id: 'PS-AUTH-003', family: 'an empty token',
     title: 'An empty bearer token: 401 with WWW-Authenticate: Bearer (400 allowed by RFC 6750 §3.1)',
     credentials: (ctx) => [
       [`${schemeWord(ctx)}`, 'scheme without token'],
@@ -164,7 +169,7 @@ export const authChecks: Check[] = [
     ],
   }),
   authCheck({
-    id: 'PS-AUTH-004',
+    id: 'PS-AUTH-004', family: 'a malformed token',
     title: 'A malformed bearer token (outside b64token): 401 with WWW-Authenticate: Bearer (400 allowed by RFC 6750 §3.1)',
     credentials: (ctx) => [
       [`${schemeWord(ctx)} not a token`, 'token with spaces'],
@@ -177,7 +182,19 @@ export const authChecks: Check[] = [
   anyLetterCase,
   unknownTokens,
   authCheck({
-    id: 'PS-AUTH-007',
+    id: 'PS-AUTH-009',
+    family: 'the real token without the Bearer scheme',
+    title: 'The real token with another scheme (Basic, Token), bare, or the Bearer scheme alone: 401 with WWW-Authenticate: Bearer',
+    requirement: `The document requires bearer authentication: a request whose credentials are not a Bearer credential does not meet the security requirement. credentials = "Bearer" 1*SP b64token (RFC 6750 §2.1). ${RFC6750_3}`,
+    grading: 'MUST: the document requires bearer authentication (RFC 6750 §2.1): the token under another scheme, or alone, is no Bearer credential, so the request is unauthenticated: a 2xx fails, as every answer but 401 with the Bearer challenge does, for the reasons of PS-AUTH-002.',
+    credentials: (ctx) => [
+      [`Basic ${ctx.target.token}`, 'the real token after Basic'],
+      [`Token ${ctx.target.token}`, 'the real token after Token'],
+      [ctx.target.token, 'the real token with no scheme'],
+    ],
+  }),
+  authCheck({
+    id: 'PS-AUTH-007', family: 'no credentials and a malformed body',
     title: 'Credentials are checked before the body: no credentials and a malformed body give 401',
     credentials: () => [[null, 'no Authorization header and a malformed body']],
     body: () => ({ raw: '{"id": ' }),

@@ -40,6 +40,8 @@ const AUTH_RULES = 'Every operation requires HTTP bearer authentication: the cli
 const securityRequirement: ExchangeCheck = {
   kind: 'exchange',
   id: 'PS-DOC-001',
+  // The plain request of each operation.
+  plain: true,
   title: 'Every operation of the document refuses a request without credentials: 401 with a Bearer challenge',
   level: 'MUST',
   source: spec('Authentication, rules 1 and 2; the security requirement of each operation'),
@@ -75,6 +77,7 @@ function gradeDeclaredAnswer(op: OperationModel, ex: Exchange): Verdict {
 const declaredAnswers: ExchangeCheck<OperationModel> = {
   kind: 'exchange',
   id: 'PS-DOC-002',
+  plain: true,
   title: 'Every operation of the document answers a request it describes with a declared status, content type and schema, never 5xx',
   level: 'MUST',
   source: rfc(9110, '§15.6 Server Error 5xx', 'section-15.6'),

@@ -57,4 +57,6 @@ export interface Exchange {
    * otherwise (a test's) knows of none.
    */
   redact?: Redactor;
+  /** The check that sent it (set by the runner): reports tag each case with it, the HAR each entry. */
+  sentBy?: string;
 }

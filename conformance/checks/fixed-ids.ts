@@ -19,6 +19,8 @@ interface FixedIdCheckOptions {
   title: string;
   fixed: (ctx: CheckContext) => bigint;
   neighbour: (ctx: CheckContext) => bigint;
+  /** The family of input it sends (CheckBase.family). */
+  family: string;
 }
 
 /** A fresh id beside a fixed one (moved toward it by the run's offset), or any fresh id when the document does not allow that one. */
@@ -75,11 +77,15 @@ export function gradeFixedId(ctx: CheckContext, cases: Array<CaseExchange<IdSent
  * duplicate answer does not name the id, an earlier run's plant cannot be
  * told from a refusal of the id: the outcome is `skip`, never `pass`.
  */
-export function fixedIdCheck({ id, title, fixed, neighbour }: FixedIdCheckOptions): ExchangeCheck<IdSent> {
+export function fixedIdCheck({ id, title, fixed, neighbour, family }: FixedIdCheckOptions): ExchangeCheck<IdSent> {
   return {
     kind: 'exchange',
     id,
     title,
+    family,
+    // A fixed id is what a lenient reading of another check's invalid id meets (an id past int64 read
+    // as a double is int64's end; 1e-7 truncated is 0): stored after those checks have run.
+    stage: 'fixed-ids',
     level: 'MUST',
     source: { document: PLANT_STORE_SPEC, section: 'NewPlant: id integer int64; Create plant, rule 1' },
     requirement: `id: integer, format int64. ${RULE1} (Where the document's schema does not allow this id, e.g. a minimum, the check is skipped and says why.)`,

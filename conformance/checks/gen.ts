@@ -163,6 +163,7 @@ function freshen(ctx: CheckContext, body: JsonValue): JsonValue {
 const validPlants: PropertyCheck<Body, Body> = {
   kind: 'property',
   id: 'PS-GEN-001',
+  family: 'drawn valid bodies',
   title: 'Generated valid NewPlants (drawn from the schema) are all accepted with conforming answers',
   level: 'MUST',
   source: spec('Create plant, rule 1'),
@@ -180,6 +181,7 @@ const validPlants: PropertyCheck<Body, Body> = {
 const invalidPlants: PropertyCheck<{ mutation: string; body: JsonValue }> = {
   kind: 'property',
   id: 'PS-GEN-002',
+  family: 'drawn invalid bodies',
   title: 'Generated invalid NewPlants (schema mutations) are all rejected with an Error body',
   level: 'MUST',
   source: spec('Create plant, rule 2; Errors, rule 1'),

@@ -14,11 +14,26 @@ import { createOf } from '../model/spec-model.js';
 export const ACCEPT_GRADING = `MUST: the body is a valid NewPlant by the document's schema (JSON Schema 2020-12), so rule 1 binds the answer: anything but 200 with a Plant that carries back what was sent fails.`;
 export const ACCEPT_EVIDENCE = `200, the declared content type, a body valid against the success schema that carries back every property it declares as sent (exact numbers), for a body the document's validator accepts; a body the document rules out is not sent, and when none is left the check is skip.`;
 
-/** The worst of several verdicts (error > fail > non-strict > skip > pass); the first one wins a tie. */
+/** Whether an outcome departs from the rule (a case the reports list): fail, error, non-strict. */
+export function departs(outcome: Verdict['outcome']): boolean {
+  return outcome === 'fail' || outcome === 'error' || outcome === 'non-strict';
+}
+
+/**
+ * The worst of several verdicts (error > fail > non-strict > skip > pass), the first winning a tie, with
+ * every departing verdict among them in `cases`: no departure hides behind a worse one of the same check.
+ */
 export function worst(verdicts: Verdict[]): Verdict {
   let out: Verdict = { outcome: 'pass' };
-  for (const v of verdicts) if (SEVERITY[v.outcome] > SEVERITY[out.outcome]) out = v;
-  return out;
+  const cases: Verdict[] = [];
+  for (const v of verdicts) {
+    if (SEVERITY[v.outcome] > SEVERITY[out.outcome]) out = v;
+    if (v.cases) cases.push(...v.cases);
+    else if (departs(v.outcome)) cases.push(v);
+  }
+  if (cases.length === 0 || (cases.length === 1 && cases[0] === out)) return out;
+  const { cases: _own, ...head } = out;
+  return { ...head, cases };
 }
 
 /** Grades each case with `grade` and keeps the worst, remembering which case it was. */
@@ -108,6 +123,9 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
   // The answer carries back what was sent (the seed: "returns the stored plant record"): every property
   // the answer's schema declares, as sent; a property it does not declare may come back or not, but
   // when it does, as sent. Numbers compare as exact decimals, members in any order.
+  // A property the answer's schema does not declare binds nothing (the document describes the Plant by
+  // what it declares): echoed otherwise than sent (an id rounded by a JavaScript server) is non-strict.
+  let undeclared: Verdict | undefined;
   for (const [name, value] of Object.entries(sent)) {
     const declared = declaredByAnswer(ctx, name);
     if (!Object.prototype.hasOwnProperty.call(body, name)) {
@@ -115,9 +133,18 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
       continue;
     }
     if (!sameValue(value, body[name]!)) {
-      return fail(`the answer to ${valid} does not carry back ${name} as sent`, `${name} ${shortJson(body[name]!)} instead of ${shortJson(value)}`, { pointer: `/${name}`, expectedValue: toJson(value), actualValue: toJson(body[name]!) });
+      const facts = { pointer: `/${name}`, expectedValue: toJson(value), actualValue: toJson(body[name]!) };
+      if (declared) return fail(`the answer to ${valid} does not carry back ${name} as sent`, `${name} ${shortJson(body[name]!)} instead of ${shortJson(value)}`, facts);
+      undeclared ??= {
+        outcome: 'non-strict',
+        expected: `${name} as sent, or no ${name} (the document's ${op.success.schemaName} does not declare it, so nothing binds it)`,
+        actual: `${name} ${shortJson(body[name]!)} instead of ${shortJson(value)}`,
+        cause: `the answer to ${valid} echoes ${name}, which its schema does not declare, otherwise than sent`,
+        facts,
+      };
     }
   }
+  if (undeclared) return undeclared;
   for (const f of createOf(ctx.model).answer.fields) {
     const name = f.name;
     if (!(name in sent) && Object.prototype.hasOwnProperty.call(body, name) && !op.request.required.includes(name) && createOf(ctx.model).request.fields.some((x) => x.name === name)) {

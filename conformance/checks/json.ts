@@ -29,6 +29,7 @@ const indent = (unit: string, newline: string) => (depth: number) => (depth === 
 const whitespace = writtenCheck({
   id: 'PS-JSON-001',
   title: 'Insignificant whitespace (space, tab, CR, LF) anywhere the JSON grammar allows it is accepted',
+  family: 'white space between tokens',
   source: rfc(8259, '§2 JSON Grammar', 'section-2'),
   requirement: `Insignificant whitespace is allowed before or after any of the six structural characters. ws = *( %x20 / %x09 / %x0A / %x0D ); JSON-text = ws value ws. §9: A JSON parser MUST accept all texts that conform to the JSON grammar. ${RULE1}`,
   body: richPlant,
@@ -42,6 +43,7 @@ const whitespace = writtenCheck({
 const memberOrder = writtenCheck({
   id: 'PS-JSON-002',
   title: 'Members in any order are accepted (the id last, the optional fields first)',
+  family: 'members in another order',
   source: rfc(8259, '§4 Objects', 'section-4'),
   requirement: `An object is an unordered collection of zero or more name/value pairs. §9: A JSON parser MUST accept all texts that conform to the JSON grammar. ${RULE1}`,
   body: richPlant,
@@ -50,6 +52,7 @@ const memberOrder = writtenCheck({
 
 const escapes = writtenCheck({
   id: 'PS-JSON-003',
+  family: 'escapes',
   title: 'Escaped characters in names and values are accepted and echoed decoded (\\uXXXX in either case, surrogate pairs, \\/ and the short escapes)',
   source: rfc(8259, '§7 Strings', 'section-7'),
   requirement: `Any character may be escaped. ... If the character is in the Basic Multilingual Plane ... then it may be represented as a six-character sequence: a reverse solidus, followed by the lowercase letter u, followed by four hexadecimal digits ... The hexadecimal letters A through F can be uppercase or lowercase. ... To escape an extended character that is not in the Basic Multilingual Plane, the character is represented as a 12-character sequence, encoding the UTF-16 surrogate pair. ${RULE1}`,

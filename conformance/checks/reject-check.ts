@@ -10,7 +10,7 @@ import type { Case, CheckContext, ExchangeCheck, Level, Source, Verdict } from '
 
 export const RULE2 = 'The request body is required; it must contain id (integer, int64) and name (string).';
 const REJECT_GRADING = `MUST: the body is not a valid NewPlant (rule 2), so a 2xx fails; the declared 400 must carry an Error body (Errors, rule 1). Another 4xx is non-strict: the specification does not show the conditions of a 400, so 422 (say) is a choice.`;
-const REJECT_EVIDENCE = `A 4xx to a body valid but for this one change, with a fresh id (bodies.ts plantBrokenBy); where a lenient reading of the id may meet a stored plant (an id past int64 read as a double, 1e-7 truncated), a refusal unlike the target's answer to a known duplicate. A refusal that looks like it is skip, unless another case failed.`;
+const REJECT_EVIDENCE = `A 4xx to a body valid but for this one change, with a fresh id (bodies.ts plantBrokenBy); where a lenient reading of the id may meet a stored plant (an id past int64 read as a double, 1e-7 truncated), a refusal unlike the target's answer to a known duplicate. A refusal that looks like it is skip, unless another case failed; one that looks like it and names another id than the one sent fails (the id was read as that stored one).`;
 export const ERRORS1 = 'The error response has status 400, content type application/json, and the body shape Error: integer error (int32) and string message, both always present.';
 
 /** One invalid request of a reject check. */
@@ -42,6 +42,8 @@ export interface RejectCheckOptions {
   /** Where a source lets a server accept the request (RFC 8259 §9, RFC 9110's 415): a 2xx is non-strict, not a failure. */
   acceptanceAllowed?: string;
   grading?: string;
+  /** The family of input it sends (CheckBase.family). */
+  family: string;
 }
 
 /**
@@ -59,6 +61,7 @@ export function rejectCheck(options: RejectCheckOptions): ExchangeCheck<RejectSe
     kind: 'exchange',
     id: options.id,
     title: options.title,
+    family: options.family,
     level: options.level ?? 'MUST',
     source: options.source ?? spec('Create plant, rule 2; Errors, rule 1'),
     requirement: options.requirement ?? `${RULE2} ${ERRORS1}`,
@@ -92,6 +95,19 @@ export function rejectCheck(options: RejectCheckOptions): ExchangeCheck<RejectSe
         const stored = c.sent.refusal.mayMeetStored;
         if (v.outcome === 'pass' && stored !== undefined && again !== undefined && 'probe' in again.sent) {
           const like = sameDuplicateAnswer(c.exchange, stored, again.exchange, again.sent.id, 'any');
+          // The refusal's own message names another id than the one sent (2^63 read as a double is
+          // 9223372036854775808, stored; -2^63-1 is -2^63): the id was read leniently, as that one.
+          const other = otherIdNamed(c.exchange.response?.bodyText ?? '', stored);
+          if (like !== 'different' && other !== undefined) {
+            verdicts.push({
+              exchange: i,
+              outcome: 'fail',
+              expected: `a refusal of the id ${stored} itself`,
+              actual: `the target's answer to a duplicate, naming the id ${other}, not ${stored} as sent: it read the invalid id as ${other}, a stored plant's (${describe(c.exchange)})`,
+              cause: 'an invalid id is read leniently as another, stored id',
+            });
+            return;
+          }
           if (like !== 'different') {
             cannotTell.push({
               outcome: 'skip',
@@ -111,4 +127,11 @@ export function rejectCheck(options: RejectCheckOptions): ExchangeCheck<RejectSe
       return { ...cannotTell[0]!, actual: `${cannotTell[0]!.actual}; ${evidence} other refusal(s) of this check were told apart` };
     },
   };
+}
+
+/** An integer of 6 or more digits that a refusal names where `sent` (an integer numeral) was sent, other than `sent` itself; undefined when `sent` is no integer numeral or none is named. */
+function otherIdNamed(text: string, sent: string): string | undefined {
+  if (!/^-?\d+$/.test(sent)) return undefined;
+  const named = [...text.matchAll(/-?\d{6,}/g)].map((m) => m[0]);
+  return named.includes(sent) ? undefined : named[0];
 }

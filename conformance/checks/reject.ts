@@ -7,6 +7,7 @@
 // The shape of these checks is in reject-check.ts, the invalid bodies in
 // refused-bodies.ts.
 import { Numeral, toJson, type JsonValue } from '../model/json.js';
+import { createOf } from '../model/spec-model.js';
 import { keywordDerivations } from '../cases/keyword-cases.js';
 import { RuledOut } from '../cases/draw.js';
 import { beyondRange, lenientId, missingRequired, nonIntegers, nulls, refusedBodies, wrongTypes } from './refused-bodies.js';
@@ -29,6 +30,7 @@ import type { Check, CheckContext } from './types.js';
 const keywordsOutside = {
   id: 'PS-REJECT-012',
   title: 'Each keyword of the request schema: a value just outside its boundary is rejected',
+  family: "a value just outside a keyword's boundary",
   requests: (ctx: CheckContext): Refusal[] => {
     const id = idField(ctx);
     const refusals = keywordDerivations(ctx.model).flatMap((d) =>
@@ -58,39 +60,66 @@ function withId(ctx: CheckContext, text: string, write: (digits: string) => stri
   return text.replace(new RegExp(`${member.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(-?\\d+)`), (_m, digits: string) => `${member}${write(digits)}`);
 }
 
+/** Bodies with required members named in upper case: JSON member names are case-sensitive, so each lacks those members. */
+function namesInAnotherCase(ctx: CheckContext): Refusal[] {
+  const renamed = createOf(ctx.model).request.required.filter((name) => name.toUpperCase() !== name);
+  const rename = (names: string[]) => {
+    const body = validPlant(ctx) as Record<string, JsonValue>;
+    return Object.fromEntries(Object.entries(body).map(([k, v]) => [names.includes(k) ? k.toUpperCase() : k, v]));
+  };
+  const sets = renamed.length > 1 ? [renamed, ...renamed.map((name) => [name])] : renamed.map((name) => [name]);
+  if (sets.length === 0) throw new RuledOut('no required member has a name with a lower-case letter');
+  return sets.map((names) => ({ request: createRequest(ctx, rename(names), { note: `${names.map((n) => n.toUpperCase()).join(' and ')} for ${names.join(' and ')}` }) }));
+}
+
 export const rejectChecks: Check[] = [
   rejectCheck({
     id: 'PS-REJECT-001',
+    family: 'a required member missing',
     title: 'A body missing a required field is rejected (each required field)',
     requests: (ctx) => refusedBodies(ctx, missingRequired(ctx)),
   }),
   rejectCheck({
+    id: 'PS-REJECT-013',
+    family: 'member names in another letter case',
+    title: 'A body whose required members are named in another letter case ({"ID":…,"NAME":…}) is rejected: it lacks them',
+    source: rfc(8259, '§4 Objects; §8.3 String Comparison', 'section-8.3'),
+    requirement: `Implementations ... that transform the textual representation into sequences of Unicode code units and then perform the comparison numerically, code unit by code unit, are interoperable ... (member names compared exactly: "ID" is not "id"). ${RULE2} ${ERRORS1}`,
+    requests: namesInAnotherCase,
+  }),
+  rejectCheck({
     id: 'PS-REJECT-002',
+    family: 'a wrong JSON type',
     title: 'A field of the wrong JSON type is rejected, without coercion (each field, each type its schema does not allow)',
     requests: (ctx) => refusedBodies(ctx, wrongTypes(ctx)),
   }),
   rejectCheck({
     id: 'PS-REJECT-003',
+    family: 'null',
     title: 'A field that is null is rejected (each field whose schema does not allow null)',
     requests: (ctx) => refusedBodies(ctx, nulls(ctx)),
   }),
   rejectCheck({
     id: 'PS-REJECT-004',
+    family: 'an id above int64',
     title: 'An id one above the int64 maximum (9223372036854775808) is rejected',
     requests: (ctx) => refusedBodies(ctx, beyondRange(ctx, 'max')),
   }),
   rejectCheck({
     id: 'PS-REJECT-005',
+    family: 'an id below int64',
     title: 'An id one below the int64 minimum (-9223372036854775809) is rejected',
     requests: (ctx) => refusedBodies(ctx, beyondRange(ctx, 'min')),
   }),
   rejectCheck({
     id: 'PS-REJECT-006',
+    family: 'a non-integer id',
     title: 'A non-integer id (n.5, n.000001, 1e-7, 1e400) is rejected',
     requests: (ctx) => refusedBodies(ctx, nonIntegers(ctx)),
   }),
   rejectCheck({
     id: 'PS-REJECT-007',
+    family: 'a body that is not an object',
     title: 'A body that is not a JSON object is rejected (array, string, number, boolean, null)',
     requests: (ctx) => {
       const list: Array<[string, JsonValue]> = [
@@ -106,6 +135,7 @@ export const rejectChecks: Check[] = [
   }),
   rejectCheck({
     id: 'PS-REJECT-008',
+    family: 'no body',
     title: 'A missing or empty body is rejected: the request body is required',
     requests: (ctx) => [
       { request: createRequest(ctx, undefined, { note: 'no body' }) },
@@ -115,6 +145,7 @@ export const rejectChecks: Check[] = [
   }),
   rejectCheck({
     id: 'PS-REJECT-009',
+    family: 'malformed JSON',
     title: 'A malformed JSON body is rejected',
     requests: (ctx) => {
       const valid = toJson(validPlant(ctx));
@@ -135,6 +166,7 @@ export const rejectChecks: Check[] = [
   }),
   rejectCheck({
     id: 'PS-REJECT-010',
+    family: 'text after the JSON value',
     title: 'A JSON body followed by garbage is rejected',
     requests: (ctx) => {
       const valid = toJson(validPlant(ctx));
@@ -151,6 +183,7 @@ export const rejectChecks: Check[] = [
   }),
   rejectCheck({
     id: 'PS-REJECT-011',
+    family: 'another media type',
     title: 'A body sent with another content type is rejected (415 is the fitting status)',
     requests: (ctx) => [
       { request: createRequest(ctx, validPlant(ctx), { contentType: 'text/plain', note: 'text/plain' }) },

@@ -96,6 +96,9 @@ function gradeHostile(ex: Exchange, input: Hostile): Verdict {
 const hostile: ExchangeCheck<Hostile> = {
   kind: 'exchange',
   id: 'PS-ROBUST-001',
+  family: 'hostile bodies',
+  // The inputs most likely to knock a server out: the very last, alone.
+  stage: 'hostile',
   title: 'Hostile bodies (not UTF-8, unclosed nesting, numbers of thousands of digits, 1 byte to 1 MiB) get a 4xx: never a 5xx or a dropped connection',
   level: 'MUST',
   source: rfc(9110, '§15.6 Server Error 5xx', 'section-15.6'),
@@ -174,6 +177,9 @@ function gradeExtreme(ctx: CheckContext, ex: Exchange, sent: Extreme): Verdict {
 const extreme: ExchangeCheck<Extreme> = {
   kind: 'exchange',
   id: 'PS-ROBUST-002',
+  family: 'valid but extreme bodies',
+  // Nesting 10 000 deep, 1 MiB: after every ordinary check, alone.
+  stage: 'extreme',
   title: 'Valid but extreme bodies (nesting 10 000 deep, 5 000 digits, 1 MiB) get 200 with the plant, or 413: never a 5xx or a dropped connection',
   level: 'MUST',
   source: rfc(9110, '§15.5.14 413 Content Too Large', 'section-15.5.14'),
@@ -219,6 +225,7 @@ interface Pair {
 const nothingStored: ExchangeCheck<Pair> = {
   kind: 'exchange',
   id: 'PS-ROBUST-003',
+  family: "a refused body's id created next",
   title: 'A refused body stores nothing: its id can then be created',
   level: 'MUST',
   source: spec('Create plant, rules 1 and 2'),
@@ -272,6 +279,9 @@ function hostileHeads(ctx: CheckContext): Array<[name: string, value: string, no
 const hostileHead: ExchangeCheck = {
   kind: 'exchange',
   id: 'PS-ROBUST-004',
+  family: 'odd request heads',
+  // An 8 KiB token, malformed media types: after every ordinary check, alone.
+  stage: 'extreme',
   title: 'Odd request heads (an 8 KiB token, two tokens, charsets, malformed media types) are answered: never a 5xx, a dropped connection or a hang',
   level: 'MUST',
   source: rfc(9110, '§15.6 Server Error 5xx', 'section-15.6'),

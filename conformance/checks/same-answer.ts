@@ -28,8 +28,10 @@ export function richPlant(ctx: CheckContext): Body {
  */
 export function plantWithSpecials(ctx: CheckContext): Body {
   const { required, optional } = stringFields(ctx);
-  // NUL and the other C0 controls must be escaped in JSON text (RFC 8259 §7) and are valid in a string all the same.
-  const specials = Object.fromEntries([...required, ...optional].map((name) => [name, `Ficus "lyrata" / \\ \t\n é \u0000 \u001f \u007f \u2028 🌱 ${name}`]));
+  // The C0 controls must be escaped in JSON text (RFC 8259 §7) and are valid in a string all the same. Not
+  // NUL: RFC 8259 §9 lets a server limit the character contents of strings, and a server that refuses NUL
+  // would fail every check that sends this body for a reason of its own (PS-ACCEPT-013 sends NUL alone).
+  const specials = Object.fromEntries([...required, ...optional].map((name) => [name, `Ficus "lyrata" / \\ \t\n é \u0001 \u001f \u007f \u2028 🌱 ${name}`]));
   return preferring(ctx, richPlant(ctx), specials);
 }
 

@@ -11,6 +11,7 @@ import { plantUpdateChecks } from './plant-update.js';
 const duplicateId: ExchangeCheck<Body> = {
   kind: 'exchange',
   id: 'PS-STATE-001',
+  family: 'a repeated id',
   title: 'A second create with the same id is rejected',
   level: 'SHOULD',
   source: { document: 'Reference server decision', section: 'docs/server.md, Behaviour: id already stored' },
@@ -56,6 +57,7 @@ const duplicateId: ExchangeCheck<Body> = {
 const exactIds: ExchangeCheck<Body> = {
   kind: 'exchange',
   id: 'PS-STATE-002',
+  family: 'ids above 2^53',
   title: 'Ids above 2^53 are exact: n, n+1 and n+2 (n = 2^53 + 4k; steps of the id\'s multipleOf where it has one) are three different plants',
   level: 'MUST',
   source: { document: PLANT_STORE_SPEC, section: 'NewPlant: id integer, format int64' },
@@ -109,6 +111,9 @@ const RACE_SIZE = MAX_BATCH;
 const concurrentDuplicates: ExchangeCheck<Body> = {
   kind: 'exchange',
   id: 'PS-STATE-003',
+  family: 'creates of one id at once',
+  // Eight creates at once: a flood for some servers. After every ordinary check, alone.
+  stage: 'load',
   title: `Creates of one id sent at once (${RACE_SIZE}) are treated as sent one after the other: a target that refuses a repeated id accepts exactly one`,
   level: 'SHOULD',
   source: { document: 'Reference server decision', section: 'docs/server.md, Behaviour: id already stored' },

@@ -67,6 +67,22 @@ export interface Verdict {
    * (coverage.ts); a failing case names its operation in its Actual.
    */
   operations?: OperationOutcome[];
+  /**
+   * The family of input that shows the departure, when not the check's own
+   * (CheckBase.family): a cause shown only by some families of input is one
+   * departure per family (run/result.ts failureGroups).
+   */
+  family?: string;
+  /**
+   * Every case of the check that departs (fail, error, non-strict), in the
+   * order sent, each with its exchange (or `reproduce`): the verdict itself
+   * is the worst of them. Set by `worst` (grades.ts); a verdict without it
+   * stands for its one case. The reports list each (bounded), so that a
+   * departure is not hidden behind another case of the same check.
+   */
+  cases?: Verdict[];
+  /** Departing cases not kept in `cases` (an aggregate check keeps a bounded number). */
+  casesOmitted?: number;
 }
 
 /** How one operation fared in a check's cases: its worst outcome, and what departed. */
@@ -131,6 +147,24 @@ export interface CaseExchange<Sent = undefined> extends Case<Sent> {
   exchange: Exchange;
 }
 
+/**
+ * When the runner sends a check's requests (docs/conformance.md, "Order of
+ * checks"), stage after stage:
+ * - `ordinary`: the default, several checks at once;
+ * - `fixed-ids`: stores fixed ids (0, the ends of int64), which a lenient
+ *   reading of another check's invalid id would meet (an id past int64 read
+ *   as a double is int64's end): after every ordinary check, so that such a
+ *   refusal meets no plant of this run;
+ * - `load`, `extreme`, `hostile`: may knock a server out (concurrent floods,
+ *   valid but extreme bodies and heads, hostile bodies): last, one check at a
+ *   time, the most hostile last, so that a target that stops answering keeps
+ *   every verdict reached before and the request that stopped it is known.
+ */
+export type Stage = 'ordinary' | 'fixed-ids' | 'load' | 'extreme' | 'hostile';
+export const STAGES: readonly Stage[] = ['ordinary', 'fixed-ids', 'load', 'extreme', 'hostile'];
+/** The stages whose checks may knock a target out: run one check at a time. */
+export const DISRUPTIVE: ReadonlySet<Stage> = new Set(['load', 'extreme', 'hostile']);
+
 interface CheckBase {
   id: string;
   title: string;
@@ -154,6 +188,20 @@ interface CheckBase {
    * may say so too, by throwing RuledOut (draw.ts).
    */
   precondition?: (ctx: CheckContext) => string | undefined;
+  /** When the runner sends it (Stage); default `ordinary`. */
+  stage?: Stage;
+  /**
+   * The family of input its cases send, in a few words ("an empty string",
+   * "id 0"): failures are grouped by cause and family (a Go server that
+   * refuses an empty name, id 0 and 1.0 departs three times), unless a plain
+   * check shows the cause too (then the target does it to every request of
+   * the kind: a 201 for every valid create is one departure). Default: the
+   * check's title. `plain`: the check sends the plain request of its kind,
+   * varied in nothing (PS-ACCEPT-001), or grades every answer (the
+   * aggregate checks).
+   */
+  family?: string;
+  plain?: boolean;
 }
 
 // The functions a runner calls back are declared as methods: a check with

@@ -40,6 +40,8 @@ export interface CliOptions {
   restrictsTokens: boolean;
   /** The random seed of the generated cases. */
   seed: number;
+  /** With the seed, decides the plant ids (--id-offset). */
+  idOffset: number;
   cases: number;
   timeoutMs: number;
   concurrency: number;
@@ -171,6 +173,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
     headers: parseHeaders(settings.get('header')),
     restrictsTokens: flag('invalid-token'),
     seed: number('seed', Math.floor(Math.random() * 2 ** 31), 0, 2 ** 31 - 1),
+    idOffset: number('id-offset', 0, 0, 2 ** 31 - 1),
     cases: number('cases', 50, 1, 100_000),
     timeoutMs: number('timeout', 10_000, 1, 600_000),
     concurrency: number('concurrency', 4, 1, 64),

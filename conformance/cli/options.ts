@@ -28,6 +28,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'divergences', type: 'string', env: 'PLANTSTORE_DIVERGENCES', value: 'FILE', help: "the Prism mock's expected divergences (default: conformance/differential/divergences/prism.json)" },
   { name: 'invalid-token', type: 'boolean', env: 'PLANTSTORE_INVALID_TOKEN', help: 'the targets accept only some tokens: a random token they accept is then a failure of PS-AUTH-006, not a skip' },
   { name: 'seed', type: 'string', env: 'PLANTSTORE_SEED', value: 'N', help: 'seed of the generated cases (default: random; always printed)' },
+  { name: 'id-offset', type: 'string', env: 'PLANTSTORE_ID_OFFSET', value: 'N', help: 'with the seed, decides the plant ids sent (default 0): a rerun with one --seed against the same long-lived target gives another N; the run prints it' },
   { name: 'cases', type: 'string', env: 'PLANTSTORE_CASES', value: 'N', help: 'generated cases per property check (default 50)' },
   { name: 'timeout', type: 'string', env: 'PLANTSTORE_TIMEOUT', value: 'MS', help: 'deadline of each exchange in milliseconds, from connecting to the last byte of the answer (default 10000)' },
   { name: 'concurrency', type: 'string', env: 'PLANTSTORE_CONCURRENCY', value: 'N', help: 'checks in flight per target (default 4)' },

@@ -28,13 +28,21 @@ const AUTH_PARAM = /^(realm|scope|error|error_description|error_uri|charset|nonc
  *   and letter cases, wherever it stands or was cut (fragments()). The
  *   placeholder token is no secret: it is in the harness's source, and its
  *   runs are words ("conformance").
+ * A token shorter than FRAGMENT characters cannot be told from other text
+ * (with `--token t`, every `t` of a report was rewritten): it is replaced
+ * only after an authentication scheme ("Bearer t"); what a target echoes of
+ * it stays, and the run says so once (echoesRedactable).
  */
 export function secretRedactor(tokens: readonly string[]): Redactor {
-  const secrets = [...new Set(tokens.filter((t) => t !== '' && t !== TOKEN_VAR))].sort((a, b) => b.length - a.length);
-  const forms = secrets.flatMap((token) => tokenForms(token).map((form) => ({ form, pattern: formPattern(form, token.length < SHORT_TOKEN) })));
+  const given = [...new Set(tokens.filter((t) => t !== '' && t !== TOKEN_VAR))];
+  // A token shorter than FRAGMENT cannot be told from other text ("t" is in every word): it is
+  // replaced only where a request uses it, after an authentication scheme (issue 30 item 8).
+  const used = given.filter((token) => token.length < SHORT_TOKEN).map((token) => usedPattern(token));
+  const secrets = given.filter((token) => token.length >= SHORT_TOKEN).sort((a, b) => b.length - a.length);
+  const forms = secrets.flatMap((token) => tokenForms(token).map((form) => ({ form, pattern: formPattern(form) })));
   const pieces = fragments(secrets.filter((token) => token.length >= FRAGMENT && token !== PLACEHOLDER_TOKEN).flatMap(tokenForms));
   return redactor((text) => {
-    let out = text;
+    let out = used.reduce((t, pattern) => t.replace(pattern, `$1${TOKEN_VAR}`), text);
     for (const { pattern } of forms) out = out.replace(pattern, TOKEN_VAR);
     out = out.replace(CREDENTIAL_AFTER_SCHEME, (whole, scheme: string, space: string, credential: string) =>
       AUTH_PARAM.test(credential) || /^[A-Za-z]+=*$/.test(credential) ? whole : `${scheme}${space}${REDACTED}`,
@@ -162,10 +170,31 @@ function redactWindows(run: string, windows: Windows): string {
   return `${out}${run.slice(kept)}`;
 }
 
-function formPattern(form: string, short: boolean): RegExp {
-  const literal = form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  // A short token counts only where no other token character touches it.
-  return new RegExp(short ? `(?<![A-Za-z0-9\\-._~+/])${literal}(?![A-Za-z0-9\\-._~+/=])` : literal, 'g');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function formPattern(form: string): RegExp {
+  return new RegExp(escapeRegExp(form), 'g');
+}
+
+/** A short token where a request uses it: after an authentication scheme and white space, no other token character touching it. */
+function usedPattern(token: string): RegExp {
+  return new RegExp(`(\\b(?:basic|bearer|digest|dpop|negotiate|ntlm|token)[ \\t]+)${escapeRegExp(token)}(?![A-Za-z0-9\\-._~+/=])`, 'gi');
+}
+
+/**
+ * Where a token stands in a field value that carries it (Authorization, a
+ * secret -H header): the value cut at each occurrence. A token shorter than
+ * FRAGMENT counts only where no other token character touches it ("t" in
+ * "Bearer t", not in "content-type"); a longer one wherever it stands.
+ */
+export function splitAtToken(value: string, token: string): string[] {
+  if (token === '' || !value.includes(token)) return [value];
+  return token.length >= SHORT_TOKEN ? value.split(token) : value.split(new RegExp(`(?<![A-Za-z0-9\\-._~+/])${escapeRegExp(token)}(?![A-Za-z0-9\\-._~+/=])`));
+}
+
+/** Whether a report can keep a token out of what a target echoes: only one of FRAGMENT characters or more (else the run warns once). */
+export function echoesRedactable(token: string): boolean {
+  return token === '' || token === PLACEHOLDER_TOKEN || token.length >= SHORT_TOKEN;
 }
 
 /** True when `run` is made from `token` (it is not the token: that was replaced before). */

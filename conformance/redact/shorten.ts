@@ -71,7 +71,7 @@ function copyOf(text: string): string {
 }
 
 /** Where to cut `text` near `max`: never inside a placeholder (the whole of it is kept) or a UTF-16 surrogate pair. */
-function cutAt(text: string, max: number): number {
+export function cutAt(text: string, max: number): number {
   for (const placeholder of PLACEHOLDERS) {
     const at = text.lastIndexOf(placeholder, max - 1);
     if (at !== -1 && at + placeholder.length > max) return at + placeholder.length;

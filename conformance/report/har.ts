@@ -17,6 +17,7 @@ import type { Target } from '../model/target.js';
 import { harnessVersion } from './version.js';
 import { mapStrings } from '../redact/escape.js';
 import { runRedactor } from '../redact/secrets.js';
+import { tokenInField } from '../run/curl.js';
 import type { Redactor } from '../redact/shorten.js';
 import { ReportWriteError } from './write.js';
 
@@ -56,6 +57,8 @@ export interface HarEntry {
   timings: { send: number; wait: number; receive: number };
   /** Which target of the run (its report column). */
   _target: string;
+  /** Which check sent the request (`diagnosis`: the diagnosis before the checks). */
+  _check: string;
 }
 
 /** The most of a body (request or answer) a HAR entry keeps, in bytes of UTF-8: 64 KiB, as the stub's journal keeps of each body. */
@@ -101,7 +104,8 @@ const headerList = (headers: Record<string, string>): HarHeader[] => Object.entr
 export function harEntry(target: Target, ex: Exchange, timing: WireTiming): HarEntry {
   const req = ex.request;
   const body = req.body === undefined ? undefined : typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body;
-  const headers = { ...req.headers };
+  // The token where the request uses it (the Authorization field) as $PLANTSTORE_TOKEN; the run's redactor does the rest.
+  const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, tokenInField(name, value, target.token)]));
   // undici sets Transfer-Encoding itself for a body of unknown length.
   if (req.chunks !== undefined) headers['transfer-encoding'] = 'chunked';
   let postData: HarEntry['request']['postData'];
@@ -161,6 +165,7 @@ export function harEntry(target: Target, ex: Exchange, timing: WireTiming): HarE
     cache: {},
     timings: { send: 0, wait: ms, receive: 0 },
     _target: target.name,
+    _check: ex.sentBy ?? 'diagnosis',
   };
 }
 

@@ -64,7 +64,7 @@ function clientMain(): void {
     h(
       'p',
       { class: 'meta' },
-      `seed ${report.seed}${report.strict ? ', strict' : ''}${report.generated ? `, generated ${report.generated}` : ''}; ${report.targets.length} target(s); spec lint: ${report.lint.filter((f) => f.severity !== 'error').length} warning(s). Reproduce the generated cases with --seed ${report.seed}.`,
+      `seed ${report.seed}${report.idOffset ? `, id offset ${report.idOffset}` : ''}${report.strict ? ', strict' : ''}${report.generated ? `, generated ${report.generated}` : ''}; ${report.targets.length} target(s); spec lint: ${report.lint.filter((f) => f.severity !== 'error').length} warning(s). Replay the run with --seed ${report.seed}${report.idOffset ? ` --id-offset ${report.idOffset}` : ''}.`,
     ),
   );
 
@@ -85,8 +85,10 @@ function clientMain(): void {
   }
   root.append(h('h2', {}, 'Counts per target'), counts);
 
-  // Targets no check could mean anything against: why, and what to do.
+  // Targets no check could mean anything against: why, and what to do. Targets that stopped answering mid-run: after which request.
   for (const t of report.targets) {
+    const by = t.stoppedBy;
+    if (by) root.append(h('div', { class: 'alert', 'data-stopped': t.name }, h('strong', {}, `${t.name} (${t.url}) stopped answering after ${by.check}'s ${by.method} ${by.path}${by.case ? ` (${by.case})` : ''}: the checks not run are error; every verdict reached before stands.`), h('pre', {}, by.reproduce)));
     const d = t.diagnosis;
     if (!d) continue;
     root.append(h('div', { class: 'alert', 'data-diagnosis': t.name }, h('strong', {}, `${t.name} (${t.url}) was not checked: ${d.problem}.`), d.evidence ? h('p', {}, d.evidence) : null, h('p', {}, `What to do: ${d.fix}`)));
@@ -104,6 +106,7 @@ function clientMain(): void {
             'li',
             { class: `o-${g.outcome}` },
             h('strong', {}, g.cause),
+            g.family !== undefined ? ` (${g.family})` : null,
             ` (${g.checks.length} check${g.checks.length === 1 ? '' : 's'}): `,
             h('code', {}, g.checks.join(', ')),
             g.reproduce ? h('details', {}, h('summary', {}, 'Reproduce'), h('pre', {}, g.reproduce)) : null,
@@ -189,6 +192,17 @@ function clientMain(): void {
         if (r.expected) dl.append(h('dt', {}, 'Expected'), h('dd', {}, r.expected));
         if (r.actual) dl.append(h('dt', {}, 'Actual'), h('dd', {}, r.actual));
         if (r.reproduce) dl.append(h('dt', {}, 'Reproduce'), h('dd', {}, h('pre', {}, r.reproduce)));
+        // Every departing case, when there is more than the one above: each with its cause, the check that sent it, and its curl line.
+        const cases = r.cases ?? [];
+        if (cases.length > 1 || r.moreCases !== undefined) {
+          const list = h('ol', { 'data-cases': t.name });
+          for (const c of cases) {
+            const cause = h('strong', {}, `${c.outcome}: ${c.cause}${c.family !== undefined ? ` (${c.family})` : ''}`);
+            const sender = c.check !== r.id ? ` (a request of ${c.check})` : null;
+            list.append(h('li', { class: `o-${c.outcome}` }, cause, sender, c.actual ? h('div', {}, c.actual) : null, c.reproduce ? h('pre', {}, c.reproduce) : null));
+          }
+          dl.append(h('dt', {}, `Cases (${cases.length + (r.moreCases ?? 0)})`), h('dd', {}, list, r.moreCases !== undefined ? `… and ${r.moreCases} more` : ''));
+        }
         details.append(dl);
       }
       why.append(details);

@@ -7,11 +7,13 @@ import type { Coverage } from '../run/coverage.js';
 import { divergenceOf, type DivergenceStatus } from '../run/differential/matrix.js';
 import type { LintFinding } from '../model/lint.js';
 import type { Diagnosis } from '../run/diagnose.js';
-import { failureGroups, type FailureGroup, type RunResult } from '../run/result.js';
+import { failureGroups, type CaseResult, type FailureGroup, type RunResult, type StoppedBy } from '../run/result.js';
 import type { Role } from '../model/target.js';
 
 export interface JsonReport {
   seed: number;
+  /** With the seed, decided the plant ids: --id-offset (absent when 0). */
+  idOffset?: number;
   strict: boolean;
   lint: LintFinding[];
   targets: Array<{
@@ -24,9 +26,11 @@ export interface JsonReport {
     summary: { pass: number; 'non-strict': number; fail: number; skip: number; error: number };
     /** Present when the harness gave up on the target (unreachable, or stopped answering): why. */
     unreachable?: string;
+    /** Present when the target stopped answering mid-run: the request after which it did (the check that sent it, its note and curl line). */
+    stoppedBy?: StoppedBy;
     /** Present when no check could mean anything against the target (the token refused, no Plant Store at the URL, unreachable, …): why, and what to do. No check was run. */
     diagnosis?: Diagnosis;
-    /** Its failures (fail and error; under strict, non-strict too) grouped by cause, the largest group first. */
+    /** Its failures (fail and error; under strict, non-strict too) grouped by departure (cause, and the family of input where the cause depends on it), the largest group first. */
     failures: FailureGroup[];
     /** For a target with a divergence file (Prism): how its results compare with the file. */
     divergences?: {
@@ -53,6 +57,10 @@ export interface JsonReport {
       facts?: Facts;
       /** Set when the document rules out what the check needs: why. */
       ruledOut?: string;
+      /** Every departing case of the check (at most 20, one of each cause first), each with the check that sent its request, its cause, family, Expected, Actual and reproduce line. */
+      cases?: CaseResult[];
+      /** Departing cases beyond those listed. */
+      moreCases?: number;
       divergence?: { status: DivergenceStatus; reason?: string; evidence?: string };
     }>;
   }>;
@@ -65,6 +73,7 @@ export interface JsonReport {
 export function toJsonReport(run: RunResult): JsonReport {
   const report: JsonReport = {
     seed: run.seed,
+    ...(run.idOffset ? { idOffset: run.idOffset } : {}),
     strict: run.strict,
     lint: run.lint,
     targets: run.targets.map((t) => {
@@ -77,6 +86,7 @@ export function toJsonReport(run: RunResult): JsonReport {
         informs: target.informs,
         summary: { ...summary },
         ...(unreachable !== undefined ? { unreachable } : {}),
+        ...(t.stoppedBy !== undefined ? { stoppedBy: t.stoppedBy } : {}),
         ...(diagnosis !== undefined ? { diagnosis } : {}),
         failures: diagnosis ? [] : failureGroups(t, run.strict),
         ...(comparison
@@ -106,6 +116,8 @@ export function toJsonReport(run: RunResult): JsonReport {
             ...(r.case !== undefined ? { case: r.case } : {}),
             ...(r.facts !== undefined ? { facts: r.facts } : {}),
             ...(r.ruledOut !== undefined ? { ruledOut: r.ruledOut } : {}),
+            ...(r.cases !== undefined ? { cases: r.cases } : {}),
+            ...(r.moreCases !== undefined ? { moreCases: r.moreCases } : {}),
             ...(divergence ? { divergence: { status: divergence.status, reason: divergence.reason, evidence: divergence.evidence } } : {}),
           };
         }),

@@ -5,7 +5,7 @@
 // A documented divergence of an informing target (the Prism mock) is
 // <skipped> with its reason: that column informs, it does not fail the run.
 import { divergenceOf } from '../run/differential/matrix.js';
-import { failureGroups, type RunResult, type TargetResult } from '../run/result.js';
+import { departureText as departure, failureGroups, type CheckResult, type RunResult, type TargetResult } from '../run/result.js';
 
 export function xmlEscape(s: string): string {
   // Characters XML 1.0 cannot carry at all are dropped.
@@ -17,6 +17,21 @@ export function xmlEscape(s: string): string {
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&apos;');
+}
+
+/** Every departing case of a check, when it has more than the one its Expected and Actual say: each with its cause, the check that sent it, Actual and reproduce line. */
+function caseLines(r: CheckResult): string[] {
+  const cases = r.cases ?? [];
+  if (cases.length < 2 && r.moreCases === undefined) return [];
+  return [
+    `Cases (${cases.length + (r.moreCases ?? 0)}):`,
+    ...cases.flatMap((c, i) => [
+      `${i + 1}. ${c.outcome}: ${departure(c)}${c.check !== r.id ? ` (a request of ${c.check})` : ''}`,
+      ...(c.actual ? [`   Actual: ${c.actual}`] : []),
+      ...(c.reproduce ? [`   Reproduce: ${c.reproduce}`] : []),
+    ]),
+    ...(r.moreCases !== undefined ? [`… and ${r.moreCases} more`] : []),
+  ];
 }
 
 export function toJunit(run: RunResult): string {
@@ -53,21 +68,20 @@ export function toJunit(run: RunResult): string {
     out.push(`    <properties><property name="url" value="${xmlEscape(t.target.url)}"/><property name="seed" value="${seed}"/><property name="strict" value="${strict}"/></properties>`);
     // The failures grouped by cause: what a CI page shows beside the cases.
     const groups = t.target.informs ? [] : failureGroups(t, strict);
-    const groupOf = (id: string) => groups.find((g) => g.checks.includes(id));
     if (groups.length > 0) {
-      const text = groups.map((g) => `${g.cause} (${g.checks.length}): ${g.checks.join(', ')}${g.reproduce ? `\n  Reproduce: ${g.reproduce}` : ''}`).join('\n');
+      const text = groups.map((g) => `${departure(g)} (${g.checks.length}): ${g.checks.join(', ')}${g.reproduce ? `\n  Reproduce: ${g.reproduce}` : ''}`).join('\n');
       out.push(`    <system-out>${xmlEscape(`What failed, by cause:\n${text}`)}</system-out>`);
     }
     for (const r of t.results) {
       const head = `    <testcase classname="plantstore.conformance.${xmlEscape(t.target.name)}" name="${xmlEscape(`${r.id} ${r.title}`)}"`;
-      const group = groupOf(r.id);
       const detail = xmlEscape(
         [
-          group && `Cause: ${group.cause} (${group.checks.length} check${group.checks.length === 1 ? '' : 's'})`,
+          ...groups.filter((g) => g.checks.includes(r.id)).map((g) => `Cause: ${departure(g)} (${g.checks.length} check${g.checks.length === 1 ? '' : 's'})`),
           `Requirement (${r.level}, ${r.source.document} ${r.source.section}): ${r.requirement}`,
           r.expected && `Expected: ${r.expected}`,
           r.actual && `Actual: ${r.actual}`,
           r.reproduce && `Reproduce: ${r.reproduce}`,
+          ...caseLines(r),
         ]
           .filter(Boolean)
           .join('\n'),

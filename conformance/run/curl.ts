@@ -2,7 +2,8 @@
 // replaced by $PLANTSTORE_TOKEN (expanded by the shell of whoever runs it).
 import type { Exchange } from '../checks/exchange.js';
 
-import { TOKEN_VAR } from '../redact/shorten.js';
+import { splitAtToken } from '../redact/secrets.js';
+import { FRAGMENT, TOKEN_VAR } from '../redact/shorten.js';
 
 export { TOKEN_VAR };
 
@@ -21,11 +22,35 @@ function quoteWithToken(prefix: string): string {
  * character added, say): single-quoted pieces with the variable between
  * them, which the shell joins into one word.
  */
-function quoteAroundToken(arg: string, token: string): string {
-  return arg
-    .split(token)
-    .map((piece) => (piece === '' ? '' : shellQuote(piece)))
-    .join(`"${TOKEN_VAR}"`);
+function quoteAroundToken(pieces: string[]): string {
+  return pieces.map((piece) => (piece === '' ? '' : shellQuote(piece))).join(`"${TOKEN_VAR}"`);
+}
+
+/** A header as a curl argument, the token as $PLANTSTORE_TOKEN where the request uses it (tokenPieces). */
+function headerArgument(name: string, value: string, arg: string, token: string): string {
+  const pieces = tokenPieces(name, value, token);
+  if (pieces.length === 1) return shellQuote(arg);
+  pieces[0] = `${name}: ${pieces[0]}`;
+  // The common case, "Authorization: <scheme> <token>", reads as such.
+  return pieces.length === 2 && pieces[1] === '' ? quoteWithToken(pieces[0]) : quoteAroundToken(pieces);
+}
+
+/**
+ * A field value cut where the request uses the token: in the Authorization
+ * field (after the scheme, bare, with white space around it), standing alone
+ * when it is short; in another field only a token of FRAGMENT characters or
+ * more (a short one is in every word: `--token t` made
+ * `-H 'con'"$PLANTSTORE_TOKEN"'en'…`).
+ */
+function tokenPieces(name: string, value: string, token: string): string[] {
+  if (token === '') return [value];
+  if (name.toLowerCase() === 'authorization') return splitAtToken(value, token);
+  return token.length < FRAGMENT ? [value] : value.split(token);
+}
+
+/** A field value with the token as $PLANTSTORE_TOKEN where the request uses it. */
+export function tokenInField(name: string, value: string, token: string): string {
+  return tokenPieces(name, value, token).join(TOKEN_VAR);
 }
 
 /** Bytes that survive a single-quoted shell argument and a terminal unchanged. */
@@ -75,7 +100,7 @@ export function toCurl(ex: Exchange, token: string, options: ReproduceOptions = 
 function toNodeChunked(ex: Exchange, token: string): string {
   const req = ex.request;
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) headers[name] = token.length > 0 ? value.split(token).join(TOKEN_VAR) : value;
+  for (const [name, value] of Object.entries(req.headers)) headers[name] = tokenInField(name, value, token);
   const script = [
     'const u=new URL(process.argv[1]),h=JSON.parse(process.argv[2]);',
     'for(const k in h)h[k]=h[k].split("$PLANTSTORE_TOKEN").join(process.env.PLANTSTORE_TOKEN??"");',
@@ -91,7 +116,6 @@ function toNodeChunked(ex: Exchange, token: string): string {
 
 function curlLine(ex: Exchange, token: string): string {
   const req = ex.request;
-  const redact = token.length > 0;
   const parts = ['curl', '-sS', '-i', '-X', req.method, shellQuote(ex.url)];
   for (const [name, value] of Object.entries(req.headers)) {
     const line = `${name}: ${value}`;
@@ -102,13 +126,7 @@ function curlLine(ex: Exchange, token: string): string {
       parts.push('-H', `"${name}: "${req.authorizationShell}`);
       continue;
     }
-    // The common case, "Authorization: <scheme> <token>", reads as such; a
-    // token anywhere else in a header is still never written out.
-    if (redact && name.toLowerCase() === 'authorization' && value.endsWith(` ${token}`) && !value.slice(0, -token.length).includes(token)) {
-      parts.push('-H', quoteWithToken(line.slice(0, line.length - token.length)));
-    } else {
-      parts.push('-H', redact && arg.includes(token) ? quoteAroundToken(arg, token) : shellQuote(arg));
-    }
+    parts.push('-H', headerArgument(name, value, arg, token));
   }
   // undici sets Transfer-Encoding itself for a body of unknown length; curl needs to be told.
   if (req.chunks !== undefined) parts.push('-H', shellQuote('Transfer-Encoding: chunked'));

@@ -156,7 +156,7 @@ function gist(ex: Exchange): string {
  * else why not. `send` sends to the target as the checks' requests go (its
  * headers, the gateway rules). `exchanges` receives every exchange sent.
  */
-export async function diagnose(model: SpecModel, target: Target, send: Send, timeoutMs: number): Promise<{ diagnosis?: Diagnosis; preflight: Exchange }> {
+export async function diagnose(model: SpecModel, target: Target, send: Send, timeoutMs: number, ids = new IdAllocator()): Promise<{ diagnosis?: Diagnosis; preflight: Exchange }> {
   const op = probeOperation(model);
   const first = await send(preflight(model));
   if (!first.response) return { diagnosis: await noAnswer(first, target, timeoutMs), preflight: first };
@@ -166,8 +166,8 @@ export async function diagnose(model: SpecModel, target: Target, send: Send, tim
     return { diagnosis: { kind: 'tls-mismatch', problem: `the URL says http:// but ${origin} is a TLS port (it answered 400 "The plain HTTP request was sent to HTTPS port")`, fix: `Use ${target.url.replace(/^http:/, 'https:')}.` }, preflight: first };
   }
 
-  // A valid create with the token, with ids of its own (the checks' allocator is not touched).
-  const ctx: CheckContext = { model, target, ids: new IdAllocator(), seed: 0, cases: 0, auth: () => `Bearer ${target.token}`, inferences: new Set() };
+  // A valid request with the token, with ids of the run's (a scope of its own: what the checks send does not change).
+  const ctx: CheckContext = { model, target, ids, seed: ids.seed, cases: 0, auth: () => `Bearer ${target.token}`, inferences: new Set() };
   const create = await send(validRequest(ctx, op));
   if (!create.response) return { diagnosis: await noAnswer(create, target, timeoutMs), preflight: first };
   const status = create.response.status;

@@ -59,15 +59,16 @@ export interface GatewayOptions {
   timeoutMs: number;
 }
 
-type Send = (base: string, spec: RequestSpec, abandon?: AbortSignal) => Promise<Exchange>;
+/** Sends a request to a base URL; `sentBy` names the check that sends it (the exchange carries it). */
+type Send = (base: string, spec: RequestSpec, abandon?: AbortSignal, sentBy?: string) => Promise<Exchange>;
 
 /** `send` behind the gateway rules: the rate limit, and 429/503 with Retry-After waited out and retried. */
 export function throughGateway(send: Send, options: GatewayOptions): Send {
   const limiter = options.rateLimit === undefined ? undefined : new RateLimiter(options.rateLimit);
-  return async (base, spec, abandon) => {
+  return async (base, spec, abandon, sentBy) => {
     for (let attempt = 0; ; attempt++) {
       await limiter?.take(abandon);
-      const ex = await send(base, spec, abandon);
+      const ex = await send(base, spec, abandon, sentBy);
       const status = ex.response?.status;
       if (status !== 429 && status !== 503) return ex;
       const header = ex.response!.headers['retry-after'];
@@ -75,13 +76,13 @@ export function throughGateway(send: Send, options: GatewayOptions): Send {
       if (waitMs === undefined) return ex;
       const answer = `${status} with Retry-After: ${header}`;
       if (attempt >= RETRIES) {
-        return { request: ex.request, url: ex.url, error: `rate limited: ${answer} after ${RETRIES} retries; a rate-limit answer is not the check's verdict`, failure: 'rate-limited' };
+        return { request: ex.request, url: ex.url, error: `rate limited: ${answer} after ${RETRIES} retries; a rate-limit answer is not the check's verdict`, failure: 'rate-limited', sentBy };
       }
       if (waitMs > options.timeoutMs) {
-        return { request: ex.request, url: ex.url, error: `rate limited: ${answer}, longer than the ${formatMs(options.timeoutMs)} deadline (--timeout); not waited`, failure: 'rate-limited' };
+        return { request: ex.request, url: ex.url, error: `rate limited: ${answer}, longer than the ${formatMs(options.timeoutMs)} deadline (--timeout); not waited`, failure: 'rate-limited', sentBy };
       }
       await sleep(waitMs, undefined, { signal: abandon }).catch(() => undefined);
-      if (abandon?.aborted) return { request: ex.request, url: ex.url, error: `cut short: ${String(abandon.reason)}`, failure: 'abandoned' };
+      if (abandon?.aborted) return { request: ex.request, url: ex.url, error: `cut short: ${String(abandon.reason)}`, failure: 'abandoned', sentBy };
     }
   };
 }

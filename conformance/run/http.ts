@@ -31,6 +31,11 @@ export function formatMs(ms: number): string {
   return ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
+/** A measured duration, always in seconds with one decimal (2.2 s, 0.4 s): one unit for every elapsed time printed. */
+export function formatSeconds(ms: number): string {
+  return `${(Math.round(ms / 100) / 10).toFixed(1)} s`;
+}
+
 const MAX_BODY_TEXT = `${MAX_BODY / 1024 / 1024} MiB`;
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
 const CLOSED = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);

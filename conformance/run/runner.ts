@@ -5,7 +5,7 @@
 // in verdicts.ts.
 import { catalog as defaultCatalog } from '../checks/index.js';
 import { runProperty } from '../checks/property.js';
-import { INFERENCES, MAX_BATCH, MAX_FOLLOW_ROUNDS, type AggregateCheck, type Case, type CaseExchange, type Check, type CheckContext, type Inference, type Outcome, type Verdict } from '../checks/types.js';
+import { DISRUPTIVE, INFERENCES, MAX_BATCH, MAX_FOLLOW_ROUNDS, STAGES, type AggregateCheck, type Case, type CaseExchange, type Check, type CheckContext, type Inference, type Outcome, type Verdict } from '../checks/types.js';
 import { RuledOut } from '../cases/draw.js';
 import { toCurl } from './curl.js';
 import { diagnose, waitForAnswer, type Diagnosis } from './diagnose.js';
@@ -16,8 +16,10 @@ import { IdAllocator } from '../cases/ids.js';
 import { runRedactor } from '../redact/secrets.js';
 import type { ObservedExchange } from './coverage.js';
 import { summarize, type CheckResult, type TargetResult } from './result.js';
+import { checkResult, type Sent } from './case-results.js';
+import type { StoppedBy } from './target-result.js';
 import { TargetHealth } from './target-health.js';
-import { AggregateVerdicts, causeOf, partialVerdict } from './verdicts.js';
+import { AggregateVerdicts, partialVerdict } from './verdicts.js';
 import type { SpecModel } from '../model/spec-model.js';
 import type { Target } from '../model/target.js';
 
@@ -25,6 +27,8 @@ export interface RunOptions {
   model: SpecModel;
   targets: Target[];
   seed: number;
+  /** With the seed, decides every id the run sends (--id-offset): another offset, other ids (a rerun against the same long-lived target). Default 0. */
+  idOffset?: bigint;
   cases: number;
   timeoutMs: number;
   /** Checks run at once per target (requests within a check are sequential). */
@@ -109,14 +113,15 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
   // Room for a batch of concurrent cases (PS-STATE-003) beside the checks running at once; every
   // exchange carries the target's secrets, redacted from whatever of it a report shortens.
   const client = new HttpClient(opts.timeoutMs, (opts.concurrency ?? 4) + MAX_BATCH, runRedactor([target]));
-  // Every request carries the target's own headers (-H); each exchange on the wire is recorded (--har).
+  // Every request carries the target's own headers (-H); each exchange on the wire is recorded (--har), with the check that sent it.
   const extra = target.headers ?? {};
-  const sendOnWire = async (base: string, spec: RequestSpec, abandon?: AbortSignal): Promise<Exchange> => {
+  const sendOnWire = async (base: string, spec: RequestSpec, abandon?: AbortSignal, sentBy?: string): Promise<Exchange> => {
     const request = Object.keys(extra).length > 0 ? { ...spec, headers: { ...spec.headers, ...extra } } : spec;
-    if (!opts.onWire || abandon?.aborted) return client.send(base, request, abandon);
+    const tagged = (ex: Exchange): Exchange => (sentBy === undefined ? ex : Object.assign(ex, { sentBy }));
+    if (!opts.onWire || abandon?.aborted) return tagged(await client.send(base, request, abandon));
     const startedAt = Date.now();
     const t0 = performance.now();
-    const ex = await client.send(base, request, abandon);
+    const ex = tagged(await client.send(base, request, abandon));
     opts.onWire(target, ex, { startedAt, ms: performance.now() - t0 });
     return ex;
   };
@@ -130,61 +135,44 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
       const waited = await waitForAnswer(opts.model, target, (spec) => client.send(target.url, { ...spec, headers: { ...spec.headers, ...extra } }), opts.waitForMs, opts.timeoutMs);
       opts.onEvent?.({ kind: waited.answered ? 'answered' : 'still-down', target, afterMs: waited.afterMs });
     }
-    const { diagnosis, preflight: first } = await diagnose(opts.model, target, (spec) => send(target.url, spec), opts.timeoutMs);
+    const ids = new IdAllocator(opts.seed, opts.idOffset ?? 0n);
+    const { diagnosis, preflight: first } = await diagnose(opts.model, target, (spec) => send(target.url, spec, undefined, DIAGNOSIS), opts.timeoutMs, ids.scoped(DIAGNOSIS));
     if (!first.response) health.kill(`${first.error} (preflight ${first.request.method} ${first.request.path})`);
     else if (diagnosis) health.kill(diagnosis.problem);
     opts.onEvent?.({ kind: 'checking', target, checks: diagnosis ? 0 : checks.length });
-    const ctx: CheckContext = {
+    const shared: CheckContext = {
       model: opts.model,
       target,
-      ids: new IdAllocator(),
+      ids,
       seed: opts.seed,
       cases: opts.cases,
       auth: () => `Bearer ${target.token}`,
       inferences: new Set(opts.inferences ?? INFERENCES),
     };
     const results = new Map<string, CheckResult>();
-    const aggregates = new AggregateVerdicts(checks.filter((c): c is AggregateCheck => c.kind === 'aggregate'), ctx);
+    const aggregates = new AggregateVerdicts(checks.filter((c): c is AggregateCheck => c.kind === 'aggregate'), shared);
     // Of every exchange, what the coverage of the document needs: the request's method and path, the status.
     const observed: ObservedExchange[] = [];
     let done = 0;
-    const record = (check: Check, verdict: Verdict, exchanges: Exchange[], requests: number, batch?: number, ruledOut?: string) => {
-      const ex = verdict.reproduce ?? (verdict.exchange !== undefined ? exchanges[verdict.exchange] : undefined);
-      const reportable = verdict.outcome !== 'pass';
+    const record = (check: Check, verdict: Verdict, sent: Sent) => {
       // A check not run (the target given up) is no failure found: it does not count against --max-failures.
       const notRun = verdict.cause?.startsWith('not run: ') === true;
       if (!target.informs && !notRun && failsRun(verdict.outcome, opts.strict === true)) budget.failures++;
-      results.set(check.id, {
-        id: check.id,
-        title: check.title,
-        level: check.level,
-        outcome: verdict.outcome,
-        requirement: check.requirement,
-        source: check.source,
-        expected: reportable ? (verdict.expected ?? null) : null,
-        // The request's note says which of a check's requests this is (e.g. "id as a string of digits").
-        actual: reportable && verdict.actual ? (ex?.request.note ? `[${ex.request.note}] ${verdict.actual}` : verdict.actual) : null,
-        reproduce: reportable && ex ? toCurl(ex, target.token, batch !== undefined && verdict.exchange !== undefined ? { sentAtOnceWith: batch } : undefined) : null,
-        cause: reportable && verdict.outcome !== 'skip' ? causeOf(verdict, ex) : null,
-        requests,
-        ...(ruledOut !== undefined ? { ruledOut } : {}),
-        ...(reportable && ex?.request.note !== undefined ? { case: ex.request.note } : {}),
-        ...(reportable && verdict.facts !== undefined ? { facts: verdict.facts } : {}),
-        ...(verdict.operations !== undefined ? { operations: verdict.operations } : {}),
-      });
+      results.set(check.id, checkResult(check, verdict, sent, target.token));
       opts.onProgress?.(++done, checks.length, target.name, check.id);
     };
+    const nothingSent: Sent = { exchanges: [], requests: 0 };
     const dead = (): Verdict => ({ outcome: 'error', expected: 'an HTTP answer', actual: `not run: ${health.reason}`, cause: diagnosis ? `not run: ${diagnosis.problem}` : `not run: the target stopped answering` });
     const stopped = (): Verdict => ({ outcome: 'skip', actual: `not run: the run stopped after ${opts.maxFailures} failure(s) (--max-failures)` });
     const overBudget = () => opts.maxFailures !== undefined && budget.failures >= opts.maxFailures;
-    // One sender per check: it counts the check's requests and notes when
-    // the dead-target policy cut the check short.
-    const sender = () => {
+    // One sender per check: it counts the check's requests, tags each exchange with the check, and
+    // notes when the dead-target policy cut the check short.
+    const sender = (check: Check) => {
       const s = {
         requests: 0,
         cutShort: false,
         send: async (req: RequestSpec): Promise<Exchange> => {
-          const ex = await send(target.url, req, health.abandon);
+          const ex = await send(target.url, req, health.abandon, check.id);
           if (ex.failure === 'abandoned') {
             s.cutShort = true;
             return ex;
@@ -199,25 +187,26 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
       };
       return s;
     };
-    const active = checks.filter((c) => c.kind !== 'aggregate');
     let stoppedEarly = false;
-    await pool(active, opts.concurrency ?? 4, async (check) => {
+    const runCheck = async (check: Check): Promise<void> => {
+      // Each check draws from its own scope of the seed: what it sends does not depend on the order the checks start in.
+      const ctx = { ...shared, ids: ids.scoped(check.id) };
       if (overBudget() && health.reason === undefined) stoppedEarly = true;
       // The document rules out what the check needs: a skip that says why (and the coverage lists it).
-      const ruledOut = (reason: string) => record(check, { outcome: 'skip', actual: reason }, [], 0, undefined, reason);
+      const ruledOut = (reason: string) => record(check, { outcome: 'skip', actual: reason }, { ...nothingSent, ruledOut: reason });
       let reason: string | undefined;
       let planned: Array<Case<unknown>> | undefined;
       try {
         reason = check.precondition?.(ctx);
         if (!reason && check.kind === 'exchange' && health.reason === undefined && !overBudget()) planned = check.cases(ctx);
       } catch (err) {
-        if (!(err instanceof RuledOut)) return record(check, { outcome: 'error', expected: 'the check to run', actual: `harness error: ${(err as Error).message}` }, [], 0);
+        if (!(err instanceof RuledOut)) return record(check, { outcome: 'error', expected: 'the check to run', actual: `harness error: ${(err as Error).message}` }, nothingSent);
         reason = err.message;
       }
       if (reason) return ruledOut(reason);
-      if (health.reason !== undefined) return record(check, dead(), [], 0);
-      if (overBudget()) return record(check, stopped(), [], 0);
-      const s = sender();
+      if (health.reason !== undefined) return record(check, dead(), nothingSent);
+      if (overBudget()) return record(check, stopped(), nothingSent);
+      const s = sender(check);
       try {
         if (check.kind === 'exchange') {
           const sent: Array<CaseExchange<unknown>> = [];
@@ -232,38 +221,60 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
             next = s.cutShort ? [] : (check.follow?.(sent, ctx) ?? []);
           }
           const verdict = s.cutShort ? (partialVerdict(check, sent, ctx) ?? dead()) : check.verify(sent, ctx);
-          // A case sent at the same time as others: its reproduction says so.
-          const about = verdict.exchange !== undefined ? sent[verdict.exchange] : undefined;
-          const together = about?.batch !== undefined ? sent.filter((c) => c.batch === about.batch && sameRequest(c.request, about.request)).length : 0;
-          record(check, verdict, sent.map((c) => c.exchange), s.requests, together > 1 ? together : undefined);
+          // A case sent at the same time as identical others: its reproduction says so.
+          const together = (i: number) => {
+            const about = sent[i];
+            return about?.batch === undefined ? undefined : sent.filter((c) => c.batch === about.batch && sameRequest(c.request, about.request)).length;
+          };
+          record(check, verdict, { exchanges: sent.map((c) => c.exchange), together, requests: s.requests });
         } else if (check.kind === 'property') {
           const verdict = await runProperty(check, ctx, s.send);
           if (verdict.outcome === 'skip' && verdict.ruledOut) return ruledOut(verdict.actual ?? 'the document rules out what this check draws');
           // A failure found before the target died stands; anything else is incomplete.
-          record(check, s.cutShort && verdict.outcome !== 'fail' ? dead() : verdict, [], s.requests);
+          record(check, s.cutShort && verdict.outcome !== 'fail' ? dead() : verdict, { exchanges: [], requests: s.requests });
         }
       } catch (err) {
-        record(check, { outcome: 'error', expected: 'the check to run', actual: `harness error: ${(err as Error).message}` }, [], 0);
+        record(check, { outcome: 'error', expected: 'the check to run', actual: `harness error: ${(err as Error).message}` }, nothingSent);
       }
-    });
+    };
+    // Stage by stage (types.ts Stage): the checks that store fixed ids after the ordinary ones, and those
+    // that may knock the target out last, one at a time, the most hostile last.
+    let diedDisrupted = false;
+    for (const stage of STAGES) {
+      const staged = checks.filter((c) => c.kind !== 'aggregate' && (c.stage ?? 'ordinary') === stage);
+      const aliveBefore = health.reason === undefined;
+      await pool(staged, DISRUPTIVE.has(stage) ? 1 : (opts.concurrency ?? 4), runCheck);
+      if (aliveBefore && health.reason !== undefined && DISRUPTIVE.has(stage)) diedDisrupted = true;
+    }
     for (const check of checks) {
       if (check.kind !== 'aggregate') continue;
       const verdict = aggregates.verdict(check);
-      // Graded on the answers of a run the target did not finish: a failure stands, nothing else is known.
-      if (health.reason !== undefined && verdict.outcome !== 'fail') record(check, dead(), [], aggregates.count);
-      else if (stoppedEarly && verdict.outcome !== 'fail') record(check, stopped(), [], aggregates.count);
-      else record(check, verdict, [], aggregates.count);
+      // Graded on the answers of a run the target did not finish: a failure stands, nothing else is known;
+      // unless it stopped answering only after the checks that may knock it out began: then every other
+      // check's answers were graded.
+      if (health.reason !== undefined && !diedDisrupted && verdict.outcome !== 'fail') record(check, dead(), { exchanges: [], requests: aggregates.count });
+      else if (stoppedEarly && verdict.outcome !== 'fail') record(check, stopped(), { exchanges: [], requests: aggregates.count });
+      else record(check, verdict, { exchanges: [], requests: aggregates.count });
     }
     const ordered = checks.map((c) => results.get(c.id)!);
     // A target that answered but cannot be checked meaningfully (the token refused, no Plant Store at the
     // URL) was not given up for lack of answers: it has a diagnosis, not `unreachable`.
     const unreachable = first.response ? (diagnosis ? undefined : health.reason) : health.reason;
-    const result: TargetResult = { target, summary: summarize(ordered), results: ordered, unreachable, observed, ...(diagnosis ? { diagnosis } : {}) };
+    const stoppedBy = unreachable !== undefined && health.stoppedBy ? stoppedByOf(health.stoppedBy, target.token) : undefined;
+    const result: TargetResult = { target, summary: summarize(ordered), results: ordered, unreachable, ...(stoppedBy ? { stoppedBy } : {}), observed, ...(diagnosis ? { diagnosis } : {}) };
     opts.onEvent?.({ kind: 'done', target, result, ms: performance.now() - started });
     return result;
   } finally {
     await client.close();
   }
+}
+
+/** The check named for the diagnosis's requests. */
+const DIAGNOSIS = 'diagnosis';
+
+/** The request after which a target stopped answering, as the results carry it. */
+function stoppedByOf(ex: Exchange, token: string): StoppedBy {
+  return { check: ex.sentBy ?? DIAGNOSIS, method: ex.request.method, path: ex.request.path, ...(ex.request.note !== undefined ? { case: ex.request.note } : {}), reproduce: toCurl(ex, token) };
 }
 
 export async function run(opts: RunOptions): Promise<TargetResult[]> {

@@ -17,7 +17,11 @@ export const DEAD_AFTER = 5;
 export class TargetHealth {
   private readonly controller = new AbortController();
   private consecutive = 0;
+  /** The first exchange of the present run of exchanges without an answer. */
+  private firstUnanswered: Exchange | undefined;
   reason: string | undefined;
+  /** When the target died mid-run: the request after which it stopped answering (the first of the run without an answer). */
+  stoppedBy: Exchange | undefined;
   readonly abandon = this.controller.signal;
 
   constructor() {
@@ -27,9 +31,17 @@ export class TargetHealth {
 
   /** Counts exchanges that got no usable answer through the target's fault. */
   observe(ex: Exchange): void {
-    if (ex.response) this.consecutive = 0;
-    else if (ex.failure !== 'abandoned' && ex.failure !== 'request' && ++this.consecutive >= DEAD_AFTER) {
-      this.kill(`${ex.error} (${DEAD_AFTER} requests in a row got no answer)`);
+    if (ex.response) {
+      this.consecutive = 0;
+      this.firstUnanswered = undefined;
+    } else if (ex.failure !== 'abandoned' && ex.failure !== 'request') {
+      if (this.consecutive++ === 0) this.firstUnanswered = ex;
+      if (this.consecutive >= DEAD_AFTER) {
+        const first = this.firstUnanswered!;
+        const by = `${first.sentBy ? `${first.sentBy}'s ` : ''}${first.request.method} ${first.request.path}${first.request.note ? ` (${first.request.note})` : ''}`;
+        if (this.reason === undefined) this.stoppedBy = first;
+        this.kill(`${ex.error} (${DEAD_AFTER} requests in a row got no answer, from ${by} on)`);
+      }
     }
   }
 

@@ -14,6 +14,43 @@ export interface ObservedExchange {
   status?: number;
 }
 
+/** The most cases of one check a report lists; the rest are counted (CheckResult.moreCases). */
+export const CASES_SHOWN = 20;
+
+/**
+ * One case of a check that departs (fail, error, non-strict): what it sent,
+ * what came back, and how to send it again. A check lists each (at most
+ * CASES_SHOWN, one of each cause first), so that a departure is never hidden
+ * behind another case of the same check.
+ */
+export interface CaseResult {
+  outcome: Outcome;
+  /** The check that sent the request: the check itself, or for an aggregate check (PS-RESP-*) the one whose request it graded. */
+  check: string;
+  /** What departs, in words shared by every check it happens to. */
+  cause: string;
+  /** The family of input that shows it, where the cause depends on the input (failures are grouped by cause and family); absent for a plain request. */
+  family?: string;
+  expected: string | null;
+  actual: string | null;
+  /** A command that sends the request again (the token as $PLANTSTORE_TOKEN), or null. */
+  reproduce: string | null;
+  /** Which of the check's requests (its note). */
+  case?: string;
+  facts?: Facts;
+}
+
+/** The request after which a target stopped answering (the first of the exchanges in a row that got no answer). */
+export interface StoppedBy {
+  /** The check that sent it (`diagnosis` for the diagnosis's requests). */
+  check: string;
+  method: string;
+  path: string;
+  /** Its note. */
+  case?: string;
+  reproduce: string;
+}
+
 export interface CheckResult {
   id: string;
   title: string;
@@ -37,6 +74,10 @@ export interface CheckResult {
   facts?: Facts;
   /** For a check whose cases reach several operations: each operation's worst outcome, and what departed. */
   operations?: OperationOutcome[];
+  /** Every departing case (at most CASES_SHOWN; the verdict's own first among those of its cause); absent on pass and skip. */
+  cases?: CaseResult[];
+  /** Departing cases beyond those listed. */
+  moreCases?: number;
 }
 
 export type Summary = Record<Outcome, number>;
@@ -47,6 +88,8 @@ export interface TargetResult {
   results: CheckResult[];
   /** Why the harness stopped sending requests to this target (dead-target policy), or undefined. */
   unreachable?: string;
+  /** When it stopped answering mid-run: the request after which it did. */
+  stoppedBy?: StoppedBy;
   /** Every request the target was sent and the status it answered, for the coverage of the document. */
   observed?: ObservedExchange[];
   /** Why no check could mean anything against this target (the token refused, nothing listening, …): then none was run. */

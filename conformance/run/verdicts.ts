@@ -1,9 +1,10 @@
 // What the runner makes of the checks' verdicts: the cause of a verdict
 // that gives none, the aggregate checks graded as each exchange arrives, and
 // what stands of a check cut short.
-import { describe, noAnswerCause } from '../checks/grades.js';
+import { departs, describe, noAnswerCause } from '../checks/grades.js';
 import type { Exchange } from '../checks/exchange.js';
 import { SEVERITY, type AggregateCheck, type CaseExchange, type Check, type CheckContext, type ExchangeCheck, type Verdict } from '../checks/types.js';
+import { CASES_SHOWN } from './target-result.js';
 
 /**
  * A check cut short cannot pass on part of its cases, but a failure among
@@ -42,15 +43,16 @@ export function causeOf(verdict: Verdict, ex: Exchange | undefined): string {
 
 /**
  * The aggregate checks (PS-RESP-*) grade every exchange of the run, each as
- * it arrives, and keep only the worst verdict so far: the exchanges are not
- * kept (a target that answers 1 MiB to each of 220 requests made a run that
- * kept them peak at 623 MB). A kept verdict has its cause worded while its
- * answer is at hand, and keeps of its exchange only the request (its curl
- * line and note): what came back is in its Actual already. An exchange the
- * check does not apply to (skip) does not make the check a skip.
+ * it arrives, and keep only what the reports need: the worst verdict so far,
+ * and the departing cases, at most CASES_SHOWN (one of each cause first),
+ * each with its cause worded while its answer is at hand and of its exchange
+ * only the request (its curl line, note and check): what came back is in its
+ * Actual already. The exchanges are not kept (a target that answers 1 MiB to
+ * each of 220 requests made a run that kept them peak at 623 MB). An
+ * exchange the check does not apply to (skip) does not make the check a skip.
  */
 export class AggregateVerdicts {
-  private readonly kept = new Map<string, Verdict>();
+  private readonly kept = new Map<string, { worst: Verdict; cases: Verdict[]; omitted: number }>();
   /** Exchanges graded. */
   count = 0;
 
@@ -68,13 +70,34 @@ export class AggregateVerdicts {
       } catch (err) {
         verdict = { outcome: 'error', expected: 'the check to run', actual: `harness error: ${(err as Error).message}` };
       }
+      if (!departs(verdict.outcome)) continue;
+      const kept = { ...verdict, cause: causeOf(verdict, ex), reproduce: { request: ex.request, url: ex.url, sentBy: ex.sentBy } };
+      let entry = this.kept.get(check.id);
+      if (!entry) this.kept.set(check.id, (entry = { worst: kept, cases: [], omitted: 0 }));
       // The first of the worst wins (as worst() picks).
-      if (verdict.outcome === 'skip' || SEVERITY[verdict.outcome] <= SEVERITY[this.verdict(check).outcome]) continue;
-      this.kept.set(check.id, { ...verdict, cause: causeOf(verdict, ex), reproduce: { request: ex.request, url: ex.url } });
+      else if (SEVERITY[verdict.outcome] > SEVERITY[entry.worst.outcome]) entry.worst = kept;
+      keepCase(entry, kept);
     }
   }
 
   verdict(check: Check): Verdict {
-    return this.kept.get(check.id) ?? { outcome: 'pass' };
+    const entry = this.kept.get(check.id);
+    if (!entry) return { outcome: 'pass' };
+    return { ...entry.worst, cases: entry.cases, ...(entry.omitted > 0 ? { casesOmitted: entry.omitted } : {}) };
+  }
+}
+
+/** Keeps a case among at most CASES_SHOWN: a new cause takes the place of the last case of a cause kept twice or more; otherwise it is counted. */
+function keepCase(entry: { cases: Verdict[]; omitted: number }, v: Verdict): void {
+  if (entry.cases.length < CASES_SHOWN) return void entry.cases.push(v);
+  entry.omitted++;
+  if (entry.cases.some((c) => c.cause === v.cause)) return;
+  for (let i = entry.cases.length - 1; i >= 0; i--) {
+    const cause = entry.cases[i]!.cause;
+    if (entry.cases.filter((c) => c.cause === cause).length > 1) {
+      entry.cases.splice(i, 1);
+      entry.cases.push(v);
+      return;
+    }
   }
 }

@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
 import { catalog } from '../../conformance/checks/index.js';
-import type { Outcome } from '../../conformance/checks/types.js';
+import { DISRUPTIVE, type Outcome } from '../../conformance/checks/types.js';
 import type { TargetResult } from '../../conformance/run/result.js';
 import { runTarget } from '../../conformance/run/runner.js';
 import { loadSpecModel } from '../../conformance/model/spec-model.js';
@@ -17,9 +17,9 @@ const TOKEN = 'mutant-test-token';
 const model = loadSpecModel();
 const aggregates = new Set(catalog.filter((c) => c.kind === 'aggregate').map((c) => c.id));
 
-async function runAgainst(fake: FakeServer, only?: string[], restrictsTokens = true): Promise<TargetResult> {
+async function runAgainst(fake: FakeServer, only?: string[], restrictsTokens = true, idOffset = 0n): Promise<TargetResult> {
   return runTarget(
-    { model, targets: [], seed: 20240611, cases: 30, timeoutMs: 10_000, only },
+    { model, targets: [], seed: 20240611, idOffset, cases: 30, timeoutMs: 10_000, only },
     { name: 'fake', url: fake.url, token: TOKEN, role: 'target', informs: false, restrictsTokens },
   );
 }
@@ -35,9 +35,10 @@ describe('the baseline fake server', () => {
   });
   after(() => fake.close());
 
-  it('passes every check, twice in a row against the same server', async () => {
+  it('passes every check, twice in a row against the same server (one seed, another id offset)', async () => {
     for (let i = 0; i < 2; i++) {
-      const r = await runAgainst(fake);
+      // One seed sends the same ids again (--seed replays a run): a rerun against the same target gives another id offset.
+      const r = await runAgainst(fake, undefined, true, BigInt(i));
       // The state checks of the plant resource skip where the document declares no list, read or delete (the seed's), saying why.
       const notPass = r.results.filter((x) => x.outcome !== 'pass' && !(x.outcome === 'skip' && x.ruledOut)).map((x) => `${x.id} ${x.outcome}: ${x.actual}`);
       assert.deepEqual(notPass, [], `run ${i + 1}`);
@@ -107,6 +108,47 @@ describe('a target that hangs on a hostile input', () => {
   });
 });
 
+describe('an invalid id read leniently onto a stored plant', { timeout: 300_000 }, () => {
+  it('is proved by the refusal\'s own message: the duplicate answer names another id than the one sent', async () => {
+    // Ids kept as doubles on a target that holds the int64 ends: one past them reads as a stored end.
+    const fake = await startFake({ tokens: [TOKEN], doubleIds: true, preStored: EARLIER_RUNS });
+    try {
+      const r = await runAgainst(fake, ['PS-REJECT-004', 'PS-REJECT-005']);
+      for (const [id, sent] of [['PS-REJECT-004', '9223372036854775808'], ['PS-REJECT-005', '-9223372036854775809']] as const) {
+        const result = r.results.find((x) => x.id === id)!;
+        assert.equal(result.outcome, 'fail', id);
+        assert.ok(result.cases?.some((c) => c.actual?.includes(`not ${sent} as sent`)), `${id}: ${JSON.stringify(result.cases)}`);
+      }
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe('a target that a hostile body blocks', { timeout: 300_000 }, () => {
+  it('keeps every verdict reached before: the checks that may knock a target out run last, and the report names the request that stopped it', async () => {
+    const fake = await startFake({ tokens: [TOKEN], darkAfterDeepNesting: true });
+    try {
+      const r = await runTarget(
+        { model, targets: [], seed: 1, cases: 5, timeoutMs: 3000 },
+        { name: 'fake', url: fake.url, token: TOKEN, role: 'target', informs: false, restrictsTokens: true },
+      );
+      // PS-ROBUST-002's body nested 10 000 deep is the first that blocks it.
+      assert.equal(r.stoppedBy?.check, 'PS-ROBUST-002', JSON.stringify(r.stoppedBy));
+      assert.match(r.stoppedBy!.case ?? '', /nest/);
+      const disruptive = new Set(catalog.filter((c) => DISRUPTIVE.has(c.stage ?? 'ordinary')).map((c) => c.id));
+      const others = r.results.filter((x) => !disruptive.has(x.id));
+      // Every other check, the aggregate ones included, has the verdict it has against the baseline: none is an error.
+      assert.deepEqual(others.filter((x) => x.outcome === 'error' || x.outcome === 'fail').map((x) => `${x.id} ${x.outcome}: ${x.actual}`), []);
+      assert.ok(others.filter((x) => x.outcome === 'pass').length > others.length / 2);
+      // What ran after it: not run, and said so.
+      for (const id of ['PS-ROBUST-004', 'PS-ROBUST-001']) assert.match(r.results.find((x) => x.id === id)!.actual ?? '', /^not run: /, id);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
 // Where the specification is silent, other correct servers decide otherwise:
 // the harness may call their choices non-strict, never fail.
 describe('correct servers that decide differently: no check fails', { timeout: 300_000 }, () => {
@@ -129,6 +171,7 @@ describe('correct servers that decide differently: no check fails', { timeout: 3
     ['an unsent tag echoed as ""', { tokens: [TOKEN], defaultTag: true }],
     ['a byte order mark ignored, a repeated member name read as its last value', { tokens: [TOKEN], stripBom: true, repeatedNameLastWins: true }],
     ['bodies over 8 KiB answered 413', { tokens: [TOKEN], bodyLimit413: true }],
+    ['NUL in a string refused with 400 and an Error (RFC 8259 §9 limits)', { tokens: [TOKEN], refuseNul: true }],
     ['405 with an Allow that omits POST', { tokens: [TOKEN], allowWithoutPost: true }],
   ];
   for (const [name, options] of variants) {

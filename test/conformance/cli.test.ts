@@ -83,9 +83,16 @@ describe('plantstore-conformance CLI', { timeout: 300_000 }, () => {
       const json = join(dir, `${mutant}.json`);
       const r = await withFake({ [mutant]: true }, (url) => cli(['--target', url, '--token', 'cli-token', '--cases', '10', '--seed', '3', '--json', json]));
       assert.equal(r.code, 1, r.stdout + r.stderr);
-      const line = r.stdout.split('\n').findIndex((l) => l.includes(id) && l.includes('fail'));
-      assert.ok(line >= 0, `the output names ${id} as failed:\n${r.stdout}`);
-      const block = r.stdout.split('\n').slice(line, line + 8).join('\n');
+      const lines = r.stdout.split('\n');
+      const line = lines.find((l) => l.includes(id) && l.includes('fail'));
+      assert.ok(line, `the output names ${id} as failed:\n${r.stdout}`);
+      // The check's line points to its departures in What failed ([n]), where its cause, Expected, Actual and curl line are.
+      const ref = /\[(\d+)\]$/.exec(line)?.[1];
+      assert.ok(ref, `the line of ${id} points to What failed: ${line}`);
+      const entry = lines.findIndex((l) => l.startsWith(`  [${ref}] `));
+      assert.ok(entry >= 0, `What failed has entry [${ref}]:\n${r.stdout}`);
+      assert.match(lines.slice(entry, entry + 4).join('\n'), new RegExp(id));
+      const block = lines.slice(entry, entry + 8).join('\n');
       assert.match(block, /Expected: /);
       assert.match(block, /Actual: /);
       assert.match(block, /Reproduce: (printf .* \| )?curl -sS -i -X POST 'http:\/\/127\.0\.0\.1:\d+\/plants'/);
@@ -94,6 +101,31 @@ describe('plantstore-conformance CLI', { timeout: 300_000 }, () => {
       assert.equal(result.outcome, 'fail');
     });
   }
+
+  it('against a server that answers 201 to every valid create: at most about 100 lines, the last of which name the 201', async () => {
+    const r = await withFake({ status201: true }, (url) => cli(['--target', url, '--token', 'cli-token', '--cases', '5', '--seed', '3']));
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const lines = r.stdout.trimEnd().split('\n');
+    assert.ok(lines.length <= 110, `${lines.length} lines:\n${r.stdout}`);
+    assert.match(lines.slice(-12).join('\n'), /answered 201, not 200/);
+    // One cause, one curl line in What failed, however many checks show it.
+    const whatFailed = lines.slice(lines.findIndex((l) => l.startsWith('What failed on')));
+    assert.equal(whatFailed.filter((l) => /Reproduce: /.test(l)).length, 1, r.stdout);
+  });
+
+  it('lists both departures of one check in the JSON report, each with its reproduce line', async () => {
+    const json = join(dir, 'two-departures.json');
+    // Without id read as id 0, without name accepted: PS-REJECT-001 departs on both of its cases.
+    const r = await withFake({ zeroValueIds: true, acceptMissingName: true }, (url) => cli(['--target', url, '--token', 'cli-token', '--only', 'PS-REJECT-001', '--json', json]));
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const result = JSON.parse(readFileSync(json, 'utf8')).targets[0].results[0];
+    assert.equal(result.outcome, 'fail');
+    assert.deepEqual(result.cases.map((c: { case: string }) => c.case).sort(), ['without id', 'without name']);
+    for (const c of result.cases) {
+      assert.equal(c.check, 'PS-REJECT-001');
+      assert.match(c.reproduce, /^curl -sS -i -X POST /);
+    }
+  });
 
   it('counts non-strict as failure with --strict', async () => {
     const args = (url: string) => ['--target', url, '--token', 'cli-token', '--only', 'PS-HTTP-001'];

@@ -210,10 +210,13 @@ describe('first runs: the harness tells a user mistake from a server fault', { t
       assert.ok(start >= 0, run.stdout);
       const section = lines.slice(start);
       assert.equal(section[0], `What failed on the target (${fake.url}): ${failed.length} check(s), 1 cause(s)`);
-      assert.equal(section[1], `  × a valid POST /plants is answered 201, not 200 (${failed.length} checks)`);
-      const named = section.slice(2, -2).join(' ').split(/[\s,]+/).filter(Boolean);
+      // Numbered: each failing check's line points to it ([1]).
+      assert.equal(section[1], `  [1] × a valid POST /plants is answered 201, not 200 (${failed.length} checks)`);
+      const named = section.slice(2, -4).join(' ').split(/[\s,]+/).filter(Boolean);
       assert.deepEqual(named.sort(), [...failed].sort(), 'the group names every failing check');
-      assert.match(section.at(-2)!, /^ {6}Reproduce: curl -sS -i -X POST /);
+      assert.match(section.at(-4)!, /^ {6}Expected: 200 /);
+      assert.match(section.at(-3)!, /^ {8}Actual: .*201/);
+      assert.match(section.at(-2)!, /^ {5}Reproduce: curl -sS -i -X POST /);
       assert.match(section.at(-1)!, /^FAILED: \d+ check\(s\) failed, 1 cause\(s\), on 1 target\(s\), seed 4$/);
       assert.deepEqual(report.targets[0]!.failures.map((g) => [g.cause, g.checks.length]), [['a valid POST /plants is answered 201, not 200', failed.length]]);
       assert.doesNotMatch(run.stdout, /status 201: 201|undefined/);
@@ -239,13 +242,15 @@ describe('first runs: the harness tells a user mistake from a server fault', { t
         const r = JSON.parse(readFileSync(join(dir, file), 'utf8')) as JsonReport;
         return { seed: r.seed, strict: r.strict, targets: r.targets.map((t) => ({ name: t.name, url: t.url, outcomes: t.results.map((x) => [x.id, x.outcome]) })) };
       };
-      const flags = await cli(['--target', `staging=${fake.url}`, '--token', TOKEN, '--seed', '21', '--cases', '3', '--only', only, '--strict', '--json', 'flags.json']);
+      // One seed sends the same ids (--seed replays a run): each run against the same fake gives its own id offset.
+      const flags = await cli(['--target', `staging=${fake.url}`, '--token', TOKEN, '--seed', '21', '--id-offset', '1', '--cases', '3', '--only', only, '--strict', '--json', 'flags.json']);
       assert.equal(flags.code, 0, flags.output);
 
       const env = await cli([], {
         PLANTSTORE_TARGET: `staging=${fake.url}`,
         PLANTSTORE_TOKEN: TOKEN,
         PLANTSTORE_SEED: '21',
+        PLANTSTORE_ID_OFFSET: '2',
         PLANTSTORE_CASES: '3',
         PLANTSTORE_ONLY: only,
         PLANTSTORE_STRICT: 'true',
@@ -256,7 +261,7 @@ describe('first runs: the harness tells a user mistake from a server fault', { t
       const folder = mkdtempSync(join(dir, 'config-'));
       writeFileSync(
         join(folder, 'plantstore.conformance.yaml'),
-        ['target:', '  staging: ${STAGING_URL}', 'token: ${FIRST_RUN_TOKEN}', 'seed: 21', 'cases: 3', `only: ${only}`, 'strict: true', 'json: ../file.json', ''].join('\n'),
+        ['target:', '  staging: ${STAGING_URL}', 'token: ${FIRST_RUN_TOKEN}', 'seed: 21', 'id-offset: 3', 'cases: 3', `only: ${only}`, 'strict: true', 'json: ../file.json', ''].join('\n'),
       );
       const file = await cli([], { STAGING_URL: fake.url, FIRST_RUN_TOKEN: TOKEN }, folder);
       assert.equal(file.code, 0, file.output);

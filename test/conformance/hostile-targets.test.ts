@@ -149,7 +149,10 @@ describe('the harness against hostile targets', { concurrency: 2, timeout: 300_0
     const answered = 3; // the diagnosis's preflight and valid create, and one more
     await withServer(hostile.goesDark(answered), async (s) => {
       const r = await runAgainst(s.url);
-      assert.match(r.unreachable ?? '', new RegExp(`target closed the connection before answering .*\\(${DEAD_AFTER} requests in a row got no answer\\)`));
+      assert.match(r.unreachable ?? '', new RegExp(`target closed the connection before answering .*\\(${DEAD_AFTER} requests in a row got no answer, from .+ on\\)`));
+      // The report names the request after which it stopped answering, and how to send it again.
+      assert.ok(r.stoppedBy, 'stoppedBy is set');
+      assert.match(r.stoppedBy.reproduce, /^curl /);
       // Sent after the target went dark: the DEAD_AFTER that declared it dead and the others then in flight.
       assert.ok(s.requests() <= answered + DEAD_AFTER + CONCURRENCY - 1, `${s.requests()} requests reached the target`);
       const notRun = r.results.filter((x) => x.outcome === 'error' && x.actual?.startsWith('not run: '));

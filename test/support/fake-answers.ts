@@ -80,6 +80,8 @@ export function checkAuth(o: FakeOptions, req: IncomingMessage, res: ServerRespo
   const isBearer = o.lowercaseBearerRejected ? scheme === 'Bearer' : o.schemeCaseList ? ['Bearer', 'bearer', 'BEARER'].includes(scheme) : scheme.toLowerCase() === 'bearer';
   if (!isBearer) {
     if (o.acceptAnyScheme && scheme.toLowerCase() === 'basic') return true;
+    if (o.acceptTokenAnyScheme && m?.[2] !== undefined && knownToken(o, m[2].trim())) return true;
+    if (o.acceptBareToken && m?.[2] === undefined && knownToken(o, scheme)) return true;
     unauthorized(res, o, 40102, 'Unsupported authentication scheme.', undefined, scheme);
     return false;
   }

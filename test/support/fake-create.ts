@@ -14,6 +14,8 @@ export interface State {
   names: Set<string>;
   /** lastIdOnly: the previous create's id. */
   last?: string;
+  /** darkAfterDeepNesting: blocked by a deep body, it answers nothing more. */
+  dark?: boolean;
 }
 
 /** The deepest nesting of arrays and objects in JSON text (brackets inside strings not counted). */
@@ -70,6 +72,7 @@ export function readId(o: FakeOptions, text: string): { id: string } | { problem
     return { id: String(d) };
   }
   if (o.idByParseInt) return { id: BigInt(/^-?\d+/.exec(text)![0]).toString() };
+  if (o.integralNumeralsAsDouble && /[.eE]/.test(text)) return Number.isSafeInteger(Number(text)) ? { id: String(Number(text)) } : int64;
   let n = exactInteger(text);
   if (n === undefined && o.truncateFractions) n = BigInt(Math.trunc(Number(text)));
   if (n === undefined || (o.rejectIntegralNumerals && /[.eE]/.test(text))) return int64;
@@ -116,9 +119,10 @@ export async function createPlant(o: FakeOptions, state: State, res: ServerRespo
   let text = o.latin1Body ? raw.toString('latin1') : raw.toString('utf8');
   if (o.stripBom) text = text.replace(/^\uFEFF/, '');
   if (o.stripWhitespaceEverywhere) text = text.replace(/[ \t\r\n]/g, '');
-  if ((o.dropDeepNesting || o.deepNesting500 || o.hangOnDeepNesting || o.depthLimit) && nestingDepth(text) > 1000) {
+  if ((o.dropDeepNesting || o.deepNesting500 || o.hangOnDeepNesting || o.darkAfterDeepNesting || o.depthLimit) && nestingDepth(text) > 1000) {
     if (o.dropDeepNesting) return void res.socket?.destroy();
     if (o.hangOnDeepNesting) return; // closed by close() through closeAllConnections
+    if (o.darkAfterDeepNesting) return void (state.dark = true);
     if (o.depthLimit) return send(res, o.depthLimit, o, { error: 40008, message: 'Request body is nested too deep.' });
     return send(res, 500, o, { error: 50001, message: 'Internal server error.' });
   }
@@ -141,6 +145,13 @@ export async function createPlant(o: FakeOptions, state: State, res: ServerRespo
     return invalid(40003, 'Request body is not a valid NewPlant: / must be object.');
   }
   const fields = body as { [k: string]: Json };
+  if (o.caseInsensitiveNames) {
+    for (const k of Object.keys(fields)) {
+      const lower = k.toLowerCase();
+      if (lower !== k && ['id', 'name', 'tag'].includes(lower) && !(lower in fields)) [fields[lower], fields[k]] = [fields[k]!, undefined as unknown as Json];
+    }
+    for (const k of Object.keys(fields)) if (fields[k] === undefined) delete fields[k];
+  }
   if (o.idFirstOnly && Object.keys(fields)[0] !== 'id') return invalid(40003, 'Request body is not a valid NewPlant: id must come first.');
   if (o.refuseProtoNames && Object.keys(fields).some((k) => k === '__proto__' || k === 'constructor')) return invalid(40003, 'Request body is not a valid NewPlant: forbidden member name.');
   if (o.acceptNull) for (const k of Object.keys(fields)) if (fields[k] === null) delete fields[k];
@@ -175,6 +186,8 @@ export async function createPlant(o: FakeOptions, state: State, res: ServerRespo
       problems.push(`/${k} must be a string`);
       return undefined;
     }
+    if (o.trimStrings) v = v.trim();
+    if (o.nonCharactersReplaced) v = v.replace(/[\ufffe\uffff\ufdd0-\ufdef]/g, '\ufffd');
     return v;
   };
   const name = str('name', true);

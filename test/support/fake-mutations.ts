@@ -56,6 +56,14 @@ export interface Mutations {
   deepNesting500?: boolean; // nesting beyond 1 000 answered 500
   charsetCrash?: boolean; // a charset other than utf-8 answered 500 (an unknown decoder)
   hangOnDeepNesting?: boolean; // nesting beyond 1 000 never answered (the connection stays open)
+  acceptTokenAnyScheme?: boolean; // a known token accepted after any scheme (Basic <token>, Token <token>)
+  acceptBareToken?: boolean; // a known token accepted with no scheme (Authorization: <token>)
+  integralNumeralsAsDouble?: boolean; // an id written with a fraction or exponent read as a double: above 2^53 refused as not a safe integer
+  trimStrings?: boolean; // string values stored and echoed without leading and trailing white space
+  nonCharactersReplaced?: boolean; // noncharacters (U+FFFF, U+FDD0) echoed as U+FFFD
+  caseInsensitiveNames?: boolean; // member names matched in any letter case ({"ID":…,"NAME":…} is a NewPlant), as Go's encoding/json
+  itemPath405?: boolean; // a method other than GET on /plants/{x} answered 405 with Allow: GET (a server that knows the item path)
+  darkAfterDeepNesting?: boolean; // nesting beyond 1 000 blocks the server: that request and every one after it never answered
   storeBeforeValidate?: boolean; // the id is stored before the rest of the body is checked
   raceDuplicates?: boolean; // the duplicate check and the insert are apart in time
   otherMethods500?: boolean; // other methods on /plants answered 500

@@ -64,6 +64,8 @@ function fieldAsWritten(req: IncomingMessage, name: string): string | undefined 
 
 async function handle(o: FakeOptions, state: State, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { store } = state;
+  // Blocked (darkAfterDeepNesting): nothing is answered; close() ends the connections.
+  if (state.dark) return void req.resume();
   if (o.gatewayHeader && req.headers[o.gatewayHeader.name.toLowerCase()] !== o.gatewayHeader.value) {
     req.resume();
     res.writeHead(403, { 'content-type': 'application/json' });
@@ -83,6 +85,8 @@ async function handle(o: FakeOptions, state: State, req: IncomingMessage, res: S
     if (!checkAuth(o, req, res)) return;
     return send(res, 403, o, { error: 40301, message: 'This token may not read plants.' });
   }
+  // The item path known (GET /plants/{id} served elsewhere): another method there answered 405 with Allow.
+  if (o.itemPath405 && /^\/plants\/[^/]+$/.test(path) && req.method !== 'GET') return send(res, 405, o, { error: 40501, message: 'Method not allowed.' }, { allow: 'GET' });
   if (o.subpath500 && path.startsWith('/plants/')) return send(res, 500, o, { error: 50001, message: 'Internal server error.' });
   if (path !== '/plants') {
     if (o.unknownPath200) return send(res, 200, o, { name: 'anything' });
