@@ -25,7 +25,7 @@ import type { PlantStore } from '../store.js';
 import type { OperationContract } from '../validation.js';
 import { registerControls, type DelaySetting } from './controls.js';
 import { FaultSchedule } from './fault-schedule.js';
-import { faultHooks } from './faults.js';
+import { faultHooks, loseAnswer } from './faults.js';
 import { defaultSleep, HeldAnswers, type Sleep } from './hold.js';
 import { Journal, type PendingEntry } from './journal.js';
 import { codeAnswers, preferenceResolver } from './prefer.js';
@@ -82,11 +82,12 @@ export function stub(options: StubOptions, context: StubContext): Stub {
   const closing = new AbortController();
   const held = new HeldAnswers(options.maxWaiting ?? MAX_WAITING_ANSWERS, closing.signal, options.sleep ?? defaultSleep);
   const pending = new WeakMap<FastifyRequest, PendingEntry>();
+  const losing = new WeakSet<FastifyRequest>();
   const stages: StubStages = { delay: delayHook({ delay, held, journal, pending }) };
   const answers = controls ? codeAnswers(context.contract) : undefined;
   const schedule = new FaultSchedule();
   if (answers !== undefined) {
-    const { checkPrefer, injectFault } = faultHooks({ resolvePrefer: preferenceResolver(context.contract, answers), answers, schedule, held, journal, pending });
+    const { checkPrefer, injectFault } = faultHooks({ resolvePrefer: preferenceResolver(context.contract, answers), answers, schedule, held, journal, pending, losing });
     stages.prefer = checkPrefer;
     stages.fault = injectFault;
   }
@@ -97,9 +98,12 @@ export function stub(options: StubOptions, context: StubContext): Stub {
     });
     // The journal records a request before its answer leaves, so a test that
     // has its answer always finds the request in the journal. Paths under
-    // RESERVED_PREFIX (health, the controls) are not journaled.
+    // RESERVED_PREFIX (health, the controls) are not journaled. An answer
+    // the fault lost-answer loses leaves its entry's status null: none was sent.
     app.addHook('onSend', (request, reply, payload, next) => {
-      if (request.url.startsWith(RESERVED_PREFIX) || journal.capacity === 0) return next(null, payload);
+      if (request.url.startsWith(RESERVED_PREFIX)) return next(null, payload);
+      if (loseAnswer(request, reply, losing)) return next(null, payload);
+      if (journal.capacity === 0) return next(null, payload);
       const entry = pending.get(request);
       if (entry !== undefined) entry.answered(reply.statusCode);
       else journal.record(request, reply.statusCode);

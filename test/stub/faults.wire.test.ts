@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { AppOptions } from '../../server/app.js';
 import { MAX_HOLD_MS } from '../../server/limits.js';
-import { DRIBBLE_TEXT, FAULT_HALF, FAULT_TEXT, GARBAGE } from '../../server/stub/faults.js';
+import { DRIBBLE_RETRY_AFTER_SECONDS, DRIBBLE_TEXT, FAULT_HALF, FAULT_TEXT, GARBAGE } from '../../server/stub/faults.js';
 import type { Sleep } from '../../server/stub/index.js';
 import { curl, curlCreate, curlMissing, journalEntries, listening, schedule, storedIds, stubApp, TOKEN } from './helpers.js';
 
@@ -267,7 +267,7 @@ describe('the stub’s wire faults, over a real socket', { timeout: 120_000 }, (
     });
   });
 
-  test('dribble: the answer comes in chunks of exactly `bytes` bytes (the last one shorter), a whole 503 Error record; nothing is stored', { timeout: 60_000 }, () =>
+  test('dribble: the answer comes in chunks of exactly `bytes` bytes (the last one shorter), a whole 503 Error record with Retry-After; nothing is stored', { timeout: 60_000 }, () =>
     onStub({}, async ({ app, base }) => {
       await schedule(app, [{ fault: 'dribble', bytes: 7, intervalMs: 1 }]);
       const raw = await rawExchange(base, '{"id": 1, "name": "Fern"}', {});
@@ -275,6 +275,7 @@ describe('the stub’s wire faults, over a real socket', { timeout: 120_000 }, (
       const head = raw.subarray(0, headerEnd).toString('latin1');
       assert.match(head, /^HTTP\/1\.1 503 /);
       assert.match(head, /\r\ntransfer-encoding: chunked/i);
+      assert.match(head, new RegExp(`\\r\\nretry-after: ${DRIBBLE_RETRY_AFTER_SECONDS}\\r\\n`, 'i'));
       const chunks = chunksOf(raw.subarray(headerEnd + 4));
       assert.deepEqual(Buffer.concat(chunks), DRIBBLE_TEXT);
       assert.deepEqual(
