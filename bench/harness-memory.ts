@@ -6,10 +6,11 @@
 // requests); it keeps only what its verdicts need, and holds large bodies
 // off the V8 heap (conformance/run/http.ts), so it stays near its fixed costs
 // (about 175 MiB against small answers). test/conformance/harness-memory.test.ts
-// holds it under a cap.
+// holds it under a cap. It prints the HAR's size too: each body kept to its
+// first 64 KiB (conformance/report/har.ts), where it once held every byte.
 //
 //   npm run build && node dist/bench/harness-memory.js
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -60,6 +61,8 @@ export interface HarnessMemory {
   exitCode: number | null;
   /** Requests the target answered during the run. */
   requests: number;
+  /** Size of the HAR file the run wrote, in bytes. */
+  harBytes: number;
   command: string;
 }
 
@@ -72,7 +75,8 @@ export async function measureHarnessMemory(bytes = MAX_BODY, timeoutMs = 300_000
     const ran = await runProcess({ file: process.execPath, args, env: { NO_COLOR: '1' }, stdout: 'ignore', timeoutMs, name: 'the harness' });
     const match = MAX_RSS_LINE.exec(ran.stderr);
     if (!match) throw new Error(`the harness did not report its peak RSS (exit ${ran.code ?? ran.signal}): ${ran.stderr.slice(-2000)}`);
-    return { maxRssBytes: Number(match[1]) * 1024, exitCode: ran.code, requests: target.requests(), command: `plantstore-conformance --target URL --seed ${MEMORY_SEED} --reports DIR --har FILE` };
+    const harBytes = statSync(join(dir, 'run.har')).size;
+    return { maxRssBytes: Number(match[1]) * 1024, exitCode: ran.code, requests: target.requests(), harBytes, command: `plantstore-conformance --target URL --seed ${MEMORY_SEED} --reports DIR --har FILE` };
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await target.close();
@@ -81,5 +85,5 @@ export async function measureHarnessMemory(bytes = MAX_BODY, timeoutMs = 300_000
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const m = await measureHarnessMemory();
-  process.stdout.write(`${m.command}\nagainst a target answering ${MAX_BODY / 1024 / 1024} MiB to each of ${m.requests} requests: exit ${m.exitCode}, peak RSS ${(m.maxRssBytes / 1024 / 1024).toFixed(0)} MiB\n`);
+  process.stdout.write(`${m.command}\nagainst a target answering ${MAX_BODY / 1024 / 1024} MiB to each of ${m.requests} requests: exit ${m.exitCode}, peak RSS ${(m.maxRssBytes / 1024 / 1024).toFixed(0)} MiB, HAR ${(m.harBytes / 1024 / 1024).toFixed(1)} MiB\n`);
 }

@@ -2,8 +2,9 @@
 // all its threads, microseconds per line), written to /dev/null so that only
 // the making and the handing over count: pino's line (its serializers) into
 // sonic-boom as the server wrote it before 2026-11-23, the hand-built line
-// into the same, and the hand-built line gathered in batches (server/
-// logging.ts, what the server does now). `npm run build && node dist/bench/log-line.js`.
+// into the same, the hand-built line gathered in batches (server/
+// logging.ts), and the same with two secrets redacted by value from every
+// line (what the server does now with PLANTSTORE_TOKENS and an admin token). `npm run build && node dist/bench/log-line.js`.
 import { openSync } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import pino from 'pino';
@@ -34,6 +35,11 @@ function handBuilt(): WriteLine {
   return requestLineWriter(createServerLog('info', devNull()).logger)!;
 }
 
+/** The server's writer and batches, with two secrets (an API token, the admin token) redacted by value from every line. */
+function handBuiltRedacted(): WriteLine {
+  return requestLineWriter(createServerLog('info', devNull(), ['sk_live_4f9a0c2e7b1d', 'admin-token-of-the-stub']).logger)!;
+}
+
 function handBuiltIntoSonicBoom(): WriteLine {
   const log = createServerLog('info', devNull());
   const destination = pino.destination({ dest: devNull(), sync: false, minLength: 8 * 1024, periodicFlush: 200 });
@@ -59,7 +65,8 @@ async function cpuMicrosecondsPerLine(write: WriteLine): Promise<number> {
 const ways: Array<[string, () => WriteLine]> = [
   ['pino line into sonic-boom (before)', pinoIntoSonicBoom],
   ['hand-built line into sonic-boom', handBuiltIntoSonicBoom],
-  ['hand-built line in batches (now)', handBuilt],
+  ['hand-built line in batches', handBuilt],
+  ['the same, two secrets redacted (now)', handBuiltRedacted],
 ];
 const results = new Map<string, number[]>(ways.map(([name]) => [name, []]));
 for (let round = 0; round < 3; round++) {

@@ -1,5 +1,5 @@
 // Small helpers for the container tests: the engine's API over its unix
-// socket, the README's commands, and bounded waits.
+// socket, the README's commands, HTTP calls to a container, and bounded waits.
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { runProcess } from '../lib/process.js';
@@ -86,4 +86,11 @@ export function portIsFree(port: number): Promise<boolean> {
     server.once('error', () => resolve(false));
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/** A request to a container, bounded; the status, headers and parsed JSON body. */
+export async function call(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; body: any }> {
+  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text === '' ? undefined : JSON.parse(text) };
 }

@@ -7,7 +7,8 @@
 // adds a job summary (the counts, each failure with its Expected, Actual and
 // curl line) to $GITHUB_STEP_SUMMARY, sets the step's outputs, and exits
 // with the harness's code, so the step fails on 1 (a check failed) or 2 (the
-// harness could not do its job).
+// harness could not do its job). The harness's options come from the inputs
+// alone, and every path stays in the workspace (action-workspace.ts).
 import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,7 @@ import type { JsonReport } from '../conformance/report/json.js';
 import { fenced, inline } from '../conformance/report/markdown.js';
 import { FRAGMENT } from '../conformance/redact/shorten.js';
 import { tokenForms } from '../conformance/redact/secrets.js';
+import { actionConfigPolicy, harnessEnvironment, insideWorkspace, variableNames, workspaceOf } from './action-workspace.js';
 
 export interface ActionInputs {
   /** Empty when only compat runs. */
@@ -26,6 +28,10 @@ export interface ActionInputs {
   reports: string;
   /** A git revision (or a file) to compare the workspace's spec/openapi.yaml with (`compat --base`); empty: no compat. */
   compatBase?: string;
+  /** A configuration file in the workspace that tunes the run (`config`), resolved; empty: none is read. */
+  config?: string;
+  /** The environment variables the configuration file's ${VAR} may read (`config-variables`). */
+  configVariables?: string[];
 }
 
 /** The inputs as action.yml passes them (`env: INPUT_TARGET: ${{ inputs.target }}`, …). */
@@ -36,12 +42,18 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
   if (!target && !compatBase) throw new Error('the input `target` is required: the base URL of the server to check (or `compat-base` alone, to compare the document with a git revision)');
   const strict = (env.INPUT_STRICT ?? '').trim().toLowerCase() || 'false';
   if (strict !== 'true' && strict !== 'false') throw new Error(`the input \`strict\` is true or false, not ${JSON.stringify(env.INPUT_STRICT)}`);
-  return { target, token: env.INPUT_TOKEN ?? '', strict: strict === 'true', seed: (env.INPUT_SEED ?? '').trim(), reports: (env.INPUT_REPORTS ?? '').trim() || 'conformance-reports', compatBase };
+  const workspace = workspaceOf(env);
+  const reports = (env.INPUT_REPORTS ?? '').trim() || 'conformance-reports';
+  insideWorkspace(workspace, reports, 'reports');
+  const configInput = (env.INPUT_CONFIG ?? '').trim();
+  const config = configInput ? insideWorkspace(workspace, configInput, 'config') : '';
+  const configVariables = variableNames(env['INPUT_CONFIG-VARIABLES'] ?? '');
+  return { target, token: env.INPUT_TOKEN ?? '', strict: strict === 'true', seed: (env.INPUT_SEED ?? '').trim(), reports, compatBase, config, configVariables };
 }
 
-/** The harness's arguments; the token travels in PLANTSTORE_TOKEN, never on a command line. */
+/** The harness's arguments (each value after `=`: an input that starts with a dash is a value, never an option); the token travels in PLANTSTORE_TOKEN, never on a command line. */
 export function harnessArgs(inputs: ActionInputs): string[] {
-  return ['--target', inputs.target, '--reports', inputs.reports, ...(inputs.strict ? ['--strict'] : []), ...(inputs.seed ? ['--seed', inputs.seed] : [])];
+  return [`--target=${inputs.target}`, `--reports=${inputs.reports}`, ...(inputs.strict ? ['--strict'] : []), ...(inputs.seed ? [`--seed=${inputs.seed}`] : []), ...(inputs.config ? [`--config=${inputs.config}`] : [])];
 }
 
 /** The files the harness writes into the `reports` folder. */
@@ -52,7 +64,7 @@ export const COMPAT_FILES = ['compat.json', 'compat.md'];
 
 /** compat's arguments: the workspace's document against `compat-base`, the reports beside the harness's. */
 export function compatArgs(inputs: ActionInputs): string[] {
-  return ['--base', inputs.compatBase ?? '', '--json', join(inputs.reports, COMPAT_FILES[0]!), '--markdown', join(inputs.reports, COMPAT_FILES[1]!), ...(inputs.seed ? ['--seed', inputs.seed] : [])];
+  return [`--base=${inputs.compatBase ?? ''}`, `--json=${join(inputs.reports, COMPAT_FILES[0]!)}`, `--markdown=${join(inputs.reports, COMPAT_FILES[1]!)}`, ...(inputs.seed ? [`--seed=${inputs.seed}`] : [])];
 }
 
 /**
@@ -140,7 +152,8 @@ export function summaryMarkdown(report: JsonReport | undefined, code: number, in
 /** compat against `compat-base`: its Markdown goes into the job summary as it is; returns its exit code. */
 async function runCompat(inputs: ActionInputs, env: NodeJS.ProcessEnv): Promise<number> {
   for (const file of COMPAT_FILES) rmSync(resolve(inputs.reports, file), { force: true });
-  const code = await main(['compat', ...compatArgs(inputs)]);
+  // None of the step's PLANTSTORE_COMPAT_* variables: the inputs say what to compare, and where the reports go.
+  const code = await main(['compat', ...compatArgs(inputs)], { env: {} });
   const markdown = resolve(inputs.reports, COMPAT_FILES[1]!);
   const summary = existsSync(markdown)
     ? readFileSync(markdown, 'utf8')
@@ -169,13 +182,14 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<n
 
 /** The harness against `target`: reports, job summary, outputs; returns its exit code. */
 async function runHarness(inputs: ActionInputs, env: NodeJS.ProcessEnv): Promise<number> {
-  // In Actions, the token, and any part of it 8 or more characters long, that appears in the log is masked.
-  if (env.GITHUB_ACTIONS === 'true') for (const value of maskedValues(inputs.token)) process.stdout.write(`::add-mask::${commandValue(value)}\n`);
-  if (inputs.token) process.env.PLANTSTORE_TOKEN = inputs.token;
+  // In Actions, the token, and any part of it 8 or more characters long, that appears in the log is masked;
+  // so is each variable the configuration file may read (8 characters or more: the reports redact those too).
+  const variables = (inputs.configVariables ?? []).map((name) => env[name] ?? '').filter((value) => value.length >= FRAGMENT);
+  if (env.GITHUB_ACTIONS === 'true') for (const value of [inputs.token, ...variables].flatMap(maskedValues)) process.stdout.write(`::add-mask::${commandValue(value)}\n`);
   // A report left by an earlier run in the same workspace is not this run's: one that ends before it
   // writes its own (exit 2 on an option it refuses, say) must not be summarized with the old results.
   for (const file of REPORT_FILES) rmSync(resolve(inputs.reports, file), { force: true });
-  const code = await main(harnessArgs(inputs));
+  const code = await main(harnessArgs(inputs), { env: harnessEnvironment(inputs.token), policy: actionConfigPolicy(inputs.configVariables ?? [], env) });
   const json = resolve(inputs.reports, REPORT_FILES[0]!);
   const report = existsSync(json) ? (JSON.parse(readFileSync(json, 'utf8')) as JsonReport) : undefined;
   if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, summaryMarkdown(report, code, inputs));

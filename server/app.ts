@@ -1,22 +1,27 @@
 // buildApp(options) returns the Plant Store as a Fastify app. It never
 // listens: start.ts does that, and tests use app.inject(). It composes the
-// pieces: the operation's contract from the OpenAPI document, the store and
-// the create rule, the wire, the body parser, the error records, the routes,
-// and the stub when asked for.
+// pieces: the create operation's contract and every other operation from the
+// OpenAPI document, the store and the create rule, the feed of committed
+// changes, the wire, the body parser, the error records, the routes, and the
+// stub and the webhooks when asked for.
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { readOpenApi } from '../spec/openapi.js';
 import { createAuthenticator } from './auth.js';
 import { installBodyParser } from './body.js';
+import { PlantChanges } from './changes.js';
 import { createRule } from './create.js';
-import { declaredOperations } from './declared-operations.js';
 import { answerErrorsAsRecords, sendError } from './error-handler.js';
 import { ApiError } from './errors.js';
 import { requestLineWriter } from './logging.js';
 import { DEFAULT_BODY_LIMIT, DEFAULT_MAX_BYTES, DEFAULT_MAX_PLANTS, DEFAULT_REQUEST_TIMEOUT, TIMEOUT_CHECK_INTERVAL } from './limits.js';
-import { answerUnroutedRequests, createRoute, healthRoute, methodNotAllowed } from './routes.js';
-import { createMemoryStore, type PlantStore } from './store.js';
+import { createMemoryStore } from './memory-store.js';
+import { ALL_INFERENCES, servedOperations, type Inference } from './operations/served.js';
+import { answerUnroutedRequests, healthRoute, methodNotAllowed, methodsAt, operationRoutes } from './routes.js';
+import type { PlantStore } from './store.js';
 import { InitialPlantsError, type InitialPlants } from './stub/initial-plants.js';
 import { stub, type StubOptions } from './stub/index.js';
-import { loadOperationContract } from './validation.js';
+import { operationContract } from './validation.js';
+import { webhooks, type WebhookOptions } from './webhooks/index.js';
 import { answerClientError, answerOnTheWire } from './wire.js';
 
 export interface AppOptions {
@@ -45,28 +50,48 @@ export interface AppOptions {
   /** The stub's controls, journal, Prefer and delay (stub/); none when absent. */
   stub?: StubOptions;
   /**
+   * Values the stub's journal never shows, wherever they appear, besides the
+   * API tokens and the controls' token (start.ts adds the database's password).
+   */
+  secrets?: readonly string[];
+  /**
+   * Which of the document's implications the server acts on (docs/server.md,
+   * "Every operation"; PLANTSTORE_INFER): every one unless turned off here.
+   */
+  inference?: Partial<Inference>;
+  /**
    * Plants stored before the first request, all or none; unusable ones make
    * app.ready() (and so listen() and inject()) reject with InitialPlantsError.
    * A list whose every id the store holds already (a shared database, a
    * restart) is left as it is.
    */
   initialPlants?: InitialPlants;
+  /** The document's webhooks, sent to receivers after their events (webhooks/); none sent when absent. */
+  webhooks?: WebhookOptions;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     plantStore: PlantStore;
+    /** The changes of stored plants, told once committed (changes.ts): subscribe to act on them. */
+    plantChanges: PlantChanges;
     /** What the document states that the server does not check (start.ts logs it). */
     documentWarnings: readonly string[];
+    /** How each operation of the document is served, a line each (start.ts logs them). */
+    operationNotes: readonly string[];
   }
 }
 
 export function buildApp(options: AppOptions = {}): FastifyInstance {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
-  const contract = loadOperationContract(options.specPath);
+  const { document, source } = readOpenApi(options.specPath);
+  const contract = operationContract(document, source);
   const store = options.store ?? createMemoryStore(options.maxPlants ?? DEFAULT_MAX_PLANTS, options.maxBytes ?? DEFAULT_MAX_BYTES);
   const rule = createRule(contract, store);
+  // A listener's failure is the server's to log: the change committed whatever it does.
+  const changes = new PlantChanges((error, change) => app.log.error({ err: error, event: change.event, id: change.id }, 'a listener of committed changes failed'));
+  const operations = servedOperations(document, { contract, store, rule, changes, inference: { ...ALL_INFERENCES, ...options.inference } });
 
   const app = Fastify({
     ...(options.loggerInstance !== undefined
@@ -78,6 +103,7 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
     // Ajv and fast-json-stringify at every start for nothing.
     schemaController: { compilersFactory: { buildValidator: noFastifySchemas, buildSerializer: noFastifySchemas } },
     bodyLimit,
+    // HEAD only where the document declares GET (routes.ts): not on the server's own paths.
     exposeHeadRoutes: false,
     clientErrorHandler: answerClientError,
     // While closing, a request that arrives on an open connection is still
@@ -93,6 +119,7 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
       sendError(reply, new ApiError('MALFORMED_REQUEST', 'Malformed request: the request target is not a valid URI (RFC 3986).')),
   });
   app.decorate('plantStore', store);
+  app.decorate('plantChanges', changes);
   const { initialPlants } = options;
   if (initialPlants !== undefined) {
     // A plugin, so that the store is filled before the server is ready: the first request finds the plants.
@@ -107,16 +134,20 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
     });
   }
   app.decorate('documentWarnings', contract.warnings);
-  answerOnTheWire(app, methodNotAllowed(contract));
+  app.decorate('operationNotes', operations.map(({ method, path, note }) => `${method} ${path} ${note}`));
+  answerOnTheWire(app, methodNotAllowed(contract.path, methodsAt(operations, contract.path)));
   installBodyParser(app, bodyLimit);
   answerErrorsAsRecords(app, bodyLimit);
-  answerUnroutedRequests(app, contract);
+  answerUnroutedRequests(app, operations);
   healthRoute(app, store);
   const authenticator = createAuthenticator(options.tokens);
-  // The stub's controls and journal are a plugin; its stages of the create operation go into that route's pipeline.
-  const theStub = options.stub === undefined ? undefined : stub(options.stub, { contract, store, rule });
-  createRoute(app, { contract, authenticator, rule, bodyLimit, stub: theStub?.stages });
-  declaredOperations(app, { operations: contract.otherOperations, authenticator });
+  // The webhooks are a plugin that listens to the committed changes; the stub's controls and journal see their deliveries.
+  const theWebhooks = options.webhooks === undefined ? undefined : webhooks(options.webhooks, { contract, changes, log: app.log });
+  // The stub's controls and journal are a plugin; its stages of each operation go into that route's pipeline.
+  const secrets = [...(options.tokens ?? []), ...(options.stub?.controlsToken === undefined ? [] : [options.stub.controlsToken]), ...(options.secrets ?? [])];
+  const theStub = options.stub === undefined ? undefined : stub(options.stub, { contract, store, rule, secrets, deliveries: theWebhooks?.deliveries });
+  operationRoutes(app, operations, { authenticator, bodyLimit, stub: theStub?.stagesFor });
+  if (theWebhooks !== undefined) app.register(theWebhooks.plugin);
   if (theStub !== undefined) app.register(theStub.plugin);
   return app;
 }

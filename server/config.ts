@@ -17,6 +17,7 @@ import {
   MAX_JOURNAL_SIZE,
   MIN_JOURNAL_BYTES,
 } from './limits.js';
+import { ALL_INFERENCES, type Inference } from './operations/served.js';
 
 export interface ServerConfig {
   port: number;
@@ -32,6 +33,8 @@ export interface ServerConfig {
   databaseUrl: string | undefined;
   /** PLANTSTORE_DATABASE_POOL: most connections to that database. */
   databasePool: number;
+  /** PLANTSTORE_INFER: which of the document's implications the server acts on (docs/server.md, "Every operation"). */
+  inference: Inference;
 }
 
 /** The stub's settings (docs/stub.md, "Stub configuration"). */
@@ -40,6 +43,10 @@ export interface StubConfig {
   controls: boolean;
   /** PLANTSTORE_ADMIN_TOKEN: the token the controls require. */
   controlsToken: string | undefined;
+  /** PLANTSTORE_ALLOWED_HOSTS: host names the controls answer without a token, besides loopback names and IP addresses; '*' any. */
+  allowedHosts: string[] | '*';
+  /** PLANTSTORE_PREFER=admin: a Prefer asking for a code, a fault or a delay needs the admin token. */
+  preferNeedsControlsToken: boolean;
   journalSize: number;
   /** PLANTSTORE_JOURNAL_BYTES: the journal's byte budget. */
   journalBytes: number;
@@ -72,7 +79,23 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     specPath: env.PLANTSTORE_SPEC?.trim() || undefined,
     databaseUrl: databaseUrl(env.PLANTSTORE_DATABASE_URL),
     databasePool: integer(env, 'PLANTSTORE_DATABASE_POOL', DEFAULT_POOL_SIZE, 1, MAX_POOL_SIZE),
+    inference: inference(env.PLANTSTORE_INFER),
   };
+}
+
+/** PLANTSTORE_INFER: a comma-separated list of the inferences to act on, `none` for none; unset, every one. */
+function inference(raw: string | undefined): Inference {
+  const text = raw?.trim().toLowerCase();
+  if (text === undefined || text === '') return ALL_INFERENCES;
+  const names = Object.keys(ALL_INFERENCES) as Array<keyof Inference>;
+  const off = Object.fromEntries(names.map((name) => [name, false])) as unknown as Inference;
+  if (text === 'none') return off;
+  const chosen = text.split(',').map((word) => word.trim()).filter((word) => word !== '');
+  const unknown = chosen.filter((word) => !(names as string[]).includes(word));
+  if (unknown.length > 0 || chosen.length === 0) {
+    throw new ConfigError(`PLANTSTORE_INFER must be none, or a comma-separated list of ${names.join(', ')}; got ${JSON.stringify(raw)}`);
+  }
+  return { ...off, ...Object.fromEntries(chosen.map((word) => [word, true])) };
 }
 
 export function readStubConfig(env: NodeJS.ProcessEnv = process.env): StubConfig {
@@ -80,6 +103,8 @@ export function readStubConfig(env: NodeJS.ProcessEnv = process.env): StubConfig
   return {
     controls: onOff(env, 'PLANTSTORE_ADMIN', true),
     controlsToken: controlsToken(env.PLANTSTORE_ADMIN_TOKEN),
+    allowedHosts: allowedHosts(env.PLANTSTORE_ALLOWED_HOSTS),
+    preferNeedsControlsToken: oneOf(env, 'PLANTSTORE_PREFER', ['open', 'admin'], 'open') === 'admin',
     journalSize: integer(env, 'PLANTSTORE_JOURNAL_SIZE', DEFAULT_JOURNAL_SIZE, 0, MAX_JOURNAL_SIZE),
     journalBytes: integer(env, 'PLANTSTORE_JOURNAL_BYTES', DEFAULT_JOURNAL_BYTES, MIN_JOURNAL_BYTES, MAX_JOURNAL_BYTES),
     delayMs: integer(env, 'PLANTSTORE_DELAY_MS', 0, 0, MAX_DELAY_MS),
@@ -88,7 +113,8 @@ export function readStubConfig(env: NodeJS.ProcessEnv = process.env): StubConfig
   };
 }
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+/** The whole number in the variable `name`, `fallback` when unset; a ConfigError naming it when outside min to max. */
+export function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -142,6 +168,22 @@ function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean
   throw new ConfigError(`${name} must be on or off, got ${JSON.stringify(env[name])}`);
 }
 
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got ${JSON.stringify(env[name])}`);
+  return raw as T;
+}
+
+/** Host names, comma-separated (a port is not part of a name), or `*`. */
+function allowedHosts(raw: string | undefined): string[] | '*' {
+  const list = (raw ?? '').split(',').map((host) => host.trim().toLowerCase()).filter((host) => host !== '');
+  if (list.includes('*')) return '*';
+  const bad = list.find((host) => !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/.test(host));
+  if (bad !== undefined) throw new ConfigError(`PLANTSTORE_ALLOWED_HOSTS must list host names (without a port), comma-separated, or be *; got ${JSON.stringify(bad)}`);
+  return list;
+}
+
 function controlsToken(raw: string | undefined): string | undefined {
   const token = raw?.trim();
   if (token === undefined || token === '') return undefined;
@@ -170,6 +212,10 @@ export function checkTogether(config: ServerConfig, stub: StubConfig): void {
   if (stub.controlsToken !== undefined && config.tokens?.includes(stub.controlsToken)) {
     throw new ConfigError('PLANTSTORE_ADMIN_TOKEN equals a token of PLANTSTORE_TOKENS: the controls token must differ from every API token');
   }
+  // A guard with no token would refuse every Prefer, or (read as unset) none: neither is what was meant.
+  if (stub.preferNeedsControlsToken && stub.controlsToken === undefined) {
+    throw new ConfigError('PLANTSTORE_PREFER=admin needs PLANTSTORE_ADMIN_TOKEN: set the admin token that Prefer faults require');
+  }
 }
 
 /** What start.ts logs at warn because it is open to anyone who reaches the port, each with what to set instead. */
@@ -180,7 +226,7 @@ export function openSettings(config: ServerConfig, stub: StubConfig): string[] {
   }
   if (stub.controls && stub.controlsToken === undefined) {
     open.push(
-      'stub controls on at /__admin without a token: anyone who reaches the port can read the journal, change the store and schedule faults; ' +
+      'stub controls on at /__admin without a token: anyone who reaches the port can read the journal, change the store, schedule faults and name webhook receivers; ' +
         'set PLANTSTORE_ADMIN_TOKEN, or PLANTSTORE_ADMIN=off when the server is not a stub',
     );
   }

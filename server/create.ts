@@ -1,8 +1,12 @@
 // The create rule: a NewPlant (the request body) becomes a stored plant.
 // One mapping, used by the operation's route (one plant) and by the initial
 // plants and the stub's controls (a list, all or none).
+import type { FastifyReply } from 'fastify';
+import { readBody } from './body.js';
+import type { PlantChanges } from './changes.js';
 import { ApiError } from './errors.js';
 import type { JsonObject, JsonValue } from './json.js';
+import type { OperationHandler } from './pipeline.js';
 import type { CreateAllResult, CreateResult, MaybePromise, PlantEntry, PlantStore } from './store.js';
 import { itemPositions, storedPlantText, type SentJson, type SentPlant } from './stored-plant.js';
 import type { OperationContract } from './validation.js';
@@ -23,7 +27,8 @@ export interface CreateRule {
   /**
    * Stores one plant; throws (or rejects with) the 400 for a taken id, the
    * 507 for a full store. Answers at once when the store does, so the
-   * in-memory store's hot path makes no promise.
+   * in-memory store's hot path makes no promise. The create operation's
+   * handler (createHandler) tells the change feed once the store has it.
    */
   store(entry: PlantToStore): MaybePromise<void>;
   /**
@@ -38,8 +43,14 @@ export interface CreateRule {
   storeAll(list: JsonValue, source: string, fail: ListFailure, options?: { alreadyStored?: 'refuse' | 'skip'; sent?: SentJson | undefined }): Promise<number>;
 }
 
+/**
+ * The rule, storing into `store`. It tells no change feed: the create
+ * operation's handler does, while the lists of storeAll (the initial
+ * plants, the stub's controls) set a test up and are not changes anyone is
+ * told of.
+ */
 export function createRule(contract: OperationContract, store: PlantStore): CreateRule {
-  const answer = (result: CreateResult, id: string): void => {
+  const answer = (result: CreateResult, { id }: PlantToStore): void => {
     if (result === 'exists') throw new ApiError('DUPLICATE_ID', `A plant with id ${id} already exists.`);
     if (result === 'full') throw new ApiError('STORE_FULL');
   };
@@ -61,9 +72,9 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
       }
       return plantToStore(body as JsonObject, sent && { sent, at: 0 });
     },
-    store({ id, json }) {
-      const result = store.create(id, json);
-      return result instanceof Promise ? result.then((settled) => answer(settled, id)) : answer(result, id);
+    store(entry) {
+      const result = store.create(entry.id, entry.json);
+      return result instanceof Promise ? result.then((settled) => answer(settled, entry)) : answer(result, entry);
     },
     async storeAll(list, source, fail, { alreadyStored = 'refuse', sent } = {}) {
       if (!Array.isArray(list)) throw fail(`${source} must be a JSON array of NewPlant records`, 'invalid');
@@ -91,3 +102,27 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
   };
 }
 
+/**
+ * The create operation's handler steps (pipeline.ts): the body judged as a
+ * NewPlant, the plant stored (then the change is committed), and `status`
+ * (the document's success status) with the stored plant, whose JSON text
+ * the create rule made once for the store and the answer.
+ */
+export function createHandler(rule: CreateRule, changes: PlantChanges, status: number): OperationHandler<PlantToStore, void> {
+  changes.tells('created');
+  const committed = (plant: PlantToStore): void => {
+    if (changes.heard) changes.committed({ event: 'created', id: plant.id, json: plant.json });
+  };
+  return {
+    schema(request) {
+      const body = readBody(request); // JSON: the stage JSON syntax let it through
+      return rule.fromBody(body?.value, body);
+    },
+    store(plant) {
+      const stored = rule.store(plant);
+      if (stored === undefined) return committed(plant);
+      return stored.then(() => committed(plant));
+    },
+    answer: (plant, _stored, reply: FastifyReply) => reply.code(status).type('application/json; charset=utf-8').send(plant.json),
+  };
+}

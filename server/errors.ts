@@ -16,6 +16,9 @@ export const ERRORS = {
   DUPLICATE_ID: { status: 400, error: 40004, message: 'A plant with this id already exists.' },
   MALFORMED_REQUEST: { status: 400, error: 40005, message: 'Malformed request.' },
   MALFORMED_HTTP: { status: 400, error: 40006, message: 'Malformed HTTP request.' },
+  INVALID_PARAMETER: { status: 400, error: 40007, message: 'A parameter of the request is not valid.' },
+  INVALID_BODY: { status: 400, error: 40008, message: "Request body is not valid against the operation's schema." },
+  ID_MISMATCH: { status: 400, error: 40009, message: "The body's id is not the id of the plant the path names." },
   // 40021-40029: the stub's controls and its Prefer header (server/stub/).
   PREFER_MALFORMED: { status: 400, error: 40021, message: 'Malformed Prefer header (RFC 7240 §2).' },
   PREFER_UNDECLARED: { status: 400, error: 40022, message: 'Prefer asks for a response the operation does not declare.' },
@@ -36,7 +39,20 @@ export const ERRORS = {
     message: 'Malformed bearer token: a token is one or more of A-Z a-z 0-9 - . _ ~ + / followed by any = (RFC 6750 §2.1).',
   },
   UNKNOWN_TOKEN: { status: 401, error: 40104, message: 'The bearer token is not accepted.' },
+  // 40301-40309: the stub's controls and its Prefer header (server/stub/).
+  PREFER_FORBIDDEN: {
+    status: 403,
+    error: 40301,
+    message: "Prefer asks for a code, a fault or a delay, which need the stub's admin token here: send Plantstore-Admin-Authorization: Bearer <admin token>.",
+  },
+  CONTROLS_HOST_REFUSED: {
+    status: 403,
+    error: 40302,
+    message:
+      "The stub's controls have no token, so they answer only a Host that is a loopback name or an IP address (a page on another name could reach them through DNS rebinding): set PLANTSTORE_ADMIN_TOKEN, or name this host in PLANTSTORE_ALLOWED_HOSTS.",
+  },
   NOT_FOUND: { status: 404, error: 40401, message: 'No such resource.' },
+  PLANT_NOT_FOUND: { status: 404, error: 40402, message: 'No plant has this id.' },
   METHOD_NOT_ALLOWED: { status: 405, error: 40501, message: 'Method not allowed.' },
   REQUEST_TIMEOUT: { status: 408, error: 40801, message: 'The request was not received in time.' },
   PAYLOAD_TOO_LARGE: { status: 413, error: 41301, message: 'Request body is too large.' },
@@ -47,6 +63,7 @@ export const ERRORS = {
   },
   HEADERS_TOO_LARGE: { status: 431, error: 43101, message: 'Request header fields are too large.' },
   INTERNAL: { status: 500, error: 50001, message: 'Internal server error.' },
+  NO_EXAMPLE: { status: 501, error: 50101, message: 'The document gives no example for this answer, and none could be made from its schema.' },
   STUB_BUSY: { status: 503, error: 50301, message: 'Too many answers are held by the stub (its delays, hang and dribble faults): try again later.' },
   STORE_UNAVAILABLE: { status: 503, error: 50302, message: 'The plant store is unavailable: try again later.' },
   STUB_DRIBBLE: { status: 503, error: 50303, message: 'The stub sent this answer a few bytes at a time (the fault dribble): nothing was stored.' },

@@ -88,6 +88,13 @@ export const MAX_PLANTS_PAGE = 10_000;
  * loop for seconds, and at the default budget would pass V8's longest string.
  */
 export const PLANTS_PAGE_BYTES = 4 * 1024 * 1024;
+/**
+ * Plants one page of the API's list reads at most to judge a filter
+ * (`?tag=…`): a page that reaches it ends there, short or empty, with its
+ * cursor where the list declares one. Its work stays bounded however few
+ * plants match among a million.
+ */
+export const LIST_MAX_EXAMINED = 10_000;
 
 /** Longest answer delay of the stub in milliseconds; PLANTSTORE_DELAY_MS. */
 export const MAX_DELAY_MS = 60_000;
@@ -97,6 +104,12 @@ export const MAX_DELAY_MS = 60_000;
  * PLANTSTORE_BODY_LIMIT), so the delay cannot hold the server's memory.
  */
 export const MAX_WAITING_ANSWERS = 64;
+/**
+ * Of those, most one credential (one Authorization value) holds at once, a
+ * quarter: one API client asking for `hang` 64 times once left every other
+ * client's delayed create a 503 (security review, issue 32).
+ */
+export const MAX_WAITING_PER_CREDENTIAL = 16;
 
 /**
  * Most steps the stub's fault schedule holds (POST /__admin/faults): a
@@ -121,3 +134,45 @@ export const DEFAULT_DRIBBLE_INTERVAL_MS = 100;
 export const MAX_DRIBBLE_INTERVAL_MS = 10_000;
 /** Largest K of a scheduled step's `{"every": K}`. */
 export const MAX_FAULT_EVERY = 1_000_000;
+
+// Webhooks (server/webhooks/, docs/stub.md "Webhooks"): every delivery is
+// bounded in attempts, time and number, so a receiver that is down or slow
+// costs the server a known amount of memory and sockets.
+/** Attempts per delivery, the first included; PLANTSTORE_WEBHOOK_ATTEMPTS. */
+export const DEFAULT_WEBHOOK_ATTEMPTS = 5;
+export const MAX_WEBHOOK_ATTEMPTS = 20;
+/** The wait before the first retry in milliseconds, doubled for each later one (with jitter); PLANTSTORE_WEBHOOK_BACKOFF_MS. */
+export const DEFAULT_WEBHOOK_BACKOFF_MS = 1000;
+/** The longest wait between two attempts, whatever the doubling reaches. */
+export const MAX_WEBHOOK_BACKOFF_MS = 60_000;
+/** Milliseconds one attempt may take, connection, answer and its body included; PLANTSTORE_WEBHOOK_TIMEOUT_MS. */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+export const MAX_WEBHOOK_TIMEOUT_MS = 60_000;
+/** Milliseconds after its event (and a scheduled delay) past which no attempt of a delivery starts; PLANTSTORE_WEBHOOK_DEADLINE_MS. */
+export const DEFAULT_WEBHOOK_DEADLINE_MS = 60_000;
+export const MAX_WEBHOOK_DEADLINE_MS = 3_600_000;
+/** Deliveries pending at once (waiting, in flight, or waiting to retry); past it a new one is dropped and logged; PLANTSTORE_WEBHOOK_QUEUE. */
+export const DEFAULT_WEBHOOK_QUEUE = 1000;
+export const MAX_WEBHOOK_QUEUE = 100_000;
+/** Milliseconds a closing server (SIGTERM) waits for pending deliveries before it drops them; PLANTSTORE_WEBHOOK_SHUTDOWN_MS. */
+export const DEFAULT_WEBHOOK_SHUTDOWN_MS = 5000;
+export const MAX_WEBHOOK_SHUTDOWN_MS = 60_000;
+/** The webhooks' settings when none is given (buildApp used as a library; start.ts reads each from the environment). */
+export const WEBHOOK_DEFAULTS = {
+  attempts: DEFAULT_WEBHOOK_ATTEMPTS,
+  backoffMs: DEFAULT_WEBHOOK_BACKOFF_MS,
+  timeoutMs: DEFAULT_WEBHOOK_TIMEOUT_MS,
+  deadlineMs: DEFAULT_WEBHOOK_DEADLINE_MS,
+  queueSize: DEFAULT_WEBHOOK_QUEUE,
+  shutdownMs: DEFAULT_WEBHOOK_SHUTDOWN_MS,
+} as const;
+/** Attempts in flight at once, to every receiver together; the other deliveries wait their turn. */
+export const MAX_CONCURRENT_DELIVERIES = 32;
+/** Receivers at once (PLANTSTORE_WEBHOOK_URL and PUT /__admin/webhooks). */
+export const MAX_WEBHOOK_RECEIVERS = 16;
+/** Longest receiver URL, in characters. */
+export const MAX_RECEIVER_URL_LENGTH = 2048;
+/** Bytes of a receiver's answer read (and thrown away) before the connection is closed: its body is never kept. */
+export const MAX_RECEIVER_ANSWER_BYTES = 1024 * 1024;
+/** Most copies of one delivery a scheduled step sends ({"copies": N}). */
+export const MAX_DELIVERY_COPIES = 10;

@@ -13,7 +13,7 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { write as fsWrite, writeSync } from 'node:fs';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { redactTarget } from './redact.js';
+import { redactTarget, valueRedactor } from './redact.js';
 
 export interface ServerLog {
   logger: Logger;
@@ -142,11 +142,16 @@ class LineBatches implements DestinationStream {
   private bytes = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(readonly file: LogFile) {
+  constructor(
+    readonly file: LogFile,
+    /** Each line's secrets out (redact.ts valueRedactor): whatever logged them, a URL, a header, an error's message. */
+    private readonly redact: (line: string) => string,
+  ) {
     this.timer = setInterval(() => this.handOver(), FLUSH_INTERVAL_MS).unref();
   }
 
   write(line: string): void {
+    line = this.redact(line);
     this.lines.push(line);
     this.bytes += line.length;
     if (this.bytes >= BUFFER_BYTES) this.handOver();
@@ -215,15 +220,26 @@ function lineWriter(logger: Logger, destination: LineBatches): RequestLineWriter
   };
 }
 
-export function createServerLog(level: string, fd = 1): ServerLog {
-  const batches = new LineBatches(new LogFile(fd));
+/**
+ * An error as the log shows it: pino's serializer, less `rawPacket`, the
+ * bytes of a request Node's parser refused (a bearer token included, as a
+ * list of numbers that no search for the token finds).
+ */
+function errorFields(error: Error): Record<string, unknown> {
+  const { rawPacket: _rawPacket, ...fields } = pino.stdSerializers.err(error) as Record<string, unknown>;
+  return fields;
+}
+
+/** The server's log on `fd`; `secrets` never appear in it (valueRedactor). */
+export function createServerLog(level: string, fd = 1, secrets: readonly string[] = []): ServerLog {
+  const batches = new LineBatches(new LogFile(fd), valueRedactor(secrets));
   const logger = pino(
     {
       level,
       serializers: {
         req: requestFields,
         res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }),
-        err: pino.stdSerializers.err,
+        err: errorFields,
       },
     },
     batches,

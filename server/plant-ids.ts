@@ -1,6 +1,8 @@
 // The in-memory store's ids, kept outside the V8 heap like its texts
 // (plant-texts.ts): each id maps to the index of its plant's text, and each
-// index back to its id (for listing in the order stored). An id that is a
+// index back to its id (for listing in the order stored); a removed id
+// leaves its index behind, marked, until the store compacts (memory-store.ts
+// makes new tables of the live ids then). An id that is a
 // safe integer (nearly every id) lives in an open-addressing table of typed
 // arrays; any other id (beyond 2^53) in a Map. A Map of a million ids was a
 // 32 MB array on the heap, which every full collection walks and which
@@ -11,6 +13,8 @@ const FIRST_CAPACITY = 1024;
 const MOST_LOAD = 0.7;
 /** The index table of ids other than safe integers marks its rows with NaN in idOfIndex. */
 const OTHER = Number.NaN;
+/** idOfIndex of an index whose id was removed: not an integer, so no id's. */
+const REMOVED = 0.5;
 
 export type PlantKey = number | string;
 
@@ -24,9 +28,17 @@ export class PlantIds {
   /** Index to id: the number, or OTHER with the text in otherOfIndex. */
   private idOfIndex = new Float64Array(FIRST_CAPACITY);
   private otherOfIndex = new Map<number, string>();
+  /** Indexes handed out, removed ones included. */
   private count = 0;
+  private removed = 0;
 
+  /** The ids held. */
   get size(): number {
+    return this.count - this.removed;
+  }
+
+  /** The indexes handed out (0 to length - 1), those of removed ids included. */
+  get length(): number {
     return this.count;
   }
 
@@ -61,10 +73,44 @@ export class PlantIds {
     return index;
   }
 
-  /** The key stored with `index`. */
-  keyAt(index: number): PlantKey {
+  /** The key stored with `index`; undefined when it was removed. */
+  keyAt(index: number): PlantKey | undefined {
     const id = this.idOfIndex[index]!;
+    if (id === REMOVED) return undefined;
     return Number.isNaN(id) ? this.otherOfIndex.get(index)! : id;
+  }
+
+  /** Whether `index` holds an id (was not removed). */
+  holds(index: number): boolean {
+    return this.idOfIndex[index] !== REMOVED;
+  }
+
+  /** Removes `key`, which the caller found at `index`; the index stays handed out, marked removed. */
+  remove(key: PlantKey, index: number): void {
+    this.idOfIndex[index] = REMOVED;
+    this.removed++;
+    if (typeof key === 'string') {
+      this.others.delete(key);
+      this.otherOfIndex.delete(index);
+      return;
+    }
+    const mask = this.slots.length - 1;
+    let slot = hash(key) & mask;
+    while (this.keys[slot] !== key || this.slots[slot] === 0) slot = (slot + 1) & mask;
+    // Linear probing's deletion: the keys after the gap that would no longer
+    // be found across it move back into it (no tombstones to fill the table).
+    let gap = slot;
+    for (let next = (gap + 1) & mask; this.slots[next] !== 0; next = (next + 1) & mask) {
+      const home = hash(this.keys[next]!) & mask;
+      // Moves back unless its home lies cyclically in (gap, next].
+      const stays = gap <= next ? home > gap && home <= next : home > gap || home <= next;
+      if (stays) continue;
+      this.keys[gap] = this.keys[next]!;
+      this.slots[gap] = this.slots[next]!;
+      gap = next;
+    }
+    this.slots[gap] = 0;
+    this.filled--;
   }
 
   clear(): void {
@@ -75,6 +121,7 @@ export class PlantIds {
     this.idOfIndex = new Float64Array(FIRST_CAPACITY);
     this.otherOfIndex = new Map();
     this.count = 0;
+    this.removed = 0;
   }
 
   private place(key: number, index: number): void {

@@ -3,8 +3,10 @@
 // heap strings cost their headers, the old space's spare room, and a full
 // collection's walk over each of them; here they are bytes in a few hundred
 // buffers (measured: a million 36-character texts with their map, 214 MB
-// RSS as strings, 78 MB here). Texts are only added, or all dropped at once
-// (the store has no delete).
+// RSS as strings, 78 MB here). A text replaced by a longer one is written
+// anew and its old bytes are dead, as are a removed text's; the store
+// counts them (deadBytes) and compacts (compacted(): the live texts copied
+// into new buffers, byte for byte) before they outgrow the live ones.
 //
 // A text whose characters are all below U+0100 is kept in latin1 (a byte a
 // character), any other in UTF-16 (two bytes a code unit, so every string
@@ -32,10 +34,75 @@ export class PlantTexts {
   private start = new Uint32Array(1024);
   private length = new Uint32Array(1024);
   private count = 0;
+  /** Bytes of the buffers that no text holds any more (replaced or removed ones). */
+  private dead = 0;
+
+  /** The bytes of replaced and removed texts, which only compacted() gives back. */
+  get deadBytes(): number {
+    return this.dead;
+  }
 
   /** Keeps `text`, which takes `bytes` (keptBytes(text), when the caller has it already); answers its index. */
   add(text: string, bytes: number = keptBytes(text)): number {
+    if (this.count === this.start.length) this.grow();
+    const index = this.count++;
+    this.write(index, text, bytes);
+    return index;
+  }
+
+  /**
+   * The text at `index` becomes `text` (of `bytes`, keptBytes): written over
+   * the old one when it fits there in the same encoding, else anew (the old
+   * bytes are dead).
+   */
+  replace(index: number, text: string, bytes: number = keptBytes(text)): void {
+    const old = this.length[index]!;
+    const oldBytes = old & ~UTF16;
+    const sameEncoding = (old & UTF16) === (bytes === text.length ? 0 : UTF16);
+    if (sameEncoding && bytes <= oldBytes) {
+      this.chunks[this.chunkOf[index]!]!.write(text, this.start[index]!, bytes, bytes === text.length ? 'latin1' : 'utf16le');
+      this.length[index] = (old & UTF16) | bytes;
+      this.dead += oldBytes - bytes;
+      return;
+    }
+    this.dead += oldBytes;
+    this.write(index, text, bytes);
+  }
+
+  /** The text at `index` is gone; its bytes are dead. The index reads as the empty text. */
+  remove(index: number): void {
+    this.dead += this.length[index]! & ~UTF16;
+    this.length[index] = 0;
+  }
+
+  /**
+   * The texts of the indexes `keep` holds, in their order, copied byte for
+   * byte into new buffers: index i of the answer is the i-th kept text.
+   */
+  compacted(keep: (index: number) => boolean): PlantTexts {
+    const copy = new PlantTexts();
+    for (let index = 0; index < this.count; index++) {
+      if (!keep(index)) continue;
+      const length = this.length[index]!;
+      const bytes = length & ~UTF16;
+      const start = this.start[index]!;
+      const target = copy.place(copy.count, bytes);
+      this.chunks[this.chunkOf[index]!]!.copy(target.chunk, target.at, start, start + bytes);
+      copy.length[copy.count++] = length;
+    }
+    return copy;
+  }
+
+  private write(index: number, text: string, bytes: number): void {
     const latin1 = bytes === text.length;
+    const { chunk, at } = this.place(index, bytes);
+    chunk.write(text, at, bytes, latin1 ? 'latin1' : 'utf16le');
+    this.length[index] = latin1 ? bytes : bytes | UTF16;
+  }
+
+  /** Room for `bytes` for the text at `index` (its chunk and start set); the buffer and where in it. */
+  private place(index: number, bytes: number): { chunk: Buffer; at: number } {
+    if (index >= this.start.length) this.grow();
     let chunk: Buffer;
     let chunkIndex: number;
     let at: number;
@@ -51,13 +118,9 @@ export class PlantTexts {
       at = this.used;
       this.used += bytes;
     }
-    chunk.write(text, at, bytes, latin1 ? 'latin1' : 'utf16le');
-    if (this.count === this.start.length) this.grow();
-    const index = this.count++;
     this.chunkOf[index] = chunkIndex;
     this.start[index] = at;
-    this.length[index] = latin1 ? bytes : bytes | UTF16;
-    return index;
+    return { chunk, at };
   }
 
   /** The bytes the text at `index` takes (keptBytes). */
@@ -83,6 +146,7 @@ export class PlantTexts {
     this.start = new Uint32Array(1024);
     this.length = new Uint32Array(1024);
     this.count = 0;
+    this.dead = 0;
   }
 
   /** A new shared buffer for at least `bytes`, twice the last one up to LARGEST_CHUNK_BYTES: a few plants take little, many take few buffers. */

@@ -5,8 +5,9 @@
 // many replicas write at once.
 import pg from 'pg';
 import { DATABASE_CONNECT_TIMEOUT, DATABASE_STATEMENT_TIMEOUT, DEFAULT_POOL_SIZE } from './limits.js';
+import { listPage } from './postgres-list.js';
 import { CREATE_SCHEMA, SCHEMA_LOCK_KEY, SCHEMA_VERSION } from './postgres-schema.js';
-import { plantBytes, plantFromJson, StoreStartError, StoreUnavailableError, type CreateAllResult, type CreateResult, type PlantEntry, type PlantStore } from './store.js';
+import { plantBytes, plantFromJson, StoreStartError, StoreUnavailableError, type CreateAllResult, type CreateResult, type PlantStore, type UpdateResult } from './store.js';
 
 export interface PostgresStoreOptions {
   /** postgres://user:password@host:port/database */
@@ -160,28 +161,51 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOpti
         return rows[0] === undefined ? undefined : plantFromJson(rows[0].plant);
       }),
 
-    list: (after, limit, maxBytes) =>
+    read: (id) =>
       guarded(async () => {
-        // The plants after `after` up to the limit and one more (is there a next page?), with
-        // their running byte count; a plant's text is read only when it is in the page.
-        const { rows } = await pool.query<{ seq: string; id: string; plant: string | null }>({
-          name: 'plantstore_list',
-          text: `SELECT seq::text AS seq, id::text AS id, CASE WHEN kept THEN plant END AS plant FROM (
-                   SELECT seq, id, plant, row_number() OVER w <= $2 AND (row_number() OVER w = 1 OR sum(bytes) OVER w <= $3) AS kept
-                   FROM (SELECT seq, id, plant, bytes FROM plantstore_plants WHERE seq > $1 ORDER BY seq LIMIT $2 + 1) AS following
-                   WINDOW w AS (ORDER BY seq)
-                 ) AS counted ORDER BY counted.seq`,
-          values: [after, limit, maxBytes],
-        });
-        const plants: PlantEntry[] = [];
-        let last = after;
-        for (const row of rows) {
-          if (row.plant === null) return { plants, next: last };
-          plants.push({ id: row.id, json: row.plant });
-          last = Number(row.seq);
-        }
-        return { plants, next: null };
+        const { rows } = await pool.query<{ plant: string }>({ name: 'plantstore_read', text: 'SELECT plant FROM plantstore_plants WHERE id = $1', values: [id] });
+        return rows[0]?.plant;
       }),
+
+    async update(id, change) {
+      // What `change` throws is the caller's refusal, not the database's failure: kept apart, thrown as it is.
+      let refusal: { error: unknown } | undefined;
+      const outcome = await transaction<UpdateResult>(async (client) => {
+        // The row's lock first, then the usage row's, as every write takes them: no deadlock.
+        const { rows } = await client.query<{ plant: string; bytes: string }>('SELECT plant, bytes FROM plantstore_plants WHERE id = $1 FOR UPDATE', [id]);
+        if (rows[0] === undefined) return { keep: false, outcome: 'missing' };
+        let json: string;
+        try {
+          json = change(rows[0].plant);
+        } catch (error) {
+          refusal = { error };
+          return { keep: false, outcome: 'missing' };
+        }
+        const size = plantBytes(id, json);
+        const grows = size - Number(rows[0].bytes);
+        const counted = await client.query('UPDATE plantstore_usage SET bytes = bytes + $1 WHERE $1 <= 0 OR bytes + $1 <= $2', [grows, maxBytes]);
+        if (counted.rowCount === 0) return { keep: false, outcome: 'full' };
+        await client.query('UPDATE plantstore_plants SET plant = $2, bytes = $3 WHERE id = $1', [id, json, size]);
+        return { keep: true, outcome: { updated: json } };
+      });
+      if (refusal !== undefined) throw refusal.error;
+      return outcome;
+    },
+
+    remove: (id) =>
+      guarded(async () => {
+        // One statement: the row goes and the usage row gives its bytes back, or neither.
+        const { rows } = await pool.query<{ plant: string }>({
+          name: 'plantstore_remove',
+          text: `WITH gone AS (DELETE FROM plantstore_plants WHERE id = $1 RETURNING plant, bytes),
+                 counted AS (UPDATE plantstore_usage SET plants = plants - 1, bytes = bytes - (SELECT bytes FROM gone) WHERE EXISTS (SELECT 1 FROM gone))
+                 SELECT plant FROM gone`,
+          values: [id],
+        });
+        return rows[0]?.plant;
+      }),
+
+    list: (after, limit, pageBytes, options = {}) => guarded(() => listPage(pool, { after, limit, maxBytes: pageBytes, ...options })),
 
     clear: () =>
       transaction(async (client) => {

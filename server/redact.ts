@@ -66,3 +66,45 @@ function decodedName(name: string): string {
     return name; // malformed percent-encoding: judged as written
   }
 }
+
+/**
+ * Secrets shorter than this are redacted where they are named only (headers,
+ * query parameters): a shorter value cannot be told from ordinary text (a
+ * token `t` would take every "t" of a journal with it).
+ */
+export const MIN_SECRET_LENGTH = 8;
+
+/**
+ * Replaces every occurrence of a secret's value with `<redacted>`, whatever
+ * names it (a header `X-Bearer`, `Forwarded: by=…`, a query parameter
+ * `?code=…`, a body): as sent, percent-encoded (either case of hex), and
+ * with `/` JSON-escaped. Secrets shorter than MIN_SECRET_LENGTH are left to
+ * the rules by name.
+ */
+export function valueRedactor(secrets: Iterable<string>): (text: string) => string {
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    if (secret.length < MIN_SECRET_LENGTH) continue;
+    const encoded = encodeURIComponent(secret);
+    for (const form of [secret, encoded, encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()), secret.replace(/\//g, '\\/')]) forms.add(form);
+  }
+  if (forms.size === 0) return (text) => text;
+  // Longest first, so that a secret is not half replaced by a shorter one it contains.
+  const alternatives = [...forms].sort((a, b) => b.length - a.length).map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const pattern = new RegExp(alternatives.join('|'), 'g');
+  return (text) => (text.length < MIN_SECRET_LENGTH ? text : text.replace(pattern, REDACTED));
+}
+
+/** The credentials a request presents itself (the token of its Authorization, the value of each header named like a credential): redacted by value wherever else they appear in what is shown of it. */
+export function presentedCredentials(headers: FastifyRequest['headers']): string[] {
+  const values: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || !CREDENTIAL_NAME.test(name)) continue;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      values.push(item);
+      const afterScheme = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+ +(.+)$/.exec(item)?.[1];
+      if (afterScheme !== undefined) values.push(afterScheme);
+    }
+  }
+  return values;
+}

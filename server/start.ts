@@ -7,6 +7,7 @@ import { checkTogether, openSettings, readConfig, readStubConfig, type ServerCon
 import { readInitialPlantsFile } from './stub/initial-plants.js';
 import { createServerLog, type ServerLog } from './logging.js';
 import type { PlantStore } from './store.js';
+import { readWebhookConfig } from './webhooks/config.js';
 
 /** A setting, a file, the document or the database the server cannot start with: the reason on standard error, and the error's exit code (2). */
 function refuseToStart(error: StartError): never {
@@ -17,6 +18,12 @@ function refuseToStart(error: StartError): never {
   process.exit(error.exitCode);
 }
 
+/** The password of a database URL, decoded, if it has one. */
+function databasePassword(url: string | undefined): string[] | undefined {
+  const password = url === undefined ? '' : new URL(url).password;
+  return password === '' ? undefined : [decodeURIComponent(password)];
+}
+
 let config: ServerConfig | undefined;
 let log: ServerLog | undefined;
 let stub;
@@ -24,8 +31,10 @@ let app;
 let store: PlantStore | undefined;
 try {
   config = readConfig();
-  log = createServerLog(config.logLevel);
   stub = readStubConfig();
+  // Every line of the log is redacted by value: the tokens, the admin token and the database's password never appear, whatever carries them.
+  const secrets = [...(stub.controlsToken === undefined ? [] : [stub.controlsToken]), ...(databasePassword(config.databaseUrl) ?? [])];
+  log = createServerLog(config.logLevel, 1, [...(config.tokens ?? []), ...secrets]);
   checkTogether(config, stub);
   if (config.databaseUrl !== undefined) {
     const logger = log.logger;
@@ -47,15 +56,20 @@ try {
     maxPlants: config.maxPlants,
     maxBytes: config.maxBytes,
     specPath: config.specPath,
+    inference: config.inference,
     loggerInstance: log.logger,
+    secrets,
     stub: {
       controls: stub.controls,
       controlsToken: stub.controlsToken,
+      allowedHosts: stub.allowedHosts,
+      preferNeedsControlsToken: stub.preferNeedsControlsToken,
       journalSize: stub.journalSize,
       journalBytes: stub.journalBytes,
       delayMs: stub.delayMs,
     },
     initialPlants: stub.plantsFile === undefined ? undefined : readInitialPlantsFile(stub.plantsFile.path, stub.plantsFile.variable),
+    webhooks: readWebhookConfig(),
   });
 } catch (error) {
   if (!(error instanceof StartError)) throw error;
@@ -66,6 +80,8 @@ if (store !== undefined) app.addHook('onClose', async () => store.close());
 
 for (const warning of [...openSettings(config, stub), ...stub.warnings]) app.log.warn(warning);
 for (const warning of app.documentWarnings) app.log.warn(warning);
+// How each operation of the document is served: one served from its examples is named here, never a silent 404.
+for (const note of app.operationNotes) app.log.info(note);
 
 const running = app;
 let closing = false;

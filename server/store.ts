@@ -1,10 +1,10 @@
-// The plant store: an interface, the accounting of its caps, and the
-// in-memory implementation.
+// The plant store: an interface, and the accounting of its caps. Two
+// implementations: in memory (memory-store.ts) and PostgreSQL
+// (postgres-store.ts).
 import { StartError } from '../lib/start-error.js';
 import { NonIntegralNumber, parseJson, type JsonValue } from './json.js';
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_PLANTS, PLANT_OVERHEAD_BYTES } from './limits.js';
-import { PlantIds, type PlantKey } from './plant-ids.js';
-import { keptBytes, PlantTexts } from './plant-texts.js';
+import { PLANT_OVERHEAD_BYTES } from './limits.js';
+import { keptBytes } from './plant-texts.js';
 
 /** A stored plant read back from its JSON text (get()): the members of the Plant record as sent, as plain objects. */
 export interface StoredPlant {
@@ -23,9 +23,26 @@ export interface PlantEntry {
 export interface PlantPage {
   /** In the order stored. */
   plants: PlantEntry[];
-  /** The `after` of the following page (the seq of this page's last plant); null when this page holds the newest plant. */
+  /**
+   * The `after` of the following page (the seq of the last plant this page
+   * holds, or examined); null when no plant follows. With `match`, the
+   * following page may hold none (no more match).
+   */
   next: number | null;
 }
+
+/** What a page of list() holds besides its place (after) and its bounds (limit, bytes). */
+export interface ListOptions {
+  /** Leaves out this many of the plants the page would otherwise start with (an offset). */
+  skip?: number;
+  /** Only the plants whose JSON text this accepts; a text read to be judged counts toward `maxExamined`. */
+  match?: (json: string) => boolean;
+  /** With `match`: the most plants one page reads to judge (the page ends there, short or empty, with its next). */
+  maxExamined?: number;
+}
+
+/** update's outcome: the plant's new JSON text, or why nothing changed. */
+export type UpdateResult = { updated: string } | 'missing' | 'full';
 
 /** 'full': storing would pass the store's count cap or its byte budget. */
 export type CreateResult = 'created' | 'exists' | 'full';
@@ -71,8 +88,9 @@ export class StoreUnavailableError extends Error {}
 /**
  * A store keeps at most `maxPlants` plants and at most `maxBytes` bytes of
  * plants, each plant counted by plantBytes() (its id and its JSON text as the
- * in-memory store keeps it, whatever holds it); a create that would pass
- * either cap is refused with 'full' and changes nothing. Every store
+ * in-memory store keeps it, whatever holds it); a create, or an update that
+ * grows a plant, that would pass either cap is refused with 'full' and
+ * changes nothing; a remove gives its plant's bytes back. Every store
  * implementation counts the same way, so the caps mean the same whatever
  * holds the plants. A taken id wins over a full store: a duplicate is a
  * duplicate whatever room is left.
@@ -92,15 +110,31 @@ export interface PlantStore {
    */
   createAll(entries: readonly PlantEntry[]): MaybePromise<CreateAllResult>;
   get(id: string): MaybePromise<StoredPlant | undefined>;
+  /** The plant's JSON text, as stored; undefined when no plant has the id. */
+  read(id: string): MaybePromise<string | undefined>;
+  /**
+   * Replaces the plant's JSON text with what `change` makes of it, at once
+   * for the reader: no other change of the plant comes between. `change`
+   * may throw (the new plant is refused): then nothing changes, and the
+   * store throws what it threw. 'missing' when no plant has the id; 'full'
+   * when the new text would pass the byte budget (a text no longer than the
+   * old one always fits). The plant keeps its place in the order.
+   */
+  update(id: string, change: (json: string) => string): MaybePromise<UpdateResult>;
+  /** Removes the plant; answers its JSON text, or undefined when no plant has the id. */
+  remove(id: string): MaybePromise<string | undefined>;
   /**
    * A page of the stored plants with their ids and JSON texts, in the order
-   * they were stored: those whose seq is above `after`, at most `limit` of
-   * them and at most `maxBytes` as plantBytes() counts them (one plant at
-   * least, whatever its size). A plant's seq is its running number in the
-   * order of storing, from 1; it is never reused, and clear() does not
-   * reset it, so an `after` from before a clear finds what was stored since.
+   * they were stored: those whose seq is above `after` (and that `match`
+   * accepts, past the `skip` first), at most `limit` of them and at most
+   * `maxBytes` as plantBytes() counts them (one plant at least, whatever its
+   * size). A plant's seq is its running number in the order of storing,
+   * from 1; it is never reused (an update keeps it), and clear() does not
+   * reset it, so an `after` from before a clear finds what was stored
+   * since. The work of a page is bounded by its limit and by `maxExamined`,
+   * whatever the store holds (the skipped plants' texts are not read).
    */
-  list(after: number, limit: number, maxBytes: number): MaybePromise<PlantPage>;
+  list(after: number, limit: number, maxBytes: number, options?: ListOptions): MaybePromise<PlantPage>;
   /** Removes every plant; answers how many there were. */
   clear(): MaybePromise<number>;
   usage(): MaybePromise<StoreUsage>;
@@ -114,7 +148,10 @@ export interface MemoryStore extends PlantStore {
   create(id: string, json: string): CreateResult;
   createAll(entries: readonly PlantEntry[]): CreateAllResult;
   get(id: string): StoredPlant | undefined;
-  list(after: number, limit: number, maxBytes: number): PlantPage;
+  read(id: string): string | undefined;
+  update(id: string, change: (json: string) => string): UpdateResult;
+  remove(id: string): string | undefined;
+  list(after: number, limit: number, maxBytes: number, options?: ListOptions): PlantPage;
   clear(): number;
   usage(): StoreUsage;
 }
@@ -141,7 +178,7 @@ export function plantBytes(id: string, json: string): number {
 }
 
 /** plantBytes, for a text whose keptBytes are known. */
-function countedBytes(id: string, kept: number): number {
+export function countedBytes(id: string, kept: number): number {
   return PLANT_OVERHEAD_BYTES + id.length + kept;
 }
 
@@ -152,17 +189,17 @@ function countedBytes(id: string, kept: number): number {
  * numeral the parser kept apart (NonIntegralNumber) as written.
  */
 export function plantJson(plant: StoredPlant): string {
-  return exactJson(plant);
+  return jsonText(plant);
 }
 
-/** JSON.stringify's text, with a bigint written as its digits. */
-function exactJson(value: unknown): string {
+/** JSON.stringify's text, with a bigint written as its digits (and a NonIntegralNumber as written). */
+export function jsonText(value: unknown): string {
   if (typeof value === 'bigint') return value.toString();
   if (value instanceof NonIntegralNumber) return value.numeral;
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(exactJson).join(',')}]`;
+  if (Array.isArray(value)) return `[${value.map(jsonText).join(',')}]`;
   const members = Object.entries(value).filter(([, member]) => member !== undefined);
-  return `{${members.map(([name, member]) => `${JSON.stringify(name)}:${exactJson(member)}`).join(',')}}`;
+  return `{${members.map(([name, member]) => `${JSON.stringify(name)}:${jsonText(member)}`).join(',')}}`;
 }
 
 /**
@@ -182,82 +219,4 @@ function plainValue(value: JsonValue): unknown {
   // defineProperty: a member named __proto__ stays a member, as with JSON.parse.
   for (const [name, member] of Object.entries(value)) Object.defineProperty(plain, name, { value: plainValue(member), enumerable: true, writable: true, configurable: true });
   return plain;
-}
-
-export function createMemoryStore(maxPlants: number = DEFAULT_MAX_PLANTS, maxBytes: number = DEFAULT_MAX_BYTES): MemoryStore {
-  // Keyed by the id as a number when it is a safe integer (most ids), else by
-  // its decimal string; keyOf maps each id to exactly one key, so number and
-  // string keys never stand for the same id. Ids and the plants' JSON texts
-  // (the text the answer is made of) are kept outside the V8 heap
-  // (plant-ids.ts, plant-texts.ts): the heap holds nothing per plant.
-  const ids = new PlantIds();
-  const texts = new PlantTexts();
-  let bytes = 0;
-  // The seq of the plant at index i is before + i + 1: `before` counts the plants cleared since start.
-  let before = 0;
-  const fits = (count: number, more: number) => ids.size + count <= maxPlants && bytes + more <= maxBytes;
-  const store = (key: PlantKey, text: string, kept?: number) => {
-    // An id and its text get the same index: both count up from 0 together.
-    ids.add(key);
-    texts.add(text, kept);
-  };
-  return {
-    create(id, json) {
-      const key = keyOf(id);
-      // Check and insert happen in one synchronous step, so concurrent
-      // creates of one id cannot both succeed.
-      if (ids.find(key) !== undefined) return 'exists';
-      const kept = keptBytes(json);
-      const size = countedBytes(id, kept);
-      if (!fits(1, size)) return 'full';
-      store(key, json, kept);
-      bytes += size;
-      return 'created';
-    },
-    createAll(entries) {
-      const taken = entries.filter(({ id }) => ids.find(keyOf(id)) !== undefined).map(({ id }) => id);
-      if (taken.length > 0) return { taken };
-      let more = 0;
-      for (const { id, json } of entries) more += plantBytes(id, json);
-      if (!fits(entries.length, more)) return 'full';
-      for (const { id, json } of entries) store(keyOf(id), json);
-      bytes += more;
-      return 'created';
-    },
-    get: (id) => {
-      const index = ids.find(keyOf(id));
-      return index === undefined ? undefined : plantFromJson(texts.text(index));
-    },
-    list(after, limit, maxBytes) {
-      const plants: PlantEntry[] = [];
-      let counted = 0;
-      let index = Math.max(0, Math.min(after - before, ids.size));
-      for (; index < ids.size && plants.length < limit; index++) {
-        const id = String(ids.keyAt(index));
-        const size = countedBytes(id, texts.bytesAt(index));
-        if (plants.length > 0 && counted + size > maxBytes) break;
-        counted += size;
-        plants.push({ id, json: texts.text(index) });
-      }
-      return { plants, next: index < ids.size ? before + index : null };
-    },
-    clear: () => {
-      const count = ids.size;
-      before += count;
-      ids.clear();
-      texts.clear();
-      bytes = 0;
-      return count;
-    },
-    usage: () => ({ plants: ids.size, bytes }),
-    health: () => ({ store: 'memory', ok: true }),
-    close: () => {},
-  };
-}
-
-/** The map key of an id: a number for a canonical safe-integer decimal ("-0" is not canonical), else the string itself. */
-function keyOf(id: string): PlantKey {
-  if (id.length > 16) return id; // 17 characters or more: near or beyond 2^53, keep the digits as the key
-  const value = Number(id);
-  return Number.isSafeInteger(value) && String(value) === id ? value : id;
 }

@@ -9,7 +9,7 @@
 // dist/spec/openapi.validator.js) and used for that document's own text:
 // compiling it at every start cost a quarter of the start-up. Any other
 // document is compiled as the app is built.
-import { DocumentError, operationsOf, OPENAPI_PATH, readOpenApi, resolveReference, type OpenApiDocument, type ResponseObject } from '../spec/openapi.js';
+import { DocumentError, OPENAPI_PATH, readOpenApi, resolveReference, type OpenApiDocument, type ResponseObject } from '../spec/openapi.js';
 import * as shipped from '../spec/openapi.validator.js';
 import { childPointer, isSchemaObject } from '../spec/schema-keywords.js';
 import { schemaValidators, validatorOf, type UncheckedFormat, type Validate } from '../spec/validator.js';
@@ -26,12 +26,12 @@ export interface OperationContract {
   requestBodyRequired: boolean;
   /** Validates a parsed request body; returns the violations, [] when valid. */
   validateRequestBody(body: JsonValue): string[];
-  /** The other operations the document declares (method and path template), which the server does not implement. */
-  otherOperations: Array<{ method: string; path: string }>;
   /** What the document states that the server cannot check, said at start: formats it treats as annotations. */
   warnings: string[];
   /** The properties the stored plant (the answer) keeps of a NewPlant: those the document's Plant declares. */
   plant: PlantShape;
+  /** The document itself, for what else it declares (its webhooks: server/webhooks/). */
+  document: OpenApiDocument;
 }
 
 /**
@@ -48,6 +48,8 @@ export interface PlantShape {
   mayKeepIndexNames: boolean;
   /** Where Plant is in the document (the pointers read), for messages. */
   pointer: string;
+  /** Plant's schema (at `pointer`), which a replaced or merged plant must pass. */
+  schema: unknown;
 }
 
 /** The contract of the create operation of the OpenAPI document at `specPath`; a DocumentError when the server cannot serve it. */
@@ -65,7 +67,8 @@ function requestBodyValidator(doc: OpenApiDocument, source: string, schema: unkn
   return { validate: validators.compile(schema, schemaPointer), uncheckedFormats: validators.uncheckedFormats() };
 }
 
-function operationContract(doc: OpenApiDocument, source: string): OperationContract {
+/** The contract of the create operation of `doc`, whose text is `source`; a DocumentError when the server cannot serve it. */
+export function operationContract(doc: OpenApiDocument, source: string): OperationContract {
   const { path, method, operation, pointer, requestBody, content, schema, schemaPointer } = requestBodySchema(doc);
   const { validate, uncheckedFormats } = requestBodyValidator(doc, source, schema, schemaPointer);
   const responses: Record<string, ResponseObject> = {};
@@ -82,11 +85,9 @@ function operationContract(doc: OpenApiDocument, source: string): OperationContr
       const violations = validate(body);
       return violations.length === 0 ? [] : describe(violations);
     },
-    otherOperations: operationsOf(doc)
-      .filter((op) => op.pointer !== pointer)
-      .map((op) => ({ method: op.method, path: op.path })),
     warnings: uncheckedFormats.map(formatWarning),
     plant: plantShape(doc, successSchema(doc, pointer, operation.responses?.['200']) ?? { schema, pointer: schemaPointer }),
+    document: doc,
   };
 }
 
@@ -134,6 +135,7 @@ function plantShape(doc: OpenApiDocument, { schema, pointer }: { schema: unknown
     keeps: patterns.length === 0 ? (name) => names.has(name) : (name) => names.has(name) || patterns.some((pattern) => pattern.test(name)),
     mayKeepIndexNames: patterns.length > 0 || [...names].some((name) => ARRAY_INDEX.test(name)),
     pointer,
+    schema,
   };
 }
 
@@ -142,7 +144,7 @@ function formatWarning({ format, pointer }: UncheckedFormat): string {
 }
 
 /** The violations as sentences naming the field and the rule, without duplicates. */
-function describe(errors: Array<{ instancePath: string; keyword: string; message: string }>): string[] {
+export function describe(errors: Array<{ instancePath: string; keyword: string; message: string }>): string[] {
   const sentences = new Set<string>();
   for (const error of errors) {
     if (error.keyword === 'allOf') continue; // its branches report the reason

@@ -32,7 +32,8 @@ export function answerOnTheWire(app: FastifyInstance, methodNotAllowed: ApiError
 export function answerClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const code = error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'REQUEST_TIMEOUT' : 'MALFORMED_HTTP';
-  this.log.debug({ err: error }, 'client error');
+  // Its code and reason only: the error also carries `rawPacket`, the request's bytes, credentials included.
+  this.log.debug({ err: { type: error.name, code: error.code, message: error.message } }, 'client error');
   answerRaw(socket, new ApiError(code));
 }
 

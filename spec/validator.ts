@@ -20,8 +20,9 @@ import { ajvModules } from './ajv.js';
 import { rationalOf } from './exact-number.js';
 import { integerRange } from './formats.js';
 import { EXACT, exactKeyword, NUMERIC_KEYWORDS, STANDALONE_IMPORT, type ExactRules, type ValidationContext } from './exact-keyword.js';
+import { ajvRegExp, patternProblem, STANDALONE_PATTERN_IMPORT } from './linear-pattern.js';
 import { bundleSchema, DocumentError, documentPointer, type OpenApiDocument } from './openapi.js';
-import { childPointer, keywordInfo, keywordUses, type JsonSchema, type KeywordUse } from './schema-keywords.js';
+import { childPointer, isSchemaObject, keywordInfo, keywordUses, type JsonSchema, type KeywordUse } from './schema-keywords.js';
 
 type Ajv = InstanceType<ReturnType<typeof ajvModules>['ajv']['default']>;
 
@@ -123,7 +124,7 @@ export function validatorModule(doc: OpenApiDocument, schema: unknown, pointer: 
   const compiler = ajvCompiler(doc, options, true);
   const validate = compiler.compile(schema, pointer);
   const code = ajvModules().standaloneCode(compiler.ajv, validate);
-  return [STANDALONE_IMPORT, importsForRequires(code), `export const uncheckedFormats = ${JSON.stringify(compiler.uncheckedFormats())};`, ''].join('\n');
+  return [STANDALONE_IMPORT, STANDALONE_PATTERN_IMPORT, importsForRequires(code), `export const uncheckedFormats = ${JSON.stringify(compiler.uncheckedFormats())};`, ''].join('\n');
 }
 
 /**
@@ -156,13 +157,14 @@ function ajvCompiler(doc: OpenApiDocument, options: ValidatorOptions, standalone
   // (`then` without `if`), which a valid document may hold.
   // verbose: each error carries its schema object, whose POINTER locates it in the document.
   // passContext: the caller's ValidationContext reaches our keyword as `this`.
+  // code.regExp: `pattern` runs on a linear-time engine (linear-pattern.ts), never V8's backtracking one.
   const ajv: Ajv = new ajvModule.default({
     allErrors: true,
     strict: false,
     logger: false,
     verbose: true,
     passContext: true,
-    ...(standalone ? { code: { source: true, esm: true } } : {}),
+    code: { regExp: ajvRegExp, ...(standalone ? { source: true, esm: true } : {}) },
   });
   addFormats(ajv, [...STRING_FORMATS] as Parameters<typeof addFormats>[1]);
   ajv.addKeyword(exactKeyword());
@@ -279,15 +281,16 @@ function takeOverExactKeywords(node: JsonSchema, pointer: string, unchecked: Map
     rules.const = { value: out.const };
     delete out.const;
   }
-  if (typeof out.pattern === 'string') {
-    try {
-      new RegExp(out.pattern, 'u');
-    } catch (error) {
-      throw new DocumentError(childPointer(pointer, 'pattern'), 'pattern', `not an ECMA-262 regular expression: ${(error as Error).message}`);
-    }
-  }
+  if (typeof out.pattern === 'string') checkPattern(out.pattern, childPointer(pointer, 'pattern'), 'pattern');
+  for (const key of isSchemaObject(out.patternProperties) ? Object.keys(out.patternProperties) : []) checkPattern(key, childPointer(pointer, 'patternProperties', key), 'patternProperties');
   if (Object.keys(rules).length > 1) out[EXACT] = rules;
   return out;
+}
+
+/** A pattern the linear-time engine cannot run is refused, naming why (linear-pattern.ts): none ever runs on a backtracking engine. */
+function checkPattern(pattern: string, at: string, keyword: string): void {
+  const problem = patternProblem(pattern);
+  if (problem !== undefined) throw new DocumentError(at, keyword, problem);
 }
 
 function holdsNumber(value: unknown): boolean {

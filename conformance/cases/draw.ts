@@ -14,6 +14,7 @@
 // violations left are about the frozen part, the document rules out what the
 // check needs, and the check is skipped with that reason (RuledOut).
 import { describeViolation, type Violation } from '../../spec/validator.js';
+import { linearPattern } from '../../spec/linear-pattern.js';
 import { childPointer, isSchemaObject, type JsonSchema } from '../../spec/schema-keywords.js';
 import { Numeral, type JsonValue } from '../model/json.js';
 import { getAt, samplesOf, setAt, type InstancePath } from './schema-values.js';
@@ -108,7 +109,8 @@ function propertySchema(model: SpecModel, pointer: string, name: string): { sche
   if (isSchemaObject(holder.patternProperties)) {
     for (const [pattern, schema] of Object.entries(holder.patternProperties)) {
       try {
-        if (new RegExp(pattern, 'u').test(name)) return { schema, pointer: childPointer(pointer, 'patternProperties', pattern) };
+        // On the validators' linear-time engine: V8's backtracks, and a document's `^([\s\S]+)+X$` would hang the run.
+        if (linearPattern(pattern).test(name)) return { schema, pointer: childPointer(pointer, 'patternProperties', pattern) };
       } catch {
         // A pattern the validators refused already; nothing to draw from.
       }

@@ -68,7 +68,13 @@ export function stringsOfLength(length: number, stems: string[]): string[] {
   return [...out];
 }
 
-/** Strings the pattern matches, drawn by fast-check from a fixed seed (the document decides them, not the run). */
+/**
+ * Strings the pattern matches, drawn by fast-check from a fixed seed (the
+ * document decides them, not the run). The RegExp is only parsed: fast-check
+ * builds strings from its syntax and never runs it on one, so a
+ * catastrophic pattern costs nothing here (what draws them is then
+ * validated on the linear-time engine, spec/linear-pattern.ts).
+ */
 export function patternSamples(pattern: string, count = 8): string[] {
   try {
     return fc.sample(fc.stringMatching(new RegExp(pattern, 'u')), { seed: 20240611, numRuns: count });

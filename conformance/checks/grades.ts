@@ -6,6 +6,7 @@ import { Numeral, parseExact, sameValue, toJson, tryParseJson, type JsonValue } 
 import { mediaTypeEssence, parseChallenges } from '../../lib/http-syntax.js';
 import { NO_SECRETS, shorten } from '../redact/shorten.js';
 import { describeViolation } from '../../spec/validator.js';
+import { linearPattern } from '../../spec/linear-pattern.js';
 import { SEVERITY, type CheckContext, type Facts, type Verdict } from './types.js';
 
 /** How a check that sends a valid NewPlant is graded, and what a pass needs (docs/checks.md, audit). */
@@ -146,7 +147,8 @@ function declaredByAnswer(ctx: CheckContext, name: string): boolean {
   if (answer.fields.some((f) => f.name === name)) return true;
   return answer.patterns.some((pattern) => {
     try {
-      return new RegExp(pattern, 'u').test(name);
+      // On the validators' linear-time engine: V8's backtracks, and a document's `^([\s\S]+)+X$` would hang the run.
+      return linearPattern(pattern).test(name);
     } catch {
       return false;
     }

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { OPENAPI_PATH } from '../../spec/openapi.js';
 import { PLACEHOLDER_TOKEN } from '../model/target.js';
+import { FRAGMENT } from '../redact/shorten.js';
 import { PRISM_DIVERGENCES_PATH } from '../run/differential/divergences.js';
 import { ConfigFileError, findConfigFile, readConfigFile } from './config-file.js';
 import { COMMANDS, OPTIONS, type Command } from './options.js';
@@ -54,7 +55,27 @@ export interface CliOptions {
   color: false | undefined;
   /** The configuration file read, if any. */
   configFile: string | undefined;
+  /** Values of 8 or more characters the configuration file took from ${VAR}: redacted by value in every report. */
+  secrets: string[];
 }
+
+/**
+ * What a configuration file may do. The CLI's default: the file of the
+ * working directory is read when none is named, its ${VAR} reads the whole
+ * environment, and it may set every option. The GitHub Action reads only
+ * the file its inputs name, with the variables they allow, setting the keys
+ * that tune a run (scripts/action.ts).
+ */
+export interface ConfigPolicy {
+  /** Read plantstore.conformance.(json|yaml|yml) of the working directory when no file is named. */
+  implicitFile: boolean;
+  /** The only variables ${VAR} may read (a name with an undefined value: allowed but unset); undefined: the whole environment. */
+  variables?: NodeJS.ProcessEnv;
+  /** The only options the file may set; undefined: any. */
+  keys?: readonly string[];
+}
+
+export const CLI_CONFIG_POLICY: ConfigPolicy = { implicitFile: true };
 
 /** The arguments' first word when it names a command; the rest of the arguments. */
 function splitCommand(argv: string[]): { command: Command; rest: string[] } {
@@ -93,16 +114,17 @@ function readFlags(argv: string[]): Record<string, string | boolean | string[] |
  * configuration file (flags win over the environment, which wins over the
  * file); throws UsageError when they make no sense.
  */
-export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): CliOptions {
+export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd(), policy: ConfigPolicy = CLI_CONFIG_POLICY): CliOptions {
   const { command, rest } = splitCommand(argv);
   const flags = readFlags(rest);
   const action = flags.help ? 'help' : flags.version ? 'version' : flags.list ? 'list' : 'run';
 
   let configFile: string | undefined;
   let file: Record<string, unknown> = {};
+  let secrets: string[] = [];
   try {
-    configFile = (flags.config as string | undefined) ?? (env.PLANTSTORE_CONFIG || undefined) ?? (action === 'run' ? findConfigFile(cwd) : undefined);
-    if (configFile !== undefined) file = readConfigFile(configFile, env);
+    configFile = (flags.config as string | undefined) ?? (env.PLANTSTORE_CONFIG || undefined) ?? (action === 'run' && policy.implicitFile ? findConfigFile(cwd) : undefined);
+    if (configFile !== undefined) ({ values: file, substituted: secrets } = readConfigFile(configFile, policy.variables ?? env, policy.variables !== undefined));
   } catch (err) {
     if (err instanceof ConfigFileError) throw new UsageError(err.message);
     throw err;
@@ -110,6 +132,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
   const inFile = OPTIONS.filter((o) => o.env !== undefined && o.name !== 'config');
   for (const key of Object.keys(file)) {
     if (!inFile.some((o) => o.name === key)) throw new UsageError(`${configFile}: no option ${JSON.stringify(key)}${didYouMean(key, inFile.map((o) => o.name))}`);
+    if (policy.keys && !policy.keys.includes(key)) throw new UsageError(`${configFile}: ${key} cannot be set in this configuration file (it may set ${policy.keys.join(', ')})`);
   }
 
   const settings = new Map<string, Given>();
@@ -156,5 +179,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
     spec: string('spec') ?? OPENAPI_PATH,
     color: flag('no-color') ? false : undefined,
     configFile,
+    // Shorter values ("50" from ${CASES}) are no secrets, and redacting them would garble every report.
+    secrets: secrets.filter((value) => value.length >= FRAGMENT),
   };
 }

@@ -9,6 +9,9 @@ import { closest } from './suggest.js';
 import { DEFAULT_DOCUMENT } from '../compat/revision.js';
 
 
+/** How long a whole comparison may take by default, in seconds: a run that proves changes takes seconds to a minute. */
+export const DEFAULT_COMPAT_DEADLINE_SECONDS = 600;
+
 interface CompatOptionSpec {
   name: string;
   short?: string;
@@ -27,6 +30,7 @@ export const COMPAT_OPTIONS: readonly CompatOptionSpec[] = [
   { name: 'seed', type: 'string', env: 'PLANTSTORE_SEED', value: 'N', help: 'seed of the generated cases (default: random; always printed)' },
   { name: 'cases', type: 'string', env: 'PLANTSTORE_CASES', value: 'N', help: 'generated cases per property check (default 20)' },
   { name: 'timeout', type: 'string', env: 'PLANTSTORE_TIMEOUT', value: 'MS', help: 'deadline of each exchange in milliseconds (default 10000)' },
+  { name: 'deadline', type: 'string', env: 'PLANTSTORE_COMPAT_DEADLINE', value: 'SECONDS', help: `deadline of the whole comparison, which runs in a worker thread ended at it, however busy (default ${DEFAULT_COMPAT_DEADLINE_SECONDS}; exit 2 past it)` },
   { name: 'no-color', type: 'boolean', env: 'NO_COLOR', help: 'no colours in the output (also when the output is not a terminal)' },
   { name: 'help', short: 'h', type: 'boolean', help: 'show this help and exit' },
 ];
@@ -41,6 +45,8 @@ export interface CompatCliOptions {
   seed: number;
   cases: number;
   timeoutMs: number;
+  /** The whole comparison's deadline (--deadline), in ms. */
+  deadlineMs: number;
   color: false | undefined;
 }
 
@@ -93,6 +99,7 @@ export function parseCompatArgs(argv: string[], env: NodeJS.ProcessEnv = process
     seed: number('seed', Math.floor(Math.random() * 2 ** 31), 0, 2 ** 31 - 1),
     cases: number('cases', 20, 1, 100_000),
     timeoutMs: number('timeout', 10_000, 1, 600_000),
+    deadlineMs: number('deadline', DEFAULT_COMPAT_DEADLINE_SECONDS, 1, 86_400) * 1000,
     color: given('no-color')?.value === true ? false : undefined,
   };
 }

@@ -14,10 +14,10 @@ import { readDocuments, RevisionError } from '../compat/revision.js';
 
 const complain = (message: string) => process.stderr.write(`plantstore-conformance compat: ${message}\n`);
 
-export async function compatMain(argv: string[], cwd: string = process.cwd()): Promise<number> {
+export async function compatMain(argv: string[], cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let options: CompatCliOptions;
   try {
-    options = parseCompatArgs(argv);
+    options = parseCompatArgs(argv, env);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     complain(`${err.message}\nTry compat --help.`);

@@ -11,7 +11,7 @@
 import { relative } from 'node:path';
 import { StartError } from '../../lib/start-error.js';
 import { helpText, listChecks } from './options.js';
-import { parseCliArgs, type CliOptions } from './args.js';
+import { CLI_CONFIG_POLICY, parseCliArgs, type CliOptions, type ConfigPolicy } from './args.js';
 import { computeCoverage } from '../run/coverage.js';
 import { compareDivergences, loadDivergences, type DivergenceFile } from '../run/differential/divergences.js';
 import { formatMs } from '../run/http.js';
@@ -30,12 +30,20 @@ import { harnessVersion } from '../report/version.js';
 const say = (line: string) => process.stderr.write(line);
 const complain = (message: string) => say(`plantstore-conformance: ${message}\n`);
 
-export async function main(argv: string[]): Promise<number> {
+/** Where a run's options come from: the process's environment and working directory, the CLI's configuration file (the GitHub Action narrows all three). */
+export interface MainContext {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  policy?: ConfigPolicy;
+}
+
+export async function main(argv: string[], { env = process.env, cwd = process.cwd(), policy = CLI_CONFIG_POLICY }: MainContext = {}): Promise<number> {
   // `compat` has its own options and reports (conformance/compat/, docs/compatibility.md).
-  if (argv[0] === 'compat') return (await import('./compat.js')).compatMain(argv.slice(1));
+  // It runs in a worker thread, ended at its deadline however busy (compat-deadline.ts).
+  if (argv[0] === 'compat') return (await import('./compat-deadline.js')).compatWithDeadline(argv.slice(1), { cwd, env });
   let options: CliOptions;
   try {
-    options = parseCliArgs(argv);
+    options = parseCliArgs(argv, env, cwd, policy);
   } catch (err) {
     complain(`${(err as Error).message}\nTry --help.`);
     return 2;

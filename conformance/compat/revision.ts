@@ -2,7 +2,8 @@
 // repository the command runs in (`origin/main`, read as
 // `git show origin/main:./spec/openapi.yaml`; or `REV:path`, as git takes it).
 // A revision's text is copied to a temporary file, as both the server and
-// the harness read a document from a file.
+// the harness read a document from a file. git reads the revision after
+// --end-of-options, so no value given to compat is ever one of git's options.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,7 +40,8 @@ export function readDocuments(specs: Array<{ value: string; from: string }>, cwd
       const object = `${rev}:${path}`;
       let text: string;
       try {
-        text = execFileSync('git', ['show', object], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+        // --end-of-options: a revision that starts with a dash (`--output=FILE`) is a revision git cannot find, never an option (git once wrote that file).
+        text = execFileSync('git', ['show', '--end-of-options', object], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
       } catch (err) {
         const stderr = String((err as { stderr?: unknown }).stderr ?? (err as Error).message).trim().split('\n')[0] ?? '';
         const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'git is not installed' : stderr || 'git show failed';

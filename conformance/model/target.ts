@@ -24,6 +24,8 @@ export interface Target {
   tokenFrom?: string;
   /** Headers sent with every request to it (-H), e.g. an API gateway's key. */
   headers?: Record<string, string>;
+  /** More values to redact by value in every report: what the configuration file took from ${VAR}. */
+  secrets?: string[];
 }
 
 /** A well-formed bearer token for targets that accept any (the Prism mock), and the default --token. */

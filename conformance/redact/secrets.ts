@@ -61,10 +61,10 @@ export function literalRedactor(secrets: readonly string[]): Redactor {
   return redactor((text) => pieces(forms.reduce((out, form) => out.split(form).join(REDACTED), text)), reachOf(forms));
 }
 
-/** Every credential of these targets redacted: the token, and the values of their secret-looking headers (-H). */
+/** Every credential of these targets redacted: the token, the values of their secret-looking headers (-H), and their other secrets (what a configuration file took from ${VAR}). */
 export function runRedactor(targets: readonly Target[]): Redactor {
   const tokens = secretRedactor(targets.map((t) => t.token));
-  const headers = literalRedactor(targets.flatMap((t) => Object.entries(t.headers ?? {}).filter(([name]) => secretHeaderName(name)).map(([, value]) => value)));
+  const headers = literalRedactor(targets.flatMap((t) => [...Object.entries(t.headers ?? {}).filter(([name]) => secretHeaderName(name)).map(([, value]) => value), ...(t.secrets ?? [])]));
   return redactor((text) => tokens(headers(text)), Math.max(tokens.reach, headers.reach));
 }
 

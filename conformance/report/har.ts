@@ -5,7 +5,10 @@
 // or 503 (--wait-for's polls are not exchanges of the run). Credentials are
 // redacted as in every other report (the token as $PLANTSTORE_TOKEN, a
 // secret-looking -H header's value as <redacted>). Entries are written as
-// the run goes, so memory does not grow with the run.
+// the run goes, so memory does not grow with the run, and each body is kept
+// to its first HAR_BODY_BYTES bytes, redacted before it is cut, with a
+// comment that says so (content.size and bodySize keep its whole size): a
+// target answering 1 MiB to each request once made a HAR of 754 MiB.
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Exchange } from '../checks/exchange.js';
@@ -43,7 +46,7 @@ export interface HarEntry {
     httpVersion: string;
     cookies: [];
     headers: HarHeader[];
-    content: { size: number; mimeType: string; text?: string };
+    content: { size: number; mimeType: string; text?: string; comment?: string };
     redirectURL: string;
     headersSize: -1;
     bodySize: number;
@@ -53,6 +56,43 @@ export interface HarEntry {
   timings: { send: number; wait: number; receive: number };
   /** Which target of the run (its report column). */
   _target: string;
+}
+
+/** The most of a body (request or answer) a HAR entry keeps, in bytes of UTF-8: 64 KiB, as the stub's journal keeps of each body. */
+export const HAR_BODY_BYTES = 64 * 1024;
+
+/** `text` cut to at most HAR_BODY_BYTES bytes of UTF-8 (whole characters only), and the comment that says so; undefined when it is whole. */
+export function cutBody(text: string): { text: string; comment: string } | undefined {
+  const size = Buffer.byteLength(text, 'utf8');
+  if (size <= HAR_BODY_BYTES) return undefined;
+  // The most UTF-16 code units whose UTF-8 fits: each unit is 1 to 3 bytes, so the answer is between a third of the cap and the cap.
+  let low = Math.floor(HAR_BODY_BYTES / 3);
+  let high = Math.min(text.length, HAR_BODY_BYTES);
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (Buffer.byteLength(text.slice(0, middle), 'utf8') <= HAR_BODY_BYTES) low = middle;
+    else high = middle - 1;
+  }
+  const last = text.charCodeAt(low - 1);
+  const end = last >= 0xd800 && last <= 0xdbff ? low - 1 : low;
+  const kept = text.slice(0, end);
+  return { text: kept, comment: `body cut: the HAR keeps its first ${Buffer.byteLength(kept, 'utf8')} of ${size} bytes (UTF-8)` };
+}
+
+const withComment = (comment: string | undefined, more: string) => (comment ? `${comment}; ${more}` : more);
+
+/** The entry with each body cut to HAR_BODY_BYTES (after redaction: a secret is never cut into pieces too short to be found). */
+export function cutBodies(entry: HarEntry): HarEntry {
+  const post = entry.request.postData;
+  const postCut = post ? cutBody(post.text) : undefined;
+  const content = entry.response.content;
+  const contentCut = content.text === undefined ? undefined : cutBody(content.text);
+  if (!postCut && !contentCut) return entry;
+  return {
+    ...entry,
+    request: post && postCut ? { ...entry.request, postData: { ...post, text: postCut.text, comment: withComment(post.comment, postCut.comment) } } : entry.request,
+    response: contentCut ? { ...entry.response, content: { ...content, text: contentCut.text, comment: contentCut.comment } } : entry.response,
+  };
 }
 
 const headerList = (headers: Record<string, string>): HarHeader[] => Object.entries(headers).map(([name, value]) => ({ name, value }));
@@ -144,7 +184,7 @@ export class HarWriter {
   add(target: Target, ex: Exchange, timing: WireTiming): void {
     let redact = this.redactors.get(target);
     if (!redact) this.redactors.set(target, (redact = runRedactor([target])));
-    const entry = mapStrings(harEntry(target, ex, timing), redact);
+    const entry = cutBodies(mapStrings(harEntry(target, ex, timing), redact));
     writeSync(this.fd, `${this.count++ === 0 ? '\n' : ',\n'}${JSON.stringify(entry)}`);
   }
 

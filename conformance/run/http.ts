@@ -61,7 +61,9 @@ function receivedBytes(data: unknown, redact: Redactor): string {
  * Decoded on the heap, each 1 MiB answer left 1 to 2 MB of garbage that V8
  * let grow to several times the live heap before it collected it: a run
  * against a target answering 1 MiB to every request peaked at 430 to 580 MB
- * while it kept none of them, 290 MB with them off the heap.
+ * while it kept none of them. With them off the heap, the peak is what
+ * bench/harness-memory.ts measures today (docs/conformance.md says the last
+ * numbers, test/conformance/harness-memory.test.ts holds the cap).
  */
 const OFF_HEAP_BODY = 512 * 1024;
 /** The pieces a large body is decoded in: strings small enough to die young. */

@@ -9,9 +9,10 @@
 //   GET    /__admin/delay     the answer delay          PUT    /__admin/delay    {"ms": N}
 //   GET    /__admin/faults    the steps left            POST   /__admin/faults   append steps (array)
 //                                                       DELETE /__admin/faults   clear them
-//   POST   /__admin/reset     plants, journal, faults and delay as at start (the store emptied)
+//   POST   /__admin/reset     plants, journal, faults and delay as at start (the store emptied),
+//                             and the webhooks' receivers, delivery faults and pending deliveries
+//   ...    /__admin/webhooks  the webhooks' receivers and delivery faults (webhook-controls.ts)
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createAuthenticator } from '../auth.js';
 import { isJsonMediaType, readBody, type ParsedBody } from '../body.js';
 import type { CreateRule } from '../create.js';
 import { ApiError } from '../errors.js';
@@ -22,7 +23,9 @@ import type { PlantPage, PlantStore } from '../store.js';
 import { withoutMember } from '../stored-plant.js';
 import type { OperationContract } from '../validation.js';
 import { parseSteps, StepError, type ExampleCheck, type FaultSchedule } from './fault-schedule.js';
+import { controlsGuard } from './controls-guard.js';
 import type { Journal } from './journal.js';
+import { registerWebhookControls, resetWebhooks, type WebhookControl } from './webhook-controls.js';
 
 export const CONTROLS_PREFIX = `${RESERVED_PREFIX}admin`;
 
@@ -34,6 +37,8 @@ export interface DelaySetting {
 export interface ControlsOptions {
   /** When set, every control requires `Authorization: Bearer <token>`. */
   token: string | undefined;
+  /** Host names the controls answer without a token, besides loopback names and IP addresses (controls-guard.ts). */
+  allowedHosts: readonly string[] | '*';
   contract: OperationContract;
   store: PlantStore;
   rule: CreateRule;
@@ -43,11 +48,12 @@ export interface ControlsOptions {
   startDelayMs: number;
   /** The fault schedule, and the check of a step's example against the document. */
   faults: { schedule: FaultSchedule; checkExample: ExampleCheck };
+  /** The webhooks' deliveries and their fault schedule, when the app sends webhooks. */
+  webhooks?: WebhookControl | undefined;
 }
 
-export function registerControls(app: FastifyInstance, { token, contract, store, rule, journal, delay, startDelayMs, faults }: ControlsOptions): void {
-  const guard = token === undefined ? undefined : createAuthenticator([token]);
-  const onRequest = async (request: FastifyRequest) => guard?.check(request.headers.authorization);
+export function registerControls(app: FastifyInstance, { token, allowedHosts, contract, store, rule, journal, delay, startDelayMs, faults, webhooks }: ControlsOptions): void {
+  const onRequest = controlsGuard({ token, allowedHosts });
   const invalid = (message: string) => new ApiError('STUB_INVALID_REQUEST', message);
 
   app.get(`${CONTROLS_PREFIX}/plants`, { onRequest }, async (request, reply) => {
@@ -92,12 +98,15 @@ export function registerControls(app: FastifyInstance, { token, contract, store,
     }
   });
   app.delete(`${CONTROLS_PREFIX}/faults`, { onRequest }, async () => ({ cleared: faults.schedule.clear() }));
+  if (webhooks !== undefined) registerWebhookControls(app, onRequest, requiredJsonBody, webhooks);
 
   // Everything a test changes, back as at start: one call for a test's beforeEach.
   app.post(`${CONTROLS_PREFIX}/reset`, { onRequest }, async () => {
     const faultsCleared = faults.schedule.clear();
     delay.ms = startDelayMs;
-    return { plantsDeleted: await store.clear(), journalCleared: journal.clear(), faultsCleared, delayMs: delay.ms };
+    // Before the journal is cleared: a delivery of the test before is cancelled, and its attempt leaves with the journal.
+    const webhooksReset = webhooks === undefined ? {} : resetWebhooks(webhooks);
+    return { plantsDeleted: await store.clear(), journalCleared: journal.clear(), faultsCleared, delayMs: delay.ms, ...webhooksReset };
   });
 }
 

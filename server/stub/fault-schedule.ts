@@ -28,7 +28,7 @@ export type WireFault = (typeof WIRE_FAULTS)[number];
 /** A step, as the controls take it and list it and as the journal shows it. */
 export type FaultStep = 'normal' | StepObject;
 
-export interface StepObject {
+export interface StepObject extends Repeating {
   /** Milliseconds the answer waits first; alone, the request is then answered as ever. */
   delayMs?: number;
   /** An error status, 400 to 599: the document's example for a declared one, else an Error record of the stub's. */
@@ -42,11 +42,6 @@ export interface StepObject {
   bytes?: number;
   /** With `fault: "dribble"`: milliseconds between chunks. */
   intervalMs?: number;
-  /** A repeating step: applies to every K-th request that reaches it, and stays. */
-  every?: number;
-  /** A repeating step: applies to each request that reaches it with this probability, drawn from `seed`, and stays. */
-  probability?: number;
-  seed?: number;
 }
 
 /** A step applied to a request, as the journal shows it: where it came from, and the step. */
@@ -71,14 +66,57 @@ export class StepError extends Error {}
  * StepError naming the first step that is wrong and why.
  */
 export function parseSteps(body: JsonValue, checkExample: ExampleCheck): FaultStep[] {
-  if (!Array.isArray(body)) throw new StepError(`Send a JSON array of steps, each ${STEP_SHAPES}; e.g. [{"code": 503, "retryAfter": 1}, "normal"].`);
+  return parseStepList(body, { shapes: STEP_SHAPES, example: '[{"code": 503, "retryAfter": 1}, "normal"]' }, (item, name) => parseStep(item, name, checkExample));
+}
+
+/** How a schedule's steps are written, for the messages: each step's shapes, and an example of a list. */
+export interface StepForms {
+  shapes: string;
+  example: string;
+}
+
+/**
+ * A JSON array of steps, each read by `parseOne` (which throws a StepError
+ * naming the step): at most MAX_FAULT_STEPS of them, and a repeating step
+ * ("every", "probability") only last, as it stays for every later one.
+ */
+export function parseStepList<Step extends ScheduledStep>(body: JsonValue, forms: StepForms, parseOne: (item: JsonValue, name: string) => Step): Step[] {
+  if (!Array.isArray(body)) throw new StepError(`Send a JSON array of steps, each ${forms.shapes}; e.g. ${forms.example}.`);
   if (body.length > MAX_FAULT_STEPS) throw new StepError(`${body.length} steps are more than the ${MAX_FAULT_STEPS} the schedule holds.`);
-  const steps = body.map((item, index) => parseStep(item, `step ${index}`, checkExample));
+  const steps = body.map((item, index) => parseOne(item, `step ${index}`));
   const repeating = steps.findIndex(isRepeating);
   if (repeating !== -1 && repeating < steps.length - 1) {
     throw new StepError(`step ${repeating} repeats ("every" or "probability") and stays for every later request: it must be the last step.`);
   }
   return steps;
+}
+
+/** Reads a number of a step: undefined when absent, a StepError naming the step and the key when outside min to max (or not whole). */
+export type StepNumber = (key: string, min: number, max: number, what?: string) => number | undefined;
+
+export function stepNumbers(item: JsonObject, name: string): StepNumber {
+  return (key, min, max, what = 'a whole number') => {
+    const value = item[key];
+    if (value === undefined) return undefined;
+    const integral = what === 'a whole number';
+    if (typeof value !== 'number' || (integral && !Number.isInteger(value)) || value < min || value > max) {
+      throw new StepError(`${name}: "${key}" must be ${what} from ${min} to ${max}, got ${shortJson(value)}.`);
+    }
+    return value;
+  };
+}
+
+/** How a step repeats, read from its "every", "probability" and "seed" (added to `step`). */
+export function readRepeat(item: JsonObject, name: string, number: StepNumber, step: Repeating): void {
+  const every = number('every', 1, MAX_FAULT_EVERY);
+  const probability = number('probability', 0, 1, 'a number');
+  if (every !== undefined && probability !== undefined) throw new StepError(`${name} has both "every" and "probability": a step repeats one way.`);
+  if (item.seed !== undefined && probability === undefined) throw new StepError(`${name}: "seed" goes with "probability".`);
+  if (every !== undefined) step.every = every;
+  if (probability !== undefined) {
+    step.probability = probability;
+    step.seed = number('seed', 0, MAX_SEED) ?? 0;
+  }
 }
 
 function parseStep(item: JsonValue, name: string, checkExample: ExampleCheck): FaultStep {
@@ -88,15 +126,7 @@ function parseStep(item: JsonValue, name: string, checkExample: ExampleCheck): F
     if (!STEP_KEYS.has(key)) throw new StepError(`${name} has an unknown property ${JSON.stringify(key)}; a step takes ${[...STEP_KEYS].join(', ')}.`);
   }
   const step: StepObject = {};
-  const number = (key: keyof StepObject, min: number, max: number, what = 'a whole number'): number | undefined => {
-    const value = item[key];
-    if (value === undefined) return undefined;
-    const integral = what === 'a whole number';
-    if (typeof value !== 'number' || (integral && !Number.isInteger(value)) || value < min || value > max) {
-      throw new StepError(`${name}: "${key}" must be ${what} from ${min} to ${max}, got ${shortJson(value)}.`);
-    }
-    return value;
-  };
+  const number = stepNumbers(item, name);
   const delayMs = number('delayMs', 0, MAX_DELAY_MS);
   const code = number('code', 400, 599);
   const retryAfter = number('retryAfter', 0, MAX_RETRY_AFTER_SECONDS);
@@ -128,24 +158,28 @@ function parseStep(item: JsonValue, name: string, checkExample: ExampleCheck): F
     step.intervalMs = number('intervalMs', 1, MAX_DRIBBLE_INTERVAL_MS) ?? DEFAULT_DRIBBLE_INTERVAL_MS;
   }
   if (delayMs !== undefined) step.delayMs = delayMs;
-  const every = number('every', 1, MAX_FAULT_EVERY);
-  const probability = number('probability', 0, 1, 'a number');
-  if (every !== undefined && probability !== undefined) throw new StepError(`${name} has both "every" and "probability": a step repeats one way.`);
-  if (item.seed !== undefined && probability === undefined) throw new StepError(`${name}: "seed" goes with "probability".`);
-  if (every !== undefined) step.every = every;
-  if (probability !== undefined) {
-    step.probability = probability;
-    step.seed = number('seed', 0, MAX_SEED) ?? 0;
-  }
+  readRepeat(item, name, number, step);
   return step;
 }
 
-function isRepeating(step: FaultStep): boolean {
+/** How a repeating step repeats (every schedule's steps may). */
+export interface Repeating {
+  /** A repeating step: applies to every K-th request that reaches it, and stays. */
+  every?: number;
+  /** A repeating step: applies to each request that reaches it with this probability, drawn from `seed`, and stays. */
+  probability?: number;
+  seed?: number;
+}
+
+/** A step of a schedule: "normal", or an object that may repeat. */
+export type ScheduledStep = 'normal' | Repeating;
+
+function isRepeating(step: ScheduledStep): boolean {
   return step !== 'normal' && (step.every !== undefined || step.probability !== undefined);
 }
 
-interface Scheduled {
-  step: FaultStep;
+interface Scheduled<Step> {
+  step: Step;
   /** Requests a repeating step has seen. */
   seen: number;
   /** A probability step's generator. */
@@ -153,12 +187,16 @@ interface Scheduled {
 }
 
 /**
- * The schedule: steps apply in order, one per request to the operation; a
- * repeating step (the last one) stays and applies to every K-th request, or
- * to each with its probability, drawn from its seed so that a run repeats.
+ * The schedule: steps apply in order, one per request to the operation (or
+ * per webhook delivery); a repeating step (the last one) stays and applies
+ * to every K-th request, or to each with its probability, drawn from its
+ * seed so that a run repeats.
  */
-export class FaultSchedule {
-  private steps: Scheduled[] = [];
+export class FaultSchedule<Step extends ScheduledStep = FaultStep> {
+  private steps: Array<Scheduled<Step>> = [];
+
+  /** `controls`: the path of the controls that clear it, which a message names. */
+  constructor(private readonly controls = '/__admin/faults') {}
 
   /** Steps left; the hot path's one check. */
   get size(): number {
@@ -166,21 +204,21 @@ export class FaultSchedule {
   }
 
   /** Appends steps from parseSteps; a StepError when the schedule would pass MAX_FAULT_STEPS or follow a repeating step. */
-  add(steps: readonly FaultStep[]): void {
+  add(steps: readonly Step[]): void {
     const last = this.steps.at(-1);
     if (steps.length > 0 && last !== undefined && isRepeating(last.step)) {
-      throw new StepError('The schedule ends with a repeating step ("every" or "probability"), which stays: steps after it would never apply. DELETE /__admin/faults first.');
+      throw new StepError(`The schedule ends with a repeating step ("every" or "probability"), which stays: steps after it would never apply. DELETE ${this.controls} first.`);
     }
     if (this.steps.length + steps.length > MAX_FAULT_STEPS) {
       throw new StepError(`The schedule holds ${this.steps.length} steps: ${steps.length} more would pass the ${MAX_FAULT_STEPS} it holds.`);
     }
     for (const step of steps) {
       const probability = step === 'normal' ? undefined : step.probability;
-      this.steps.push({ step, seen: 0, draw: probability === undefined ? undefined : mulberry32((step as StepObject).seed ?? 0) });
+      this.steps.push({ step, seen: 0, draw: probability === undefined ? undefined : mulberry32((step as Repeating).seed ?? 0) });
     }
   }
 
-  list(): FaultStep[] {
+  list(): Step[] {
     return this.steps.map(({ step }) => step);
   }
 
@@ -191,7 +229,7 @@ export class FaultSchedule {
   }
 
   /** The step for the next request, taken from the schedule; undefined when none applies (empty, or a repeating step that does not hit). */
-  next(): FaultStep | undefined {
+  next(): Step | undefined {
     const head = this.steps[0];
     if (head === undefined) return undefined;
     const { step } = head;
@@ -200,7 +238,7 @@ export class FaultSchedule {
       return step;
     }
     head.seen++;
-    const hit = step.every !== undefined ? head.seen % step.every === 0 : head.draw!() < step.probability!;
+    const hit = (step as Repeating).every !== undefined ? head.seen % (step as Repeating).every! === 0 : head.draw!() < (step as Repeating).probability!;
     return hit ? step : undefined;
   }
 }

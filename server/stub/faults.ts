@@ -28,15 +28,18 @@
 import { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
+import type { Authenticator } from '../auth.js';
 import { ApiError, ERRORS } from '../errors.js';
 import { MAX_HOLD_MS } from '../limits.js';
 import { mulberry32, type FaultSchedule, type InjectedFault, type StepObject, type WireFault } from './fault-schedule.js';
-import type { Hold, HeldAnswers } from './hold.js';
+import { busy, holderOf, type Hold, type HeldAnswers } from './hold.js';
 import type { Journal, PendingEntry } from './journal.js';
 import { preferenceApplied, sendForced, type CodeAnswers, type PreferenceResolver } from './prefer.js';
 
 export interface FaultContext {
   resolvePrefer: PreferenceResolver;
+  /** When set (PLANTSTORE_PREFER=admin), a Prefer that asks for a code, a fault or a delay needs the admin token in PREFER_AUTHORIZATION. */
+  preferGuard: Authenticator | undefined;
   answers: CodeAnswers;
   schedule: FaultSchedule;
   held: HeldAnswers;
@@ -71,14 +74,18 @@ export const DRIBBLE_RETRY_AFTER_SECONDS = 1;
 /** The dribble fault's answer: a complete Error record, sent a few bytes at a time. */
 export const DRIBBLE_TEXT = Buffer.from(JSON.stringify({ error: ERRORS.STUB_DRIBBLE.error, message: ERRORS.STUB_DRIBBLE.message }));
 
-export function faultHooks({ resolvePrefer, answers, schedule, held, journal, pending, losing }: FaultContext): {
+/** The header that carries the admin token for `Prefer` when PLANTSTORE_PREFER=admin: `Bearer <admin token>`, as the controls' Authorization. */
+export const PREFER_AUTHORIZATION = 'plantstore-admin-authorization';
+
+export function faultHooks({ resolvePrefer, preferGuard, answers, schedule, held, journal, pending, losing }: FaultContext): {
   checkPrefer: onRequestHookHandler;
   injectFault: preHandlerHookHandler;
 } {
   const checkPrefer: onRequestHookHandler = (request, _reply, done) => {
     if (request.headers.prefer === undefined) return done();
     try {
-      resolvePrefer(request.headers.prefer);
+      const asked = resolvePrefer(request.headers.prefer);
+      if (asked !== undefined && preferGuard !== undefined) checkPreferGuard(preferGuard, request.headers[PREFER_AUTHORIZATION]);
     } catch (error) {
       return done(error as Error);
     }
@@ -111,8 +118,8 @@ export function faultHooks({ resolvePrefer, answers, schedule, held, journal, pe
     request.log.info({ fault: injected }, 'stub: fault injected');
     const apply = () => applyStep(request, reply, done, step, injected, { answers, held, entry, losing });
     if (!step.delayMs) return apply();
-    const hold = held.acquire(request.raw.socket);
-    if (hold === undefined) return done(busy(held.max, Math.ceil(step.delayMs / 1000)));
+    const hold = held.acquire(request.raw.socket, holderOf(request));
+    if (typeof hold === 'string') return done(busy(held, hold, step.delayMs / 1000));
     hold.wait(step.delayMs).then(() => {
       const gone = hold.ended === 'client-gone';
       hold.release();
@@ -123,6 +130,14 @@ export function faultHooks({ resolvePrefer, answers, schedule, held, journal, pe
     });
   };
   return { checkPrefer, injectFault };
+}
+
+function checkPreferGuard(guard: Authenticator, credentials: string | string[] | undefined): void {
+  try {
+    guard.check(Array.isArray(credentials) ? credentials[0] : credentials);
+  } catch {
+    throw new ApiError('PREFER_FORBIDDEN');
+  }
 }
 
 function scheduled(schedule: FaultSchedule): InjectedFault | undefined {
@@ -175,8 +190,8 @@ const WIRE: Record<WireFault, WireAction> = {
     reply.code(200).type(JSON_TYPE).send(FAULT_HALF);
   },
   hang(request, reply, done, _step, { held }) {
-    const hold = held.acquire(request.raw.socket);
-    if (hold === undefined) return done(busy(held.max, 1));
+    const hold = held.acquire(request.raw.socket, holderOf(request));
+    if (typeof hold === 'string') return done(busy(held, hold, 1));
     reply.hijack();
     // Held until the client gives up (its connection closes), MAX_HOLD_MS
     // pass, or the server closes; then the connection is closed, unanswered.
@@ -190,8 +205,8 @@ const WIRE: Record<WireFault, WireAction> = {
     done();
   },
   dribble(request, reply, done, step, { held }) {
-    const hold = held.acquire(request.raw.socket);
-    if (hold === undefined) return done(busy(held.max, 1));
+    const hold = held.acquire(request.raw.socket, holderOf(request));
+    if (typeof hold === 'string') return done(busy(held, hold, 1));
     reply
       .code(ERRORS.STUB_DRIBBLE.status)
       .header('retry-after', String(DRIBBLE_RETRY_AFTER_SECONDS))
@@ -270,14 +285,6 @@ function dribbled(text: Buffer, bytes: number, intervalMs: number, hold: Hold): 
       callback(error);
     },
   });
-}
-
-function busy(max: number, retryAfterSeconds: number): ApiError {
-  return new ApiError(
-    'STUB_BUSY',
-    `${max} answers are held by the stub (waiting out delays, hang and dribble faults), the most it holds at once: try again later.`,
-    { 'retry-after': String(Math.max(1, retryAfterSeconds)) },
-  );
 }
 
 /** `length` bytes of a fixed pseudo-random sequence (seed 0), the first 0xFF: never JSON, never UTF-8. */

@@ -3,32 +3,38 @@
 // it the hot path carries no hook of the stub at all. It is two things:
 //
 // a Fastify plugin, which adds routes of its own and changes none of the others:
-//   the controls    JSON endpoints under /__admin (controls.ts)
-//   the journal     the most recent API requests (journal.ts), an onSend hook
+//   the controls    JSON endpoints under /__admin (controls.ts, webhook-controls.ts)
+//   the journal     the most recent API requests (journal.ts), an onSend hook,
+//                   and the webhooks' delivery attempts (journal-deliveries.ts)
 //
-// and three stages of the create pipeline, which buildApp hands to the
-// operation's route (routes.ts, createPipeline puts each in its place):
+// and three stages of every operation's pipeline, which buildApp hands to
+// each operation's route (pipeline.ts puts each in its place):
 //   Prefer          a malformed or unanswerable `Prefer` is a 400 (faults.ts, prefer.ts)
-//   delay           authenticated requests to the operation wait, 0 to MAX_DELAY_MS
-//   fault           `Prefer: code=, fault=, delay=` and the schedule of
-//                   POST /__admin/faults (faults.ts, fault-schedule.ts, prefer.ts)
+//   delay           authenticated requests to the API wait, 0 to MAX_DELAY_MS
+//   fault           `Prefer: code=, fault=, delay=` (the operation's own
+//                   declared answers) and the schedule of POST /__admin/faults,
+//                   one schedule for every operation (faults.ts, fault-schedule.ts, prefer.ts)
 //
 // The delay and the faults hold answers back within one bound (hold.ts).
 // Initial plants (initial-plants.ts) are read by start.ts and stored by
 // buildApp, with or without the plugin.
 import type { FastifyPluginCallback, FastifyRequest, preValidationHookHandler } from 'fastify';
+import { createAuthenticator } from '../auth.js';
 import type { CreateRule } from '../create.js';
 import { ApiError } from '../errors.js';
-import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, MAX_DELAY_MS, MAX_WAITING_ANSWERS } from '../limits.js';
-import { RESERVED_PREFIX, type StubStages } from '../routes.js';
+import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, MAX_DELAY_MS, MAX_WAITING_ANSWERS, MAX_WAITING_PER_CREDENTIAL } from '../limits.js';
+import type { StubStages } from '../pipeline.js';
+import { RESERVED_PREFIX } from '../routes.js';
 import type { PlantStore } from '../store.js';
 import type { OperationContract } from '../validation.js';
+import type { Deliveries } from '../webhooks/index.js';
 import { registerControls, type DelaySetting } from './controls.js';
 import { FaultSchedule } from './fault-schedule.js';
 import { faultHooks, loseAnswer } from './faults.js';
-import { defaultSleep, HeldAnswers, type Sleep } from './hold.js';
+import { busy, defaultSleep, HeldAnswers, holderOf, type Sleep } from './hold.js';
 import { Journal, type PendingEntry } from './journal.js';
-import { codeAnswers, preferenceResolver } from './prefer.js';
+import { codeAnswers, preferenceResolver, type DeclaredOperation } from './prefer.js';
+import { controlWebhooks } from './webhook-controls.js';
 
 export type { Sleep } from './hold.js';
 
@@ -37,7 +43,11 @@ export interface StubOptions {
   controls?: boolean;
   /** When set, the controls require `Authorization: Bearer <controlsToken>`. */
   controlsToken?: string;
-  /** Most requests the journal keeps (the oldest go first); 0 keeps none. */
+  /** Host names the controls answer while they have no token, besides loopback names and IP addresses; '*' any (controls-guard.ts). */
+  allowedHosts?: readonly string[] | '*';
+  /** A Prefer that asks for a code, a fault or a delay needs the controls' token (PLANTSTORE_PREFER=admin); requires controlsToken. */
+  preferNeedsControlsToken?: boolean;
+    /** Most entries the journal keeps (requests and webhook delivery attempts; the oldest go first); 0 keeps none. */
   journalSize?: number;
   /** Most bytes the journal's entries take together (the oldest go first); DEFAULT_JOURNAL_BYTES unless given. */
   journalBytes?: number;
@@ -45,6 +55,8 @@ export interface StubOptions {
   delayMs?: number;
   /** Most answers held at once (waiting out a delay, a hang, a dribble; 503 past it); MAX_WAITING_ANSWERS unless given. */
   maxWaiting?: number;
+  /** Most of them one credential holds at once; MAX_WAITING_PER_CREDENTIAL (at most maxWaiting) unless given. */
+  maxWaitingPerCredential?: number;
   /** Replaces the timer behind the delay and the faults (tests observe the waits without waiting). */
   sleep?: Sleep;
 }
@@ -54,9 +66,13 @@ export interface StubContext {
   contract: OperationContract;
   store: PlantStore;
   rule: CreateRule;
+  /** The server's secrets (its tokens, ...): the journal never shows them, wherever they appear. */
+  secrets?: readonly string[];
+  /** The webhooks' deliveries, when the app sends webhooks: the controls name their receivers and schedule their faults, the journal records their attempts. */
+  deliveries?: Deliveries | undefined;
 }
 
-/** The stub, as buildApp uses it: a plugin, and the stages it adds to the create pipeline. */
+/** The stub, as buildApp uses it: a plugin, and the stages it adds to each operation's pipeline. */
 export interface Stub {
   /**
    * The controls under /__admin, the journal, and the end of every held
@@ -64,33 +80,39 @@ export interface Stub {
    * beside the routes, as it changes none of them.
    */
   plugin: FastifyPluginCallback;
-  /** Its stages of the create operation, which routes.ts puts in their places (createPipeline). */
-  stages: StubStages;
+  /** Its stages of an operation's pipeline, which pipeline.ts puts in their places: Prefer answers what the operation declares. */
+  stagesFor(operation: DeclaredOperation): StubStages;
 }
 
-/** The stub, for buildApp; throws a RangeError for a delay out of bounds. */
+/** The stub, for buildApp; throws a RangeError for a delay out of bounds, or a Prefer guard without a token. */
 export function stub(options: StubOptions, context: StubContext): Stub {
   const controls = options.controls ?? true;
+  if (options.preferNeedsControlsToken && options.controlsToken === undefined) throw new RangeError('preferNeedsControlsToken needs a controlsToken');
   const startDelayMs = checkedDelay(options.delayMs ?? 0);
   const delay: DelaySetting = { ms: startDelayMs };
   // With the controls off and no delay: nothing at all, so the hot path carries none of the stub.
-  if (!controls && delay.ms === 0) return { plugin: asPlugin((_app, _options, done) => done()), stages: {} };
-  const journal = new Journal(controls ? (options.journalSize ?? DEFAULT_JOURNAL_SIZE) : 0, options.journalBytes ?? DEFAULT_JOURNAL_BYTES);
+  if (!controls && delay.ms === 0) return { plugin: asPlugin((_app, _options, done) => done()), stagesFor: () => ({}) };
+  const journal = new Journal(controls ? (options.journalSize ?? DEFAULT_JOURNAL_SIZE) : 0, options.journalBytes ?? DEFAULT_JOURNAL_BYTES, context.secrets ?? []);
   // Held answers end early when the server closes, so that `docker stop`
   // answers the requests in flight at once instead of waiting out their
   // delay, and a hang holds no shutdown.
   const closing = new AbortController();
-  const held = new HeldAnswers(options.maxWaiting ?? MAX_WAITING_ANSWERS, closing.signal, options.sleep ?? defaultSleep);
+  const maxWaiting = options.maxWaiting ?? MAX_WAITING_ANSWERS;
+  const share = Math.min(maxWaiting, options.maxWaitingPerCredential ?? MAX_WAITING_PER_CREDENTIAL);
+  const held = new HeldAnswers(maxWaiting, share, closing.signal, options.sleep ?? defaultSleep);
   const pending = new WeakMap<FastifyRequest, PendingEntry>();
   const losing = new WeakSet<FastifyRequest>();
-  const stages: StubStages = { delay: delayHook({ delay, held, journal, pending }) };
+  const delayStage = delayHook({ delay, held, journal, pending });
+  // The create operation's answers check a scheduled step's example (the controls).
   const answers = controls ? codeAnswers(context.contract) : undefined;
   const schedule = new FaultSchedule();
-  if (answers !== undefined) {
-    const { checkPrefer, injectFault } = faultHooks({ resolvePrefer: preferenceResolver(context.contract, answers), answers, schedule, held, journal, pending, losing });
-    stages.prefer = checkPrefer;
-    stages.fault = injectFault;
-  }
+  const preferGuard = options.preferNeedsControlsToken && options.controlsToken !== undefined ? createAuthenticator([options.controlsToken]) : undefined;
+  const stagesFor = (operation: DeclaredOperation): StubStages => {
+    if (!controls) return { delay: delayStage };
+    const own = codeAnswers(operation);
+    const { checkPrefer, injectFault } = faultHooks({ resolvePrefer: preferenceResolver(operation, own), preferGuard, answers: own, schedule, held, journal, pending, losing });
+    return { prefer: checkPrefer, delay: delayStage, fault: injectFault };
+  };
   const plugin: FastifyPluginCallback = (app, _options, done) => {
     app.addHook('preClose', (next) => {
       closing.abort();
@@ -110,11 +132,12 @@ export function stub(options: StubOptions, context: StubContext): Stub {
       next(null, payload);
     });
     if (answers !== undefined) {
-      registerControls(app, { token: options.controlsToken, journal, delay, startDelayMs, faults: { schedule, checkExample: answers.checkExample }, ...context });
+      const webhooks = context.deliveries === undefined ? undefined : controlWebhooks(context.deliveries, (info, fault) => journal.recordDelivery(info, fault));
+      registerControls(app, { token: options.controlsToken, allowedHosts: options.allowedHosts ?? [], journal, delay, startDelayMs, faults: { schedule, checkExample: answers.checkExample }, webhooks, ...context });
     }
     done();
   };
-  return { plugin: asPlugin(plugin), stages };
+  return { plugin: asPlugin(plugin), stagesFor };
 }
 
 /**
@@ -145,11 +168,8 @@ interface DelayContext {
 function delayHook({ delay, held, journal, pending }: DelayContext): preValidationHookHandler {
   return (request, _reply, done) => {
     if (delay.ms === 0) return done();
-    const hold = held.acquire(request.raw.socket);
-    if (hold === undefined) {
-      const message = `${held.max} answers are held by the stub (waiting out its delay of ${delay.ms} ms, hang and dribble faults), the most it holds at once: try again later.`;
-      return done(new ApiError('STUB_BUSY', message, { 'retry-after': String(Math.ceil(delay.ms / 1000)) }));
-    }
+    const hold = held.acquire(request.raw.socket, holderOf(request));
+    if (typeof hold === 'string') return done(busy(held, hold, delay.ms / 1000, `its delay of ${delay.ms} ms`));
     if (journal.capacity > 0) pending.set(request, journal.recordPending(request));
     // Ends early when the server closes or the client is gone: either way, go on.
     hold.wait(delay.ms).then(() => {

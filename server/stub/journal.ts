@@ -1,12 +1,22 @@
-// The stub's journal: the most recent API requests, within a count and a
-// byte budget (the oldest go first), read a page at a time, with every
-// credential redacted when it is read (server/redact.ts).
+// The stub's journal: the most recent API requests and webhook delivery
+// attempts, within a count and a byte budget (the oldest go first), read a
+// page at a time, with every credential redacted when it is read
+// (server/redact.ts): by the names that carry one, and by value, the
+// configured secrets and those a request presents, wherever they appear in
+// the entry.
 import type { FastifyRequest } from 'fastify';
 import { JOURNAL_BODY_LIMIT, JOURNAL_ENTRY_OVERHEAD_BYTES, JOURNAL_PAGE_BYTES } from '../limits.js';
-import { redactHeaders, redactTarget } from '../redact.js';
+import { presentedCredentials, redactHeaders, redactTarget, valueRedactor } from '../redact.js';
+import type { AttemptInfo, AttemptRecord } from '../webhooks/deliveries.js';
 import type { InjectedFault } from './fault-schedule.js';
+import { deliverySlot, presentDelivery, type DeliveryEntry, type DeliverySlot } from './journal-deliveries.js';
 
-interface JournalSlot {
+export type { DeliveryEntry } from './journal-deliveries.js';
+
+type JournalSlot = RequestSlot | DeliverySlot;
+
+interface RequestSlot {
+  kind: 'request';
   seq: number;
   time: number;
   method: string;
@@ -24,7 +34,9 @@ interface JournalSlot {
   bytes: number;
 }
 
+/** An API request, as the journal shows it. */
 export interface JournalEntry {
+  kind: 'request';
   /** Running number since the server started; clearing does not reset it. */
   seq: number;
   time: string;
@@ -51,10 +63,10 @@ export interface JournalPage {
   maxBytes: number;
   /** Bytes the kept entries take, as counted against maxBytes. */
   bytes: number;
-  /** Journaled requests since start. */
+  /** Journaled requests and webhook delivery attempts since start. */
   total: number;
   /** The entries after the page's `after`, oldest first. */
-  entries: JournalEntry[];
+  entries: Array<JournalEntry | DeliveryEntry>;
   /** The `after` of the next page; null when this page holds the newest entry. */
   next: number | null;
 }
@@ -76,6 +88,8 @@ export class Journal {
   constructor(
     readonly capacity: number,
     readonly maxBytes: number,
+    /** The server's secrets (API tokens, the admin token, ...): never shown, wherever they appear. */
+    private readonly secrets: readonly string[] = [],
   ) {}
 
   /** Bytes the kept entries count against the budget. */
@@ -90,6 +104,19 @@ export class Journal {
   /** Hot path: keeps references only; copying, redaction and decoding wait for page(). */
   record(request: FastifyRequest, status: number): void {
     this.add(request, status);
+  }
+
+  /** Records a webhook delivery attempt as it starts; the handle tells it how it ended. */
+  recordDelivery(info: AttemptInfo, fault: unknown): AttemptRecord | undefined {
+    this.seq++;
+    if (this.capacity === 0) return undefined;
+    const slot = deliverySlot(this.seq, info, fault, entryBytes);
+    this.push(slot);
+    return {
+      settled: ({ status, error, outcome }) => {
+        Object.assign(slot, { status, error, outcome });
+      },
+    };
   }
 
   /** Records a request whose answer waits (the stub's delay, a fault): its entry shows status null until answered. */
@@ -110,14 +137,14 @@ export class Journal {
 
   /** Up to `limit` entries after seq `after`, and at most JOURNAL_PAGE_BYTES of them (one at least). */
   page(after: number, limit: number): JournalPage {
-    const entries: JournalEntry[] = [];
+    const entries: Array<JournalEntry | DeliveryEntry> = [];
     let bytes = 0;
     let index = this.firstAfter(after);
     for (; index < this.slots.length && entries.length < limit; index++) {
       const slot = this.slots[index]!;
       if (entries.length > 0 && bytes + slot.bytes > JOURNAL_PAGE_BYTES) break;
       bytes += slot.bytes;
-      entries.push(present(slot));
+      entries.push(present(slot, this.secrets));
     }
     const last = entries.at(-1);
     return { size: this.capacity, maxBytes: this.maxBytes, bytes: this.used, total: this.seq, entries, next: index < this.slots.length && last ? last.seq : null };
@@ -131,14 +158,15 @@ export class Journal {
     return cleared;
   }
 
-  private add(request: FastifyRequest, status: number | null, fault: InjectedFault | null = null): JournalSlot | undefined {
+  private add(request: FastifyRequest, status: number | null, fault: InjectedFault | null = null): RequestSlot | undefined {
     this.seq++;
     if (this.capacity === 0) return undefined;
     const received = request.rawBody;
     // A large body is copied down to the limit, so the journal never holds a
     // whole megabyte-sized upload per entry.
     const body = received !== null && received.length > JOURNAL_BODY_LIMIT ? Buffer.from(received.subarray(0, JOURNAL_BODY_LIMIT)) : received;
-    const slot: JournalSlot = {
+    const slot: RequestSlot = {
+      kind: 'request',
       seq: this.seq,
       time: Date.now(),
       method: request.method,
@@ -150,11 +178,15 @@ export class Journal {
       fault,
       bytes: entryBytes(request.url, request.headers, body) + faultBytes(fault),
     };
+    this.push(slot);
+    return slot;
+  }
+
+  private push(slot: JournalSlot): void {
     this.slots.push(slot);
     this.used += slot.bytes;
     // The newest entry always stays: MIN_JOURNAL_BYTES is above the largest entry.
     while (this.count > this.capacity || (this.used > this.maxBytes && this.count > 1)) this.dropOldest();
-    return slot;
   }
 
   /** True while the slot is in the journal (not evicted, not cleared): seqs rise from the head. */
@@ -200,15 +232,26 @@ function entryBytes(url: string, headers: FastifyRequest['headers'], body: Buffe
   return bytes;
 }
 
-function present(slot: JournalSlot): JournalEntry {
+function present(slot: JournalSlot, secrets: readonly string[]): JournalEntry | DeliveryEntry {
+  if (slot.kind === 'delivery') {
+    const byValue = valueRedactor(secrets);
+    const delivery = presentDelivery(slot);
+    return { ...delivery, url: byValue(delivery.url), body: byValue(delivery.body) };
+  }
   const { body, bodyBytes } = slot;
+  const byValue = valueRedactor([...secrets, ...presentedCredentials(slot.headers)]);
+  const headers = redactHeaders(slot.headers);
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.map(byValue) : byValue(value);
+  }
   return {
+    kind: 'request',
     seq: slot.seq,
     time: new Date(slot.time).toISOString(),
     method: slot.method,
-    path: redactTarget(slot.url),
-    headers: redactHeaders(slot.headers),
-    body: body === null ? null : body.toString('utf8'),
+    path: byValue(redactTarget(slot.url)),
+    headers,
+    body: body === null ? null : byValue(body.toString('utf8')),
     bodyBytes,
     bodyTruncated: body !== null && bodyBytes !== body.length,
     status: slot.status,

@@ -67,7 +67,10 @@ function requiredHeaders(status: number, method: string): Record<string, string>
   return {};
 }
 
-export function codeAnswers(contract: OperationContract): CodeAnswers {
+/** What Prefer reads of an operation: its method, its path and the responses it declares. */
+export type DeclaredOperation = Pick<OperationContract, 'method' | 'path' | 'responses'>;
+
+export function codeAnswers(contract: DeclaredOperation): CodeAnswers {
   const { responses } = contract;
   const method = contract.method.toUpperCase();
   const declared = Object.keys(responses).filter((status) => /^[1-5]\d\d$/.test(status));
@@ -105,7 +108,7 @@ export function codeAnswers(contract: OperationContract): CodeAnswers {
 }
 
 /** A resolver for the operation's Prefer header. */
-export function preferenceResolver(contract: OperationContract, answers: CodeAnswers = codeAnswers(contract)): PreferenceResolver {
+export function preferenceResolver(contract: DeclaredOperation, answers: CodeAnswers = codeAnswers(contract)): PreferenceResolver {
   const { declared, success } = answers;
   const refuse = (message: string) => new ApiError('PREFER_MALFORMED', message);
   return (header) => {

@@ -8,7 +8,7 @@
 // earlier run's. The bundle itself: checkout.test.ts; the summary from a
 // report alone: summary.test.ts.
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { freePort } from '../../lib/process.js';
@@ -137,10 +137,11 @@ describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300
       const first = await runStep({ target: fake.url, token: TOKEN, seed: '3' });
       assert.equal(first.code, 1, first.log);
       assert.ok(existsSync(join(first.workspace, 'conformance-reports', 'conformance.json')));
-      // The same workspace, and an option the harness refuses: exit 2 before any check, and no report.
-      const second = await runStep({ target: fake.url, token: TOKEN, seed: '3' }, { workspace: first.workspace, env: { PLANTSTORE_CASES: 'many' } });
+      // The same workspace, and an option the harness refuses (from the file the `config` input names): exit 2 before any check, and no report.
+      writeFileSync(join(first.workspace, 'conformance.yaml'), 'cases: many\n');
+      const second = await runStep({ target: fake.url, token: TOKEN, seed: '3', config: 'conformance.yaml' }, { workspace: first.workspace });
       assert.equal(second.code, 2, second.log);
-      assert.match(second.log, /PLANTSTORE_CASES/);
+      assert.match(second.log, /cases in .*conformance\.yaml/);
       assert.match(second.summary, /^## Plant Store conformance: ERROR: the harness could not finish$/m);
       assert.match(second.summary, /No report: the run ended before checks ran \(exit 2\)/);
       assert.doesNotMatch(second.summary, /### Failures|What failed|\| target \| pass/, second.summary);

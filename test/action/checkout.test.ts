@@ -14,7 +14,7 @@ import { startFake } from '../support/fake-server.js';
 
 describe('the GitHub Action\'s checkout (action.yml and the committed bundle)', { timeout: 300_000 }, () => {
   it('action.yml is a JavaScript action that runs the committed bundle: no install, no build', () => {
-    assert.deepEqual(Object.keys(action.inputs).sort(), ['compat-base', 'reports', 'seed', 'strict', 'target', 'token']);
+    assert.deepEqual(Object.keys(action.inputs).sort(), ['compat-base', 'config', 'config-variables', 'reports', 'seed', 'strict', 'target', 'token']);
     assert.deepEqual(Object.keys(action.outputs).sort(), ['compat-exit-code', 'compat-report', 'exit-code', 'html-report', 'json-report', 'junit-report']);
     // Required unless compat-base is given: the step says so (below).
     assert.equal(action.inputs.target!.required, false);

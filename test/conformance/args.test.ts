@@ -9,6 +9,7 @@ import { after, describe, it } from 'node:test';
 import { parseCliArgs } from '../../conformance/cli/args.js';
 import { UsageError } from '../../conformance/cli/values.js';
 import { PLACEHOLDER_TOKEN } from '../../conformance/model/target.js';
+import { runRedactor } from '../../conformance/redact/secrets.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-args-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -98,5 +99,24 @@ describe('the options from flags, environment and configuration file', { timeout
     refused(['http://a.example'], /a URL is given with --target http:\/\/a\.example/);
     refused(['--only', 'PS-AUTH-01'], /no check PS-AUTH-01 \(did you mean PS-AUTH-001\?\)/);
     assert.equal(parseCliArgs(['run', '--target', 'http://a.example'], {}, NO_FILE).command, 'run');
+  });
+});
+
+describe('what a configuration file may read and set', { timeout: 30_000 }, () => {
+  it('each value of 8 or more characters a ${VAR} gave is a secret, redacted by value in the reports; a shorter one is not', () => {
+    const cwd = folderWith('plantstore.conformance.yaml', 'target: http://file.example\nheader: ["x-build: ${BUILD_SECRET}"]\ncases: ${CASES}\n');
+    const o = parseCliArgs([], { BUILD_SECRET: 'build-secret-2b7f', CASES: '12' }, cwd);
+    assert.deepEqual(o.secrets, ['build-secret-2b7f']);
+    const redact = runRedactor([{ name: 'target', url: 'http://file.example', token: 't0ken-value-long', role: 'target', informs: false, restrictsTokens: false, headers: { 'x-build': 'build-secret-2b7f' }, secrets: o.secrets }]);
+    assert.equal(redact('echoed build-secret-2b7f and 12'), 'echoed <redacted> and 12');
+  });
+
+  it('a narrower policy: no file of the working directory, ${VAR} from the listed variables only, only the listed keys', () => {
+    const cwd = folderWith('plantstore.conformance.yaml', 'target: http://file.example\n');
+    assert.equal(parseCliArgs(['--target', 'http://a.example'], {}, cwd, { implicitFile: false }).configFile, undefined);
+    const file = join(folderWith('tune.yaml', 'header: ["x-a: ${OTHER}"]\n'), 'tune.yaml');
+    assert.throws(() => parseCliArgs(['--config', file], { OTHER: 'secret-value-long' }, NO_FILE, { implicitFile: false, variables: { ALLOWED: 'x' } }), (err: unknown) => err instanceof UsageError && /\$\{OTHER\} is not a variable this run may read/.test(err.message));
+    const keyed = join(folderWith('keys.yaml', 'json: /tmp/elsewhere.json\n'), 'keys.yaml');
+    assert.throws(() => parseCliArgs(['--config', keyed], {}, NO_FILE, { implicitFile: false, keys: ['header'] }), (err: unknown) => err instanceof UsageError && /json cannot be set in this configuration file/.test(err.message));
   });
 });

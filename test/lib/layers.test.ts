@@ -73,7 +73,7 @@ describe('layers', { timeout: 60_000 }, () => {
   test('the imports are read: every layer has modules, type and dynamic imports included', () => {
     for (const layer of LAYERS) assert.ok([...graph.keys()].some((module) => module.startsWith(`${HARNESS}/${layer}/`)), layer);
     assert.ok(graph.get(`${HARNESS}/checks/types.ts`)?.includes(`${HARNESS}/checks/exchange.ts`), 'a type import (checks/types.ts → checks/exchange.ts)');
-    assert.ok(graph.get(`${HARNESS}/cli/main.ts`)?.includes(`${HARNESS}/cli/compat.ts`), 'a dynamic import (cli/main.ts → cli/compat.ts)');
+    assert.ok(graph.get(`${HARNESS}/cli/main.ts`)?.includes(`${HARNESS}/cli/compat-deadline.ts`), 'a dynamic import (cli/main.ts → cli/compat-deadline.ts)');
     assert.ok(existsSync(join(ROOT, ENTRY)), ENTRY);
   });
 

@@ -1,6 +1,7 @@
 // The maps of the code in the docs ("Where the code is" in docs/server.md,
-// and in docs/stub.md for the stub) name every file of server/ and
-// server/stub/, and no file that is not there.
+// and in docs/stub.md for the stub and the webhooks) name every file of
+// server/, server/operations/, server/stub/ and server/webhooks/, and no
+// file that is not there.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,12 +26,13 @@ const filesOf = (folder: string) =>
     .map((entry) => `${folder}/${entry.name}`);
 
 describe('the maps of the code', { timeout: 30_000 }, () => {
-  test('docs/server.md names every file of server/ and server/stub/, and none that is gone', () => {
-    assert.deepEqual(mappedFiles('server.md'), [...filesOf('server'), ...filesOf('server/stub')].sort());
+  test('docs/server.md names every file of server/, server/operations/, server/stub/ and server/webhooks/, and none that is gone', () => {
+    assert.deepEqual(mappedFiles('server.md'), [...filesOf('server'), ...filesOf('server/operations'), ...filesOf('server/stub'), ...filesOf('server/webhooks')].sort());
   });
 
-  test('docs/stub.md names every file of server/stub/', () => {
-    const stubFiles = filesOf('server/stub');
-    assert.deepEqual(mappedFiles('stub.md').filter((path) => path.startsWith('server/stub/')), stubFiles.sort());
+  test('docs/stub.md names every file of server/stub/ and server/webhooks/', () => {
+    for (const folder of ['server/stub', 'server/webhooks']) {
+      assert.deepEqual(mappedFiles('stub.md').filter((path) => path.startsWith(`${folder}/`)), filesOf(folder).sort());
+    }
   });
 });

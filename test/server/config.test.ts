@@ -15,6 +15,7 @@ test('defaults: port 4010 and loopback (as Prism), any token, info, 1 MiB, a mil
     specPath: undefined,
     databaseUrl: undefined,
     databasePool: 10,
+    inference: { resource: true, limit: true, offset: true, cursor: true, filter: true },
   });
   assert.equal(readConfig({ HOST: ' ' }).host, '127.0.0.1', 'a blank HOST is the default');
   assert.equal(readConfig({ HOST: '0.0.0.0' }).host, '0.0.0.0', 'all interfaces only when asked for (the image does)');
@@ -32,6 +33,7 @@ test('values are read and trimmed; tokens are comma-separated', () => {
     PLANTSTORE_SPEC: ' evolved.yaml ',
     PLANTSTORE_DATABASE_URL: ' postgresql://plants:pw@db.internal:5432/plants?sslmode=require ',
     PLANTSTORE_DATABASE_POOL: '4',
+    PLANTSTORE_INFER: ' Limit, cursor ',
   });
   assert.deepEqual(config, {
     port: 4011,
@@ -44,7 +46,9 @@ test('values are read and trimmed; tokens are comma-separated', () => {
     specPath: 'evolved.yaml',
     databaseUrl: 'postgresql://plants:pw@db.internal:5432/plants?sslmode=require',
     databasePool: 4,
+    inference: { resource: false, limit: true, offset: false, cursor: true, filter: false },
   });
+  assert.deepEqual(readConfig({ PLANTSTORE_INFER: 'none' }).inference, { resource: false, limit: false, offset: false, cursor: false, filter: false });
 });
 
 test('bad values are refused with a message naming the variable', () => {
@@ -58,6 +62,8 @@ test('bad values are refused with a message naming the variable', () => {
     [{ PLANTSTORE_TOKENS: 'good,bad token' }, /^PLANTSTORE_TOKENS/],
     [{ PLANTSTORE_MAX_BYTES: '1e9' }, /^PLANTSTORE_MAX_BYTES must be a whole number/],
     [{ PLANTSTORE_DATABASE_POOL: '0' }, /^PLANTSTORE_DATABASE_POOL must be a whole number from 1 to 1000/],
+    [{ PLANTSTORE_INFER: 'limit,pages' }, /^PLANTSTORE_INFER must be none, or a comma-separated list of resource, limit, offset, cursor, filter; got "limit,pages"/],
+    [{ PLANTSTORE_INFER: ',' }, /^PLANTSTORE_INFER must be none/],
     // Refused without repeating the value, which may hold a password.
     [{ PLANTSTORE_DATABASE_URL: 'mysql://u:pw@db/plants' }, /^PLANTSTORE_DATABASE_URL must be a URL of the form postgres:\/\/user:password@host:port\/database$/],
     [{ PLANTSTORE_DATABASE_URL: 'db.internal:5432' }, /^PLANTSTORE_DATABASE_URL must be a URL/],

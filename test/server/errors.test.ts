@@ -17,7 +17,7 @@ const SERVER_DOC = readFileSync(join(ROOT, 'docs/server.md'), 'utf8');
 const STUB_DOC = readFileSync(join(ROOT, 'docs/stub.md'), 'utf8');
 
 /** The stub's errors: docs/stub.md documents them, with the controls, Prefer and the faults, rather than server.md's behaviour table. */
-const STUB_ERRORS: readonly ErrorCode[] = ['PREFER_MALFORMED', 'PREFER_UNDECLARED', 'STUB_INVALID_REQUEST', 'STUB_BUSY', 'STUB_DRIBBLE'];
+const STUB_ERRORS: readonly ErrorCode[] = ['PREFER_MALFORMED', 'PREFER_UNDECLARED', 'STUB_INVALID_REQUEST', 'PREFER_FORBIDDEN', 'CONTROLS_HOST_REFUSED', 'STUB_BUSY', 'STUB_DRIBBLE'];
 
 interface Row {
   request: string;
@@ -79,8 +79,10 @@ describe('the table of errors and docs/server.md', { timeout: 60_000 }, () => {
 
   test('the behaviour table is read: its rows, statuses and error numbers', () => {
     assert.ok(rows.length >= 25, `${rows.length} rows`);
-    const declared = rows.find((row) => row.request.startsWith('another operation the document declares'));
-    assert.deepEqual(declared && { statuses: declared.statuses, errors: declared.errors }, { statuses: [401, 404], errors: [40101, 40102, 40103, 40104, 40401] });
+    const unknownId = rows.find((row) => row.request.startsWith("an item's id that is not stored"));
+    assert.deepEqual(unknownId && { statuses: unknownId.statuses, errors: unknownId.errors }, { statuses: [404], errors: [40402] });
+    const wrongMethod = rows.find((row) => row.request.startsWith('another method on a path the document declares'));
+    assert.deepEqual(wrongMethod && { statuses: wrongMethod.statuses, errors: wrongMethod.errors }, { statuses: [405], errors: [40501] });
   });
 
   test("every row's error number is an entry of ERRORS, with a status the row gives", () => {

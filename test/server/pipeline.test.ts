@@ -1,21 +1,26 @@
-// The create operation's pipeline (server/routes.ts, createPipeline): its
-// stages are the order of checks of docs/server.md, the route is made of
-// them in that order, and the stub hands its stages to the route rather than
-// changing the route itself.
+// Every operation's pipeline (server/pipeline.ts): its stages are the order
+// of checks of docs/server.md, whatever the operation (a stage that does not
+// apply has nothing to run), the route is made of them in that order, and
+// the stub hands its stages to each route rather than changing the routes.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { readOpenApi } from '../../spec/openapi.js';
 import { buildApp } from '../../server/app.js';
 import { createAuthenticator } from '../../server/auth.js';
+import { PlantChanges } from '../../server/changes.js';
 import { createRule } from '../../server/create.js';
-import { createPipeline, routeOptionsOf, type CreatePipelineOptions, type Stage } from '../../server/routes.js';
-import { createMemoryStore } from '../../server/store.js';
+import { createMemoryStore } from '../../server/memory-store.js';
+import { ALL_INFERENCES, servedOperations, type ServedOperation } from '../../server/operations/served.js';
+import { routeOptionsOf, type Stage } from '../../server/pipeline.js';
+import { operationPipeline } from '../../server/routes.js';
 import { stub } from '../../server/stub/index.js';
-import { loadOperationContract } from '../../server/validation.js';
+import { operationContract } from '../../server/validation.js';
 import { AUTH, JSON_TYPE } from './support.js';
 
 const DOC = fileURLToPath(new URL('../../../docs/server.md', import.meta.url)); // from dist/test/server/
+const fixture = (name: string) => fileURLToPath(new URL(`../../../test/fixtures/operations/${name}`, import.meta.url));
 
 /** The numbered list between the pipeline markers of docs/server.md: each item's name (its bold words) and whether it says "(stub only)". */
 function documentedStages(markdown: string): Array<{ name: string; stubOnly: boolean }> {
@@ -28,32 +33,44 @@ function documentedStages(markdown: string): Array<{ name: string; stubOnly: boo
   }));
 }
 
-function options(withStub: boolean): CreatePipelineOptions {
-  const contract = loadOperationContract();
+/** The served operations of a document, and the stub's stages for them when asked for. */
+function served(specPath: string | undefined, withStub: boolean) {
+  const { document, source } = readOpenApi(specPath);
+  const contract = operationContract(document, source);
   const store = createMemoryStore(100, 1 << 20);
   const rule = createRule(contract, store);
-  return { contract, authenticator: createAuthenticator(undefined), rule, bodyLimit: 1024, stub: withStub ? stub({}, { contract, store, rule }).stages : undefined };
+  const operations = servedOperations(document, { contract, store, rule, changes: new PlantChanges(), inference: ALL_INFERENCES });
+  const stages = withStub ? stub({}, { contract, store, rule }).stagesFor : undefined;
+  const pipelineOf = (operation: ServedOperation) => operationPipeline(operation, { authenticator: createAuthenticator(undefined), bodyLimit: 1024, stub: stages });
+  return { operations, pipelineOf };
 }
 
 const named = (stages: readonly Stage[]) => stages.map(({ name, stubOnly }) => ({ name, stubOnly: stubOnly === true }));
 const hookOf = (stage: Stage | undefined) => (stage !== undefined && 'run' in stage ? stage.run : undefined);
+const stageNamed = (stages: readonly Stage[], name: string) => hookOf(stages.find((stage) => stage.name === name));
 
-describe('the create pipeline', { timeout: 60_000 }, () => {
-  test("its stages are docs/server.md's order of checks, the stub's marked stub only", () => {
+describe('the pipelines', { timeout: 60_000 }, () => {
+  test("every operation's stages are docs/server.md's order of checks, the stub's marked stub only", () => {
     const documented = documentedStages(readFileSync(DOC, 'utf8'));
-    assert.ok(documented.length >= 8, `the doc's list has the stages: ${JSON.stringify(documented)}`);
-    assert.deepEqual(named(createPipeline(options(true))), documented);
-    assert.deepEqual(named(createPipeline(options(false))), documented);
+    assert.ok(documented.length >= 9, `the doc's list has the stages: ${JSON.stringify(documented)}`);
+    for (const spec of [undefined, fixture('crud.yaml'), fixture('unmapped.yaml')]) {
+      for (const withStub of [true, false]) {
+        const { operations, pipelineOf } = served(spec, withStub);
+        for (const operation of operations) assert.deepEqual(named(pipelineOf(operation)), documented, `${operation.method} ${operation.path}`);
+      }
+    }
   });
 
   test("the doc's list is read as written: a stage moved in it no longer matches", () => {
-    const text = readFileSync(DOC, 'utf8').replace('5. **delay**', '5. **JSON syntax**').replace('6. **JSON syntax**', '6. **delay**');
-    assert.notDeepEqual(named(createPipeline(options(true))), documentedStages(text));
+    const text = readFileSync(DOC, 'utf8').replace('6. **delay**', '6. **JSON syntax**').replace('7. **JSON syntax**', '7. **delay**');
+    const { operations, pipelineOf } = served(undefined, true);
+    assert.notDeepEqual(named(pipelineOf(operations[0]!)), documentedStages(text));
   });
 
   test("the route runs each stage's function in its phase, in the list's order; the stub's only with the stub", () => {
     for (const withStub of [true, false]) {
-      const stages = createPipeline(options(withStub));
+      const { operations, pipelineOf } = served(undefined, withStub);
+      const stages = pipelineOf(operations[0]!);
       const route = routeOptionsOf(stages);
       const inPhase = (phase: Stage['phase']) => stages.filter((stage) => stage.phase === phase).map(hookOf).filter((run) => run !== undefined);
       assert.deepEqual(route.onRequest, inPhase('onRequest'));
@@ -64,22 +81,40 @@ describe('the create pipeline', { timeout: 60_000 }, () => {
       const stubHooks = stages.filter((stage) => stage.stubOnly).map(hookOf);
       assert.equal(stubHooks.length, 3);
       assert.ok(withStub ? stubHooks.every((run) => run !== undefined) : stubHooks.every((run) => run === undefined));
+      // The create of the shipped document: credentials and JSON syntax, and the stub's three; no parameters.
       assert.equal(route.onRequest.length + route.preValidation.length + route.preHandler.length, withStub ? 5 : 2);
     }
   });
 
+  test('a stage that does not apply has nothing to run: no credentials where security is [], no body stages without a body, no parameters stage without parameters', () => {
+    const { operations, pipelineOf } = served(fixture('open-operation.yaml'), false);
+    const of = (method: string, path: string) => pipelineOf(operations.find((op) => op.method === method && op.path === path)!);
+    const publicList = of('GET', '/plants');
+    assert.equal(stageNamed(publicList, 'credentials'), undefined, 'security: [] needs none');
+    assert.notEqual(stageNamed(publicList, 'parameters'), undefined, 'limit is checked');
+    assert.equal(stageNamed(publicList, 'content type'), undefined);
+    assert.equal(stageNamed(publicList, 'JSON syntax'), undefined);
+    const remove = of('DELETE', '/plants/{id}');
+    assert.notEqual(stageNamed(remove, 'credentials'), undefined, "the document's security applies");
+    assert.notEqual(stageNamed(remove, 'parameters'), undefined, 'the id is checked');
+    const create = of('POST', '/plants');
+    assert.equal(stageNamed(create, 'parameters'), undefined);
+    assert.notEqual(stageNamed(create, 'content type'), undefined);
+  });
+
   test('a list whose stages go back in the request lifecycle is refused, not run in another order', () => {
-    const stages = [...createPipeline(options(true))];
+    const { operations, pipelineOf } = served(undefined, true);
+    const stages = [...pipelineOf(operations[0]!)];
     const credentials = stages.shift() as Stage;
-    stages.splice(2, 0, credentials); // after the content type (preParsing)
+    stages.splice(3, 0, credentials); // after the content type (preParsing)
     assert.throws(() => routeOptionsOf(stages), /stage credentials runs in onRequest, before the stage above it \(preParsing\)/);
-    const handlerSwapped = [...createPipeline(options(false))];
+    const handlerSwapped = [...served(undefined, false).pipelineOf(operations[0]!)];
     const [store, answer] = handlerSwapped.splice(-2, 2) as [Stage, Stage];
     handlerSwapped.push(answer, store);
     assert.throws(() => routeOptionsOf(handlerSwapped), /handler steps are schema, store and answer, in this order; declared: schema, answer, store/);
   });
 
-  test("the stub's plugin changes no route: the journal records the create, a declared operation, a wrong method and an unknown path", async () => {
+  test("the stub's plugin changes no route: the journal records the create, a read, a wrong method and an unknown path", async () => {
     const app = buildApp({ stub: {}, specPath: fileURLToPath(new URL('../../../test/fixtures/get-plant-by-id.yaml', import.meta.url)) });
     try {
       const answers = [

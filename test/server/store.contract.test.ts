@@ -6,32 +6,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { openPostgresStore, redactDatabaseUrl } from '../../server/postgres-store.js';
 import { PLANT_OVERHEAD_BYTES } from '../../server/limits.js';
-import { createMemoryStore, plantBytes, plantJson, StoreStartError, StoreUnavailableError, type PlantStore, type StoredPlant } from '../../server/store.js';
-import { POSTGRES_MISSING, sql, useTestDatabases } from '../support/postgres.js';
+import { plantBytes, StoreStartError, StoreUnavailableError } from '../../server/store.js';
+import { POSTGRES_MISSING, sql } from '../support/postgres.js';
+import { entry, text, useStoreKinds } from './store-kinds.js';
 import { app, assertError, post } from './support.js';
 
-const databases = useTestDatabases();
+const { databases, postgres, kinds } = useStoreKinds();
 
-/** A plant's JSON text, as the create rule makes it. */
-const text = (plant: StoredPlant): string => plantJson(plant);
-/** A store's entry for a plant. */
-const entry = (id: string, plant: StoredPlant) => ({ id, json: text(plant) });
-
-type MakeStore = (maxPlants?: number, maxBytes?: number) => Promise<PlantStore>;
-
-const opened: PlantStore[] = [];
-async function postgres(maxPlants = 1_000_000, maxBytes = 256 * 1024 * 1024, url?: string): Promise<PlantStore> {
-  const store = await openPostgresStore({ url: url ?? (await databases.fresh()), maxPlants, maxBytes });
-  opened.push(store);
-  return store;
-}
-
-const stores: Array<[string, MakeStore, { skip: string | false }]> = [
-  ['memory', async (maxPlants, maxBytes) => createMemoryStore(maxPlants, maxBytes), { skip: false }],
-  ['postgresql', (maxPlants, maxBytes) => postgres(maxPlants, maxBytes), { skip: POSTGRES_MISSING }],
-];
-
-for (const [kind, make, options] of stores) {
+for (const [kind, make, options] of kinds) {
   describe(`the PlantStore contract: ${kind}`, options, () => {
     test('create stores a plant once; the id is the key, exact at both int64 ends', { timeout: 120_000 }, async () => {
       const store = await make();
@@ -225,9 +207,5 @@ describe('the PostgreSQL store', { skip: POSTGRES_MISSING }, () => {
     assertError(await create(1), 400, 40004);
     assert.deepEqual((await server.inject({ method: 'GET', url: '/__health' })).json(), { status: 'ok', store: 'postgresql' });
     await server.close();
-  });
-
-  test.after(async () => {
-    await Promise.all(opened.map(async (store) => store.close()));
   });
 });

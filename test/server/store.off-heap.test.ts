@@ -46,3 +46,47 @@ test('PlantIds: every id found again, none found that was not stored, listed bac
   assert.equal(ids.find(0), undefined);
   assert.equal(ids.add(7), 0);
 });
+
+test('PlantIds.remove: the id is found no more, every other still is (linear probing closes the gap), and its index stays handed out, marked', () => {
+  const ids = new PlantIds();
+  // Ids that collide (same low bits) and sit next to each other in the table, and ids kept as text.
+  const keys: PlantKey[] = [...Array.from({ length: 3000 }, (_, i) => (i % 2 === 0 ? i : i * 2 ** 32)), '9007199254740993', '-9223372036854775808'];
+  for (const key of keys) ids.add(key);
+  const removed = new Set<PlantKey>();
+  keys.forEach((key, index) => {
+    if (index % 3 === 0) {
+      ids.remove(key, index);
+      removed.add(key);
+    }
+  });
+  assert.equal(ids.size, keys.length - removed.size);
+  assert.equal(ids.length, keys.length);
+  keys.forEach((key, index) => {
+    assert.equal(ids.find(key), removed.has(key) ? undefined : index, `find ${key}`);
+    assert.equal(ids.holds(index), !removed.has(key));
+    assert.equal(ids.keyAt(index), removed.has(key) ? undefined : key);
+  });
+  assert.equal(ids.add(0), keys.length, 'a removed id added again gets a new index');
+  assert.equal(ids.find(0), keys.length);
+});
+
+test('PlantTexts: replace writes over a text that fits and anew one that does not, remove leaves dead bytes, compacted copies the live texts byte for byte', () => {
+  const texts = new PlantTexts();
+  const originals = ['Monstera', 'ünïcödé', 'emoji 🌱', 'x'.repeat(400_000), 'short'];
+  for (const text of originals) texts.add(text);
+  texts.replace(0, 'Fern'); // shorter, latin1: in place
+  assert.equal(texts.text(0), 'Fern');
+  assert.equal(texts.deadBytes, 'Monstera'.length - 'Fern'.length);
+  texts.replace(1, 'ж'); // another encoding: anew
+  assert.equal(texts.text(1), 'ж');
+  assert.equal(texts.deadBytes, 4 + 'ünïcödé'.length);
+  texts.replace(4, 'a longer text than before');
+  texts.remove(3);
+  assert.equal(texts.deadBytes, 4 + 'ünïcödé'.length + 'short'.length + 400_000);
+  assert.equal(texts.text(2), 'emoji 🌱');
+  const compacted = texts.compacted((index) => index !== 3);
+  assert.deepEqual([0, 1, 2, 3].map((index) => compacted.text(index)), ['Fern', 'ж', 'emoji 🌱', 'a longer text than before']);
+  assert.deepEqual([0, 1, 2, 3].map((index) => compacted.bytesAt(index)), [4, 2, 2 * 'emoji 🌱'.length, 25]);
+  assert.equal(compacted.deadBytes, 0);
+  assert.equal(compacted.add('next'), 4);
+});

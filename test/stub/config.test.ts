@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, readStubConfig } from '../../server/config.js';
+import { checkTogether, ConfigError, readConfig, readStubConfig } from '../../server/config.js';
 
 test('stub configuration: defaults', () => {
   const config = readStubConfig({});
@@ -56,4 +56,23 @@ test('stub configuration: bad values name the variable', () => {
     [{ PLANTSTORE_DELAY_MS: '-5' }, /PLANTSTORE_DELAY_MS/],
   ];
   for (const [env, message] of bad) assert.throws(() => readStubConfig(env), (e: unknown) => e instanceof ConfigError && message.test(e.message));
+});
+
+test('stub configuration: PLANTSTORE_ALLOWED_HOSTS and PLANTSTORE_PREFER, their defaults, and what is refused', () => {
+  const defaults = readStubConfig({});
+  assert.deepEqual(defaults.allowedHosts, []);
+  assert.equal(defaults.preferNeedsControlsToken, false);
+  assert.deepEqual(readStubConfig({ PLANTSTORE_ALLOWED_HOSTS: ' PlantStore , stub.internal.,' }).allowedHosts, ['plantstore', 'stub.internal.']);
+  assert.equal(readStubConfig({ PLANTSTORE_ALLOWED_HOSTS: 'plantstore,*' }).allowedHosts, '*');
+  for (const bad of ['plantstore:4010', 'http://plantstore', 'plant store', '-dash.example']) {
+    assert.throws(() => readStubConfig({ PLANTSTORE_ALLOWED_HOSTS: bad }), (error: unknown) => error instanceof ConfigError && /PLANTSTORE_ALLOWED_HOSTS must list host names/.test(error.message), bad);
+  }
+  assert.equal(readStubConfig({ PLANTSTORE_PREFER: 'ADMIN', PLANTSTORE_ADMIN_TOKEN: 'admin-token' }).preferNeedsControlsToken, true);
+  assert.equal(readStubConfig({ PLANTSTORE_PREFER: 'open' }).preferNeedsControlsToken, false);
+  assert.throws(() => readStubConfig({ PLANTSTORE_PREFER: 'tokens' }), /PLANTSTORE_PREFER must be one of open, admin, got "tokens"/);
+});
+
+test('PLANTSTORE_PREFER=admin without PLANTSTORE_ADMIN_TOKEN stops the start: a guard with no token would refuse every Prefer, or none', () => {
+  assert.throws(() => checkTogether(readConfig({}), readStubConfig({ PLANTSTORE_PREFER: 'admin' })), /PLANTSTORE_PREFER=admin needs PLANTSTORE_ADMIN_TOKEN/);
+  checkTogether(readConfig({}), readStubConfig({ PLANTSTORE_PREFER: 'admin', PLANTSTORE_ADMIN_TOKEN: 'admin-token' }));
 });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { fixturePath } from '../support/fixtures.js';
 import { listening, stubApp, TOKEN } from './helpers.js';
 
 const DOC = fileURLToPath(new URL('../../../docs/stub.md', import.meta.url)); // from dist/test/stub/
@@ -24,13 +25,15 @@ function runNode(file: string, env: Record<string, string>): Promise<{ code: num
 }
 
 describe('docs/stub.md: the client patterns run against the stub', { timeout: 240_000 }, () => {
-  test('the page has the three examples', () => {
-    assert.deepEqual(examples.map(({ name }) => name), ['retry-with-backoff.mjs', 'timeout.mjs', 'circuit-breaker.mjs']);
+  test('the page has the four examples', () => {
+    assert.deepEqual(examples.map(({ name }) => name), ['retry-with-backoff.mjs', 'timeout.mjs', 'circuit-breaker.mjs', 'webhook-receiver.mjs']);
   });
 
   for (const { name, code } of examples) {
     test(name, async () => {
-      const app = stubApp({ stub: { controlsToken: ADMIN_TOKEN } });
+      // The receiver's example needs a document with a webhook: the starter, as its page says.
+      const webhooks = name === 'webhook-receiver.mjs' ? { specPath: fixturePath('operations/starter.yaml'), webhooks: { backoffMs: 10 } } : {};
+      const app = stubApp({ stub: { controlsToken: ADMIN_TOKEN }, ...webhooks });
       const base = await listening(app);
       const dir = mkdtempSync(join(tmpdir(), 'plantstore-example-'));
       try {

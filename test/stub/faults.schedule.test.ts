@@ -205,7 +205,7 @@ describe('the fault schedule', { timeout: 120_000 }, () => {
     await createPlant(app, { id: 1, name: 'Fern' });
     await app.inject({ method: 'PUT', url: '/__admin/delay', headers: JSON_TYPE, payload: '{"ms": 500}' });
     await schedule(app, [{ code: 503 }, { fault: 'reset' }]);
-    const reset = await app.inject({ method: 'POST', url: '/__admin/reset' });
+    const reset = await app.inject({ method: 'POST', url: '/__admin/reset', headers: JSON_TYPE });
     assert.deepEqual(reset.json(), { plantsDeleted: 1, journalCleared: 1, faultsCleared: 2, delayMs: 1 });
     assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/faults' })).json(), { steps: [] });
     assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/delay' })).json(), { ms: 1 });

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import got, { HTTPError } from 'got';
 import { Agent, interceptors, request } from 'undici';
 import { ERRORS } from '../../server/errors.js';
+import { fixturePath } from '../support/fixtures.js';
 import { journalEntries, JSON_AUTH, listening, schedule, storedIds, stubApp } from './helpers.js';
 
 const PLANT = { id: 7, name: 'Fern', tag: 'shade' };
@@ -115,6 +116,33 @@ describe('the fault lost-answer', { timeout: 120_000 }, () => {
         { status: 400, fault: null },
       ]);
     }));
+
+  test('on another operation (DELETE of starter.yaml): the plant is deleted and the answer lost; the retry meets the 404', async () => {
+    const app = stubApp({ specPath: fixturePath('operations/starter.yaml') });
+    const base = await listening(app);
+    try {
+      const created = await request(`${base}/plants`, { method: 'POST', headers: JSON_AUTH, body: JSON.stringify(PLANT) });
+      assert.equal(created.statusCode, 200);
+      await created.body.dump();
+      await schedule(app, [LOST_STEP]);
+      const remove = () => request(`${base}/plants/7`, { method: 'DELETE', headers: { authorization: JSON_AUTH.authorization } });
+      const error = await remove().then(
+        () => assert.fail('the answer was delivered'),
+        (reason: Error & { code?: string }) => reason,
+      );
+      assert.equal(error.code, 'ECONNRESET', `${error.name}: ${error.message}`);
+      assert.deepEqual(await storedIds(app), [], 'deleted before the answer was lost');
+      const again = await remove();
+      assert.equal(again.statusCode, 404);
+      await again.body.dump();
+      assert.deepEqual((await journaled(app)).slice(1), [
+        { status: null, fault: { from: 'schedule', step: LOST_STEP } },
+        { status: 404, fault: null },
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
 
   test('without a socket (app.inject): the injected request fails naming the fault, and the plant is stored', async () => {
     const app = stubApp();

@@ -23,6 +23,8 @@ export interface TargetPlan {
   tokenFrom?: string;
   /** Headers for every request to the --targets. */
   headers?: Array<[name: string, value: string]>;
+  /** Values to redact by value in every report (what the configuration file took from ${VAR}). */
+  secrets?: string[];
 }
 
 export class ServerStartError extends StartError {
@@ -94,8 +96,9 @@ export async function startTargets(plan: TargetPlan, owned: OwnedServers, say: (
     targets.push({ name: 'prism', url: prism.value.url, token: PLACEHOLDER_TOKEN, role: 'prism', informs: true, restrictsTokens: false });
   }
   const headers = plan.headers && plan.headers.length > 0 ? Object.fromEntries(plan.headers) : undefined;
+  const secrets = plan.secrets && plan.secrets.length > 0 ? plan.secrets : undefined;
   for (const t of plan.targets) {
-    targets.push({ ...t, token: plan.token, role: 'target', informs: false, restrictsTokens: plan.restrictsTokens, tokenFrom: plan.tokenFrom, ...(headers ? { headers } : {}) });
+    targets.push({ ...t, token: plan.token, role: 'target', informs: false, restrictsTokens: plan.restrictsTokens, tokenFrom: plan.tokenFrom, ...(headers ? { headers } : {}), ...(secrets ? { secrets } : {}) });
   }
   return targets;
 }

@@ -1,0 +1,61 @@
+// The one place where a change of a stored plant is known to have
+// committed: the store answered it (a database store once it committed),
+// and the answer is on its way. Each operation that changes a plant tells
+// the feed, after the store and before the answer (the create rule tells
+// `created`); whoever needs to act on committed changes (the webhooks, sent
+// to receivers) subscribes here and touches no operation.
+//
+// Listeners run synchronously, in the request that made the change: a
+// listener takes note and does its work later (the webhooks queue a
+// delivery and send it on a later turn of the event loop), so that none
+// slows or fails the answer. One that throws is reported; the others still
+// hear the change.
+export type PlantChangeEvent = 'created' | 'replaced' | 'merged' | 'deleted';
+
+export interface PlantChange {
+  event: PlantChangeEvent;
+  /** The plant's id, an exact int64 as a decimal string. */
+  id: string;
+  /** The plant's JSON text as stored now; for 'deleted', as it was. */
+  json: string;
+}
+
+export type ChangeListener = (change: PlantChange) => void;
+
+export class PlantChanges {
+  private readonly listeners: ChangeListener[] = [];
+  private readonly told = new Set<PlantChangeEvent>();
+
+  /** `failed` hears what a listener throws: a committed change is answered as committed whatever a listener does. */
+  constructor(private readonly failed: (error: unknown, change: PlantChange) => void = () => {}) {}
+
+  /** Calls `listener` with every change committed from now on, in the order committed. */
+  subscribe(listener: ChangeListener): void {
+    this.listeners.push(listener);
+  }
+
+  committed(change: PlantChange): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.failed(error, change);
+      }
+    }
+  }
+
+  /** Whether anyone listens (the create path skips making a change nobody hears). */
+  get heard(): boolean {
+    return this.listeners.length > 0;
+  }
+
+  /** Said by each operation that tells `event`, as the app is built: a listener can then name what never comes. */
+  tells(event: PlantChangeEvent): void {
+    this.told.add(event);
+  }
+
+  /** Whether some operation of the app tells `event`. */
+  isTold(event: PlantChangeEvent): boolean {
+    return this.told.has(event);
+  }
+}

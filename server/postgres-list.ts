@@ -1,0 +1,82 @@
+// A page of the PostgreSQL store's plants (PlantStore.list), in the order
+// stored. Its work is bounded by the page whatever the table holds: the
+// rows after `after` in the seq index, as many as the page takes and one
+// more (is there a next page?); an offset finds where the page starts in
+// the index alone, reading no plant; a filter reads rows in batches, at
+// most `maxExamined` of them and one more, and judges each in the server.
+import type pg from 'pg';
+import { plantBytes, type ListOptions, type PlantEntry, type PlantPage } from './store.js';
+
+/** Rows a filtered page reads at a time. */
+const MATCH_BATCH = 500;
+
+export interface PageQuery extends ListOptions {
+  after: number;
+  limit: number;
+  maxBytes: number;
+}
+
+export function listPage(pool: pg.Pool, query: PageQuery): Promise<PlantPage> {
+  return query.match === undefined ? plainPage(pool, query) : matchedPage(pool, query, query.match);
+}
+
+/** A page: $1 after, $2 limit, $3 bytes, $4 skip. Exported for the test that counts the rows it reads. */
+export const PAGE_SQL = `SELECT seq::text AS seq, id::text AS id, CASE WHEN kept THEN plant END AS plant FROM (
+    SELECT seq, id, plant, row_number() OVER w <= $2 AND (row_number() OVER w = 1 OR sum(bytes) OVER w <= $3) AS kept
+    FROM (SELECT seq, id, plant, bytes FROM plantstore_plants
+          WHERE seq > $1 AND ($4 = 0 OR seq >= (SELECT seq FROM plantstore_plants WHERE seq > $1 ORDER BY seq OFFSET $4 LIMIT 1))
+          ORDER BY seq LIMIT $2 + 1) AS following
+    WINDOW w AS (ORDER BY seq)
+  ) AS counted ORDER BY counted.seq`;
+
+/** A batch of a filtered page: $1 after, $2 rows; ordered by the column, not by the text the answer names seq. */
+export const SCAN_SQL = 'SELECT seq::text AS seq, id::text AS id, plant FROM plantstore_plants WHERE seq > $1 ORDER BY plantstore_plants.seq LIMIT $2';
+
+async function plainPage(pool: pg.Pool, { after, limit, maxBytes, skip = 0 }: PageQuery): Promise<PlantPage> {
+  // The plants after `after` (past the `skip` first, found in the seq index) up to the limit and
+  // one more (is there a next page?), with their running byte count; a plant's text is sent only
+  // when it is in the page.
+  const { rows } = await pool.query<{ seq: string; id: string; plant: string | null }>({ name: 'plantstore_list', text: PAGE_SQL, values: [after, limit, maxBytes, skip] });
+  const plants: PlantEntry[] = [];
+  let last = after;
+  for (const row of rows) {
+    if (row.plant === null) return { plants, next: last };
+    plants.push({ id: row.id, json: row.plant });
+    last = Number(row.seq);
+  }
+  return { plants, next: null };
+}
+
+async function matchedPage(pool: pg.Pool, { after, limit, maxBytes, skip = 0, maxExamined = Number.POSITIVE_INFINITY }: PageQuery, match: (json: string) => boolean): Promise<PlantPage> {
+  const plants: PlantEntry[] = [];
+  let counted = 0;
+  let skipped = 0;
+  let examined = 0;
+  /** The seq of the last row the page took, skipped or judged: the next batch, and the next page, start after it. */
+  let last = after;
+  for (;;) {
+    const size = Math.min(MATCH_BATCH, maxExamined - examined + 1);
+    const { rows } = await pool.query<{ seq: string; id: string; plant: string }>({ name: 'plantstore_scan', text: SCAN_SQL, values: [last, size] });
+    for (const row of rows) {
+      if (examined >= maxExamined) return { plants, next: last };
+      examined++;
+      const seq = Number(row.seq);
+      if (!match(row.plant)) {
+        last = seq;
+        continue;
+      }
+      if (skipped < skip) {
+        skipped++;
+        last = seq;
+        continue;
+      }
+      if (plants.length >= limit) return { plants, next: last };
+      const bytes = plantBytes(row.id, row.plant);
+      if (plants.length > 0 && counted + bytes > maxBytes) return { plants, next: last };
+      counted += bytes;
+      plants.push({ id: row.id, json: row.plant });
+      last = seq;
+    }
+    if (rows.length < size) return { plants, next: null };
+  }
+}

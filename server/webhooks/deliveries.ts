@@ -1,0 +1,293 @@
+// The deliveries: each event, for each webhook tied to it and each receiver,
+// becomes a delivery, sent on a later turn of the event loop (never in the
+// request that caused the event), retried with backoff when it fails
+// (retries.ts says when), and bounded: attempts, a deadline, a queue,
+// attempts in flight at once, and a wait at shutdown after which what is
+// left is dropped and logged.
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { PlantChange, PlantChangeEvent } from '../changes.js';
+import { parseJson } from '../json.js';
+import { MAX_CONCURRENT_DELIVERIES } from '../limits.js';
+import { withoutMember } from '../stored-plant.js';
+import { CHANGES_OF, type WebhookDeclaration } from './declarations.js';
+import { judge, type Outcome } from './retries.js';
+import { Connections, type AttemptResult } from './send.js';
+
+export type { Outcome } from './retries.js';
+
+export interface DeliverySettings {
+  /** Attempts per delivery, the first included. */
+  attempts: number;
+  /** The wait before the first retry; each later one doubles it, up to MAX_WEBHOOK_BACKOFF_MS. */
+  backoffMs: number;
+  /** Milliseconds one attempt may take. */
+  timeoutMs: number;
+  /** No attempt of a delivery starts later than this after its event (and a scheduled delay). */
+  deadlineMs: number;
+  /** Most deliveries pending at once. */
+  queueSize: number;
+}
+
+/** What a step of the stub's schedule does to one delivery, and the step as the journal shows it. */
+export interface DeliveryFault {
+  drop?: boolean;
+  /** Times the delivery is sent, one after the other, each with the same webhook-id (at-least-once). */
+  copies?: number;
+  /** Milliseconds before its first attempt. */
+  delayMs?: number;
+  shown: unknown;
+}
+
+/** One attempt, as the journal records it: what was sent, where. */
+export interface AttemptInfo {
+  /** The webhook's name in the document, and the change it is sent for. */
+  webhook: string;
+  event: PlantChangeEvent;
+  /** The webhook-id: one per event and webhook, the same for every receiver, retry and copy. */
+  delivery: string;
+  /** 1, or 2 and more for a copy the stub's schedule sends again. */
+  copy: number;
+  /** 1 for the first attempt of the copy; 0 for a delivery never attempted (dropped). */
+  attempt: number;
+  method: string;
+  /** The receiver. */
+  url: string;
+  /** Sent exactly so (send.ts adds content-length only). */
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** A recorded attempt, told how it ended. */
+export interface AttemptRecord {
+  settled(result: AttemptResult & { outcome: Outcome }): void;
+}
+
+/** The stub's view of the deliveries: its fault schedule and its journal. */
+export interface DeliveryObserver {
+  nextFault(): DeliveryFault | undefined;
+  record(info: AttemptInfo, fault: unknown): AttemptRecord | undefined;
+}
+
+interface Delivery {
+  info: AttemptInfo;
+  copies: number;
+  deadline: number;
+  fault: unknown;
+  timer?: NodeJS.Timeout;
+  abort?: AbortController;
+}
+
+export class Deliveries {
+  private receiverList: readonly string[];
+  private readonly pending = new Set<Delivery>();
+  private ready: Delivery[] = [];
+  private head = 0;
+  private inFlight = 0;
+  private inbox: PlantChange[] = [];
+  private idle: Array<() => void> = [];
+  private observer: DeliveryObserver | undefined;
+  private closed = false;
+  /** The webhooks sent after each change. */
+  private readonly byChange = new Map<PlantChangeEvent, WebhookDeclaration[]>();
+
+  constructor(
+    readonly settings: DeliverySettings,
+    readonly declarations: readonly WebhookDeclaration[],
+    /** The receivers named by the environment, which a reset of the stub restores. */
+    readonly initialReceivers: readonly string[],
+    private readonly context: { log: FastifyBaseLogger; storesId: boolean; connections?: Connections; random?: () => number },
+  ) {
+    this.receiverList = initialReceivers;
+    for (const declaration of declarations) {
+      for (const change of declaration.event === undefined ? [] : CHANGES_OF[declaration.event]) this.byChange.set(change, [...(this.byChange.get(change) ?? []), declaration]);
+    }
+  }
+
+  private get connections(): Connections {
+    return (this.context.connections ??= new Connections());
+  }
+
+  get receivers(): readonly string[] {
+    return this.receiverList;
+  }
+
+  /** Replaces the receivers (already checked: receivers.ts); deliveries pending keep theirs. */
+  set receivers(list: readonly string[]) {
+    this.receiverList = list;
+  }
+
+  /** Deliveries pending: waiting, in flight, or waiting to retry; and changes not yet made deliveries. */
+  get pendingCount(): number {
+    return this.pending.size + this.inbox.length;
+  }
+
+  /** Whether some webhook is sent after some change. */
+  get listens(): boolean {
+    return this.byChange.size > 0;
+  }
+
+  observe(observer: DeliveryObserver | undefined): void {
+    this.observer = observer;
+  }
+
+  /** The change feed's listener: takes note, and does the work on a later turn of the event loop. */
+  readonly dispatch = (change: PlantChange): void => {
+    if (this.closed || this.receiverList.length === 0 || !this.byChange.has(change.event)) return;
+    if (this.inbox.push(change) === 1) setImmediate(() => this.takeInbox());
+  };
+
+  private takeInbox(): void {
+    const changes = this.inbox;
+    this.inbox = [];
+    for (const change of changes) {
+      for (const webhook of this.byChange.get(change.event) ?? []) {
+        try {
+          this.enqueue(change, webhook);
+        } catch (error) {
+          // Outside any request: a throw here would end the process. The change is not sent by this webhook, and said so.
+          this.context.log.error({ err: error, webhook: webhook.name, plant: change.id }, 'webhook: not sent: the delivery could not be made');
+        }
+      }
+    }
+    this.pump();
+    this.settleIdle();
+  }
+
+  private enqueue(change: PlantChange, webhook: WebhookDeclaration): void {
+    const text = this.bodyOf(change);
+    const problems = webhook.validate(parseJson(text));
+    const delivery = randomUUID();
+    const body = Buffer.from(text);
+    const headers = this.headersOf(delivery, webhook);
+    for (const url of this.receiverList) {
+      const info: AttemptInfo = { webhook: webhook.name, event: change.event, delivery, copy: 1, attempt: 0, method: webhook.method, url, headers, body };
+      const fault = this.observer?.nextFault();
+      const shown = fault?.shown ?? null;
+      const refuse = (reason: string) => {
+        this.observer?.record(info, shown)?.settled({ status: null, error: reason, outcome: problems.length > 0 ? 'failed' : 'dropped' });
+        this.context.log.warn({ webhook: webhook.name, delivery, receiver: url, plant: change.id }, `webhook: not sent: ${reason}`);
+      };
+      if (problems.length > 0) refuse(`the body does not match the webhook's schema: ${problems.join('; ')}`);
+      else if (fault?.drop) refuse("dropped by the stub's schedule");
+      else if (this.pending.size >= this.settings.queueSize) refuse(`${this.settings.queueSize} deliveries are pending, the most the queue holds`);
+      else this.add({ info, copies: fault?.copies ?? 1, deadline: 0, fault: shown }, fault?.delayMs ?? 0);
+    }
+  }
+
+  /** The body: the plant's id, then the plant as stored (its members as sent). */
+  private bodyOf({ id, json }: PlantChange): string {
+    const members = this.context.storesId ? withoutMember(json, 'id') : json;
+    return members === '{}' ? `{"id":${id}}` : `{"id":${id},${members.slice(1)}`;
+  }
+
+  private headersOf(delivery: string, webhook: WebhookDeclaration): Record<string, string> {
+    // Named as the Standard Webhooks specification names them; no signature (the server holds no secret of the receiver's).
+    return { 'content-type': webhook.mediaType!, 'user-agent': 'plantstore-webhooks', 'webhook-id': delivery };
+  }
+
+  private add(delivery: Delivery, delayMs: number): void {
+    this.pending.add(delivery);
+    delivery.deadline = Date.now() + delayMs + this.settings.deadlineMs;
+    if (delayMs === 0) return void this.ready.push(delivery);
+    this.wait(delivery, delayMs);
+  }
+
+  private wait(delivery: Delivery, ms: number): void {
+    delivery.timer = setTimeout(() => {
+      delivery.timer = undefined;
+      this.ready.push(delivery);
+      this.pump();
+    }, ms);
+    delivery.timer.unref();
+  }
+
+  private pump(): void {
+    while (this.inFlight < MAX_CONCURRENT_DELIVERIES && this.head < this.ready.length) {
+      const delivery = this.ready[this.head++]!;
+      if (this.head >= 1024 && this.head * 2 >= this.ready.length) {
+        this.ready = this.ready.slice(this.head);
+        this.head = 0;
+      }
+      if (this.pending.has(delivery)) this.attempt(delivery);
+    }
+  }
+
+  private attempt(delivery: Delivery): void {
+    const info = { ...delivery.info, attempt: delivery.info.attempt + 1 };
+    info.headers = { ...info.headers, 'webhook-timestamp': String(Math.floor(Date.now() / 1000)) };
+    delivery.info = info;
+    this.inFlight++;
+    const record = this.observer?.record(info, delivery.fault);
+    const abort = (delivery.abort = new AbortController());
+    this.connections.send({ url: info.url, method: info.method, headers: info.headers, body: info.body, timeoutMs: this.settings.timeoutMs, signal: abort.signal }).then((result) => {
+      this.inFlight--;
+      delivery.abort = undefined;
+      const cancelled = !this.pending.has(delivery);
+      const { outcome, reason, wait } = cancelled ? { outcome: 'cancelled' as const, reason: 'cancelled', wait: 0 } : judge(result, info.attempt, delivery.deadline, this.settings, this.context.random);
+      record?.settled({ ...result, outcome });
+      this.log(info, result, outcome, reason);
+      if (outcome === 'retry') this.wait(delivery, wait);
+      else if (!cancelled) this.finish(delivery);
+      this.pump();
+    });
+  }
+
+  private finish(delivery: Delivery): void {
+    if (delivery.info.copy < delivery.copies) {
+      // The next copy, as a sender that never saw the receiver's answer sends it again: after this one, with the same webhook-id.
+      delivery.info = { ...delivery.info, copy: delivery.info.copy + 1, attempt: 0 };
+      delivery.deadline = Date.now() + this.settings.deadlineMs;
+      this.ready.push(delivery);
+      return;
+    }
+    this.pending.delete(delivery);
+    this.settleIdle();
+  }
+
+  /** Tells drain() when nothing is pending or about to be. */
+  private settleIdle(): void {
+    if (this.pending.size === 0 && this.inbox.length === 0) for (const resolve of this.idle.splice(0)) resolve();
+  }
+
+  private log(info: AttemptInfo, result: AttemptResult, outcome: Outcome, reason: string): void {
+    const fields = { webhook: info.webhook, delivery: info.delivery, receiver: info.url, attempt: info.attempt, copy: info.copy, status: result.status, error: result.error ?? undefined };
+    if (outcome === 'delivered') this.context.log.info(fields, 'webhook: delivered');
+    else if (outcome === 'retry') this.context.log.info(fields, 'webhook: attempt failed, to be retried');
+    else this.context.log.warn(fields, `webhook: not delivered: ${reason}`);
+  }
+
+  /** Drops every pending delivery (an attempt in flight is aborted); answers how many. */
+  cancelAll(): number {
+    const dropped = this.pending.size;
+    for (const delivery of this.pending) {
+      clearTimeout(delivery.timer);
+      delivery.abort?.abort();
+    }
+    this.pending.clear();
+    this.ready = [];
+    this.head = 0;
+    this.inbox = [];
+    this.settleIdle();
+    return dropped;
+  }
+
+  /**
+   * For the server's close: waits until no delivery is pending, or `ms`
+   * pass; then drops what is left (logged with the webhook-ids) and closes
+   * the connections. Answers how many were dropped.
+   */
+  async drain(ms: number): Promise<number> {
+    if (this.pending.size > 0 || this.inbox.length > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([new Promise<void>((resolve) => this.idle.push(resolve)), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+      clearTimeout(timer);
+    }
+    this.closed = true;
+    const ids = [...this.pending].map((delivery) => delivery.info.delivery);
+    const dropped = this.cancelAll();
+    if (dropped > 0) this.context.log.warn({ deliveries: ids.slice(0, 100) }, `webhook: closing: ${dropped} deliveries still pending after ${ms} ms were dropped`);
+    this.context.connections?.close();
+    return dropped;
+  }
+}
