@@ -18,7 +18,7 @@ COPY tsconfig.json ./
 COPY spec ./spec
 COPY lib ./lib
 COPY server ./server
-COPY scripts/bundle-server.mjs ./scripts/
+COPY scripts/build.mjs scripts/bundle-server.mjs ./scripts/
 COPY conformance ./conformance
 RUN npm run build
 

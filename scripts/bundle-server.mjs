@@ -13,19 +13,27 @@
 //   in it: spec/ loads them from node_modules when a document other than the
 //   shipped one is served (spec/ajv.ts). The compiled files stay for the
 //   tests that import the server's modules.
+//
+// The folder is dist/, or the one named as the argument: scripts/build.mjs
+// builds into a fresh folder and swaps it in.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { OPENAPI_PATH, PARSED_DOCUMENT_PATH, serializeParsedDocument } from '../dist/spec/openapi.js';
-import { requestBodyValidatorModule } from '../dist/server/request-body.js';
+
+const out = resolve(process.argv[2] ?? 'dist');
+const compiled = (path) => import(pathToFileURL(join(out, path)).href);
+const { OPENAPI_PATH, PARSED_DOCUMENT_PATH, serializeParsedDocument } = await compiled('spec/openapi.js');
+const { requestBodyValidatorModule } = await compiled('server/request-body.js');
 
 writeFileSync(PARSED_DOCUMENT_PATH, serializeParsedDocument(readFileSync(OPENAPI_PATH, 'utf8')));
-writeFileSync(new URL('../dist/spec/openapi.validator.js', import.meta.url), requestBodyValidatorModule(OPENAPI_PATH));
+writeFileSync(join(out, 'spec', 'openapi.validator.js'), requestBodyValidatorModule(OPENAPI_PATH));
 
 await build({
   // The compiled JavaScript, not server/start.ts: the generated validator
   // exists only under dist/, and each module is then bundled once.
-  entryPoints: ['dist/server/start.js'],
-  outfile: 'dist/server/start.bundle.mjs',
+  entryPoints: [join(out, 'server', 'start.js')],
+  outfile: join(out, 'server', 'start.bundle.mjs'),
   bundle: true,
   platform: 'node',
   format: 'esm',

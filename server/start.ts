@@ -83,28 +83,51 @@ for (const warning of app.documentWarnings) app.log.warn(warning);
 // How each operation of the document is served: one served from its examples is named here, never a silent 404.
 for (const note of app.operationNotes) app.log.info(note);
 
+const running = app;
 let closing = false;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'closing: answering requests in flight, then exiting');
-    // close() ends the keep-alive connections that are idle when it starts;
-    // one whose request is still in flight stays open after its answer until
-    // the client lets go (a minute or more), so sweep those as they go idle.
-    setInterval(() => app.server.closeIdleConnections(), 50).unref();
-    app.close().then(
-      // Every line logged (the answers' included) is written before the exit.
-      async () => {
-        await log?.close();
-        process.exit(0);
-      },
-      (error: unknown) => {
-        app.log.error({ err: error }, 'error while closing');
-        process.exit(1);
-      },
-    );
-  });
+/** Closes as SIGTERM asks: the requests in flight are answered, the log written, then exit 0. */
+function close(reason: Record<string, unknown>): void {
+  if (closing) return;
+  closing = true;
+  running.log.info(reason, 'closing: answering requests in flight, then exiting');
+  // close() ends the keep-alive connections that are idle when it starts;
+  // one whose request is still in flight stays open after its answer until
+  // the client lets go (a minute or more), so sweep those as they go idle.
+  setInterval(() => running.server.closeIdleConnections(), 50).unref();
+  running.close().then(
+    // Every line logged (the answers' included) is written before the exit.
+    async () => {
+      await log?.close();
+      process.exit(0);
+    },
+    (error: unknown) => {
+      running.log.error({ err: error }, 'error while closing');
+      process.exit(1);
+    },
+  );
+}
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => close({ signal }));
+
+/**
+ * `npm start` and `npx plantstore-server` run the server through a shell
+ * (`sh -c`): npm forwards SIGTERM to the shell, which dies of it without
+ * passing it on, and the server would run on, an orphan holding its port.
+ * Started by npm (which names the script in npm_lifecycle_event: `start`,
+ * `npx`), the server watches its parent and closes as on SIGTERM when the
+ * parent is gone (it is then adopted: its parent process id changes).
+ * Started otherwise (the image, where it is PID 1; node itself; a
+ * supervisor), the signals reach it, and a server left running on purpose
+ * after its parent exits (nohup) is not stopped.
+ */
+const PARENT_POLL_MS = 250;
+if (process.env.npm_lifecycle_event !== undefined) {
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    close({ parentGone: parent });
+  }, PARENT_POLL_MS);
+  watch.unref();
 }
 
 try {

@@ -10,7 +10,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DocumentError, type OpenApiDocument } from './document.js';
-import { parsedAtBuild, parseYaml, safeIntegersAsNumbers } from './parsed-document.js';
+import { COMPILED, parsedAtBuild, parseYaml, safeIntegersAsNumbers } from './parsed-document.js';
 import { checkReferences } from './references.js';
 import { isSchemaObject } from './schema-keywords.js';
 
@@ -29,9 +29,7 @@ export { componentPointer, resolveReference } from './references.js';
 export const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
 
 /** The path of spec/openapi.yaml, from both the source tree and dist/. */
-export const OPENAPI_PATH = fileURLToPath(
-  new URL(import.meta.url.includes('/dist/') ? '../../spec/openapi.yaml' : './openapi.yaml', import.meta.url),
-);
+export const OPENAPI_PATH = fileURLToPath(new URL(COMPILED ? '../../spec/openapi.yaml' : './openapi.yaml', import.meta.url));
 
 /** The OpenAPI 3.1 default dialect: JSON Schema 2020-12 with the OpenAPI base vocabulary. */
 const OPENAPI_31_DIALECT = 'https://spec.openapis.org/oas/3.1/dialect/base';

@@ -7,18 +7,26 @@ import type * as Yaml from 'yaml';
 import { isSchemaObject } from './schema-keywords.js';
 
 /**
+ * Whether this module runs compiled: from dist/, or from the fresh folder
+ * beside it that scripts/build.mjs builds into before swapping it in.
+ */
+export const COMPILED = /\/dist(?:\.build-\d+)?\//.test(import.meta.url);
+
+/**
  * The build (scripts/bundle-server.mjs) parses the shipped document once and
  * writes it, with its source text, as JSON next to dist/spec/: YAML parsing
  * is a tenth of the server's start-up. It is used only for exactly the text
- * it was made from, so an edited document is parsed as usual.
+ * it was made from, so an edited document is parsed as usual. The path is
+ * the same from dist/spec/ (this module) and from dist/server/ (the
+ * server's bundle, which holds this module).
  */
-export const PARSED_DOCUMENT_PATH = fileURLToPath(new URL('../../dist/spec/openapi.parsed.json', import.meta.url));
+export const PARSED_DOCUMENT_PATH = fileURLToPath(new URL('../spec/openapi.parsed.json', import.meta.url));
 
 /** A bigint in the parsed document's JSON, which has no integers beyond 2^53. */
 const BIGINT_KEY = '$plantstore-bigint';
 
 export function parsedAtBuild(text: string): unknown {
-  if (!import.meta.url.includes('/dist/')) return undefined;
+  if (!COMPILED) return undefined;
   let saved: { source?: unknown; document?: unknown };
   try {
     saved = JSON.parse(readFileSync(PARSED_DOCUMENT_PATH, 'utf8'), (_key, value: unknown) =>

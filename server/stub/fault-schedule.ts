@@ -6,6 +6,7 @@
 //   "normal"                                   answered as ever (the plant is stored)
 //   {"code": 503, "retryAfter": 1}             an error status with an Error record
 //   {"fault": "reset"}                         a failure on the wire (WIRE_FAULTS)
+//   {"fault": "lost-answer"}                   the plant is stored, then the answer is lost
 //   {"delayMs": 200}                           a wait, then answered as ever
 //   ... , "every": 3 / "probability": 0.2, "seed": 7    a repeating step
 import { NonIntegralNumber, type JsonObject, type JsonValue } from '../json.js';
@@ -21,7 +22,7 @@ import {
 } from '../limits.js';
 
 /** The failures on the wire, by the names `Prefer: fault=F` and `{"fault": F}` take. */
-export const WIRE_FAULTS = ['reset', 'close', 'close-mid-body', 'garbage', 'truncated', 'hang', 'dribble'] as const;
+export const WIRE_FAULTS = ['reset', 'close', 'close-mid-body', 'garbage', 'truncated', 'hang', 'dribble', 'lost-answer'] as const;
 export type WireFault = (typeof WIRE_FAULTS)[number];
 
 /** A step, as the controls take it and list it and as the journal shows it. */

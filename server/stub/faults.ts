@@ -9,7 +9,9 @@
 //                  error status, a failure on the wire, or the normal answer)
 //
 // Neither stores anything: only a step that ends in the normal answer
-// ("normal", or a delay alone) lets the route's handler run.
+// ("normal", or a delay alone) lets the route's handler run, and
+// lost-answer, which lets it store and then loses its answer (loseAnswer,
+// from the stub's onSend hook).
 //
 // The failures on the wire, each what a client sees when a real server or
 // the network fails (docs/stub.md, "Faults"):
@@ -20,7 +22,9 @@
 //   garbage         a 200 whose body is bytes that are not JSON, Content-Length exact
 //   truncated       a 200 whose body is JSON cut short, Content-Length exact
 //   hang            no answer until the client gives up (or MAX_HOLD_MS, or the server closes)
-//   dribble         a 503 Error record, chunked, `bytes` bytes every `intervalMs` ms
+//   dribble         a 503 Error record with Retry-After, chunked, `bytes` bytes every `intervalMs` ms
+//   lost-answer     the request is handled as ever (a valid plant is stored); an answer
+//                   that says it was (2xx) is lost: TCP RST instead, no byte of it sent
 import { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
@@ -42,6 +46,8 @@ export interface FaultContext {
   journal: Journal;
   /** The journal's entries of requests not yet answered (shared with the delay and the journal's onSend hook). */
   pending: WeakMap<FastifyRequest, PendingEntry>;
+  /** Requests whose answer is lost once the handler has stored what they ask (the fault lost-answer; read by the onSend hook). */
+  losing: WeakSet<FastifyRequest>;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -59,13 +65,19 @@ export const FAULT_HALF = FAULT_TEXT.subarray(0, FAULT_TEXT.length >> 1);
  * same every time), starting with 0xFF, which is neither JSON nor UTF-8.
  */
 export const GARBAGE = garbageBytes(64);
+/**
+ * The dribble's 503 says when to come back, as a server that is overloaded
+ * does (RFC 9110 §10.2.3: Retry-After with a 503 says how long the service
+ * is expected to be unavailable); one second, as the stub's other 503s.
+ */
+export const DRIBBLE_RETRY_AFTER_SECONDS = 1;
 /** The dribble fault's answer: a complete Error record, sent a few bytes at a time. */
 export const DRIBBLE_TEXT = Buffer.from(JSON.stringify({ error: ERRORS.STUB_DRIBBLE.error, message: ERRORS.STUB_DRIBBLE.message }));
 
 /** The header that carries the admin token for `Prefer` when PLANTSTORE_PREFER=admin: `Bearer <admin token>`, as the controls' Authorization. */
 export const PREFER_AUTHORIZATION = 'plantstore-admin-authorization';
 
-export function faultHooks({ resolvePrefer, preferGuard, answers, schedule, held, journal, pending }: FaultContext): {
+export function faultHooks({ resolvePrefer, preferGuard, answers, schedule, held, journal, pending, losing }: FaultContext): {
   checkPrefer: onRequestHookHandler;
   injectFault: preHandlerHookHandler;
 } {
@@ -104,7 +116,7 @@ export function faultHooks({ resolvePrefer, preferGuard, answers, schedule, held
     const { step } = injected;
     if (step === 'normal') return done();
     request.log.info({ fault: injected }, 'stub: fault injected');
-    const apply = () => applyStep(request, reply, done, step, injected, { answers, held, entry });
+    const apply = () => applyStep(request, reply, done, step, injected, { answers, held, entry, losing });
     if (!step.delayMs) return apply();
     const hold = held.acquire(request.raw.socket, holderOf(request));
     if (typeof hold === 'string') return done(busy(held, hold, step.delayMs / 1000));
@@ -137,6 +149,7 @@ interface ApplyContext {
   answers: CodeAnswers;
   held: HeldAnswers;
   entry: PendingEntry | undefined;
+  losing: WeakSet<FastifyRequest>;
 }
 
 type Done = (error?: Error) => void;
@@ -144,7 +157,9 @@ type Done = (error?: Error) => void;
 function applyStep(request: FastifyRequest, reply: FastifyReply, done: Done, step: StepObject, injected: InjectedFault, context: ApplyContext): void {
   if (step.code !== undefined) return void sendForced(reply, context.answers.answer(step, injected));
   // RFC 7240 §3: an answer that is sent says which preferences it honoured.
-  if (injected.from === 'prefer') reply.header('preference-applied', preferenceApplied(step));
+  // A lost answer is not sent; an answer lost-answer lets through (nothing
+  // was stored: a retry's duplicate) did not honour it.
+  if (injected.from === 'prefer' && step.fault !== 'lost-answer') reply.header('preference-applied', preferenceApplied(step));
   if (step.fault === undefined) return done(); // a delay alone: then the normal answer
   WIRE[step.fault](request, reply, done, step, context);
 }
@@ -185,11 +200,16 @@ const WIRE: Record<WireFault, WireAction> = {
       dropConnection(request, reply, 'hang');
     });
   },
+  'lost-answer'(request, _reply, done, _step, { losing }) {
+    losing.add(request);
+    done();
+  },
   dribble(request, reply, done, step, { held }) {
     const hold = held.acquire(request.raw.socket, holderOf(request));
     if (typeof hold === 'string') return done(busy(held, hold, 1));
     reply
       .code(ERRORS.STUB_DRIBBLE.status)
+      .header('retry-after', String(DRIBBLE_RETRY_AFTER_SECONDS))
       .type(JSON_TYPE)
       .send(dribbled(DRIBBLE_TEXT, step.bytes as number, step.intervalMs as number, hold));
   },
@@ -197,18 +217,38 @@ const WIRE: Record<WireFault, WireAction> = {
 
 /**
  * Ends the connection without (the rest of) an answer: with a TCP RST for
- * `reset` (the client's read fails with ECONNRESET), else closed (FIN).
+ * `reset` and `lost-answer` (the client's read fails with ECONNRESET), else
+ * closed (FIN).
  * app.inject() has no socket: there the response fails instead, naming the
  * fault, so that an injected request ends rather than hangs.
  */
 function dropConnection(request: FastifyRequest, reply: FastifyReply, fault: WireFault): void {
   const { socket } = request.raw;
   if (socket instanceof Socket) {
-    if (fault === 'reset') socket.resetAndDestroy();
+    if (fault === 'reset' || fault === 'lost-answer') socket.resetAndDestroy();
     else socket.destroy();
     return;
   }
-  reply.raw.destroy(new Error(`the stub's fault ${fault}: the connection ${fault === 'reset' ? 'was reset' : 'closed'} (app.inject() has no socket to fail)`));
+  const how = fault === 'reset' || fault === 'lost-answer' ? 'was reset' : 'closed';
+  // Failed at once, not on the next tick as destroy(error) would: lost-answer
+  // drops its answer from the onSend hook, which then lets the answer end.
+  reply.raw.emit('error', new Error(`the stub's fault ${fault}: the connection ${how} (app.inject() has no socket to fail)`));
+  reply.raw.destroy();
+}
+
+/**
+ * The fault lost-answer, from the stub's onSend hook: an answer whose status
+ * says the request was done (2xx: the plant is stored) is not sent, and the
+ * connection is reset, as when a server or a proxy fails after the commit.
+ * Whether the answer is lost is decided by its status, once the handler has
+ * run: a request that stored nothing (a retry that meets its own duplicate,
+ * a body that is not a NewPlant) is answered as ever. True when it lost it.
+ */
+export function loseAnswer(request: FastifyRequest, reply: FastifyReply, losing: WeakSet<FastifyRequest>): boolean {
+  if (!losing.has(request) || reply.statusCode < 200 || reply.statusCode > 299) return false;
+  request.log.info({ status: reply.statusCode }, 'stub: answer lost after the commit (fault lost-answer)');
+  dropConnection(request, reply, 'lost-answer');
+  return true;
 }
 
 /**

@@ -30,7 +30,7 @@ import type { OperationContract } from '../validation.js';
 import type { Deliveries } from '../webhooks/index.js';
 import { registerControls, type DelaySetting } from './controls.js';
 import { FaultSchedule } from './fault-schedule.js';
-import { faultHooks } from './faults.js';
+import { faultHooks, loseAnswer } from './faults.js';
 import { busy, defaultSleep, HeldAnswers, holderOf, type Sleep } from './hold.js';
 import { Journal, type PendingEntry } from './journal.js';
 import { codeAnswers, preferenceResolver, type DeclaredOperation } from './prefer.js';
@@ -101,6 +101,7 @@ export function stub(options: StubOptions, context: StubContext): Stub {
   const share = Math.min(maxWaiting, options.maxWaitingPerCredential ?? MAX_WAITING_PER_CREDENTIAL);
   const held = new HeldAnswers(maxWaiting, share, closing.signal, options.sleep ?? defaultSleep);
   const pending = new WeakMap<FastifyRequest, PendingEntry>();
+  const losing = new WeakSet<FastifyRequest>();
   const delayStage = delayHook({ delay, held, journal, pending });
   // The create operation's answers check a scheduled step's example (the controls).
   const answers = controls ? codeAnswers(context.contract) : undefined;
@@ -109,7 +110,7 @@ export function stub(options: StubOptions, context: StubContext): Stub {
   const stagesFor = (operation: DeclaredOperation): StubStages => {
     if (!controls) return { delay: delayStage };
     const own = codeAnswers(operation);
-    const { checkPrefer, injectFault } = faultHooks({ resolvePrefer: preferenceResolver(operation, own), preferGuard, answers: own, schedule, held, journal, pending });
+    const { checkPrefer, injectFault } = faultHooks({ resolvePrefer: preferenceResolver(operation, own), preferGuard, answers: own, schedule, held, journal, pending, losing });
     return { prefer: checkPrefer, delay: delayStage, fault: injectFault };
   };
   const plugin: FastifyPluginCallback = (app, _options, done) => {
@@ -119,9 +120,12 @@ export function stub(options: StubOptions, context: StubContext): Stub {
     });
     // The journal records a request before its answer leaves, so a test that
     // has its answer always finds the request in the journal. Paths under
-    // RESERVED_PREFIX (health, the controls) are not journaled.
+    // RESERVED_PREFIX (health, the controls) are not journaled. An answer
+    // the fault lost-answer loses leaves its entry's status null: none was sent.
     app.addHook('onSend', (request, reply, payload, next) => {
-      if (request.url.startsWith(RESERVED_PREFIX) || journal.capacity === 0) return next(null, payload);
+      if (request.url.startsWith(RESERVED_PREFIX)) return next(null, payload);
+      if (loseAnswer(request, reply, losing)) return next(null, payload);
+      if (journal.capacity === 0) return next(null, payload);
       const entry = pending.get(request);
       if (entry !== undefined) entry.answered(reply.statusCode);
       else journal.record(request, reply.statusCode);

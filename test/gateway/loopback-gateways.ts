@@ -5,6 +5,7 @@
 import { createServer as createHttpServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { keepIdleConnectionsOpen } from '../support/keep-alive.js';
 
 export interface Gateway {
   url: string;
@@ -26,6 +27,7 @@ function forward(upstream: string, req: IncomingMessage, res: ServerResponse): v
 }
 
 async function listen(server: Server, scheme = 'http'): Promise<Gateway> {
+  keepIdleConnectionsOpen(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -29,6 +29,7 @@ import type { Target } from '../../conformance/model/target.js';
 import { summaryMarkdown } from '../../scripts/action.js';
 import { ECHO_FORMS, echoed, fragmentsIn, prose, PROSE, startEchoingTarget, type EchoKind } from '../support/echoing-target.js';
 import { startFake } from '../support/fake-server.js';
+import { keepIdleConnectionsOpen } from '../support/keep-alive.js';
 
 const CLI = fileURLToPath(new URL('../../conformance/cli/main.js', import.meta.url));
 const TOKEN = 'harness-secret-token-42';
@@ -50,6 +51,7 @@ async function echoingTarget(): Promise<{ url: string; close: () => Promise<void
       response.end(`{"error": 1, "message": "${message}"}`);
     });
   });
+  keepIdleConnectionsOpen(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { request } from 'undici';
 import { MAX_HOLD_MS } from '../../server/limits.js';
-import { DRIBBLE_TEXT } from '../../server/stub/faults.js';
+import { DRIBBLE_RETRY_AFTER_SECONDS, DRIBBLE_TEXT } from '../../server/stub/faults.js';
 import type { Sleep } from '../../server/stub/index.js';
 import { curl, curlCreate, curlMissing, journalEntries, schedule, storedIds, stubApp } from './helpers.js';
 import { chunksOf, eventually, faultsJournaled, JSON_AUTH, onStub, post, rawExchange, rejection } from './wire-clients.js';
@@ -70,7 +70,7 @@ describe('the stub’s faults that hold an answer (hang, dribble), over a real s
     });
   });
 
-  test('dribble: the answer comes in chunks of exactly `bytes` bytes (the last one shorter), a whole 503 Error record; nothing is stored', { timeout: 60_000 }, () =>
+  test('dribble: the answer comes in chunks of exactly `bytes` bytes (the last one shorter), a whole 503 Error record with Retry-After; nothing is stored', { timeout: 60_000 }, () =>
     onStub({}, async ({ app, base }) => {
       await schedule(app, [{ fault: 'dribble', bytes: 7, intervalMs: 1 }]);
       const raw = await rawExchange(base, '{"id": 1, "name": "Fern"}', {});
@@ -78,6 +78,7 @@ describe('the stub’s faults that hold an answer (hang, dribble), over a real s
       const head = raw.subarray(0, headerEnd).toString('latin1');
       assert.match(head, /^HTTP\/1\.1 503 /);
       assert.match(head, /\r\ntransfer-encoding: chunked/i);
+      assert.match(head, new RegExp(`\\r\\nretry-after: ${DRIBBLE_RETRY_AFTER_SECONDS}\\r\\n`, 'i'));
       const chunks = chunksOf(raw.subarray(headerEnd + 4));
       assert.deepEqual(Buffer.concat(chunks), DRIBBLE_TEXT);
       assert.deepEqual(

@@ -132,7 +132,7 @@ describe('the fault schedule', { timeout: 120_000 }, () => {
       ['[{"code": "503"}]', /"code" must be a whole number from 400 to 599, got "503"/],
       ['[{"code": 503, "retryAfter": -1}]', /"retryAfter" must be a whole number from 0 to 86400, got -1/],
       ['[{"code": 503, "retry_after": 1}]', /^step 0 has an unknown property "retry_after"; a step takes delayMs, code, retryAfter/],
-      ['[{"fault": "explode"}]', /^step 0: "fault" must be one of reset, close, close-mid-body, garbage, truncated, hang, dribble, got "explode"\.$/],
+      ['[{"fault": "explode"}]', /^step 0: "fault" must be one of reset, close, close-mid-body, garbage, truncated, hang, dribble, lost-answer, got "explode"\.$/],
       ['[{"code": 503, "fault": "reset"}]', /has both "code" and "fault"/],
       ['[{"fault": "reset", "retryAfter": 1}]', /"retryAfter" goes with "code"/],
       ['[{"fault": "reset", "bytes": 1}]', /"bytes" goes with \{"fault": "dribble"\}/],

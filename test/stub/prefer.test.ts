@@ -163,7 +163,7 @@ test('Prefer: retry-after, fault, delay, bytes and interval that cannot be honou
     ['code=200, retry-after=1', 40021, /^Prefer: retry-after goes with an error status \(code=400 to 599\), not code=200\.$/],
     ['code=503, retry-after=soon', 40021, /^Prefer: retry-after must be a whole number of seconds from 0 to 86400, got "soon"\.$/],
     ['code=503, retry-after=86401', 40021, /retry-after must be a whole number of seconds from 0 to 86400, got "86401"/],
-    ['fault=explode', 40021, /^Prefer: fault must be one of reset, close, close-mid-body, garbage, truncated, hang, dribble, got "explode"\.$/],
+    ['fault=explode', 40021, /^Prefer: fault must be one of reset, close, close-mid-body, garbage, truncated, hang, dribble, lost-answer, got "explode"\.$/],
     ['fault', 40021, /fault must be one of .* got ""/],
     ['code=503, fault=reset', 40021, /^Prefer: code and fault do not go together/],
     ['fault=reset, bytes=4', 40021, /^Prefer: bytes goes with fault=dribble\.$/],

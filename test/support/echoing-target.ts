@@ -18,6 +18,7 @@
 // (percent-encoded).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { keepIdleConnectionsOpen } from './keep-alive.js';
 
 export type EchoKind = 'answer' | 'refuse' | 'garbage';
 export type EchoForm = 'plain' | 'json' | 'percent';
@@ -61,6 +62,7 @@ export async function startEchoingTarget(secret: string): Promise<EchoingTarget>
       }
     });
   });
+  keepIdleConnectionsOpen(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

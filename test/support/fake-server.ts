@@ -13,6 +13,7 @@ import { checkAuth, send } from './fake-answers.js';
 import { createPlant, readId, type State } from './fake-create.js';
 import type { FakeOptions } from './fake-mutations.js';
 import { parseJson } from './exact-json.js';
+import { keepIdleConnectionsOpen } from './keep-alive.js';
 
 export interface FakeServer {
   url: string;
@@ -28,10 +29,12 @@ export async function startFake(opts: FakeOptions = {}): Promise<FakeServer> {
     if ('id' in read) state.store.add(read.id);
   }
   let received = 0;
-  const server: Server = createServer((req, res) => {
-    received++;
-    handle(opts, state, req, res).catch(() => send(res, 500, opts, { error: 50001, message: 'Internal server error.' }));
-  });
+  const server: Server = keepIdleConnectionsOpen(
+    createServer((req, res) => {
+      received++;
+      handle(opts, state, req, res).catch(() => send(res, 500, opts, { error: 50001, message: 'Internal server error.' }));
+    }),
+  );
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(opts.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
