@@ -186,7 +186,8 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
     spec: string('spec') ?? OPENAPI_PATH,
     color: flag('no-color') ? false : undefined,
     configFile,
-    // Shorter values ("50" from ${CASES}) are no secrets, and redacting them would garble every report.
-    secrets: secrets.filter((value) => value.length >= FRAGMENT),
+    // Shorter values ("50" from ${CASES}) are no secrets, and redacting them would garble every report;
+    // nor is a target's URL, which every report names (credentials in a URL are refused: values.ts).
+    secrets: secrets.filter((value) => value.length >= FRAGMENT && !targets.some((t) => t.url === value.replace(/\/+$/, '') || t.url === value.replace(/^[^=:/]+=/, '').replace(/\/+$/, ''))),
   };
 }

@@ -195,11 +195,14 @@ export function settle(o: Pick<CompatOptions, 'base' | 'head' | 'seed'>, changes
         const kind: Agreement['kind'] = checks.length > 0 ? 'proven' : found === 'none' ? 'unconfirmed' : found ? 'witnessed' : 'rule-only';
         const explanation = kind === 'proven' ? `the rule and the execution agree: ${checks.join(', ')}` : ruleOnlyExplanation(change, side, found, ran);
         agreements.push({ change: change.id, side, kind, checks, explanation, ...witness });
-      } else if (checks.length > 0) {
+      } else if (onSide.some((f) => f.changes.includes(change.id) && f.check.outcome === 'fail')) {
         agreements.push({ change: change.id, side, kind: 'execution-only', checks, explanation: onSide.filter((f) => checks.includes(f.check.id)).map((f) => executionOnlyExplanation(f.check, change, side)).join('; ') });
       }
     }
-    for (const f of onSide.filter((f) => f.changes.length === 0)) agreements.push({ change: null, side, kind: 'execution-only', checks: [f.check.id], explanation: executionOnlyExplanation(f.check, undefined, side) });
+    // A departure no rule ties to a change decides only where it is a failure: a
+    // non-strict one is a choice the sources leave open (the reference's own
+    // 400 for /plants/abc, say), which both documents' servers may make.
+    for (const f of onSide.filter((f) => f.changes.length === 0 && f.check.outcome === 'fail')) agreements.push({ change: null, side, kind: 'execution-only', checks: [f.check.id], explanation: executionOnlyExplanation(f.check, undefined, side) });
     const rules = changes.reduce<SideVerdict>((v, c) => worse(v, c[side]), 'compatible');
     const mine = agreements.filter((a) => a.side === side);
     const unconfirmed = mine.filter((a) => a.kind === 'unconfirmed').map((a) => a.change!);

@@ -40,7 +40,8 @@ describe('compat execution', { timeout: 300_000, concurrency: 2 }, () => {
         if (!expected) {
           // No rule says this side breaks: no failing check is tied to a change the rules called breaking.
           assert.equal(change, undefined, `${side}: ${shown}`);
-          if (pair.exit === 0) assert.equal(result.findings.filter((f) => f.side === side).length, 0, shown);
+          // A non-strict departure (the reference's own choice, on both documents) is listed and decides nothing.
+          if (pair.exit === 0) assert.equal(result.findings.filter((f) => f.side === side && f.check.outcome === 'fail').length, 0, shown);
           continue;
         }
         assert.ok(change, `${side}: a change breaks it`);

@@ -40,7 +40,8 @@ async function cli(url: string, args: string[] = [], env: Record<string, string 
   const json = join(folder, `run-${++runs}.json`);
   const ran = await runProcess({
     file: process.execPath,
-    args: [CLI, '--target', url, '--token', TOKEN, '--seed', '11', '--cases', '5', '--json', json, ...args],
+    // One seed sends the same ids (--seed replays a run): each run against the one upstream gets its own id offset.
+    args: [CLI, '--target', url, '--token', TOKEN, '--seed', '11', '--id-offset', String(runs), '--cases', '5', '--json', json, ...args],
     env: { ...NO_PROXY_ENV, NO_COLOR: '1', ...env },
     timeoutMs: 180_000,
     name: 'plantstore-conformance',

@@ -54,7 +54,7 @@ export function buildMatrix(targets: TargetResult[], divergences: DivergenceComp
         const stale = comparison.stale.find((s) => s.divergence.check === r.id);
         if (documented) cell.divergence = { status: 'documented', reason: documented.divergence.reason, evidence: documented.divergence.evidence };
         else if (stale) cell.divergence = { status: 'stale', reason: stale.divergence.reason, evidence: stale.divergence.evidence, fileOutcome: stale.divergence.outcome };
-        else if (r.outcome !== 'pass') cell.divergence = { status: 'unexplained' };
+        else if (r.outcome !== 'pass' && !(r.outcome === 'skip' && r.ruledOut !== undefined)) cell.divergence = { status: 'unexplained' };
       }
       row.cells[name] = cell;
     }
