@@ -120,11 +120,10 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
     });
   }
   const body = (isRecord(parsed.value as JsonValue) ? parsed.value : {}) as Record<string, JsonValue>;
-  // The answer carries back what was sent (the seed: "returns the stored plant record"): every property
-  // the answer's schema declares, as sent; a property it does not declare may come back or not, but
-  // when it does, as sent. Numbers compare as exact decimals, members in any order.
-  // A property the answer's schema does not declare binds nothing (the document describes the Plant by
-  // what it declares): echoed otherwise than sent (an id rounded by a JavaScript server) is non-strict.
+  // The answer carries back what was sent (the seed: "returns the stored plant record"): every property the
+  // answer's schema declares, as sent, numbers as exact decimals, members in any order. A property it does not
+  // declare binds nothing (the document describes the Plant by what it declares): echoed otherwise than
+  // sent (an id rounded by a JavaScript server) is non-strict.
   let undeclared: Verdict | undefined;
   for (const [name, value] of Object.entries(sent)) {
     const declared = declaredByAnswer(ctx, name);
@@ -145,9 +144,8 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
     }
   }
   if (undeclared) return undeclared;
-  for (const f of createOf(ctx.model).answer.fields) {
-    const name = f.name;
-    if (!(name in sent) && Object.prototype.hasOwnProperty.call(body, name) && !op.request.required.includes(name) && createOf(ctx.model).request.fields.some((x) => x.name === name)) {
+  for (const { name } of op.answer.fields) {
+    if (!(name in sent) && Object.prototype.hasOwnProperty.call(body, name) && !op.request.required.includes(name) && op.request.fields.some((x) => x.name === name)) {
       // The specification does not say what an unsent optional field reads
       // back as; the reference server sends no key (docs/server.md, behaviour).
       return {
