@@ -1,12 +1,12 @@
 // The PostgreSQL store (PLANTSTORE_DATABASE_URL): the plants outlive the
 // process, and replicas sharing one database behave as one store. The
 // duplicate rule is the table's primary key and the caps are counted in the
-// same transaction as the insert (postgres-schema.ts), so both hold however
-// many replicas write at once.
+// same transaction as the insert, on one of several rows (postgres-schema.ts,
+// docs/replicas.md), so both hold however many replicas write at once.
 import pg from 'pg';
 import { DATABASE_CONNECT_TIMEOUT, DATABASE_STATEMENT_TIMEOUT, DEFAULT_POOL_SIZE } from './limits.js';
 import { listPage } from './postgres-list.js';
-import { CREATE_SCHEMA, SCHEMA_LOCK_KEY, SCHEMA_VERSION } from './postgres-schema.js';
+import { CREATE_SCHEMA, MIGRATE, SCHEMA_LOCK_KEY, SCHEMA_VERSION } from './postgres-schema.js';
 import { plantBytes, plantFromJson, StoreStartError, StoreUnavailableError, type CreateAllResult, type CreateResult, type PlantStore, type UpdateResult } from './store.js';
 
 export interface PostgresStoreOptions {
@@ -82,7 +82,9 @@ async function createSchema(pool: pg.Pool): Promise<void> {
       }
     }
     await client.query(CREATE_SCHEMA);
-    await client.query('INSERT INTO plantstore_schema (version) VALUES ($1) ON CONFLICT (singleton) DO NOTHING', [SCHEMA_VERSION]);
+    await client.query(MIGRATE);
+    // Not newer (refused above): an older version was migrated to this one.
+    await client.query('INSERT INTO plantstore_schema (version) VALUES ($1) ON CONFLICT (singleton) DO UPDATE SET version = EXCLUDED.version', [SCHEMA_VERSION]);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
@@ -101,37 +103,46 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOpti
       throw new StoreUnavailableError(`the database does not answer: ${reasonOf(error)}`);
     }
   };
-  /** `work` inside one transaction, on one connection: committed when it answers `keep`, else rolled back. */
-  const transaction = <T,>(work: (client: pg.PoolClient) => Promise<{ keep: boolean; outcome: T }>): Promise<T> =>
-    guarded(async () => {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const { keep, outcome } = await work(client);
-        await client.query(keep ? 'COMMIT' : 'ROLLBACK');
-        return outcome;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
-    });
+  /** `work` inside one transaction, on one connection: committed when it answers `keep`, else rolled back; run again the slow way (fastThenSlow). */
+  const transaction = <T,>(work: (client: pg.PoolClient, fast: boolean) => Promise<{ keep: boolean; outcome: T }>): Promise<T> =>
+    guarded(() => fastThenSlow((fast) => once(work, fast)));
+  const once = async <T,>(work: (client: pg.PoolClient, fast: boolean) => Promise<{ keep: boolean; outcome: T }>, fast: boolean): Promise<T> => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { keep, outcome } = await work(client, fast);
+      await client.query(keep ? 'COMMIT' : 'ROLLBACK');
+      return outcome;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+
+  /** Counts a change on `id`'s shard within the caps (plantstore_count); whether it fit. */
+  const count = async (client: pg.PoolClient, fast: boolean, id: string, plants: number, bytes: number): Promise<boolean> => {
+    const { rows } = await client.query<{ fits: boolean }>('SELECT plantstore_count(plantstore_shard($1), $2, $3, $4, $5, $6) AS fits', [id, plants, bytes, maxPlants, maxBytes, fast]);
+    return rows[0]!.fits;
+  };
 
   return {
     create: (id, json) =>
-      guarded(async () => {
-        const { rows } = await pool.query<{ result: CreateResult }>({
-          // Named: the database parses and plans it once per connection.
-          name: 'plantstore_create',
-          text: 'SELECT plantstore_create($1, $2, $3, $4, $5) AS result',
-          values: [id, json, plantBytes(id, json), maxPlants, maxBytes],
-        });
-        return rows[0]!.result;
-      }),
+      guarded(() =>
+        fastThenSlow(async (fast) => {
+          const { rows } = await pool.query<{ result: CreateResult }>({
+            // Named: the database parses and plans it once per connection.
+            name: 'plantstore_create',
+            text: 'SELECT plantstore_create($1, $2, $3, $4, $5, $6) AS result',
+            values: [id, json, plantBytes(id, json), maxPlants, maxBytes, fast],
+          });
+          return rows[0]!.result;
+        }),
+      ),
 
     createAll: (entries) =>
-      transaction<CreateAllResult>(async (client) => {
+      transaction<CreateAllResult>(async (client, fast) => {
         const ids = entries.map(({ id }) => id);
         const sizes = entries.map(({ id, json }) => plantBytes(id, json));
         const inserted = await client.query<{ id: string }>(
@@ -148,11 +159,9 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOpti
           return { keep: false, outcome: { taken: ids.filter((id) => !stored.has(id)) } };
         }
         const more = sizes.reduce((sum, size) => sum + size, 0);
-        const counted = await client.query(
-          'UPDATE plantstore_usage SET plants = plants + $1, bytes = bytes + $2 WHERE plants + $1 <= $3 AND bytes + $2 <= $4',
-          [entries.length, more, maxPlants, maxBytes],
-        );
-        return counted.rowCount === 0 ? { keep: false, outcome: 'full' } : { keep: true, outcome: 'created' };
+        // All counted on the first id's shard: only the shards' sum means anything.
+        const fits = await count(client, fast, ids[0] ?? '0', entries.length, more);
+        return fits ? { keep: true, outcome: 'created' } : { keep: false, outcome: 'full' };
       }),
 
     get: (id) =>
@@ -170,8 +179,8 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOpti
     async update(id, change) {
       // What `change` throws is the caller's refusal, not the database's failure: kept apart, thrown as it is.
       let refusal: { error: unknown } | undefined;
-      const outcome = await transaction<UpdateResult>(async (client) => {
-        // The row's lock first, then the usage row's, as every write takes them: no deadlock.
+      const outcome = await transaction<UpdateResult>(async (client, fast) => {
+        // The row's lock first, then the usage shards', as every write takes them: no deadlock.
         const { rows } = await client.query<{ plant: string; bytes: string }>('SELECT plant, bytes FROM plantstore_plants WHERE id = $1 FOR UPDATE', [id]);
         if (rows[0] === undefined) return { keep: false, outcome: 'missing' };
         let json: string;
@@ -183,8 +192,7 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOpti
         }
         const size = plantBytes(id, json);
         const grows = size - Number(rows[0].bytes);
-        const counted = await client.query('UPDATE plantstore_usage SET bytes = bytes + $1 WHERE $1 <= 0 OR bytes + $1 <= $2', [grows, maxBytes]);
-        if (counted.rowCount === 0) return { keep: false, outcome: 'full' };
+        if (!(await count(client, fast, id, 0, grows))) return { keep: false, outcome: 'full' };
         await client.query('UPDATE plantstore_plants SET plant = $2, bytes = $3 WHERE id = $1', [id, json, size]);
         return { keep: true, outcome: { updated: json } };
       });
@@ -194,13 +202,12 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOpti
 
     remove: (id) =>
       guarded(async () => {
-        // One statement: the row goes and the usage row gives its bytes back, or neither.
+        // One statement: the row goes and its shard gives its bytes back, or neither.
         const { rows } = await pool.query<{ plant: string }>({
           name: 'plantstore_remove',
-          text: `WITH gone AS (DELETE FROM plantstore_plants WHERE id = $1 RETURNING plant, bytes),
-                 counted AS (UPDATE plantstore_usage SET plants = plants - 1, bytes = bytes - (SELECT bytes FROM gone) WHERE EXISTS (SELECT 1 FROM gone))
-                 SELECT plant FROM gone`,
-          values: [id],
+          text: `WITH gone AS (DELETE FROM plantstore_plants WHERE id = $1 RETURNING plant, bytes)
+                 SELECT plant, plantstore_count(plantstore_shard($1), -1, -bytes, $2, $3, false) FROM gone`,
+          values: [id, maxPlants, maxBytes],
         });
         return rows[0]?.plant;
       }),
@@ -209,24 +216,26 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOpti
 
     clear: () =>
       transaction(async (client) => {
-        // The plants' table first, as every create locks it before the usage row: no deadlock.
+        // The plants' table first, as every create locks it before the usage shards (in their order): no deadlock.
         await client.query('LOCK TABLE plantstore_plants IN ACCESS EXCLUSIVE MODE');
-        const { rows } = await client.query<{ plants: string }>('SELECT plants FROM plantstore_usage FOR UPDATE');
+        await client.query('SELECT 1 FROM plantstore_usage_shards ORDER BY shard FOR UPDATE');
+        const { rows } = await client.query<{ plants: string }>('SELECT sum(plants) AS plants FROM plantstore_usage_shards');
         await client.query('TRUNCATE plantstore_plants');
-        await client.query('UPDATE plantstore_usage SET plants = 0, bytes = 0');
+        // The slices stay: every count is within its slice, and the slices still add up to the caps.
+        await client.query('UPDATE plantstore_usage_shards SET plants = 0, bytes = 0');
         return { keep: true, outcome: Number(rows[0]!.plants) };
       }),
 
     usage: () =>
       guarded(async () => {
-        const { rows } = await pool.query<{ plants: string; bytes: string }>('SELECT plants, bytes FROM plantstore_usage');
+        const { rows } = await pool.query<{ plants: string; bytes: string }>('SELECT sum(plants) AS plants, sum(bytes) AS bytes FROM plantstore_usage_shards');
         return { plants: Number(rows[0]!.plants), bytes: Number(rows[0]!.bytes) };
       }),
 
     async health() {
       try {
         // The store's own table, not just a connection: a database that lost the schema is not healthy either.
-        await pool.query('SELECT plants FROM plantstore_usage');
+        await pool.query('SELECT plants FROM plantstore_usage_shards LIMIT 1');
         return { store: 'postgresql', ok: true };
       } catch (error) {
         return { store: 'postgresql', ok: false, reason: `the database does not answer: ${reasonOf(error)}` };
@@ -235,6 +244,19 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOpti
 
     close: () => pool.end(),
   };
+}
+
+/** Raised by plantstore_count's fast way where the shard's slice is spent: the transaction is rolled back, to be run the slow way. */
+const SLICE_SPENT = 'PSLOW';
+
+/** `attempt` the fast way, then the slow way where the fast way found its usage shard's slice spent. */
+async function fastThenSlow<T>(attempt: (fast: boolean) => Promise<T>): Promise<T> {
+  try {
+    return await attempt(true);
+  } catch (error) {
+    if ((error as { code?: string }).code !== SLICE_SPENT) throw error;
+    return attempt(false);
+  }
 }
 
 /** A database error's message, without the connection string (pg's messages never hold the password). */

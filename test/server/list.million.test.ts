@@ -94,7 +94,10 @@ describe('a list over a million plants: postgresql', { skip: POSTGRES_MISSING, t
          SELECT g, p, ${PLANT_OVERHEAD_BYTES} + length(g::text) + length(p)
          FROM (SELECT g, '{"name":"p' || g || '","tag":"' || CASE WHEN g % 1000 = 0 THEN 'fern' ELSE 'palm' END || '"}' AS p FROM generate_series(1, ${MILLION}) AS g) AS rows ORDER BY g`,
       );
-      await client.query('UPDATE plantstore_usage SET plants = (SELECT count(*) FROM plantstore_plants), bytes = (SELECT sum(bytes) FROM plantstore_plants)');
+      // Counted on shard 0, as the migration of an older database counts them; the next create cuts the slices.
+      await client.query(
+        'UPDATE plantstore_usage_shards SET plants = CASE WHEN shard = 0 THEN (SELECT count(*) FROM plantstore_plants) ELSE 0 END, bytes = CASE WHEN shard = 0 THEN (SELECT sum(bytes) FROM plantstore_plants) ELSE 0 END, max_plants = NULL',
+      );
       // What autovacuum would do soon after such a load: the planner's statistics.
       await client.query('ANALYZE plantstore_plants');
       assert.equal((await store.usage()).plants, MILLION);

@@ -160,15 +160,15 @@ describe('the PostgreSQL store', { skip: POSTGRES_MISSING }, () => {
     assert.equal(await left.create('7', text({ name: 'again' })), 'exists', 'an id stored through one replica is taken for the other');
     assert.equal(await left.create('8', text({ name: 'c' })), 'created');
     assert.equal(await right.create('9', text({ name: 'd' })), 'full', 'the count cap counts the plants of every replica');
-    assert.deepEqual(await sql(url, 'SELECT plants::int AS plants FROM plantstore_usage'), [{ plants: 3 }]);
+    assert.deepEqual(await sql(url, 'SELECT sum(plants)::int AS plants FROM plantstore_usage_shards'), [{ plants: 3 }]);
   });
 
   test('the schema: created once however many servers start at once, versioned, and a newer version is refused', { timeout: 120_000 }, async () => {
     const url = await databases.fresh();
     await Promise.all(Array.from({ length: 4 }, () => postgres(10, 1e9, url)));
-    assert.deepEqual(await sql(url, 'SELECT version FROM plantstore_schema'), [{ version: 1 }]);
-    await sql(url, 'UPDATE plantstore_schema SET version = 2');
-    await assert.rejects(postgres(10, 1e9, url), (error: unknown) => error instanceof StoreStartError && /schema version 2, newer than this server's 1/.test(error.message));
+    assert.deepEqual(await sql(url, 'SELECT version FROM plantstore_schema'), [{ version: 2 }]);
+    await sql(url, 'UPDATE plantstore_schema SET version = 3');
+    await assert.rejects(postgres(10, 1e9, url), (error: unknown) => error instanceof StoreStartError && /schema version 3, newer than this server's 2/.test(error.message));
   });
 
   test('a database that cannot be reached at start: StoreStartError naming the URL without its password', { timeout: 120_000 }, async () => {

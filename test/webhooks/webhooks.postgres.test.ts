@@ -65,13 +65,13 @@ describe('webhooks on PostgreSQL', { skip: POSTGRES_MISSING, timeout: 180_000 },
     });
     running.push(server);
     assert.ok(server.lines.some((line) => line.includes('webhook \\"/plant/webhook\\" (POST) is sent after a plant is created')), 'named at start-up');
-    // The create is held inside its transaction (the usage row locked by the
-    // test) until the database shows it waiting; a webhook sent before the
+    // The create is held inside its transaction (the usage shards locked by
+    // the test) until the database shows it waiting; a webhook sent before the
     // commit would reach the receiver then, and find no plant.
     const lock = new pg.Client({ connectionString: database });
     await lock.connect();
     await lock.query('BEGIN');
-    await lock.query('SELECT plants FROM plantstore_usage FOR UPDATE');
+    await lock.query('SELECT plants FROM plantstore_usage_shards FOR UPDATE');
     const answer = fetch(`${server.url}/plants`, { method: 'POST', headers: { authorization: 'Bearer client', 'content-type': 'application/json' }, body: '{"id": 42, "name": "Fern", "tag": "shade"}' });
     await untilWaitingOnLock(database);
     await lock.query('COMMIT');
