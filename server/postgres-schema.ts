@@ -74,11 +74,6 @@ INSERT INTO plantstore_usage_shards (shard) SELECT generate_series(0, ${USAGE_SH
 DROP FUNCTION IF EXISTS plantstore_create(bigint, text, bigint, bigint, bigint);
 CREATE OR REPLACE FUNCTION plantstore_count(p_shard integer, p_plants bigint, p_bytes bigint, p_max_plants bigint, p_max_bytes bigint, p_fast boolean)
 RETURNS boolean LANGUAGE plpgsql AS $$
-DECLARE
-  used_plants bigint;
-  used_bytes bigint;
-  free_plants bigint;
-  free_bytes bigint;
 BEGIN
   IF p_plants <= 0 AND p_bytes <= 0 THEN
     UPDATE plantstore_usage_shards SET plants = plants + p_plants, bytes = bytes + p_bytes WHERE shard = p_shard;
@@ -93,6 +88,19 @@ BEGIN
     END IF;
     RAISE EXCEPTION 'the usage shard''s slice is spent: run again the slow way' USING ERRCODE = 'PSLOW';
   END IF;
+  RETURN plantstore_cut(p_shard, p_plants, p_bytes, p_max_plants, p_max_bytes);
+END $$;
+
+-- The slow way; also called at start with no change, to cut the slices from
+-- the server's caps before its first create.
+CREATE OR REPLACE FUNCTION plantstore_cut(p_shard integer, p_plants bigint, p_bytes bigint, p_max_plants bigint, p_max_bytes bigint)
+RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+  used_plants bigint;
+  used_bytes bigint;
+  free_plants bigint;
+  free_bytes bigint;
+BEGIN
   PERFORM 1 FROM plantstore_usage_shards ORDER BY shard FOR UPDATE;
   SELECT sum(plants), sum(bytes) INTO used_plants, used_bytes FROM plantstore_usage_shards;
   free_plants := p_max_plants - used_plants - p_plants;

@@ -59,7 +59,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   // emits 'error' on the pool; unheard, it would end the process.
   pool.on('error', (error) => options.onIdleError?.(error));
   try {
-    await createSchema(pool);
+    await createSchema(pool, options);
   } catch (error) {
     await pool.end().catch(() => {});
     if (error instanceof StoreStartError) throw error;
@@ -68,7 +68,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   return postgresStore(pool, options);
 }
 
-async function createSchema(pool: pg.Pool): Promise<void> {
+async function createSchema(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOptions): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -83,6 +83,8 @@ async function createSchema(pool: pg.Pool): Promise<void> {
     }
     await client.query(CREATE_SCHEMA);
     await client.query(MIGRATE);
+    // The slices cut from this server's caps now, not by its first create (which would roll back and run again).
+    await client.query('SELECT plantstore_cut(0, 0, 0, $1, $2) FROM plantstore_usage_shards WHERE shard = 0 AND (max_plants IS DISTINCT FROM $1 OR max_bytes IS DISTINCT FROM $2)', [maxPlants, maxBytes]);
     // Not newer (refused above): an older version was migrated to this one.
     await client.query('INSERT INTO plantstore_schema (version) VALUES ($1) ON CONFLICT (singleton) DO UPDATE SET version = EXCLUDED.version', [SCHEMA_VERSION]);
     await client.query('COMMIT');
