@@ -6,8 +6,9 @@
 // own database of one throwaway cluster. While each database round runs,
 // pg_stat_activity is sampled: what the servers' connections wait on.
 //
-//   npm run bench:replicas -- [--rounds N] [--seconds S] [--before DIR] [--commit-delay US]
+//   npm run bench:replicas -- [--rounds N] [--seconds S] [--before DIR] [--build NAME=DIR]... [--commit-delay US]
 //
+// --build adds another build under NAME, as --before adds one named before.
 // --commit-delay adds rounds of two replicas of this build with PostgreSQL's
 // commit_delay set to US microseconds (commit_siblings 5): group commit.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -55,7 +56,10 @@ async function build(name: string, root: string): Promise<{ name: string; server
 
 const running: RunningServer[] = [];
 let nextId = 1;
-const builds = [await build('after', PROJECT_ROOT), ...(before === undefined ? [] : [await build('before', resolve(before))])];
+const others = argv.flatMap((arg, i) => (arg === '--build' ? [argv[i + 1]!.split('=') as [string, string]] : []));
+if (before !== undefined) others.push(['before', before]);
+const builds = [await build('after', PROJECT_ROOT)];
+for (const [name, root] of others) builds.push(await build(name, resolve(root)));
 for (const { servers } of builds) running.push(...servers);
 const floor = await startServer(floorServer(TOKEN), { token: TOKEN });
 running.push(floor);

@@ -146,6 +146,34 @@ BEGIN
   END IF;
   RETURN 'created';
 END $$;
+
+-- Several creates in one statement, so in one transaction and one commit
+-- (server/postgres-batch.ts); each one's outcome, in their order. Every
+-- plant is inserted first, in the order of the ids, then counted, in the
+-- order of the shards: a batch waits for a plant's row (a create of the
+-- same id in another batch) only while it holds no shard, and takes shards
+-- in ascending order, so no two batches wait for each other in a circle. Of
+-- two creates of one id in one batch, the first wins.
+CREATE OR REPLACE FUNCTION plantstore_create_batch(p_ids bigint[], p_plants text[], p_bytes bigint[], p_max_plants bigint, p_max_bytes bigint, p_fast boolean)
+RETURNS text[] LANGUAGE plpgsql AS $$
+DECLARE
+  results text[] := array_fill('exists'::text, ARRAY[cardinality(p_ids)]);
+  i bigint;
+BEGIN
+  FOR i IN SELECT n FROM unnest(p_ids) WITH ORDINALITY AS u (id, n) ORDER BY id, n LOOP
+    INSERT INTO plantstore_plants (id, plant, bytes) VALUES (p_ids[i], p_plants[i], p_bytes[i]) ON CONFLICT (id) DO NOTHING;
+    IF FOUND THEN
+      results[i] := 'created';
+    END IF;
+  END LOOP;
+  FOR i IN SELECT n FROM unnest(p_ids) WITH ORDINALITY AS u (id, n) WHERE results[n] = 'created' ORDER BY plantstore_shard(id), n LOOP
+    IF NOT plantstore_count(plantstore_shard(p_ids[i]), 1, p_bytes[i], p_max_plants, p_max_bytes, p_fast) THEN
+      DELETE FROM plantstore_plants WHERE id = p_ids[i];
+      results[i] := 'full';
+    END IF;
+  END LOOP;
+  RETURN results;
+END $$;
 `;
 
 /** Version 1's one usage row, onto shard 0 (its slice: what it counted, so no slice is over its count), then gone. */

@@ -5,6 +5,7 @@
 // docs/replicas.md), so both hold however many replicas write at once.
 import pg from 'pg';
 import { DATABASE_CONNECT_TIMEOUT, DATABASE_STATEMENT_TIMEOUT, DEFAULT_POOL_SIZE } from './limits.js';
+import { createBatcher, runBatch } from './postgres-batch.js';
 import { listPage } from './postgres-list.js';
 import { CREATE_SCHEMA, MIGRATE, SCHEMA_LOCK_KEY, SCHEMA_VERSION } from './postgres-schema.js';
 import { plantBytes, plantFromJson, StoreStartError, StoreUnavailableError, type CreateAllResult, type CreateResult, type PlantStore, type UpdateResult } from './store.js';
@@ -96,7 +97,7 @@ async function createSchema(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStor
   }
 }
 
-function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOptions): PlantStore {
+function postgresStore(pool: pg.Pool, { maxPlants, maxBytes, poolSize = DEFAULT_POOL_SIZE }: PostgresStoreOptions): PlantStore {
   /** Runs `work` with the database's failures turned into StoreUnavailableError (503, Retry-After). */
   const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
@@ -129,19 +130,11 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOpti
     return rows[0]!.fits;
   };
 
+  // One statement per batch, as many at once as the pool holds connections (postgres-batch.ts).
+  const batched = createBatcher((batch) => fastThenSlow((fast) => runBatch(pool, batch, { maxPlants, maxBytes }, fast)), poolSize, CREATE_BATCH);
+
   return {
-    create: (id, json) =>
-      guarded(() =>
-        fastThenSlow(async (fast) => {
-          const { rows } = await pool.query<{ result: CreateResult }>({
-            // Named: the database parses and plans it once per connection.
-            name: 'plantstore_create',
-            text: 'SELECT plantstore_create($1, $2, $3, $4, $5, $6) AS result',
-            values: [id, json, plantBytes(id, json), maxPlants, maxBytes, fast],
-          });
-          return rows[0]!.result;
-        }),
-      ),
+    create: (id, json) => guarded(() => batched({ id, json, bytes: plantBytes(id, json) })),
 
     createAll: (entries) =>
       transaction<CreateAllResult>(async (client, fast) => {
@@ -247,6 +240,9 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStoreOpti
     close: () => pool.end(),
   };
 }
+
+/** Most creates one statement carries. */
+const CREATE_BATCH = 100;
 
 /** Raised by plantstore_count's fast way where the shard's slice is spent: the transaction is rolled back, to be run the slow way. */
 const SLICE_SPENT = 'PSLOW';
