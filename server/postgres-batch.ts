@@ -24,7 +24,17 @@ export function createBatcher(run: RunBatch, inFlight: number, maxBatch: number)
   let running = 0;
   const next = (): void => {
     while (running < inFlight && queue.length > 0) {
-      const taken = queue.splice(0, maxBatch);
+      // At most one create of an id per batch: a second waits for a later
+      // batch, and so for the first's commit or rollback, as it would alone.
+      const ids = new Set<string>();
+      const taken: typeof queue = [];
+      for (let i = 0; i < queue.length && taken.length < maxBatch; ) {
+        if (ids.has(queue[i]!.entry.id)) i++;
+        else {
+          ids.add(queue[i]!.entry.id);
+          taken.push(...queue.splice(i, 1));
+        }
+      }
       running++;
       run(taken.map(({ entry }) => entry))
         .then(

@@ -152,8 +152,9 @@ END $$;
 -- plant is inserted first, in the order of the ids, then counted, in the
 -- order of the shards: a batch waits for a plant's row (a create of the
 -- same id in another batch) only while it holds no shard, and takes shards
--- in ascending order, so no two batches wait for each other in a circle. Of
--- two creates of one id in one batch, the first wins.
+-- in ascending order, so no two batches wait for each other in a circle.
+-- The store sends no two creates of one id in one batch (the second would
+-- find the first's row, which a refusal by the caps then takes back).
 CREATE OR REPLACE FUNCTION plantstore_create_batch(p_ids bigint[], p_plants text[], p_bytes bigint[], p_max_plants bigint, p_max_bytes bigint, p_fast boolean)
 RETURNS text[] LANGUAGE plpgsql AS $$
 DECLARE

@@ -2,10 +2,12 @@
 // shards, server/postgres-schema.ts): exact across replicas at the cap's
 // edge, for the count and for the bytes, with each replica's own caps, after
 // removes and updates racing creates, and on a database of the schema's
-// version 1 (one usage row), which is migrated with its counts.
+// version 1 (one usage row), which is migrated with its counts. And creates
+// sent together while the pool is busy (server/postgres-batch.ts).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { openPostgresStore } from '../../server/postgres-store.js';
 import { plantBytes, type PlantStore } from '../../server/store.js';
 import { POSTGRES_MISSING, sql } from '../support/postgres.js';
 import { text, useStoreKinds } from './store-kinds.js';
@@ -126,5 +128,24 @@ describe('the usage shards: caps exact across two replicas', { skip: POSTGRES_MI
     assert.equal(await right.create('12', text({ name: 'new' })), 'created');
     assert.equal(await left.create('13', text({ name: 'new' })), 'full');
     assert.deepEqual(await counted(url).then(({ rows, shardPlants }) => [rows, shardPlants]), [5, 5]);
+  });
+
+  test('creates sent together while the pool is busy: each its own outcome, counted in the order of their shards; a second create of an id waits for the first', async () => {
+    const url = await databases.fresh();
+    // One connection: the first create goes alone, the 28 distinct ids called while it runs go together in one statement, the second 5 and the second 25 after them.
+    const store = await openPostgresStore({ url, maxPlants: 20, maxBytes: 1e9, poolSize: 1, connectTimeoutMs: 60_000, statementTimeoutMs: 60_000 });
+    try {
+      const ids = [1, ...range(2, 14), 5, ...range(16, 14), 25];
+      const names = ids.map((id, i) => `p${id}-${i}`);
+      const results = await Promise.all(ids.map((id, i) => store.create(String(id), text({ name: names[i]! }))));
+      // The cap of 20 holds id 1 and the 19 of the batch counted first: ids 2 to 20 (shards 2 to 20).
+      // The second 25 is tried once the first was refused (so refused by the cap too), not answered "taken" by a row the first took back.
+      assert.deepEqual(results, ids.map((id, i) => (i === 15 ? 'exists' : id <= 20 ? 'created' : 'full')));
+      assert.equal(await store.read('5'), text({ name: names[4]! }), 'the first to arrive is stored');
+      assert.deepEqual(await storedIds(url), range(1, 20));
+      assert.deepEqual(await counted(url).then(({ rows, shardPlants }) => [rows, shardPlants]), [20, 20]);
+    } finally {
+      await store.close();
+    }
   });
 });
