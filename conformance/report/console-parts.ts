@@ -1,6 +1,5 @@
 // The parts of the console report that the check list (console.ts) and the
-// matrix (console-matrix.ts) share: the lint, a target's name, its
-// diagnosis, where it stopped answering, its summary, and the coverage.
+// matrix (console-matrix.ts) share: the lint, a target's name, where it stopped answering, its summary, and the coverage.
 import { coverageCounts } from '../run/coverage.js';
 import { seedText, type RunResult, type TargetResult } from '../run/result.js';
 import { escapeControls, mapStrings } from '../redact/escape.js';
@@ -18,6 +17,8 @@ export interface ConsoleOptions {
    * whatever this says.
    */
   lint?: 'warnings' | 'count' | 'none';
+  /** Print the diagnoses of the targets not checked at the top (default); false when the CLI printed them already, as soon as they were known. */
+  diagnoses?: boolean;
 }
 
 /**
@@ -43,17 +44,6 @@ export function lintLines(run: RunResult, o: ConsoleOptions): string[] {
 /** How a report names a target: its name, unless it is the one `--target` (then its URL says it). */
 export function targetLabel(t: TargetResult['target']): string {
   return t.name === 'target' ? `the target (${t.url})` : `${t.name} (${t.url})`;
-}
-
-/** A target no check could mean anything against: the diagnosis and what to do, instead of its checks. */
-export function diagnosisLines(t: TargetResult, paint: Paint): string[] {
-  const d = t.diagnosis!;
-  const label = targetLabel(t.target);
-  return [
-    paint(31, `${label[0]!.toUpperCase()}${label.slice(1)} was not checked: ${d.problem}.`),
-    ...(d.evidence ? [`  ${d.evidence}`] : []),
-    `  What to do: ${d.fix}`,
-  ];
 }
 
 /** A target that stopped answering mid-run: after which request, and that every verdict before it stands. */
