@@ -149,7 +149,7 @@ function report(result: RunResult, options: CliOptions, color: boolean): 0 | 1 |
   // A run against a --target with the shipped document lists lint errors only: the teams that run it
   // cannot act on the document's warnings. With a document of their own (--spec), they are counted.
   const lint = options.targets.length === 0 ? 'warnings' : resolve(options.spec) === resolve(OPENAPI_PATH) ? 'none' : 'count';
-  process.stdout.write(renderConsole(result, { color, lint, diagnoses: false }));
+  process.stdout.write(renderConsole(result, { color, lint, diagnoses: false, narrow: options.only !== undefined }));
   const written = writeReports(result, options);
   if (options.har) written.push(options.har);
   if (written.length > 0) process.stdout.write(`Reports: ${written.map((f) => relative(process.cwd(), f) || f).join(', ')}\n`);

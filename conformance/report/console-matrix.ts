@@ -69,6 +69,6 @@ export function renderMatrixConsole(given: RunResult, o: ConsoleOptions): string
   }
   for (const t of run.targets) lines.push(summaryLine(t, run, t.target.informs ? INFORMS : ''));
   lines.push('');
-  if (run.targets.some((t) => !t.diagnosis)) lines.push(...coverageLines(run));
+  if (run.targets.some((t) => !t.diagnosis)) lines.push(...coverageLines(run, o.narrow));
   return lines.join('\n');
 }

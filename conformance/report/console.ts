@@ -34,7 +34,7 @@ function renderCheckList(given: RunResult, o: ConsoleOptions): string {
     lines.push(summaryLine(t, run), ...stoppedLines(t, paint), '');
   }
   // The coverage of a run in which no check ran says nothing.
-  if (run.targets.some((t) => !t.diagnosis)) lines.push(...coverageLines(run));
+  if (run.targets.some((t) => !t.diagnosis)) lines.push(...coverageLines(run, o.narrow));
   return lines.join('\n');
 }
 
