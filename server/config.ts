@@ -24,6 +24,8 @@ export interface ServerConfig {
   host: string;
   tokens: string[] | undefined;
   logLevel: string;
+  /** LOG_FORMAT: json or pretty; unset, pretty at a terminal and JSON lines elsewhere (logging.ts logFormat). */
+  logFormat: 'json' | 'pretty' | undefined;
   bodyLimit: number;
   maxPlants: number;
   maxBytes: number;
@@ -73,6 +75,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     host: env.HOST?.trim() || DEFAULT_HOST,
     tokens: tokens(env.PLANTSTORE_TOKENS),
     logLevel: logLevel(env.LOG_LEVEL),
+    logFormat: env.LOG_FORMAT?.trim() ? oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json') : undefined,
     bodyLimit: integer(env, 'PLANTSTORE_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1, MAX_BODY_LIMIT),
     maxPlants: integer(env, 'PLANTSTORE_MAX_PLANTS', DEFAULT_MAX_PLANTS, 0, Number.MAX_SAFE_INTEGER),
     maxBytes: integer(env, 'PLANTSTORE_MAX_BYTES', DEFAULT_MAX_BYTES, 0, Number.MAX_SAFE_INTEGER),

@@ -1,5 +1,6 @@
 // The server's log: pino JSON lines on standard output, one per request at
-// info. Written asynchronously and in batches: lines are gathered and handed
+// info; at a terminal (or LOG_FORMAT=pretty) the same lines as pino-pretty
+// writes them for a person (logFormat). Written asynchronously and in batches: lines are gathered and handed
 // to the log file once they hold BUFFER_BYTES, or after FLUSH_INTERVAL_MS,
 // instead of one blocking write per line. Nothing is lost while standard
 // output takes it: on SIGTERM/SIGINT the server waits for the log to be
@@ -13,6 +14,7 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { write as fsWrite, writeSync } from 'node:fs';
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { createRequire } from 'node:module';
 import { redactTarget, valueRedactor } from './redact.js';
 
 export interface ServerLog {
@@ -146,12 +148,16 @@ class LineBatches implements DestinationStream {
     readonly file: LogFile,
     /** Each line's secrets out (redact.ts valueRedactor): whatever logged them, a URL, a header, an error's message. */
     private readonly redact: (line: string) => string,
+    /** pino-pretty's formatter, for a person at a terminal; undefined: JSON lines. */
+    private readonly pretty?: (line: string) => string,
   ) {
     this.timer = setInterval(() => this.handOver(), FLUSH_INTERVAL_MS).unref();
   }
 
   write(line: string): void {
     line = this.redact(line);
+    // Redacted again once pretty: it writes a string that JSON escaped as it is.
+    if (this.pretty) line = this.redact(this.pretty(line));
     this.lines.push(line);
     this.bytes += line.length;
     if (this.bytes >= BUFFER_BYTES) this.handOver();
@@ -230,9 +236,33 @@ function errorFields(error: Error): Record<string, unknown> {
   return fields;
 }
 
-/** The server's log on `fd`; `secrets` never appear in it (valueRedactor). */
-export function createServerLog(level: string, fd = 1, secrets: readonly string[] = []): ServerLog {
-  const batches = new LineBatches(new LogFile(fd), valueRedactor(secrets));
+export type LogFormat = 'json' | 'pretty';
+
+/**
+ * How the log is written: as LOG_FORMAT says (config.ts), else pretty for a
+ * person when standard output is a terminal, JSON lines for a program (a
+ * pipe, a file, a container's log driver, CI).
+ */
+export function logFormat(isTTY: boolean, configured: LogFormat | undefined): LogFormat {
+  return configured ?? (isTTY ? 'pretty' : 'json');
+}
+
+/**
+ * pino-pretty's formatter, in this process rather than as a transport in a
+ * worker thread: the lines stay in LineBatches, so they are redacted, and
+ * written at exit and on SIGTERM, as the JSON lines are. Loaded from
+ * node_modules when asked for (createRequire, which the server's bundle
+ * does not follow): a server logging JSON lines does not load it.
+ */
+function prettyLines(colorize: boolean): (line: string) => string {
+  const { prettyFactory } = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
+  const format = prettyFactory({ colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+  return (line) => format(line);
+}
+
+/** The server's log on `fd`; `secrets` never appear in it (valueRedactor), in either format. */
+export function createServerLog(level: string, fd = 1, secrets: readonly string[] = [], format: LogFormat = 'json', colorize = false): ServerLog {
+  const batches = new LineBatches(new LogFile(fd), valueRedactor(secrets), format === 'pretty' ? prettyLines(colorize) : undefined);
   const logger = pino(
     {
       level,

@@ -5,7 +5,7 @@ import { StartError } from '../lib/start-error.js';
 import { buildApp } from './app.js';
 import { checkTogether, openSettings, readConfig, readStubConfig, type ServerConfig } from './config.js';
 import { readInitialPlantsFile } from './stub/initial-plants.js';
-import { createServerLog, type ServerLog } from './logging.js';
+import { createServerLog, logFormat, type ServerLog } from './logging.js';
 import type { PlantStore } from './store.js';
 import { readWebhookConfig } from './webhooks/config.js';
 
@@ -34,7 +34,9 @@ try {
   stub = readStubConfig();
   // Every line of the log is redacted by value: the tokens, the admin token and the database's password never appear, whatever carries them.
   const secrets = [...(stub.controlsToken === undefined ? [] : [stub.controlsToken]), ...(databasePassword(config.databaseUrl) ?? [])];
-  log = createServerLog(config.logLevel, 1, [...(config.tokens ?? []), ...secrets]);
+  // Pretty at a terminal, JSON lines elsewhere or as LOG_FORMAT says; colours only at a terminal without NO_COLOR.
+  const format = logFormat(process.stdout.isTTY === true, config.logFormat);
+  log = createServerLog(config.logLevel, 1, [...(config.tokens ?? []), ...secrets], format, process.stdout.isTTY === true && !process.env.NO_COLOR);
   checkTogether(config, stub);
   if (config.databaseUrl !== undefined) {
     const logger = log.logger;

@@ -1,36 +1,23 @@
 #!/usr/bin/env node
-// plantstore-conformance: lints the spec, diagnoses each target (can a run
-// against it mean anything?), runs the catalog against the targets side by
-// side (the reference server, a Prism mock, the user's targets), reports.
-// Exit 0: no check failed; 1: a check failed (or, with --strict, was
-// non-strict) on the reference server or a --target (the Prism column
+// plantstore-conformance: diagnoses each target (can a run against it mean
+// anything?), runs the catalog against the targets side by side (the
+// reference server, a Prism mock, the user's targets), lints the spec,
+// reports. Exit 0: no check failed; 1: a check failed (or, with --strict,
+// was non-strict) on the reference server or a --target (the Prism column
 // informs and never fails the run by itself); 2: the run could not mean
 // anything or the harness could not do its job (bad arguments, a spec that
-// does not load or lint, a target misconfigured, unreachable or dead, a
-// check `error`, a server that does not start).
-import { relative, resolve } from 'node:path';
-import { OPENAPI_PATH } from '../../spec/openapi.js';
-import { echoesRedactable } from '../redact/secrets.js';
-import { StartError } from '../../lib/start-error.js';
-import { helpText, listChecks } from './options.js';
-import { CLI_CONFIG_POLICY, parseCliArgs, type CliOptions, type ConfigPolicy } from './args.js';
-import { computeCoverage } from '../run/coverage.js';
-import { compareDivergences, loadDivergences, type DivergenceFile } from '../run/differential/divergences.js';
-import { formatMs, formatSeconds } from '../run/http.js';
-import { lintSpec, type LintFinding } from '../model/lint.js';
-import { closingLine, renderConsole, whatFailedLines } from '../report/console.js';
-import { HarWriter } from '../report/har.js';
-import { writeReports } from '../report/write.js';
-import { decidingTargets, exitCode, runResult, type RunResult } from '../run/result.js';
-import { run, type RunEvent } from '../run/runner.js';
-import { loadSpecModel, type SpecModel } from '../model/spec-model.js';
-import { describeDocumentError } from '../model/spec-errors.js';
-import { OwnedServers, startTargets, stopOnSignals } from '../run/targets/start.js';
-import type { Target } from '../model/target.js';
+// does not load, a target misconfigured, unreachable or dead, a check
+// `error`, a server that does not start).
+//
+// This module imports only what --help and --version need: the catalog,
+// the HTTP client, the document's compiler and Spectral are imported when a
+// run needs them (run-command.ts), so the first line a newcomer asks for
+// does not wait for them (docs/benchmarks.md, the first line).
+import { helpText } from './options.js';
 import { harnessVersion } from '../report/version.js';
+import type { ConfigPolicy } from './args.js';
 
-const say = (line: string) => process.stderr.write(line);
-const complain = (message: string) => say(`plantstore-conformance: ${message}\n`);
+const complain = (message: string) => process.stderr.write(`plantstore-conformance: ${message}\n`);
 
 /** Where a run's options come from: the process's environment and working directory, the CLI's configuration file (the GitHub Action narrows all three). */
 export interface MainContext {
@@ -39,13 +26,30 @@ export interface MainContext {
   policy?: ConfigPolicy;
 }
 
-export async function main(argv: string[], { env = process.env, cwd = process.cwd(), policy = CLI_CONFIG_POLICY }: MainContext = {}): Promise<number> {
+/** `--help` or `--version` alone (after an optional `run`): answered before any other module is imported. Anything else goes through the full parse. */
+function quickAction(argv: string[]): 'help' | 'version' | undefined {
+  const rest = argv[0] === 'run' ? argv.slice(1) : argv;
+  if (rest.length !== 1) return undefined;
+  return rest[0] === '--help' || rest[0] === '-h' ? 'help' : rest[0] === '--version' ? 'version' : undefined;
+}
+
+export async function main(argv: string[], { env = process.env, cwd = process.cwd(), policy }: MainContext = {}): Promise<number> {
   // `compat` has its own options and reports (conformance/compat/, docs/compatibility.md).
   // It runs in a worker thread, ended at its deadline however busy (compat-deadline.ts).
   if (argv[0] === 'compat') return (await import('./compat-deadline.js')).compatWithDeadline(argv.slice(1), { cwd, env });
-  let options: CliOptions;
+  const quick = quickAction(argv);
+  if (quick === 'help') {
+    process.stdout.write(helpText());
+    return 0;
+  }
+  if (quick === 'version') {
+    process.stdout.write(`plantstore-conformance ${harnessVersion()}\n`);
+    return 0;
+  }
+  const { CLI_CONFIG_POLICY, parseCliArgs } = await import('./args.js');
+  let options: import('./args.js').CliOptions;
   try {
-    options = parseCliArgs(argv, env, cwd, policy);
+    options = parseCliArgs(argv, env, cwd, policy ?? CLI_CONFIG_POLICY);
   } catch (err) {
     complain(`${(err as Error).message}\nTry --help.`);
     return 2;
@@ -59,133 +63,10 @@ export async function main(argv: string[], { env = process.env, cwd = process.cw
     return 0;
   }
   if (options.action === 'list') {
-    process.stdout.write(listChecks(options.only));
+    process.stdout.write((await import('./list.js')).listChecks(options.only));
     return 0;
   }
-  const inputs = await readInputs(options);
-  if (!inputs) return 2;
-  const owned = new OwnedServers();
-  const removeSignalHandlers = stopOnSignals(owned, say);
-  let har: HarWriter | undefined;
-  try {
-    // Opened before anything is sent: a HAR path that cannot be written stops the run at once.
-    if (options.har) har = new HarWriter(options.har);
-    const targets = await startTargets(options, owned, say);
-    const result = await runChecks(options, inputs, targets, har);
-    await owned.stopAll();
-    return report(result, options);
-  } catch (err) {
-    complain(err instanceof StartError ? err.message : `harness error: ${(err as Error).stack ?? String(err)}`);
-    return 2;
-  } finally {
-    har?.close();
-    await owned.stopAll();
-    removeSignalHandlers();
-  }
-}
-
-interface Inputs {
-  model: SpecModel;
-  lint: LintFinding[];
-  divergenceFile: DivergenceFile | undefined;
-}
-
-/** What the run reads before any server starts; undefined, once said why, when something cannot be read (a document that cannot be served or checked). */
-async function readInputs(options: CliOptions): Promise<Inputs | undefined> {
-  // Read before the (slower) lint, so a broken file is reported at once.
-  let divergenceFile: DivergenceFile | undefined;
-  if (options.prism) {
-    try {
-      divergenceFile = loadDivergences(options.divergences);
-    } catch (err) {
-      complain((err as Error).message);
-      return undefined;
-    }
-  }
-  let model: SpecModel;
-  let lint: LintFinding[];
-  try {
-    model = loadSpecModel(options.spec);
-    lint = await lintSpec(options.spec);
-  } catch (err) {
-    complain(`cannot read the spec ${describeDocumentError(err, options.spec)}`);
-    return undefined;
-  }
-  return { model, lint, divergenceFile };
-}
-
-/** How a progress line names a target. */
-const named = (t: Target) => `${t.name} (${t.url})`;
-
-/** Lines on stderr as the run goes: at a terminal, one that updates in place; elsewhere (CI), a plain line per target and event. */
-function progress(tty: boolean): { onEvent: (e: RunEvent) => void; onProgress?: (done: number, total: number, target: string, id: string) => void } {
-  const line = (text: string) => say(tty ? `\r\x1b[K${text}\n` : `${text}\n`);
-  return {
-    onEvent: (e) => {
-      if (e.kind === 'waiting') line(`${named(e.target)}: waiting up to ${formatMs(e.waitMs)} for it to answer (--wait-for)`);
-      else if (e.kind === 'answered') line(`${named(e.target)}: answered after ${formatSeconds(e.afterMs)}`);
-      else if (e.kind === 'still-down') line(`${named(e.target)}: still no answer after ${formatSeconds(e.afterMs)}`);
-      else if (e.kind === 'checking' && !tty && e.checks > 0) line(`${named(e.target)}: running ${e.checks} checks`);
-      else if (e.kind === 'done' && !tty && !e.result.diagnosis) {
-        const s = e.result.summary;
-        line(`${named(e.target)}: done in ${formatSeconds(e.ms)}: ${s.pass} pass, ${s['non-strict']} non-strict, ${s.fail} fail, ${s.skip} skip, ${s.error} error`);
-      }
-    },
-    onProgress: tty ? (done, total, target, id) => say(`\r\x1b[K[${target} ${done}/${total}] ${id}`) : undefined,
-  };
-}
-
-/** Runs the catalog against every target (with progress on stderr), and compares the Prism mock's results with its divergence file. */
-async function runChecks(options: CliOptions, inputs: Inputs, targets: Target[], har: HarWriter | undefined): Promise<RunResult> {
-  const tty = process.stderr.isTTY === true;
-  // A token of fewer than 8 characters is in every other word: the reports replace it only where the requests use it.
-  const short = targets.filter((t) => !echoesRedactable(t.token));
-  if (short.length > 0) complain(`warning: the token of ${short.map(named).join(', ')} is shorter than 8 characters: the reports write it as $PLANTSTORE_TOKEN where the requests use it (the Authorization field), but cannot redact it from what a target echoes`);
-  const { onEvent, onProgress } = progress(tty);
-  const results = await run({
-    model: inputs.model,
-    targets,
-    seed: options.seed,
-    idOffset: BigInt(options.idOffset),
-    cases: options.cases,
-    timeoutMs: options.timeoutMs,
-    concurrency: options.concurrency,
-    rateLimit: options.rateLimit,
-    waitForMs: options.waitForMs,
-    maxFailures: options.maxFailures,
-    strict: options.strict,
-    only: options.only,
-    inferences: options.inferences,
-    onEvent,
-    onProgress,
-    onWire: har ? (target, ex, timing) => har.add(target, ex, timing) : undefined,
-  });
-  if (tty) say('\r\x1b[K');
-  const file = inputs.divergenceFile;
-  const divergences = file ? results.filter((t) => t.target.role === 'prism').map((t) => compareDivergences(t, file, options.divergences)) : [];
-  const coverage = computeCoverage(inputs.model, results, new Map(results.map((t) => [t.target.name, t.observed ?? []])));
-  return runResult({ seed: options.seed, ...(options.idOffset !== 0 ? { idOffset: options.idOffset } : {}), strict: options.strict, lint: inputs.lint, targets: results, divergences, coverage });
-}
-
-/** Prints the console report, writes the report files, and returns the exit code. */
-function report(result: RunResult, options: CliOptions): 0 | 1 | 2 {
-  const color = options.color !== false && process.stdout.isTTY === true && !process.env.NO_COLOR;
-  // The default run is the project's own: its lint warnings are for us (and for `npm run lint:spec`).
-  // A run against a --target with the shipped document lists lint errors only: the teams that run it
-  // cannot act on the document's warnings. With a document of their own (--spec), they are counted.
-  const lint = options.targets.length === 0 ? 'warnings' : resolve(options.spec) === resolve(OPENAPI_PATH) ? 'none' : 'count';
-  process.stdout.write(renderConsole(result, { color, lint }));
-  const written = writeReports(result, options);
-  if (options.har) written.push(options.har);
-  if (written.length > 0) process.stdout.write(`Reports: ${written.map((f) => relative(process.cwd(), f) || f).join(', ')}\n`);
-  for (const t of decidingTargets(result.targets)) {
-    if (t.unreachable && !t.diagnosis) complain(`gave up on ${named(t.target)}: ${t.unreachable}`);
-  }
-  const code = exitCode(result.targets, result.strict);
-  const failed = whatFailedLines(result, { color });
-  if (failed.length > 0) process.stdout.write(`\n${failed.join('\n')}\n`);
-  process.stdout.write(closingLine(result, code));
-  return code;
+  return (await import('./run-command.js')).runCommand(options);
 }
 
 // Run when executed (also through the npm bin symlink), not when imported.

@@ -1,7 +1,7 @@
 // Every option of the run command in one table (OPTIONS): its flag, its
-// environment variable and its help, from which --help is written; and
-// --list, the catalog as a table.
-import { catalog } from '../checks/index.js';
+// environment variable and its help, from which --help is written. It
+// imports nothing, so that --help loads no more than it shows (list.ts has
+// --list, which loads the catalog).
 
 export interface OptionSpec {
   name: string;
@@ -99,15 +99,4 @@ export function helpText(): string {
   }
   out.push('', EPILOGUE, '');
   return out.join('\n');
-}
-
-/** --list: every check with its ID, level and source, then its title. */
-export function listChecks(ids?: string[]): string {
-  const checks = catalog.filter((c) => !ids || ids.includes(c.id));
-  const source = (c: (typeof catalog)[number]) => `${c.source.document}, ${c.source.section}`;
-  const idWidth = Math.max(...checks.map((c) => c.id.length));
-  const sourceWidth = Math.min(60, Math.max(...checks.map((c) => source(c).length)));
-  const lines = [`${'ID'.padEnd(idWidth)}  LEVEL   ${'SOURCE'.padEnd(sourceWidth)}  TITLE`];
-  for (const c of checks) lines.push(`${c.id.padEnd(idWidth)}  ${c.level.padEnd(6)}  ${source(c).padEnd(sourceWidth)}  ${c.title}`);
-  return `${lines.join('\n')}\n`;
 }

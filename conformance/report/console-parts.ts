@@ -1,6 +1,5 @@
 // The parts of the console report that the check list (console.ts) and the
-// matrix (console-matrix.ts) share: the lint, a target's name, its
-// diagnosis, where it stopped answering, its summary, and the coverage.
+// matrix (console-matrix.ts) share: the lint, a target's name, where it stopped answering, its summary, and the coverage.
 import { coverageCounts } from '../run/coverage.js';
 import { seedText, type RunResult, type TargetResult } from '../run/result.js';
 import { escapeControls, mapStrings } from '../redact/escape.js';
@@ -18,6 +17,10 @@ export interface ConsoleOptions {
    * whatever this says.
    */
   lint?: 'warnings' | 'count' | 'none';
+  /** Print the diagnoses of the targets not checked at the top (default); false when the CLI printed them already, as soon as they were known. */
+  diagnoses?: boolean;
+  /** The run ran the checks --only named: the coverage is its counts, in one line (what a few checks leave unexercised is no news). */
+  narrow?: boolean;
 }
 
 /**
@@ -45,17 +48,6 @@ export function targetLabel(t: TargetResult['target']): string {
   return t.name === 'target' ? `the target (${t.url})` : `${t.name} (${t.url})`;
 }
 
-/** A target no check could mean anything against: the diagnosis and what to do, instead of its checks. */
-export function diagnosisLines(t: TargetResult, paint: Paint): string[] {
-  const d = t.diagnosis!;
-  const label = targetLabel(t.target);
-  return [
-    paint(31, `${label[0]!.toUpperCase()}${label.slice(1)} was not checked: ${d.problem}.`),
-    ...(d.evidence ? [`  ${d.evidence}`] : []),
-    `  What to do: ${d.fix}`,
-  ];
-}
-
 /** A target that stopped answering mid-run: after which request, and that every verdict before it stands. */
 export function stoppedLines(t: TargetResult, paint: Paint): string[] {
   const by = t.stoppedBy;
@@ -78,13 +70,14 @@ export function summaryLine(t: TargetResult, run: RunResult, note = ''): string 
  * each operation only the generic checks reached or none did, each declared
  * response no target gave, and each schema keyword not exercised, with why.
  */
-export function coverageLines(run: RunResult): string[] {
+export function coverageLines(run: RunResult, narrow = false): string[] {
   const c = run.coverage;
   if (!c) return [];
   const n = coverageCounts(c);
   const lines = [
     `Coverage of the document: ${n.operations[0]} of ${n.operations[1]} operation(s) sent requests; ${n.responses[0]} of ${n.responses[1]} declared response(s) given; schema keywords: ${n.keywords.exercised} exercised, ${n.keywords.annotation} annotation(s), ${n.keywords['not exercised']} not exercised; ${(c.ruledOut ?? []).length} check(s) skipped because of the document`,
   ];
+  if (narrow) return [...lines, '  (--only: what the other checks would exercise is not listed; the JSON report holds the whole coverage)', ''];
   for (const o of c.operations) {
     if (o.requests === 0) lines.push(`  operation ${o.method} ${o.path} (${o.operationId}): not covered, no request was sent`);
     else if (!o.known) lines.push(`  operation ${o.method} ${o.path} (${o.operationId}): PS-OP-*, PS-DOC-*${o.role ? ` and the state checks (its role: ${o.role.role}, by ${o.role.by})` : ''}, ${o.requests} request(s)`);

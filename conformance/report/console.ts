@@ -7,10 +7,11 @@
 // whole. With several targets, the matrix (console-matrix.ts).
 import { counts, decidingTargets, failing, failureGroups, seedText, type RunResult } from '../run/result.js';
 import { renderMatrixConsole } from './console-matrix.js';
-import { coverageLines, diagnosisLines, lintLines, stoppedLines, summaryLine, targetLabel, terminalSafe, type ConsoleOptions } from './console-parts.js';
+import { coverageLines, lintLines, stoppedLines, summaryLine, targetLabel, terminalSafe, type ConsoleOptions } from './console-parts.js';
+import { diagnosisLines } from './console-diagnosis.js';
 import { belowResult, COLOUR, consoleCommand, consoleText, departureText, MARK, painter, refsOf, resultLine } from './console-text.js';
 
-export { coverageLines, renderMatrixConsole, targetLabel, type ConsoleOptions };
+export { coverageLines, diagnosisLines, renderMatrixConsole, targetLabel, type ConsoleOptions };
 
 /** One target and no divergence file: the per-check list; otherwise the matrix. */
 export function renderConsole(run: RunResult, o: ConsoleOptions): string {
@@ -21,10 +22,10 @@ export function renderConsole(run: RunResult, o: ConsoleOptions): string {
 function renderCheckList(given: RunResult, o: ConsoleOptions): string {
   const run = terminalSafe(given);
   const paint = painter(o.color);
-  const lines: string[] = lintLines(run, o);
+  const lines: string[] = [...(o.diagnoses === false ? [] : diagnosisLines(run, o.color)), ...lintLines(run, o)];
   for (const t of run.targets) {
     if (t.diagnosis) {
-      lines.push(...diagnosisLines(t, paint), summaryLine(t, run), '');
+      lines.push(summaryLine(t, run), '');
       continue;
     }
     const groups = t.target.informs ? [] : failureGroups(t, run.strict);
@@ -33,7 +34,7 @@ function renderCheckList(given: RunResult, o: ConsoleOptions): string {
     lines.push(summaryLine(t, run), ...stoppedLines(t, paint), '');
   }
   // The coverage of a run in which no check ran says nothing.
-  if (run.targets.some((t) => !t.diagnosis)) lines.push(...coverageLines(run));
+  if (run.targets.some((t) => !t.diagnosis)) lines.push(...coverageLines(run, o.narrow));
   return lines.join('\n');
 }
 

@@ -71,6 +71,10 @@ describe('plantstore-conformance CLI', { timeout: 300_000 }, () => {
     const r = await withFake({ prefix: '/api/v1' }, (url) => cli(['--target', `${url}/api/v1/`, '--token', 'cli-token', '--cases', '5', '--only', 'PS-ACCEPT-001,PS-AUTH-001,PS-HTTP-001']));
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /3 checks, 3 pass/);
+    // A narrow run's coverage is its counts, in one line and a note: what the other checks would exercise is no news.
+    const coverage = r.stdout.slice(r.stdout.indexOf('Coverage of the document')).split('\n');
+    assert.match(coverage[1]!, /^ {2}\(--only: what the other checks would exercise is not listed/);
+    assert.doesNotMatch(r.stdout, /not exercised: |no target gave it/);
   });
 
   const mutants: Array<[keyof FakeOptions, string]> = [

@@ -83,6 +83,33 @@ describe('first runs: the harness tells a user mistake from a server fault', { t
     });
   });
 
+  it('three targets and one missing token: one diagnosis first, naming each target as given, and no table', async () => {
+    await withFake({}, async (fake) => {
+      await withFake({}, async (other) => {
+        const run = await cli(['--target', `notag=${fake.url}`, '--target', `b=${other.url}`, '--target', `c=${fake.url}`]);
+        assert.equal(run.code, 2, run.output);
+        const lines = run.stdout.split('\n');
+        assert.equal(lines[0], '3 targets were not checked, for one cause: no token was given, and the target requires one.', run.stdout);
+        assert.equal(lines[1], `  notag (${fake.url}), b (${other.url}), c (${fake.url})`);
+        assert.equal(run.stdout.match(/What to do: Set PLANTSTORE_TOKEN/g)?.length, 1, 'the cause and its fix once');
+        assert.doesNotMatch(run.output, /PS-[A-Z]+-\d{3}|! error|Notag/);
+        assert.ok(run.lines <= MOST_LINES, `${run.lines} lines:\n${run.output}`);
+        assert.match(run.stdout, /^INCOMPLETE: notag, b, c not checked \(see above\), seed \d+$/m);
+      });
+    });
+  });
+
+  it('two targets, two causes: a diagnosis each, each target named as given', async () => {
+    await withFake({}, async (fake) => {
+      const port = await freePort();
+      const run = await cli(['--target', `notag=${fake.url}`, '--target', `down=http://127.0.0.1:${port}`]);
+      assert.equal(run.code, 2, run.output);
+      assert.match(run.stdout, /^Target notag \(http:\/\/127\.0\.0\.1:\d+\) was not checked: no token was given, and the target requires one\.$/m);
+      assert.match(run.stdout, new RegExp(`^Target down \\(http://127\\.0\\.0\\.1:${port}\\) was not checked: cannot connect`, 'm'));
+      assert.doesNotMatch(run.output, /PS-[A-Z]+-\d{3}|! error/);
+    });
+  });
+
   it('the token from PLANTSTORE_TOKEN, refused: the diagnosis names the variable', async () => {
     await withFake({}, async (fake) => {
       const run = await cli(['--target', fake.url], { PLANTSTORE_TOKEN: 'a-stale-token' });
