@@ -13,7 +13,7 @@ import { RuledOut } from '../model/ruled-out.js';
 import { gradeUnauthorized, describe } from './grades.js';
 import { chainAfterCreate, chainId, chains, followCalls, idParameter, idSourceOf, idText, startWith, type Call, type Chain, type OpSent } from './op-cases.js';
 import { gradeRefused, gradeValid, perOperation } from './op-grades.js';
-import { operationCall, writable, type CallOptions } from './op-requests.js';
+import { callTo, writable, type CallOptions } from './op-requests.js';
 import { idField } from './requests.js';
 import { rfc } from './sources.js';
 import type { Case, CheckContext, ExchangeCheck, Verdict } from './types.js';
@@ -36,7 +36,6 @@ function bodyFor(ctx: CheckContext, op: OperationModel, media: RequestBodyModel,
 
 /** The valid requests to an operation: required parameters only, then every optional one too, once per writable media type. */
 function validCalls(ctx: CheckContext, op: OperationModel, chain: Chain | undefined, opts: CallOptions = {}): Call[] {
-  const name = operationName(op);
   const source = chain ? idSourceOf(ctx, op) : undefined;
   const id = chain && source ? chainId(chain, source) : undefined;
   const set = id !== undefined && source ? { [source.parameter]: idText(id) } : {};
@@ -48,7 +47,7 @@ function validCalls(ctx: CheckContext, op: OperationModel, chain: Chain | undefi
     for (const [v, label] of i === 0 ? variants : variants.slice(0, 1)) {
       const body = media ? bodyFor(ctx, op, media, id) : undefined;
       const what = `a valid request with ${label}${media ? `, a ${media.contentType} body` : ''}${id !== undefined ? `, the plant just created` : ''}`;
-      out.push({ operation: name, label: what, request: operationCall(ctx, op, { ...v, ...opts, set, ...(body !== undefined ? { body } : {}), note: `${name}: ${what}` }) });
+      out.push(callTo(ctx, op, what, { ...v, ...opts, set, ...(body !== undefined ? { body } : {}), note: undefined }));
     }
   }
   return out;
@@ -159,9 +158,8 @@ const validAnswers: ExchangeCheck<OpSent> = {
 
 /** Requests to `op` invalid in one place: a parameter's value its schema refuses, a required parameter or body left out, a body broken in one place. */
 function invalidCalls(ctx: CheckContext, op: OperationModel): Call[] {
-  const name = operationName(op);
   const out: Call[] = [];
-  const call = (what: string, opts: CallOptions) => out.push({ operation: name, label: what, request: operationCall(ctx, op, { ...opts, note: `${name}: ${what}` }) });
+  const call = (what: string, opts: CallOptions) => out.push(callTo(ctx, op, what, opts));
   for (const p of op.parameters) {
     for (const v of invalidParameterValues(ctx.model, p, 3)) call(`the ${p.in} parameter ${p.name} ${v.label} (${JSON.stringify(v.text)})`, { set: { [p.name]: v.text } });
     if (p.required && p.in !== 'path') call(`without its required ${p.in} parameter ${p.name}`, { omit: p.name });

@@ -8,7 +8,7 @@ import { RuledOut } from '../model/ruled-out.js';
 import { validBody } from '../cases/operation-bodies.js';
 import { describe, noAnswer, worst } from './grades.js';
 import { answerJson, chainAfterCreate, chains, followCalls, isSuccess, valueAt, type Call, type Chain, type OpSent } from './op-cases.js';
-import { isJsonMedia, operationCall, writable } from './op-requests.js';
+import { callTo, isJsonMedia, writable } from './op-requests.js';
 import { at, created, differences, forbidden, skipAll, steps } from './plant-state.js';
 import { createRequest, idField, validPlant } from './requests.js';
 import { itemCall, listItems, limitValue, resourceOp, switchedOff } from './resource-calls.js';
@@ -139,7 +139,7 @@ const bounded: ExchangeCheck<OpSent> = {
     return [
       chainAfterCreate(ctx, 0, 'limit', [
         () => ({ operation: operationName(ctx.model.create!), label: 'create a second plant', request: createRequest(ctx, second, { note: 'a second plant' }) }),
-        () => ({ operation: name, label: `list with ${list.limit!.parameter.name}=${limit}`, request: operationCall(ctx, list.op, { set: { [list.limit!.parameter.name]: String(limit) }, note: `${name}: ${list.limit!.parameter.name}=${limit}` }) }),
+        () => callTo(ctx, list.op, `list with ${list.limit!.parameter.name}=${limit}`, { set: { [list.limit!.parameter.name]: String(limit) }, note: `${name}: ${list.limit!.parameter.name}=${limit}` }),
       ]),
     ];
   },
