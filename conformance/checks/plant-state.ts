@@ -11,7 +11,7 @@ import { describe, noAnswer, worst } from './grades.js';
 import { answerJson, chainAfterCreate, chains, followCalls, isSuccess, type Chain, type Indexed, type OpSent } from './op-cases.js';
 import { freshId, idField } from './requests.js';
 import { idsAboveDoubles } from '../cases/bodies.js';
-import { isPlant, itemCall, listItems, listPages, PAGE, readPages, resourceOp, switchedOff } from './resource-calls.js';
+import { isPlant, itemCall, listItems, listPages, PAGE, readableList, readPages, resourceOp, switchedOff } from './resource-calls.js';
 import { rfc } from './sources.js';
 import type { CaseExchange, ExchangeCheck, Verdict } from './types.js';
 
@@ -122,8 +122,7 @@ const listed: ExchangeCheck<OpSent> = {
   evidence: 'A create answered 2xx (with a tag of its own where the list has a filter by it), then the list read page by page (its limit at 100 or its maximum, its cursor or offset) until the plant is found or the list ends.',
   precondition: (ctx) => switchedOff(ctx, 'listed'),
   cases: (ctx) => {
-    const list = resourceOp(ctx, ctx.model.resource.list, 'list the plants');
-    if (!list.shape) throw new RuledOut(`${operationName(list.op)} cannot be read: ${list.unreadable}`);
+    const list = readableList(ctx);
     const filter = ctx.inferences.has('filter') ? list.filters.find((f) => flattenObject(ctx.model.doc, ctx.model.create!.requestSchema.schema, ctx.model.create!.requestSchema.pointer).fields.some((x) => x.name === f.property && x.types.includes('string'))) : undefined;
     const value = `listed-${ctx.seed}-${String(freshId(ctx))}`;
     const fields = filter ? { [filter.property]: value } : {};

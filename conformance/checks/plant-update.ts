@@ -11,7 +11,7 @@ import { answerJson, chainAfterCreate, chains, followCalls, isSuccess, valueAt, 
 import { callTo, isJsonMedia, writable } from './op-requests.js';
 import { at, created, differences, forbidden, skipAll, steps } from './plant-state.js';
 import { createRequest, idField, validPlant } from './requests.js';
-import { itemCall, listItems, limitValue, resourceOp, switchedOff } from './resource-calls.js';
+import { itemCall, listItems, limitValue, readableList, resourceOp, switchedOff } from './resource-calls.js';
 import { rfc } from './sources.js';
 import type { Case, CheckContext, ExchangeCheck, Verdict } from './types.js';
 
@@ -129,9 +129,8 @@ const bounded: ExchangeCheck<OpSent> = {
   evidence: 'Two creates answered 2xx, then the list with its limit at 1 (or the smallest value its schema allows) answered 2xx with at most that many plants.',
   precondition: (ctx) => switchedOff(ctx, 'limit'),
   cases: (ctx) => {
-    const list = resourceOp(ctx, ctx.model.resource.list, 'list the plants');
+    const list = readableList(ctx);
     if (!list.limit) throw new RuledOut(`${operationName(list.op)} has no parameter that bounds it`);
-    if (!list.shape) throw new RuledOut(`${operationName(list.op)} cannot be read: ${list.unreadable}`);
     const limit = limitValue(ctx, list, 1);
     if (limit === undefined || limit < 1) throw new RuledOut(`${list.limit.parameter.name} allows no small limit the harness can send`);
     const name = operationName(list.op);

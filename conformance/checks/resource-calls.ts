@@ -34,6 +34,13 @@ export function resourceOp<R extends ResourceOperation>(ctx: CheckContext, r: R 
   return r;
 }
 
+/** The list, where the document declares one whose answer the harness can read; throws RuledOut saying why not. */
+export function readableList(ctx: CheckContext): ListModel & { shape: NonNullable<ListModel['shape']> } {
+  const list = resourceOp(ctx, ctx.model.resource.list, 'list the plants');
+  if (!list.shape) throw new RuledOut(`${operationName(list.op)} cannot be read: ${list.unreadable}`);
+  return list as ListModel & { shape: NonNullable<ListModel['shape']> };
+}
+
 /** A request to an item operation on the chain's plant. */
 export function itemCall(ctx: CheckContext, r: ResourceOperation, chain: Chain, label: string, opts: CallOptions = {}): Call {
   const id = chainId(chain, r.id!);
