@@ -87,16 +87,29 @@ export function wrap(text: string, width: number, indent: number): string[] {
   return lines;
 }
 
-/** --help's text, from OPTIONS. */
-export function helpText(): string {
+/** The lines of a help's option list: each flag, its value's name, its help wrapped at 79 columns and its environment variable. */
+export function optionLines(options: readonly OptionSpec[]): string[] {
   const column = 26;
-  const out = ['Usage: plantstore-conformance [run] [options]', '       plantstore-conformance compat --base OLD [--head NEW] (compat --help)', '       plantstore-conformance --list | --help | --version', '', INTRO, '', 'Options:'];
-  for (const o of OPTIONS) {
+  const out: string[] = [];
+  for (const o of options) {
     const flag = `  ${o.short ? `-${o.short}, ` : ''}--${o.name}${o.value ? ` ${o.value}` : ''}`;
     const help = wrap(`${o.help}${o.env ? ` [${o.env}]` : ''}`, 79, column);
     if (flag.length + 2 > column) out.push(flag, ...help.map((l) => `${' '.repeat(column)}${l}`));
     else out.push(`${flag.padEnd(column)}${help[0]}`, ...help.slice(1).map((l) => `${' '.repeat(column)}${l}`));
   }
+  return out;
+}
+
+/** The run's option, by its name (for a command that takes it as the run does). */
+export function runOption(name: string): OptionSpec {
+  const o = OPTIONS.find((x) => x.name === name);
+  if (!o) throw new Error(`no option --${name}`);
+  return o;
+}
+
+/** --help's text, from OPTIONS. */
+export function helpText(): string {
+  const out = ['Usage: plantstore-conformance [run] [options]', '       plantstore-conformance compat --base OLD [--head NEW] (compat --help)', '       plantstore-conformance --list | --help | --version', '', INTRO, '', 'Options:', ...optionLines(OPTIONS)];
   out.push('', EPILOGUE, '');
   return out.join('\n');
 }
