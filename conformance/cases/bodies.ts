@@ -168,6 +168,17 @@ export function idsDoublesMerge(model: SpecModel, ids: IdAllocator, count: numbe
   throw new RuledOut(`the document allows no ids that a double cannot tell apart (${count} ids ${step} apart above 2^53, within the id's keywords)`);
 }
 
+/** An id above 2^53 that no double holds (the second of idsDoublesMerge's pair, one apart), where the document allows one; none otherwise. */
+export function idsAboveDoubles(model: SpecModel, ids: IdAllocator): bigint[] {
+  try {
+    const { ids: pair, step } = idsDoublesMerge(model, ids, 2);
+    return step === 1n ? [pair[1]!] : [];
+  } catch (err) {
+    if (err instanceof RuledOut) return [];
+    throw err;
+  }
+}
+
 const minBig = (a: bigint | undefined, b: bigint) => (a === undefined || b < a ? b : a);
 const ceilBig = (a: bigint, b: bigint) => (a % b === 0n ? a / b : a / b + (a > 0n ? 1n : 0n));
 

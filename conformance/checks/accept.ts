@@ -10,7 +10,7 @@ import { ACCEPT_EVIDENCE, ACCEPT_GRADING, each, gradeAccepted, worst } from './g
 import { keywordDerivations, UNNAMED_PROPERTY } from '../cases/keyword-cases.js';
 import { createRequest, freshId, rawWithProto, idField, idRange, keywordCaseBody, preferring, stringFields, validPlant, type Body } from './requests.js';
 import { RuledOut } from '../cases/draw.js';
-import { idsDoublesMerge } from '../cases/bodies.js';
+import { idsAboveDoubles } from '../cases/bodies.js';
 import { spec } from './sources.js';
 import { fixedIdCases, fixedIdCheck, gradeFixedId, neighbourOf, type IdSent } from './fixed-ids.js';
 import type { Case, Check, CheckContext, ExchangeCheck, Verdict } from './types.js';
@@ -54,21 +54,10 @@ const integralNumerals: ExchangeCheck<Body> = {
     };
     const small = [(n: bigint) => `${n}.0`, (n: bigint) => `${n}e0`, (n: bigint) => `${n}0e-1`, (n: bigint) => `${n}.000E+0`].map((write) => written(new Numeral(write(freshId(ctx)))));
     // Above 2^53 too (9007199254740993.0): an integer no double holds, which a server that reads such numerals as doubles rounds or refuses.
-    return [...small, ...aboveDoubles(ctx).map((n) => written(new Numeral(`${n}.0`)))];
+    return [...small, ...idsAboveDoubles(ctx.model, ctx.ids).map((n) => written(new Numeral(`${n}.0`)))];
   },
   verify: (cases, ctx) => each(cases, (c) => gradeAccepted(ctx, c.exchange, c.sent)),
 };
-
-/** An id above 2^53 that no double holds, where the document allows one (none otherwise). */
-function aboveDoubles(ctx: CheckContext): bigint[] {
-  try {
-    const { ids, step } = idsDoublesMerge(ctx.model, ctx.ids, 2);
-    return step === 1n ? [ids[1]!] : [];
-  } catch (err) {
-    if (err instanceof RuledOut) return [];
-    throw err;
-  }
-}
 
 /** What a keyword case sent: its body, and for a boundary of the id itself, which of the three fixed-id requests it is. */
 interface BoundarySent {

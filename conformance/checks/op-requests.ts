@@ -11,6 +11,7 @@ import { operationName, type OperationModel, type ParameterModel, type RequestBo
 import { validParameterValues } from '../cases/parameter-values.js';
 import { validBody } from '../cases/operation-bodies.js';
 import { validPlant } from './requests.js';
+import type { Call } from './op-cases.js';
 import type { CheckContext } from './types.js';
 
 /** What a request to an operation carries; whatever a check does not set is drawn from the document. */
@@ -95,4 +96,10 @@ export function operationCall(ctx: CheckContext, op: OperationModel, opts: CallO
   const auth = opts.auth === undefined ? ctx.auth() : opts.auth;
   if (auth !== null) headers.authorization = auth;
   return { method: op.method, path: `${path}${query.length > 0 ? `?${query.join('&')}` : ''}`, headers, body, note: opts.note ?? operationName(op) };
+}
+
+/** A call to `op` (a step of a chain): its request as operationCall builds it, its note `METHOD /path: label` unless `opts` says another. */
+export function callTo(ctx: CheckContext, op: OperationModel, label: string, opts: CallOptions = {}): Call {
+  const operation = operationName(op);
+  return { operation, label, request: operationCall(ctx, op, { ...opts, note: opts.note ?? `${operation}: ${label}` }) };
 }

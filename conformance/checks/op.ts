@@ -13,7 +13,7 @@ import { RuledOut } from '../model/ruled-out.js';
 import { gradeUnauthorized, describe } from './grades.js';
 import { chainAfterCreate, chainId, chains, followCalls, idParameter, idSourceOf, idText, startWith, type Call, type Chain, type OpSent } from './op-cases.js';
 import { gradeRefused, gradeValid, perOperation } from './op-grades.js';
-import { operationCall, writable, type CallOptions } from './op-requests.js';
+import { callTo, writable, type CallOptions } from './op-requests.js';
 import { idField } from './requests.js';
 import { rfc } from './sources.js';
 import type { Case, CheckContext, ExchangeCheck, Verdict } from './types.js';
@@ -36,7 +36,6 @@ function bodyFor(ctx: CheckContext, op: OperationModel, media: RequestBodyModel,
 
 /** The valid requests to an operation: required parameters only, then every optional one too, once per writable media type. */
 function validCalls(ctx: CheckContext, op: OperationModel, chain: Chain | undefined, opts: CallOptions = {}): Call[] {
-  const name = operationName(op);
   const source = chain ? idSourceOf(ctx, op) : undefined;
   const id = chain && source ? chainId(chain, source) : undefined;
   const set = id !== undefined && source ? { [source.parameter]: idText(id) } : {};
@@ -48,31 +47,45 @@ function validCalls(ctx: CheckContext, op: OperationModel, chain: Chain | undefi
     for (const [v, label] of i === 0 ? variants : variants.slice(0, 1)) {
       const body = media ? bodyFor(ctx, op, media, id) : undefined;
       const what = `a valid request with ${label}${media ? `, a ${media.contentType} body` : ''}${id !== undefined ? `, the plant just created` : ''}`;
-      out.push({ operation: name, label: what, request: operationCall(ctx, op, { ...v, ...opts, set, ...(body !== undefined ? { body } : {}), note: `${name}: ${what}` }) });
+      out.push(callTo(ctx, op, what, { ...v, ...opts, set, ...(body !== undefined ? { body } : {}), note: undefined }));
     }
   }
   return out;
 }
 
-/** Valid requests to every operation, each its own chain: a create first where the operation acts on a plant. */
-function validCases(ctx: CheckContext, opts: CallOptions = {}, calls: (ctx: CheckContext, op: OperationModel, chain: Chain | undefined) => Call[] = (c, op, ch) => validCalls(c, op, ch, opts)): Array<Case<OpSent>> {
+/**
+ * The cases `add` gives each operation of the document, numbered as one
+ * list; an operation the document allows no such request to (RuledOut) is
+ * left out, and when every one is, RuledOut saying `none`.
+ */
+function eachOperation(ctx: CheckContext, none: string, add: (op: OperationModel, out: Array<Case<OpSent>>) => void): Array<Case<OpSent>> {
   const out: Array<Case<OpSent>> = [];
   for (const op of ctx.model.operations) {
     try {
-      if (needsPlant(ctx, op)) {
-        // One chain (one plant) per request: a DELETE removes the plant the next request would need.
-        const count = calls(ctx, op, undefined).length;
-        for (let i = 0; i < count; i++) out.push(chainAfterCreate(ctx, out.length, operationName(op), [(chain) => calls(ctx, op, chain)[i]]));
-      } else {
-        for (const call of calls(ctx, op, undefined)) out.push(startWith(out.length, call));
-      }
+      add(op, out);
     } catch (err) {
       if (!(err instanceof RuledOut)) throw err;
     }
   }
-  if (out.length === 0) throw new RuledOut('the harness can build no valid request to any operation of the document');
+  if (out.length === 0) throw new RuledOut(none);
   return out;
 }
+
+/** Valid requests to every operation, each its own chain: a create first where the operation acts on a plant. */
+function validCases(ctx: CheckContext, opts: CallOptions = {}, calls: (ctx: CheckContext, op: OperationModel, chain: Chain | undefined) => Call[] = (c, op, ch) => validCalls(c, op, ch, opts)): Array<Case<OpSent>> {
+  return eachOperation(ctx, 'the harness can build no valid request to any operation of the document', (op, out) => {
+    if (needsPlant(ctx, op)) {
+      // One chain (one plant) per request: a DELETE removes the plant the next request would need.
+      const count = calls(ctx, op, undefined).length;
+      for (let i = 0; i < count; i++) out.push(chainAfterCreate(ctx, out.length, operationName(op), [(chain) => calls(ctx, op, chain)[i]]));
+    } else {
+      for (const call of calls(ctx, op, undefined)) out.push(startWith(out.length, call));
+    }
+  });
+}
+
+/** The document's operations by name (`METHOD /path`), for grading a call by its operation. */
+const byName = (ctx: CheckContext) => new Map(ctx.model.operations.map((op) => [operationName(op), op]));
 
 /** The calls of each chain (its create left out), each with its operation. */
 function callsOf(cases: Parameters<typeof chains>[0]) {
@@ -136,7 +149,7 @@ const validAnswers: ExchangeCheck<OpSent> = {
   cases: (ctx) => validCases(ctx),
   follow: (sent, ctx) => followCalls(sent, ctx),
   verify: (cases, ctx) => {
-    const ops = new Map(ctx.model.operations.map((op) => [operationName(op), op]));
+    const ops = byName(ctx);
     const graded = callsOf(cases).map((c) => ({ operation: c.sent.operation, index: c.index, verdict: gradeValid(ops.get(c.sent.operation)!, c.exchange) }));
     // A create that prepares a call and is refused ends its chain: the create checks grade it.
     return perOperation(graded, allNames(ctx));
@@ -145,9 +158,8 @@ const validAnswers: ExchangeCheck<OpSent> = {
 
 /** Requests to `op` invalid in one place: a parameter's value its schema refuses, a required parameter or body left out, a body broken in one place. */
 function invalidCalls(ctx: CheckContext, op: OperationModel): Call[] {
-  const name = operationName(op);
   const out: Call[] = [];
-  const call = (what: string, opts: CallOptions) => out.push({ operation: name, label: what, request: operationCall(ctx, op, { ...opts, note: `${name}: ${what}` }) });
+  const call = (what: string, opts: CallOptions) => out.push(callTo(ctx, op, what, opts));
   for (const p of op.parameters) {
     for (const v of invalidParameterValues(ctx.model, p, 3)) call(`the ${p.in} parameter ${p.name} ${v.label} (${JSON.stringify(v.text)})`, { set: { [p.name]: v.text } });
     if (p.required && p.in !== 'path') call(`without its required ${p.in} parameter ${p.name}`, { omit: p.name });
@@ -168,20 +180,12 @@ const refused: ExchangeCheck<OpSent> = {
   requirement: 'The 400 (Bad Request) status code indicates that the server cannot or will not process the request due to something that is perceived to be a client error. (OpenAPI 3.1 §4.8.12: a parameter\'s schema "defining the type used for the parameter"; a request the document\'s schemas refuse is not one of the operation\'s requests.)',
   grading: 'MUST: a request the document\'s schemas refuse in one place, answered 2xx (served as if valid) or 5xx (RFC 9110 §15.6: the server erred, not the client), or a dropped connection, fails; a declared 4xx whose body or content type departs from its declaration fails. The RFC\'s 400 or 404 where the document declares neither passes; another undeclared 4xx (422, 405…) is non-strict, as is a 400 without the document\'s error record.',
   evidence: 'For each operation: each parameter with up to three values its schema refuses (not a number, a fraction for an integer, one past its range or bounds…), each required parameter left out, each writable body broken in one place (checked by the document\'s validator), a required body left out; each answered 4xx for a pass.',
-  cases: (ctx) => {
-    const out: Array<Case<OpSent>> = [];
-    for (const op of ctx.model.operations) {
-      try {
-        for (const call of invalidCalls(ctx, op)) out.push(startWith(out.length, call));
-      } catch (err) {
-        if (!(err instanceof RuledOut)) throw err;
-      }
-    }
-    if (out.length === 0) throw new RuledOut('no operation of the document has a parameter or body the harness can make invalid');
-    return out;
-  },
+  cases: (ctx) =>
+    eachOperation(ctx, 'no operation of the document has a parameter or body the harness can make invalid', (op, out) => {
+      for (const call of invalidCalls(ctx, op)) out.push(startWith(out.length, call));
+    }),
   verify: (cases, ctx) => {
-    const ops = new Map(ctx.model.operations.map((op) => [operationName(op), op]));
+    const ops = byName(ctx);
     const graded = callsOf(cases).map((c) => ({ operation: c.sent.operation, index: c.index, verdict: gradeRefused(ctx, ops.get(c.sent.operation)!, c.exchange, c.sent.label) }));
     return perOperation(graded, allNames(ctx));
   },
@@ -194,22 +198,19 @@ const BAD_CREDENTIALS: Array<[string | null, string]> = [
   ['Bearer', 'a malformed credential (Bearer without a token)'],
 ];
 
+/** A valid call sent with other credentials: `auth` as its Authorization, or none. */
+function withCredentials(call: Call, auth: string | null, label: string, note: string): Call {
+  const headers = { ...call.request.headers };
+  delete headers.authorization;
+  if (auth !== null) headers.authorization = auth;
+  return { operation: call.operation, label, request: { ...call.request, headers, note: `${call.operation}: ${note}` } };
+}
+
 function securityCalls(ctx: CheckContext, op: OperationModel, chain: Chain | undefined): Call[] {
   const [first] = validCalls(ctx, op, chain);
   if (!first) return [];
-  if (op.bearerRequired) {
-    return BAD_CREDENTIALS.map(([auth, note]) => {
-      const request = { ...first.request, headers: { ...first.request.headers } };
-      delete request.headers.authorization;
-      if (auth !== null) request.headers.authorization = auth;
-      return { operation: first.operation, label: `${note}, bearer required`, request: { ...request, note: `${first.operation}: ${note}` } };
-    });
-  }
-  if (op.open) {
-    const request = { ...first.request, headers: { ...first.request.headers } };
-    delete request.headers.authorization;
-    return [{ operation: first.operation, label: 'no credentials, none required', request: { ...request, note: `${first.operation}: no credentials (it declares none needed)` } }];
-  }
+  if (op.bearerRequired) return BAD_CREDENTIALS.map(([auth, note]) => withCredentials(first, auth, `${note}, bearer required`, note));
+  if (op.open) return [withCredentials(first, null, 'no credentials, none required', 'no credentials (it declares none needed)')];
   return [];
 }
 
@@ -225,7 +226,7 @@ const perOperationSecurity: ExchangeCheck<OpSent> = {
   cases: (ctx) => validCases(ctx, {}, securityCalls),
   follow: (sent, ctx) => followCalls(sent, ctx),
   verify: (cases, ctx) => {
-    const ops = new Map(ctx.model.operations.map((op) => [operationName(op), op]));
+    const ops = byName(ctx);
     const graded = callsOf(cases).map((c) => {
       const op = ops.get(c.sent.operation)!;
       const ex = c.exchange;

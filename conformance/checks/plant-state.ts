@@ -10,11 +10,13 @@ import { RuledOut } from '../model/ruled-out.js';
 import { describe, noAnswer, worst } from './grades.js';
 import { answerJson, chainAfterCreate, chains, followCalls, isSuccess, type Chain, type Indexed, type OpSent } from './op-cases.js';
 import { freshId, idField } from './requests.js';
-import { itemCall, listItems, listPages, PAGE, readPages, resourceOp, switchedOff } from './resource-calls.js';
+import { idsAboveDoubles } from '../cases/bodies.js';
+import { isPlant, itemCall, listItems, listPages, PAGE, readableList, readPages, resourceOp, switchedOff } from './resource-calls.js';
 import { rfc } from './sources.js';
 import type { CaseExchange, ExchangeCheck, Verdict } from './types.js';
 
 const GET = rfc(9110, '§9.3.1 GET', 'section-9.3.1');
+const BEYOND = 'read back, an id beyond 2^53';
 const at = (c: Indexed, v: Verdict): Verdict => ({ exchange: c.index, ...v });
 
 /** The members of `expected` that `actual` does not carry with the same value. */
@@ -35,6 +37,16 @@ function created(cases: Array<CaseExchange<unknown>>): Indexed[][] {
 /** A chain's steps whose label starts with `label`. */
 const steps = (chain: Indexed[], label: string) => chain.filter((s) => s.sent.label.startsWith(label));
 
+/**
+ * A read refused with 403: the token may create but not read (authorization
+ * per operation, which PS-OP-002 grades non-strict), so the read shows
+ * nothing of the plant either way.
+ */
+function forbidden(read: Indexed): Verdict | undefined {
+  if (read.exchange.response?.status !== 403) return undefined;
+  return at(read, { outcome: 'skip', actual: `${read.sent.operation} refuses the token with 403 (authorization per operation, PS-OP-002 grades it): the plant cannot be read back: ${describe(read.exchange)}` });
+}
+
 function skipAll(cases: Array<CaseExchange<unknown>>): Verdict {
   const refused = chains(cases).find((s) => s[0]!.sent.create && !isSuccess(s[0]!.exchange));
   return { outcome: 'skip', actual: refused ? `the create before it was not accepted: ${describe(refused[0]!.exchange)}` : 'nothing was sent' };
@@ -47,15 +59,20 @@ const readBack: ExchangeCheck<OpSent> = {
   level: 'MUST',
   source: GET,
   requirement: 'The GET method requests transfer of a current selected representation for the target resource. (The item path is the collection path and one integer parameter, or the create\'s links name it: a created plant is its resource; an id never stored: 404, RFC 9110 §15.5.5.)',
-  grading: 'MUST (inference read-back): a created plant missing from GET on its item right after its 2xx, or answered with other values than the create answered (a dropped tag), fails. An id never stored answered 2xx or 400 is non-strict (404 is our decision and the RFC\'s status, not the document\'s); a 5xx fails.',
-  evidence: 'A create answered 2xx, then GET of its item answered 2xx with every member of the create\'s answer, same values; GET of an id never stored answered 404.',
+  grading: 'MUST (inference read-back): a created plant missing from GET on its item right after its 2xx, or answered with other values than the create answered (a dropped tag), fails. An id never stored answered 2xx or 400 is non-strict (404 is our decision and the RFC\'s status, not the document\'s); a 5xx fails. A read refused with 403 (the token may not read: authorization per operation) shows nothing of the plant: skip.',
+  evidence: 'A create answered 2xx, then GET of its item answered 2xx with every member of the create\'s answer, same values (once more with an id beyond 2^53 that no double holds, where the document allows one); GET of an id never stored answered 404.',
   precondition: (ctx) => switchedOff(ctx, 'read-back'),
   cases: (ctx) => {
     const read = resourceOp(ctx, ctx.model.resource.read, 'read a plant');
     const unknown = String(freshId(ctx));
+    // A path id read as a double (JavaScript's Number) finds none of the plants whose ids lie beyond 2^53 (RFC 8259 §6).
+    const beyond = idsAboveDoubles(ctx.model, ctx.ids).map((id) =>
+      chainAfterCreate(ctx, 2, BEYOND, [(chain) => itemCall(ctx, read, chain, `read the plant just created, id ${id}`)], { [idField(ctx)]: id }),
+    );
     return [
       chainAfterCreate(ctx, 0, 'read back', [(chain) => itemCall(ctx, read, chain, 'read the plant just created')]),
       { request: itemCall(ctx, read, { steps: [], created: { [idField(ctx)]: unknown } }, `an id never stored (${unknown})`).request, sent: { operation: operationName(read.op), label: 'never stored', chain: 1, step: 0, rest: [] } },
+      ...beyond,
     ];
   },
   follow: (sent, ctx) => followCalls(sent, ctx),
@@ -71,16 +88,24 @@ const readBack: ExchangeCheck<OpSent> = {
         continue;
       }
       const [create, read] = chain;
+      // An id beyond 2^53 refused at the create is for the create checks (PS-ACCEPT-009) to grade.
+      if (!read && create!.sent.label === `create (${BEYOND})`) continue;
       if (!read) return skipAll(cases);
       const missing = noAnswer(read.exchange);
       if (missing) return at(read, missing);
       const expected = `${read.sent.operation} answers 2xx with the Plant the create answered`;
+      const family = create!.sent.label === `create (${BEYOND})` ? { family: 'an id beyond 2^53' } : {};
+      const refused = forbidden(read);
+      if (refused) {
+        verdicts.push(refused);
+        continue;
+      }
       if (!isSuccess(read.exchange)) {
-        verdicts.push(at(read, { outcome: 'fail', expected, actual: `${read.sent.operation}: the plant just created is missing: ${describe(read.exchange)}`, cause: `a created plant is missing from ${read.sent.operation}` }));
+        verdicts.push(at(read, { outcome: 'fail', ...family, expected, actual: `${read.sent.operation}: the plant just created is missing: ${describe(read.exchange)}`, cause: `a created plant is missing from ${read.sent.operation}` }));
         continue;
       }
       const diff = differences(answerJson(create!.exchange), answerJson(read.exchange));
-      verdicts.push(at(read, diff.length === 0 ? { outcome: 'pass' } : { outcome: 'fail', expected, actual: `${read.sent.operation}: ${diff.join(', ')} not as the create answered: ${describe(read.exchange)}`, cause: `${read.sent.operation} answers another Plant than the create did` }));
+      verdicts.push(at(read, diff.length === 0 ? { outcome: 'pass' } : { outcome: 'fail', ...family, expected, actual: `${read.sent.operation}: ${diff.join(', ')} not as the create answered: ${describe(read.exchange)}`, cause: `${read.sent.operation} answers another Plant than the create did` }));
     }
     return worst(verdicts);
   },
@@ -97,8 +122,7 @@ const listed: ExchangeCheck<OpSent> = {
   evidence: 'A create answered 2xx (with a tag of its own where the list has a filter by it), then the list read page by page (its limit at 100 or its maximum, its cursor or offset) until the plant is found or the list ends.',
   precondition: (ctx) => switchedOff(ctx, 'listed'),
   cases: (ctx) => {
-    const list = resourceOp(ctx, ctx.model.resource.list, 'list the plants');
-    if (!list.shape) throw new RuledOut(`${operationName(list.op)} cannot be read: ${list.unreadable}`);
+    const list = readableList(ctx);
     const filter = ctx.inferences.has('filter') ? list.filters.find((f) => flattenObject(ctx.model.doc, ctx.model.create!.requestSchema.schema, ctx.model.create!.requestSchema.pointer).fields.some((x) => x.name === f.property && x.types.includes('string'))) : undefined;
     const value = `listed-${ctx.seed}-${String(freshId(ctx))}`;
     const fields = filter ? { [filter.property]: value } : {};
@@ -116,7 +140,8 @@ const listed: ExchangeCheck<OpSent> = {
     const filter = list.filters.find((f) => ctx.inferences.has('filter') && typeof sent[f.property] === 'string' && String(sent[f.property]).startsWith('listed-'));
     if (filter) {
       for (const p of pages) {
-        const other = listItems(list, answerJson(p.exchange))!.find((i) => (i as Record<string, JsonValue>)?.[filter.property] !== sent[filter.property]);
+        // The plant just created, listed without the property, is the comparison's to grade below, not the filter's.
+        const other = listItems(list, answerJson(p.exchange))!.find((i) => (i as Record<string, JsonValue>)?.[filter.property] !== sent[filter.property] && !((i as Record<string, JsonValue>)?.[filter.property] === undefined && isPlant(ctx, i, sent)));
         if (other !== undefined) return at(p, { outcome: 'fail', expected: `only plants whose ${filter.property} is ${JSON.stringify(sent[filter.property])}`, actual: `${p.sent.operation}?${filter.parameter.name}=…: a plant with another ${filter.property}: ${describe(p.exchange)}`, cause: `the list's filter ${filter.parameter.name} lists plants whose ${filter.property} differs` });
       }
     }
@@ -193,4 +218,4 @@ const gone: ExchangeCheck<OpSent> = {
 };
 
 export const plantStateChecks = [readBack, listed, gone];
-export { differences, created, steps, skipAll, at };
+export { differences, created, steps, skipAll, at, forbidden };

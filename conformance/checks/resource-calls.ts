@@ -11,7 +11,7 @@ import { isSchemaObject } from '../../spec/schema-keywords.js';
 import { Numeral } from '../model/json.js';
 import type { Exchange } from './exchange.js';
 import { answerJson, chainId, idText, type Call, type Chain, type Step } from './op-cases.js';
-import { operationCall, type CallOptions } from './op-requests.js';
+import { callTo, type CallOptions } from './op-requests.js';
 import { idField, stringFields, type Body } from './requests.js';
 import type { CheckContext, Inference } from './types.js';
 
@@ -34,11 +34,17 @@ export function resourceOp<R extends ResourceOperation>(ctx: CheckContext, r: R 
   return r;
 }
 
+/** The list, where the document declares one whose answer the harness can read; throws RuledOut saying why not. */
+export function readableList(ctx: CheckContext): ListModel & { shape: NonNullable<ListModel['shape']> } {
+  const list = resourceOp(ctx, ctx.model.resource.list, 'list the plants');
+  if (!list.shape) throw new RuledOut(`${operationName(list.op)} cannot be read: ${list.unreadable}`);
+  return list as ListModel & { shape: NonNullable<ListModel['shape']> };
+}
+
 /** A request to an item operation on the chain's plant. */
 export function itemCall(ctx: CheckContext, r: ResourceOperation, chain: Chain, label: string, opts: CallOptions = {}): Call {
   const id = chainId(chain, r.id!);
-  const name = operationName(r.op);
-  return { operation: name, label, request: operationCall(ctx, r.op, { ...opts, set: { ...(opts.set ?? {}), [r.id!.parameter]: id === undefined ? '0' : idText(id) }, note: `${name}: ${label}` }) };
+  return callTo(ctx, r.op, label, { ...opts, set: { ...(opts.set ?? {}), [r.id!.parameter]: id === undefined ? '0' : idText(id) }, note: undefined });
 }
 
 /** The schema keywords of a parameter (resolved). */
@@ -101,9 +107,7 @@ export function listPages(ctx: CheckContext, list: ListModel, query: Record<stri
   const name = operationName(list.op);
   const limit = limitValue(ctx, list, LIST_ASK);
   const page = (n: number, extra: Record<string, string>, chain: Chain): Call => ({
-    operation: name,
-    label: `${PAGE} ${n}`,
-    request: operationCall(ctx, list.op, { set: { ...query, ...(limit !== undefined ? { [list.limit!.parameter.name]: String(limit) } : {}), ...extra }, note: `${name}: ${PAGE} ${n}${limit !== undefined ? ` (limit ${limit})` : ''}` }),
+    ...callTo(ctx, list.op, `${PAGE} ${n}`, { set: { ...query, ...(limit !== undefined ? { [list.limit!.parameter.name]: String(limit) } : {}), ...extra }, note: `${name}: ${PAGE} ${n}${limit !== undefined ? ` (limit ${limit})` : ''}` }),
     then: (c) => more(c, n + 1),
   });
   const more = (chain: Chain, n: number): Call | undefined => {

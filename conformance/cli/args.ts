@@ -3,16 +3,15 @@
 // environment variable, else the configuration file (config-file.ts), and
 // each is checked the same way, the message naming where it came from.
 // The table is in options.ts, how each value is checked in values.ts.
-import { parseArgs } from 'node:util';
 import { OPENAPI_PATH } from '../../spec/openapi.js';
 import { PLACEHOLDER_TOKEN } from '../model/target.js';
 import { FRAGMENT } from '../redact/shorten.js';
 import { PRISM_DIVERGENCES_PATH } from '../run/differential/divergences.js';
 import { ConfigFileError, findConfigFile, readConfigFile } from './config-file.js';
 import { COMMANDS, OPTIONS, type Command } from './options.js';
-import { closest, didYouMean } from './suggest.js';
+import { didYouMean } from './suggest.js';
 import type { Inference } from '../checks/types.js';
-import { fromEnvironment, fromFile, int, parseHeaders, parseInferences, parseOnly, parseTargets, UsageError, type Given } from './values.js';
+import { fromEnvironment, fromFile, int, parseHeaders, parseInferences, parseOnly, parseTargets, readFlags, UsageError, type Given } from './values.js';
 
 export interface CliOptions {
   /** What was asked: a run, or the help, the version or the list of checks. */
@@ -93,27 +92,6 @@ function splitCommand(argv: string[]): { command: Command; rest: string[] } {
   return { command: 'run', rest: argv };
 }
 
-/** The flags as parseArgs reads them; an unknown one gets a suggestion. */
-function readFlags(argv: string[]): Record<string, string | boolean | string[] | undefined> {
-  const options = Object.fromEntries(OPTIONS.map((o) => [o.name, { type: o.type, ...(o.multiple ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) }]));
-  try {
-    return parseArgs({ args: argv, strict: true, allowPositionals: false, options }).values as Record<string, string | boolean | string[] | undefined>;
-  } catch (err) {
-    const e = err as Error & { code?: string };
-    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      const flag = /'([^']+)'/.exec(e.message)?.[1] ?? '';
-      const long = OPTIONS.map((o) => `--${o.name}`);
-      const near = flag.startsWith('--') ? closest(flag.split('=')[0]!, long) : undefined;
-      throw new UsageError(`unknown option ${flag}${near ? ` (did you mean ${near}?)` : ''}`);
-    }
-    if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
-      const word = /'([^']+)'/.exec(e.message)?.[1] ?? '';
-      throw new UsageError(`unexpected argument ${JSON.stringify(word)}${/^https?:\/\//i.test(word) ? ` (a URL is given with --target ${word})` : ''}`);
-    }
-    throw new UsageError(e.message);
-  }
-}
-
 /**
  * The CLI's options from its arguments, the environment and the
  * configuration file (flags win over the environment, which wins over the
@@ -121,7 +99,7 @@ function readFlags(argv: string[]): Record<string, string | boolean | string[] |
  */
 export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd(), policy: ConfigPolicy = CLI_CONFIG_POLICY): CliOptions {
   const { command, rest } = splitCommand(argv);
-  const flags = readFlags(rest);
+  const flags = readFlags(rest, OPTIONS, (word) => `unexpected argument ${JSON.stringify(word)}${/^https?:\/\//i.test(word) ? ` (a URL is given with --target ${word})` : ''}`);
   const action = flags.help ? 'help' : flags.version ? 'version' : flags.list ? 'list' : 'run';
 
   let configFile: string | undefined;

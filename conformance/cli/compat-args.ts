@@ -2,37 +2,25 @@
 // (args.ts, options.ts): one table gives every option its flag, its
 // environment variable and its help; a flag wins over the environment; an
 // empty variable counts as unset; an unknown option gets "did you mean".
-import { parseArgs } from 'node:util';
-import { BOOLEAN_WORDS, int, UsageError } from './values.js';
-import { wrap } from './options.js';
-import { closest } from './suggest.js';
+import { fromEnvironment, int, readFlags, UsageError } from './values.js';
+import { optionLines, runOption, type OptionSpec } from './options.js';
 import { DEFAULT_DOCUMENT } from '../compat/revision.js';
-
 
 /** How long a whole comparison may take by default, in seconds: a run that proves changes takes seconds to a minute. */
 export const DEFAULT_COMPAT_DEADLINE_SECONDS = 600;
 
-interface CompatOptionSpec {
-  name: string;
-  short?: string;
-  type: 'string' | 'boolean';
-  env?: string;
-  value?: string;
-  help: string;
-}
-
-export const COMPAT_OPTIONS: readonly CompatOptionSpec[] = [
+export const COMPAT_OPTIONS: readonly OptionSpec[] = [
   { name: 'base', type: 'string', env: 'PLANTSTORE_COMPAT_BASE', value: 'OLD', help: `the old document: a file, or a git revision (origin/main reads origin/main:${DEFAULT_DOCUMENT}; REV:path another file of it). Required` },
   { name: 'head', type: 'string', env: 'PLANTSTORE_COMPAT_HEAD', value: 'NEW', help: `the new document, a file or a git revision as --base (default: ${DEFAULT_DOCUMENT} in the current directory)` },
   { name: 'json', type: 'string', env: 'PLANTSTORE_COMPAT_JSON', value: 'FILE', help: 'write the JSON report to FILE' },
   { name: 'markdown', type: 'string', env: 'PLANTSTORE_COMPAT_MARKDOWN', value: 'FILE', help: 'write the report as Markdown (a pull-request comment, a job summary) to FILE' },
   { name: 'rules-only', type: 'boolean', env: 'PLANTSTORE_COMPAT_RULES_ONLY', help: 'classify the changes by the rules alone: start no server and run no check' },
-  { name: 'seed', type: 'string', env: 'PLANTSTORE_SEED', value: 'N', help: 'seed of the generated cases (default: random; always printed)' },
+  runOption('seed'),
   { name: 'cases', type: 'string', env: 'PLANTSTORE_CASES', value: 'N', help: 'generated cases per property check (default 20)' },
   { name: 'timeout', type: 'string', env: 'PLANTSTORE_TIMEOUT', value: 'MS', help: 'deadline of each exchange in milliseconds (default 10000)' },
   { name: 'deadline', type: 'string', env: 'PLANTSTORE_COMPAT_DEADLINE', value: 'SECONDS', help: `deadline of the whole comparison, which runs in a worker thread ended at it, however busy (default ${DEFAULT_COMPAT_DEADLINE_SECONDS}; exit 2 past it)` },
-  { name: 'no-color', type: 'boolean', env: 'NO_COLOR', help: 'no colours in the output (also when the output is not a terminal)' },
-  { name: 'help', short: 'h', type: 'boolean', help: 'show this help and exit' },
+  runOption('no-color'),
+  runOption('help'),
 ];
 
 export interface CompatCliOptions {
@@ -51,32 +39,10 @@ export interface CompatCliOptions {
 }
 
 export function parseCompatArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): CompatCliOptions {
-  const options = Object.fromEntries(COMPAT_OPTIONS.map((o) => [o.name, { type: o.type, ...(o.short ? { short: o.short } : {}) }]));
-  let flags: Record<string, string | boolean | undefined>;
-  try {
-    flags = parseArgs({ args: argv, strict: true, allowPositionals: false, options }).values as Record<string, string | boolean | undefined>;
-  } catch (err) {
-    const e = err as Error & { code?: string };
-    const word = /'([^']+)'/.exec(e.message)?.[1] ?? '';
-    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      const near = word.startsWith('--') ? closest(word.split('=')[0]!, COMPAT_OPTIONS.map((o) => `--${o.name}`)) : undefined;
-      throw new UsageError(`unknown option ${word}${near ? ` (did you mean ${near}?)` : ''} for compat`);
-    }
-    if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new UsageError(`unexpected argument ${JSON.stringify(word)}: give the documents with --base OLD and --head NEW`);
-    throw new UsageError(e.message);
-  }
-  const given = (name: string): { value: string | boolean; from: string } | undefined => {
+  const flags = readFlags(argv, COMPAT_OPTIONS, (word) => `unexpected argument ${JSON.stringify(word)}: give the documents with --base OLD and --head NEW`, ' for compat');
+  const given = (name: string) => {
     const o = COMPAT_OPTIONS.find((x) => x.name === name)!;
-    if (flags[name] !== undefined) return { value: flags[name]!, from: `--${name}` };
-    const raw = o.env ? env[o.env] : undefined;
-    if (raw === undefined || raw === '') return undefined;
-    if (o.env === 'NO_COLOR') return { value: true, from: o.env };
-    if (o.type === 'boolean') {
-      const v = BOOLEAN_WORDS[raw.trim().toLowerCase()];
-      if (v === undefined) throw new UsageError(`${o.env} is true or false (1 or 0, yes or no), not ${JSON.stringify(raw)}`);
-      return { value: v, from: o.env! };
-    }
-    return { value: raw, from: o.env! };
+    return flags[name] !== undefined ? { value: flags[name]!, from: `--${name}` } : fromEnvironment(o, env);
   };
   const text = (name: string) => {
     const g = given(name);
@@ -105,7 +71,6 @@ export function parseCompatArgs(argv: string[], env: NodeJS.ProcessEnv = process
 }
 
 export function compatHelpText(): string {
-  const column = 26;
   const out = [
     'Usage: plantstore-conformance compat --base OLD [--head NEW] [options]',
     '',
@@ -117,13 +82,8 @@ export function compatHelpText(): string {
     'its JSON pointer, before and after, the side(s) it breaks and its source.',
     '',
     'Options:',
+    ...optionLines(COMPAT_OPTIONS),
   ];
-  for (const o of COMPAT_OPTIONS) {
-    const flag = `  ${o.short ? `-${o.short}, ` : ''}--${o.name}${o.value ? ` ${o.value}` : ''}`;
-    const help = wrap(`${o.help}${o.env ? ` [${o.env}]` : ''}`, 79, column);
-    if (flag.length + 2 > column) out.push(flag, ...help.map((l) => `${' '.repeat(column)}${l}`));
-    else out.push(`${flag.padEnd(column)}${help[0]}`, ...help.slice(1).map((l) => `${' '.repeat(column)}${l}`));
-  }
   out.push('', 'Exit codes: 0 compatible, 1 a change breaks existing clients or servers (as a failing', 'check or an example shows, or as the rules say where execution is not possible),', '2 nothing can be said (a document that cannot be read, bad arguments).', '');
   return out.join('\n');
 }

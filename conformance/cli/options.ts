@@ -17,39 +17,44 @@ export interface OptionSpec {
   help: string;
 }
 
-/** Every option, in the order --help lists them. */
-export const OPTIONS: readonly OptionSpec[] = [
-  { name: 'target', type: 'string', multiple: true, env: 'PLANTSTORE_TARGET', envSeparator: 'space', value: '[NAME=]URL', help: "a target's base URL, which may carry a path prefix; NAME= names its column (repeatable; in the environment, separated by spaces)" },
-  { name: 'token', type: 'string', env: 'PLANTSTORE_TOKEN', value: 'TOKEN', help: 'the bearer token the targets accept (default: a well-formed placeholder, for targets that accept any)' },
-  { name: 'header', short: 'H', type: 'string', multiple: true, env: 'PLANTSTORE_HEADER', envSeparator: 'newline', value: '"NAME: VALUE"', help: 'a header sent with every request to the targets, e.g. an API gateway\'s x-api-key (repeatable; in the environment, one per line); reports show its value as <redacted> when its name looks secret' },
-  { name: 'wait-for', type: 'string', env: 'PLANTSTORE_WAIT_FOR', value: 'SECONDS', help: 'wait up to SECONDS for each target to answer at all before checking it (a server still starting)' },
-  { name: 'reference', type: 'boolean', env: 'PLANTSTORE_REFERENCE', help: "start the project's own server on a free loopback port and check it" },
-  { name: 'prism', type: 'boolean', env: 'PLANTSTORE_PRISM', help: 'start a Prism 5.14.2 mock of the document on a free loopback port and check it; its column informs and never fails the run by itself' },
-  { name: 'divergences', type: 'string', env: 'PLANTSTORE_DIVERGENCES', value: 'FILE', help: "the Prism mock's expected divergences (default: conformance/differential/divergences/prism.json)" },
-  { name: 'invalid-token', type: 'boolean', env: 'PLANTSTORE_INVALID_TOKEN', help: 'the targets accept only some tokens: a random token they accept is then a failure of PS-AUTH-006, not a skip' },
-  { name: 'seed', type: 'string', env: 'PLANTSTORE_SEED', value: 'N', help: 'seed of the generated cases (default: random; always printed)' },
-  { name: 'id-offset', type: 'string', env: 'PLANTSTORE_ID_OFFSET', value: 'N', help: 'with the seed, decides the plant ids sent (default 0): a rerun with one --seed against the same long-lived target gives another N; the run prints it' },
-  { name: 'cases', type: 'string', env: 'PLANTSTORE_CASES', value: 'N', help: 'generated cases per property check (default 50)' },
-  { name: 'timeout', type: 'string', env: 'PLANTSTORE_TIMEOUT', value: 'MS', help: 'deadline of each exchange in milliseconds, from connecting to the last byte of the answer (default 10000)' },
-  { name: 'concurrency', type: 'string', env: 'PLANTSTORE_CONCURRENCY', value: 'N', help: 'checks in flight per target (default 4)' },
-  { name: 'rate-limit', type: 'string', env: 'PLANTSTORE_RATE_LIMIT', value: 'N', help: 'at most N requests per second to each target; a 429 or 503 with Retry-After is waited out and retried either way' },
-  { name: 'only', type: 'string', env: 'PLANTSTORE_ONLY', value: 'IDS', help: 'run only these checks (comma-separated IDs; --list shows them)' },
-  { name: 'no-infer', type: 'string', env: 'PLANTSTORE_NO_INFER', value: 'LIST', help: 'switch off inferences the state checks rest on (comma-separated: resource, read-back, listed, delete, update, limit, filter; docs/checks.md says what each infers); a check that rests on one is then skip' },
-  { name: 'strict', type: 'boolean', env: 'PLANTSTORE_STRICT', help: 'count non-strict outcomes as failures' },
-  { name: 'max-failures', type: 'string', env: 'PLANTSTORE_MAX_FAILURES', value: 'N', help: 'stop starting checks once N have failed; the checks not run are skip' },
-  { name: 'fail-fast', type: 'boolean', env: 'PLANTSTORE_FAIL_FAST', help: 'stop at the first failure (--max-failures 1)' },
-  { name: 'json', type: 'string', env: 'PLANTSTORE_JSON', value: 'FILE', help: 'write the JSON report to FILE' },
-  { name: 'junit', type: 'string', env: 'PLANTSTORE_JUNIT', value: 'FILE', help: 'write a JUnit XML report to FILE' },
-  { name: 'html', type: 'string', env: 'PLANTSTORE_HTML', value: 'FILE', help: 'write a self-contained HTML report to FILE' },
-  { name: 'har', type: 'string', env: 'PLANTSTORE_HAR', value: 'FILE', help: "write every exchange with the targets to FILE as HAR 1.2 (a browser's network panel opens it), credentials redacted" },
-  { name: 'reports', type: 'string', env: 'PLANTSTORE_REPORTS', value: 'DIR', help: 'write conformance.json, conformance.junit.xml and conformance.html to DIR (the default run: reports)' },
-  { name: 'spec', type: 'string', env: 'PLANTSTORE_SPEC', value: 'FILE', help: 'the OpenAPI document (default: spec/openapi.yaml); the reference server serves it too and Prism mocks it' },
+/** An option as the table writes it: its environment variable PLANTSTORE_ and its name in capitals (rate-limit: PLANTSTORE_RATE_LIMIT) unless it names another, or none (null). */
+type OptionRow = Omit<OptionSpec, 'env'> & { env?: string | null };
+
+const ROWS: OptionRow[] = [
+  { name: 'target', type: 'string', multiple: true, envSeparator: 'space', value: '[NAME=]URL', help: "a target's base URL, which may carry a path prefix; NAME= names its column (repeatable; in the environment, separated by spaces)" },
+  { name: 'token', type: 'string', value: 'TOKEN', help: 'the bearer token the targets accept (default: a well-formed placeholder, for targets that accept any)' },
+  { name: 'header', short: 'H', type: 'string', multiple: true, envSeparator: 'newline', value: '"NAME: VALUE"', help: 'a header sent with every request to the targets, e.g. an API gateway\'s x-api-key (repeatable; in the environment, one per line); reports show its value as <redacted> when its name looks secret' },
+  { name: 'wait-for', type: 'string', value: 'SECONDS', help: 'wait up to SECONDS for each target to answer at all before checking it (a server still starting)' },
+  { name: 'reference', type: 'boolean', help: "start the project's own server on a free loopback port and check it" },
+  { name: 'prism', type: 'boolean', help: 'start a Prism 5.14.2 mock of the document on a free loopback port and check it; its column informs and never fails the run by itself' },
+  { name: 'divergences', type: 'string', value: 'FILE', help: "the Prism mock's expected divergences (default: conformance/differential/divergences/prism.json)" },
+  { name: 'invalid-token', type: 'boolean', help: 'the targets accept only some tokens: a random token they accept is then a failure of PS-AUTH-006, not a skip' },
+  { name: 'seed', type: 'string', value: 'N', help: 'seed of the generated cases (default: random; always printed)' },
+  { name: 'id-offset', type: 'string', value: 'N', help: 'with the seed, decides the plant ids sent (default 0): a rerun with one --seed against the same long-lived target gives another N; the run prints it' },
+  { name: 'cases', type: 'string', value: 'N', help: 'generated cases per property check (default 50)' },
+  { name: 'timeout', type: 'string', value: 'MS', help: 'deadline of each exchange in milliseconds, from connecting to the last byte of the answer (default 10000)' },
+  { name: 'concurrency', type: 'string', value: 'N', help: 'checks in flight per target (default 4)' },
+  { name: 'rate-limit', type: 'string', value: 'N', help: 'at most N requests per second to each target; a 429 or 503 with Retry-After is waited out and retried either way' },
+  { name: 'only', type: 'string', value: 'IDS', help: 'run only these checks (comma-separated IDs; --list shows them)' },
+  { name: 'no-infer', type: 'string', value: 'LIST', help: 'switch off inferences the state checks rest on (comma-separated: resource, read-back, listed, delete, update, limit, filter; docs/checks.md says what each infers); a check that rests on one is then skip' },
+  { name: 'strict', type: 'boolean', help: 'count non-strict outcomes as failures' },
+  { name: 'max-failures', type: 'string', value: 'N', help: 'stop starting checks once N have failed; the checks not run are skip' },
+  { name: 'fail-fast', type: 'boolean', help: 'stop at the first failure (--max-failures 1)' },
+  { name: 'json', type: 'string', value: 'FILE', help: 'write the JSON report to FILE' },
+  { name: 'junit', type: 'string', value: 'FILE', help: 'write a JUnit XML report to FILE' },
+  { name: 'html', type: 'string', value: 'FILE', help: 'write a self-contained HTML report to FILE' },
+  { name: 'har', type: 'string', value: 'FILE', help: "write every exchange with the targets to FILE as HAR 1.2 (a browser's network panel opens it), credentials redacted" },
+  { name: 'reports', type: 'string', value: 'DIR', help: 'write conformance.json, conformance.junit.xml and conformance.html to DIR (the default run: reports)' },
+  { name: 'spec', type: 'string', value: 'FILE', help: 'the OpenAPI document (default: spec/openapi.yaml); the reference server serves it too and Prism mocks it' },
   { name: 'no-color', type: 'boolean', env: 'NO_COLOR', help: 'no colours in the output (also when the output is not a terminal)' },
-  { name: 'config', type: 'string', env: 'PLANTSTORE_CONFIG', value: 'FILE', help: 'read options from FILE (default: plantstore.conformance.json or .yaml in the working directory, if there is one)' },
-  { name: 'list', type: 'boolean', help: 'list the checks (ID, level, source, title) and exit' },
-  { name: 'help', short: 'h', type: 'boolean', help: 'show this help and exit' },
-  { name: 'version', type: 'boolean', help: 'show the version and exit' },
+  { name: 'config', type: 'string', value: 'FILE', help: 'read options from FILE (default: plantstore.conformance.json or .yaml in the working directory, if there is one)' },
+  { name: 'list', env: null, type: 'boolean', help: 'list the checks (ID, level, source, title) and exit' },
+  { name: 'help', short: 'h', env: null, type: 'boolean', help: 'show this help and exit' },
+  { name: 'version', env: null, type: 'boolean', help: 'show the version and exit' },
 ];
+
+/** Every option, in the order --help lists them. */
+export const OPTIONS: readonly OptionSpec[] = ROWS.map(({ env, ...o }) => (env === null ? o : { ...o, env: env ?? `PLANTSTORE_${o.name.toUpperCase().replace(/-/g, '_')}` }));
 
 /** The subcommands; `run` is the default. `compat` (conformance/compat/) parses its own options. */
 export const COMMANDS = ['run', 'compat'] as const;
@@ -87,16 +92,29 @@ export function wrap(text: string, width: number, indent: number): string[] {
   return lines;
 }
 
-/** --help's text, from OPTIONS. */
-export function helpText(): string {
+/** The lines of a help's option list: each flag, its value's name, its help wrapped at 79 columns and its environment variable. */
+export function optionLines(options: readonly OptionSpec[]): string[] {
   const column = 26;
-  const out = ['Usage: plantstore-conformance [run] [options]', '       plantstore-conformance compat --base OLD [--head NEW] (compat --help)', '       plantstore-conformance --list | --help | --version', '', INTRO, '', 'Options:'];
-  for (const o of OPTIONS) {
+  const out: string[] = [];
+  for (const o of options) {
     const flag = `  ${o.short ? `-${o.short}, ` : ''}--${o.name}${o.value ? ` ${o.value}` : ''}`;
     const help = wrap(`${o.help}${o.env ? ` [${o.env}]` : ''}`, 79, column);
     if (flag.length + 2 > column) out.push(flag, ...help.map((l) => `${' '.repeat(column)}${l}`));
     else out.push(`${flag.padEnd(column)}${help[0]}`, ...help.slice(1).map((l) => `${' '.repeat(column)}${l}`));
   }
+  return out;
+}
+
+/** The run's option, by its name (for a command that takes it as the run does). */
+export function runOption(name: string): OptionSpec {
+  const o = OPTIONS.find((x) => x.name === name);
+  if (!o) throw new Error(`no option --${name}`);
+  return o;
+}
+
+/** --help's text, from OPTIONS. */
+export function helpText(): string {
+  const out = ['Usage: plantstore-conformance [run] [options]', '       plantstore-conformance compat --base OLD [--head NEW] (compat --help)', '       plantstore-conformance --list | --help | --version', '', INTRO, '', 'Options:', ...optionLines(OPTIONS)];
   out.push('', EPILOGUE, '');
   return out.join('\n');
 }

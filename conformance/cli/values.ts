@@ -1,16 +1,38 @@
 // Each option's value checked as the option takes it, wherever it came from
 // (a flag, an environment variable, the configuration file): a message that
 // makes no sense to the run is a UsageError naming where the value came from.
+import { parseArgs } from 'node:util';
 import { StartError } from '../../lib/start-error.js';
 import { catalog } from '../checks/index.js';
 import { INFERENCES, type Inference } from '../checks/types.js';
 import type { OptionSpec } from './options.js';
-import { didYouMean } from './suggest.js';
+import { closest, didYouMean } from './suggest.js';
 
 export class UsageError extends StartError {
   override readonly name = 'UsageError';
   constructor(message: string) {
     super('PLANTSTORE_USAGE', message);
+  }
+}
+
+/**
+ * The flags of `argv` as parseArgs reads them by `options`; an unknown one
+ * gets a suggestion (and `context` after it), a word that is no flag the
+ * message `positional` gives it.
+ */
+export function readFlags(argv: string[], options: readonly OptionSpec[], positional: (word: string) => string, context = ''): Record<string, string | boolean | string[] | undefined> {
+  const spec = Object.fromEntries(options.map((o) => [o.name, { type: o.type, ...(o.multiple ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) }]));
+  try {
+    return parseArgs({ args: argv, strict: true, allowPositionals: false, options: spec }).values as Record<string, string | boolean | string[] | undefined>;
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    const word = /'([^']+)'/.exec(e.message)?.[1] ?? '';
+    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      const near = word.startsWith('--') ? closest(word.split('=')[0]!, options.map((o) => `--${o.name}`)) : undefined;
+      throw new UsageError(`unknown option ${word}${near ? ` (did you mean ${near}?)` : ''}${context}`);
+    }
+    if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new UsageError(positional(word));
+    throw new UsageError(e.message);
   }
 }
 

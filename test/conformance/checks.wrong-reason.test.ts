@@ -13,6 +13,8 @@ import { loadSpecModel, type SpecModel } from '../../conformance/model/spec-mode
 import { startFake } from '../support/fake-server.js';
 import { fixturePath } from '../support/fixtures.js';
 import { ALLOWED_CHOICES, WRONG_REASON_MUTANTS, type FakeRow } from '../support/mutants.js';
+import { startResourceFake } from '../support/fake-resource.js';
+import { RESOURCE_ALLOWED, RESOURCE_CHECKS, RESOURCE_WRONG_REASON, type ResourceRow } from '../support/resource-mutants.js';
 
 const TOKEN = 'wrong-reason-test-token';
 const models = new Map<string, SpecModel>();
@@ -39,6 +41,20 @@ async function runRow(row: FakeRow, restrictsTokens = true): Promise<TargetResul
   }
 }
 
+/** Every check of every operation and of the plant resource against a fake of fake-resource.ts with the row's breaks. */
+async function runResourceRow(row: ResourceRow): Promise<TargetResult['results']> {
+  const fake = await startResourceFake(row.fixture, TOKEN, row.breaks);
+  try {
+    const r = await runTarget({ model: fake.model, targets: [], seed: 20240611, cases: 5, timeoutMs: 10_000, only: RESOURCE_CHECKS }, { name: 'fake', url: fake.url, token: TOKEN, role: 'target', informs: false, restrictsTokens: true });
+    return r.results;
+  } finally {
+    await fake.close();
+  }
+}
+
+/** The checks a run fails (or errs on), each with what it saw. */
+const failing = (results: TargetResult['results']) => results.filter((x) => x.outcome === 'fail' || x.outcome === 'error').map((x) => `${x.id} ${x.outcome}: ${x.cause ?? x.actual ?? ''}`);
+
 /** The switches of a row, for its test's name. */
 function switches(row: FakeRow): string {
   return Object.entries(row.fake)
@@ -48,16 +64,14 @@ function switches(row: FakeRow): string {
 
 describe('the tables of wrong-reason mutants and allowed choices', { timeout: 300_000 }, () => {
   it('give every check of the catalog at least one wrong-reason mutant', () => {
-    const covered = new Set(WRONG_REASON_MUTANTS.map((r) => r.check));
-    // Not done yet: the checks of every operation and of the plant resource have fakes that break their rule
-    // (operations.test.ts) but no wrong-reason mutant; listed here by name so that none is added silently.
-    const pending = ['PS-OP-001', 'PS-OP-002', 'PS-OP-003', 'PS-OP-004', 'PS-STATE-004', 'PS-STATE-005', 'PS-STATE-006', 'PS-STATE-007', 'PS-STATE-008'];
-    assert.deepEqual(catalog.map((c) => c.id).filter((id) => !covered.has(id) && !pending.includes(id)), []);
+    const covered = new Set([...WRONG_REASON_MUTANTS, ...RESOURCE_WRONG_REASON].map((r) => r.check));
+    assert.deepEqual(catalog.map((c) => c.id).filter((id) => !covered.has(id)), []);
   });
 
   it('name only checks of the catalog, with an outcome the policy allows', () => {
     const ids = new Set(catalog.map((c) => c.id));
-    for (const row of [...WRONG_REASON_MUTANTS, ...ALLOWED_CHOICES]) assert.ok(ids.has(row.check), `${row.check} is in the catalog`);
+    for (const row of [...WRONG_REASON_MUTANTS, ...ALLOWED_CHOICES, ...RESOURCE_WRONG_REASON, ...RESOURCE_ALLOWED]) assert.ok(ids.has(row.check), `${row.check} is in the catalog`);
+    for (const row of [...RESOURCE_WRONG_REASON, ...RESOURCE_ALLOWED]) assert.ok(RESOURCE_CHECKS.includes(row.check), `${row.check}: a check of every operation or of the plant resource`);
     for (const row of WRONG_REASON_MUTANTS) {
       assert.notEqual(row.expected, 'pass', `${row.check}: a wrong-reason mutant is never passed`);
       assert.notEqual(row.expected, 'error', `${row.check}: a mutant is graded, not an error`);
@@ -92,6 +106,30 @@ describe('each non-strict grade against a correct server that makes the allowed 
       const result = await runRow(row, row.restrictsTokens ?? true);
       assert.equal(result.outcome, row.expected, `${row.check} against ${switches(row)}: ${result.actual}`);
       if (row.reason) assert.match(result.actual ?? '', row.reason, `${row.check}: the skip says why`);
+    });
+  }
+});
+
+describe('each check of every operation and of the plant resource against a mutant of the multi-operation fake: a failure, for its own rule only', { timeout: 300_000 }, () => {
+  for (const row of RESOURCE_WRONG_REASON) {
+    it(`${row.check} fails ${row.fixture} with ${row.breaks.join(' + ')}, for its rule (${row.why})`, async () => {
+      const results = await runResourceRow(row);
+      const result = results.find((x) => x.id === row.check)!;
+      assert.equal(result.outcome, row.expected, `${row.check}: ${result.actual ?? ''}`);
+      assert.match(result.cause ?? '', row.cause, `${row.check}: the cause names the rule broken`);
+      assert.ok(result.expected && result.actual, `${row.check}: a failure says what was expected and what came back`);
+      assert.deepEqual(failing(results).filter((f) => !f.startsWith(`${row.check} `)), [], 'no other check fails it: it breaks this rule only');
+    });
+  }
+});
+
+describe('each check of every operation and of the plant resource against an allowed choice: never a failure', { timeout: 300_000 }, () => {
+  for (const row of RESOURCE_ALLOWED) {
+    it(`${row.check} ${row.expected}: ${row.fixture} with ${row.breaks.join(' + ')}, ${row.choice} (${row.source})`, async () => {
+      const results = await runResourceRow(row);
+      const result = results.find((x) => x.id === row.check)!;
+      assert.equal(result.outcome, row.expected, `${row.check}: ${result.actual ?? ''}`);
+      assert.deepEqual(failing(results), [], 'no check fails an allowed choice');
     });
   }
 });

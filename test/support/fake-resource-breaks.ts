@@ -44,6 +44,17 @@ export type Break =
   | 'openNeedsAuth' // the operations with security: [] need credentials
   | 'exampleMissing' // operations beside the resource answered 404
   | 'delete200' // DELETE answers 200 with the plant, a status the document does not declare for it
+  // Wrong-reason breaks (test/support/resource-mutants.ts): each departs from one rule where a naive check does not look.
+  | 'listStub404' // the list judges its parameters (400), then answers every valid request 404
+  | 'offsetRefused' // the list refuses its optional offset with 400, whatever the value
+  | 'limitParseInt' // the limit read by parseInt: abc refused, 1.5 served as 1
+  | 'deleteAnyScheme' // DELETE refuses no credentials with 401, but serves any Authorization header
+  | 'readIdAsDouble' // GET item looks the path id up as a double: ids beyond 2^53 are not found
+  | 'listDropsTag' // the list answers its plants without tag (GET item keeps it)
+  | 'listAfterDelete' // a deleted plant is still listed (GET item refuses it)
+  | 'secondDelete500' // a second DELETE of a deleted plant answers 500
+  | 'putMerges' // PUT keeps the members its body leaves out (a merge, not a replace)
+  | 'limitOffByOne' // the list holds one plant more than its limit
   // Allowed choices, which no check may fail:
   | 'unknownId400' // 400, not 404, for an id not stored
   | 'putCreates' // PUT of an id not stored creates it (RFC 9110 §9.3.4 allows it)

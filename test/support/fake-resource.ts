@@ -75,7 +75,8 @@ function handle(model: SpecModel, fixture: string, broken: Set<Break>, store: St
   const role: Role = ROLES[fixture]?.[`${op.method} ${op.path}`] ?? 'example';
   if ((role === 'list' && broken.has('listMissing')) || (role === 'delete' && broken.has('deleteMissing')) || (role === 'example' && broken.has('exampleMissing'))) return refuse(res, 404, 'Not found.');
   const needsAuth = !op.open || (broken.has('openNeedsAuth') && op.method === 'GET');
-  if (needsAuth && !(role === 'delete' && broken.has('deleteWithoutAuth')) && req.headers.authorization !== `Bearer ${token}`) {
+  const anySchemeDeletes = role === 'delete' && broken.has('deleteAnyScheme') && req.headers.authorization !== undefined;
+  if (needsAuth && !(role === 'delete' && broken.has('deleteWithoutAuth')) && !anySchemeDeletes && req.headers.authorization !== `Bearer ${token}`) {
     return send(res, broken.has('auth403') ? 403 : 401, { error: 40101, message: 'Bearer credentials required.' }, { 'www-authenticate': 'Bearer realm="plants"' });
   }
   // Parameters, each by its schema.
@@ -90,6 +91,9 @@ function handle(model: SpecModel, fixture: string, broken: Set<Break>, store: St
       if (p.required) return refuse(res, 400, `${p.name} is required.`);
       continue;
     }
+    if (p.name === 'offset' && broken.has('offsetRefused')) return refuse(res, 400, 'offset is not supported.');
+    // parseInt reads the digits before a fraction or a letter: 1.5 is 1, abc is NaN.
+    if (p.name === 'limit' && broken.has('limitParseInt')) value = String(parseInt(value, 10));
     const types = parameterTypes(model, p);
     if ((p.validate?.(valueOfText(types, value)) ?? []).length > 0) {
       if (p.in === 'path' && broken.has('pathId500')) throw new Error('not an integer');
@@ -129,18 +133,20 @@ function serve(paged: boolean, role: Role, op: OperationModel, broken: Set<Break
       return send(res, status, plant);
     }
     case 'list': {
-      let items = [...plants.values()];
+      if (broken.has('listStub404')) return refuse(res, 404, 'Not found.');
+      let items = [...plants.values(), ...(broken.has('listAfterDelete') ? store.ghosts.values() : [])];
       if (broken.has('listWithoutNewest')) items = items.slice(0, -1);
       if (params.tag !== undefined && !broken.has('filterIgnored')) items = items.filter((p) => p.tag === params.tag);
       const start = Number(params.cursor ?? params.offset ?? 0);
-      const limit = broken.has('limitIgnored') ? items.length : Math.min(Number(params.limit ?? 20), 100);
+      const limit = broken.has('limitIgnored') ? items.length : Math.min(Number(params.limit ?? 20), 100) + (broken.has('limitOffByOne') ? 1 : 0);
       const page = items.slice(start, start + Math.max(limit, 0));
-      const out = page.map((p) => (broken.has('readDropsTag') ? withoutTag(p) : p));
+      const out = page.map((p) => (broken.has('readDropsTag') || broken.has('listDropsTag') ? withoutTag(p) : p));
       if (paged) return send(res, status, { items: out, next: start + page.length < items.length ? String(start + page.length) : null });
       return send(res, status, out);
     }
     case 'read': {
-      const found = plants.get(id!) ?? (broken.has('readAfterDelete') ? store.ghosts.get(id!) : undefined);
+      const key = broken.has('readIdAsDouble') ? BigInt(Number(id)).toString() : id!;
+      const found = plants.get(key) ?? (broken.has('readAfterDelete') ? store.ghosts.get(key) : undefined);
       if (!found || broken.has('read404')) return unknownId();
       if (broken.has('read403')) return refuse(res, 403, 'This token may not read plants.');
       return send(res, status, broken.has('readDropsTag') ? withoutTag(found) : found);
@@ -148,7 +154,7 @@ function serve(paged: boolean, role: Role, op: OperationModel, broken: Set<Break
     case 'replace': {
       if (plant.id !== undefined && textOf(plant.id) !== id) return refuse(res, 400, 'The id differs from the path\'s.');
       if (!plants.has(id!) && !broken.has('putCreates')) return unknownId();
-      const stored: Plant = { id: new Numeral(id!), ...plant };
+      const stored: Plant = { id: new Numeral(id!), ...(broken.has('putMerges') ? plants.get(id!) : {}), ...plant };
       if (!broken.has('putIgnored')) plants.set(id!, stored);
       return send(res, status, stored);
     }
@@ -162,6 +168,7 @@ function serve(paged: boolean, role: Role, op: OperationModel, broken: Set<Break
     }
     case 'delete': {
       const found = plants.get(id!);
+      if (!found && broken.has('secondDelete500') && store.ghosts.has(id!)) throw new Error('already deleted');
       if (!found) return broken.has('secondDelete204') ? send(res, status) : unknownId();
       if (!broken.has('deleteKeeps')) {
         plants.delete(id!);
