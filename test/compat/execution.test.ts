@@ -66,6 +66,10 @@ describe('compat execution', { timeout: 300_000, concurrency: 2 }, () => {
             assert.match(agreement!.shows ?? '', new RegExp(line), shown);
             const first = /\((PS-[A-Z]+-\d{3})\)$/.exec(agreement!.shows!)![1];
             assert.ok(shown.includes(`     shown by execution: ${agreement!.shows}\n     proof of ${change.id} for existing ${side}: ${first} fail (`), shown);
+            // Markdown escapes the parentheses (report/markdown.ts inline).
+            const markdown = renderCompatMarkdown(result);
+            assert.match(markdown, /\nShown by execution: /);
+            assert.ok(markdown.includes(`\\(${first}\\).\n\nproof of ${change.id} for existing ${side}: ${first} fail`), markdown);
           }
           assert.match(renderCompatMarkdown(result), /```sh\ncurl /);
         } else if (witnessed) {
