@@ -67,9 +67,9 @@ function gradeDeclaredAnswer(op: OperationModel, ex: Exchange): Verdict {
   }
   // 404 is the RFC status for an unknown id (RFC 9110 §15.5.5), not for a path the document declares with
   // no parameter; 405 says the method is not supported (§15.5.6), which the document contradicts. Whether
-  // such an operation is implemented at all is PS-OP-005's to judge (every valid request, after a create).
+  // such an operation is implemented at all is PS-OP-001's to judge (every valid request, after a create).
   if ((status === 404 && !op.path.includes('{')) || status === 405) {
-    return { outcome: 'non-strict', expected, actual: `${status} to an operation the document declares (PS-OP-005 judges whether it is implemented): ${describe(ex)}` };
+    return { outcome: 'non-strict', expected, actual: `${status} to an operation the document declares (PS-OP-001 judges whether it is implemented): ${describe(ex)}` };
   }
   return RFC_STATUSES.includes(status) ? { outcome: 'pass' } : { outcome: 'non-strict', expected, actual: `undeclared ${describe(ex)}` };
 }
@@ -83,7 +83,7 @@ const declaredAnswers: ExchangeCheck<OperationModel> = {
   source: rfc(9110, '§15.6 Server Error 5xx', 'section-15.6'),
   requirement:
     'The 5xx (Server Error) class of status code indicates that the server is aware that it has erred or is incapable of performing the requested method. (Plant Store specification, Endpoints and Errors: each declared response has its content type and body shape; an undeclared status other than the RFC ones is non-strict.)',
-  grading: 'MUST: a declared status carries its declared content type and schema (the document), and a 5xx to a request the document describes fails (RFC 9110 §15.6); an undeclared status other than the RFC ones (401, 404, 405, 413, 415) is non-strict, and so are a 404 to a path without parameters and a 405, which the document contradicts (PS-OP-005 fails an operation that answers nothing else).',
+  grading: 'MUST: a declared status carries its declared content type and schema (the document), and a 5xx to a request the document describes fails (RFC 9110 §15.6); an undeclared status other than the RFC ones (401, 404, 405, 413, 415) is non-strict, and so are a 404 to a path without parameters and a 405, which the document contradicts (PS-OP-001 fails an operation that answers nothing else).',
   evidence: 'Each operation answered a request the document describes, with credentials, by a declared status whose content type and body match the declaration.',
   cases: (ctx) => ctx.model.operations.map((op) => ({ request: operationRequest(ctx, op, ctx.auth()), sent: op })),
   verify: (cases) => each(cases, (c) => gradeDeclaredAnswer(c.sent, c.exchange)),

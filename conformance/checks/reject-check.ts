@@ -10,7 +10,7 @@ import type { Case, CheckContext, ExchangeCheck, Level, Source, Verdict } from '
 
 export const RULE2 = 'The request body is required; it must contain id (integer, int64) and name (string).';
 const REJECT_GRADING = `MUST: the body is not a valid NewPlant (rule 2), so a 2xx fails; the declared 400 must carry an Error body (Errors, rule 1). Another 4xx is non-strict: the specification does not show the conditions of a 400, so 422 (say) is a choice.`;
-const REJECT_EVIDENCE = `A 4xx to a body valid but for this one change, with a fresh id (bodies.ts plantBrokenBy); where a lenient reading of the id may meet a stored plant (an id past int64 read as a double, 1e-7 truncated), a refusal unlike the target's answer to a known duplicate. A refusal that looks like it is skip, unless another case failed; one that looks like it and names another id than the one sent fails (the id was read as that stored one).`;
+const REJECT_EVIDENCE = `A 4xx to a body valid but for this one change, with a fresh id (bodies.ts plantBrokenBy); where a lenient reading of the id may meet a stored plant (an id past int64 read as a double, 1e-7 truncated), a refusal unlike the target's answer to a known duplicate (a fresh create, accepted, sent again; a target that refuses the fresh create teaches no duplicate's answer, and its refusals are graded alone). A refusal that looks like it is skip, unless another case failed; one that looks like it and names another id than the one sent fails (the id was read as that stored one).`;
 export const ERRORS1 = 'The error response has status 400, content type application/json, and the body shape Error: integer error (int32) and string message, both always present.';
 
 /** One invalid request of a reject check. */
@@ -81,7 +81,11 @@ export function rejectCheck(options: RejectCheckOptions): ExchangeCheck<RejectSe
       return [...probes, ...refusals.map((refusal) => ({ request: refusal.request, sent: { refusal } }))];
     },
     verify: (cases, ctx) => {
-      const again = cases.find((c) => 'probe' in c.sent && c.sent.probe === 'again');
+      // The second create answers as a duplicate only when the first stored the plant: a target that refused
+      // the fresh create (an id its own document rules out) taught nothing, and its refusals are graded alone.
+      const fresh = cases.find((c) => 'probe' in c.sent && c.sent.probe === 'fresh');
+      const stored2xx = (fresh?.exchange.response?.status ?? 0) >= 200 && (fresh?.exchange.response?.status ?? 0) < 300;
+      const again = stored2xx ? cases.find((c) => 'probe' in c.sent && c.sent.probe === 'again') : undefined;
       let evidence = 0;
       const cannotTell: Verdict[] = [];
       const verdicts: Verdict[] = [];

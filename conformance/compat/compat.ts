@@ -17,7 +17,9 @@ import { SIDES, worse, type Change, type Side, type SideVerdict } from './change
 import { diffDocuments } from './diff.js';
 import { execute, type CrossRun, type ExecutionOptions } from './execute.js';
 import { executionOnlyExplanation, ruleOnlyExplanation } from './explanations.js';
-import { lenient, tie } from './tie.js';
+import { refutation } from './operation-proof.js';
+import { provenLine } from './proof-line.js';
+import { lenient, proofOrder, tie } from './tie.js';
 import { witnessDocument, witnessOf, type Witness } from './witness.js';
 
 export { lenient };
@@ -55,6 +57,8 @@ export interface Agreement {
   explanation: string;
   /** The exchange that shows the change breaks this side (its one-line example), when the documents give one. */
   witness?: Witness;
+  /** For a proven change: which call broke the side, how it was answered, by which check, and why that check proves the change (proof-line.ts). */
+  shows?: string;
 }
 
 export interface SideResult {
@@ -192,9 +196,13 @@ export function settle(o: Pick<CompatOptions, 'base' | 'head' | 'seed'>, changes
       const found = witnessed.get(`${change.id}|${side}`);
       const witness = found !== undefined && found !== 'none' ? { witness: found } : {};
       if (change[side] === 'breaks') {
-        const kind: Agreement['kind'] = checks.length > 0 ? 'proven' : found === 'none' ? 'unconfirmed' : found ? 'witnessed' : 'rule-only';
-        const explanation = kind === 'proven' ? `the rule and the execution agree: ${checks.join(', ')}` : ruleOnlyExplanation(change, side, found, ran);
-        agreements.push({ change: change.id, side, kind, checks, explanation, ...witness });
+        // The check whose subject an operation's change is passed on that operation: the execution refutes the rule.
+        const refuted = checks.length === 0 && ran ? refutation(change, side, run.operations) : undefined;
+        const kind: Agreement['kind'] = checks.length > 0 ? 'proven' : refuted || found === 'none' ? 'unconfirmed' : found ? 'witnessed' : 'rule-only';
+        const explanation = kind === 'proven' ? `the rule and the execution agree: ${checks.join(', ')}` : (refuted ?? ruleOnlyExplanation(change, side, found, ran));
+        const first = kind === 'proven' ? onSide.filter((f) => f.changes.includes(change.id)).map((f) => f.check).sort(proofOrder(change, side))[0] : undefined;
+        const shows = first ? provenLine(change, side, first) : undefined;
+        agreements.push({ change: change.id, side, kind, checks, explanation, ...(refuted ? {} : witness), ...(shows ? { shows } : {}) });
       } else if (onSide.some((f) => f.changes.includes(change.id) && f.check.outcome === 'fail')) {
         agreements.push({ change: change.id, side, kind: 'execution-only', checks, explanation: onSide.filter((f) => checks.includes(f.check.id)).map((f) => executionOnlyExplanation(f.check, change, side)).join('; ') });
       }

@@ -16,6 +16,7 @@ import { runTarget } from '../run/runner.js';
 import { loadSpecModel, type SpecModel } from '../model/spec-model.js';
 import type { Target } from '../model/target.js';
 import type { Side } from './change.js';
+import { operationsMet, type OperationMet } from './operation-proof.js';
 
 export interface ExecutionOptions {
   /** Files of the old and the new document. */
@@ -35,6 +36,8 @@ export interface CrossRun {
   summary: Summary;
   /** The checks that departed: fail and non-strict (a request someone deployed gets wrong), and error (could not be run). */
   departures: CheckResult[];
+  /** The operations the checking document's PS-OP-001 and PS-OP-002 reached, with each one's outcome (passes too: a pass refutes a rule about that operation). */
+  operations?: OperationMet[];
   /** Why the crossing shows nothing: no checks could be derived, the reference could not serve the document, or the harness could not check it at all. The side is then judged by the rules. */
   notChecked?: string;
 }
@@ -92,7 +95,8 @@ async function cross(side: Side, checksOf: 'base' | 'head', o: ExecutionOptions)
     const result = await runTarget({ model, targets: [], seed: o.seed, cases: o.cases, timeoutMs: o.timeoutMs, concurrency: o.concurrency }, target(`${serving}-served`, served));
     const departures = result.results.filter((r) => r.outcome === 'fail' || r.outcome === 'non-strict' || r.outcome === 'error');
     const notChecked = result.diagnosis ? `${result.diagnosis.problem}${result.diagnosis.evidence ? ` (${result.diagnosis.evidence})` : ''}` : result.unreachable;
-    return { side, checksOf, serving, summary: result.summary, departures: notChecked ? [] : departures, ...(notChecked ? { notChecked } : {}) };
+    if (notChecked) return { side, checksOf, serving, summary: result.summary, departures: [], notChecked };
+    return { side, checksOf, serving, summary: result.summary, departures, operations: operationsMet(result.results) };
   } catch (err) {
     // A document the checks cannot be built from (RuledOut: no integer id to identify a plant, say).
     return notPossible(`the checks of the ${which(checksOf)} document cannot run: ${(err as Error).message}`);

@@ -96,7 +96,7 @@ function bearingLines(c: Change, side: Side | undefined): string[] {
 
 /** The findings tied to a change on a side, the easiest to replay first: a curl line before a script, a short one before a long one. */
 function proofsFor(r: CompatResult, change: Change, side: Side): Finding[] {
-  const order = proofOrder(change);
+  const order = proofOrder(change, side);
   return r.findings.filter((f) => f.side === side && f.changes.includes(change.id)).sort((a, b) => order(a.check, b.check));
 }
 
@@ -137,6 +137,7 @@ export function renderCompatConsole(r: CompatResult, o: { color?: boolean } = {}
       const proofs = proofsFor(r, c, side);
       const agreement = agreementFor(r, c, side);
       if (proofs.length > 0) {
+        if (agreement?.shows) out.push(`     shown by execution: ${agreement.shows}`);
         for (const f of proofs.slice(0, 2)) out.push(...checkLines(f.check, '     ', proofTitle(c, side, f)));
         if (proofs.length > 2) out.push(`     … and ${proofs.length - 2} more check(s): ${proofs.slice(2).map((f) => f.check.id).join(', ')}`);
       } else if (agreement?.kind === 'rule-only') out.push(`     ${paint('33', 'no check fails')}: ${agreement.explanation}`);
@@ -219,6 +220,8 @@ export function renderCompatMarkdown(r: CompatResult): string {
       lines.push('');
       const proofs = proofsFor(r, c, side);
       if (proofs.length > 0) {
+        const shows = agreementFor(r, c, side)?.shows;
+        if (shows) lines.push(`Shown by execution: ${inline(shows)}.`, '');
         for (const f of proofs.slice(0, 2)) lines.push(...checkMarkdown(f.check, proofTitle(c, side, f)));
         if (proofs.length > 2) lines.push(`And ${proofs.length - 2} more failing check(s): ${proofs.slice(2).map((f) => f.check.id).join(', ')}.`, '');
       } else {

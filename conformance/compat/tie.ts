@@ -5,6 +5,7 @@
 // spec author reads first: the one that names what changed.
 import type { CheckResult } from '../run/result.js';
 import type { Change, Side } from './change.js';
+import { operationRank } from './operation-proof.js';
 
 /**
  * A check that expected a refusal and got a 2xx: the server accepts a
@@ -71,18 +72,34 @@ export function tie(check: CheckResult, side: Side, changes: Change[]): { change
   return { changes: [], tiedBy: 'none' };
 }
 
+/** A case labelled by the property and a value alone (`id 9011406893579412`): its subject is that value. */
+const labelsValue = (label: string, property: string) => label.startsWith(`${property} `) && /^-?\d+$/.test(label.slice(property.length + 1));
+
 /**
- * How plainly a proof shows its change, highest first: its answer names the
- * keyword that changed (`must match format "int32"`) or its new value, then
- * the property; a curl line before a script, a short one before a long one.
+ * How plainly a proof shows its change, highest first: a failure before a
+ * non-strict departure; for an operation or a parameter, the check whose
+ * subject the change is, on the operation the side calls (operation-proof.ts);
+ * for a schema, a case whose own label names the property the change is at
+ * (`[id 9011406893579412]`, an id beyond a narrowed int32) and whose answer
+ * names the keyword or its new value (`(int32)`); then a curl line before a
+ * script, a short one before a long one.
  */
-export function proofOrder(change: Change): (a: CheckResult, b: CheckResult) => number {
+export function proofOrder(change: Change, side?: Side): (a: CheckResult, b: CheckResult) => number {
   const value = typeof change.after === 'string' || typeof change.after === 'number' ? String(change.after) : undefined;
+  const property = change.member ?? [...(change.instancePath ?? [])].reverse().find((p): p is string => typeof p === 'string');
   const rank = (c: CheckResult) => {
     const said = `${c.actual ?? ''}\n${c.expected ?? ''}`;
-    const names = (mentions(said, change.keyword) ? 4 : 0) + (value !== undefined && said.includes(value) ? 4 : 0) + (change.member && mentions(said, change.member) ? 2 : 0);
+    const label = /^\[([^\]]*)\]/.exec(c.actual ?? '')?.[1] ?? '';
+    const answer = (c.actual ?? '').slice(label ? label.length + 2 : 0);
+    const names =
+      (mentions(answer, change.keyword) ? 4 : 0) +
+      (value !== undefined && answer.includes(value) ? 4 : 0) +
+      (change.member && mentions(said, change.member) ? 2 : 0) +
+      (property !== undefined && mentions(label, property) ? 3 + (labelsValue(label, property) ? 1 : 0) : 0) +
+      (side ? operationRank(change, side, c) * 4 : 0);
+    const failed = c.outcome === 'fail' ? 1 : 0;
     const replay = (c.reproduce?.startsWith('curl ') ? 0 : 1_000_000) + (c.reproduce?.length ?? 1_000_000);
-    return -names * 10_000_000 + replay;
+    return -failed * 1_000_000_000 - names * 10_000_000 + replay;
   };
   return (a, b) => rank(a) - rank(b);
 }

@@ -25,6 +25,7 @@ describe('compat execution', { timeout: 300_000, concurrency: 2 }, () => {
       const result = await compat({ base: { label: 'old.yaml', path: paths.base }, head: { label: 'new.yaml', path: paths.head }, seed: 7, cases: 10, timeoutMs: 15_000 });
       const shown = renderCompatConsole(result);
       assert.equal(result.exitCode, pair.exit, shown);
+      for (const id of pair.notFailing ?? []) assert.ok(!result.findings.some((f) => f.check.id === id), `${id} departs: ${shown}`);
       for (const side of ['clients', 'servers'] as const) {
         if (pair.notPossible?.includes(side)) {
           // The crossed run cannot run for this document: the report says why in a line (no stack trace), and the rules' verdict stands.
@@ -59,6 +60,17 @@ describe('compat execution', { timeout: 300_000, concurrency: 2 }, () => {
             assert.match(f.check.actual ?? '', /\b[1-5]\d\d\b/);
           }
           assert.ok(findings.some((f) => shown.includes(`proof of ${change.id} for existing ${side}: ${f.check.id} ${f.check.outcome} (`)), shown);
+          const line = pair.shows?.[side];
+          if (line !== undefined) {
+            // The line names the call and the check; that check is the first proof shown.
+            assert.match(agreement!.shows ?? '', new RegExp(line), shown);
+            const first = /\((PS-[A-Z]+-\d{3})\)$/.exec(agreement!.shows!)![1];
+            assert.ok(shown.includes(`     shown by execution: ${agreement!.shows}\n     proof of ${change.id} for existing ${side}: ${first} fail (`), shown);
+            // Markdown escapes the parentheses (report/markdown.ts inline).
+            const markdown = renderCompatMarkdown(result);
+            assert.match(markdown, /\nShown by execution: /);
+            assert.ok(markdown.includes(`\\(${first}\\).\n\nproof of ${change.id} for existing ${side}: ${first} fail`), markdown);
+          }
           assert.match(renderCompatMarkdown(result), /```sh\ncurl /);
         } else if (witnessed) {
           // The documents show the rule: a body one document's validator accepts and the other's refuses, or an exchange one declares and the other does not.

@@ -31,6 +31,10 @@ export interface Pair {
   witness?: Array<'clients' | 'servers'>;
   /** The sides whose crossed run cannot run (the document has no create operation, no integer id, no path the reference serves): judged by the rules. */
   notPossible?: Array<'clients' | 'servers'>;
+  /** Per side, the line that opens the proofs (regular expression, whole line): which call broke the side, how it was answered, by which check, which is also the first proof shown. */
+  shows?: Partial<Record<'clients' | 'servers', string>>;
+  /** Checks that must not be among the departures: a server following the other document answers them as the checking one asks. */
+  notFailing?: string[];
   /** Per side, whether the pair breaks it, decided before any tool ran: the verdict compat reaches must be it. */
   label?: Record<'clients' | 'servers', 'breaks' | 'compatible'>;
   exit: 0 | 1;

@@ -67,6 +67,30 @@ describe('compat verdicts by evidence', { timeout: 30_000 }, () => {
     assert.match(renderCompatConsole(notPossible), /not possible: no checks can be derived from the old document: no create operation; existing clients are judged by the rules\n/);
   });
 
+  it('an operation the rule says is gone, yet served: the execution refutes the rule (PS-OP-001 passed on it), and no verdict rests on it', () => {
+    const removed: Change = {
+      ...change,
+      keyword: 'operation',
+      pointer: '#/paths/~1plants/get',
+      before: 'GET /plants',
+      after: undefined,
+      instancePath: undefined,
+      what: 'operation GET /plants removed',
+      bearings: [{ usage: 'GET /plants', role: 'operation', effect: 'tighter', clients: 'breaks', servers: 'compatible', why: 'clients that call GET /plants get no declared answer' }],
+    };
+    const opWitness: Witness = { role: 'request', example: 'GET /plants', validUnder: 'old', refusal: 'the new document declares no GET /plants' };
+    const served = { clients: { ...ran('clients'), operations: [{ check: 'PS-OP-001', operation: 'GET /plants', outcome: 'pass' }] }, servers: ran('servers') };
+    const r = settle(refs, [removed], served, new Map([['C1|clients', opWitness]]));
+    assert.equal(r.agreements[0]!.kind, 'unconfirmed');
+    assert.equal(r.agreements[0]!.witness, undefined);
+    assert.match(r.agreements[0]!.explanation, /^the execution refutes it: PS-OP-001 of the old document passed on GET \/plants against the reference serving the new document/);
+    assert.equal(r.sides.clients.verdict, 'compatible');
+    assert.equal(r.exitCode, 0);
+    // Met on another operation only, the pass says nothing of GET /plants: the witness stands.
+    const elsewhere = { clients: { ...ran('clients'), operations: [{ check: 'PS-OP-001', operation: 'POST /plants', outcome: 'pass' }] }, servers: ran('servers') };
+    assert.equal(settle(refs, [removed], elsewhere, new Map([['C1|clients', opWitness]])).agreements[0]!.kind, 'witnessed');
+  });
+
   it('never prints empty parentheses: a side broken only by a check tied to no change names the check', () => {
     const compatible: Change = { ...change, clients: 'compatible', bearings: [{ ...change.bearings[0]!, effect: 'looser', clients: 'compatible', servers: 'breaks' }], servers: 'breaks' };
     const check = { id: 'PS-JSON-001', outcome: 'fail', level: 'MUST', title: 't', source: { document: 'RFC 8259', section: '§2' }, expected: '200', actual: '[x] 500', reproduce: 'curl -sS http://127.0.0.1:1/plants' } as CrossRun['departures'][number];
