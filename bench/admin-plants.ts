@@ -14,7 +14,11 @@ import { parseArgs } from 'node:util';
 import { buildApp } from '../server/app.js';
 
 const { values } = parseArgs({
-  options: { 'max-bytes': { type: 'string', default: String(32 * 1024 * 1024) }, 'name-length': { type: 'string', default: '10000' }, before: { type: 'string' } },
+  options: {
+    'max-bytes': { type: 'string', default: String(32 * 1024 * 1024) },
+    'name-length': { type: 'string', default: '10000' },
+    before: { type: 'string' },
+  },
 });
 const maxBytes = Number(values['max-bytes']);
 const name = '\u0001'.repeat(Number(values['name-length']));
@@ -31,7 +35,12 @@ async function measure(build: typeof buildApp): Promise<Reading> {
   const app = build({ tokens: ['t'], maxBytes, stub: {} });
   let plants = 0;
   for (;;) {
-    const res = await app.inject({ method: 'POST', url: '/plants', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, payload: `{"id":${plants + 1},"name":${JSON.stringify(name)}}` });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/plants',
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+      payload: `{"id":${plants + 1},"name":${JSON.stringify(name)}}`,
+    });
     if (res.statusCode !== 200) break;
     plants++;
   }
@@ -41,7 +50,8 @@ async function measure(build: typeof buildApp): Promise<Reading> {
     const started = process.hrtime.bigint();
     const res = await app.inject({ method: 'GET', url: `/__admin/plants?after=${after}` });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    if (res.statusCode !== 200) throw new Error(`GET /__admin/plants answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
+    if (res.statusCode !== 200)
+      throw new Error(`GET /__admin/plants answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
     const page = res.json() as { plants: unknown[]; next?: number | null };
     reading.pages++;
     reading.largestBytes = Math.max(reading.largestBytes, res.rawPayload.length);
@@ -55,11 +65,18 @@ async function measure(build: typeof buildApp): Promise<Reading> {
 }
 
 const builds: Array<[string, typeof buildApp]> = [['this build', buildApp]];
-if (values.before !== undefined) builds.push(['before', ((await import(pathToFileURL(join(values.before, 'server/app.js')).href)) as { buildApp: typeof buildApp }).buildApp]);
+if (values.before !== undefined)
+  builds.push([
+    'before',
+    ((await import(pathToFileURL(join(values.before, 'server/app.js')).href)) as { buildApp: typeof buildApp })
+      .buildApp,
+  ]);
 process.stdout.write(`store: PLANTSTORE_MAX_BYTES=${maxBytes}, names of ${name.length} control characters\n`);
 process.stdout.write('build          plants  pages  largest answer  all answers  longest answer to make\n');
 for (const [label, build] of builds) {
   const r = await measure(build);
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-  process.stdout.write(`${label.padEnd(13)}${String(r.plants).padStart(7)}${String(r.pages).padStart(7)}${mb(r.largestBytes).padStart(16)}${mb(r.totalBytes).padStart(13)}${`${r.longestMs.toFixed(0)} ms`.padStart(24)}\n`);
+  process.stdout.write(
+    `${label.padEnd(13)}${String(r.plants).padStart(7)}${String(r.pages).padStart(7)}${mb(r.largestBytes).padStart(16)}${mb(r.totalBytes).padStart(13)}${`${r.longestMs.toFixed(0)} ms`.padStart(24)}\n`,
+  );
 }

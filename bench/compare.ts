@@ -17,7 +17,15 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCpuSeconds } from '../lib/process.js';
 import { runLoad } from './load.js';
-import { fastifyBareServer, floorServer, referenceServer, startServer, stopServer, type RunningServer, type ServerKind } from './servers.js';
+import {
+  fastifyBareServer,
+  floorServer,
+  referenceServer,
+  startServer,
+  stopServer,
+  type RunningServer,
+  type ServerKind,
+} from './servers.js';
 import { fixed, formatTable, median } from './stats.js';
 
 const TOKEN = 'bench-token';
@@ -34,7 +42,8 @@ export function parseCompareArgs(argv: readonly string[]): CompareSettings {
   const settings: CompareSettings = { rounds: 5, roundSeconds: 3, startupRuns: 7, servers: [] };
   const whole = (flag: string, value: string | undefined, max: number): number => {
     const number = Number(value);
-    if (!Number.isInteger(number) || number < 1 || number > max) throw new Error(`${flag} takes a whole number from 1 to ${max}`);
+    if (!Number.isInteger(number) || number < 1 || number > max)
+      throw new Error(`${flag} takes a whole number from 1 to ${max}`);
     return number;
   };
   for (let i = 0; i < argv.length; i++) {
@@ -84,7 +93,8 @@ interface Measured {
 
 async function compare(settings: CompareSettings): Promise<Record<string, Measured>> {
   const measured: Record<string, Measured> = {};
-  for (const kind of settings.servers) measured[kind.name] = { startupMs: [], cpuUs: [], mainThreadCpuUs: [], requestsPerSecond: [], non2xx: 0 };
+  for (const kind of settings.servers)
+    measured[kind.name] = { startupMs: [], cpuUs: [], mainThreadCpuUs: [], requestsPerSecond: [], non2xx: 0 };
   for (let run = 0; run < settings.startupRuns; run++) {
     for (const kind of settings.servers) {
       const server = await startServer(kind, { token: TOKEN });
@@ -97,20 +107,29 @@ async function compare(settings: CompareSettings): Promise<Record<string, Measur
     for (const kind of settings.servers) servers.push(await startServer(kind, { token: TOKEN }));
     let id = 0;
     const nextId = () => ++id;
-    for (const server of servers) await runLoad({ url: server.url, token: TOKEN, connections: 50, durationSeconds: 1, nextId });
+    for (const server of servers)
+      await runLoad({ url: server.url, token: TOKEN, connections: 50, durationSeconds: 1, nextId });
     for (let round = 0; round < settings.rounds; round++) {
       // The first server rotates each round, as in `npm run bench`.
       for (let i = 0; i < servers.length; i++) {
         const server = servers[(i + round) % servers.length]!;
         const pid = server.process.pid;
         const mainBefore = mainThreadCpuSeconds(pid);
-        const result = await runLoad({ url: server.url, token: TOKEN, connections: 50, durationSeconds: settings.roundSeconds, nextId, serverPid: pid });
+        const result = await runLoad({
+          url: server.url,
+          token: TOKEN,
+          connections: 50,
+          durationSeconds: settings.roundSeconds,
+          nextId,
+          serverPid: pid,
+        });
         const mainAfter = mainThreadCpuSeconds(pid);
         const into = measured[server.kind.name]!;
         into.requestsPerSecond.push(result.requestsPerSecond);
         into.non2xx += result.non2xx;
         if (result.serverCpuUsPerRequest !== undefined) into.cpuUs.push(result.serverCpuUsPerRequest);
-        if (mainBefore !== undefined && mainAfter !== undefined && result.responses > 0) into.mainThreadCpuUs.push(((mainAfter - mainBefore) * 1e6) / result.responses);
+        if (mainBefore !== undefined && mainAfter !== undefined && result.responses > 0)
+          into.mainThreadCpuUs.push(((mainAfter - mainBefore) * 1e6) / result.responses);
       }
     }
   } finally {
@@ -131,7 +150,19 @@ export function renderComparison(measured: Record<string, Measured>): string {
     fixed(median(m.requestsPerSecond), 0),
     String(m.non2xx),
   ]);
-  return formatTable([['server', 'start-up ms (median)', 'runs', 'CPU µs/req (median)', 'rounds', 'main thread µs/req', 'req/s (median)', 'non-2xx'], ...rows]);
+  return formatTable([
+    [
+      'server',
+      'start-up ms (median)',
+      'runs',
+      'CPU µs/req (median)',
+      'rounds',
+      'main thread µs/req',
+      'req/s (median)',
+      'non-2xx',
+    ],
+    ...rows,
+  ]);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -139,7 +170,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   try {
     settings = parseCompareArgs(process.argv.slice(2));
   } catch (error) {
-    process.stderr.write(`compare: ${(error as Error).message}\nusage: node dist/bench/compare.js [--rounds N] [--seconds S] [--startup-runs N] NAME=FILE[:KEY=VALUE,…] | floor | fastify-bare ...\n`);
+    process.stderr.write(
+      `compare: ${(error as Error).message}\nusage: node dist/bench/compare.js [--rounds N] [--seconds S] [--startup-runs N] NAME=FILE[:KEY=VALUE,…] | floor | fastify-bare ...\n`,
+    );
     process.exit(2);
   }
   process.stdout.write(`${renderComparison(await compare(settings))}\n`);

@@ -15,13 +15,17 @@ const app = Fastify({ logger: false });
 
 app.post('/plants', (request, reply) => {
   if (!accepted.has(request.headers.authorization ?? '')) {
-    return reply.code(401).header('www-authenticate', 'Bearer realm="plantstore"').send({ error: 40101, message: 'Unauthorized.' });
+    return reply
+      .code(401)
+      .header('www-authenticate', 'Bearer realm="plantstore"')
+      .send({ error: 40101, message: 'Unauthorized.' });
   }
   const { id, name, tag } = (request.body ?? {}) as Record<string, unknown>;
   if (!Number.isInteger(id) || typeof name !== 'string' || (tag !== undefined && typeof tag !== 'string')) {
     return reply.code(400).send({ error: 40003, message: 'Request body is not a valid NewPlant.' });
   }
-  if (plants.has(id as number)) return reply.code(400).send({ error: 40004, message: `A plant with id ${id} already exists.` });
+  if (plants.has(id as number))
+    return reply.code(400).send({ error: 40004, message: `A plant with id ${id} already exists.` });
   const plant = tag === undefined ? { name } : { name, tag: tag as string };
   plants.set(id as number, plant);
   return reply.send(plant);
@@ -35,4 +39,5 @@ app.listen({ port: Number(process.env.PORT ?? '0'), host }).then(
     process.exit(1);
   },
 );
-for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void app.close().then(() => process.exit(0)));
+for (const signal of ['SIGTERM', 'SIGINT'] as const)
+  process.on(signal, () => void app.close().then(() => process.exit(0)));

@@ -24,7 +24,10 @@ function time(args: string[]): Promise<Timing> {
   return new Promise((done, fail) => {
     const t0 = performance.now();
     let firstLineMs = Number.NaN;
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', PLANTSTORE_TOKEN: '' } });
+    const child = spawn(process.execPath, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', PLANTSTORE_TOKEN: '' },
+    });
     const watch = (chunk: Buffer) => {
       if (Number.isNaN(firstLineMs) && chunk.includes(10)) firstLineMs = performance.now() - t0;
     };
@@ -56,7 +59,13 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const { values } = parseArgs({ options: { before: { type: 'string' }, after: { type: 'string', default: 'dist' }, runs: { type: 'string', default: '7' } } });
+const { values } = parseArgs({
+  options: {
+    before: { type: 'string' },
+    after: { type: 'string', default: 'dist' },
+    runs: { type: 'string', default: '7' },
+  },
+});
 if (!values.before) {
   process.stderr.write('usage: node dist/bench/first-line.js --before DIST --after DIST [--runs N]\n');
   process.exit(2);
@@ -78,7 +87,8 @@ for (let i = 0; i < runs; i++) {
   for (const [name, args] of Object.entries(commands)) {
     // Alternate which build goes first, so neither always meets a warmer cache.
     const order = i % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
-    for (const build of order) add(`${name} ${build}`, await time([join(builds[build], 'conformance/cli/main.js'), ...args]));
+    for (const build of order)
+      add(`${name} ${build}`, await time([join(builds[build], 'conformance/cli/main.js'), ...args]));
   }
 }
 target.close();
@@ -86,8 +96,17 @@ target.close();
 const med = (key: string, field: keyof Timing) => median(samples.get(key)!.map((t) => t[field]));
 const ms = (n: number) => `${Math.round(n)} ms`;
 process.stdout.write(`${runs} alternating runs; medians; node -e 0: ${ms(med('node -e 0', 'exitMs'))}\n\n`);
-process.stdout.write('| command | first line, before | after | after / before | exit, before | after | after / before |\n|---|---|---|---|---|---|---|\n');
+process.stdout.write(
+  '| command | first line, before | after | after / before | exit, before | after | after / before |\n|---|---|---|---|---|---|---|\n',
+);
 for (const name of Object.keys(commands)) {
-  const [fb, fa, eb, ea] = [med(`${name} before`, 'firstLineMs'), med(`${name} after`, 'firstLineMs'), med(`${name} before`, 'exitMs'), med(`${name} after`, 'exitMs')];
-  process.stdout.write(`| \`${name}\` | ${ms(fb)} | ${ms(fa)} | ${(fa / fb).toFixed(2)}× | ${ms(eb)} | ${ms(ea)} | ${(ea / eb).toFixed(2)}× |\n`);
+  const [fb, fa, eb, ea] = [
+    med(`${name} before`, 'firstLineMs'),
+    med(`${name} after`, 'firstLineMs'),
+    med(`${name} before`, 'exitMs'),
+    med(`${name} after`, 'exitMs'),
+  ];
+  process.stdout.write(
+    `| \`${name}\` | ${ms(fb)} | ${ms(fa)} | ${(fa / fb).toFixed(2)}× | ${ms(eb)} | ${ms(ea)} | ${(ea / eb).toFixed(2)}× |\n`,
+  );
 }

@@ -29,7 +29,8 @@ export function createFloorServer(options: FloorOptions): Server {
   const plants = new Map<number, FloorPlant>();
 
   return createServer((request, response) => {
-    if (request.method !== 'POST' || request.url !== '/plants') return answer(response, 404, { error: 40401, message: 'Not found.' });
+    if (request.method !== 'POST' || request.url !== '/plants')
+      return answer(response, 404, { error: 40401, message: 'Not found.' });
     const authorization = request.headers.authorization;
     if (authorization === undefined || !accepted.has(authorization)) {
       response.setHeader('www-authenticate', 'Bearer realm="plantstore"');
@@ -45,8 +46,10 @@ export function createFloorServer(options: FloorOptions): Server {
       }
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return invalid(response);
       const { id, name, tag } = value as Record<string, unknown>;
-      if (!Number.isInteger(id) || typeof name !== 'string' || (tag !== undefined && typeof tag !== 'string')) return invalid(response);
-      if (plants.has(id as number)) return answer(response, 400, { error: 40004, message: `A plant with id ${id} already exists.` });
+      if (!Number.isInteger(id) || typeof name !== 'string' || (tag !== undefined && typeof tag !== 'string'))
+        return invalid(response);
+      if (plants.has(id as number))
+        return answer(response, 400, { error: 40004, message: `A plant with id ${id} already exists.` });
       const plant: FloorPlant = tag === undefined ? { name } : { name, tag };
       plants.set(id as number, plant);
       answer(response, 200, plant);
@@ -72,6 +75,9 @@ function invalid(response: ServerResponse): void {
 
 function answer(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   response.end(text);
 }

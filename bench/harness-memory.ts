@@ -71,12 +71,42 @@ export async function measureHarnessMemory(bytes = MAX_BODY, timeoutMs = 300_000
   const target = await startLargeAnswerTarget(bytes);
   const dir = mkdtempSync(join(tmpdir(), 'plantstore-harness-memory-'));
   try {
-    const args = ['--import', PRELOAD, CLI, '--target', target.url, '--token', 'memory-token', '--seed', String(MEMORY_SEED), '--reports', dir, '--har', join(dir, 'run.har')];
-    const ran = await runProcess({ file: process.execPath, args, env: { NO_COLOR: '1' }, stdout: 'ignore', timeoutMs, name: 'the harness' });
+    const args = [
+      '--import',
+      PRELOAD,
+      CLI,
+      '--target',
+      target.url,
+      '--token',
+      'memory-token',
+      '--seed',
+      String(MEMORY_SEED),
+      '--reports',
+      dir,
+      '--har',
+      join(dir, 'run.har'),
+    ];
+    const ran = await runProcess({
+      file: process.execPath,
+      args,
+      env: { NO_COLOR: '1' },
+      stdout: 'ignore',
+      timeoutMs,
+      name: 'the harness',
+    });
     const match = MAX_RSS_LINE.exec(ran.stderr);
-    if (!match) throw new Error(`the harness did not report its peak RSS (exit ${ran.code ?? ran.signal}): ${ran.stderr.slice(-2000)}`);
+    if (!match)
+      throw new Error(
+        `the harness did not report its peak RSS (exit ${ran.code ?? ran.signal}): ${ran.stderr.slice(-2000)}`,
+      );
     const harBytes = statSync(join(dir, 'run.har')).size;
-    return { maxRssBytes: Number(match[1]) * 1024, exitCode: ran.code, requests: target.requests(), harBytes, command: `plantstore-conformance --target URL --seed ${MEMORY_SEED} --reports DIR --har FILE` };
+    return {
+      maxRssBytes: Number(match[1]) * 1024,
+      exitCode: ran.code,
+      requests: target.requests(),
+      harBytes,
+      command: `plantstore-conformance --target URL --seed ${MEMORY_SEED} --reports DIR --har FILE`,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await target.close();
@@ -85,5 +115,7 @@ export async function measureHarnessMemory(bytes = MAX_BODY, timeoutMs = 300_000
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const m = await measureHarnessMemory();
-  process.stdout.write(`${m.command}\nagainst a target answering ${MAX_BODY / 1024 / 1024} MiB to each of ${m.requests} requests: exit ${m.exitCode}, peak RSS ${(m.maxRssBytes / 1024 / 1024).toFixed(0)} MiB, HAR ${(m.harBytes / 1024 / 1024).toFixed(1)} MiB\n`);
+  process.stdout.write(
+    `${m.command}\nagainst a target answering ${MAX_BODY / 1024 / 1024} MiB to each of ${m.requests} requests: exit ${m.exitCode}, peak RSS ${(m.maxRssBytes / 1024 / 1024).toFixed(0)} MiB, HAR ${(m.harBytes / 1024 / 1024).toFixed(1)} MiB\n`,
+  );
 }

@@ -40,15 +40,34 @@ export type HarnessResult =
 export const LARGE_CASES_PER_PROPERTY = 1_000;
 
 export async function measureHarness(runs = 3, timeoutMs = 300_000): Promise<HarnessResult> {
-  if (!existsSync(join(PROJECT_ROOT, HARNESS_CLI))) return { available: false, reason: 'harness: not available on this build' };
+  if (!existsSync(join(PROJECT_ROOT, HARNESS_CLI)))
+    return { available: false, reason: 'harness: not available on this build' };
   const dir = mkdtempSync(join(tmpdir(), 'plantstore-bench-'));
   const reportFile = join(dir, 'conformance.json');
-  const argsFor = (cases: number) => [HARNESS_CLI, '--reference', '--seed', String(SEED), '--cases', String(cases), '--json', reportFile];
+  const argsFor = (cases: number) => [
+    HARNESS_CLI,
+    '--reference',
+    '--seed',
+    String(SEED),
+    '--cases',
+    String(cases),
+    '--json',
+    reportFile,
+  ];
 
-  async function runOnce(cases: number): Promise<{ wallSeconds: number; exitCode: number | null; counted: ReturnType<typeof countCases> }> {
+  async function runOnce(
+    cases: number,
+  ): Promise<{ wallSeconds: number; exitCode: number | null; counted: ReturnType<typeof countCases> }> {
     rmSync(reportFile, { force: true });
     const started = process.hrtime.bigint();
-    const { code: exitCode } = await runProcess({ file: process.execPath, args: argsFor(cases), cwd: PROJECT_ROOT, stdout: 'ignore', stderr: 'inherit', timeoutMs });
+    const { code: exitCode } = await runProcess({
+      file: process.execPath,
+      args: argsFor(cases),
+      cwd: PROJECT_ROOT,
+      stdout: 'ignore',
+      stderr: 'inherit',
+      timeoutMs,
+    });
     const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
     let counted: ReturnType<typeof countCases>;
     try {
@@ -82,7 +101,12 @@ export async function measureHarness(runs = 3, timeoutMs = 300_000): Promise<Har
       checks: last.checks,
       cases: last.cases,
       casesPerSecond: last.cases === null ? null : last.cases / wallSeconds,
-      largeRun: { casesPerProperty: LARGE_CASES_PER_PROPERTY, wallSeconds: large.wallSeconds, exitCode: large.exitCode, cases: large.counted.cases },
+      largeRun: {
+        casesPerProperty: LARGE_CASES_PER_PROPERTY,
+        wallSeconds: large.wallSeconds,
+        exitCode: large.exitCode,
+        cases: large.counted.cases,
+      },
       marginalCasesPerSecond: marginal,
     };
   } finally {

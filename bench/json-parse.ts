@@ -31,7 +31,8 @@ type Parse = (text: string) => unknown;
 const ESCAPE_BUDGET = 4;
 
 const { values } = parseArgs({ options: { before: { type: 'string' } } });
-const fromBefore = async <T,>(file: string): Promise<T | undefined> => (values.before === undefined ? undefined : ((await import(pathToFileURL(join(values.before, file)).href)) as T));
+const fromBefore = async <T>(file: string): Promise<T | undefined> =>
+  values.before === undefined ? undefined : ((await import(pathToFileURL(join(values.before, file)).href)) as T);
 const before = (await fromBefore<{ parseJson: Parse }>('server/json.js'))?.parseJson;
 const beforeApp = (await fromBefore<{ buildApp: typeof buildApp }>('server/app.js'))?.buildApp;
 
@@ -70,7 +71,9 @@ for (const nameLength of [8, 100, 1000, 10_000]) {
     exact.push(nsPerCall(parseJson, texts, rounds));
   }
   const label = `a plant, ${nameLength}-character name`;
-  process.stdout.write(`${label.padEnd(31)}${median(native).toFixed(0).padStart(13)}${median(exact).toFixed(0).padStart(14)}${(median(exact) / median(native)).toFixed(2).padStart(7)}\n`);
+  process.stdout.write(
+    `${label.padEnd(31)}${median(native).toFixed(0).padStart(13)}${median(exact).toFixed(0).padStart(14)}${(median(exact) / median(native)).toFixed(2).padStart(7)}\n`,
+  );
 }
 
 /** 1 MiB bodies: `{"id":1,"name":"…"}` with a name of escapes, or plain. */
@@ -86,9 +89,15 @@ const bodies: Array<[string, string]> = [
   ['\\n after each "a"', body('a\\n')],
   ['\\ud83c\\udf35 pairs', body('\\ud83c\\udf35')],
 ];
-const parsers: Array<[string, Parse]> = [['JSON.parse', JSON.parse], ['parseJson', parseJson], ...(before ? [['before', before] as [string, Parse]] : [])];
+const parsers: Array<[string, Parse]> = [
+  ['JSON.parse', JSON.parse],
+  ['parseJson', parseJson],
+  ...(before ? [['before', before] as [string, Parse]] : []),
+];
 const ROUNDS = 9;
-process.stdout.write(`\n1 MiB body (CPU ms, median of ${ROUNDS})     ${parsers.map(([name]) => name.padStart(11)).join('')}   parseJson / JSON.parse${before ? '   before / JSON.parse' : ''}\n`);
+process.stdout.write(
+  `\n1 MiB body (CPU ms, median of ${ROUNDS})     ${parsers.map(([name]) => name.padStart(11)).join('')}   parseJson / JSON.parse${before ? '   before / JSON.parse' : ''}\n`,
+);
 let plainParse = Number.NaN;
 let worst = 0;
 for (const [label, text] of bodies) {
@@ -119,9 +128,15 @@ async function cpuMsOfCreates(build: typeof buildApp, texts: string[]): Promise<
     for (const [i, text] of texts.entries()) {
       const payload = text.replace('"id":1,', `"id":${++id},`);
       const started = process.cpuUsage();
-      const response = await app.inject({ method: 'POST', url: '/plants', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, payload });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/plants',
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+        payload,
+      });
       const { user, system } = process.cpuUsage(started);
-      if (response.statusCode !== 200) throw new Error(`create answered ${response.statusCode}: ${response.body.slice(0, 200)}`);
+      if (response.statusCode !== 200)
+        throw new Error(`create answered ${response.statusCode}: ${response.body.slice(0, 200)}`);
       if (r > 0) runs[i]!.push((user + system) / 1000); // the first round warms up
     }
   }
@@ -130,9 +145,19 @@ async function cpuMsOfCreates(build: typeof buildApp, texts: string[]): Promise<
 }
 
 const creates = [bodies[0]!, bodies[1]!];
-const builds: Array<[string, typeof buildApp]> = [['this build', buildApp], ...(beforeApp ? [['before', beforeApp] as [string, typeof buildApp]] : [])];
-process.stdout.write(`\na whole create (app.inject, CPU ms, median of ${ROUNDS})  ${creates.map(([label]) => label.padStart(24)).join('')}   ratio\n`);
+const builds: Array<[string, typeof buildApp]> = [
+  ['this build', buildApp],
+  ...(beforeApp ? [['before', beforeApp] as [string, typeof buildApp]] : []),
+];
+process.stdout.write(
+  `\na whole create (app.inject, CPU ms, median of ${ROUNDS})  ${creates.map(([label]) => label.padStart(24)).join('')}   ratio\n`,
+);
 for (const [name, build] of builds) {
-  const [plain, escaped] = await cpuMsOfCreates(build, creates.map(([, text]) => text));
-  process.stdout.write(`${name.padEnd(44)}${plain!.toFixed(2).padStart(24)}${escaped!.toFixed(2).padStart(24)}${(escaped! / plain!).toFixed(2).padStart(8)}\n`);
+  const [plain, escaped] = await cpuMsOfCreates(
+    build,
+    creates.map(([, text]) => text),
+  );
+  process.stdout.write(
+    `${name.padEnd(44)}${plain!.toFixed(2).padStart(24)}${escaped!.toFixed(2).padStart(24)}${(escaped! / plain!).toFixed(2).padStart(8)}\n`,
+  );
 }

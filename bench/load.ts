@@ -50,7 +50,9 @@ export function runLoad(options: LoadOptions): Promise<RoundResult> {
         const elapsedSeconds = Number(process.hrtime.bigint() - started) / 1e9;
         const cpuAfter = cpuSeconds(options.serverPid);
         const serverCpuUsPerRequest =
-          cpuBefore !== undefined && cpuAfter !== undefined && latencies.length > 0 ? ((cpuAfter - cpuBefore) * 1e6) / latencies.length : undefined;
+          cpuBefore !== undefined && cpuAfter !== undefined && latencies.length > 0
+            ? ((cpuAfter - cpuBefore) * 1e6) / latencies.length
+            : undefined;
         const sorted = Float64Array.from(latencies).sort();
         const statusCounts: Record<string, number> = {};
         for (const [status, { count }] of Object.entries(result.statusCodeStats)) statusCounts[status] = Number(count);

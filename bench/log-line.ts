@@ -21,13 +21,20 @@ function pinoIntoSonicBoom(): WriteLine {
   const logger = pino(
     {
       serializers: {
-        req: (request: FastifyRequest) => ({ method: request.method, url: request.url, host: request.headers.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort }),
+        req: (request: FastifyRequest) => ({
+          method: request.method,
+          url: request.url,
+          host: request.headers.host,
+          remoteAddress: request.ip,
+          remotePort: request.socket?.remotePort,
+        }),
         res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }),
       },
     },
     destination,
   );
-  return (request, reply) => logger.info({ reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  return (request, reply) =>
+    logger.info({ reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
 }
 
 /** The server's writer and batches. */
@@ -37,14 +44,17 @@ function handBuilt(): WriteLine {
 
 /** The server's writer and batches, with two secrets (an API token, the admin token) redacted by value from every line. */
 function handBuiltRedacted(): WriteLine {
-  return requestLineWriter(createServerLog('info', devNull(), ['sk_live_4f9a0c2e7b1d', 'admin-token-of-the-stub']).logger)!;
+  return requestLineWriter(
+    createServerLog('info', devNull(), ['sk_live_4f9a0c2e7b1d', 'admin-token-of-the-stub']).logger,
+  )!;
 }
 
 function handBuiltIntoSonicBoom(): WriteLine {
   const log = createServerLog('info', devNull());
   const destination = pino.destination({ dest: devNull(), sync: false, minLength: 8 * 1024, periodicFlush: 200 });
   // The line as the server makes it, handed to sonic-boom line by line.
-  (log.logger as unknown as Record<symbol, { write(line: string): void }>)[pino.symbols.streamSym]!.write = (line) => destination.write(line);
+  (log.logger as unknown as Record<symbol, { write(line: string): void }>)[pino.symbols.streamSym]!.write = (line) =>
+    destination.write(line);
   return requestLineWriter(log.logger)!;
 }
 
@@ -52,7 +62,14 @@ async function cpuMicrosecondsPerLine(write: WriteLine): Promise<number> {
   const socket = { remotePort: 41_296 };
   const started = process.cpuUsage();
   for (let i = 0; i < LINES; i++) {
-    const request = { id: `req-${i}`, method: 'POST', url: '/plants', headers: { host: 'localhost:4010' }, ip: '127.0.0.1', socket } as unknown as FastifyRequest;
+    const request = {
+      id: `req-${i}`,
+      method: 'POST',
+      url: '/plants',
+      headers: { host: 'localhost:4010' },
+      ip: '127.0.0.1',
+      socket,
+    } as unknown as FastifyRequest;
     write(request, { statusCode: 200, elapsedTime: 0.25 + i / 1e6 } as FastifyReply);
     // Let the asynchronous writes finish as they would between requests.
     if (i % 256 === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -74,5 +91,6 @@ for (let round = 0; round < 3; round++) {
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 process.stdout.write('way                                   CPU µs per line (median of 3)\n');
-for (const [name, values] of results) process.stdout.write(`${name.padEnd(38)}${median(values).toFixed(2).padStart(8)}\n`);
+for (const [name, values] of results)
+  process.stdout.write(`${name.padEnd(38)}${median(values).toFixed(2).padStart(8)}\n`);
 process.exit(0);

@@ -15,14 +15,25 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { runLoad } from './load.js';
-import { floorServer, HOST, PROJECT_ROOT, startServer, stopServer, type RunningServer, type ServerKind } from './servers.js';
+import {
+  floorServer,
+  HOST,
+  PROJECT_ROOT,
+  startServer,
+  stopServer,
+  type RunningServer,
+  type ServerKind,
+} from './servers.js';
 import { fixed, formatTable, median, type RoundResult } from './stats.js';
 import { sleep } from '../lib/process.js';
 import { findPostgres, startCluster } from '../tools/postgres-cluster.js';
 
 const TOKEN = 'bench-token';
 const CONNECTIONS = 50;
-const UNCAPPED = { PLANTSTORE_MAX_PLANTS: String(Number.MAX_SAFE_INTEGER), PLANTSTORE_MAX_BYTES: String(Number.MAX_SAFE_INTEGER) };
+const UNCAPPED = {
+  PLANTSTORE_MAX_PLANTS: String(Number.MAX_SAFE_INTEGER),
+  PLANTSTORE_MAX_BYTES: String(Number.MAX_SAFE_INTEGER),
+};
 
 const argv = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -49,7 +60,13 @@ async function build(name: string, root: string): Promise<{ name: string; server
   const kind: ServerKind = {
     name,
     command: () => ({ file: process.execPath, args: [join(root, 'dist/server/start.bundle.mjs')] }),
-    env: { HOST, PLANTSTORE_TOKENS: TOKEN, LOG_LEVEL: 'warn', PLANTSTORE_DATABASE_URL: cluster.url.replace(/\/postgres$/, `/bench_${name}`), ...UNCAPPED },
+    env: {
+      HOST,
+      PLANTSTORE_TOKENS: TOKEN,
+      LOG_LEVEL: 'warn',
+      PLANTSTORE_DATABASE_URL: cluster.url.replace(/\/postgres$/, `/bench_${name}`),
+      ...UNCAPPED,
+    },
   };
   return { name, servers: [await startServer(kind, { token: TOKEN }), await startServer(kind, { token: TOKEN })] };
 }
@@ -70,7 +87,9 @@ const configs: Config[] = [
     { name: `${name}: 1 replica`, targets: [servers[0]!] },
     { name: `${name}: 2 replicas`, targets: servers },
   ]),
-  ...(commitDelay === undefined ? [] : [{ name: `after: 2 replicas, commit_delay ${commitDelay}`, targets: builds[0]!.servers, commitDelay }]),
+  ...(commitDelay === undefined
+    ? []
+    : [{ name: `after: 2 replicas, commit_delay ${commitDelay}`, targets: builds[0]!.servers, commitDelay }]),
   { name: 'floor (in memory)', targets: [floor] },
 ];
 
@@ -96,7 +115,11 @@ async function round(config: Config, durationSeconds: number, waits?: Map<string
     await admin.query('SELECT pg_reload_conf()');
   }
   const share = CONNECTIONS / config.targets.length;
-  const load = Promise.all(config.targets.map((target) => runLoad({ url: target.url, token: TOKEN, connections: share, durationSeconds, nextId: () => nextId++ })));
+  const load = Promise.all(
+    config.targets.map((target) =>
+      runLoad({ url: target.url, token: TOKEN, connections: share, durationSeconds, nextId: () => nextId++ }),
+    ),
+  );
   if (waits !== undefined && config.name !== 'floor (in memory)') await sampleWaits(load, waits);
   const results: RoundResult[] = await load;
   if (config.commitDelay !== undefined) {
@@ -105,7 +128,10 @@ async function round(config: Config, durationSeconds: number, waits?: Map<string
     await admin.query('SELECT pg_reload_conf()');
   }
   const bad = results.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
-  if (bad > 0) throw new Error(`${config.name}: ${bad} answers were not 200: ${JSON.stringify(results.map((r) => r.statusCounts))}`);
+  if (bad > 0)
+    throw new Error(
+      `${config.name}: ${bad} answers were not 200: ${JSON.stringify(results.map((r) => r.statusCounts))}`,
+    );
   return results.reduce((sum, r) => sum + r.requestsPerSecond, 0);
 }
 
@@ -131,7 +157,12 @@ const spread = (values: number[]) => `${fixed(Math.min(...values), 0)}–${fixed
 console.log(
   formatTable([
     ['configuration', ...Array.from({ length: rounds }, (_, i) => `r${i + 1}`), 'median creates/s', 'min–max'],
-    ...configs.map(({ name }) => [name, ...perRound.get(name)!.map((v) => fixed(v, 0)), fixed(median(perRound.get(name)!), 0), spread(perRound.get(name)!)]),
+    ...configs.map(({ name }) => [
+      name,
+      ...perRound.get(name)!.map((v) => fixed(v, 0)),
+      fixed(median(perRound.get(name)!), 0),
+      spread(perRound.get(name)!),
+    ]),
   ]),
 );
 const ratio = (top: string, bottom: string) => perRound.get(top)!.map((v, i) => v / perRound.get(bottom)![i]!);
@@ -140,15 +171,29 @@ for (const { name } of builds) {
   ratios[`${name}: 2 replicas / 1 replica`] = ratio(`${name}: 2 replicas`, `${name}: 1 replica`);
   ratios[`${name}: 1 replica / floor`] = ratio(`${name}: 1 replica`, 'floor (in memory)');
 }
-if (commitDelay !== undefined) ratios[`after: commit_delay ${commitDelay} / none, 2 replicas`] = ratio(`after: 2 replicas, commit_delay ${commitDelay}`, 'after: 2 replicas');
-console.log(`\n${formatTable([['ratio (per round)', 'median', 'min–max'], ...Object.entries(ratios).map(([name, values]) => [name, fixed(median(values), 2), `${fixed(Math.min(...values), 2)}–${fixed(Math.max(...values), 2)}`])])}`);
+if (commitDelay !== undefined)
+  ratios[`after: commit_delay ${commitDelay} / none, 2 replicas`] = ratio(
+    `after: 2 replicas, commit_delay ${commitDelay}`,
+    'after: 2 replicas',
+  );
+console.log(
+  `\n${formatTable([['ratio (per round)', 'median', 'min–max'], ...Object.entries(ratios).map(([name, values]) => [name, fixed(median(values), 2), `${fixed(Math.min(...values), 2)}–${fixed(Math.max(...values), 2)}`])])}`,
+);
 const waitRows = [...waits.entries()].filter(([, counts]) => counts.size > 0);
 for (const [name, counts] of waitRows) {
   const samples = counts.get('(samples)') ?? 1;
-  const top = [...counts.entries()].filter(([wait]) => wait !== '(samples)').sort((a, b) => b[1] - a[1]).slice(0, 5);
-  console.log(`\n${name}: connections per sample, by what they wait on (${samples} samples): ${top.map(([wait, n]) => `${wait} ${fixed(n / samples, 2)}`).join(', ')}`);
+  const top = [...counts.entries()]
+    .filter(([wait]) => wait !== '(samples)')
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5);
+  console.log(
+    `\n${name}: connections per sample, by what they wait on (${samples} samples): ${top.map(([wait, n]) => `${wait} ${fixed(n / samples, 2)}`).join(', ')}`,
+  );
 }
 const out = join(PROJECT_ROOT, 'reports', 'bench-replicas.json');
 mkdirSync(join(PROJECT_ROOT, 'reports'), { recursive: true });
-writeFileSync(out, `${JSON.stringify({ rounds, seconds, connections: CONNECTIONS, perRound: Object.fromEntries(perRound), ratios, waits: Object.fromEntries([...waits].map(([k, v]) => [k, Object.fromEntries(v)])) }, null, 2)}\n`);
+writeFileSync(
+  out,
+  `${JSON.stringify({ rounds, seconds, connections: CONNECTIONS, perRound: Object.fromEntries(perRound), ratios, waits: Object.fromEntries([...waits].map(([k, v]) => [k, Object.fromEntries(v)])) }, null, 2)}\n`,
+);
 console.log(`\nwritten: ${out}`);

@@ -2,7 +2,17 @@
 // tables printed to stdout. Pure: it only arranges measured numbers.
 import { cpus, totalmem } from 'node:os';
 import type { HarnessResult } from './harness.js';
-import { fixed, formatTable, median, megabytes, summarizeRounds, throughputRatios, type RatioSummary, type RoundResult, type RoundsSummary } from './stats.js';
+import {
+  fixed,
+  formatTable,
+  median,
+  megabytes,
+  summarizeRounds,
+  throughputRatios,
+  type RatioSummary,
+  type RoundResult,
+  type RoundsSummary,
+} from './stats.js';
 
 export interface Settings {
   quick: boolean;
@@ -65,7 +75,9 @@ export interface ReportInput {
 const MB = 1024 * 1024;
 
 export function buildReport(input: ReportInput): BenchReport {
-  const throughput = Object.fromEntries(Object.entries(input.rounds).map(([name, rounds]) => [name, summarizeRounds(rounds)]));
+  const throughput = Object.fromEntries(
+    Object.entries(input.rounds).map(([name, rounds]) => [name, summarizeRounds(rounds)]),
+  );
   const ratios: Record<string, RatioSummary> = {};
   for (const numerator of ['reference', 'reference-warn', 'reference-postgres', 'fastify-bare']) {
     for (const denominator of ['floor', 'prism']) {
@@ -74,7 +86,9 @@ export function buildReport(input: ReportInput): BenchReport {
       if (top && bottom) ratios[`${numerator}/${denominator}`] = throughputRatios(top, bottom);
     }
   }
-  const startup = Object.fromEntries(Object.entries(input.startupMs).map(([name, runsMs]) => [name, { runsMs, medianMs: median(runsMs) }]));
+  const startup = Object.fromEntries(
+    Object.entries(input.startupMs).map(([name, runsMs]) => [name, { runsMs, medianMs: median(runsMs) }]),
+  );
   const report: BenchReport = {
     version: 1,
     generatedAt: (input.now ?? new Date()).toISOString(),
@@ -103,7 +117,13 @@ export function buildReport(input: ReportInput): BenchReport {
 /** The issue's targets against the measured figures; met is null when a figure is missing. */
 export function evaluateTargets(report: BenchReport): Target[] {
   const known = (value: number | undefined): value is number => value !== undefined && !Number.isNaN(value);
-  const target = (name: string, goal: string, value: number | undefined, text: (v: number) => string, met: (v: number) => boolean): Target => ({
+  const target = (
+    name: string,
+    goal: string,
+    value: number | undefined,
+    text: (v: number) => string,
+    met: (v: number) => boolean,
+  ): Target => ({
     name,
     goal,
     measured: known(value) ? text(value) : 'n/a',
@@ -112,16 +132,49 @@ export function evaluateTargets(report: BenchReport): Target[] {
   const floorRatio = report.ratios['reference/floor']?.median;
   const warnRatio = report.ratios['reference-warn/floor']?.median;
   const prismRatio = report.ratios['reference/prism']?.median;
-  const cpuRatio = (report.throughput.reference?.median.serverCpuUsPerRequest ?? Number.NaN) / (report.throughput.floor?.median.serverCpuUsPerRequest ?? Number.NaN);
-  const startupRatio = (report.startup.reference?.medianMs ?? Number.NaN) / (report.startup.floor?.medianMs ?? Number.NaN);
+  const cpuRatio =
+    (report.throughput.reference?.median.serverCpuUsPerRequest ?? Number.NaN) /
+    (report.throughput.floor?.median.serverCpuUsPerRequest ?? Number.NaN);
+  const startupRatio =
+    (report.startup.reference?.medianMs ?? Number.NaN) / (report.startup.floor?.medianMs ?? Number.NaN);
   const plants = report.memory.reference;
   const millionNote = plants?.plantsStored === 1_000_000 ? '' : ` (${plants?.plantsStored ?? 0} plants)`;
   return [
-    target('throughput vs floor (info, a line per request)', '>= 0.85x', floorRatio, (v) => `${v.toFixed(2)}x`, (v) => v >= 0.85),
-    target('throughput vs floor (LOG_LEVEL=warn)', '>= 0.92x', warnRatio, (v) => `${v.toFixed(2)}x`, (v) => v >= 0.92),
-    target('server CPU per request vs floor', '<= 1.25x', cpuRatio, (v) => `${v.toFixed(2)}x`, (v) => v <= 1.25),
-    target('throughput vs Prism', '>= 13x', prismRatio, (v) => `${v.toFixed(1)}x`, (v) => v >= 13),
-    target('start-up vs floor', '<= 2x', startupRatio, (v) => `${v.toFixed(2)}x`, (v) => v <= 2),
+    target(
+      'throughput vs floor (info, a line per request)',
+      '>= 0.85x',
+      floorRatio,
+      (v) => `${v.toFixed(2)}x`,
+      (v) => v >= 0.85,
+    ),
+    target(
+      'throughput vs floor (LOG_LEVEL=warn)',
+      '>= 0.92x',
+      warnRatio,
+      (v) => `${v.toFixed(2)}x`,
+      (v) => v >= 0.92,
+    ),
+    target(
+      'server CPU per request vs floor',
+      '<= 1.25x',
+      cpuRatio,
+      (v) => `${v.toFixed(2)}x`,
+      (v) => v <= 1.25,
+    ),
+    target(
+      'throughput vs Prism',
+      '>= 13x',
+      prismRatio,
+      (v) => `${v.toFixed(1)}x`,
+      (v) => v >= 13,
+    ),
+    target(
+      'start-up vs floor',
+      '<= 2x',
+      startupRatio,
+      (v) => `${v.toFixed(2)}x`,
+      (v) => v <= 2,
+    ),
     target(
       'RSS after 1,000,000 plants',
       '<= 200 MB',
@@ -166,18 +219,32 @@ export function renderReport(report: BenchReport): string {
     'Throughput ratios per round pair',
     formatTable([
       ['ratio', ...roundHeaders.map((_, i) => `r${i + 1}`), 'median'],
-      ...Object.entries(report.ratios).map(([pair, r]) => [pair, ...r.perRound.map((v) => fixed(v, 2)), fixed(r.median, 2)]),
+      ...Object.entries(report.ratios).map(([pair, r]) => [
+        pair,
+        ...r.perRound.map((v) => fixed(v, 2)),
+        fixed(r.median, 2),
+      ]),
     ]),
     '',
     'Start-up: spawn to the first accepted request (reference: node dist/server/start.js, without npm in front)',
     formatTable([
       ['server', ...Array.from({ length: settings.startupRuns }, (_, i) => `run ${i + 1} ms`), 'median ms'],
-      ...Object.entries(report.startup).map(([name, s]) => [name, ...s.runsMs.map((v) => fixed(v, 0)), fixed(s.medianMs, 0)]),
+      ...Object.entries(report.startup).map(([name, s]) => [
+        name,
+        ...s.runsMs.map((v) => fixed(v, 0)),
+        fixed(s.medianMs, 0),
+      ]),
     ]),
     '',
     'Memory: RSS in MB',
     formatTable([
-      ['server', 'idle', 'after load', `after ${settings.plantsForMemory.toLocaleString('en-US')} plants`, 'plants stored'],
+      [
+        'server',
+        'idle',
+        'after load',
+        `after ${settings.plantsForMemory.toLocaleString('en-US')} plants`,
+        'plants stored',
+      ],
       ...Object.entries(report.memory).map(([name, m]) => [
         name,
         megabytes(m.idleBytes),
@@ -194,9 +261,13 @@ export function renderReport(report: BenchReport): string {
     h.available
       ? `Harness: ${h.command}\n  wall ${h.wallSecondsRuns.map((s) => s.toFixed(2)).join(' / ')} s (median ${h.wallSeconds.toFixed(2)} s), ` +
           `exit ${h.exitCodes.join(' / ')}, ${h.checks ?? 'n/a'} checks, ` +
-          (h.cases === null ? 'generated cases unknown (a property check did not pass)' : `${h.cases} generated cases, ${h.casesPerSecond!.toFixed(0)} cases/s`) +
+          (h.cases === null
+            ? 'generated cases unknown (a property check did not pass)'
+            : `${h.cases} generated cases, ${h.casesPerSecond!.toFixed(0)} cases/s`) +
           `\n  with --cases ${h.largeRun.casesPerProperty}: ${h.largeRun.wallSeconds.toFixed(2)} s, exit ${h.largeRun.exitCode}, ` +
-          (h.marginalCasesPerSecond === null ? 'marginal rate unknown' : `${h.marginalCasesPerSecond.toFixed(0)} generated cases/s beyond the fixed costs`)
+          (h.marginalCasesPerSecond === null
+            ? 'marginal rate unknown'
+            : `${h.marginalCasesPerSecond.toFixed(0)} generated cases/s beyond the fixed costs`)
       : h.reason,
     '',
     ...(report.failures.length > 0 ? ['Failures', ...report.failures, ''] : []),

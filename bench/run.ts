@@ -32,8 +32,26 @@ const TOKEN = 'bench-token';
 function parseArgs(argv: readonly string[]): Settings & { out: string } {
   const quick = argv.includes('--quick');
   const settings: Settings & { out: string } = quick
-    ? { quick, rounds: 2, roundSeconds: 1, warmupSeconds: 0.5, connections: 50, startupRuns: 2, plantsForMemory: 20_000, out: '' }
-    : { quick, rounds: 5, roundSeconds: 5, warmupSeconds: 2, connections: 50, startupRuns: 5, plantsForMemory: 1_000_000, out: '' };
+    ? {
+        quick,
+        rounds: 2,
+        roundSeconds: 1,
+        warmupSeconds: 0.5,
+        connections: 50,
+        startupRuns: 2,
+        plantsForMemory: 20_000,
+        out: '',
+      }
+    : {
+        quick,
+        rounds: 5,
+        roundSeconds: 5,
+        warmupSeconds: 2,
+        connections: 50,
+        startupRuns: 5,
+        plantsForMemory: 1_000_000,
+        out: '',
+      };
   settings.out = join(PROJECT_ROOT, 'reports', 'bench.json');
   for (let i = 0; i < argv.length; i++) {
     const value = argv[i + 1];
@@ -64,7 +82,9 @@ function parseArgs(argv: readonly string[]): Settings & { out: string } {
 }
 
 function usage(problem: string): never {
-  process.stderr.write(`bench: ${problem}\nusage: npm run bench -- [--quick] [--rounds N] [--seconds S] [--out FILE]\n`);
+  process.stderr.write(
+    `bench: ${problem}\nusage: npm run bench -- [--quick] [--rounds N] [--seconds S] [--out FILE]\n`,
+  );
   process.exit(2);
 }
 
@@ -77,7 +97,10 @@ const settings = parseArgs(process.argv.slice(2));
 // PLANTSTORE_MAX_PLANTS (1,000,000) at 50,000 requests a second: past it
 // every answer would be a 507, cheaper than a create. So the servers under
 // load get caps no round reaches; the memory part (3.) runs the defaults.
-const UNCAPPED = { PLANTSTORE_MAX_PLANTS: String(Number.MAX_SAFE_INTEGER), PLANTSTORE_MAX_BYTES: String(Number.MAX_SAFE_INTEGER) };
+const UNCAPPED = {
+  PLANTSTORE_MAX_PLANTS: String(Number.MAX_SAFE_INTEGER),
+  PLANTSTORE_MAX_BYTES: String(Number.MAX_SAFE_INTEGER),
+};
 const reference = referenceServer('reference', TOKEN);
 const referenceWarn = referenceServer('reference-warn', TOKEN, { LOG_LEVEL: 'warn' });
 const floor = floorServer(TOKEN);
@@ -90,9 +113,23 @@ const postgres = findPostgres();
 let cluster: Cluster | undefined;
 if ('missing' in postgres) log(`reference-postgres: not measured: ${postgres.missing}`);
 else cluster = await startCluster(postgres);
-const referencePostgres = cluster && referenceServer('reference-postgres', TOKEN, { PLANTSTORE_DATABASE_URL: cluster.url });
-const loadServers: ServerKind[] = [reference, referenceWarn, ...(referencePostgres ? [referencePostgres] : []), fastifyBare, floor, prism];
-const startupServers: ServerKind[] = [reference, ...(referencePostgres ? [referencePostgres] : []), fastifyBare, floor, prism];
+const referencePostgres =
+  cluster && referenceServer('reference-postgres', TOKEN, { PLANTSTORE_DATABASE_URL: cluster.url });
+const loadServers: ServerKind[] = [
+  reference,
+  referenceWarn,
+  ...(referencePostgres ? [referencePostgres] : []),
+  fastifyBare,
+  floor,
+  prism,
+];
+const startupServers: ServerKind[] = [
+  reference,
+  ...(referencePostgres ? [referencePostgres] : []),
+  fastifyBare,
+  floor,
+  prism,
+];
 
 const running: RunningServer[] = [];
 async function start(kind: ServerKind, env: Record<string, string> = {}): Promise<RunningServer> {
@@ -106,7 +143,8 @@ async function stop(server: RunningServer): Promise<void> {
 }
 // Whatever happens, no server outlives the benchmark.
 process.on('exit', () => running.forEach((server) => server.process.child.kill('SIGKILL')));
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void (cluster?.destroy() ?? Promise.resolve()).finally(() => process.exit(130)));
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => void (cluster?.destroy() ?? Promise.resolve()).finally(() => process.exit(130)));
 
 const began = Date.now();
 
@@ -135,7 +173,10 @@ log(`start-up measured (${settings.startupRuns} runs each)`);
 // 2. Throughput and latency: all servers up at once, rounds alternating
 // between them; each server's ids keep counting up across its rounds, so
 // every request creates a new plant.
-const memory: Record<string, { idleBytes?: number; afterLoadBytes?: number; afterPlantsBytes?: number; plantsStored?: number }> = {};
+const memory: Record<
+  string,
+  { idleBytes?: number; afterLoadBytes?: number; afterPlantsBytes?: number; plantsStored?: number }
+> = {};
 const rounds: Record<string, RoundResult[]> = {};
 const servers: RunningServer[] = [];
 const nextIds: Record<string, () => number> = {};
@@ -149,7 +190,13 @@ for (const kind of loadServers) {
 await sleep(500);
 for (const server of servers) memory[server.kind.name] = { idleBytes: residentBytes(server.process.pid) };
 for (const server of servers) {
-  await runLoad({ url: server.url, token: TOKEN, connections: settings.connections, durationSeconds: settings.warmupSeconds, nextId: nextIds[server.kind.name]! });
+  await runLoad({
+    url: server.url,
+    token: TOKEN,
+    connections: settings.connections,
+    durationSeconds: settings.warmupSeconds,
+    nextId: nextIds[server.kind.name]!,
+  });
   noteExit(server, 'the warm-up');
 }
 for (let round = 0; round < settings.rounds; round++) {
@@ -169,7 +216,9 @@ for (let round = 0; round < settings.rounds; round++) {
     // Every request is a valid create of a new id: anything but 200 means the figures are not of creates.
     const refused = Object.entries(result.statusCounts).filter(([status]) => status !== '200');
     if (refused.length > 0) {
-      failures.push(`${server.kind.name} answered ${refused.map(([status, count]) => `${count} × ${status}`).join(', ')} in load round ${round + 1}: its figures are not of creates alone`);
+      failures.push(
+        `${server.kind.name} answered ${refused.map(([status, count]) => `${count} × ${status}`).join(', ')} in load round ${round + 1}: its figures are not of creates alone`,
+      );
     }
   }
   log(`load round ${round + 1}/${settings.rounds} done`);
@@ -186,7 +235,13 @@ for (const server of servers) {
 for (const kind of [reference, floor]) {
   const server = await start(kind);
   let id = 0;
-  const result = await runLoad({ url: server.url, token: TOKEN, connections: settings.connections, amount: settings.plantsForMemory - 1, nextId: () => ++id });
+  const result = await runLoad({
+    url: server.url,
+    token: TOKEN,
+    connections: settings.connections,
+    amount: settings.plantsForMemory - 1,
+    nextId: () => ++id,
+  });
   noteExit(server, `the ${settings.plantsForMemory} plants`);
   await sleep(1_000);
   memory[kind.name]!.afterPlantsBytes = residentBytes(server.process.pid);

@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { freePort, GiveUp, startProcess, type StartedProcess } from '../lib/process.js';
 
 /** The project's root, from both the source tree and dist/. */
-export const PROJECT_ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../' : '../', import.meta.url));
+export const PROJECT_ROOT = fileURLToPath(
+  new URL(import.meta.url.includes('/dist/') ? '../../' : '../', import.meta.url),
+);
 
 export const HOST = '127.0.0.1';
 
@@ -47,7 +49,10 @@ export function prismServer(): ServerKind {
     name: 'prism',
     // The package's own launcher (a `#!/usr/bin/env node` script): the
     // process we spawn is the mock server itself, so its RSS is the mock's.
-    command: (port) => ({ file: 'node_modules/.bin/prism', args: ['mock', 'spec/openapi.yaml', '-p', String(port), '-h', HOST] }),
+    command: (port) => ({
+      file: 'node_modules/.bin/prism',
+      args: ['mock', 'spec/openapi.yaml', '-p', String(port), '-h', HOST],
+    }),
     env: {},
   };
 }
@@ -97,7 +102,8 @@ export async function startServer(kind: ServerKind, options: StartOptions): Prom
     // means the server is up but refused a valid create: stop waiting.
     readyProbe: async () => {
       const status = await createPlant(port, options.token, nextProbeId--).catch(() => undefined);
-      if (status !== undefined && status !== 200) throw new GiveUp(`${kind.name} answered a valid create with ${status}`);
+      if (status !== undefined && status !== 200)
+        throw new GiveUp(`${kind.name} answered a valid create with ${status}`);
       return status === 200;
     },
   });
@@ -105,7 +111,15 @@ export async function startServer(kind: ServerKind, options: StartOptions): Prom
     const ended = started.exit();
     return ended && `exited with ${ended.signal ?? ended.code}`;
   };
-  return { kind, port, url: `http://${HOST}:${port}`, process: started, startupMs: started.readyMs, exit, stderr: started.stderr };
+  return {
+    kind,
+    port,
+    url: `http://${HOST}:${port}`,
+    process: started,
+    startupMs: started.readyMs,
+    exit,
+    stderr: started.stderr,
+  };
 }
 
 /** POSTs one valid NewPlant on a fresh connection and resolves with the status. */
@@ -119,7 +133,11 @@ export function createPlant(port: number, token: string, id: number): Promise<nu
         method: 'POST',
         path: '/plants',
         agent: false,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
         timeout: 5_000,
       },
       (response) => {
@@ -137,4 +155,3 @@ export function createPlant(port: number, token: string, id: number): Promise<nu
 export async function stopServer(server: RunningServer, graceMs = 5_000): Promise<void> {
   await server.process.stop(graceMs);
 }
-

@@ -58,7 +58,9 @@ export function summarizeRounds(rounds: readonly RoundResult[]): RoundsSummary {
       requestsPerSecond: median(rounds.map((r) => r.requestsPerSecond)),
       p50Ms: median(rounds.map((r) => r.p50Ms)),
       p99Ms: median(rounds.map((r) => r.p99Ms)),
-      serverCpuUsPerRequest: median(rounds.flatMap((r) => (r.serverCpuUsPerRequest === undefined ? [] : [r.serverCpuUsPerRequest]))),
+      serverCpuUsPerRequest: median(
+        rounds.flatMap((r) => (r.serverCpuUsPerRequest === undefined ? [] : [r.serverCpuUsPerRequest])),
+      ),
     },
     errors: rounds.reduce((sum, r) => sum + r.errors, 0),
     non2xx: rounds.reduce((sum, r) => sum + r.non2xx, 0),
@@ -86,7 +88,8 @@ export function throughputRatios(numerator: readonly RoundResult[], denominator:
 export function formatTable(rows: readonly (readonly string[])[]): string {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  const line = (row: readonly string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  const line = (row: readonly string[]) =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   const [header, ...body] = rows;
   if (header === undefined) return '';
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');

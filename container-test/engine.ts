@@ -36,7 +36,9 @@ export function engine(method: string, path: string): Promise<{ status: number; 
 
 export async function isPodman(): Promise<boolean> {
   const { body } = await engine('GET', '/version');
-  return Array.isArray(body?.Components) && body.Components.some((c: { Name?: string }) => /podman/i.test(c.Name ?? ''));
+  return (
+    Array.isArray(body?.Components) && body.Components.some((c: { Name?: string }) => /podman/i.test(c.Name ?? ''))
+  );
 }
 
 /**
@@ -75,7 +77,8 @@ export interface CommandResult {
 export async function run(line: string, cwd: string, timeoutMs: number): Promise<CommandResult> {
   const result = await runProcess({ file: 'sh', args: ['-c', line], cwd, group: true, timeoutMs, name: line });
   const output = [...result.lines, result.stderr].join('\n');
-  if (result.signal === 'SIGKILL') throw new Error(`${line}: did not finish within ${timeoutMs} ms\n${output.slice(-4000)}`);
+  if (result.signal === 'SIGKILL')
+    throw new Error(`${line}: did not finish within ${timeoutMs} ms\n${output.slice(-4000)}`);
   return { code: result.code, output };
 }
 
@@ -89,7 +92,10 @@ export function portIsFree(port: number): Promise<boolean> {
 }
 
 /** A request to a container, bounded; the status, headers and parsed JSON body. */
-export async function call(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; body: any }> {
+export async function call(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; headers: Headers; body: any }> {
   const res = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text === '' ? undefined : JSON.parse(text) };

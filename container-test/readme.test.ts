@@ -20,7 +20,9 @@ test('the README’s docker build and docker run commands, exactly as written', 
   const section = readme.slice(readme.indexOf('<!-- docker:start -->'), readme.indexOf('<!-- docker:end -->'));
   const lines = section.split('\n').map((line) => line.trim());
   const build = lines.find((line) => line.startsWith('docker build '));
-  const runLine = lines.find((line) => line.startsWith('docker run ') && line.includes('-e PLANTSTORE_TOKENS=t plantstore'));
+  const runLine = lines.find(
+    (line) => line.startsWith('docker run ') && line.includes('-e PLANTSTORE_TOKENS=t plantstore'),
+  );
   assert.equal(build, 'docker build -t plantstore .');
   assert.equal(runLine, 'docker run -p 127.0.0.1:4010:4010 -e PLANTSTORE_TOKENS=t plantstore');
 
@@ -71,7 +73,11 @@ test('the README’s docker build and docker run commands, exactly as written', 
     t.diagnostic(`docker stop took ${(performance.now() - t0).toFixed(0)} ms`);
     assert.equal(stop.code, 0, stop.output);
     const ended = await docker.exited;
-    assert.equal(ended.code, 0, `docker run ended with the server's exit code 0:\n${[...docker.lines, docker.stderr()].join('\n').slice(-2000)}`);
+    assert.equal(
+      ended.code,
+      0,
+      `docker run ended with the server's exit code 0:\n${[...docker.lines, docker.stderr()].join('\n').slice(-2000)}`,
+    );
   } finally {
     for (const leftover of id !== undefined ? [id] : await containersPublishing4010().catch(() => [])) {
       await engine('DELETE', `/containers/${leftover}?force=true`).catch(() => undefined);

@@ -136,7 +136,7 @@ export function parseChallenges(value: string): { challenges: Challenge[] } | { 
     let out = '';
     for (i++; i < value.length; i++) {
       const c = value[i]!;
-      if (c === '"') return i++, out;
+      if (c === '"') return (i++, out);
       if (c === '\\') {
         i++;
         if (i >= value.length) return undefined;
@@ -167,7 +167,8 @@ export function parseChallenges(value: string): { challenges: Challenge[] } | { 
           ows();
           const save = i;
           const name = token();
-          if (name === undefined) return { error: `no auth-param name at character ${i + 1} in the ${scheme} challenge` };
+          if (name === undefined)
+            return { error: `no auth-param name at character ${i + 1} in the ${scheme} challenge` };
           ows();
           if (value[i] !== '=') {
             i = save;
@@ -176,7 +177,8 @@ export function parseChallenges(value: string): { challenges: Challenge[] } | { 
           i++;
           ows();
           const v = value[i] === '"' ? quoted() : token();
-          if (v === undefined) return { error: `the value of ${name} at character ${i + 1} is neither a token nor a quoted-string` };
+          if (v === undefined)
+            return { error: `the value of ${name} at character ${i + 1} is neither a token nor a quoted-string` };
           const key = name.toLowerCase();
           if (!challenge.params.has(key)) challenge.params.set(key, v);
           ows();
@@ -196,7 +198,8 @@ export function parseChallenges(value: string): { challenges: Challenge[] } | { 
     }
     ows();
     if (i >= value.length) break;
-    if (value[i] !== ',') return { error: `a "," or the end was expected at character ${i + 1}, after the ${scheme} challenge` };
+    if (value[i] !== ',')
+      return { error: `a "," or the end was expected at character ${i + 1}, after the ${scheme} challenge` };
     i++;
     ows();
   }

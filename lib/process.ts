@@ -16,7 +16,9 @@ export function freePort(host = LOOPBACK): Promise<number> {
     server.once('error', reject);
     server.listen(0, host, () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -121,7 +123,11 @@ function describeExit(exit: Exit): string {
 export async function startProcess(options: StartOptions): Promise<StartedProcess> {
   const name = options.name ?? options.file;
   const stdoutMode = options.stdout ?? 'lines';
-  const stdio: StdioOptions = ['ignore', stdoutMode === 'lines' ? 'pipe' : stdoutMode, options.stderr === 'inherit' ? 'inherit' : 'pipe'];
+  const stdio: StdioOptions = [
+    'ignore',
+    stdoutMode === 'lines' ? 'pipe' : stdoutMode,
+    options.stderr === 'inherit' ? 'inherit' : 'pipe',
+  ];
   const started = process.hrtime.bigint();
   const child = spawn(options.file, options.args ?? [], {
     cwd: options.cwd,
@@ -184,14 +190,19 @@ export async function startProcess(options: StartOptions): Promise<StartedProces
   let url: string | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${name} was not ready within ${timeoutMs} ms${kept ? `: ${kept.trim()}` : ''}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`${name} was not ready within ${timeoutMs} ms${kept ? `: ${kept.trim()}` : ''}`)),
+        timeoutMs,
+      );
       const done = (error?: Error) => {
         clearTimeout(timer);
         onLine = undefined;
         if (error) reject(error);
         else resolve();
       };
-      void exited.then((exit) => done(new Error(`${name} ended (${describeExit(exit)}) before it was ready${kept ? `: ${kept.trim()}` : ''}`)));
+      void exited.then((exit) =>
+        done(new Error(`${name} ended (${describeExit(exit)}) before it was ready${kept ? `: ${kept.trim()}` : ''}`)),
+      );
       if (options.readyLine) {
         const pattern = options.readyLine;
         const check = (line: string) => {
@@ -234,7 +245,9 @@ export async function startProcess(options: StartOptions): Promise<StartedProces
 }
 
 /** Runs a command to its end; killed (SIGKILL) past `timeoutMs`. */
-export async function runProcess(options: Omit<StartOptions, 'readyLine' | 'readyProbe'> & { timeoutMs: number }): Promise<Exit & { stderr: string; lines: string[] }> {
+export async function runProcess(
+  options: Omit<StartOptions, 'readyLine' | 'readyProbe'> & { timeoutMs: number },
+): Promise<Exit & { stderr: string; lines: string[] }> {
   const started = await startProcess({ ...options, timeoutMs: undefined });
   const timer = setTimeout(() => signal(started.child, 'SIGKILL', options.group === true), options.timeoutMs);
   const exit = await started.exited;

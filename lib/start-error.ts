@@ -8,15 +8,42 @@
 
 /** Every code a StartError has: what it means, where it is thrown, and the exit code a command gives for it. */
 export const START_ERRORS = {
-  PLANTSTORE_CONFIG: { exitCode: 2, what: 'an environment variable the server cannot use, or two that are wrong together (server/config.ts ConfigError)' },
-  PLANTSTORE_INITIAL_PLANTS: { exitCode: 2, what: 'initial plants that cannot be read or stored (server/stub/initial-plants.ts InitialPlantsError)' },
-  PLANTSTORE_STORE_START: { exitCode: 2, what: 'a store that cannot be used at start: its database unreachable, or of a newer schema (server/store.ts StoreStartError)' },
-  PLANTSTORE_DOCUMENT: { exitCode: 2, what: 'an OpenAPI document the server cannot serve or the harness cannot read (spec/openapi.ts DocumentError)' },
-  PLANTSTORE_SERVER_START: { exitCode: 2, what: 'a server the harness starts (the reference, the Prism mock) that did not start (conformance/run/targets/start.ts ServerStartError)' },
-  PLANTSTORE_REPORT_WRITE: { exitCode: 2, what: 'a report the harness cannot write (conformance/report/write.ts ReportWriteError)' },
-  PLANTSTORE_USAGE: { exitCode: 2, what: 'arguments or environment variables of the harness that make no sense (conformance/cli/values.ts UsageError)' },
-  PLANTSTORE_CONFIG_FILE: { exitCode: 2, what: 'a configuration file of the harness that cannot be read (conformance/cli/config-file.ts ConfigFileError)' },
-  PLANTSTORE_DIVERGENCE_FILE: { exitCode: 2, what: 'a divergence file that does not load (conformance/run/differential/divergences.ts DivergenceFileError)' },
+  PLANTSTORE_CONFIG: {
+    exitCode: 2,
+    what: 'an environment variable the server cannot use, or two that are wrong together (server/config.ts ConfigError)',
+  },
+  PLANTSTORE_INITIAL_PLANTS: {
+    exitCode: 2,
+    what: 'initial plants that cannot be read or stored (server/stub/initial-plants.ts InitialPlantsError)',
+  },
+  PLANTSTORE_STORE_START: {
+    exitCode: 2,
+    what: 'a store that cannot be used at start: its database unreachable, or of a newer schema (server/store.ts StoreStartError)',
+  },
+  PLANTSTORE_DOCUMENT: {
+    exitCode: 2,
+    what: 'an OpenAPI document the server cannot serve or the harness cannot read (spec/openapi.ts DocumentError)',
+  },
+  PLANTSTORE_SERVER_START: {
+    exitCode: 2,
+    what: 'a server the harness starts (the reference, the Prism mock) that did not start (conformance/run/targets/start.ts ServerStartError)',
+  },
+  PLANTSTORE_REPORT_WRITE: {
+    exitCode: 2,
+    what: 'a report the harness cannot write (conformance/report/write.ts ReportWriteError)',
+  },
+  PLANTSTORE_USAGE: {
+    exitCode: 2,
+    what: 'arguments or environment variables of the harness that make no sense (conformance/cli/values.ts UsageError)',
+  },
+  PLANTSTORE_CONFIG_FILE: {
+    exitCode: 2,
+    what: 'a configuration file of the harness that cannot be read (conformance/cli/config-file.ts ConfigFileError)',
+  },
+  PLANTSTORE_DIVERGENCE_FILE: {
+    exitCode: 2,
+    what: 'a divergence file that does not load (conformance/run/differential/divergences.ts DivergenceFileError)',
+  },
 } as const satisfies Record<string, { exitCode: number; what: string }>;
 
 export type StartErrorCode = keyof typeof START_ERRORS;

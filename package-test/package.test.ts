@@ -19,7 +19,11 @@ import { runProcess, startProcess, type StartedProcess } from '../lib/process.js
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 // npm's own variables (set when `npm test` runs this file) would point the nested npm at this project.
-const CLEAN_ENV = Object.fromEntries(Object.keys(process.env).filter((k) => k.toLowerCase().startsWith('npm_')).map((k) => [k, undefined]));
+const CLEAN_ENV = Object.fromEntries(
+  Object.keys(process.env)
+    .filter((k) => k.toLowerCase().startsWith('npm_'))
+    .map((k) => [k, undefined]),
+);
 const LISTENING = /"msg":"Server listening at (http:\/\/[^"\s]+)"/;
 
 const folder = mkdtempSync(join(tmpdir(), 'plantstore-package-'));
@@ -27,8 +31,21 @@ const installed = join(folder, 'user');
 let packed: string[];
 let tarball: string;
 
-async function run(file: string, args: string[], cwd: string, timeoutMs = 180_000, env: Record<string, string | undefined> = {}) {
-  const result = await runProcess({ file, args, cwd, env: { ...CLEAN_ENV, ...env }, timeoutMs, name: `${file} ${args.join(' ')}` });
+async function run(
+  file: string,
+  args: string[],
+  cwd: string,
+  timeoutMs = 180_000,
+  env: Record<string, string | undefined> = {},
+) {
+  const result = await runProcess({
+    file,
+    args,
+    cwd,
+    env: { ...CLEAN_ENV, ...env },
+    timeoutMs,
+    name: `${file} ${args.join(' ')}`,
+  });
   return { ...result, stdout: result.lines.join('\n') };
 }
 
@@ -44,7 +61,11 @@ before(async () => {
   tarball = join(folder, info!.filename);
   mkdirSync(installed);
   writeFileSync(join(installed, 'package.json'), '{"name": "a-user", "private": true}\n');
-  const install = await run('npm', ['i', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', tarball], installed);
+  const install = await run(
+    'npm',
+    ['i', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', tarball],
+    installed,
+  );
   assert.equal(install.code, 0, install.stdout + install.stderr);
 });
 
@@ -67,7 +88,11 @@ describe('the npm package', () => {
     ]) {
       assert.ok(packed.includes(file), `${file} is in the tarball`);
     }
-    assert.deepEqual(packed.filter((f) => /(^|\/)test\/|\.test\.|\.map$|\.ts$/.test(f) && !f.endsWith('.d.ts')), [], 'no tests, sources or source maps');
+    assert.deepEqual(
+      packed.filter((f) => /(^|\/)test\/|\.test\.|\.map$|\.ts$/.test(f) && !f.endsWith('.d.ts')),
+      [],
+      'no tests, sources or source maps',
+    );
   });
 
   it('installed with --omit=dev: npx plantstore-server serves the API and npx plantstore-conformance --target passes against it', async () => {
@@ -83,10 +108,17 @@ describe('the npm package', () => {
         timeoutMs: 30_000,
         name: 'npx plantstore-server',
       });
-      const harness = await run('npx', ['--no-install', 'plantstore-conformance', '--target', server.url!, '--token', 'T', '--json', 'out.json'], installed, 120_000);
+      const harness = await run(
+        'npx',
+        ['--no-install', 'plantstore-conformance', '--target', server.url!, '--token', 'T', '--json', 'out.json'],
+        installed,
+        120_000,
+      );
       assert.equal(harness.code, 0, harness.stdout + harness.stderr);
       assert.match(harness.stdout, /^OK: 1 target\(s\)/m);
-      const report = JSON.parse(readFileSync(join(installed, 'out.json'), 'utf8')) as { targets: Array<{ summary: Record<string, number> }> };
+      const report = JSON.parse(readFileSync(join(installed, 'out.json'), 'utf8')) as {
+        targets: Array<{ summary: Record<string, number> }>;
+      };
       assert.equal(report.targets[0]!.summary.fail, 0);
       assert.equal(report.targets[0]!.summary.error, 0);
     } finally {
@@ -95,7 +127,12 @@ describe('the npm package', () => {
   });
 
   it('installed: --reference starts the server inside the package, and --help answers', async () => {
-    const reference = await run('npx', ['--no-install', 'plantstore-conformance', '--reference', '--only', 'PS-AUTH-001'], installed, 120_000);
+    const reference = await run(
+      'npx',
+      ['--no-install', 'plantstore-conformance', '--reference', '--only', 'PS-AUTH-001'],
+      installed,
+      120_000,
+    );
     assert.equal(reference.code, 0, reference.stdout + reference.stderr);
     assert.match(reference.stderr, /reference: the project's server at http:\/\/127\.0\.0\.1:\d+/);
     const help = await run('npx', ['--no-install', 'plantstore-conformance', '--help'], installed);
@@ -117,7 +154,16 @@ await app.close();
     );
     const used = await run(process.execPath, ['use.mjs'], installed);
     assert.equal(used.code, 0, used.stderr);
-    const seen = JSON.parse(used.stdout) as { status: number; body: string; checks: number; operation: string; main: string };
-    assert.deepEqual({ ...seen, checks: seen.checks > 0 }, { status: 200, body: '{"name":"Fern"}', checks: true, operation: '/plants', main: 'function' });
+    const seen = JSON.parse(used.stdout) as {
+      status: number;
+      body: string;
+      checks: number;
+      operation: string;
+      main: string;
+    };
+    assert.deepEqual(
+      { ...seen, checks: seen.checks > 0 },
+      { status: 200, body: '{"name":"Fern"}', checks: true, operation: '/plants', main: 'function' },
+    );
   });
 });

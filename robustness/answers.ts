@@ -54,7 +54,8 @@ export function answerProblems(answer: Answer, expectation?: AnswerExpectation):
     problems.push(`status ${status}, expected one of ${[...expectation.statuses].join(', ')}`);
   }
   const contentType = String(headers['content-type'] ?? '');
-  if (!/^application\/json\b/i.test(contentType)) problems.push(`content-type ${JSON.stringify(contentType)} is not application/json`);
+  if (!/^application\/json\b/i.test(contentType))
+    problems.push(`content-type ${JSON.stringify(contentType)} is not application/json`);
   // A 200 echoes the client's own text, which may look like anything; it is
   // checked to be exactly the Plant sent instead.
   if (status !== 200) {
@@ -65,7 +66,9 @@ export function answerProblems(answer: Answer, expectation?: AnswerExpectation):
   if (expectation?.head) {
     const length = headers['content-length'];
     if (body !== '' && length !== undefined && Number(length) !== Buffer.byteLength(body)) {
-      problems.push(`HEAD answer's Content-Length ${String(length)} is not the ${Buffer.byteLength(body)} bytes of its GET answer`);
+      problems.push(
+        `HEAD answer's Content-Length ${String(length)} is not the ${Buffer.byteLength(body)} bytes of its GET answer`,
+      );
     }
     return problems;
   }
@@ -91,7 +94,9 @@ export function answerProblems(answer: Answer, expectation?: AnswerExpectation):
     }
     const plant = expectation?.plant;
     if (plant && (record.name !== plant.name || record.tag !== plant.tag)) {
-      problems.push(`200 body ${body.slice(0, 200)} does not echo the plant sent ${JSON.stringify(plant).slice(0, 200)}`);
+      problems.push(
+        `200 body ${body.slice(0, 200)} does not echo the plant sent ${JSON.stringify(plant).slice(0, 200)}`,
+      );
     }
   } else {
     if (keys !== 'error,message') problems.push(`${status} body is not an Error record: ${body.slice(0, 200)}`);
@@ -101,7 +106,8 @@ export function answerProblems(answer: Answer, expectation?: AnswerExpectation):
     } else if (Math.floor(error / 100) !== status) {
       problems.push(`error ${error} does not belong to status ${status}`);
     }
-    if (typeof record.message !== 'string' || record.message === '') problems.push(`message is not a sentence: ${body.slice(0, 200)}`);
+    if (typeof record.message !== 'string' || record.message === '')
+      problems.push(`message is not a sentence: ${body.slice(0, 200)}`);
   }
   if (status === 401 && !/^Bearer realm="plantstore"/.test(String(headers['www-authenticate'] ?? ''))) {
     problems.push('401 without WWW-Authenticate: Bearer realm="plantstore"');
@@ -123,6 +129,9 @@ export class StatusTally {
     return sum;
   }
   toString(): string {
-    return [...this.counts].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}: ${v}`).join(', ');
+    return [...this.counts]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ');
   }
 }

@@ -10,10 +10,15 @@ import { parseArgs } from 'node:util';
 import { BUDGET_NAME_KINDS, budgetHeapBound, budgetRssBound, fillToBudget, type BudgetNameKind } from './budget.js';
 
 const { values } = parseArgs({
-  options: { kind: { type: 'string', default: 'control' }, 'max-bytes': { type: 'string', default: String(64 * 1024 * 1024) }, 'name-length': { type: 'string', default: '10000' } },
+  options: {
+    kind: { type: 'string', default: 'control' },
+    'max-bytes': { type: 'string', default: String(64 * 1024 * 1024) },
+    'name-length': { type: 'string', default: '10000' },
+  },
 });
 const kind = values.kind as BudgetNameKind;
-if (!Object.hasOwn(BUDGET_NAME_KINDS, kind)) throw new Error(`--kind must be one of ${Object.keys(BUDGET_NAME_KINDS).join(', ')}`);
+if (!Object.hasOwn(BUDGET_NAME_KINDS, kind))
+  throw new Error(`--kind must be one of ${Object.keys(BUDGET_NAME_KINDS).join(', ')}`);
 const maxBytes = Number(values['max-bytes']);
 const fill = await fillToBudget(kind, maxBytes, Number(values['name-length']));
 const bounds = { rssBoundBytes: budgetRssBound(maxBytes), heapBoundBytes: budgetHeapBound(maxBytes) };

@@ -69,7 +69,12 @@ export async function fillToBudget(kind: BudgetNameKind, maxBytes: number, nameL
   const name = unit.repeat(Math.ceil(nameLength / unit.length)).slice(0, nameLength);
   const app = buildApp({ tokens: [TOKEN], maxBytes, bodyLimit: 16 * 1024 * 1024 });
   const post = (id: number) =>
-    app.inject({ method: 'POST', url: '/plants', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, payload: `{"id":${id},"name":${JSON.stringify(name)}}` });
+    app.inject({
+      method: 'POST',
+      url: '/plants',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      payload: `{"id":${id},"name":${JSON.stringify(name)}}`,
+    });
   try {
     const bodyBytes = Buffer.byteLength(`{"id":0,"name":${JSON.stringify(name)}}`);
     if ((await post(0)).statusCode !== 200) throw new Error('the first plant was not stored');

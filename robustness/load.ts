@@ -31,7 +31,15 @@ export async function create(pool: Pool, token: string, id: string, name = `plan
  * Runs `workers` loops, each sending creates back to back with the ids
  * `next()` hands out, until `stop()` says so or `limit` requests were sent.
  */
-export async function driveCreates(options: { pool: Pool; token: string; workers: number; next: () => string; stop: () => boolean; limit: number; onOutcome?: (o: Outcome) => void }): Promise<Outcome[]> {
+export async function driveCreates(options: {
+  pool: Pool;
+  token: string;
+  workers: number;
+  next: () => string;
+  stop: () => boolean;
+  limit: number;
+  onOutcome?: (o: Outcome) => void;
+}): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   let sent = 0;
   const worker = async (): Promise<void> => {

@@ -13,7 +13,13 @@ import fc from 'fast-check';
 import { measurePlantMemory, plainPlants, plantMemoryProperty, withinBudget } from './memory.js';
 import { FUZZ_SEED } from './requests.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' }, plain: { type: 'string', default: '20000' }, seed: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '10' },
+    plain: { type: 'string', default: '20000' },
+    seed: { type: 'string' },
+  },
+});
 const runs = Number(values.runs);
 const seed = values.seed === undefined ? FUZZ_SEED : Number(values.seed);
 

@@ -35,7 +35,11 @@ export interface PaddedPlant {
 }
 
 /** Names and tags of the lengths where V8 makes substrings slices of their parent (13 characters and more), in any script. */
-const fieldArb = fc.oneof(fc.string({ minLength: 13, maxLength: 60 }), fc.string({ unit: 'grapheme', minLength: 13, maxLength: 40 }), fc.string({ maxLength: 12 }));
+const fieldArb = fc.oneof(
+  fc.string({ minLength: 13, maxLength: 60 }),
+  fc.string({ unit: 'grapheme', minLength: 13, maxLength: 40 }),
+  fc.string({ maxLength: 12 }),
+);
 
 export const paddedPlantArb: fc.Arbitrary<PaddedPlant> = fc.record({
   name: fieldArb,
@@ -61,7 +65,8 @@ async function create(app: FastifyInstance, id: bigint, plant: PaddedPlant): Pro
     headers: { authorization: `Bearer ${FUZZ_TOKEN}`, 'content-type': 'application/json' },
     payload: body(id, plant),
   });
-  if (response.statusCode !== 200) throw new Error(`create answered ${response.statusCode}: ${response.body.slice(0, 200)}`);
+  if (response.statusCode !== 200)
+    throw new Error(`create answered ${response.statusCode}: ${response.body.slice(0, 200)}`);
 }
 
 export interface PlantToCreate {
@@ -74,12 +79,17 @@ export async function measurePlantMemory(plants: readonly PlantToCreate[]): Prom
   const app = buildApp({ tokens: [FUZZ_TOKEN], maxBytes: Number.MAX_SAFE_INTEGER });
   try {
     // Negative ids: the plants measured have positive ones.
-    for (let i = 1n; i <= WARM_UP_CREATES; i++) await create(app, -i, { name: `warm-up plant ${i}`, tag: 'warm-up', padding: 100 });
+    for (let i = 1n; i <= WARM_UP_CREATES; i++)
+      await create(app, -i, { name: `warm-up plant ${i}`, tag: 'warm-up', padding: 100 });
     const counted = (await app.plantStore.usage()).bytes;
     const before = await heapAfterCollection();
     for (const { id, plant } of plants) await create(app, id, plant);
     const retained = (await heapAfterCollection()) - before;
-    return { plants: plants.length, retainedPerPlant: retained / plants.length, countedPerPlant: ((await app.plantStore.usage()).bytes - counted) / plants.length };
+    return {
+      plants: plants.length,
+      retainedPerPlant: retained / plants.length,
+      countedPerPlant: ((await app.plantStore.usage()).bytes - counted) / plants.length,
+    };
   } finally {
     await app.close();
   }
@@ -95,7 +105,9 @@ export function plantMemoryProperty(): fc.IAsyncProperty<[PaddedPlant[]]> {
   return fc.asyncProperty(fc.array(paddedPlantArb, { minLength: 30, maxLength: 40 }), async (plants) => {
     const memory = await measurePlantMemory(plants.map((plant, i) => ({ id: BigInt(i + 1), plant })));
     if (!withinBudget(memory)) {
-      throw new Error(`${memory.plants} plants retained ${memory.retainedPerPlant.toFixed(0)} bytes each on the heap; the byte budget counts ${memory.countedPerPlant.toFixed(0)} (bound ${perPlantBound(memory).toFixed(0)})`);
+      throw new Error(
+        `${memory.plants} plants retained ${memory.retainedPerPlant.toFixed(0)} bytes each on the heap; the byte budget counts ${memory.countedPerPlant.toFixed(0)} (bound ${perPlantBound(memory).toFixed(0)})`,
+      );
     }
   });
 }
@@ -118,4 +130,3 @@ export function plainPlants(count: number): PlantToCreate[] {
     plant: { name: `Plant number ${i}`, tag: i % 2 === 0 ? 'tropical' : undefined, padding: 0 },
   }));
 }
-

@@ -38,9 +38,18 @@ export function injectFuzz(): InjectFuzzRun {
     });
     tally.add(response.statusCode);
     if (response.statusCode === 200 && !expectation.health) created++;
-    const problems = answerProblems({ status: response.statusCode, headers: response.headers as Record<string, string | string[] | undefined>, body: response.body }, expectation);
+    const problems = answerProblems(
+      {
+        status: response.statusCode,
+        headers: response.headers as Record<string, string | string[] | undefined>,
+        body: response.body,
+      },
+      expectation,
+    );
     if (problems.length > 0) {
-      throw new Error(`${request.method} ${request.url} ${JSON.stringify(request.headers)} body ${JSON.stringify(request.payload?.toString('latin1').slice(0, 300))}:\n  ${problems.join('\n  ')}`);
+      throw new Error(
+        `${request.method} ${request.url} ${JSON.stringify(request.headers)} body ${JSON.stringify(request.payload?.toString('latin1').slice(0, 300))}:\n  ${problems.join('\n  ')}`,
+      );
     }
   });
   return { app, property, tally, created: () => created };

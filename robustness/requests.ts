@@ -42,7 +42,25 @@ interface Intent {
 // ---- methods and paths -------------------------------------------------------
 
 /** Methods Node's HTTP parser accepts: what app.inject() can send too. */
-const KNOWN_METHODS = ['GET', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK', 'SEARCH', 'PURGE', 'REPORT', 'QUERY'];
+const KNOWN_METHODS = [
+  'GET',
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'HEAD',
+  'OPTIONS',
+  'TRACE',
+  'PROPFIND',
+  'MKCOL',
+  'COPY',
+  'MOVE',
+  'LOCK',
+  'UNLOCK',
+  'SEARCH',
+  'PURGE',
+  'REPORT',
+  'QUERY',
+];
 
 const methodArb = fc.oneof(
   { weight: 8, arbitrary: fc.constant('POST') },
@@ -50,12 +68,28 @@ const methodArb = fc.oneof(
 );
 
 const pathArb: fc.Arbitrary<{ url: string; kind: Intent['path'] }> = fc.oneof(
-  { weight: 12, arbitrary: fc.constantFrom('/plants', '/plants?', '/plants?x=1', '/plants?id=1&id=2', '/plants?__proto__[x]=1').map((url) => ({ url, kind: 'api' as const })) },
+  {
+    weight: 12,
+    arbitrary: fc
+      .constantFrom('/plants', '/plants?', '/plants?x=1', '/plants?id=1&id=2', '/plants?__proto__[x]=1')
+      .map((url) => ({ url, kind: 'api' as const })),
+  },
   { weight: 1, arbitrary: fc.constant({ url: '/__health', kind: 'health' as const }) },
   {
     weight: 1,
     arbitrary: fc
-      .constantFrom('/', '/plant', '/plants/', '/PLANTS', '/plants/1', '/__admin', '/__proto__', '/constructor', '/plants.json', '/index.html')
+      .constantFrom(
+        '/',
+        '/plant',
+        '/plants/',
+        '/PLANTS',
+        '/plants/1',
+        '/__admin',
+        '/__proto__',
+        '/constructor',
+        '/plants.json',
+        '/index.html',
+      )
       .map((url) => ({ url, kind: 'other' as const })),
   },
   {
@@ -66,7 +100,20 @@ const pathArb: fc.Arbitrary<{ url: string; kind: Intent['path'] }> = fc.oneof(
       .oneof(
         fc.webPath(),
         fc.string({ unit: 'grapheme', maxLength: 40 }).map((s) => '/' + encodeURIComponent(s)),
-        fc.constantFrom('//plants', '/%70lants', '/plants%00', '/%zz', '/%', '/plants;a=b', '/plants%2F', '/plants/../plants', '/./plants', '/' + 'a'.repeat(2000), '/\u00e9', '/plants#frag'),
+        fc.constantFrom(
+          '//plants',
+          '/%70lants',
+          '/plants%00',
+          '/%zz',
+          '/%',
+          '/plants;a=b',
+          '/plants%2F',
+          '/plants/../plants',
+          '/./plants',
+          '/' + 'a'.repeat(2000),
+          '/\u00e9',
+          '/plants#frag',
+        ),
       )
       .map((url) => ({ url: url.startsWith('/') ? url : '/' + url, kind: 'odd' as const })),
   },
@@ -77,19 +124,39 @@ const pathArb: fc.Arbitrary<{ url: string; kind: Intent['path'] }> = fc.oneof(
 /** Header values as bytes on the wire can be: visible ASCII, space, tab, obs-text (latin1). */
 const headerText = (maxLength: number) =>
   fc
-    .array(fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.constant(0x09), fc.integer({ min: 0x80, max: 0xff })), { maxLength })
+    .array(fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.constant(0x09), fc.integer({ min: 0x80, max: 0xff })), {
+      maxLength,
+    })
     .map((codes) => String.fromCharCode(...codes));
 
 const b64token = fc.stringMatching(/^[A-Za-z0-9\-._~+/]{1,40}=*$/);
 
 const authorizationArb: fc.Arbitrary<{ value?: string; valid: boolean }> = fc.oneof(
-  { weight: 10, arbitrary: fc.constantFrom(`Bearer ${FUZZ_TOKEN}`, `bearer ${FUZZ_TOKEN}`, `BEARER ${FUZZ_TOKEN}`, `Bearer   ${FUZZ_TOKEN}`).map((value) => ({ value, valid: true })) },
+  {
+    weight: 10,
+    arbitrary: fc
+      .constantFrom(`Bearer ${FUZZ_TOKEN}`, `bearer ${FUZZ_TOKEN}`, `BEARER ${FUZZ_TOKEN}`, `Bearer   ${FUZZ_TOKEN}`)
+      .map((value) => ({ value, valid: true })),
+  },
   {
     weight: 4,
     arbitrary: fc
       .oneof(
         fc.constant(undefined),
-        fc.constantFrom('', 'Bearer', 'Bearer ', 'Bearer  ', `Basic ${Buffer.from('a:b').toString('base64')}`, 'Digest x', `Bearer ${FUZZ_TOKEN} extra`, `Bearer ${FUZZ_TOKEN},x`, `Bearer "${FUZZ_TOKEN}"`, `Bearer\t${FUZZ_TOKEN}`, `Token ${FUZZ_TOKEN}`, FUZZ_TOKEN),
+        fc.constantFrom(
+          '',
+          'Bearer',
+          'Bearer ',
+          'Bearer  ',
+          `Basic ${Buffer.from('a:b').toString('base64')}`,
+          'Digest x',
+          `Bearer ${FUZZ_TOKEN} extra`,
+          `Bearer ${FUZZ_TOKEN},x`,
+          `Bearer "${FUZZ_TOKEN}"`,
+          `Bearer\t${FUZZ_TOKEN}`,
+          `Token ${FUZZ_TOKEN}`,
+          FUZZ_TOKEN,
+        ),
         // Prefixes, suffixes and near misses of the accepted token.
         fc.integer({ min: 1, max: FUZZ_TOKEN.length - 1 }).map((n) => `Bearer ${FUZZ_TOKEN.slice(0, n)}`),
         fc.integer({ min: 1, max: FUZZ_TOKEN.length - 1 }).map((n) => `Bearer ${FUZZ_TOKEN.slice(n)}`),
@@ -106,7 +173,14 @@ const contentTypeArb: fc.Arbitrary<{ value?: string; json: boolean }> = fc.oneof
   {
     weight: 10,
     arbitrary: fc
-      .constantFrom('application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json;charset="UTF-8"', 'application/json ; foo=bar', ' application/json')
+      .constantFrom(
+        'application/json',
+        'application/json; charset=utf-8',
+        'APPLICATION/JSON',
+        'application/json;charset="UTF-8"',
+        'application/json ; foo=bar',
+        ' application/json',
+      )
       .map((value) => ({ value, json: true })),
   },
   {
@@ -114,7 +188,20 @@ const contentTypeArb: fc.Arbitrary<{ value?: string; json: boolean }> = fc.oneof
     arbitrary: fc
       .oneof(
         fc.constant(undefined),
-        fc.constantFrom('', 'text/plain', 'application/xml', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'application/jsonx', 'application/*', '*/*', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', 'application/problem+json', 'json'),
+        fc.constantFrom(
+          '',
+          'text/plain',
+          'application/xml',
+          'application/json; charset=latin1',
+          'application/json; charset=utf-16',
+          'application/jsonx',
+          'application/*',
+          '*/*',
+          'multipart/form-data; boundary=x',
+          'application/x-www-form-urlencoded',
+          'application/problem+json',
+          'json',
+        ),
         headerText(60),
       )
       .map((value) => ({ value, json: false })),
@@ -129,29 +216,75 @@ const unusualString = (maxLength: number) =>
     fc.string({ maxLength }),
     fc.string({ unit: 'grapheme', maxLength }),
     fc.string({ unit: 'binary', maxLength }),
-    fc.constantFrom('', '\u0000', '\u202e\u202d', '\ufeff', '\ud83c\udf35', 'e\u0301', '\u2028\u2029', '"quoted"', '\\', '<script>', '${x}', '%s%n', 'null', 'constructor', '__proto__'),
+    fc.constantFrom(
+      '',
+      '\u0000',
+      '\u202e\u202d',
+      '\ufeff',
+      '\ud83c\udf35',
+      'e\u0301',
+      '\u2028\u2029',
+      '"quoted"',
+      '\\',
+      '<script>',
+      '${x}',
+      '%s%n',
+      'null',
+      'constructor',
+      '__proto__',
+    ),
   );
 
 /** Keys that pollute prototypes in naive code, next to ordinary ones. */
-const keyArb = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'id', 'name', 'tag', ''), fc.string({ maxLength: 12 }));
+const keyArb = fc.oneof(
+  fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'id', 'name', 'tag', ''),
+  fc.string({ maxLength: 12 }),
+);
 
 /** A JSON text built by hand, so it can hold repeated keys, bigints and odd numerals. */
 const jsonText: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.constantFrom('null', 'true', 'false', '0', '-0', '1.5', '1e400', '-1e-400', '5.0', '5e2', '9223372036854775807', '9223372036854775808', '-9223372036854775809', '1' + '0'.repeat(400)),
+    fc.constantFrom(
+      'null',
+      'true',
+      'false',
+      '0',
+      '-0',
+      '1.5',
+      '1e400',
+      '-1e-400',
+      '5.0',
+      '5e2',
+      '9223372036854775807',
+      '9223372036854775808',
+      '-9223372036854775809',
+      '1' + '0'.repeat(400),
+    ),
     fc.bigInt({ min: INT64_MIN * 4n, max: INT64_MAX * 4n }).map(String),
     fc.double().filter(Number.isFinite).map(String),
     unusualString(30).map((s) => JSON.stringify(s)),
     fc.array(tie('value'), { maxLength: 5 }).map((items) => `[${items.join(',')}]`),
-    fc.array(fc.tuple(keyArb, tie('value')), { maxLength: 5 }).map((members) => `{${members.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
+    fc
+      .array(fc.tuple(keyArb, tie('value')), { maxLength: 5 })
+      .map((members) => `{${members.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
   ),
 })).value;
 
 /** A NewPlant: valid (fresh id) or mutated in one way. */
 function newPlantArb(freshId: () => bigint): fc.Arbitrary<{ text: string; plant?: { name: string; tag?: string } }> {
   const valid = fc
-    .record({ name: unusualString(40), tag: fc.option(unusualString(20), { nil: undefined }), extra: fc.uniqueArray(fc.tuple(fc.constantFrom('__proto__', 'constructor', 'extra', 'Id', 'NAME'), fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v))), { maxLength: 2, selector: ([key]) => key }) })
+    .record({
+      name: unusualString(40),
+      tag: fc.option(unusualString(20), { nil: undefined }),
+      extra: fc.uniqueArray(
+        fc.tuple(
+          fc.constantFrom('__proto__', 'constructor', 'extra', 'Id', 'NAME'),
+          fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
+        ),
+        { maxLength: 2, selector: ([key]) => key },
+      ),
+    })
     .map(({ name, tag, extra }) => {
       const id = freshId();
       const members = [`"id":${id}`, `"name":${JSON.stringify(name)}`];
@@ -162,8 +295,16 @@ function newPlantArb(freshId: () => bigint): fc.Arbitrary<{ text: string; plant?
     });
   const mutated = fc
     .record({
-      id: fc.oneof(fc.constant(undefined), jsonText, fc.constantFrom('"7"', 'true', 'null', '1.5', '9223372036854775808', '[1]', '{}')),
-      name: fc.oneof(fc.constant(undefined), jsonText, unusualString(10).map((s) => JSON.stringify(s))),
+      id: fc.oneof(
+        fc.constant(undefined),
+        jsonText,
+        fc.constantFrom('"7"', 'true', 'null', '1.5', '9223372036854775808', '[1]', '{}'),
+      ),
+      name: fc.oneof(
+        fc.constant(undefined),
+        jsonText,
+        unusualString(10).map((s) => JSON.stringify(s)),
+      ),
       tag: fc.oneof(fc.constant(undefined), jsonText),
       duplicate: fc.constantFrom(undefined, 'id', 'name', 'tag'),
     })
@@ -179,12 +320,14 @@ function newPlantArb(freshId: () => bigint): fc.Arbitrary<{ text: string; plant?
 }
 
 /** Nesting far beyond the parser's bound (64), arrays, objects or both. */
-const deepNesting = fc.record({ depth: fc.integer({ min: 60, max: 5000 }), kind: fc.constantFrom('array', 'object', 'mixed', 'unclosed') }).map(({ depth, kind }) => {
-  if (kind === 'array') return '['.repeat(depth) + ']'.repeat(depth);
-  if (kind === 'object') return '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
-  if (kind === 'mixed') return '[{"a":'.repeat(depth) + '1' + '}]'.repeat(depth);
-  return '['.repeat(depth);
-});
+const deepNesting = fc
+  .record({ depth: fc.integer({ min: 60, max: 5000 }), kind: fc.constantFrom('array', 'object', 'mixed', 'unclosed') })
+  .map(({ depth, kind }) => {
+    if (kind === 'array') return '['.repeat(depth) + ']'.repeat(depth);
+    if (kind === 'object') return '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+    if (kind === 'mixed') return '[{"a":'.repeat(depth) + '1' + '}]'.repeat(depth);
+    return '['.repeat(depth);
+  });
 
 const bodyArb = (freshId: () => bigint): fc.Arbitrary<{ bytes: Buffer; plant?: { name: string; tag?: string } }> =>
   fc.oneof(
@@ -196,17 +339,44 @@ const bodyArb = (freshId: () => bigint): fc.Arbitrary<{ bytes: Buffer; plant?: {
     {
       // Long strings: some under the body limit, some over it.
       weight: 1,
-      arbitrary: fc.record({ length: fc.integer({ min: 1000, max: FUZZ_BODY_LIMIT * 2 }), char: fc.constantFrom('a', '\u00e9', '\ud83c\udf35', '\\u0000') }).map(({ length, char }) => ({
-        bytes: Buffer.from(`{"id":1,"name":"${char.repeat(Math.ceil(length / Buffer.byteLength(char)))}"}`),
-      })),
+      arbitrary: fc
+        .record({
+          length: fc.integer({ min: 1000, max: FUZZ_BODY_LIMIT * 2 }),
+          char: fc.constantFrom('a', '\u00e9', '\ud83c\udf35', '\\u0000'),
+        })
+        .map(({ length, char }) => ({
+          bytes: Buffer.from(`{"id":1,"name":"${char.repeat(Math.ceil(length / Buffer.byteLength(char)))}"}`),
+        })),
     },
     {
       weight: 1,
       arbitrary: fc
-        .constantFrom('', ' ', '\ufeff{"id":1,"name":"a"}', '{"id":1,"name":"a"} x', '{"id":1,"name":"a"}{}', "{'id':1}", '{"id":1,"name":"\ud800"}', '{"id":01,"name":"a"}', '{"id":1,"name":"a",}', 'NaN', '{"id":Infinity,"name":"a"}')
+        .constantFrom(
+          '',
+          ' ',
+          '\ufeff{"id":1,"name":"a"}',
+          '{"id":1,"name":"a"} x',
+          '{"id":1,"name":"a"}{}',
+          "{'id':1}",
+          '{"id":1,"name":"\ud800"}',
+          '{"id":01,"name":"a"}',
+          '{"id":1,"name":"a",}',
+          'NaN',
+          '{"id":Infinity,"name":"a"}',
+        )
         .map((text) => ({ bytes: Buffer.from(text) })),
     },
-    { weight: 1, arbitrary: fc.constantFrom(Buffer.from([0xff, 0xfe]), Buffer.from('{"id":1,"name":"\xc3\x28"}', 'latin1'), Buffer.from([0xc0, 0x80]), Buffer.from([0xed, 0xa0, 0x80])).map((bytes) => ({ bytes })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(
+          Buffer.from([0xff, 0xfe]),
+          Buffer.from('{"id":1,"name":"\xc3\x28"}', 'latin1'),
+          Buffer.from([0xc0, 0x80]),
+          Buffer.from([0xed, 0xa0, 0x80]),
+        )
+        .map((bytes) => ({ bytes })),
+    },
   );
 
 /**
@@ -221,8 +391,25 @@ export function fuzzRequestArb(freshId: () => bigint): fc.Arbitrary<FuzzRequest>
       authorization: authorizationArb,
       contentType: contentTypeArb,
       body: fc.option(bodyArb(freshId), { nil: undefined, freq: 10 }),
-      contentLength: fc.oneof({ weight: 9, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('0', '1', '-1', 'abc', '1e3', '99999999999999999999', ' 5', '0x10') }),
-      extraHeaders: fc.dictionary(fc.constantFrom('x-forwarded-for', 'accept', 'accept-encoding', 'expect', 'connection', 'te', 'x-http-method-override', 'cookie', 'origin'), headerText(40), { maxKeys: 2 }),
+      contentLength: fc.oneof(
+        { weight: 9, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: fc.constantFrom('0', '1', '-1', 'abc', '1e3', '99999999999999999999', ' 5', '0x10') },
+      ),
+      extraHeaders: fc.dictionary(
+        fc.constantFrom(
+          'x-forwarded-for',
+          'accept',
+          'accept-encoding',
+          'expect',
+          'connection',
+          'te',
+          'x-http-method-override',
+          'cookie',
+          'origin',
+        ),
+        headerText(40),
+        { maxKeys: 2 },
+      ),
     })
     .map(({ method, path, authorization, contentType, body, contentLength, extraHeaders }) => {
       const headers: Record<string, string> = { ...extraHeaders };
@@ -233,7 +420,12 @@ export function fuzzRequestArb(freshId: () => bigint): fc.Arbitrary<FuzzRequest>
         headers['content-length'] = contentLength;
         lengthMismatch = contentLength !== String(body?.bytes.length ?? 0);
       }
-      const intent: Intent = { path: path.kind, auth: authorization.valid ? 'valid' : 'invalid', contentType: contentType.json ? 'json' : 'other', lengthMismatch };
+      const intent: Intent = {
+        path: path.kind,
+        auth: authorization.valid ? 'valid' : 'invalid',
+        contentType: contentType.json ? 'json' : 'other',
+        lengthMismatch,
+      };
       if (body?.plant) intent.plant = body.plant;
       const request: FuzzRequest = { method, url: path.url, headers, intent };
       if (body !== undefined) request.payload = body.bytes;
@@ -267,7 +459,8 @@ function statusesFor(request: FuzzRequest, bodyLimit: number): AnswerExpectation
   const size = request.payload?.length ?? 0;
   // No body: 400 (body required); a Content-Type that is not even a media
   // type is refused by the framework first, with 415.
-  if (size === 0) return request.headers['content-type'] !== undefined && intent.contentType !== 'json' ? only(400, 415) : only(400);
+  if (size === 0)
+    return request.headers['content-type'] !== undefined && intent.contentType !== 'json' ? only(400, 415) : only(400);
   if (intent.contentType !== 'json') return only(415);
   if (size > bodyLimit) return only(413);
   if (intent.plant) return { statuses: new Set([200]), plant: intent.plant };

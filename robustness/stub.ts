@@ -91,7 +91,11 @@ export function delayedAnswersProperty(): fc.IAsyncProperty<[Array<[FuzzRequest,
   const steps = fc.array(fc.tuple(fuzzRequestArb(idSequence(1n)), fc.boolean()), { minLength: 1, maxLength: 24 });
   return fc.asyncProperty(steps, async (steps) => {
     const sleeps = new HeldSleeps();
-    const app = buildApp({ tokens: [FUZZ_TOKEN], bodyLimit: FUZZ_BODY_LIMIT, stub: { delayMs: 60_000, sleep: sleeps.sleep, maxWaiting: FUZZ_MAX_WAITING } });
+    const app = buildApp({
+      tokens: [FUZZ_TOKEN],
+      bodyLimit: FUZZ_BODY_LIMIT,
+      stub: { delayMs: 60_000, sleep: sleeps.sleep, maxWaiting: FUZZ_MAX_WAITING },
+    });
     let waiting: Waiting[] = [];
     const problems: string[] = [];
     const letGo = async () => {
@@ -103,7 +107,10 @@ export function delayedAnswersProperty(): fc.IAsyncProperty<[Array<[FuzzRequest,
         if (statusCode === 200) created++;
         else if (statusCode !== 400) problems.push(`a delayed ${describe(request)} was answered ${statusCode}`);
       }
-      if ((await app.plantStore.usage()).plants !== before + created) problems.push(`${created} delayed answers were 200, and the store grew by ${(await app.plantStore.usage()).plants - before}`);
+      if ((await app.plantStore.usage()).plants !== before + created)
+        problems.push(
+          `${created} delayed answers were 200, and the store grew by ${(await app.plantStore.usage()).plants - before}`,
+        );
       waiting = [];
     };
     try {
@@ -115,19 +122,25 @@ export function delayedAnswersProperty(): fc.IAsyncProperty<[Array<[FuzzRequest,
         const first = await Promise.race([answer.then(() => 'answered' as const), wait]);
         const held = delayClass(request);
         if (first === 'waiting') {
-          if (held === 'never') problems.push(`${describe(request)} waited, though not an authenticated request to the operation`);
+          if (held === 'never')
+            problems.push(`${describe(request)} waited, though not an authenticated request to the operation`);
           waiting.push({ request, answer });
         } else {
           const { statusCode, headers } = await answer;
           if (statusCode === 503) {
-            if (waiting.length < FUZZ_MAX_WAITING) problems.push(`503 with ${waiting.length} answers waiting, fewer than ${FUZZ_MAX_WAITING}`);
+            if (waiting.length < FUZZ_MAX_WAITING)
+              problems.push(`503 with ${waiting.length} answers waiting, fewer than ${FUZZ_MAX_WAITING}`);
             if (headers['retry-after'] === undefined) problems.push('503 without Retry-After');
           } else if (held === 'held' && !ANSWERED_BEFORE_THE_BODY.has(statusCode)) {
             problems.push(`${describe(request)} was answered ${statusCode} without waiting`);
           }
-          if (statusCode === 503 && held === 'never') problems.push(`${describe(request)} was answered 503: only requests the delay holds are`);
+          if (statusCode === 503 && held === 'never')
+            problems.push(`${describe(request)} was answered 503: only requests the delay holds are`);
         }
-        if ((await app.plantStore.usage()).plants !== stored) problems.push(`the store changed while ${waiting.length} answers waited: a plant was stored before its delay ended`);
+        if ((await app.plantStore.usage()).plants !== stored)
+          problems.push(
+            `the store changed while ${waiting.length} answers waited: a plant was stored before its delay ended`,
+          );
         if (problems.length > 0) break;
         if (thenLetGo) await letGo();
       }
@@ -149,7 +162,17 @@ function describe(request: FuzzRequest): string {
 export const JOURNAL_CREDENTIAL = 'journal-credential-0123456789';
 
 /** Where a request of the journal property carries a credential. */
-const CREDENTIAL_PLACES = ['bearer', 'bare authorization', 'proxy-authorization', 'x-api-key', 'x-auth-token', 'cookie', 'access_token query', 'api_key query', 'none'] as const;
+const CREDENTIAL_PLACES = [
+  'bearer',
+  'bare authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'x-auth-token',
+  'cookie',
+  'access_token query',
+  'api_key query',
+  'none',
+] as const;
 
 interface JournalRequest {
   credential: (typeof CREDENTIAL_PLACES)[number];
@@ -194,7 +217,10 @@ function journalInject(app: FastifyInstance, request: JournalRequest): Promise<L
   }
   if (request.headerPadding > 0) headers['x-padding'] = 'p'.repeat(request.headerPadding);
   const fill = { ascii: 'a', controls: '\u0001', 'multi-byte': '\u00e9' }[request.bodyFill];
-  const payload = Buffer.from(fill.repeat(Math.ceil(request.bodyBytes / Buffer.byteLength(fill)))).subarray(0, request.bodyBytes);
+  const payload = Buffer.from(fill.repeat(Math.ceil(request.bodyBytes / Buffer.byteLength(fill)))).subarray(
+    0,
+    request.bodyBytes,
+  );
   return app.inject({ method: 'POST', url, headers, payload });
 }
 
@@ -213,7 +239,9 @@ export const JOURNAL_PAGE_ANSWER_BOUND = 8 * JOURNAL_PAGE_BYTES;
  * entries within the budget (or the newest alone), in order with no gap
  * from the oldest kept to the newest, and no credential anywhere.
  */
-export function journalSizeProperty(): fc.IAsyncProperty<[{ size: number; maxBytes: number; limit: number; requests: JournalRequest[] }]> {
+export function journalSizeProperty(): fc.IAsyncProperty<
+  [{ size: number; maxBytes: number; limit: number; requests: JournalRequest[] }]
+> {
   const run = fc.record({
     size: fc.integer({ min: 1, max: 60 }),
     maxBytes: fc.integer({ min: MIN_JOURNAL_BYTES, max: 2 * 1024 * 1024 }),
@@ -229,19 +257,27 @@ export function journalSizeProperty(): fc.IAsyncProperty<[{ size: number; maxByt
       for (let pages = 0; ; pages++) {
         if (pages > requests.length) throw new Error(`more pages than requests: ${seqs.join(',')}`);
         const answer = await app.inject({ method: 'GET', url: `/__admin/journal?after=${after}&limit=${limit}` });
-        if (answer.statusCode !== 200) throw new Error(`GET /__admin/journal?after=${after}&limit=${limit} answered ${answer.statusCode}: ${answer.body.slice(0, 200)}`);
-        for (const secret of [FUZZ_TOKEN, JOURNAL_CREDENTIAL]) if (answer.body.includes(secret)) throw new Error(`the journal shows the credential ${secret}`);
-        if (answer.body.length > JOURNAL_PAGE_ANSWER_BOUND) throw new Error(`a page of ${answer.body.length} characters`);
+        if (answer.statusCode !== 200)
+          throw new Error(
+            `GET /__admin/journal?after=${after}&limit=${limit} answered ${answer.statusCode}: ${answer.body.slice(0, 200)}`,
+          );
+        for (const secret of [FUZZ_TOKEN, JOURNAL_CREDENTIAL])
+          if (answer.body.includes(secret)) throw new Error(`the journal shows the credential ${secret}`);
+        if (answer.body.length > JOURNAL_PAGE_ANSWER_BOUND)
+          throw new Error(`a page of ${answer.body.length} characters`);
         const page = answer.json() as JournalPage;
         if (page.entries.length > limit) throw new Error(`a page of ${page.entries.length} entries, limit ${limit}`);
-        if (page.bytes > maxBytes && page.entries.length + seqs.length > 1) throw new Error(`${page.bytes} bytes kept, budget ${maxBytes}`);
+        if (page.bytes > maxBytes && page.entries.length + seqs.length > 1)
+          throw new Error(`${page.bytes} bytes kept, budget ${maxBytes}`);
         seqs.push(...page.entries.map((entry) => entry.seq));
         if (page.next === null) break;
         after = page.next;
       }
       if (seqs.length === 0 || seqs.length > size) throw new Error(`${seqs.length} entries kept, at most ${size}`);
-      if (seqs.at(-1) !== requests.length) throw new Error(`the newest entry is ${seqs.at(-1)}, not ${requests.length}`);
-      if (seqs.some((seq, i) => i > 0 && seq !== seqs[i - 1]! + 1)) throw new Error(`entries out of order or with a gap: ${seqs.join(',')}`);
+      if (seqs.at(-1) !== requests.length)
+        throw new Error(`the newest entry is ${seqs.at(-1)}, not ${requests.length}`);
+      if (seqs.some((seq, i) => i > 0 && seq !== seqs[i - 1]! + 1))
+        throw new Error(`entries out of order or with a gap: ${seqs.join(',')}`);
     } finally {
       await app.close();
     }

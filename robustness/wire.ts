@@ -23,7 +23,11 @@ export interface WireExchange {
  * Writes `bytes` to 127.0.0.1:port, half-closes when `end` is set, and reads
  * until the server closes or `deadlineMs` passes (then the socket is destroyed).
  */
-export function exchange(port: number, bytes: Buffer, options: { end?: boolean; deadlineMs?: number } = {}): Promise<WireExchange> {
+export function exchange(
+  port: number,
+  bytes: Buffer,
+  options: { end?: boolean; deadlineMs?: number } = {},
+): Promise<WireExchange> {
   const { end = true, deadlineMs = 5000 } = options;
   return new Promise((resolve) => {
     const socket = connect({ port, host: '127.0.0.1' });
@@ -80,7 +84,11 @@ export function parseResponses(data: Buffer): { responses: WireResponse[]; lefto
 }
 
 /** One request in wire form. */
-export function rawRequest(requestLine: string, headers: Array<[string, string]>, body: Buffer = Buffer.alloc(0)): Buffer {
+export function rawRequest(
+  requestLine: string,
+  headers: Array<[string, string]>,
+  body: Buffer = Buffer.alloc(0),
+): Buffer {
   const head = `${requestLine}\r\n${headers.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`;
   return Buffer.concat([Buffer.from(head, 'latin1'), body]);
 }

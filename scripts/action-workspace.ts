@@ -14,7 +14,18 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import type { ConfigPolicy } from '../conformance/cli/args.js';
 
 /** The options a configuration file named by the `config` input may set: how the run goes, never what it checks or where it writes. */
-export const ACTION_CONFIG_KEYS = ['header', 'wait-for', 'invalid-token', 'cases', 'timeout', 'concurrency', 'rate-limit', 'only', 'max-failures', 'fail-fast'] as const;
+export const ACTION_CONFIG_KEYS = [
+  'header',
+  'wait-for',
+  'invalid-token',
+  'cases',
+  'timeout',
+  'concurrency',
+  'rate-limit',
+  'only',
+  'max-failures',
+  'fail-fast',
+] as const;
 
 /** The workspace: GITHUB_WORKSPACE, else the working directory (where the runner starts the step). */
 export function workspaceOf(env: NodeJS.ProcessEnv): string {
@@ -49,7 +60,9 @@ export function insideWorkspace(workspace: string, path: string, input: string):
   }
   const within = relative(root, real);
   if (within === '..' || within.startsWith(`..${sep}`) || isAbsolute(within)) {
-    throw new Error(`the input \`${input}\` (${JSON.stringify(path)}) is outside the workspace: the action reads and writes only there`);
+    throw new Error(
+      `the input \`${input}\` (${JSON.stringify(path)}) is outside the workspace: the action reads and writes only there`,
+    );
   }
   return real;
 }
@@ -58,7 +71,8 @@ export function insideWorkspace(workspace: string, path: string, input: string):
 export function variableNames(text: string): string[] {
   const names = text.split(/[\s,]+/).filter(Boolean);
   const bad = names.find((name) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
-  if (bad !== undefined) throw new Error(`the input \`config-variables\` lists environment variable names, not ${JSON.stringify(bad)}`);
+  if (bad !== undefined)
+    throw new Error(`the input \`config-variables\` lists environment variable names, not ${JSON.stringify(bad)}`);
   return names;
 }
 
@@ -69,5 +83,9 @@ export function harnessEnvironment(token: string): NodeJS.ProcessEnv {
 
 /** The configuration policy of the action's run: the file only if named, the variables `names` lists only (read from `env`), the tuning keys only. */
 export function actionConfigPolicy(names: readonly string[], env: NodeJS.ProcessEnv): ConfigPolicy {
-  return { implicitFile: false, variables: Object.fromEntries(names.map((name) => [name, env[name]])), keys: ACTION_CONFIG_KEYS };
+  return {
+    implicitFile: false,
+    variables: Object.fromEntries(names.map((name) => [name, env[name]])),
+    keys: ACTION_CONFIG_KEYS,
+  };
 }

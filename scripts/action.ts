@@ -17,7 +17,13 @@ import type { JsonReport } from '../conformance/report/json.js';
 import { fenced, inline } from '../conformance/report/markdown.js';
 import { FRAGMENT } from '../conformance/redact/shorten.js';
 import { tokenForms } from '../conformance/redact/secrets.js';
-import { actionConfigPolicy, harnessEnvironment, insideWorkspace, variableNames, workspaceOf } from './action-workspace.js';
+import {
+  actionConfigPolicy,
+  harnessEnvironment,
+  insideWorkspace,
+  variableNames,
+  workspaceOf,
+} from './action-workspace.js';
 
 export interface ActionInputs {
   /** Empty when only compat runs. */
@@ -39,21 +45,40 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
   const target = (env.INPUT_TARGET ?? '').trim();
   // The runner keeps the hyphen: INPUT_ and the name in upper case, spaces as underscores (actions/toolkit getInput).
   const compatBase = (env['INPUT_COMPAT-BASE'] ?? '').trim();
-  if (!target && !compatBase) throw new Error('the input `target` is required: the base URL of the server to check (or `compat-base` alone, to compare the document with a git revision)');
+  if (!target && !compatBase)
+    throw new Error(
+      'the input `target` is required: the base URL of the server to check (or `compat-base` alone, to compare the document with a git revision)',
+    );
   const strict = (env.INPUT_STRICT ?? '').trim().toLowerCase() || 'false';
-  if (strict !== 'true' && strict !== 'false') throw new Error(`the input \`strict\` is true or false, not ${JSON.stringify(env.INPUT_STRICT)}`);
+  if (strict !== 'true' && strict !== 'false')
+    throw new Error(`the input \`strict\` is true or false, not ${JSON.stringify(env.INPUT_STRICT)}`);
   const workspace = workspaceOf(env);
   const reports = (env.INPUT_REPORTS ?? '').trim() || 'conformance-reports';
   insideWorkspace(workspace, reports, 'reports');
   const configInput = (env.INPUT_CONFIG ?? '').trim();
   const config = configInput ? insideWorkspace(workspace, configInput, 'config') : '';
   const configVariables = variableNames(env['INPUT_CONFIG-VARIABLES'] ?? '');
-  return { target, token: env.INPUT_TOKEN ?? '', strict: strict === 'true', seed: (env.INPUT_SEED ?? '').trim(), reports, compatBase, config, configVariables };
+  return {
+    target,
+    token: env.INPUT_TOKEN ?? '',
+    strict: strict === 'true',
+    seed: (env.INPUT_SEED ?? '').trim(),
+    reports,
+    compatBase,
+    config,
+    configVariables,
+  };
 }
 
 /** The harness's arguments (each value after `=`: an input that starts with a dash is a value, never an option); the token travels in PLANTSTORE_TOKEN, never on a command line. */
 export function harnessArgs(inputs: ActionInputs): string[] {
-  return [`--target=${inputs.target}`, `--reports=${inputs.reports}`, ...(inputs.strict ? ['--strict'] : []), ...(inputs.seed ? [`--seed=${inputs.seed}`] : []), ...(inputs.config ? [`--config=${inputs.config}`] : [])];
+  return [
+    `--target=${inputs.target}`,
+    `--reports=${inputs.reports}`,
+    ...(inputs.strict ? ['--strict'] : []),
+    ...(inputs.seed ? [`--seed=${inputs.seed}`] : []),
+    ...(inputs.config ? [`--config=${inputs.config}`] : []),
+  ];
 }
 
 /** The files the harness writes into the `reports` folder. */
@@ -64,7 +89,12 @@ export const COMPAT_FILES = ['compat.json', 'compat.md'];
 
 /** compat's arguments: the workspace's document against `compat-base`, the reports beside the harness's. */
 export function compatArgs(inputs: ActionInputs): string[] {
-  return [`--base=${inputs.compatBase ?? ''}`, `--json=${join(inputs.reports, COMPAT_FILES[0]!)}`, `--markdown=${join(inputs.reports, COMPAT_FILES[1]!)}`, ...(inputs.seed ? [`--seed=${inputs.seed}`] : [])];
+  return [
+    `--base=${inputs.compatBase ?? ''}`,
+    `--json=${join(inputs.reports, COMPAT_FILES[0]!)}`,
+    `--markdown=${join(inputs.reports, COMPAT_FILES[1]!)}`,
+    ...(inputs.seed ? [`--seed=${inputs.seed}`] : []),
+  ];
 }
 
 /**
@@ -92,19 +122,28 @@ function commandValue(value: string): string {
 /** Most failures the summary details; the reports hold them all. */
 export const SUMMARY_FAILURES = 50;
 
-const VERDICT: Record<number, string> = { 0: 'passed', 1: 'FAILED: a check failed', 2: 'ERROR: the harness could not finish' };
+const VERDICT: Record<number, string> = {
+  0: 'passed',
+  1: 'FAILED: a check failed',
+  2: 'ERROR: the harness could not finish',
+};
 
 /** The job summary: verdict, counts per target, and each failure (with --strict, each non-strict too) with its curl line. */
 export function summaryMarkdown(report: JsonReport | undefined, code: number, inputs: ActionInputs): string {
   const diagnosed = report?.targets.find((t) => t.diagnosis !== undefined);
   // A configuration mistake is said as such, never as a broken service.
-  const verdict = diagnosed?.diagnosis ? `NOT CHECKED: ${inline(diagnosed.diagnosis.problem)}` : (VERDICT[code] ?? `exit ${code}`);
+  const verdict = diagnosed?.diagnosis
+    ? `NOT CHECKED: ${inline(diagnosed.diagnosis.problem)}`
+    : (VERDICT[code] ?? `exit ${code}`);
   const lines = [`## Plant Store conformance: ${verdict}`, ''];
   if (!report) {
     lines.push(`No report: the run ended before checks ran (exit ${code}). Its log, above this summary, says why.`, '');
     return `${lines.join('\n')}\n`;
   }
-  lines.push(`Target ${inline(inputs.target)}; seed ${report.seed} (\`seed: ${report.seed}\` replays the generated cases)${report.strict ? '; strict' : ''}.`, '');
+  lines.push(
+    `Target ${inline(inputs.target)}; seed ${report.seed} (\`seed: ${report.seed}\` replays the generated cases)${report.strict ? '; strict' : ''}.`,
+    '',
+  );
   // A target that was not checked has no counts to show (its checks were not run): it has its diagnosis below.
   const checked = report.targets.filter((t) => !t.diagnosis);
   if (checked.length > 0) {
@@ -119,31 +158,54 @@ export function summaryMarkdown(report: JsonReport | undefined, code: number, in
     const d = t.diagnosis;
     if (d) {
       // The token reaches the harness from the `token` input: that is what to set.
-      const fix = d.kind === 'no-token' || d.kind === 'token-refused' ? "Give the action's `token` input a token this target accepts (from a secret)." : inline(d.fix);
-      lines.push(`**${inline(t.url)} was not checked: ${inline(d.problem)}.**${d.evidence ? ` ${inline(d.evidence)}` : ''}`, '', `What to do: ${fix}`, '');
+      const fix =
+        d.kind === 'no-token' || d.kind === 'token-refused'
+          ? "Give the action's `token` input a token this target accepts (from a secret)."
+          : inline(d.fix);
+      lines.push(
+        `**${inline(t.url)} was not checked: ${inline(d.problem)}.**${d.evidence ? ` ${inline(d.evidence)}` : ''}`,
+        '',
+        `What to do: ${fix}`,
+        '',
+      );
       if ((d.kind === 'no-token' || d.kind === 'gateway') && inputs.token === '') {
-        lines.push("The action's `token` input is empty. A workflow run for a pull request from a fork gets no secrets: run this step only when the secret is there (e.g. `if: env.PLANTSTORE_TOKEN != ''` with the secret in the job's `env`).", '');
+        lines.push(
+          "The action's `token` input is empty. A workflow run for a pull request from a fork gets no secrets: run this step only when the secret is there (e.g. `if: env.PLANTSTORE_TOKEN != ''` with the secret in the job's `env`).",
+          '',
+        );
       }
     } else if (t.unreachable) lines.push(`**Gave up on ${inline(t.url)}:** ${inline(t.unreachable)}`, '');
   }
-  const failing = report.targets.filter((t) => !t.diagnosis).flatMap((t) =>
-    t.results.filter((r) => r.outcome === 'fail' || r.outcome === 'error' || (report.strict && r.outcome === 'non-strict')).map((r) => ({ target: t, result: r })),
-  );
+  const failing = report.targets
+    .filter((t) => !t.diagnosis)
+    .flatMap((t) =>
+      t.results
+        .filter((r) => r.outcome === 'fail' || r.outcome === 'error' || (report.strict && r.outcome === 'non-strict'))
+        .map((r) => ({ target: t, result: r })),
+    );
   const groups = report.targets.filter((t) => !t.informs).flatMap((t) => t.failures ?? []);
   if (groups.length > 0) {
     lines.push(`### What failed: ${groups.length} cause(s)`, '');
-    for (const g of groups) lines.push(`- **${inline(g.cause)}** (${g.checks.length} check${g.checks.length === 1 ? '' : 's'}): ${g.checks.join(', ')}`);
+    for (const g of groups)
+      lines.push(
+        `- **${inline(g.cause)}** (${g.checks.length} check${g.checks.length === 1 ? '' : 's'}): ${g.checks.join(', ')}`,
+      );
     lines.push('');
   }
   if (failing.length > 0) {
     lines.push(`### Failures (${failing.length})`, '');
     for (const { result: r } of failing.slice(0, SUMMARY_FAILURES)) {
-      lines.push(`#### ${r.id} ${inline(r.title)}: ${r.outcome} (${r.level}, ${inline(r.source.document)} ${inline(r.source.section)})`, '');
+      lines.push(
+        `#### ${r.id} ${inline(r.title)}: ${r.outcome} (${r.level}, ${inline(r.source.document)} ${inline(r.source.section)})`,
+        '',
+      );
       if (r.expected) lines.push('Expected:', fenced(r.expected), '');
       if (r.actual) lines.push('Actual:', fenced(r.actual), '');
-      if (r.reproduce) lines.push('Reproduce (the token is read from `$PLANTSTORE_TOKEN`):', fenced(r.reproduce, 'sh'), '');
+      if (r.reproduce)
+        lines.push('Reproduce (the token is read from `$PLANTSTORE_TOKEN`):', fenced(r.reproduce, 'sh'), '');
     }
-    if (failing.length > SUMMARY_FAILURES) lines.push(`… and ${failing.length - SUMMARY_FAILURES} more: see the reports.`, '');
+    if (failing.length > SUMMARY_FAILURES)
+      lines.push(`… and ${failing.length - SUMMARY_FAILURES} more: see the reports.`, '');
   }
   lines.push(`Reports: ${REPORT_FILES.map((file) => `\`${join(inputs.reports, file)}\``).join(', ')}.`, '');
   return `${lines.join('\n')}\n`;
@@ -159,7 +221,11 @@ async function runCompat(inputs: ActionInputs, env: NodeJS.ProcessEnv): Promise<
     ? readFileSync(markdown, 'utf8')
     : `## Plant Store compatibility: COULD NOT RUN\n\nNo report: compat ended before it compared the documents (exit ${code}). Its log, above this summary, says why (a revision the checkout does not hold: fetch it, e.g. \`actions/checkout\` with \`fetch-depth: 0\`).\n`;
   if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, summary);
-  if (env.GITHUB_OUTPUT) appendFileSync(env.GITHUB_OUTPUT, `compat-exit-code=${code}\ncompat-report=${resolve(inputs.reports, COMPAT_FILES[0]!)}\n`);
+  if (env.GITHUB_OUTPUT)
+    appendFileSync(
+      env.GITHUB_OUTPUT,
+      `compat-exit-code=${code}\ncompat-report=${resolve(inputs.reports, COMPAT_FILES[0]!)}\n`,
+    );
   return code;
 }
 
@@ -184,18 +250,35 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<n
 async function runHarness(inputs: ActionInputs, env: NodeJS.ProcessEnv): Promise<number> {
   // In Actions, the token, and any part of it 8 or more characters long, that appears in the log is masked;
   // so is each variable the configuration file may read (8 characters or more: the reports redact those too).
-  const variables = (inputs.configVariables ?? []).map((name) => env[name] ?? '').filter((value) => value.length >= FRAGMENT);
-  if (env.GITHUB_ACTIONS === 'true') for (const value of [inputs.token, ...variables].flatMap(maskedValues)) process.stdout.write(`::add-mask::${commandValue(value)}\n`);
+  const variables = (inputs.configVariables ?? [])
+    .map((name) => env[name] ?? '')
+    .filter((value) => value.length >= FRAGMENT);
+  if (env.GITHUB_ACTIONS === 'true')
+    for (const value of [inputs.token, ...variables].flatMap(maskedValues))
+      process.stdout.write(`::add-mask::${commandValue(value)}\n`);
   // A report left by an earlier run in the same workspace is not this run's: one that ends before it
   // writes its own (exit 2 on an option it refuses, say) must not be summarized with the old results.
   for (const file of REPORT_FILES) rmSync(resolve(inputs.reports, file), { force: true });
-  const code = await main(harnessArgs(inputs), { env: harnessEnvironment(inputs.token), policy: actionConfigPolicy(inputs.configVariables ?? [], env) });
+  const code = await main(harnessArgs(inputs), {
+    env: harnessEnvironment(inputs.token),
+    policy: actionConfigPolicy(inputs.configVariables ?? [], env),
+  });
   const json = resolve(inputs.reports, REPORT_FILES[0]!);
   const report = existsSync(json) ? (JSON.parse(readFileSync(json, 'utf8')) as JsonReport) : undefined;
   if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, summaryMarkdown(report, code, inputs));
   if (env.GITHUB_OUTPUT) {
-    const outputs = { 'exit-code': String(code), 'json-report': json, 'junit-report': resolve(inputs.reports, REPORT_FILES[1]!), 'html-report': resolve(inputs.reports, REPORT_FILES[2]!) };
-    appendFileSync(env.GITHUB_OUTPUT, Object.entries(outputs).map(([k, v]) => `${k}=${v}\n`).join(''));
+    const outputs = {
+      'exit-code': String(code),
+      'json-report': json,
+      'junit-report': resolve(inputs.reports, REPORT_FILES[1]!),
+      'html-report': resolve(inputs.reports, REPORT_FILES[2]!),
+    };
+    appendFileSync(
+      env.GITHUB_OUTPUT,
+      Object.entries(outputs)
+        .map(([k, v]) => `${k}=${v}\n`)
+        .join(''),
+    );
   }
   return code;
 }

@@ -44,7 +44,9 @@ function run(what, args) {
 
 const prepare = process.argv.includes('--prepare');
 if (prepare && process.env.npm_command === 'exec' && existsSync(join(dist, 'conformance', 'cli', 'main.js'))) {
-  process.stderr.write('plantstore: npx installs this clone into its cache; dist/ is built already and stays as it is (npm run build rebuilds it)\n');
+  process.stderr.write(
+    'plantstore: npx installs this clone into its cache; dist/ is built already and stays as it is (npm run build rebuilds it)\n',
+  );
   process.exit(0);
 }
 
@@ -52,7 +54,8 @@ rmSync(fresh, { recursive: true, force: true });
 mkdirSync(fresh);
 run('tsc', [tsc, '-p', 'tsconfig.json', '--outDir', fresh]);
 run('the server bundle', [join(root, 'scripts', 'bundle-server.mjs'), fresh]);
-if (prepare || process.argv.includes('--declarations')) run('the type declarations', [tsc, '-p', 'tsconfig.package.json', '--outDir', fresh]);
+if (prepare || process.argv.includes('--declarations'))
+  run('the type declarations', [tsc, '-p', 'tsconfig.package.json', '--outDir', fresh]);
 swapIn(fresh);
 
 /**

@@ -52,10 +52,15 @@ async function rulesetModule() {
     "import { fileURLToPath } from 'node:url';",
     "import { Ruleset } from '@stoplight/spectral-core';",
     // Only the OpenAPI ruleset: the package index also loads the AsyncAPI and Arazzo ones, with their schemas (megabytes).
-    source.replace(/^export default /m, 'const definition = ').replace(/^import \{oas\} from "@stoplight\/spectral-rulesets";$/m, 'import oas from "@stoplight/spectral-rulesets/dist/oas/index.js";'),
+    source
+      .replace(/^export default /m, 'const definition = ')
+      .replace(
+        /^import \{oas\} from "@stoplight\/spectral-rulesets";$/m,
+        'import oas from "@stoplight/spectral-rulesets/dist/oas/index.js";',
+      ),
     `const BUNDLED = fileURLToPath(${urlFromBundle('.spectral.yaml')});`,
     'export async function loadRuleset(rulesetPath) {',
-    "  if (resolve(rulesetPath) !== BUNDLED) throw new Error(`the action lints with the ruleset compiled into it (.spectral.yaml), not ${rulesetPath}`);",
+    '  if (resolve(rulesetPath) !== BUNDLED) throw new Error(`the action lints with the ruleset compiled into it (.spectral.yaml), not ${rulesetPath}`);',
     "  return new Ruleset(definition, { severity: 'recommended', source: BUNDLED });",
     '}',
   ].join('\n');
@@ -64,11 +69,23 @@ async function rulesetModule() {
 const asInTheCheckout = (ruleset) => ({
   name: 'as-in-the-checkout',
   setup(b) {
-    b.onResolve({ filter: /^\.\/ruleset\.js$/ }, (args) => (posix(args.importer).endsWith('conformance/model/lint.ts') ? { path: 'ruleset', namespace: 'plantstore' } : undefined));
-    b.onResolve({ filter: /^\.\.\/spec\/openapi\.validator\.js$/ }, (args) => (posix(args.importer).endsWith('server/validation.ts') ? { path: 'no-generated-validator', namespace: 'plantstore' } : undefined));
+    b.onResolve({ filter: /^\.\/ruleset\.js$/ }, (args) =>
+      posix(args.importer).endsWith('conformance/model/lint.ts')
+        ? { path: 'ruleset', namespace: 'plantstore' }
+        : undefined,
+    );
+    b.onResolve({ filter: /^\.\.\/spec\/openapi\.validator\.js$/ }, (args) =>
+      posix(args.importer).endsWith('server/validation.ts')
+        ? { path: 'no-generated-validator', namespace: 'plantstore' }
+        : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: 'plantstore' }, (args) =>
       args.path === 'no-generated-validator'
-        ? { contents: 'export const source = undefined; export const schemaPointer = undefined; export const validate = undefined; export const uncheckedFormats = [];', loader: 'js' }
+        ? {
+            contents:
+              'export const source = undefined; export const schemaPointer = undefined; export const validate = undefined; export const uncheckedFormats = [];',
+            loader: 'js',
+          }
         : { contents: ruleset, loader: 'js', resolveDir: ROOT },
     );
     b.onLoad({ filter: /\.ts$/ }, (args) => {
@@ -96,7 +113,12 @@ function licenses(metafile) {
     .map((root) => {
       const pkg = JSON.parse(readFileSync(join(ROOT, root, 'package.json'), 'utf8'));
       const file = readdirSync(join(ROOT, root)).find((f) => /^licen[cs]e(\.|$)/i.test(f));
-      return { name: pkg.name, version: pkg.version, license: typeof pkg.license === 'string' ? pkg.license : 'see the text', text: file ? readFileSync(join(ROOT, root, file), 'utf8').trim() : '(no license file in the package)' };
+      return {
+        name: pkg.name,
+        version: pkg.version,
+        license: typeof pkg.license === 'string' ? pkg.license : 'see the text',
+        text: file ? readFileSync(join(ROOT, root, file), 'utf8').trim() : '(no license file in the package)',
+      };
     })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.version < b.version ? -1 : 1));
   const head = `The GitHub Action's bundle (index.mjs) contains these packages (${entries.length}), each under its license.\n`;
@@ -143,6 +165,7 @@ export async function bundleAction(outdir = join(ROOT, ACTION_DIR)) {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const out = process.argv[2] ? resolve(process.argv[2]) : undefined;
   const files = await bundleAction(out);
-  for (const f of files) console.log(`${relative(process.cwd(), f)}: ${(readFileSync(f).length / 1024 / 1024).toFixed(2)} MiB`);
+  for (const f of files)
+    console.log(`${relative(process.cwd(), f)}: ${(readFileSync(f).length / 1024 / 1024).toFixed(2)} MiB`);
   if (!existsSync(join(ROOT, 'spec', 'openapi.yaml'))) process.exitCode = 1;
 }

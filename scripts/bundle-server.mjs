@@ -40,7 +40,9 @@ await build({
   target: 'node20',
   // CommonJS packages inside an ES module bundle still call require() for
   // Node's built-in modules.
-  banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
+  },
   legalComments: 'none',
   logLevel: 'warning',
 });

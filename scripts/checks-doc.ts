@@ -10,10 +10,19 @@ import { catalog } from '../conformance/checks/index.js';
 import { loadDivergences } from '../conformance/run/differential/divergences.js';
 
 /** Every check ID ever published, in the order they were added: `npm run docs:checks` appends new ones; none is ever removed (test/conformance/catalog.test.ts). */
-export const FROZEN_IDS_PATH = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../conformance/checks/frozen-ids.json' : '../conformance/checks/frozen-ids.json', import.meta.url));
+export const FROZEN_IDS_PATH = fileURLToPath(
+  new URL(
+    import.meta.url.includes('/dist/')
+      ? '../../conformance/checks/frozen-ids.json'
+      : '../conformance/checks/frozen-ids.json',
+    import.meta.url,
+  ),
+);
 export const FROZEN_IDS: readonly string[] = JSON.parse(readFileSync(FROZEN_IDS_PATH, 'utf8')) as string[];
 
-export const CHECKS_DOC_PATH = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../docs/checks.md' : '../docs/checks.md', import.meta.url));
+export const CHECKS_DOC_PATH = fileURLToPath(
+  new URL(import.meta.url.includes('/dist/') ? '../../docs/checks.md' : '../docs/checks.md', import.meta.url),
+);
 const START = '<!-- checks:start -->';
 const END = '<!-- checks:end -->';
 
@@ -36,8 +45,15 @@ function firstSentence(text: string, max = 220): string {
 
 /** The grading audit: each check's level, the sentence of its source it rests on, why that level, and what a pass needs. */
 export function auditTable(): string {
-  const rows = catalog.map((c) => `| \`${c.id}\` | ${c.level} | ${cell(`${c.source.document}, ${c.source.section}`)}: "${cell(firstSentence(c.requirement))}" | ${cell(c.grading)} | ${cell(c.evidence)} |`);
-  return ['| check | level | source sentence | why this level, and how a departure is graded | what a pass needs |', '|---|---|---|---|---|', ...rows].join('\n');
+  const rows = catalog.map(
+    (c) =>
+      `| \`${c.id}\` | ${c.level} | ${cell(`${c.source.document}, ${c.source.section}`)}: "${cell(firstSentence(c.requirement))}" | ${cell(c.grading)} | ${cell(c.evidence)} |`,
+  );
+  return [
+    '| check | level | source sentence | why this level, and how a departure is graded | what a pass needs |',
+    '|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }
 
 /** `page` with `body` between the markers `start` and `end`; throws when they are missing. */
@@ -50,14 +66,21 @@ function between(page: string, start: string, end: string, body: string): string
 
 /** The page with the generated tables in place (the catalog and its grading audit); throws when the markers are missing. */
 export function withChecksTable(readme: string): string {
-  return between(between(readme, START, END, checksTable()), '<!-- audit:start -->', '<!-- audit:end -->', auditTable());
+  return between(
+    between(readme, START, END, checksTable()),
+    '<!-- audit:start -->',
+    '<!-- audit:end -->',
+    auditTable(),
+  );
 }
 
 const DIV_START = '<!-- divergences:start -->';
 const DIV_END = '<!-- divergences:end -->';
 
 export function divergencesTable(): string {
-  const rows = loadDivergences().divergences.map((d) => `| \`${d.check}\` | ${d.outcome} | ${cell(d.reason)} | \`${cell(d.evidence)}\` |`);
+  const rows = loadDivergences().divergences.map(
+    (d) => `| \`${d.check}\` | ${d.outcome} | ${cell(d.reason)} | \`${cell(d.evidence)}\` |`,
+  );
   return ['| check | outcome on Prism | why | evidence |', '|---|---|---|---|', ...rows].join('\n');
 }
 
@@ -78,5 +101,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     writeFileSync(FROZEN_IDS_PATH, `${JSON.stringify([...FROZEN_IDS, ...added], null, 2)}\n`);
     process.stdout.write(`conformance/checks/frozen-ids.json: ${added.join(', ')} added\n`);
   }
-  process.stdout.write(after === before ? 'docs/checks.md: checks and divergences lists are up to date\n' : 'docs/checks.md: checks and divergences lists updated\n');
+  process.stdout.write(
+    after === before
+      ? 'docs/checks.md: checks and divergences lists are up to date\n'
+      : 'docs/checks.md: checks and divergences lists updated\n',
+  );
 }

@@ -34,7 +34,11 @@ const ROWS: Row[] = [
   { label: '`truncated`', prefer: 'fault=truncated', timeout: false },
   { label: '`hang`, client timeout 1 s', prefer: 'fault=hang', timeout: true },
   { label: '`dribble` (16 B / 100 ms), client waits', prefer: 'fault=dribble', timeout: false },
-  { label: '`dribble` (16 B / 2 s), client timeout 1 s', prefer: 'fault=dribble, bytes=16, interval=2000', timeout: true },
+  {
+    label: '`dribble` (16 B / 2 s), client timeout 1 s',
+    prefer: 'fault=dribble, bytes=16, interval=2000',
+    timeout: true,
+  },
   { label: '`code=503, retry-after=1`', prefer: 'code=503, retry-after=1', timeout: false },
 ];
 
@@ -49,7 +53,11 @@ function parsed(status: number, text: string): string {
   }
 }
 
-const headers = (row: Row) => ({ authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', prefer: row.prefer });
+const headers = (row: Row) => ({
+  authorization: `Bearer ${TOKEN}`,
+  'content-type': 'application/json',
+  prefer: row.prefer,
+});
 
 const undiciClient: Client = async (url, row) => {
   try {
@@ -64,7 +72,12 @@ const undiciClient: Client = async (url, row) => {
 
 const fetchClient: Client = async (url, row) => {
   try {
-    const res = await fetch(url, { method: 'POST', headers: headers(row), body: BODY, signal: row.timeout ? AbortSignal.timeout(TIMEOUT_MS) : undefined });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: headers(row),
+      body: BODY,
+      signal: row.timeout ? AbortSignal.timeout(TIMEOUT_MS) : undefined,
+    });
     return parsed(res.status, await res.text());
   } catch (error) {
     const { name, message, cause } = error as Error & { cause?: Error & { code?: string } };
@@ -75,7 +88,12 @@ const fetchClient: Client = async (url, row) => {
 function run(file: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(file, args, { timeout: 60_000, encoding: 'utf8' }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : -1;
+      const code =
+        error === null
+          ? 0
+          : typeof (error as { code?: unknown }).code === 'number'
+            ? (error as { code: number }).code
+            : -1;
       resolve({ code, stdout, stderr });
     });
   });
@@ -86,7 +104,12 @@ const curlClient: Client = async (url, row) => {
   for (const [name, value] of Object.entries(headers(row))) args.push('-H', `${name}: ${value}`);
   if (row.timeout) args.push('--max-time', String(TIMEOUT_MS / 1000));
   const { code, stdout, stderr } = await run('curl', args);
-  return code === 0 ? `exit 0, ${stdout}` : `exit ${code} (${stderr.trim().replace(/^curl: \(\d+\) /, '').replace(/ after \d+ milliseconds/, '')})`;
+  return code === 0
+    ? `exit 0, ${stdout}`
+    : `exit ${code} (${stderr
+        .trim()
+        .replace(/^curl: \(\d+\) /, '')
+        .replace(/ after \d+ milliseconds/, '')})`;
 };
 
 const PYTHON = `
@@ -133,19 +156,38 @@ async function main(): Promise<void> {
     const python = await run('python3', ['-c', 'import requests; print(requests.__version__)']);
     const java = await run('java', ['-version']);
     const clients: Array<[string, Client | string]> = [
-      [`undici ${(await import('undici/package.json', { with: { type: 'json' } })).default.version} \`request()\``, undiciClient],
+      [
+        `undici ${(await import('undici/package.json', { with: { type: 'json' } })).default.version} \`request()\``,
+        undiciClient,
+      ],
       [`Node ${process.versions.node} \`fetch\``, fetchClient],
       [`curl ${curlVersion.stdout.split(' ')[1] ?? ''}`, curlVersion.code === 0 ? curlClient : 'not installed here'],
       [
         `Python requests ${python.stdout.trim()}`,
         python.code === 0
-          ? async (u, row) => (await run('python3', [join(dir, 'client.py'), u, row.prefer, row.timeout ? String(TIMEOUT_MS / 1000) : '0'])).stdout.trim()
+          ? async (u, row) =>
+              (
+                await run('python3', [
+                  join(dir, 'client.py'),
+                  u,
+                  row.prefer,
+                  row.timeout ? String(TIMEOUT_MS / 1000) : '0',
+                ])
+              ).stdout.trim()
           : 'not installed here',
       ],
       [
         `Java ${/version "([^"]+)"/.exec(java.stderr)?.[1] ?? ''} HttpClient`,
         java.code === 0
-          ? async (u, row) => (await run('java', [join(dir, 'FaultClient.java'), u, row.prefer, row.timeout ? String(TIMEOUT_MS) : '0'])).stdout.trim()
+          ? async (u, row) =>
+              (
+                await run('java', [
+                  join(dir, 'FaultClient.java'),
+                  u,
+                  row.prefer,
+                  row.timeout ? String(TIMEOUT_MS) : '0',
+                ])
+              ).stdout.trim()
           : 'not installed here',
       ],
     ];

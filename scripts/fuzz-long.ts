@@ -53,13 +53,18 @@ function progress(label: string, done: number, of: number, started: number, tall
   const property = run.property.afterEach(() => progress('inject', ++done, requests, started, run.tally));
   try {
     await fc.assert(property, { numRuns: requests, seed, endOnFailure: true, includeErrorInReport: true });
-    if ((await run.app.plantStore.usage()).plants !== run.created()) throw new Error(`${run.created()} creates answered 200 but the store holds ${(await run.app.plantStore.usage()).plants} plants`);
+    if ((await run.app.plantStore.usage()).plants !== run.created())
+      throw new Error(
+        `${run.created()} creates answered 200 but the store holds ${(await run.app.plantStore.usage()).plants} plants`,
+      );
   } catch (error) {
     failed = true;
     console.error(`inject fuzz FAILED (seed ${seed}): ${(error as Error).message}`);
   }
   const seconds = (performance.now() - started) / 1000;
-  console.log(`inject: ${run.tally.total} requests in ${seconds.toFixed(1)} s (${(run.tally.total / seconds).toFixed(0)}/s); per status: ${run.tally}; creates answered 200: ${run.created()}, plants stored: ${(await run.app.plantStore.usage()).plants}`);
+  console.log(
+    `inject: ${run.tally.total} requests in ${seconds.toFixed(1)} s (${(run.tally.total / seconds).toFixed(0)}/s); per status: ${run.tally}; creates answered 200: ${run.created()}, plants stored: ${(await run.app.plantStore.usage()).plants}`,
+  );
   await run.app.close();
 }
 
@@ -76,18 +81,26 @@ if (connections > 0) {
       const { problems, statuses, created: createdHere } = await wireCaseProblems(port, wireCase);
       created += createdHere;
       for (const status of statuses) tally.add(status);
-      if (problems.length > 0) throw new Error(`${JSON.stringify(wireCase.bytes.toString('latin1').slice(0, 600))}:\n  ${problems.join('\n  ')}`);
+      if (problems.length > 0)
+        throw new Error(
+          `${JSON.stringify(wireCase.bytes.toString('latin1').slice(0, 600))}:\n  ${problems.join('\n  ')}`,
+        );
     })
     .afterEach(() => progress('sockets', ++done, connections, started, tally));
   try {
     await fc.assert(property, { numRuns: connections, seed, endOnFailure: true, includeErrorInReport: true });
-    if ((await app.plantStore.usage()).plants !== created) throw new Error(`${created} creates answered 200 but the store holds ${(await app.plantStore.usage()).plants} plants`);
+    if ((await app.plantStore.usage()).plants !== created)
+      throw new Error(
+        `${created} creates answered 200 but the store holds ${(await app.plantStore.usage()).plants} plants`,
+      );
   } catch (error) {
     failed = true;
     console.error(`socket fuzz FAILED (seed ${seed}): ${(error as Error).message}`);
   }
   const seconds = (performance.now() - started) / 1000;
-  console.log(`sockets: ${done} connections, ${tally.total} answers in ${seconds.toFixed(1)} s; per status: ${tally}; creates answered 200: ${created}, plants stored: ${(await app.plantStore.usage()).plants}`);
+  console.log(
+    `sockets: ${done} connections, ${tally.total} answers in ${seconds.toFixed(1)} s; per status: ${tally}; creates answered 200: ${created}, plants stored: ${(await app.plantStore.usage()).plants}`,
+  );
   await app.close();
 }
 

@@ -16,11 +16,28 @@ const bin = join(dirname(cliPackage), require(cliPackage).bin.spectral);
 
 const args = process.argv.slice(2);
 // Options that take a value: the value is not a file.
-const withValue = new Set(['-f', '--format', '-o', '--output', '-r', '--ruleset', '-F', '--fail-severity', '-e', '--encoding', '--resolver', '--stdin-filepath']);
+const withValue = new Set([
+  '-f',
+  '--format',
+  '-o',
+  '--output',
+  '-r',
+  '--ruleset',
+  '-F',
+  '--fail-severity',
+  '-e',
+  '--encoding',
+  '--resolver',
+  '--stdin-filepath',
+]);
 const files = args.filter((a, i) => !a.startsWith('-') && !withValue.has(args[i - 1] ?? ''));
 const options = [
   ...(args.some((a) => a === '-r' || a.startsWith('--ruleset')) ? [] : ['--ruleset', join(ROOT, '.spectral.yaml')]),
   ...(args.some((a) => a === '-F' || a.startsWith('--fail-severity')) ? [] : ['--fail-severity=error']),
 ];
-const run = spawnSync(process.execPath, [bin, 'lint', ...options, ...args, ...(files.length === 0 ? [join(ROOT, 'spec', 'openapi.yaml')] : [])], { stdio: 'inherit' });
+const run = spawnSync(
+  process.execPath,
+  [bin, 'lint', ...options, ...args, ...(files.length === 0 ? [join(ROOT, 'spec', 'openapi.yaml')] : [])],
+  { stdio: 'inherit' },
+);
 process.exit(run.status ?? 1);

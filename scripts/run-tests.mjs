@@ -32,5 +32,9 @@ if (files.length === 0) {
 }
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 const fileTimeoutMs = process.env.TEST_FILE_TIMEOUT_MS ?? '600000';
-const result = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, `--test-timeout=${fileTimeoutMs}`, ...files], { stdio: 'inherit' });
+const result = spawnSync(
+  process.execPath,
+  ['--test', `--test-concurrency=${concurrency}`, `--test-timeout=${fileTimeoutMs}`, ...files],
+  { stdio: 'inherit' },
+);
 process.exit(result.status ?? 1);

@@ -46,7 +46,12 @@ function rssMiB(pid: number): number {
 // The server logs at warn (no per-request lines), so it cannot tell us its
 // port: we choose it, and wait for its health check to answer.
 const port = await freePort();
-const env: Record<string, string> = { PORT: String(port), HOST: '127.0.0.1', PLANTSTORE_TOKENS: TOKEN, LOG_LEVEL: 'warn' };
+const env: Record<string, string> = {
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  PLANTSTORE_TOKENS: TOKEN,
+  LOG_LEVEL: 'warn',
+};
 if (maxPlants !== undefined) env.PLANTSTORE_MAX_PLANTS = maxPlants;
 const pool = new Pool(`http://127.0.0.1:${port}`, { connections });
 const server = await startProcess({
@@ -72,7 +77,10 @@ void server.exited.then(() => {
   if (sigtermAt === 0) exitedEarly = true;
 });
 
-console.log(`soak: ${seconds} s at full rate, ${connections} connections, ${connections * 2} concurrent requests, new id per request` + (maxPlants ? `, PLANTSTORE_MAX_PLANTS=${maxPlants}` : ', default store maximum'));
+console.log(
+  `soak: ${seconds} s at full rate, ${connections} connections, ${connections * 2} concurrent requests, new id per request` +
+    (maxPlants ? `, PLANTSTORE_MAX_PLANTS=${maxPlants}` : ', default store maximum'),
+);
 console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`);
 console.log(`server pid ${pid}, RSS at start ${rssMiB(pid).toFixed(1)} MiB`);
 console.log('   t(s)   requests    req/s   RSS(MiB)   statuses in the interval');
@@ -89,7 +97,9 @@ const sampler = setInterval(() => {
   const rss = rssMiB(pid);
   if (Number.isFinite(rss)) rssSamples.push(rss); // NaN once the server is gone
   const rate = ((total.total - lastSample.count) * 1000) / (now - lastSample.at);
-  console.log(`${((now - started) / 1000).toFixed(0).padStart(7)} ${String(total.total).padStart(10)} ${rate.toFixed(0).padStart(8)} ${rss.toFixed(1).padStart(10)}   ${interval}`);
+  console.log(
+    `${((now - started) / 1000).toFixed(0).padStart(7)} ${String(total.total).padStart(10)} ${rate.toFixed(0).padStart(8)} ${rss.toFixed(1).padStart(10)}   ${interval}`,
+  );
   lastSample = { at: now, count: total.total };
   interval = new StatusTally();
 }, sampleSeconds * 1000);
@@ -125,10 +135,19 @@ await pool.close();
 const afterSigterm = outcomes.length;
 const peak = Math.max(...rssSamples);
 console.log(`\ntotal: ${total.total} requests in ${((Date.now() - started) / 1000).toFixed(1)} s: ${total}`);
-console.log(`RSS: min ${Math.min(...rssSamples).toFixed(1)} MiB, peak ${peak.toFixed(1)} MiB, last ${rssSamples.at(-1)?.toFixed(1)} MiB over ${rssSamples.length} samples`);
-console.log(`SIGTERM under load: exit code ${code}${signal ? ` (signal ${signal})` : ''} ${exitMs.toFixed(0)} ms after the signal; ${afterSigterm} requests in all`);
-const unexpected = [...total.counts.keys()].filter((k) => !['200', '507', 'ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET'].includes(k));
-if (exitedEarly) console.error(`soak: the server exited after ${((Date.now() - started) / 1000).toFixed(1)} s, before the run ended, with code ${code} signal ${signal}`);
+console.log(
+  `RSS: min ${Math.min(...rssSamples).toFixed(1)} MiB, peak ${peak.toFixed(1)} MiB, last ${rssSamples.at(-1)?.toFixed(1)} MiB over ${rssSamples.length} samples`,
+);
+console.log(
+  `SIGTERM under load: exit code ${code}${signal ? ` (signal ${signal})` : ''} ${exitMs.toFixed(0)} ms after the signal; ${afterSigterm} requests in all`,
+);
+const unexpected = [...total.counts.keys()].filter(
+  (k) => !['200', '507', 'ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET'].includes(k),
+);
+if (exitedEarly)
+  console.error(
+    `soak: the server exited after ${((Date.now() - started) / 1000).toFixed(1)} s, before the run ended, with code ${code} signal ${signal}`,
+  );
 if (exitedEarly || code !== 0 || unexpected.length > 0) {
   console.error(`soak: FAILED (exit code ${code}, unexpected outcomes: ${unexpected.join(', ') || 'none'})`);
   process.exit(1);

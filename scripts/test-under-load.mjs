@@ -36,6 +36,10 @@ for (let run = 1; run <= runs && code === 0; run++) {
   const result = spawnSync(npm, ['test'], { stdio: 'inherit' });
   code = result.status ?? 1;
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
-  console.log(`test-under-load: run ${run} of ${runs} with ${load} busy processes: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds} s; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `test-under-load: run ${run} of ${runs} with ${load} busy processes: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds} s; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
 }
 process.exit(code);

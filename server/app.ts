@@ -4,7 +4,14 @@
 // OpenAPI document, the store and the create rule, the feed of committed
 // changes, the wire, the body parser, the error records, the routes, and the
 // stub and the webhooks when asked for.
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { readOpenApi } from '../spec/openapi.js';
 import { createAuthenticator } from './auth.js';
 import { installBodyParser } from './body.js';
@@ -13,7 +20,13 @@ import { createRule } from './create.js';
 import { answerErrorsAsRecords, sendError } from './error-handler.js';
 import { ApiError } from './errors.js';
 import { requestLineWriter } from './logging.js';
-import { DEFAULT_BODY_LIMIT, DEFAULT_MAX_BYTES, DEFAULT_MAX_PLANTS, DEFAULT_REQUEST_TIMEOUT, TIMEOUT_CHECK_INTERVAL } from './limits.js';
+import {
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_PLANTS,
+  DEFAULT_REQUEST_TIMEOUT,
+  TIMEOUT_CHECK_INTERVAL,
+} from './limits.js';
 import { createMemoryStore } from './memory-store.js';
 import { ALL_INFERENCES, servedOperations, type Inference } from './operations/served.js';
 import { answerUnroutedRequests, healthRoute, methodNotAllowed, methodsAt, operationRoutes } from './routes.js';
@@ -87,11 +100,20 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   const requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
   const { document, source } = readOpenApi(options.specPath);
   const contract = operationContract(document, source);
-  const store = options.store ?? createMemoryStore(options.maxPlants ?? DEFAULT_MAX_PLANTS, options.maxBytes ?? DEFAULT_MAX_BYTES);
+  const store =
+    options.store ?? createMemoryStore(options.maxPlants ?? DEFAULT_MAX_PLANTS, options.maxBytes ?? DEFAULT_MAX_BYTES);
   const rule = createRule(contract, store);
   // A listener's failure is the server's to log: the change committed whatever it does.
-  const changes = new PlantChanges((error, change) => app.log.error({ err: error, event: change.event, id: change.id }, 'a listener of committed changes failed'));
-  const operations = servedOperations(document, { contract, store, rule, changes, inference: { ...ALL_INFERENCES, ...options.inference } });
+  const changes = new PlantChanges((error, change) =>
+    app.log.error({ err: error, event: change.event, id: change.id }, 'a listener of committed changes failed'),
+  );
+  const operations = servedOperations(document, {
+    contract,
+    store,
+    rule,
+    changes,
+    inference: { ...ALL_INFERENCES, ...options.inference },
+  });
 
   const app = Fastify({
     ...(options.loggerInstance !== undefined
@@ -112,11 +134,18 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
     return503OnClosing: false,
     requestTimeout,
     // requireHostHeader: the Host check is ours (routes.ts), so its 400 carries an Error record.
-    http: { headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_INTERVAL, requestTimeout), requireHostHeader: false },
+    http: {
+      headersTimeout: requestTimeout,
+      connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_INTERVAL, requestTimeout),
+      requireHostHeader: false,
+    },
     // The router's own errors (a request target with bad percent-encoding,
     // FST_ERR_BAD_URL) would otherwise get Fastify's body, not an Error record.
     frameworkErrors: (_error, _request, reply) =>
-      sendError(reply, new ApiError('MALFORMED_REQUEST', 'Malformed request: the request target is not a valid URI (RFC 3986).')),
+      sendError(
+        reply,
+        new ApiError('MALFORMED_REQUEST', 'Malformed request: the request target is not a valid URI (RFC 3986).'),
+      ),
   });
   app.decorate('plantStore', store);
   app.decorate('plantChanges', changes);
@@ -124,17 +153,27 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   if (initialPlants !== undefined) {
     // A plugin, so that the store is filled before the server is ready: the first request finds the plants.
     app.register(async () => {
-      const stored = await rule.storeAll(initialPlants.plants, initialPlants.source, (message) => new InitialPlantsError(message), {
-        alreadyStored: 'skip',
-        sent: initialPlants.text === undefined ? undefined : { text: initialPlants.text },
-      });
+      const stored = await rule.storeAll(
+        initialPlants.plants,
+        initialPlants.source,
+        (message) => new InitialPlantsError(message),
+        {
+          alreadyStored: 'skip',
+          sent: initialPlants.text === undefined ? undefined : { text: initialPlants.text },
+        },
+      );
       if (stored === 0 && Array.isArray(initialPlants.plants) && initialPlants.plants.length > 0) {
-        app.log.info(`${initialPlants.source}: every plant's id is stored already (a shared database, or a restart); the list was not stored again`);
+        app.log.info(
+          `${initialPlants.source}: every plant's id is stored already (a shared database, or a restart); the list was not stored again`,
+        );
       }
     });
   }
   app.decorate('documentWarnings', contract.warnings);
-  app.decorate('operationNotes', operations.map(({ method, path, note }) => `${method} ${path} ${note}`));
+  app.decorate(
+    'operationNotes',
+    operations.map(({ method, path, note }) => `${method} ${path} ${note}`),
+  );
   answerOnTheWire(app, methodNotAllowed(contract.path, methodsAt(operations, contract.path)));
   installBodyParser(app, bodyLimit);
   answerErrorsAsRecords(app, bodyLimit);
@@ -142,10 +181,18 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   healthRoute(app, store);
   const authenticator = createAuthenticator(options.tokens);
   // The webhooks are a plugin that listens to the committed changes; the stub's controls and journal see their deliveries.
-  const theWebhooks = options.webhooks === undefined ? undefined : webhooks(options.webhooks, { contract, changes, log: app.log });
+  const theWebhooks =
+    options.webhooks === undefined ? undefined : webhooks(options.webhooks, { contract, changes, log: app.log });
   // The stub's controls and journal are a plugin; its stages of each operation go into that route's pipeline.
-  const secrets = [...(options.tokens ?? []), ...(options.stub?.controlsToken === undefined ? [] : [options.stub.controlsToken]), ...(options.secrets ?? [])];
-  const theStub = options.stub === undefined ? undefined : stub(options.stub, { contract, store, rule, secrets, deliveries: theWebhooks?.deliveries });
+  const secrets = [
+    ...(options.tokens ?? []),
+    ...(options.stub?.controlsToken === undefined ? [] : [options.stub.controlsToken]),
+    ...(options.secrets ?? []),
+  ];
+  const theStub =
+    options.stub === undefined
+      ? undefined
+      : stub(options.stub, { contract, store, rule, secrets, deliveries: theWebhooks?.deliveries });
   operationRoutes(app, operations, { authenticator, bodyLimit, stub: theStub?.stagesFor });
   if (theWebhooks !== undefined) app.register(theWebhooks.plugin);
   if (theStub !== undefined) app.register(theStub.plugin);
@@ -155,7 +202,9 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
 /** The compiler factory for schemas no route has; one that a route did declare is refused at start, not ignored. */
 function noFastifySchemas(): () => never {
   return () => {
-    throw new Error('the server declares no Fastify route schema: the OpenAPI document is checked by spec/validator.ts');
+    throw new Error(
+      'the server declares no Fastify route schema: the OpenAPI document is checked by spec/validator.ts',
+    );
   };
 }
 
@@ -175,6 +224,9 @@ class OneLinePerRequest extends LogController {
     if (error) return super.requestCompleted(error, request, reply);
     const writeLine = requestLineWriter(reply.log);
     if (writeLine) return writeLine(request, reply);
-    reply.log.info({ reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    reply.log.info(
+      { reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime },
+      'request completed',
+    );
   }
 }

@@ -53,7 +53,10 @@ function digest(token: string): Buffer {
   return hash('sha256', token, 'buffer');
 }
 
-function challenge(code: 'MISSING_CREDENTIALS' | 'UNSUPPORTED_SCHEME' | 'MALFORMED_TOKEN' | 'UNKNOWN_TOKEN', error?: string): ApiError {
+function challenge(
+  code: 'MISSING_CREDENTIALS' | 'UNSUPPORTED_SCHEME' | 'MALFORMED_TOKEN' | 'UNKNOWN_TOKEN',
+  error?: string,
+): ApiError {
   // RFC 6750 §3: a 401 carries WWW-Authenticate with the Bearer scheme.
   const value = error ? `Bearer realm="${REALM}", error="${error}"` : `Bearer realm="${REALM}"`;
   return new ApiError(code, undefined, { 'www-authenticate': value });

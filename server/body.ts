@@ -89,7 +89,10 @@ export function readBody(request: FastifyRequest): ParsedBody | undefined {
 /** A route's preParsing hook: a body of a media type the operation does not accept is answered 415 before it is read. */
 export function requireMediaType(accepted: readonly string[]): preParsingHookHandler {
   // The table's message names application/json; an operation that takes another type names its own.
-  const detail = accepted.length === 1 && accepted[0] === 'application/json' ? undefined : `Unsupported media type: send Content-Type: ${accepted.join(' or ')} (UTF-8).`;
+  const detail =
+    accepted.length === 1 && accepted[0] === 'application/json'
+      ? undefined
+      : `Unsupported media type: send Content-Type: ${accepted.join(' or ')} (UTF-8).`;
   return (request, _reply, payload, done) => {
     if (hasBody(request) && !acceptableMediaType(request.headers['content-type'], accepted)) {
       return done(new ApiError('UNSUPPORTED_MEDIA_TYPE', detail), payload);

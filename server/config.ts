@@ -93,10 +93,15 @@ function inference(raw: string | undefined): Inference {
   const names = Object.keys(ALL_INFERENCES) as Array<keyof Inference>;
   const off = Object.fromEntries(names.map((name) => [name, false])) as unknown as Inference;
   if (text === 'none') return off;
-  const chosen = text.split(',').map((word) => word.trim()).filter((word) => word !== '');
+  const chosen = text
+    .split(',')
+    .map((word) => word.trim())
+    .filter((word) => word !== '');
   const unknown = chosen.filter((word) => !(names as string[]).includes(word));
   if (unknown.length > 0 || chosen.length === 0) {
-    throw new ConfigError(`PLANTSTORE_INFER must be none, or a comma-separated list of ${names.join(', ')}; got ${JSON.stringify(raw)}`);
+    throw new ConfigError(
+      `PLANTSTORE_INFER must be none, or a comma-separated list of ${names.join(', ')}; got ${JSON.stringify(raw)}`,
+    );
   }
   return { ...off, ...Object.fromEntries(chosen.map((word) => [word, true])) };
 }
@@ -129,15 +134,21 @@ export function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, 
 
 function tokens(raw: string | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
-  const list = raw.split(',').map((t) => t.trim()).filter((t) => t !== '');
+  const list = raw
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
   // Set but empty (a CI variable that expanded to nothing, or ","): a list
   // that refuses every client, or, read as unset, accepts anyone. Neither is
   // what was meant.
   if (list.length === 0) {
-    throw new ConfigError('PLANTSTORE_TOKENS is set but holds no token: list the accepted tokens, comma-separated, or unset it to accept any token');
+    throw new ConfigError(
+      'PLANTSTORE_TOKENS is set but holds no token: list the accepted tokens, comma-separated, or unset it to accept any token',
+    );
   }
   // RFC 6750 §2.1 b64token: a token outside this syntax could never be presented.
-  if (!list.every(isB64Token)) throw new ConfigError(`PLANTSTORE_TOKENS holds a token outside RFC 6750 §2.1 b64token syntax (${B64TOKEN_SYNTAX})`);
+  if (!list.every(isB64Token))
+    throw new ConfigError(`PLANTSTORE_TOKENS holds a token outside RFC 6750 §2.1 b64token syntax (${B64TOKEN_SYNTAX})`);
   return list;
 }
 
@@ -152,14 +163,17 @@ function databaseUrl(raw: string | undefined): string | undefined {
     // not a URL: protocol stays undefined
   }
   if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
-    throw new ConfigError('PLANTSTORE_DATABASE_URL must be a URL of the form postgres://user:password@host:port/database');
+    throw new ConfigError(
+      'PLANTSTORE_DATABASE_URL must be a URL of the form postgres://user:password@host:port/database',
+    );
   }
   return url;
 }
 
 function logLevel(raw: string | undefined): string {
   const level = raw?.trim().toLowerCase() || 'info';
-  if (!LOG_LEVELS.includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(raw)}`);
+  if (!LOG_LEVELS.includes(level))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(raw)}`);
   return level;
 }
 
@@ -174,23 +188,31 @@ function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean
 function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
   const raw = env[name]?.trim().toLowerCase();
   if (raw === undefined || raw === '') return fallback;
-  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got ${JSON.stringify(env[name])}`);
+  if (!(values as readonly string[]).includes(raw))
+    throw new ConfigError(`${name} must be one of ${values.join(', ')}, got ${JSON.stringify(env[name])}`);
   return raw as T;
 }
 
 /** Host names, comma-separated (a port is not part of a name), or `*`. */
 function allowedHosts(raw: string | undefined): string[] | '*' {
-  const list = (raw ?? '').split(',').map((host) => host.trim().toLowerCase()).filter((host) => host !== '');
+  const list = (raw ?? '')
+    .split(',')
+    .map((host) => host.trim().toLowerCase())
+    .filter((host) => host !== '');
   if (list.includes('*')) return '*';
   const bad = list.find((host) => !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/.test(host));
-  if (bad !== undefined) throw new ConfigError(`PLANTSTORE_ALLOWED_HOSTS must list host names (without a port), comma-separated, or be *; got ${JSON.stringify(bad)}`);
+  if (bad !== undefined)
+    throw new ConfigError(
+      `PLANTSTORE_ALLOWED_HOSTS must list host names (without a port), comma-separated, or be *; got ${JSON.stringify(bad)}`,
+    );
   return list;
 }
 
 function controlsToken(raw: string | undefined): string | undefined {
   const token = raw?.trim();
   if (token === undefined || token === '') return undefined;
-  if (!isB64Token(token)) throw new ConfigError(`PLANTSTORE_ADMIN_TOKEN is outside RFC 6750 §2.1 b64token syntax (${B64TOKEN_SYNTAX})`);
+  if (!isB64Token(token))
+    throw new ConfigError(`PLANTSTORE_ADMIN_TOKEN is outside RFC 6750 §2.1 b64token syntax (${B64TOKEN_SYNTAX})`);
   return token;
 }
 
@@ -200,10 +222,14 @@ function plantsFile(env: NodeJS.ProcessEnv, warnings: string[]): StubConfig['pla
   const former = env.PLANTSTORE_SEED_FILE?.trim() || undefined;
   if (former === undefined) return path === undefined ? undefined : { path, variable: 'PLANTSTORE_PLANTS_FILE' };
   if (path !== undefined && path !== former) {
-    throw new ConfigError('PLANTSTORE_PLANTS_FILE and PLANTSTORE_SEED_FILE (its former name) name different files: set PLANTSTORE_PLANTS_FILE only');
+    throw new ConfigError(
+      'PLANTSTORE_PLANTS_FILE and PLANTSTORE_SEED_FILE (its former name) name different files: set PLANTSTORE_PLANTS_FILE only',
+    );
   }
   warnings.push('PLANTSTORE_SEED_FILE is deprecated: set PLANTSTORE_PLANTS_FILE, its new name, instead');
-  return path === undefined ? { path: former, variable: 'PLANTSTORE_SEED_FILE' } : { path, variable: 'PLANTSTORE_PLANTS_FILE' };
+  return path === undefined
+    ? { path: former, variable: 'PLANTSTORE_SEED_FILE' }
+    : { path, variable: 'PLANTSTORE_PLANTS_FILE' };
 }
 
 /**
@@ -213,11 +239,15 @@ function plantsFile(env: NodeJS.ProcessEnv, warnings: string[]): StubConfig['pla
  */
 export function checkTogether(config: ServerConfig, stub: StubConfig): void {
   if (stub.controlsToken !== undefined && config.tokens?.includes(stub.controlsToken)) {
-    throw new ConfigError('PLANTSTORE_ADMIN_TOKEN equals a token of PLANTSTORE_TOKENS: the controls token must differ from every API token');
+    throw new ConfigError(
+      'PLANTSTORE_ADMIN_TOKEN equals a token of PLANTSTORE_TOKENS: the controls token must differ from every API token',
+    );
   }
   // A guard with no token would refuse every Prefer, or (read as unset) none: neither is what was meant.
   if (stub.preferNeedsControlsToken && stub.controlsToken === undefined) {
-    throw new ConfigError('PLANTSTORE_PREFER=admin needs PLANTSTORE_ADMIN_TOKEN: set the admin token that Prefer faults require');
+    throw new ConfigError(
+      'PLANTSTORE_PREFER=admin needs PLANTSTORE_ADMIN_TOKEN: set the admin token that Prefer faults require',
+    );
   }
 }
 
@@ -225,7 +255,9 @@ export function checkTogether(config: ServerConfig, stub: StubConfig): void {
 export function openSettings(config: ServerConfig, stub: StubConfig): string[] {
   const open: string[] = [];
   if (config.tokens === undefined) {
-    open.push('PLANTSTORE_TOKENS is not set: any well-formed bearer token is accepted; set PLANTSTORE_TOKENS to the tokens your clients send');
+    open.push(
+      'PLANTSTORE_TOKENS is not set: any well-formed bearer token is accepted; set PLANTSTORE_TOKENS to the tokens your clients send',
+    );
   }
   if (stub.controls && stub.controlsToken === undefined) {
     open.push(

@@ -40,7 +40,12 @@ export interface CreateRule {
    * the initial plants stored. `sent` is the text the list was parsed from,
    * when it was (a request body, a file).
    */
-  storeAll(list: JsonValue, source: string, fail: ListFailure, options?: { alreadyStored?: 'refuse' | 'skip'; sent?: SentJson | undefined }): Promise<number>;
+  storeAll(
+    list: JsonValue,
+    source: string,
+    fail: ListFailure,
+    options?: { alreadyStored?: 'refuse' | 'skip'; sent?: SentJson | undefined },
+  ): Promise<number>;
 }
 
 /**
@@ -83,7 +88,8 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
       const positions = sent === undefined ? undefined : itemPositions(sent.text);
       list.forEach((item, index) => {
         const violations = contract.validateRequestBody(item);
-        if (violations.length > 0) throw fail(`${source}: item ${index} is not a valid NewPlant: ${violations.join('; ')}`, 'invalid');
+        if (violations.length > 0)
+          throw fail(`${source}: item ${index} is not a valid NewPlant: ${violations.join('; ')}`, 'invalid');
         const entry = plantToStore(item as JsonObject, sent && positions && { sent, at: positions[index]! });
         if (seen.has(entry.id)) throw fail(`${source}: item ${index} repeats the id ${entry.id}`, 'invalid');
         seen.add(entry.id);
@@ -93,11 +99,17 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
       if (result === 'created') return entries.length;
       if (result === 'full') {
         const { plants, bytes } = await store.usage();
-        throw fail(`${source}: the ${entries.length} plants do not fit in the store, which holds ${plants} plants (${bytes} bytes); none was stored`, 'full');
+        throw fail(
+          `${source}: the ${entries.length} plants do not fit in the store, which holds ${plants} plants (${bytes} bytes); none was stored`,
+          'full',
+        );
       }
       if (alreadyStored === 'skip' && result.taken.length === entries.length) return 0;
       const index = entries.findIndex(({ id }) => result.taken.includes(id));
-      throw fail(`${source}: item ${index} has the id ${entries[index]?.id ?? result.taken[0]}, which is stored already; none was stored`, 'invalid');
+      throw fail(
+        `${source}: item ${index} has the id ${entries[index]?.id ?? result.taken[0]}, which is stored already; none was stored`,
+        'invalid',
+      );
     },
   };
 }
@@ -108,7 +120,11 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
  * (the document's success status) with the stored plant, whose JSON text
  * the create rule made once for the store and the answer.
  */
-export function createHandler(rule: CreateRule, changes: PlantChanges, status: number): OperationHandler<PlantToStore, void> {
+export function createHandler(
+  rule: CreateRule,
+  changes: PlantChanges,
+  status: number,
+): OperationHandler<PlantToStore, void> {
   changes.tells('created');
   const committed = (plant: PlantToStore): void => {
     if (changes.heard) changes.committed({ event: 'created', id: plant.id, json: plant.json });
@@ -123,6 +139,7 @@ export function createHandler(rule: CreateRule, changes: PlantChanges, status: n
       if (stored === undefined) return committed(plant);
       return stored.then(() => committed(plant));
     },
-    answer: (plant, _stored, reply: FastifyReply) => reply.code(status).type('application/json; charset=utf-8').send(plant.json),
+    answer: (plant, _stored, reply: FastifyReply) =>
+      reply.code(status).type('application/json; charset=utf-8').send(plant.json),
   };
 }

@@ -22,11 +22,17 @@ export function answerErrorsAsRecords(app: FastifyInstance, bodyLimit: number): 
     if (error instanceof StoreUnavailableError) {
       // The database is away: nothing was stored, and the client may try again.
       request.log.warn({ reason: error.message }, 'store unavailable');
-      return sendError(reply, new ApiError('STORE_UNAVAILABLE', undefined, { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) }));
+      return sendError(
+        reply,
+        new ApiError('STORE_UNAVAILABLE', undefined, { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) }),
+      );
     }
     const { code, statusCode } = error as Partial<FastifyError>;
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return sendError(reply, new ApiError('PAYLOAD_TOO_LARGE', `Request body is too large: the limit is ${bodyLimit} bytes.`));
+      return sendError(
+        reply,
+        new ApiError('PAYLOAD_TOO_LARGE', `Request body is too large: the limit is ${bodyLimit} bytes.`),
+      );
     }
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, new ApiError('UNSUPPORTED_MEDIA_TYPE'));
     if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) {

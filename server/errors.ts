@@ -21,7 +21,11 @@ export const ERRORS = {
   ID_MISMATCH: { status: 400, error: 40009, message: "The body's id is not the id of the plant the path names." },
   // 40021-40029: the stub's controls and its Prefer header (server/stub/).
   PREFER_MALFORMED: { status: 400, error: 40021, message: 'Malformed Prefer header (RFC 7240 §2).' },
-  PREFER_UNDECLARED: { status: 400, error: 40022, message: 'Prefer asks for a response the operation does not declare.' },
+  PREFER_UNDECLARED: {
+    status: 400,
+    error: 40022,
+    message: 'Prefer asks for a response the operation does not declare.',
+  },
   STUB_INVALID_REQUEST: { status: 400, error: 40023, message: 'Invalid request to the stub controls.' },
   MISSING_CREDENTIALS: {
     status: 401,
@@ -36,14 +40,16 @@ export const ERRORS = {
   MALFORMED_TOKEN: {
     status: 401,
     error: 40103,
-    message: 'Malformed bearer token: a token is one or more of A-Z a-z 0-9 - . _ ~ + / followed by any = (RFC 6750 §2.1).',
+    message:
+      'Malformed bearer token: a token is one or more of A-Z a-z 0-9 - . _ ~ + / followed by any = (RFC 6750 §2.1).',
   },
   UNKNOWN_TOKEN: { status: 401, error: 40104, message: 'The bearer token is not accepted.' },
   // 40301-40309: the stub's controls and its Prefer header (server/stub/).
   PREFER_FORBIDDEN: {
     status: 403,
     error: 40301,
-    message: "Prefer asks for a code, a fault or a delay, which need the stub's admin token here: send Plantstore-Admin-Authorization: Bearer <admin token>.",
+    message:
+      "Prefer asks for a code, a fault or a delay, which need the stub's admin token here: send Plantstore-Admin-Authorization: Bearer <admin token>.",
   },
   CONTROLS_HOST_REFUSED: {
     status: 403,
@@ -63,10 +69,22 @@ export const ERRORS = {
   },
   HEADERS_TOO_LARGE: { status: 431, error: 43101, message: 'Request header fields are too large.' },
   INTERNAL: { status: 500, error: 50001, message: 'Internal server error.' },
-  NO_EXAMPLE: { status: 501, error: 50101, message: 'The document gives no example for this answer, and none could be made from its schema.' },
-  STUB_BUSY: { status: 503, error: 50301, message: 'Too many answers are held by the stub (its delays, hang and dribble faults): try again later.' },
+  NO_EXAMPLE: {
+    status: 501,
+    error: 50101,
+    message: 'The document gives no example for this answer, and none could be made from its schema.',
+  },
+  STUB_BUSY: {
+    status: 503,
+    error: 50301,
+    message: 'Too many answers are held by the stub (its delays, hang and dribble faults): try again later.',
+  },
   STORE_UNAVAILABLE: { status: 503, error: 50302, message: 'The plant store is unavailable: try again later.' },
-  STUB_DRIBBLE: { status: 503, error: 50303, message: 'The stub sent this answer a few bytes at a time (the fault dribble): nothing was stored.' },
+  STUB_DRIBBLE: {
+    status: 503,
+    error: 50303,
+    message: 'The stub sent this answer a few bytes at a time (the fault dribble): nothing was stored.',
+  },
   STORE_FULL: { status: 507, error: 50701, message: 'The store is full: no more plants can be stored.' },
 } as const satisfies Record<string, { status: number; error: number; message: string }>;
 

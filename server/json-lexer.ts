@@ -15,7 +15,16 @@ export class JsonSyntaxError extends Error {
 
 /** RFC 8259 §7: the two-character escapes, by the code of the character after the backslash: the code unit each stands for, -1 for none. */
 const SHORT_ESCAPES = new Int32Array(128).fill(-1);
-for (const [escape, unit] of [['"', '"'], ['\\', '\\'], ['/', '/'], ['b', '\b'], ['f', '\f'], ['n', '\n'], ['r', '\r'], ['t', '\t']] as const) {
+for (const [escape, unit] of [
+  ['"', '"'],
+  ['\\', '\\'],
+  ['/', '/'],
+  ['b', '\b'],
+  ['f', '\f'],
+  ['n', '\n'],
+  ['r', '\r'],
+  ['t', '\t'],
+] as const) {
   SHORT_ESCAPES[escape.charCodeAt(0)] = unit.charCodeAt(0);
 }
 

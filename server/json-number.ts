@@ -28,7 +28,13 @@ export function isDigit(c: number): boolean {
  * integer when it is one, else a double, or a NonIntegralNumber when that
  * double would be an integer.
  */
-export function numberValue(negative: boolean, intDigits: string, fracDigits: string, exponent: number, numeral: string): number | bigint | NonIntegralNumber {
+export function numberValue(
+  negative: boolean,
+  intDigits: string,
+  fracDigits: string,
+  exponent: number,
+  numeral: string,
+): number | bigint | NonIntegralNumber {
   const integer = exactInteger(negative, intDigits + fracDigits, exponent - fracDigits.length);
   if (integer !== undefined) return integer;
   const double = Number(numeral);

@@ -90,7 +90,17 @@ export class SentReader {
     let end = pos + 1;
     for (;;) {
       const d = this.text.charCodeAt(end);
-      if (d === 0x2c || d === 0x7d || d === 0x5d || d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09 || Number.isNaN(d)) break;
+      if (
+        d === 0x2c ||
+        d === 0x7d ||
+        d === 0x5d ||
+        d === 0x20 ||
+        d === 0x0a ||
+        d === 0x0d ||
+        d === 0x09 ||
+        Number.isNaN(d)
+      )
+        break;
       end++;
     }
     out?.push(this.text.slice(pos, end));

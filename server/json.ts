@@ -41,7 +41,9 @@ export interface ParseOptions {
 /** Longest member name a message quotes whole: a client needs no echo of the 500 KB name it sent. */
 export const QUOTED_NAME_LIMIT = 64;
 const quoteShortened = (name: string): string =>
-  name.length <= QUOTED_NAME_LIMIT ? JSON.stringify(name) : `${JSON.stringify(name.slice(0, QUOTED_NAME_LIMIT))}… (${name.length} characters)`;
+  name.length <= QUOTED_NAME_LIMIT
+    ? JSON.stringify(name)
+    : `${JSON.stringify(name.slice(0, QUOTED_NAME_LIMIT))}… (${name.length} characters)`;
 
 export function parseJson(text: string, options: ParseOptions = {}): JsonValue {
   return new Parser(text, options.maxDepth ?? JSON_MAX_DEPTH, options.topLevelNames).parseDocument();
@@ -222,7 +224,8 @@ class Parser extends JsonLexer {
     }
     this.pos = pos;
     // The common case, decided here: a plain integer numeral that fits a double exactly.
-    if (fracDigits === '' && exponent === 0 && intDigits.length <= 15) return negative ? -Number(intDigits) || 0 : Number(intDigits);
+    if (fracDigits === '' && exponent === 0 && intDigits.length <= 15)
+      return negative ? -Number(intDigits) || 0 : Number(intDigits);
     return numberValue(negative, intDigits, fracDigits, exponent, text.slice(start, pos));
   }
 }

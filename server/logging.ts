@@ -32,7 +32,13 @@ export interface ServerLog {
  * read by more people than the tokens are meant for.
  */
 function requestFields(request: FastifyRequest): Record<string, unknown> {
-  return { method: request.method, url: redactTarget(request.url), host: request.headers.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
+  return {
+    method: request.method,
+    url: redactTarget(request.url),
+    host: request.headers.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
 }
 
 /**
@@ -261,8 +267,18 @@ function prettyLines(colorize: boolean): (line: string) => string {
 }
 
 /** The server's log on `fd`; `secrets` never appear in it (valueRedactor), in either format. */
-export function createServerLog(level: string, fd = 1, secrets: readonly string[] = [], format: LogFormat = 'json', colorize = false): ServerLog {
-  const batches = new LineBatches(new LogFile(fd), valueRedactor(secrets), format === 'pretty' ? prettyLines(colorize) : undefined);
+export function createServerLog(
+  level: string,
+  fd = 1,
+  secrets: readonly string[] = [],
+  format: LogFormat = 'json',
+  colorize = false,
+): ServerLog {
+  const batches = new LineBatches(
+    new LogFile(fd),
+    valueRedactor(secrets),
+    format === 'pretty' ? prettyLines(colorize) : undefined,
+  );
   const logger = pino(
     {
       level,

@@ -15,7 +15,10 @@ import { countedBytes, plantBytes, plantFromJson, type MemoryStore, type PlantEn
 const MIN_DEAD_INDEXES = 1024;
 const MIN_DEAD_BYTES = 1024 * 1024;
 
-export function createMemoryStore(maxPlants: number = DEFAULT_MAX_PLANTS, maxBytes: number = DEFAULT_MAX_BYTES): MemoryStore {
+export function createMemoryStore(
+  maxPlants: number = DEFAULT_MAX_PLANTS,
+  maxBytes: number = DEFAULT_MAX_BYTES,
+): MemoryStore {
   // Keyed by the id as a number when it is a safe integer (most ids), else by
   // its decimal string; keyOf maps each id to exactly one key, so number and
   // string keys never stand for the same id. The heap holds nothing per plant.
@@ -46,7 +49,11 @@ export function createMemoryStore(maxPlants: number = DEFAULT_MAX_PLANTS, maxByt
   };
   const compactWhenWorthIt = (): void => {
     const deadIndexes = ids.length - ids.size;
-    if (deadIndexes <= Math.max(MIN_DEAD_INDEXES, ids.size / 4) && texts.deadBytes <= Math.max(MIN_DEAD_BYTES, bytes / 4)) return;
+    if (
+      deadIndexes <= Math.max(MIN_DEAD_INDEXES, ids.size / 4) &&
+      texts.deadBytes <= Math.max(MIN_DEAD_BYTES, bytes / 4)
+    )
+      return;
     const old = { ids, seqs };
     texts = texts.compacted((index) => old.ids.holds(index));
     ids = new PlantIds();

@@ -91,7 +91,11 @@ export function pipeline<Input, Result>(options: PipelineOptions<Input, Result>)
   const withBody = requestMediaTypes !== undefined;
   return [
     // Credentials first: a request without them is answered before its body is read.
-    { name: 'credentials', phase: 'onRequest', run: authenticator === undefined ? undefined : checkCredentials(authenticator) },
+    {
+      name: 'credentials',
+      phase: 'onRequest',
+      run: authenticator === undefined ? undefined : checkCredentials(authenticator),
+    },
     { name: 'Prefer', stubOnly: true, phase: 'onRequest', run: stub?.prefer },
     { name: 'parameters', phase: 'onRequest', run: parameters },
     { name: 'content type', phase: 'preParsing', run: withBody ? requireMediaType(requestMediaTypes) : undefined },
@@ -105,7 +109,11 @@ export function pipeline<Input, Result>(options: PipelineOptions<Input, Result>)
       phase: 'handler',
       run: (input, reply) => {
         // RFC 9112 §9.6: nothing is done for an answer that cannot reach its client (wire.ts).
-        if (!answerCanBeDelivered(reply)) throw new ApiError('MALFORMED_REQUEST', 'Request not processed: the connection closes after an earlier answer.');
+        if (!answerCanBeDelivered(reply))
+          throw new ApiError(
+            'MALFORMED_REQUEST',
+            'Request not processed: the connection closes after an earlier answer.',
+          );
         return handler.store(input, reply);
       },
     },
@@ -129,7 +137,10 @@ export function routeOptionsOf<Input, Result>(stages: ReadonlyArray<Stage<Input,
   let phase = 0;
   for (const stage of stages) {
     const at = PHASES.indexOf(stage.phase);
-    if (at < phase) throw new Error(`the pipeline's stage ${stage.name} runs in ${stage.phase}, before the stage above it (${PHASES[phase]})`);
+    if (at < phase)
+      throw new Error(
+        `the pipeline's stage ${stage.name} runs in ${stage.phase}, before the stage above it (${PHASES[phase]})`,
+      );
     phase = at;
     // A stage that does not apply has nothing to run.
     switch (stage.phase) {
@@ -154,7 +165,9 @@ export function routeOptionsOf<Input, Result>(stages: ReadonlyArray<Stage<Input,
   }
   const [schema, store, answer] = steps;
   if (steps.length !== 3 || schema?.name !== 'schema' || store?.name !== 'store' || answer?.name !== 'answer') {
-    throw new Error(`the pipeline's handler steps are schema, store and answer, in this order; declared: ${steps.map(({ name }) => name).join(', ')}`);
+    throw new Error(
+      `the pipeline's handler steps are schema, store and answer, in this order; declared: ${steps.map(({ name }) => name).join(', ')}`,
+    );
   }
   const [toInput, keep, send] = [schema.run, store.run, answer.run];
   // A plain function: Fastify hands what it throws to the error handler.

@@ -60,7 +60,12 @@ export class PlantTexts {
     const oldBytes = old & ~UTF16;
     const sameEncoding = (old & UTF16) === (bytes === text.length ? 0 : UTF16);
     if (sameEncoding && bytes <= oldBytes) {
-      this.chunks[this.chunkOf[index]!]!.write(text, this.start[index]!, bytes, bytes === text.length ? 'latin1' : 'utf16le');
+      this.chunks[this.chunkOf[index]!]!.write(
+        text,
+        this.start[index]!,
+        bytes,
+        bytes === text.length ? 'latin1' : 'utf16le',
+      );
       this.length[index] = (old & UTF16) | bytes;
       this.dead += oldBytes - bytes;
       return;

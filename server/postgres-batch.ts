@@ -19,8 +19,16 @@ export interface PendingCreate {
 export type RunBatch = (batch: readonly PendingCreate[]) => Promise<CreateResult[]>;
 
 /** `create(entry)` resolves with that create's outcome, once the statement that carried it has committed. */
-export function createBatcher(run: RunBatch, inFlight: number, maxBatch: number): (entry: PendingCreate) => Promise<CreateResult> {
-  const queue: Array<{ entry: PendingCreate; resolve: (result: CreateResult) => void; reject: (error: unknown) => void }> = [];
+export function createBatcher(
+  run: RunBatch,
+  inFlight: number,
+  maxBatch: number,
+): (entry: PendingCreate) => Promise<CreateResult> {
+  const queue: Array<{
+    entry: PendingCreate;
+    resolve: (result: CreateResult) => void;
+    reject: (error: unknown) => void;
+  }> = [];
   let running = 0;
   const next = (): void => {
     while (running < inFlight && queue.length > 0) {
@@ -28,7 +36,7 @@ export function createBatcher(run: RunBatch, inFlight: number, maxBatch: number)
       // batch, and so for the first's commit or rollback, as it would alone.
       const ids = new Set<string>();
       const taken: typeof queue = [];
-      for (let i = 0; i < queue.length && taken.length < maxBatch; ) {
+      for (let i = 0; i < queue.length && taken.length < maxBatch;) {
         if (ids.has(queue[i]!.entry.id)) i++;
         else {
           ids.add(queue[i]!.entry.id);
@@ -55,12 +63,24 @@ export function createBatcher(run: RunBatch, inFlight: number, maxBatch: number)
 }
 
 /** One statement: plantstore_create_batch (postgres-schema.ts), each create's outcome in the batch's order. */
-export async function runBatch(pool: pg.Pool, batch: readonly PendingCreate[], caps: { maxPlants: number; maxBytes: number }, fast: boolean): Promise<CreateResult[]> {
+export async function runBatch(
+  pool: pg.Pool,
+  batch: readonly PendingCreate[],
+  caps: { maxPlants: number; maxBytes: number },
+  fast: boolean,
+): Promise<CreateResult[]> {
   const { rows } = await pool.query<{ results: CreateResult[] }>({
     // Named: the database parses and plans it once per connection.
     name: 'plantstore_create_batch',
     text: 'SELECT plantstore_create_batch($1::bigint[], $2::text[], $3::bigint[], $4, $5, $6) AS results',
-    values: [batch.map(({ id }) => id), batch.map(({ json }) => json), batch.map(({ bytes }) => bytes), caps.maxPlants, caps.maxBytes, fast],
+    values: [
+      batch.map(({ id }) => id),
+      batch.map(({ json }) => json),
+      batch.map(({ bytes }) => bytes),
+      caps.maxPlants,
+      caps.maxBytes,
+      fast,
+    ],
   });
   return rows[0]!.results;
 }

@@ -30,13 +30,18 @@ export const PAGE_SQL = `SELECT seq::text AS seq, id::text AS id, CASE WHEN kept
   ) AS counted ORDER BY counted.seq`;
 
 /** A batch of a filtered page: $1 after, $2 rows; ordered by the column, not by the text the answer names seq. */
-export const SCAN_SQL = 'SELECT seq::text AS seq, id::text AS id, plant FROM plantstore_plants WHERE seq > $1 ORDER BY plantstore_plants.seq LIMIT $2';
+export const SCAN_SQL =
+  'SELECT seq::text AS seq, id::text AS id, plant FROM plantstore_plants WHERE seq > $1 ORDER BY plantstore_plants.seq LIMIT $2';
 
 async function plainPage(pool: pg.Pool, { after, limit, maxBytes, skip = 0 }: PageQuery): Promise<PlantPage> {
   // The plants after `after` (past the `skip` first, found in the seq index) up to the limit and
   // one more (is there a next page?), with their running byte count; a plant's text is sent only
   // when it is in the page.
-  const { rows } = await pool.query<{ seq: string; id: string; plant: string | null }>({ name: 'plantstore_list', text: PAGE_SQL, values: [after, limit, maxBytes, skip] });
+  const { rows } = await pool.query<{ seq: string; id: string; plant: string | null }>({
+    name: 'plantstore_list',
+    text: PAGE_SQL,
+    values: [after, limit, maxBytes, skip],
+  });
   const plants: PlantEntry[] = [];
   let last = after;
   for (const row of rows) {
@@ -47,7 +52,11 @@ async function plainPage(pool: pg.Pool, { after, limit, maxBytes, skip = 0 }: Pa
   return { plants, next: null };
 }
 
-async function matchedPage(pool: pg.Pool, { after, limit, maxBytes, skip = 0, maxExamined = Number.POSITIVE_INFINITY }: PageQuery, match: (json: string) => boolean): Promise<PlantPage> {
+async function matchedPage(
+  pool: pg.Pool,
+  { after, limit, maxBytes, skip = 0, maxExamined = Number.POSITIVE_INFINITY }: PageQuery,
+  match: (json: string) => boolean,
+): Promise<PlantPage> {
   const plants: PlantEntry[] = [];
   let counted = 0;
   let skipped = 0;
@@ -56,7 +65,11 @@ async function matchedPage(pool: pg.Pool, { after, limit, maxBytes, skip = 0, ma
   let last = after;
   for (;;) {
     const size = Math.min(MATCH_BATCH, maxExamined - examined + 1);
-    const { rows } = await pool.query<{ seq: string; id: string; plant: string }>({ name: 'plantstore_scan', text: SCAN_SQL, values: [last, size] });
+    const { rows } = await pool.query<{ seq: string; id: string; plant: string }>({
+      name: 'plantstore_scan',
+      text: SCAN_SQL,
+      values: [last, size],
+    });
     for (const row of rows) {
       if (examined >= maxExamined) return { plants, next: last };
       examined++;

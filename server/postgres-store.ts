@@ -8,7 +8,16 @@ import { DATABASE_CONNECT_TIMEOUT, DATABASE_STATEMENT_TIMEOUT, DEFAULT_POOL_SIZE
 import { createBatcher, runBatch } from './postgres-batch.js';
 import { listPage } from './postgres-list.js';
 import { CREATE_SCHEMA, MIGRATE, SCHEMA_LOCK_KEY, SCHEMA_VERSION } from './postgres-schema.js';
-import { plantBytes, plantFromJson, StoreStartError, StoreUnavailableError, type CreateAllResult, type CreateResult, type PlantStore, type UpdateResult } from './store.js';
+import {
+  plantBytes,
+  plantFromJson,
+  StoreStartError,
+  StoreUnavailableError,
+  type CreateAllResult,
+  type CreateResult,
+  type PlantStore,
+  type UpdateResult,
+} from './store.js';
 
 export interface PostgresStoreOptions {
   /** postgres://user:password@host:port/database */
@@ -24,7 +33,6 @@ export interface PostgresStoreOptions {
   /** Told of errors on idle connections (the database restarting), which would otherwise go unseen. */
   onIdleError?: (error: Error) => void;
 }
-
 
 /** `url` with its password replaced by `***`, for messages and logs; the input itself when it is not a URL. */
 export function redactDatabaseUrl(url: string): string {
@@ -74,20 +82,30 @@ async function createSchema(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStor
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
-    const present = await client.query<{ found: boolean }>(`SELECT to_regclass('plantstore_schema') IS NOT NULL AS found`);
+    const present = await client.query<{ found: boolean }>(
+      `SELECT to_regclass('plantstore_schema') IS NOT NULL AS found`,
+    );
     if (present.rows[0]!.found) {
       const { rows } = await client.query<{ version: number }>('SELECT version FROM plantstore_schema');
       const found = rows[0]?.version;
       if (found !== undefined && found > SCHEMA_VERSION) {
-        throw new StoreStartError(`the database holds the plant store's schema version ${found}, newer than this server's ${SCHEMA_VERSION}: run a newer server`);
+        throw new StoreStartError(
+          `the database holds the plant store's schema version ${found}, newer than this server's ${SCHEMA_VERSION}: run a newer server`,
+        );
       }
     }
     await client.query(CREATE_SCHEMA);
     await client.query(MIGRATE);
     // The slices cut from this server's caps now, not by its first create (which would roll back and run again).
-    await client.query('SELECT plantstore_cut(0, 0, 0, $1, $2) FROM plantstore_usage_shards WHERE shard = 0 AND (max_plants IS DISTINCT FROM $1 OR max_bytes IS DISTINCT FROM $2)', [maxPlants, maxBytes]);
+    await client.query(
+      'SELECT plantstore_cut(0, 0, 0, $1, $2) FROM plantstore_usage_shards WHERE shard = 0 AND (max_plants IS DISTINCT FROM $1 OR max_bytes IS DISTINCT FROM $2)',
+      [maxPlants, maxBytes],
+    );
     // Not newer (refused above): an older version was migrated to this one.
-    await client.query('INSERT INTO plantstore_schema (version) VALUES ($1) ON CONFLICT (singleton) DO UPDATE SET version = EXCLUDED.version', [SCHEMA_VERSION]);
+    await client.query(
+      'INSERT INTO plantstore_schema (version) VALUES ($1) ON CONFLICT (singleton) DO UPDATE SET version = EXCLUDED.version',
+      [SCHEMA_VERSION],
+    );
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
@@ -97,7 +115,10 @@ async function createSchema(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStor
   }
 }
 
-function postgresStore(pool: pg.Pool, { maxPlants, maxBytes, poolSize = DEFAULT_POOL_SIZE }: PostgresStoreOptions): PlantStore {
+function postgresStore(
+  pool: pg.Pool,
+  { maxPlants, maxBytes, poolSize = DEFAULT_POOL_SIZE }: PostgresStoreOptions,
+): PlantStore {
   /** Runs `work` with the database's failures turned into StoreUnavailableError (503, Retry-After). */
   const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
@@ -107,9 +128,13 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes, poolSize = DEFAULT_
     }
   };
   /** `work` inside one transaction, on one connection: committed when it answers `keep`, else rolled back; run again the slow way (fastThenSlow). */
-  const transaction = <T,>(work: (client: pg.PoolClient, fast: boolean) => Promise<{ keep: boolean; outcome: T }>): Promise<T> =>
-    guarded(() => fastThenSlow((fast) => once(work, fast)));
-  const once = async <T,>(work: (client: pg.PoolClient, fast: boolean) => Promise<{ keep: boolean; outcome: T }>, fast: boolean): Promise<T> => {
+  const transaction = <T>(
+    work: (client: pg.PoolClient, fast: boolean) => Promise<{ keep: boolean; outcome: T }>,
+  ): Promise<T> => guarded(() => fastThenSlow((fast) => once(work, fast)));
+  const once = async <T>(
+    work: (client: pg.PoolClient, fast: boolean) => Promise<{ keep: boolean; outcome: T }>,
+    fast: boolean,
+  ): Promise<T> => {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
@@ -125,13 +150,26 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes, poolSize = DEFAULT_
   };
 
   /** Counts a change on `id`'s shard within the caps (plantstore_count); whether it fit. */
-  const count = async (client: pg.PoolClient, fast: boolean, id: string, plants: number, bytes: number): Promise<boolean> => {
-    const { rows } = await client.query<{ fits: boolean }>('SELECT plantstore_count(plantstore_shard($1), $2, $3, $4, $5, $6) AS fits', [id, plants, bytes, maxPlants, maxBytes, fast]);
+  const count = async (
+    client: pg.PoolClient,
+    fast: boolean,
+    id: string,
+    plants: number,
+    bytes: number,
+  ): Promise<boolean> => {
+    const { rows } = await client.query<{ fits: boolean }>(
+      'SELECT plantstore_count(plantstore_shard($1), $2, $3, $4, $5, $6) AS fits',
+      [id, plants, bytes, maxPlants, maxBytes, fast],
+    );
     return rows[0]!.fits;
   };
 
   // One statement per batch, as many at once as the pool holds connections (postgres-batch.ts).
-  const batched = createBatcher((batch) => fastThenSlow((fast) => runBatch(pool, batch, { maxPlants, maxBytes }, fast)), poolSize, CREATE_BATCH);
+  const batched = createBatcher(
+    (batch) => fastThenSlow((fast) => runBatch(pool, batch, { maxPlants, maxBytes }, fast)),
+    poolSize,
+    CREATE_BATCH,
+  );
 
   return {
     create: (id, json) => guarded(() => batched({ id, json, bytes: plantBytes(id, json) })),
@@ -167,7 +205,11 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes, poolSize = DEFAULT_
 
     read: (id) =>
       guarded(async () => {
-        const { rows } = await pool.query<{ plant: string }>({ name: 'plantstore_read', text: 'SELECT plant FROM plantstore_plants WHERE id = $1', values: [id] });
+        const { rows } = await pool.query<{ plant: string }>({
+          name: 'plantstore_read',
+          text: 'SELECT plant FROM plantstore_plants WHERE id = $1',
+          values: [id],
+        });
         return rows[0]?.plant;
       }),
 
@@ -176,7 +218,10 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes, poolSize = DEFAULT_
       let refusal: { error: unknown } | undefined;
       const outcome = await transaction<UpdateResult>(async (client, fast) => {
         // The row's lock first, then the usage shards', as every write takes them: no deadlock.
-        const { rows } = await client.query<{ plant: string; bytes: string }>('SELECT plant, bytes FROM plantstore_plants WHERE id = $1 FOR UPDATE', [id]);
+        const { rows } = await client.query<{ plant: string; bytes: string }>(
+          'SELECT plant, bytes FROM plantstore_plants WHERE id = $1 FOR UPDATE',
+          [id],
+        );
         if (rows[0] === undefined) return { keep: false, outcome: 'missing' };
         let json: string;
         try {
@@ -207,14 +252,17 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes, poolSize = DEFAULT_
         return rows[0]?.plant;
       }),
 
-    list: (after, limit, pageBytes, options = {}) => guarded(() => listPage(pool, { after, limit, maxBytes: pageBytes, ...options })),
+    list: (after, limit, pageBytes, options = {}) =>
+      guarded(() => listPage(pool, { after, limit, maxBytes: pageBytes, ...options })),
 
     clear: () =>
       transaction(async (client) => {
         // The plants' table first, as every create locks it before the usage shards (in their order): no deadlock.
         await client.query('LOCK TABLE plantstore_plants IN ACCESS EXCLUSIVE MODE');
         await client.query('SELECT 1 FROM plantstore_usage_shards ORDER BY shard FOR UPDATE');
-        const { rows } = await client.query<{ plants: string }>('SELECT sum(plants) AS plants FROM plantstore_usage_shards');
+        const { rows } = await client.query<{ plants: string }>(
+          'SELECT sum(plants) AS plants FROM plantstore_usage_shards',
+        );
         await client.query('TRUNCATE plantstore_plants');
         // The slices stay: every count is within its slice, and the slices still add up to the caps.
         await client.query('UPDATE plantstore_usage_shards SET plants = 0, bytes = 0');
@@ -223,7 +271,9 @@ function postgresStore(pool: pg.Pool, { maxPlants, maxBytes, poolSize = DEFAULT_
 
     usage: () =>
       guarded(async () => {
-        const { rows } = await pool.query<{ plants: string; bytes: string }>('SELECT sum(plants) AS plants, sum(bytes) AS bytes FROM plantstore_usage_shards');
+        const { rows } = await pool.query<{ plants: string; bytes: string }>(
+          'SELECT sum(plants) AS plants, sum(bytes) AS bytes FROM plantstore_usage_shards',
+        );
         return { plants: Number(rows[0]!.plants), bytes: Number(rows[0]!.bytes) };
       }),
 

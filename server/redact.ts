@@ -17,16 +17,31 @@ const CREDENTIAL_NAME = /token|key|secret|passw|pwd|auth|credential|session|cook
  * first words an Authorization value keeps: anything else may be the secret
  * itself, sent without a scheme.
  */
-const AUTH_SCHEMES = new Set(
-  ['basic', 'bearer', 'concealed', 'digest', 'dpop', 'gnap', 'hoba', 'mutual', 'negotiate', 'ntlm', 'oauth', 'privatetoken', 'scram-sha-1', 'scram-sha-256', 'vapid'],
-);
+const AUTH_SCHEMES = new Set([
+  'basic',
+  'bearer',
+  'concealed',
+  'digest',
+  'dpop',
+  'gnap',
+  'hoba',
+  'mutual',
+  'negotiate',
+  'ntlm',
+  'oauth',
+  'privatetoken',
+  'scram-sha-1',
+  'scram-sha-256',
+  'vapid',
+]);
 
 /** Credentials keep a registered scheme and lose the rest (`Bearer <redacted>`); other credential headers are replaced whole. */
 export function redactHeaders(headers: FastifyRequest['headers']): Record<string, string | string[] | undefined> {
   const out: Record<string, string | string[] | undefined> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || !CREDENTIAL_NAME.test(name)) out[name] = value;
-    else if (name === 'authorization' || name === 'proxy-authorization') out[name] = Array.isArray(value) ? value.map(keepScheme) : keepScheme(value);
+    else if (name === 'authorization' || name === 'proxy-authorization')
+      out[name] = Array.isArray(value) ? value.map(keepScheme) : keepScheme(value);
     else out[name] = Array.isArray(value) ? value.map(() => REDACTED) : REDACTED;
   }
   return out;
@@ -86,11 +101,19 @@ export function valueRedactor(secrets: Iterable<string>): (text: string) => stri
   for (const secret of secrets) {
     if (secret.length < MIN_SECRET_LENGTH) continue;
     const encoded = encodeURIComponent(secret);
-    for (const form of [secret, encoded, encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()), secret.replace(/\//g, '\\/')]) forms.add(form);
+    for (const form of [
+      secret,
+      encoded,
+      encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+      secret.replace(/\//g, '\\/'),
+    ])
+      forms.add(form);
   }
   if (forms.size === 0) return (text) => text;
   // Longest first, so that a secret is not half replaced by a shorter one it contains.
-  const alternatives = [...forms].sort((a, b) => b.length - a.length).map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const alternatives = [...forms]
+    .sort((a, b) => b.length - a.length)
+    .map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   const pattern = new RegExp(alternatives.join('|'), 'g');
   return (text) => (text.length < MIN_SECRET_LENGTH ? text : text.replace(pattern, REDACTED));
 }

@@ -4,7 +4,14 @@
 // document (scripts/bundle-server.mjs) and validation.ts loads. Apart from
 // validation.ts, which imports the generated module: the build imports this
 // before that module exists.
-import { DocumentError, createOperation, OPENAPI_PATH, readOpenApi, resolveReference, type OpenApiDocument } from '../spec/openapi.js';
+import {
+  DocumentError,
+  createOperation,
+  OPENAPI_PATH,
+  readOpenApi,
+  resolveReference,
+  type OpenApiDocument,
+} from '../spec/openapi.js';
 import { childPointer } from '../spec/schema-keywords.js';
 import { validatorModule, type ValidatorOptions } from '../spec/validator.js';
 import { NonIntegralNumber } from './json.js';
@@ -38,11 +45,17 @@ export function requestBodyValidatorModule(specPath: string = OPENAPI_PATH): str
 export function requestBodySchema(doc: OpenApiDocument) {
   const { path, method, operation, pointer } = createOperation(doc);
   const bodyPointer = childPointer(pointer, 'requestBody');
-  if (operation.requestBody === undefined) throw new DocumentError(bodyPointer, 'requestBody', `${method} ${path} declares no request body`);
+  if (operation.requestBody === undefined)
+    throw new DocumentError(bodyPointer, 'requestBody', `${method} ${path} declares no request body`);
   const { value: requestBody, pointer: requestBodyPointer } = resolveReference(doc, operation.requestBody, bodyPointer);
   const content = requestBody.content ?? {};
   const schemaPointer = childPointer(requestBodyPointer, 'content', JSON_MEDIA_TYPE, 'schema');
   const schema = content[JSON_MEDIA_TYPE]?.schema;
-  if (schema === undefined) throw new DocumentError(childPointer(requestBodyPointer, 'content'), 'content', `${method} ${path}: the server reads ${JSON_MEDIA_TYPE} request bodies, and the document declares no schema for one`);
+  if (schema === undefined)
+    throw new DocumentError(
+      childPointer(requestBodyPointer, 'content'),
+      'content',
+      `${method} ${path}: the server reads ${JSON_MEDIA_TYPE} request bodies, and the document declares no schema for one`,
+    );
   return { path, method, operation, pointer, requestBody, content, schema, schemaPointer };
 }

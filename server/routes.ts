@@ -26,7 +26,10 @@ export interface OperationRoutesOptions {
 }
 
 /** The pipeline of one served operation. */
-export function operationPipeline(operation: ServedOperation, { authenticator, bodyLimit, stub }: OperationRoutesOptions) {
+export function operationPipeline(
+  operation: ServedOperation,
+  { authenticator, bodyLimit, stub }: OperationRoutesOptions,
+) {
   return pipeline({
     authenticator: operation.credentials ? authenticator : undefined,
     parameters: operation.parameters,
@@ -39,12 +42,21 @@ export function operationPipeline(operation: ServedOperation, { authenticator, b
 }
 
 /** A route for each served operation, made of its pipeline and of nothing else. */
-export function operationRoutes(app: FastifyInstance, operations: readonly ServedOperation[], options: OperationRoutesOptions): void {
+export function operationRoutes(
+  app: FastifyInstance,
+  operations: readonly ServedOperation[],
+  options: OperationRoutesOptions,
+): void {
   // Declared once, so that every request has the same shape (the stage `parameters` fills it in).
   app.decorateRequest('parameterValues', null);
   for (const operation of operations) {
     // RFC 9110 §9.3.2: HEAD is GET without the content, wherever the document declares GET.
-    app.route({ method: operation.method, url: routePath(operation.path), exposeHeadRoute: operation.method === 'GET', ...routeOptionsOf(operationPipeline(operation, options)) });
+    app.route({
+      method: operation.method,
+      url: routePath(operation.path),
+      exposeHeadRoute: operation.method === 'GET',
+      ...routeOptionsOf(operationPipeline(operation, options)),
+    });
   }
 }
 
@@ -53,9 +65,16 @@ const NAMED_PATHS = 8;
 
 /** The 404 of a path the document does not have: the message names the document's operation, or its paths. */
 export function notFound(operations: ReadonlyArray<Pick<ServedOperation, 'method' | 'path'>>): ApiError {
-  if (operations.length === 1) return new ApiError('NOT_FOUND', `No such resource: the API has one operation, ${operations[0]!.method} ${operations[0]!.path}.`);
+  if (operations.length === 1)
+    return new ApiError(
+      'NOT_FOUND',
+      `No such resource: the API has one operation, ${operations[0]!.method} ${operations[0]!.path}.`,
+    );
   const paths = [...new Set(operations.map(({ path }) => path))];
-  const named = paths.length <= NAMED_PATHS ? paths.join(', ') : `${paths.slice(0, NAMED_PATHS).join(', ')} and ${paths.length - NAMED_PATHS} more`;
+  const named =
+    paths.length <= NAMED_PATHS
+      ? paths.join(', ')
+      : `${paths.slice(0, NAMED_PATHS).join(', ')} and ${paths.length - NAMED_PATHS} more`;
   return new ApiError('NOT_FOUND', `No such resource: the API's paths are ${named}.`);
 }
 
@@ -81,8 +100,14 @@ export function methodsAt(operations: ReadonlyArray<Pick<ServedOperation, 'metho
  * id is an integer), answered before the body is read: otherwise a body sent
  * to an unknown route is parsed first and answered 400, 413 or 415.
  */
-export function answerUnroutedRequests(app: FastifyInstance, operations: ReadonlyArray<Pick<ServedOperation, 'method' | 'path' | 'pathPattern'>>): void {
-  const templates = operations.map(({ path, pathPattern }) => ({ pattern: pathPattern, error: methodNotAllowed(path, methodsAt(operations, path)) }));
+export function answerUnroutedRequests(
+  app: FastifyInstance,
+  operations: ReadonlyArray<Pick<ServedOperation, 'method' | 'path' | 'pathPattern'>>,
+): void {
+  const templates = operations.map(({ path, pathPattern }) => ({
+    pattern: pathPattern,
+    error: methodNotAllowed(path, methodsAt(operations, path)),
+  }));
   const missing = notFound(operations);
   // Any other method on a declared path, including methods Fastify does not route (PROPFIND, ...).
   const routingError = (request: FastifyRequest): ApiError => {
@@ -92,7 +117,12 @@ export function answerUnroutedRequests(app: FastifyInstance, operations: Readonl
   app.addHook('onRequest', (request, _reply, done) => {
     // RFC 9112 §3.2: a server MUST respond with 400 to an HTTP/1.1 request that lacks a Host header.
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-      return done(new ApiError('MALFORMED_REQUEST', 'Malformed request: an HTTP/1.1 request must carry a Host header (RFC 9112 §3.2).'));
+      return done(
+        new ApiError(
+          'MALFORMED_REQUEST',
+          'Malformed request: an HTTP/1.1 request must carry a Host header (RFC 9112 §3.2).',
+        ),
+      );
     }
     done(request.is404 ? routingError(request) : undefined);
   });
@@ -111,7 +141,10 @@ export function healthRoute(app: FastifyInstance, store: PlantStore): void {
     if (ok) return { status: 'ok', store: kind };
     // The driver's reason names hosts and ports: the log gets it, not whoever reaches the open endpoint.
     request.log.warn({ reason }, 'health: the store does not answer');
-    return reply.code(503).header('retry-after', String(STORE_RETRY_AFTER_SECONDS)).send({ status: 'unavailable', store: kind, reason: 'the store does not answer (the server log says why)' });
+    return reply
+      .code(503)
+      .header('retry-after', String(STORE_RETRY_AFTER_SECONDS))
+      .send({ status: 'unavailable', store: kind, reason: 'the store does not answer (the server log says why)' });
   });
 }
 

@@ -13,7 +13,10 @@ import { readWebhookConfig } from './webhooks/config.js';
 function refuseToStart(error: StartError): never {
   log?.flush();
   // A document the server cannot serve: the keyword and its location, never a stack trace.
-  const message = error.code === 'PLANTSTORE_DOCUMENT' ? `cannot serve the OpenAPI document ${config?.specPath ?? 'spec/openapi.yaml'}: ${error.message}` : error.message;
+  const message =
+    error.code === 'PLANTSTORE_DOCUMENT'
+      ? `cannot serve the OpenAPI document ${config?.specPath ?? 'spec/openapi.yaml'}: ${error.message}`
+      : error.message;
   process.stderr.write(`plantstore: ${message}\n`);
   process.exit(error.exitCode);
 }
@@ -33,10 +36,19 @@ try {
   config = readConfig();
   stub = readStubConfig();
   // Every line of the log is redacted by value: the tokens, the admin token and the database's password never appear, whatever carries them.
-  const secrets = [...(stub.controlsToken === undefined ? [] : [stub.controlsToken]), ...(databasePassword(config.databaseUrl) ?? [])];
+  const secrets = [
+    ...(stub.controlsToken === undefined ? [] : [stub.controlsToken]),
+    ...(databasePassword(config.databaseUrl) ?? []),
+  ];
   // Pretty at a terminal, JSON lines elsewhere or as LOG_FORMAT says; colours only at a terminal without NO_COLOR.
   const format = logFormat(process.stdout.isTTY === true, config.logFormat);
-  log = createServerLog(config.logLevel, 1, [...(config.tokens ?? []), ...secrets], format, process.stdout.isTTY === true && !process.env.NO_COLOR);
+  log = createServerLog(
+    config.logLevel,
+    1,
+    [...(config.tokens ?? []), ...secrets],
+    format,
+    process.stdout.isTTY === true && !process.env.NO_COLOR,
+  );
   checkTogether(config, stub);
   if (config.databaseUrl !== undefined) {
     const logger = log.logger;
@@ -48,7 +60,8 @@ try {
       maxPlants: config.maxPlants,
       maxBytes: config.maxBytes,
       poolSize: config.databasePool,
-      onIdleError: (error) => logger.warn({ reason: error.message }, 'a database connection closed; the next request opens another'),
+      onIdleError: (error) =>
+        logger.warn({ reason: error.message }, 'a database connection closed; the next request opens another'),
     });
   }
   app = buildApp({
@@ -70,7 +83,8 @@ try {
       journalBytes: stub.journalBytes,
       delayMs: stub.delayMs,
     },
-    initialPlants: stub.plantsFile === undefined ? undefined : readInitialPlantsFile(stub.plantsFile.path, stub.plantsFile.variable),
+    initialPlants:
+      stub.plantsFile === undefined ? undefined : readInitialPlantsFile(stub.plantsFile.path, stub.plantsFile.variable),
     webhooks: readWebhookConfig(),
   });
 } catch (error) {

@@ -217,6 +217,12 @@ function plainValue(value: JsonValue): unknown {
   if (value === null || typeof value !== 'object' || value instanceof NonIntegralNumber) return value;
   const plain = {};
   // defineProperty: a member named __proto__ stays a member, as with JSON.parse.
-  for (const [name, member] of Object.entries(value)) Object.defineProperty(plain, name, { value: plainValue(member), enumerable: true, writable: true, configurable: true });
+  for (const [name, member] of Object.entries(value))
+    Object.defineProperty(plain, name, {
+      value: plainValue(member),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return plain;
 }

@@ -46,7 +46,11 @@ export function storedPlantText(shape: PlantShape, newPlant: JsonObject, sent: S
     if (!shape.keeps(name)) continue;
     const value = newPlant[name]!;
     // A plain object sets its prototype for "__proto__", and lists array-index names first.
-    if ((typeof value !== 'string' && typeof value !== 'boolean' && value !== null) || name === '__proto__' || (shape.mayKeepIndexNames && ARRAY_INDEX.test(name))) {
+    if (
+      (typeof value !== 'string' && typeof value !== 'boolean' && value !== null) ||
+      name === '__proto__' ||
+      (shape.mayKeepIndexNames && ARRAY_INDEX.test(name))
+    ) {
       return sent === undefined ? plantJson(keptMembers(shape, newPlant)) : keptAsSent(shape, sent);
     }
     (kept ??= {})[name] = value;

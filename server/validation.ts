@@ -9,7 +9,14 @@
 // dist/spec/openapi.validator.js) and used for that document's own text:
 // compiling it at every start cost a quarter of the start-up. Any other
 // document is compiled as the app is built.
-import { DocumentError, OPENAPI_PATH, readOpenApi, resolveReference, type OpenApiDocument, type ResponseObject } from '../spec/openapi.js';
+import {
+  DocumentError,
+  OPENAPI_PATH,
+  readOpenApi,
+  resolveReference,
+  type OpenApiDocument,
+  type ResponseObject,
+} from '../spec/openapi.js';
 import * as shipped from '../spec/openapi.validator.js';
 import { childPointer, isSchemaObject } from '../spec/schema-keywords.js';
 import { schemaValidators, validatorOf, type UncheckedFormat, type Validate } from '../spec/validator.js';
@@ -59,9 +66,17 @@ export function loadOperationContract(specPath: string = OPENAPI_PATH): Operatio
 }
 
 /** The request body's validator: generated at build time for the shipped document's text, compiled now for any other. */
-function requestBodyValidator(doc: OpenApiDocument, source: string, schema: unknown, schemaPointer: string): { validate: Validate; uncheckedFormats: UncheckedFormat[] } {
+function requestBodyValidator(
+  doc: OpenApiDocument,
+  source: string,
+  schema: unknown,
+  schemaPointer: string,
+): { validate: Validate; uncheckedFormats: UncheckedFormat[] } {
   if (source === shipped.source && schemaPointer === shipped.schemaPointer) {
-    return { validate: validatorOf(shipped.validate, schemaPointer, VALIDATOR_OPTIONS), uncheckedFormats: shipped.uncheckedFormats };
+    return {
+      validate: validatorOf(shipped.validate, schemaPointer, VALIDATOR_OPTIONS),
+      uncheckedFormats: shipped.uncheckedFormats,
+    };
   }
   const validators = schemaValidators(doc, VALIDATOR_OPTIONS);
   return { validate: validators.compile(schema, schemaPointer), uncheckedFormats: validators.uncheckedFormats() };
@@ -86,17 +101,26 @@ export function operationContract(doc: OpenApiDocument, source: string): Operati
       return violations.length === 0 ? [] : describe(violations);
     },
     warnings: uncheckedFormats.map(formatWarning),
-    plant: plantShape(doc, successSchema(doc, pointer, operation.responses?.['200']) ?? { schema, pointer: schemaPointer }),
+    plant: plantShape(
+      doc,
+      successSchema(doc, pointer, operation.responses?.['200']) ?? { schema, pointer: schemaPointer },
+    ),
     document: doc,
   };
 }
 
 /** The JSON schema of the operation's 200 answer (Plant) and its pointer, when the document declares one. */
-function successSchema(doc: OpenApiDocument, operationPointer: string, response: ResponseObject | undefined): { schema: unknown; pointer: string } | undefined {
+function successSchema(
+  doc: OpenApiDocument,
+  operationPointer: string,
+  response: ResponseObject | undefined,
+): { schema: unknown; pointer: string } | undefined {
   if (response === undefined) return undefined;
   const { value, pointer } = resolveReference(doc, response, childPointer(operationPointer, 'responses', '200'));
   const schema = value.content?.[JSON_MEDIA_TYPE]?.schema;
-  return schema === undefined ? undefined : { schema, pointer: childPointer(pointer, 'content', JSON_MEDIA_TYPE, 'schema') };
+  return schema === undefined
+    ? undefined
+    : { schema, pointer: childPointer(pointer, 'content', JSON_MEDIA_TYPE, 'schema') };
 }
 
 const JSON_MEDIA_TYPE = 'application/json';
@@ -120,7 +144,11 @@ function plantShape(doc: OpenApiDocument, { schema, pointer }: { schema: unknown
         try {
           patterns.push(new RegExp(pattern, 'u'));
         } catch (error) {
-          throw new DocumentError(childPointer(at, 'patternProperties', pattern), 'patternProperties', `not an ECMA-262 regular expression: ${(error as Error).message}`);
+          throw new DocumentError(
+            childPointer(at, 'patternProperties', pattern),
+            'patternProperties',
+            `not an ECMA-262 regular expression: ${(error as Error).message}`,
+          );
         }
       }
     }
@@ -132,7 +160,10 @@ function plantShape(doc: OpenApiDocument, { schema, pointer }: { schema: unknown
   };
   visit(schema, pointer);
   return {
-    keeps: patterns.length === 0 ? (name) => names.has(name) : (name) => names.has(name) || patterns.some((pattern) => pattern.test(name)),
+    keeps:
+      patterns.length === 0
+        ? (name) => names.has(name)
+        : (name) => names.has(name) || patterns.some((pattern) => pattern.test(name)),
     mayKeepIndexNames: patterns.length > 0 || [...names].some((name) => ARRAY_INDEX.test(name)),
     pointer,
     schema,

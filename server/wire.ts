@@ -31,7 +31,12 @@ export function answerOnTheWire(app: FastifyInstance, methodNotAllowed: ApiError
  */
 export function answerClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const code = error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'REQUEST_TIMEOUT' : 'MALFORMED_HTTP';
+  const code =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 'HEADERS_TOO_LARGE'
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'REQUEST_TIMEOUT'
+        : 'MALFORMED_HTTP';
   // Its code and reason only: the error also carries `rawPacket`, the request's bytes, credentials included.
   this.log.debug({ err: { type: error.name, code: error.code, message: error.message } }, 'client error');
   answerRaw(socket, new ApiError(code));
@@ -74,7 +79,9 @@ const headerName = (name: string) => name.replace(/(^|-)[a-z]/g, (start) => star
 
 function writeRawError(socket: Socket, { status, body, headers }: ApiError): void {
   const text = JSON.stringify(body);
-  const extraHeaders = Object.entries(headers).map(([name, value]) => `${headerName(name)}: ${value}\r\n`).join('');
+  const extraHeaders = Object.entries(headers)
+    .map(([name, value]) => `${headerName(name)}: ${value}\r\n`)
+    .join('');
   socket.write(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n${extraHeaders}` +
       `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,

@@ -25,12 +25,14 @@ export function bundleSchema(
     const out: JsonSchema = {};
     for (const [keyword, value] of Object.entries(node)) {
       if (OPENAPI_ONLY.has(keyword) || isExtension(keyword)) continue;
-      out[keyword] = keyword === '$ref' && typeof value === 'string' ? value.replace(COMPONENT_SCHEMA_REF, '#/$defs/') : value;
+      out[keyword] =
+        keyword === '$ref' && typeof value === 'string' ? value.replace(COMPONENT_SCHEMA_REF, '#/$defs/') : value;
     }
     return transform(out, at);
   };
   const defs: Record<string, unknown> = {};
-  for (const [name, def] of Object.entries(doc.components.schemas)) defs[name] = mapSchema(def, componentPointer(name), rewrite);
+  for (const [name, def] of Object.entries(doc.components.schemas))
+    defs[name] = mapSchema(def, componentPointer(name), rewrite);
   const root = mapSchema(schema, pointer, rewrite);
   // A boolean schema (true / false) is a schema too; it holds no $defs.
   return isSchemaObject(root) ? { ...root, $defs: defs } : { allOf: [root], $defs: defs };
@@ -41,4 +43,3 @@ export function documentPointer(bundledPath: string, rootPointer: string): strin
   const m = /^\/\$defs\/([^/]+)(.*)$/.exec(bundledPath);
   return m ? `#/components/schemas/${m[1]}${m[2]}` : `${rootPointer}${bundledPath}`;
 }
-

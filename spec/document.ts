@@ -37,7 +37,9 @@ export interface OperationObject {
   responses: Record<string, ResponseObject>;
 }
 
-export type PathItemObject = Partial<Record<(typeof HTTP_METHODS)[number], OperationObject>> & { parameters?: ParameterObject[] };
+export type PathItemObject = Partial<Record<(typeof HTTP_METHODS)[number], OperationObject>> & {
+  parameters?: ParameterObject[];
+};
 
 export interface OpenApiDocument {
   openapi: string;
@@ -64,7 +66,9 @@ export class DocumentError extends StartError {
     readonly keyword: string | undefined,
     readonly detail: string,
   ) {
-    super('PLANTSTORE_DOCUMENT', keyword === undefined ? `${pointer}: ${detail}` : `${keyword} at ${pointer}: ${detail}`);
+    super(
+      'PLANTSTORE_DOCUMENT',
+      keyword === undefined ? `${pointer}: ${detail}` : `${keyword} at ${pointer}: ${detail}`,
+    );
   }
 }
-

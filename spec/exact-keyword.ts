@@ -10,7 +10,15 @@
 // STANDALONE_IMPORT, an import of this module.
 import type { CodeKeywordDefinition, ErrorObject } from 'ajv';
 import { ajvModules } from './ajv.js';
-import { compare, formatRational, integerOf, isIntegral, isMultipleOf, rationalOf, type Rational } from './exact-number.js';
+import {
+  compare,
+  formatRational,
+  integerOf,
+  isIntegral,
+  isMultipleOf,
+  rationalOf,
+  type Rational,
+} from './exact-number.js';
 import { integerRange } from './formats.js';
 import { childPointer } from './schema-keywords.js';
 
@@ -70,7 +78,9 @@ export function checkedRules(rules: ExactRules): CheckedRules {
     types: rules.types,
     format: rules.format,
     range: range && { min: range[0], max: range[1], minDouble: Number(range[0]), maxDouble: Number(range[1]) },
-    bounds: (Object.entries(rules.bounds ?? {}) as Array<[NumericKeyword, string]>).map(([keyword, numeral]) => [keyword, rationalOf(numeral)!] as const),
+    bounds: (Object.entries(rules.bounds ?? {}) as Array<[NumericKeyword, string]>).map(
+      ([keyword, numeral]) => [keyword, rationalOf(numeral)!] as const,
+    ),
     enum: rules.enum,
     const: rules.const,
   };
@@ -98,12 +108,21 @@ function jsonEqual(a: unknown, b: unknown, numeral: Numeral): boolean {
   const nb = numberOf(b, numeral);
   if (na || nb) return na !== undefined && nb !== undefined && compare(na, nb) === 0;
   if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i], numeral));
+    return (
+      Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i], numeral))
+    );
   }
   if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
     const ka = Object.keys(a);
     const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], numeral));
+    return (
+      ka.length === kb.length &&
+      ka.every(
+        (k) =>
+          Object.hasOwn(b, k) &&
+          jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], numeral),
+      )
+    );
   }
   return a === b;
 }
@@ -124,7 +143,11 @@ function failed(errors: ExactError[] | null, rules: CheckedRules, keyword: strin
 }
 
 /** The violations of `rules` by `value`, or null when there are none. */
-export function exactErrors(rules: CheckedRules, value: unknown, context: ValidationContext | undefined): ExactError[] | null {
+export function exactErrors(
+  rules: CheckedRules,
+  value: unknown,
+  context: ValidationContext | undefined,
+): ExactError[] | null {
   const numeral = context?.numeral;
   // The common case, an id: a safe integer is a number, an integer, and
   // compared with a format's range as a double exactly; its exact value is
@@ -137,14 +160,27 @@ export function exactErrors(rules: CheckedRules, value: unknown, context: Valida
     const integral = safeInteger || (n !== undefined && isIntegral(n));
     if (!rules.types.some((t) => t === type || (t === 'integer' && integral))) {
       const integer = rules.types.length === 1 && rules.types[0] === 'integer';
-      errors = failed(errors, rules, 'type', integer && rules.format ? `must be an integer (${rules.format})` : `must be ${rules.types.join(' or ')}`);
+      errors = failed(
+        errors,
+        rules,
+        'type',
+        integer && rules.format ? `must be an integer (${rules.format})` : `must be ${rules.types.join(' or ')}`,
+      );
     }
   }
   if ((safeInteger || n !== undefined) && errors === null) {
     const { range } = rules;
     if (range) {
-      const outside = safeInteger ? (value as number) < range.minDouble || (value as number) > range.maxDouble : outsideRange(n!, range);
-      if (outside) errors = failed(errors, rules, 'format', `must be an integer from ${range.min} to ${range.max} (${rules.format})`);
+      const outside = safeInteger
+        ? (value as number) < range.minDouble || (value as number) > range.maxDouble
+        : outsideRange(n!, range);
+      if (outside)
+        errors = failed(
+          errors,
+          rules,
+          'format',
+          `must be an integer from ${range.min} to ${range.max} (${rules.format})`,
+        );
     }
     for (const [keyword, bound] of rules.bounds) {
       n ??= rationalOf(value)!;
@@ -152,8 +188,10 @@ export function exactErrors(rules: CheckedRules, value: unknown, context: Valida
       if (!ok) errors = failed(errors, rules, keyword, `must be ${BOUND_TEST[keyword].says} ${formatRational(bound)}`);
     }
   }
-  if (rules.enum && !rules.enum.some((e) => jsonEqual(value, e, numeral))) errors = failed(errors, rules, 'enum', 'must be equal to one of the allowed values');
-  if (rules.const && !jsonEqual(value, rules.const.value, numeral)) errors = failed(errors, rules, 'const', 'must be equal to constant');
+  if (rules.enum && !rules.enum.some((e) => jsonEqual(value, e, numeral)))
+    errors = failed(errors, rules, 'enum', 'must be equal to one of the allowed values');
+  if (rules.const && !jsonEqual(value, rules.const.value, numeral))
+    errors = failed(errors, rules, 'const', 'must be equal to constant');
   return errors;
 }
 
@@ -189,7 +227,9 @@ export function exactKeyword(): CodeKeywordDefinition {
       const check = gen.scopeValue('func', { ref: exactErrors, code: _`exactKeyword.exactErrors` });
       const errors = gen.const('exactErrors', _`${check}(${rules}, ${data}, ${names.this})`);
       gen.if(_`${errors} !== null`, () => {
-        gen.assign(names.vErrors, _`${names.vErrors} === null ? ${errors} : ${names.vErrors}.concat(${errors})`).assign(names.errors, _`${names.vErrors}.length`);
+        gen
+          .assign(names.vErrors, _`${names.vErrors} === null ? ${errors} : ${names.vErrors}.concat(${errors})`)
+          .assign(names.errors, _`${names.vErrors}.length`);
         extendErrors(cxt);
       });
       cxt.ok(_`${errors} === null`);

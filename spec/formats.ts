@@ -12,5 +12,7 @@ export const [INT64_MIN, INT64_MAX] = INTEGER_FORMAT_RANGES.int64!;
 /** The inclusive range of an integer format, or undefined for a format without one (or none). */
 export function integerRange(format: string | undefined): readonly [bigint, bigint] | undefined {
   // Own keys only: a format named "constructor" or "toString" has no range.
-  return format !== undefined && Object.hasOwn(INTEGER_FORMAT_RANGES, format) ? INTEGER_FORMAT_RANGES[format] : undefined;
+  return format !== undefined && Object.hasOwn(INTEGER_FORMAT_RANGES, format)
+    ? INTEGER_FORMAT_RANGES[format]
+    : undefined;
 }

@@ -27,12 +27,22 @@ export class PatternError extends Error {
 
 /** ECMA-262's WhiteSpace and LineTerminator code points (§22.2.2.9, CharacterClassEscape `s`), as ranges. */
 const SPACE_RANGES: ReadonlyArray<readonly [number, number]> = [
-  [0x09, 0x0d], [0x20, 0x20], [0xa0, 0xa0], [0x1680, 0x1680], [0x2000, 0x200a], [0x2028, 0x2029], [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000], [0xfeff, 0xfeff],
+  [0x09, 0x0d],
+  [0x20, 0x20],
+  [0xa0, 0xa0],
+  [0x1680, 0x1680],
+  [0x2000, 0x200a],
+  [0x2028, 0x2029],
+  [0x202f, 0x202f],
+  [0x205f, 0x205f],
+  [0x3000, 0x3000],
+  [0xfeff, 0xfeff],
 ];
 const MAX_CODE_POINT = 0x10ffff;
 
 const hex = (codePoint: number) => `\\x{${codePoint.toString(16)}}`;
-const rangesText = (ranges: ReadonlyArray<readonly [number, number]>) => ranges.map(([from, to]) => (from === to ? hex(from) : `${hex(from)}-${hex(to)}`)).join('');
+const rangesText = (ranges: ReadonlyArray<readonly [number, number]>) =>
+  ranges.map(([from, to]) => (from === to ? hex(from) : `${hex(from)}-${hex(to)}`)).join('');
 /** Every code point outside `ranges` (sorted, disjoint), as ranges. */
 function complement(ranges: ReadonlyArray<readonly [number, number]>): Array<[number, number]> {
   const out: Array<[number, number]> = [];
@@ -53,14 +63,48 @@ const literal = (c: string) => (/^[A-Za-z0-9_]$/.test(c) ? c : hex(c.codePointAt
 
 /** ECMA-262's long General_Category names (and the `gc=` / `Script=` forms) as RE2 knows them: the one- and two-letter names. */
 const CATEGORY_NAMES: Record<string, string> = {
-  Letter: 'L', Cased_Letter: 'LC', Uppercase_Letter: 'Lu', Lowercase_Letter: 'Ll', Titlecase_Letter: 'Lt', Modifier_Letter: 'Lm', Other_Letter: 'Lo',
-  Mark: 'M', Combining_Mark: 'M', Nonspacing_Mark: 'Mn', Spacing_Mark: 'Mc', Enclosing_Mark: 'Me',
-  Number: 'N', Decimal_Number: 'Nd', digit: 'Nd', Letter_Number: 'Nl', Other_Number: 'No',
-  Punctuation: 'P', punct: 'P', Connector_Punctuation: 'Pc', Dash_Punctuation: 'Pd', Open_Punctuation: 'Ps', Close_Punctuation: 'Pe',
-  Initial_Punctuation: 'Pi', Final_Punctuation: 'Pf', Other_Punctuation: 'Po',
-  Symbol: 'S', Math_Symbol: 'Sm', Currency_Symbol: 'Sc', Modifier_Symbol: 'Sk', Other_Symbol: 'So',
-  Separator: 'Z', Space_Separator: 'Zs', Line_Separator: 'Zl', Paragraph_Separator: 'Zp',
-  Other: 'C', Control: 'Cc', cntrl: 'Cc', Format: 'Cf', Surrogate: 'Cs', Private_Use: 'Co', Unassigned: 'Cn',
+  Letter: 'L',
+  Cased_Letter: 'LC',
+  Uppercase_Letter: 'Lu',
+  Lowercase_Letter: 'Ll',
+  Titlecase_Letter: 'Lt',
+  Modifier_Letter: 'Lm',
+  Other_Letter: 'Lo',
+  Mark: 'M',
+  Combining_Mark: 'M',
+  Nonspacing_Mark: 'Mn',
+  Spacing_Mark: 'Mc',
+  Enclosing_Mark: 'Me',
+  Number: 'N',
+  Decimal_Number: 'Nd',
+  digit: 'Nd',
+  Letter_Number: 'Nl',
+  Other_Number: 'No',
+  Punctuation: 'P',
+  punct: 'P',
+  Connector_Punctuation: 'Pc',
+  Dash_Punctuation: 'Pd',
+  Open_Punctuation: 'Ps',
+  Close_Punctuation: 'Pe',
+  Initial_Punctuation: 'Pi',
+  Final_Punctuation: 'Pf',
+  Other_Punctuation: 'Po',
+  Symbol: 'S',
+  Math_Symbol: 'Sm',
+  Currency_Symbol: 'Sc',
+  Modifier_Symbol: 'Sk',
+  Other_Symbol: 'So',
+  Separator: 'Z',
+  Space_Separator: 'Zs',
+  Line_Separator: 'Zl',
+  Paragraph_Separator: 'Zp',
+  Other: 'C',
+  Control: 'Cc',
+  cntrl: 'Cc',
+  Format: 'Cf',
+  Surrogate: 'Cs',
+  Private_Use: 'Co',
+  Unassigned: 'Cn',
 };
 
 /**
@@ -78,27 +122,47 @@ export function translatePattern(source: string): string {
   const escape = (inClass: boolean): string => {
     const c = chars[at++] as string;
     switch (c) {
-      case 'd': case 'D': case 'w': case 'W': return `\\${c}`;
-      case 'b': case 'B': return inClass ? hex(8) : `\\${c}`;
-      case 's': return inClass ? SPACE : `[${SPACE}]`;
-      case 'S': return inClass ? NOT_SPACE : `[${NOT_SPACE}]`;
-      case 'f': return hex(0x0c);
-      case 'n': return hex(0x0a);
-      case 'r': return hex(0x0d);
-      case 't': return hex(0x09);
-      case 'v': return hex(0x0b);
-      case '0': return hex(0); // in u-mode \0 is never followed by a digit
-      case 'c': return hex((chars[at++] as string).charCodeAt(0) % 32);
+      case 'd':
+      case 'D':
+      case 'w':
+      case 'W':
+        return `\\${c}`;
+      case 'b':
+      case 'B':
+        return inClass ? hex(8) : `\\${c}`;
+      case 's':
+        return inClass ? SPACE : `[${SPACE}]`;
+      case 'S':
+        return inClass ? NOT_SPACE : `[${NOT_SPACE}]`;
+      case 'f':
+        return hex(0x0c);
+      case 'n':
+        return hex(0x0a);
+      case 'r':
+        return hex(0x0d);
+      case 't':
+        return hex(0x09);
+      case 'v':
+        return hex(0x0b);
+      case '0':
+        return hex(0); // in u-mode \0 is never followed by a digit
+      case 'c':
+        return hex((chars[at++] as string).charCodeAt(0) % 32);
       case 'x': {
         const digits = chars.slice(at, at + 2).join('');
         at += 2;
         return hex(parseInt(digits, 16));
       }
-      case 'u': return hex(unicodeEscape());
-      case 'p': case 'P': return property(c === 'P');
-      case 'k': throw new PatternError('a backreference (\\k<name>) needs a backtracking engine; write the pattern without it');
+      case 'u':
+        return hex(unicodeEscape());
+      case 'p':
+      case 'P':
+        return property(c === 'P');
+      case 'k':
+        throw new PatternError('a backreference (\\k<name>) needs a backtracking engine; write the pattern without it');
       default:
-        if (/[1-9]/.test(c)) throw new PatternError(`a backreference (\\${c}) needs a backtracking engine; write the pattern without it`);
+        if (/[1-9]/.test(c))
+          throw new PatternError(`a backreference (\\${c}) needs a backtracking engine; write the pattern without it`);
         return literal(c); // an identity escape: in u-mode only a syntax character, / or (in a class) -
     }
   };
@@ -128,14 +192,16 @@ export function translatePattern(source: string): string {
     at = end + 1;
     const [name, value] = body.includes('=') ? body.split('=') : [undefined, body];
     if (name !== undefined && !['General_Category', 'gc', 'Script', 'sc'].includes(name)) {
-      throw new PatternError(`the property escape \\p{${body}} has no equivalent in the linear-time engine (RE2 knows general categories and scripts)`);
+      throw new PatternError(
+        `the property escape \\p{${body}} has no equivalent in the linear-time engine (RE2 knows general categories and scripts)`,
+      );
     }
     return `\\${negated ? 'P' : 'p'}{${CATEGORY_NAMES[value as string] ?? value}}`;
   };
   const characterClass = (): string => {
     // `[` read. [^] is any code point, [] none.
-    if (peek() === ']') return void at++, `[^${ANY}]`;
-    if (peek() === '^' && peek(1) === ']') return void (at += 2), `[${ANY}]`;
+    if (peek() === ']') return (void at++, `[^${ANY}]`);
+    if (peek() === '^' && peek(1) === ']') return (void (at += 2), `[${ANY}]`);
     let text = '[';
     if (peek() === '^') text += chars[at++];
     while (peek() !== ']') {
@@ -150,9 +216,11 @@ export function translatePattern(source: string): string {
     // `(` read.
     if (peek() !== '?') return '(?:';
     const next = peek(1);
-    if (next === ':') return void (at += 2), '(?:';
+    if (next === ':') return (void (at += 2), '(?:');
     if (next === '=' || next === '!' || (next === '<' && (peek(2) === '=' || peek(2) === '!'))) {
-      throw new PatternError('lookahead and lookbehind ((?=, (?!, (?<=, (?<!) need a backtracking engine; write the pattern without them');
+      throw new PatternError(
+        'lookahead and lookbehind ((?=, (?!, (?<=, (?<!) need a backtracking engine; write the pattern without them',
+      );
     }
     if (next === '<') {
       at = chars.indexOf('>', at) + 1;

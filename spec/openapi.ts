@@ -29,7 +29,9 @@ export { componentPointer, resolveReference } from './references.js';
 export const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
 
 /** The path of spec/openapi.yaml, from both the source tree and dist/. */
-export const OPENAPI_PATH = fileURLToPath(new URL(COMPILED ? '../../spec/openapi.yaml' : './openapi.yaml', import.meta.url));
+export const OPENAPI_PATH = fileURLToPath(
+  new URL(COMPILED ? '../../spec/openapi.yaml' : './openapi.yaml', import.meta.url),
+);
 
 /** The OpenAPI 3.1 default dialect: JSON Schema 2020-12 with the OpenAPI base vocabulary. */
 const OPENAPI_31_DIALECT = 'https://spec.openapis.org/oas/3.1/dialect/base';
@@ -50,23 +52,39 @@ export function readOpenApi(path: string = OPENAPI_PATH): { document: OpenApiDoc
     }
   }
   const doc = parsed as OpenApiDocument;
-  if (!isSchemaObject(doc) || !isSchemaObject(doc.paths)) throw new DocumentError('#/paths', undefined, `${path} is not an OpenAPI document with paths`);
+  if (!isSchemaObject(doc) || !isSchemaObject(doc.paths))
+    throw new DocumentError('#/paths', undefined, `${path} is not an OpenAPI document with paths`);
   if (typeof doc.openapi !== 'string' || !/^3\.1\.\d+$/.test(doc.openapi)) {
     // 3.0 schemas are another dialect (nullable, boolean exclusiveMinimum): read as 2020-12 they would mean something else.
-    throw new DocumentError('#/openapi', 'openapi', `${JSON.stringify(doc.openapi)}: only OpenAPI 3.1 documents are read (their schemas are JSON Schema 2020-12)`);
+    throw new DocumentError(
+      '#/openapi',
+      'openapi',
+      `${JSON.stringify(doc.openapi)}: only OpenAPI 3.1 documents are read (their schemas are JSON Schema 2020-12)`,
+    );
   }
   if (doc.jsonSchemaDialect !== undefined && doc.jsonSchemaDialect !== OPENAPI_31_DIALECT) {
-    throw new DocumentError('#/jsonSchemaDialect', 'jsonSchemaDialect', `${JSON.stringify(doc.jsonSchemaDialect)}: only the OpenAPI 3.1 default dialect (${OPENAPI_31_DIALECT}) is read`);
+    throw new DocumentError(
+      '#/jsonSchemaDialect',
+      'jsonSchemaDialect',
+      `${JSON.stringify(doc.jsonSchemaDialect)}: only the OpenAPI 3.1 default dialect (${OPENAPI_31_DIALECT}) is read`,
+    );
   }
-  doc.components = { ...(isSchemaObject(doc.components) ? doc.components : {}), schemas: isSchemaObject(doc.components?.schemas) ? doc.components.schemas : {} };
+  doc.components = {
+    ...(isSchemaObject(doc.components) ? doc.components : {}),
+    schemas: isSchemaObject(doc.components?.schemas) ? doc.components.schemas : {},
+  };
   checkReferences(doc);
   return { document: doc, source: text };
 }
 
-
 /** The file's text, read MAX_DOCUMENT_BYTES at most (a device or a pipe included): a larger one is a DocumentError. */
 function readBounded(path: string): string {
-  const tooLarge = () => new DocumentError('#', undefined, `${path} is larger than ${MAX_DOCUMENT_BYTES} bytes (${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB), the most a document may be`);
+  const tooLarge = () =>
+    new DocumentError(
+      '#',
+      undefined,
+      `${path} is larger than ${MAX_DOCUMENT_BYTES} bytes (${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB), the most a document may be`,
+    );
   let fd: number;
   try {
     fd = openSync(path, 'r');

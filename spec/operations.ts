@@ -1,6 +1,12 @@
 // The operations of a document, and the one the specification calls
 // "Create plant".
-import { DocumentError, HTTP_METHODS, type OpenApiDocument, type OperationObject, type ParameterObject } from './document.js';
+import {
+  DocumentError,
+  HTTP_METHODS,
+  type OpenApiDocument,
+  type OperationObject,
+  type ParameterObject,
+} from './document.js';
 import { resolveReference } from './references.js';
 import { childPointer, isSchemaObject } from './schema-keywords.js';
 
@@ -28,7 +34,11 @@ export function operationsOf(doc: OpenApiDocument): OperationLocation[] {
       const collect = (list: unknown, at: string) => {
         if (!Array.isArray(list)) return;
         list.forEach((raw, i) => {
-          const { value, pointer: p } = resolveReference(doc, raw as ParameterObject, childPointer(at, 'parameters', i));
+          const { value, pointer: p } = resolveReference(
+            doc,
+            raw as ParameterObject,
+            childPointer(at, 'parameters', i),
+          );
           byKey.set(`${value.in}:${value.name}`, { parameter: value, pointer: p });
         });
       };

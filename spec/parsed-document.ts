@@ -30,7 +30,9 @@ export function parsedAtBuild(text: string): unknown {
   let saved: { source?: unknown; document?: unknown };
   try {
     saved = JSON.parse(readFileSync(PARSED_DOCUMENT_PATH, 'utf8'), (_key, value: unknown) =>
-      isSchemaObject(value) && Object.keys(value).length === 1 && typeof value[BIGINT_KEY] === 'string' ? BigInt(value[BIGINT_KEY]) : value,
+      isSchemaObject(value) && Object.keys(value).length === 1 && typeof value[BIGINT_KEY] === 'string'
+        ? BigInt(value[BIGINT_KEY])
+        : value,
     ) as typeof saved;
   } catch {
     return undefined;
@@ -41,7 +43,9 @@ export function parsedAtBuild(text: string): unknown {
 /** The JSON text of a parsed document and its source, for parsedAtBuild. */
 export function serializeParsedDocument(source: string): string {
   const document = safeIntegersAsNumbers(parseYaml(source));
-  return JSON.stringify({ source, document }, (_key, value: unknown) => (typeof value === 'bigint' ? { [BIGINT_KEY]: value.toString() } : value));
+  return JSON.stringify({ source, document }, (_key, value: unknown) =>
+    typeof value === 'bigint' ? { [BIGINT_KEY]: value.toString() } : value,
+  );
 }
 
 const requireFromHere = createRequire(import.meta.url);
@@ -58,9 +62,10 @@ export function parseYaml(text: string): unknown {
 
 /** Bigints that fit a double exactly become numbers; larger ones stay bigints (only numeric keywords and examples can hold them). */
 export function safeIntegersAsNumbers(node: unknown): unknown {
-  if (typeof node === 'bigint') return node >= BigInt(Number.MIN_SAFE_INTEGER) && node <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(node) : node;
+  if (typeof node === 'bigint')
+    return node >= BigInt(Number.MIN_SAFE_INTEGER) && node <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(node) : node;
   if (Array.isArray(node)) return node.map(safeIntegersAsNumbers);
-  if (isSchemaObject(node)) return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, safeIntegersAsNumbers(v)]));
+  if (isSchemaObject(node))
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, safeIntegersAsNumbers(v)]));
   return node;
 }
-

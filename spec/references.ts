@@ -20,9 +20,20 @@ export function checkReferences(doc: OpenApiDocument): void {
     for (const [key, value] of Object.entries(node)) {
       if (!namesHere && key === '$ref' && typeof value === 'string') {
         // Another document (`plant.yaml#/Plant`, `https://…`) is never fetched: reading on without it would be guessing.
-        if (!value.startsWith('#')) throw new DocumentError(childPointer(pointer, '$ref'), '$ref', `${JSON.stringify(value)} refers to another document, which is not fetched: only references into this document (#/…) are read`);
-        if (resolvePointer(doc, value) === undefined) throw new DocumentError(childPointer(pointer, '$ref'), '$ref', `${JSON.stringify(value)} resolves to nothing`);
-      } else if (namesHere || !DATA_KEYWORDS.has(key)) visit(value, childPointer(pointer, key), !namesHere && NAME_MAPS.has(key));
+        if (!value.startsWith('#'))
+          throw new DocumentError(
+            childPointer(pointer, '$ref'),
+            '$ref',
+            `${JSON.stringify(value)} refers to another document, which is not fetched: only references into this document (#/…) are read`,
+          );
+        if (resolvePointer(doc, value) === undefined)
+          throw new DocumentError(
+            childPointer(pointer, '$ref'),
+            '$ref',
+            `${JSON.stringify(value)} resolves to nothing`,
+          );
+      } else if (namesHere || !DATA_KEYWORDS.has(key))
+        visit(value, childPointer(pointer, key), !namesHere && NAME_MAPS.has(key));
     }
   };
   visit(doc, '#', false);
@@ -63,13 +74,18 @@ export function componentPointer(name: string): string {
 export function resolveReference<T>(doc: OpenApiDocument, node: T, pointer: string): { value: T; pointer: string } {
   const ref = (node as { $ref?: unknown })?.$ref;
   if (typeof ref !== 'string') return { value: node, pointer };
-  if (!ref.startsWith('#/')) throw new DocumentError(childPointer(pointer, '$ref'), '$ref', `${JSON.stringify(ref)} refers to another document; only references into this document are read`);
+  if (!ref.startsWith('#/'))
+    throw new DocumentError(
+      childPointer(pointer, '$ref'),
+      '$ref',
+      `${JSON.stringify(ref)} refers to another document; only references into this document are read`,
+    );
   let value: unknown = doc;
   for (const token of ref.slice(2).split('/')) {
     const key = token.replace(/~1/g, '/').replace(/~0/g, '~'); // RFC 6901 §4
     value = isSchemaObject(value) || Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
   }
-  if (value === undefined) throw new DocumentError(childPointer(pointer, '$ref'), '$ref', `${JSON.stringify(ref)} resolves to nothing`);
+  if (value === undefined)
+    throw new DocumentError(childPointer(pointer, '$ref'), '$ref', `${JSON.stringify(ref)} resolves to nothing`);
   return resolveReference(doc, value as T, ref);
 }
-

@@ -31,7 +31,11 @@ interface KeywordInfo {
 }
 
 const core = (holds?: Holds): KeywordInfo => ({ kind: 'core', vocabulary: 'core', holds });
-const applicator = (holds: Holds, vocabulary = 'applicator'): KeywordInfo => ({ kind: 'applicator', vocabulary, holds });
+const applicator = (holds: Holds, vocabulary = 'applicator'): KeywordInfo => ({
+  kind: 'applicator',
+  vocabulary,
+  holds,
+});
 const assertion = (): KeywordInfo => ({ kind: 'assertion', vocabulary: 'validation' });
 const annotation = (vocabulary: string, holds?: Holds): KeywordInfo => ({ kind: 'annotation', vocabulary, holds });
 
@@ -131,14 +135,19 @@ export function isSchemaObject(node: unknown): node is JsonSchema {
 }
 
 /** The subschemas directly inside `node`, with their pointers and the keyword holding them. */
-export function subschemas(node: JsonSchema, pointer: string): Array<{ keyword: string; schema: unknown; pointer: string; key?: string | number }> {
+export function subschemas(
+  node: JsonSchema,
+  pointer: string,
+): Array<{ keyword: string; schema: unknown; pointer: string; key?: string | number }> {
   const out: Array<{ keyword: string; schema: unknown; pointer: string; key?: string | number }> = [];
   for (const [keyword, value] of Object.entries(node)) {
     const holds = keywordInfo(keyword)?.holds;
     if (holds === 'schema') out.push({ keyword, schema: value, pointer: childPointer(pointer, keyword) });
-    else if (holds === 'array' && Array.isArray(value)) value.forEach((s, i) => out.push({ keyword, schema: s, pointer: childPointer(pointer, keyword, i), key: i }));
+    else if (holds === 'array' && Array.isArray(value))
+      value.forEach((s, i) => out.push({ keyword, schema: s, pointer: childPointer(pointer, keyword, i), key: i }));
     else if (holds === 'map' && isSchemaObject(value)) {
-      for (const [key, s] of Object.entries(value)) out.push({ keyword, schema: s, pointer: childPointer(pointer, keyword, key), key });
+      for (const [key, s] of Object.entries(value))
+        out.push({ keyword, schema: s, pointer: childPointer(pointer, keyword, key), key });
     }
   }
   return out;
@@ -149,15 +158,22 @@ export function subschemas(node: JsonSchema, pointer: string): Array<{ keyword: 
  * first) goes through `transform` with its pointer. Data (enum values,
  * examples, defaults) is copied as it is; boolean schemas stay booleans.
  */
-export function mapSchema(node: unknown, pointer: string, transform: (node: JsonSchema, pointer: string) => JsonSchema): unknown {
+export function mapSchema(
+  node: unknown,
+  pointer: string,
+  transform: (node: JsonSchema, pointer: string) => JsonSchema,
+): unknown {
   if (!isSchemaObject(node)) return node;
   const out: JsonSchema = {};
   for (const [keyword, value] of Object.entries(node)) {
     const holds = keywordInfo(keyword)?.holds;
     if (holds === 'schema') out[keyword] = mapSchema(value, childPointer(pointer, keyword), transform);
-    else if (holds === 'array' && Array.isArray(value)) out[keyword] = value.map((s, i) => mapSchema(s, childPointer(pointer, keyword, i), transform));
+    else if (holds === 'array' && Array.isArray(value))
+      out[keyword] = value.map((s, i) => mapSchema(s, childPointer(pointer, keyword, i), transform));
     else if (holds === 'map' && isSchemaObject(value)) {
-      out[keyword] = Object.fromEntries(Object.entries(value).map(([key, s]) => [key, mapSchema(s, childPointer(pointer, keyword, key), transform)]));
+      out[keyword] = Object.fromEntries(
+        Object.entries(value).map(([key, s]) => [key, mapSchema(s, childPointer(pointer, keyword, key), transform)]),
+      );
     } else out[keyword] = value;
   }
   return transform(out, pointer);
@@ -178,7 +194,8 @@ export function keywordUses(schema: unknown, pointer: string): KeywordUse[] {
   const uses: KeywordUse[] = [];
   const visit = (node: unknown, at: string): void => {
     if (!isSchemaObject(node)) return;
-    for (const [keyword, value] of Object.entries(node)) uses.push({ keyword, value, pointer: childPointer(at, keyword), schemaPointer: at });
+    for (const [keyword, value] of Object.entries(node))
+      uses.push({ keyword, value, pointer: childPointer(at, keyword), schemaPointer: at });
     for (const sub of subschemas(node, at)) visit(sub.schema, sub.pointer);
   };
   visit(schema, pointer);

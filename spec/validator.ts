@@ -19,10 +19,24 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { ajvModules } from './ajv.js';
 import { rationalOf } from './exact-number.js';
 import { integerRange } from './formats.js';
-import { EXACT, exactKeyword, NUMERIC_KEYWORDS, STANDALONE_IMPORT, type ExactRules, type ValidationContext } from './exact-keyword.js';
+import {
+  EXACT,
+  exactKeyword,
+  NUMERIC_KEYWORDS,
+  STANDALONE_IMPORT,
+  type ExactRules,
+  type ValidationContext,
+} from './exact-keyword.js';
 import { ajvRegExp, patternProblem, STANDALONE_PATTERN_IMPORT } from './linear-pattern.js';
 import { bundleSchema, DocumentError, documentPointer, type OpenApiDocument } from './openapi.js';
-import { childPointer, isSchemaObject, keywordInfo, keywordUses, type JsonSchema, type KeywordUse } from './schema-keywords.js';
+import {
+  childPointer,
+  isSchemaObject,
+  keywordInfo,
+  keywordUses,
+  type JsonSchema,
+  type KeywordUse,
+} from './schema-keywords.js';
 
 type Ajv = InstanceType<ReturnType<typeof ajvModules>['ajv']['default']>;
 
@@ -81,8 +95,26 @@ export interface SchemaValidators {
 
 /** Formats ajv-formats asserts on strings (its "full" mode); the number formats among its list are ours or annotations. */
 const STRING_FORMATS = new Set([
-  'date', 'time', 'date-time', 'iso-time', 'iso-date-time', 'duration', 'uri', 'uri-reference', 'uri-template', 'url', 'email',
-  'hostname', 'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer', 'json-pointer-uri-fragment', 'relative-json-pointer', 'byte',
+  'date',
+  'time',
+  'date-time',
+  'iso-time',
+  'iso-date-time',
+  'duration',
+  'uri',
+  'uri-reference',
+  'uri-template',
+  'url',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'regex',
+  'uuid',
+  'json-pointer',
+  'json-pointer-uri-fragment',
+  'relative-json-pointer',
+  'byte',
 ]);
 
 /** Whether `format` is asserted by the validators (and so can be exercised). */
@@ -120,11 +152,22 @@ export function validatorOf(validate: ValidateFunction, pointer: string, context
  * generated code writes the schema out as JSON, and such a schema is a
  * DocumentError.
  */
-export function validatorModule(doc: OpenApiDocument, schema: unknown, pointer: string, options: ValidatorOptions): string {
+export function validatorModule(
+  doc: OpenApiDocument,
+  schema: unknown,
+  pointer: string,
+  options: ValidatorOptions,
+): string {
   const compiler = ajvCompiler(doc, options, true);
   const validate = compiler.compile(schema, pointer);
   const code = ajvModules().standaloneCode(compiler.ajv, validate);
-  return [STANDALONE_IMPORT, STANDALONE_PATTERN_IMPORT, importsForRequires(code), `export const uncheckedFormats = ${JSON.stringify(compiler.uncheckedFormats())};`, ''].join('\n');
+  return [
+    STANDALONE_IMPORT,
+    STANDALONE_PATTERN_IMPORT,
+    importsForRequires(code),
+    `export const uncheckedFormats = ${JSON.stringify(compiler.uncheckedFormats())};`,
+    '',
+  ].join('\n');
 }
 
 /**
@@ -137,7 +180,8 @@ function importsForRequires(code: string): string {
   const imports = new Map<string, string>();
   const body = code.replace(/require\("([^"]+)"\)/g, (_call, specifier: string) => {
     // A package's file needs its extension when imported (these packages map no exports).
-    const file = /^(@[^/]+\/)?[^/]+\/.*[^/]$/.test(specifier) && !/\.[cm]?js$/.test(specifier) ? `${specifier}.js` : specifier;
+    const file =
+      /^(@[^/]+\/)?[^/]+\/.*[^/]$/.test(specifier) && !/\.[cm]?js$/.test(specifier) ? `${specifier}.js` : specifier;
     if (!imports.has(file)) imports.set(file, `ajvRuntime${imports.size}`);
     return imports.get(file)!;
   });
@@ -170,22 +214,33 @@ function ajvCompiler(doc: OpenApiDocument, options: ValidatorOptions, standalone
   ajv.addKeyword(exactKeyword());
   const unchecked = new Map<string, UncheckedFormat>();
 
-  const prepare = (without: ReadonlySet<string>) => (node: JsonSchema, pointer: string): JsonSchema => {
-    const out: JsonSchema = {};
-    for (const [keyword, value] of Object.entries(node)) {
-      const at = childPointer(pointer, keyword);
-      if (without.has(at)) continue;
-      if (keywordInfo(keyword) === undefined) {
-        if (options.unknownKeywords === 'refuse') throw new DocumentError(at, keyword, 'not a keyword of JSON Schema 2020-12 or OpenAPI 3.1 (extensions start with x-)');
-        continue;
+  const prepare =
+    (without: ReadonlySet<string>) =>
+    (node: JsonSchema, pointer: string): JsonSchema => {
+      const out: JsonSchema = {};
+      for (const [keyword, value] of Object.entries(node)) {
+        const at = childPointer(pointer, keyword);
+        if (without.has(at)) continue;
+        if (keywordInfo(keyword) === undefined) {
+          if (options.unknownKeywords === 'refuse')
+            throw new DocumentError(
+              at,
+              keyword,
+              'not a keyword of JSON Schema 2020-12 or OpenAPI 3.1 (extensions start with x-)',
+            );
+          continue;
+        }
+        if (keyword === '$ref' && !isLocalSchemaReference(value)) {
+          throw new DocumentError(
+            at,
+            keyword,
+            `${JSON.stringify(value)}: only references to #/components/schemas/… of this document are read`,
+          );
+        }
+        out[keyword] = value;
       }
-      if (keyword === '$ref' && !isLocalSchemaReference(value)) {
-        throw new DocumentError(at, keyword, `${JSON.stringify(value)}: only references to #/components/schemas/… of this document are read`);
-      }
-      out[keyword] = value;
-    }
-    return { ...takeOverExactKeywords(out, pointer, unchecked), [POINTER]: pointer };
-  };
+      return { ...takeOverExactKeywords(out, pointer, unchecked), [POINTER]: pointer };
+    };
 
   return {
     ajv,
@@ -194,13 +249,21 @@ function ajvCompiler(doc: OpenApiDocument, options: ValidatorOptions, standalone
       if (!ajv.validateSchema(bundled)) {
         const first = ajv.errors?.[0];
         const at = documentPointer(first?.instancePath ?? '', pointer);
-        throw new DocumentError(at, at.split('/').pop(), `not a valid JSON Schema 2020-12 value: ${first?.message ?? 'invalid'}`);
+        throw new DocumentError(
+          at,
+          at.split('/').pop(),
+          `not a valid JSON Schema 2020-12 value: ${first?.message ?? 'invalid'}`,
+        );
       }
       try {
         return ajv.compile(bundled);
       } catch (error) {
         // Ajv speaks of the bundled schema (#/$defs/X); the author wrote #/components/schemas/X.
-        throw new DocumentError(pointer, undefined, `the schema cannot be compiled: ${(error as Error).message.replace(/#\/\$defs\//g, '#/components/schemas/')}`);
+        throw new DocumentError(
+          pointer,
+          undefined,
+          `the schema cannot be compiled: ${(error as Error).message.replace(/#\/\$defs\//g, '#/components/schemas/')}`,
+        );
       }
     },
     uncheckedFormats: () => [...unchecked.values()],
@@ -210,7 +273,8 @@ function ajvCompiler(doc: OpenApiDocument, options: ValidatorOptions, standalone
 /** Every keyword of the document's schemas, with its pointer (components and those written inline in paths). */
 export function documentKeywordUses(doc: OpenApiDocument): KeywordUse[] {
   const uses: KeywordUse[] = [];
-  for (const [name, schema] of Object.entries(doc.components.schemas)) uses.push(...keywordUses(schema, childPointer('#/components/schemas', name)));
+  for (const [name, schema] of Object.entries(doc.components.schemas))
+    uses.push(...keywordUses(schema, childPointer('#/components/schemas', name)));
   const visit = (node: unknown, pointer: string): void => {
     if (node === null || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
@@ -225,7 +289,9 @@ export function documentKeywordUses(doc: OpenApiDocument): KeywordUse[] {
 
 /** After bundleSchema: `#/$defs/…` (a component schema) or a plain-name fragment (`#anchor`). */
 function isLocalSchemaReference(ref: unknown): boolean {
-  return typeof ref === 'string' && (ref.startsWith('#/$defs/') || /^#[A-Za-z_][-A-Za-z0-9._]*$/.test(ref) || ref === '#');
+  return (
+    typeof ref === 'string' && (ref.startsWith('#/$defs/') || /^#[A-Za-z_][-A-Za-z0-9._]*$/.test(ref) || ref === '#')
+  );
 }
 
 /** Ajv's errors as violations; `rootPointer` stands for a schema that is not an object (`false`), which has no POINTER. */
@@ -237,7 +303,12 @@ function violations(errors: ErrorObject[], rootPointer: string): Violation[] {
       keyword: e.keyword,
       message: e.message ?? 'is invalid',
       // Our keyword's errors name the keyword they stand for (minimum, type, ...) and its pointer.
-      pointer: pointer ?? childPointer(((e.parentSchema as JsonSchema | boolean)?.[POINTER as never] as string | undefined) ?? rootPointer, e.keyword),
+      pointer:
+        pointer ??
+        childPointer(
+          ((e.parentSchema as JsonSchema | boolean)?.[POINTER as never] as string | undefined) ?? rootPointer,
+          e.keyword,
+        ),
       ...(Object.keys(params).length > 0 ? { params } : {}),
     };
   });
@@ -249,7 +320,13 @@ function takeOverExactKeywords(node: JsonSchema, pointer: string, unchecked: Map
   const out: JsonSchema = { ...node };
   if ('type' in out) {
     const types = Array.isArray(out.type) ? out.type : [out.type];
-    for (const t of types) if (typeof t !== 'string' || !JSON_TYPES.includes(t)) throw new DocumentError(childPointer(pointer, 'type'), 'type', `${JSON.stringify(t)} is not a JSON Schema type`);
+    for (const t of types)
+      if (typeof t !== 'string' || !JSON_TYPES.includes(t))
+        throw new DocumentError(
+          childPointer(pointer, 'type'),
+          'type',
+          `${JSON.stringify(t)} is not a JSON Schema type`,
+        );
     rules.types = types as string[];
     delete out.type;
   }
@@ -257,7 +334,11 @@ function takeOverExactKeywords(node: JsonSchema, pointer: string, unchecked: Map
     if (!(keyword in out)) continue;
     const value = rationalOf(typeof out[keyword] === 'string' ? undefined : out[keyword]);
     if (!value || (keyword === 'multipleOf' && value.n <= 0n)) {
-      throw new DocumentError(childPointer(pointer, keyword), keyword, `${JSON.stringify(String(out[keyword]))} is not ${keyword === 'multipleOf' ? 'a number above 0' : 'a number'}`);
+      throw new DocumentError(
+        childPointer(pointer, keyword),
+        keyword,
+        `${JSON.stringify(String(out[keyword]))} is not ${keyword === 'multipleOf' ? 'a number above 0' : 'a number'}`,
+      );
     }
     // Its numeral (a bigint's digits, a double's shortest form), which rationalOf reads back to the same value.
     (rules.bounds ??= {})[keyword] = String(out[keyword]);
@@ -282,7 +363,8 @@ function takeOverExactKeywords(node: JsonSchema, pointer: string, unchecked: Map
     delete out.const;
   }
   if (typeof out.pattern === 'string') checkPattern(out.pattern, childPointer(pointer, 'pattern'), 'pattern');
-  for (const key of isSchemaObject(out.patternProperties) ? Object.keys(out.patternProperties) : []) checkPattern(key, childPointer(pointer, 'patternProperties', key), 'patternProperties');
+  for (const key of isSchemaObject(out.patternProperties) ? Object.keys(out.patternProperties) : [])
+    checkPattern(key, childPointer(pointer, 'patternProperties', key), 'patternProperties');
   if (Object.keys(rules).length > 1) out[EXACT] = rules;
   return out;
 }

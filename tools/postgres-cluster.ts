@@ -32,7 +32,10 @@ export function findPostgres(): PostgresBinaries | { missing: string } {
   } catch {
     // not on PATH either
   }
-  return { missing: 'PostgreSQL is not installed (no pg_ctl under /usr/lib/postgresql or on PATH; on Debian: apt-get install postgresql)' };
+  return {
+    missing:
+      'PostgreSQL is not installed (no pg_ctl under /usr/lib/postgresql or on PATH; on Debian: apt-get install postgresql)',
+  };
 }
 
 export interface Cluster {
@@ -51,9 +54,14 @@ const asRoot = userInfo().uid === 0;
 
 /** Runs a PostgreSQL binary, as the postgres user when we are root. */
 async function pg(bin: string, tool: string, args: string[], timeoutMs = 60_000): Promise<void> {
-  const command = asRoot ? { file: 'runuser', args: ['-u', 'postgres', '--', join(bin, tool), ...args] } : { file: join(bin, tool), args };
+  const command = asRoot
+    ? { file: 'runuser', args: ['-u', 'postgres', '--', join(bin, tool), ...args] }
+    : { file: join(bin, tool), args };
   const done = await runProcess({ ...command, stdout: 'ignore', timeoutMs, name: tool });
-  if (done.code !== 0) throw new Error(`${tool} ${args.join(' ')} failed (${done.signal ?? `exit ${done.code}`}): ${done.stderr.trim().slice(-2000)}`);
+  if (done.code !== 0)
+    throw new Error(
+      `${tool} ${args.join(' ')} failed (${done.signal ?? `exit ${done.code}`}): ${done.stderr.trim().slice(-2000)}`,
+    );
 }
 
 export async function startCluster(binaries: PostgresBinaries): Promise<Cluster> {
@@ -64,12 +72,34 @@ export async function startCluster(binaries: PostgresBinaries): Promise<Cluster>
   }
   const data = join(dir, 'data');
   const port = await freePort();
-  await pg(binaries.bin, 'initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  await pg(binaries.bin, 'initdb', [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '-A',
+    'trust',
+    '--no-sync',
+    '-E',
+    'UTF8',
+    '--locale=C',
+  ]);
   // Loopback only; the socket in the cluster's own folder (not /var/run/postgresql).
   const options = `-p ${port} -c listen_addresses=${LOOPBACK} -k ${dir}`;
   let running = false;
   const startServer = async () => {
-    await pg(binaries.bin, 'pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+    await pg(binaries.bin, 'pg_ctl', [
+      '-D',
+      data,
+      '-o',
+      options,
+      '-l',
+      join(dir, 'server.log'),
+      '-w',
+      '-t',
+      '60',
+      'start',
+    ]);
     running = true;
   };
   const stopServer = async () => {

@@ -51,9 +51,15 @@ export function baseBodies(model: SpecModel): BaseBodies {
   const full = richest ?? (drawValid(model, validate, candidates, `a valid ${create.requestSchemaName}`) as Body);
   // The plainest valid candidate gives the required values (the shipped document's "Fern" example).
   const plainest = [...candidates].reverse().find((b) => validate(b).length === 0) ?? full;
-  const requiredOnly = Object.fromEntries(Object.entries(plainest).filter(([k]) => create.request.required.includes(k)));
+  const requiredOnly = Object.fromEntries(
+    Object.entries(plainest).filter(([k]) => create.request.required.includes(k)),
+  );
   const repaired = repair(model, validate, requiredOnly);
-  const result = { full, required: repaired.violations.length === 0 ? (repaired.value as Body) : full, idField: idFieldOf(model) };
+  const result = {
+    full,
+    required: repaired.violations.length === 0 ? (repaired.value as Body) : full,
+    idField: idFieldOf(model),
+  };
   bases.set(model, result);
   return result;
 }
@@ -83,12 +89,16 @@ function idSpace(model: SpecModel): IdSpace {
   const cached = spaces.get(model);
   if (cached) return cached;
   const id = idFieldOf(model);
-  const nodes: JsonSchema[] = sites(model).filter((s) => !s.conditional && s.path.length === 1 && s.path[0] === id).map((s) => s.node);
+  const nodes: JsonSchema[] = sites(model)
+    .filter((s) => !s.conditional && s.path.length === 1 && s.path[0] === id)
+    .map((s) => s.node);
   let listed: bigint[] | undefined;
   for (const node of nodes) {
     const values = 'const' in node ? [node.const] : Array.isArray(node.enum) ? node.enum : undefined;
     if (!values) continue;
-    const integers = values.filter((v): v is number | bigint => (typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint').map((v) => BigInt(v));
+    const integers = values
+      .filter((v): v is number | bigint => (typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint')
+      .map((v) => BigInt(v));
     listed = listed ? listed.filter((v) => integers.includes(v)) : integers;
   }
   const space = { lattice: numberLattice(nodes, true), ...(listed ? { listed } : {}) };
@@ -126,12 +136,19 @@ export function freshIdFor(model: SpecModel, ids: IdAllocator, below?: bigint): 
   const wanted = (v: bigint) => below === undefined || v < below;
   if (space.listed) {
     const free = space.listed.find((v) => wanted(v) && idFits(model, v) && ids.claim(v));
-    if (free === undefined) throw new RuledOut(`the document allows only the ids ${space.listed.join(', ')}, and this run has used each${below !== undefined ? ` below ${below}` : ''}: no fresh id is left`);
+    if (free === undefined)
+      throw new RuledOut(
+        `the document allows only the ids ${space.listed.join(', ')}, and this run has used each${below !== undefined ? ` below ${below}` : ''}: no fresh id is left`,
+      );
     return free;
   }
   // Below a bound: the lattice's upper end moved under it.
-  const lattice = space.lattice && below !== undefined && space.lattice.step ? { ...space.lattice, kMax: minBig(space.lattice.kMax, ceilBig(below, space.lattice.step.n) - 1n) } : space.lattice;
-  if (lattice?.kMin !== undefined && lattice.kMax !== undefined && lattice.kMin > lattice.kMax) throw new RuledOut(`the document allows no id below ${below}`);
+  const lattice =
+    space.lattice && below !== undefined && space.lattice.step
+      ? { ...space.lattice, kMax: minBig(space.lattice.kMax, ceilBig(below, space.lattice.step.n) - 1n) }
+      : space.lattice;
+  if (lattice?.kMin !== undefined && lattice.kMax !== undefined && lattice.kMin > lattice.kMax)
+    throw new RuledOut(`the document allows no id below ${below}`);
   for (let attempt = 0; attempt < 16; attempt++) {
     const r = ids.fresh();
     if (wanted(r) && idFits(model, r)) return r;
@@ -140,7 +157,9 @@ export function freshIdFor(model: SpecModel, ids: IdAllocator, below?: bigint): 
   }
   const { required, idField } = baseBodies(model);
   const tried = space.lattice ? idFrom(space.lattice, ids.fresh()) : undefined;
-  throw new RuledOut(`the harness cannot find a fresh id the document allows: ${explain(createOf(model).validateRequest({ ...required, [idField]: tried ?? 0n }))}`);
+  throw new RuledOut(
+    `the harness cannot find a fresh id the document allows: ${explain(createOf(model).validateRequest({ ...required, [idField]: tried ?? 0n }))}`,
+  );
 }
 
 /**
@@ -154,18 +173,22 @@ export function freshIdFor(model: SpecModel, ids: IdAllocator, below?: bigint): 
 export function idsDoublesMerge(model: SpecModel, ids: IdAllocator, count: number): { ids: bigint[]; step: bigint } {
   const space = idSpace(model);
   const lattice = space.lattice;
-  if (space.listed || !lattice) throw new RuledOut('the document lists the ids it allows: none are ids a double cannot tell apart');
+  if (space.listed || !lattice)
+    throw new RuledOut('the document lists the ids it allows: none are ids a double cannot tell apart');
   const step = lattice.step?.n ?? 1n;
   for (let e = 53n; e < 64n; e++) {
     const gap = 2n ** (e - 52n);
     if (gap < 2n * step) continue;
     // n: a multiple of both 2·gap and the step, at 2^e plus a run-unique offset.
     const unit = (2n * gap * step) / gcdBig(2n * gap, step);
-    const n = ((2n ** e) / unit + ids.offset) * unit;
+    const n = (2n ** e / unit + ids.offset) * unit;
     const wanted = Array.from({ length: count }, (_, i) => n + BigInt(i) * step);
-    if (wanted.every((v) => v < 2n ** (e + 1n) && idFits(model, v)) && wanted.every((v) => ids.claim(v))) return { ids: wanted, step };
+    if (wanted.every((v) => v < 2n ** (e + 1n) && idFits(model, v)) && wanted.every((v) => ids.claim(v)))
+      return { ids: wanted, step };
   }
-  throw new RuledOut(`the document allows no ids that a double cannot tell apart (${count} ids ${step} apart above 2^53, within the id's keywords)`);
+  throw new RuledOut(
+    `the document allows no ids that a double cannot tell apart (${count} ids ${step} apart above 2^53, within the id's keywords)`,
+  );
 }
 
 /** An id above 2^53 that no double holds (the second of idsDoublesMerge's pair, one apart), where the document allows one; none otherwise. */
@@ -196,7 +219,9 @@ export function fieldChanges(fields: Record<string, JsonValue | undefined>): Cha
 }
 
 function describeChanges(changes: readonly Change[]): string {
-  return changes.map(([path, value]) => (value === undefined ? `without ${where(path)}` : `with ${where(path)} ${show(value)}`)).join(', ');
+  return changes
+    .map(([path, value]) => (value === undefined ? `without ${where(path)}` : `with ${where(path)} ${show(value)}`))
+    .join(', ');
 }
 
 /**
@@ -206,7 +231,12 @@ function describeChanges(changes: readonly Change[]): string {
  * changes and the id are never touched by that repair. Throws RuledOut,
  * naming each keyword, when no such body is valid.
  */
-export function plantWith(model: SpecModel, ids: IdAllocator, changes: readonly Change[] = [], base: 'required' | 'full' = 'required'): Body {
+export function plantWith(
+  model: SpecModel,
+  ids: IdAllocator,
+  changes: readonly Change[] = [],
+  base: 'required' | 'full' = 'required',
+): Body {
   const bodies = baseBodies(model);
   const { idField } = bodies;
   const setsId = changes.some(([path]) => path.length >= 1 && path[0] === idField);
@@ -214,8 +244,14 @@ export function plantWith(model: SpecModel, ids: IdAllocator, changes: readonly 
   for (const [path, value] of changes) body = setAt(body, path, value);
   const frozen = [[idField], ...changes.map(([path]) => path)];
   const validate = createOf(model).validateRequest;
-  const { value, violations } = validate(body).length === 0 ? { value: body, violations: [] as Violation[] } : repair(model, validate, body, frozen);
-  if (violations.length > 0) throw new RuledOut(`the document allows no valid ${createOf(model).requestSchemaName} ${describeChanges(changes)}: ${explain(violations)}`);
+  const { value, violations } =
+    validate(body).length === 0
+      ? { value: body, violations: [] as Violation[] }
+      : repair(model, validate, body, frozen);
+  if (violations.length > 0)
+    throw new RuledOut(
+      `the document allows no valid ${createOf(model).requestSchemaName} ${describeChanges(changes)}: ${explain(violations)}`,
+    );
   return value as Body;
 }
 
@@ -226,7 +262,12 @@ export function plantWith(model: SpecModel, ids: IdAllocator, changes: readonly 
  * that change alone. Throws RuledOut when the change breaks nothing (the
  * document allows it) or the rest cannot be kept valid around it.
  */
-export function plantBrokenBy(model: SpecModel, ids: IdAllocator, change: Change, base: 'required' | 'full' = 'required'): { body: JsonValue; violations: Violation[] } {
+export function plantBrokenBy(
+  model: SpecModel,
+  ids: IdAllocator,
+  change: Change,
+  base: 'required' | 'full' = 'required',
+): { body: JsonValue; violations: Violation[] } {
   const bodies = baseBodies(model);
   const { idField } = bodies;
   const [path, value] = change;
@@ -236,8 +277,12 @@ export function plantBrokenBy(model: SpecModel, ids: IdAllocator, change: Change
   const frozen = [path, ...(aboutId ? [] : [[idField]])];
   const validate = createOf(model).validateRequest;
   const repaired = repair(model, validate, body, frozen);
-  if (repaired.violations.length === 0) throw new RuledOut(`the document allows ${describeChanges([change])}: nothing to refuse`);
+  if (repaired.violations.length === 0)
+    throw new RuledOut(`the document allows ${describeChanges([change])}: nothing to refuse`);
   const elsewhere = repaired.violations.filter((v) => !aboutFrozen(v, repaired.value, frozen));
-  if (elsewhere.length > 0) throw new RuledOut(`a body ${describeChanges([change])} cannot be kept valid otherwise, so a refusal could have another reason: ${explain(elsewhere)}`);
+  if (elsewhere.length > 0)
+    throw new RuledOut(
+      `a body ${describeChanges([change])} cannot be kept valid otherwise, so a refusal could have another reason: ${explain(elsewhere)}`,
+    );
   return { body: repaired.value, violations: repaired.violations };
 }

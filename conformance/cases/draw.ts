@@ -51,19 +51,25 @@ export function instancePath(pointer: string, value: JsonValue): InstancePath {
     const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     const key: string | number = Array.isArray(at) && /^\d+$/.test(token) ? Number(token) : token;
     out.push(key);
-    at = at !== null && typeof at === 'object' && !(at instanceof Numeral) ? (at as Record<string | number, JsonValue>)[key] : undefined;
+    at =
+      at !== null && typeof at === 'object' && !(at instanceof Numeral)
+        ? (at as Record<string | number, JsonValue>)[key]
+        : undefined;
   }
   return out;
 }
 
-const startsWith = (path: InstancePath, prefix: InstancePath) => prefix.length <= path.length && prefix.every((k, i) => String(path[i]) === String(k));
+const startsWith = (path: InstancePath, prefix: InstancePath) =>
+  prefix.length <= path.length && prefix.every((k, i) => String(path[i]) === String(k));
 /** Whether changing the value at `path` would change a frozen value (it is one, holds one, or is inside one). */
-const touchesFrozen = (path: InstancePath, frozen: readonly InstancePath[]) => frozen.some((f) => startsWith(path, f) || startsWith(f, path));
+const touchesFrozen = (path: InstancePath, frozen: readonly InstancePath[]) =>
+  frozen.some((f) => startsWith(path, f) || startsWith(f, path));
 
 /** The property a violation names (a missing, an unknown, a badly named one), from Ajv's params. */
 function namedProperty(v: Violation): string | undefined {
   const p = v.params ?? {};
-  for (const key of ['missingProperty', 'additionalProperty', 'unevaluatedProperty', 'propertyName']) if (typeof p[key] === 'string') return p[key] as string;
+  for (const key of ['missingProperty', 'additionalProperty', 'unevaluatedProperty', 'propertyName'])
+    if (typeof p[key] === 'string') return p[key] as string;
   return undefined;
 }
 
@@ -76,9 +82,21 @@ export function aboutFrozen(v: Violation, body: JsonValue, frozen: readonly Inst
   const at = instancePath(v.instancePath, body);
   if (frozen.some((f) => startsWith(at, f))) return true;
   const named = namedProperty(v);
-  if (named !== undefined && frozen.some((f) => startsWith([...at, named], f) || startsWith(f, [...at, named]))) return true;
+  if (named !== undefined && frozen.some((f) => startsWith([...at, named], f) || startsWith(f, [...at, named])))
+    return true;
   // The count of an object's properties or an array's items changed with a frozen member.
-  return ['minProperties', 'maxProperties', 'minItems', 'maxItems', 'uniqueItems', 'contains', 'minContains', 'maxContains'].includes(v.keyword) && frozen.some((f) => f.length === at.length + 1 && startsWith(f, at));
+  return (
+    [
+      'minProperties',
+      'maxProperties',
+      'minItems',
+      'maxItems',
+      'uniqueItems',
+      'contains',
+      'minContains',
+      'maxContains',
+    ].includes(v.keyword) && frozen.some((f) => f.length === at.length + 1 && startsWith(f, at))
+  );
 }
 
 /** Values drawn from the schema holding a violated keyword, and from the branches an applicator names. */
@@ -87,25 +105,37 @@ function drawnFor(model: DocumentSchemas, v: Violation): JsonValue[] {
   const holder = schemaAtPointer(model, holderPointer);
   const out = samplesOf(model, holder, holderPointer);
   const keywordValue = isSchemaObject(holder) ? holder[v.keyword] : undefined;
-  if (Array.isArray(keywordValue)) keywordValue.forEach((branch, i) => out.push(...samplesOf(model, branch, childPointer(holderPointer, v.keyword, i))));
-  else if (isSchemaObject(keywordValue)) out.push(...samplesOf(model, keywordValue, childPointer(holderPointer, v.keyword)));
+  if (Array.isArray(keywordValue))
+    keywordValue.forEach((branch, i) =>
+      out.push(...samplesOf(model, branch, childPointer(holderPointer, v.keyword, i))),
+    );
+  else if (isSchemaObject(keywordValue))
+    out.push(...samplesOf(model, keywordValue, childPointer(holderPointer, v.keyword)));
   // `if` failed its `then` or `else`: values of that branch.
   if (v.keyword === 'if' && isSchemaObject(holder)) {
-    for (const branch of ['then', 'else'] as const) if (holder[branch] !== undefined) out.push(...samplesOf(model, holder[branch], childPointer(holderPointer, branch)));
+    for (const branch of ['then', 'else'] as const)
+      if (holder[branch] !== undefined)
+        out.push(...samplesOf(model, holder[branch], childPointer(holderPointer, branch)));
   }
   return out;
 }
 
 /** The schema of property `name` of the object schema at `pointer`, when it states one (properties, patternProperties, additionalProperties). */
-function propertySchema(model: DocumentSchemas, pointer: string, name: string): { schema: unknown; pointer: string } | undefined {
+function propertySchema(
+  model: DocumentSchemas,
+  pointer: string,
+  name: string,
+): { schema: unknown; pointer: string } | undefined {
   const holder = schemaAtPointer(model, pointer);
   if (!isSchemaObject(holder)) return undefined;
-  if (isSchemaObject(holder.properties) && name in holder.properties) return { schema: holder.properties[name], pointer: childPointer(pointer, 'properties', name) };
+  if (isSchemaObject(holder.properties) && name in holder.properties)
+    return { schema: holder.properties[name], pointer: childPointer(pointer, 'properties', name) };
   if (isSchemaObject(holder.patternProperties)) {
     for (const [pattern, schema] of Object.entries(holder.patternProperties)) {
       try {
         // On the validators' linear-time engine: V8's backtracks, and a document's `^([\s\S]+)+X$` would hang the run.
-        if (linearPattern(pattern).test(name)) return { schema, pointer: childPointer(pointer, 'patternProperties', pattern) };
+        if (linearPattern(pattern).test(name))
+          return { schema, pointer: childPointer(pointer, 'patternProperties', pattern) };
       } catch {
         // A pattern the validators refused already; nothing to draw from.
       }
@@ -127,8 +157,19 @@ function newPropertyNames(model: DocumentSchemas, holderPointer: string, current
   const names: string[] = [];
   if (isSchemaObject(holder)) {
     if (isSchemaObject(holder.properties)) names.push(...Object.keys(holder.properties));
-    if (isSchemaObject(holder.patternProperties)) for (const pattern of Object.keys(holder.patternProperties)) names.push(...samplesOf(model, { type: 'string', pattern }, holderPointer).filter((s): s is string => typeof s === 'string'));
-    if (holder.propertyNames !== undefined) names.push(...samplesOf(model, holder.propertyNames, childPointer(holderPointer, 'propertyNames')).filter((s): s is string => typeof s === 'string'));
+    if (isSchemaObject(holder.patternProperties))
+      for (const pattern of Object.keys(holder.patternProperties))
+        names.push(
+          ...samplesOf(model, { type: 'string', pattern }, holderPointer).filter(
+            (s): s is string => typeof s === 'string',
+          ),
+        );
+    if (holder.propertyNames !== undefined)
+      names.push(
+        ...samplesOf(model, holder.propertyNames, childPointer(holderPointer, 'propertyNames')).filter(
+          (s): s is string => typeof s === 'string',
+        ),
+      );
   }
   names.push('conformanceExtra', 'extra1', 'x');
   return [...new Set(names)].filter((n) => !(n in current));
@@ -148,7 +189,9 @@ function fixesFor(model: DocumentSchemas, body: JsonValue, v: Violation, frozen:
     case 'required':
     case 'dependentRequired': {
       if (named === undefined) break;
-      const declared = [propertySchema(model, holderPointer, named), ...declarationsOf(model, named)].filter((d) => d !== undefined);
+      const declared = [propertySchema(model, holderPointer, named), ...declarationsOf(model, named)].filter(
+        (d) => d !== undefined,
+      );
       const values = declared.flatMap((d) => samplesOf(model, d.schema, d.pointer));
       for (const value of [...values, 'conformance', 1]) put([...at, named], value);
       return out;
@@ -165,30 +208,62 @@ function fixesFor(model: DocumentSchemas, body: JsonValue, v: Violation, frozen:
       if (isSchemaObject(here)) {
         for (const name of newPropertyNames(model, holderPointer, here as Record<string, JsonValue>).slice(0, 6)) {
           const schema = propertySchema(model, holderPointer, name);
-          for (const value of [...(schema ? samplesOf(model, schema.schema, schema.pointer).slice(0, 2) : []), 'x']) put([...at, name], value);
+          for (const value of [...(schema ? samplesOf(model, schema.schema, schema.pointer).slice(0, 2) : []), 'x'])
+            put([...at, name], value);
         }
       }
       return out;
     case 'maxItems':
     case 'maxContains':
-      if (Array.isArray(here)) here.forEach((_, i) => !touchesFrozen([...at, i], frozen) && out.push(setAt(body, at, here.filter((_x, j) => j !== i))));
+      if (Array.isArray(here))
+        here.forEach(
+          (_, i) =>
+            !touchesFrozen([...at, i], frozen) &&
+            out.push(
+              setAt(
+                body,
+                at,
+                here.filter((_x, j) => j !== i),
+              ),
+            ),
+        );
       return out;
     case 'minItems':
     case 'contains':
     case 'minContains': {
-      if (!Array.isArray(here) || touchesFrozen(at, frozen.filter((f) => f.length <= at.length))) break;
+      if (
+        !Array.isArray(here) ||
+        touchesFrozen(
+          at,
+          frozen.filter((f) => f.length <= at.length),
+        )
+      )
+        break;
       const holder = schemaAtPointer(model, holderPointer);
       const itemSchemas: Array<[unknown, string]> = [];
       if (isSchemaObject(holder)) {
         if (holder.contains !== undefined) itemSchemas.push([holder.contains, childPointer(holderPointer, 'contains')]);
-        if (Array.isArray(holder.prefixItems) && here.length < holder.prefixItems.length) itemSchemas.push([holder.prefixItems[here.length], childPointer(holderPointer, 'prefixItems', here.length)]);
+        if (Array.isArray(holder.prefixItems) && here.length < holder.prefixItems.length)
+          itemSchemas.push([holder.prefixItems[here.length], childPointer(holderPointer, 'prefixItems', here.length)]);
         if (holder.items !== undefined) itemSchemas.push([holder.items, childPointer(holderPointer, 'items')]);
       }
-      for (const [schema, pointer] of itemSchemas) for (const item of samplesOf(model, schema, pointer).slice(0, 3)) out.push(setAt(body, at, [...here, item]));
+      for (const [schema, pointer] of itemSchemas)
+        for (const item of samplesOf(model, schema, pointer).slice(0, 3)) out.push(setAt(body, at, [...here, item]));
       return out;
     }
     case 'uniqueItems':
-      if (Array.isArray(here)) here.forEach((_, i) => !touchesFrozen([...at, i], frozen) && out.push(setAt(body, at, here.filter((_x, j) => j !== i))));
+      if (Array.isArray(here))
+        here.forEach(
+          (_, i) =>
+            !touchesFrozen([...at, i], frozen) &&
+            out.push(
+              setAt(
+                body,
+                at,
+                here.filter((_x, j) => j !== i),
+              ),
+            ),
+        );
       break;
     default:
       break;
@@ -196,7 +271,8 @@ function fixesFor(model: DocumentSchemas, body: JsonValue, v: Violation, frozen:
   if (touchesFrozen(at, frozen)) return out;
   // A value drawn from the violated schema in place of the wrong one; an object keeps what it had beside the drawn members.
   for (const drawn of drawnFor(model, v)) {
-    if (isSchemaObject(here) && isSchemaObject(drawn) && !(drawn instanceof Numeral)) put(at, { ...(here as Record<string, JsonValue>), ...(drawn as Record<string, JsonValue>) });
+    if (isSchemaObject(here) && isSchemaObject(drawn) && !(drawn instanceof Numeral))
+      put(at, { ...(here as Record<string, JsonValue>), ...(drawn as Record<string, JsonValue>) });
     put(at, drawn);
   }
   return out;
@@ -207,13 +283,20 @@ function fixesFor(model: DocumentSchemas, body: JsonValue, v: Violation, frozen:
  * changing a frozen part. Returns the value and what is left (nothing: it
  * is valid).
  */
-export function repair(model: DocumentSchemas, validate: Validator, value: JsonValue, frozen: readonly InstancePath[] = []): { value: JsonValue; violations: Violation[] } {
+export function repair(
+  model: DocumentSchemas,
+  validate: Validator,
+  value: JsonValue,
+  frozen: readonly InstancePath[] = [],
+): { value: JsonValue; violations: Violation[] } {
   let current = value;
   let violations = validate(current);
   for (let step = 0; step < MAX_REPAIRS && violations.length > 0; step++) {
     let best: { value: JsonValue; violations: Violation[] } | undefined;
     // The violations a repair may touch, deepest first: a fix inside an object may settle its parent's complaint too.
-    const open = violations.filter((v) => !aboutFrozen(v, current, frozen)).sort((a, b) => b.instancePath.length - a.instancePath.length);
+    const open = violations
+      .filter((v) => !aboutFrozen(v, current, frozen))
+      .sort((a, b) => b.instancePath.length - a.instancePath.length);
     for (const v of open) {
       for (const candidate of fixesFor(model, current, v, frozen)) {
         const left = validate(candidate);
@@ -239,7 +322,12 @@ export function explain(violations: readonly Violation[]): string {
  * candidate that repairs to one. Throws RuledOut naming what is left when
  * none does.
  */
-export function drawValid(model: DocumentSchemas, validate: Validator, candidates: readonly JsonValue[], what: string): JsonValue {
+export function drawValid(
+  model: DocumentSchemas,
+  validate: Validator,
+  candidates: readonly JsonValue[],
+  what: string,
+): JsonValue {
   let closest: { value: JsonValue; violations: Violation[] } | undefined;
   for (const candidate of candidates) {
     if (validate(candidate).length === 0) return candidate;
@@ -249,5 +337,7 @@ export function drawValid(model: DocumentSchemas, validate: Validator, candidate
     if (repaired.violations.length === 0) return repaired.value;
     if (!closest || repaired.violations.length < closest.violations.length) closest = repaired;
   }
-  throw new RuledOut(`the harness cannot build ${what} from the document: ${closest ? explain(closest.violations) : 'no candidate'}`);
+  throw new RuledOut(
+    `the harness cannot build ${what} from the document: ${closest ? explain(closest.violations) : 'no candidate'}`,
+  );
 }

@@ -34,7 +34,7 @@ export class IdAllocator {
     private readonly scope = '',
     private readonly used = new Set<bigint>(),
   ) {
-    this.next = (1n << 40n) + (this.draw('base') >> 13n) % ((1n << 52n) - (1n << 41n)); // [2^40, 2^52 - 2^40)
+    this.next = (1n << 40n) + ((this.draw('base') >> 13n) % ((1n << 52n) - (1n << 41n))); // [2^40, 2^52 - 2^40)
     this.salt = this.draw('salt');
     this.offset = (this.draw('offset') >> 24n) + 1n; // [1, 2^40]
   }
@@ -51,7 +51,10 @@ export class IdAllocator {
 
   /** `n` (at most 32) bytes decided by the seed, the id offset, the scope and `purpose`: a random token, a path. */
   bytes(purpose: string, n: number): Buffer {
-    return createHash('sha256').update(`${this.seed}\u0000${this.idOffset}\u0000${this.scope}\u0000${purpose}`).digest().subarray(0, n);
+    return createHash('sha256')
+      .update(`${this.seed}\u0000${this.idOffset}\u0000${this.scope}\u0000${purpose}`)
+      .digest()
+      .subarray(0, n);
   }
 
   /** A fresh positive id. */

@@ -52,7 +52,16 @@ export function escapeEvery(text: string, upperHex = false): string {
 
 /** RFC 8259 §7: the two-character escapes, the solidus included (\/), for the characters that have one; others as they are. */
 export function escapeShort(text: string): string {
-  const short: Record<string, string> = { '"': '\\"', '\\': '\\\\', '/': '\\/', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+  const short: Record<string, string> = {
+    '"': '\\"',
+    '\\': '\\\\',
+    '/': '\\/',
+    '\b': '\\b',
+    '\f': '\\f',
+    '\n': '\\n',
+    '\r': '\\r',
+    '\t': '\\t',
+  };
   let out = '"';
   for (const c of text) {
     const code = c.charCodeAt(0);

@@ -11,9 +11,32 @@ import { childPointer, isSchemaObject, keywordInfo, type KeywordUse } from '../.
 import { isCheckedFormat } from '../../spec/validator.js';
 import type { JsonValue } from '../model/json.js';
 import { baseBodies } from './bodies.js';
-import { FORMAT_SAMPLES, getAt, jsonTypeOf, patternSamples, samplesOf, setAt, stringsOfLength, typeAllowed, typeExemplars, type InstancePath } from './schema-values.js';
+import {
+  FORMAT_SAMPLES,
+  getAt,
+  jsonTypeOf,
+  patternSamples,
+  samplesOf,
+  setAt,
+  stringsOfLength,
+  typeAllowed,
+  typeExemplars,
+  type InstancePath,
+} from './schema-values.js';
 import { numberValue } from './number-values.js';
-import { add, floorOf, integerOnly, rational, show, sites, stepBeside, stringStems, UNNAMED_PROPERTY, where, type Site } from './keyword-sites.js';
+import {
+  add,
+  floorOf,
+  integerOnly,
+  rational,
+  show,
+  sites,
+  stepBeside,
+  stringStems,
+  UNNAMED_PROPERTY,
+  where,
+  type Site,
+} from './keyword-sites.js';
 import { createOf, type SpecModel } from '../model/spec-model.js';
 
 export type Side = 'inside' | 'outside';
@@ -39,12 +62,49 @@ export interface KeywordDerivation {
 export { UNNAMED_PROPERTY } from './keyword-sites.js';
 
 /** Keywords whose cases are made by a proposal of their own below; the applicators in POOLED draw from a pool of values. */
-const POOLED = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'contains', 'minContains', 'maxContains', 'propertyNames', 'patternProperties', 'dependentSchemas', 'unevaluatedItems']);
+const POOLED = new Set([
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'contains',
+  'minContains',
+  'maxContains',
+  'propertyNames',
+  'patternProperties',
+  'dependentSchemas',
+  'unevaluatedItems',
+]);
 /** Keywords that only lead to other schemas: exercised through the keywords they lead to. */
-export const STRUCTURAL = new Set(['properties', 'items', 'prefixItems', '$ref', '$defs', 'then', 'else', '$id', '$schema', '$anchor', '$dynamicAnchor', '$dynamicRef', '$vocabulary', '$comment']);
+export const STRUCTURAL = new Set([
+  'properties',
+  'items',
+  'prefixItems',
+  '$ref',
+  '$defs',
+  'then',
+  'else',
+  '$id',
+  '$schema',
+  '$anchor',
+  '$dynamicAnchor',
+  '$dynamicRef',
+  '$vocabulary',
+  '$comment',
+]);
 const MAX_CASES = 6;
 /** Keywords whose inside cases are particular values (a bound, a listed value), not any value of a kind. */
-const VALUE_BOUNDARIES = new Set(['format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'enum', 'const']);
+const VALUE_BOUNDARIES = new Set([
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'enum',
+  'const',
+]);
 
 interface Proposal {
   side: Side;
@@ -55,16 +115,33 @@ interface Proposal {
 }
 
 /** The cases one keyword proposes, before the validator sorts them. */
-function propose(model: SpecModel, site: Site, keyword: string, value: unknown, current: JsonValue | undefined): Proposal[] {
+function propose(
+  model: SpecModel,
+  site: Site,
+  keyword: string,
+  value: unknown,
+  current: JsonValue | undefined,
+): Proposal[] {
   const { node } = site;
   const at = where(site.path);
-  const inside = (v: JsonValue | undefined, note: string): Proposal => ({ side: 'inside', value: v, note: `${at} ${note}` });
-  const outside = (v: JsonValue | undefined, note: string): Proposal => ({ side: 'outside', value: v, note: `${at} ${note}` });
+  const inside = (v: JsonValue | undefined, note: string): Proposal => ({
+    side: 'inside',
+    value: v,
+    note: `${at} ${note}`,
+  });
+  const outside = (v: JsonValue | undefined, note: string): Proposal => ({
+    side: 'outside',
+    value: v,
+    note: `${at} ${note}`,
+  });
   switch (keyword) {
     case 'type': {
       const allowed = (Array.isArray(value) ? value : [value]) as string[];
       const ins = allowed.map((t) => {
-        const own = current !== undefined && jsonTypeOf(current) === t ? current : samplesOf(model, node, site.pointer, { type: t })[0];
+        const own =
+          current !== undefined && jsonTypeOf(current) === t
+            ? current
+            : samplesOf(model, node, site.pointer, { type: t })[0];
         return inside(own, `as ${t} ${show(own)}`);
       });
       const digits = String(getAt(baseBodies(model).full, [baseBodies(model).idField]) ?? 7);
@@ -78,14 +155,19 @@ function propose(model: SpecModel, site: Site, keyword: string, value: unknown, 
       const listed = (keyword === 'const' ? [value] : Array.isArray(value) ? value : []) as JsonValue[];
       const variants: JsonValue[] = [];
       for (const v of listed) {
-        if (typeof v === 'string') variants.push(`${v}-unlisted`, v.toUpperCase() === v ? v.toLowerCase() : v.toUpperCase(), '');
+        if (typeof v === 'string')
+          variants.push(`${v}-unlisted`, v.toUpperCase() === v ? v.toLowerCase() : v.toUpperCase(), '');
         else if (typeof v === 'boolean') variants.push(!v);
         const r = rational(v);
         if (r) variants.push(numberValue(add(r, { n: 1n, d: 1n })), numberValue(add(r, { n: -1n, d: 1n })));
       }
       return [
-        ...listed.slice(0, MAX_CASES).map((v) => inside(v, `${show(v)}, ${keyword === 'const' ? 'the constant' : 'a listed value'}`)),
-        ...variants.filter((v) => !listed.some((l) => JSON.stringify(l) === JSON.stringify(v))).map((v) => outside(v, `${show(v)}, not ${keyword === 'const' ? 'the constant' : 'listed'}`)),
+        ...listed
+          .slice(0, MAX_CASES)
+          .map((v) => inside(v, `${show(v)}, ${keyword === 'const' ? 'the constant' : 'a listed value'}`)),
+        ...variants
+          .filter((v) => !listed.some((l) => JSON.stringify(l) === JSON.stringify(v)))
+          .map((v) => outside(v, `${show(v)}, not ${keyword === 'const' ? 'the constant' : 'listed'}`)),
       ];
     }
     case 'minLength':
@@ -95,15 +177,34 @@ function propose(model: SpecModel, site: Site, keyword: string, value: unknown, 
       const [ins, outs] = keyword === 'minLength' ? [value, value - 1] : [value, value + 1];
       return [
         ...stringsOfLength(ins, stems).map((s) => inside(s, `of ${ins} characters (${keyword} ${value})`)),
-        ...(outs >= 0 ? stringsOfLength(outs, stems).map((s) => outside(s, `of ${outs} characters (${keyword} ${value})`)) : []),
+        ...(outs >= 0
+          ? stringsOfLength(outs, stems).map((s) => outside(s, `of ${outs} characters (${keyword} ${value})`))
+          : []),
       ];
     }
     case 'pattern': {
       if (typeof value !== 'string') return [];
       const stem = typeof current === 'string' ? current : 'plant';
       const ins = [...(typeof current === 'string' ? [current] : []), ...patternSamples(value)];
-      const outs = ['', ' ', '!', 'x', '0', `${stem} `, ` ${stem}`, `${stem}\n`, `${stem}!`, stem.toUpperCase(), stem.toLowerCase(), `${stem}${stem}`, stem.slice(1)];
-      return [...ins.map((s) => inside(s, `${show(s)} (matches ${value})`)), ...outs.map((s) => outside(s, `${show(s)} (does not match ${value})`))];
+      const outs = [
+        '',
+        ' ',
+        '!',
+        'x',
+        '0',
+        `${stem} `,
+        ` ${stem}`,
+        `${stem}\n`,
+        `${stem}!`,
+        stem.toUpperCase(),
+        stem.toLowerCase(),
+        `${stem}${stem}`,
+        stem.slice(1),
+      ];
+      return [
+        ...ins.map((s) => inside(s, `${show(s)} (matches ${value})`)),
+        ...outs.map((s) => outside(s, `${show(s)} (does not match ${value})`)),
+      ];
     }
     case 'format': {
       if (typeof value !== 'string') return [];
@@ -117,7 +218,12 @@ function propose(model: SpecModel, site: Site, keyword: string, value: unknown, 
         ];
       }
       const samples = FORMAT_SAMPLES[value];
-      return samples ? [...samples.inside.map((s) => inside(s, `${show(s)} (a ${value})`)), ...samples.outside.map((s) => outside(s, `${show(s)} (not a ${value})`))] : [];
+      return samples
+        ? [
+            ...samples.inside.map((s) => inside(s, `${show(s)} (a ${value})`)),
+            ...samples.outside.map((s) => outside(s, `${show(s)} (not a ${value})`)),
+          ]
+        : [];
     }
     case 'minimum':
     case 'maximum':
@@ -148,13 +254,22 @@ function propose(model: SpecModel, site: Site, keyword: string, value: unknown, 
       }
       const label = `${keyword} ${show(numberValue(bound))}`;
       return [
-        ...ins.map((r) => ({ ...inside(numberValue(r), `${show(numberValue(r))} (${label})`), intent: `inside ${label}` })),
-        ...outs.map((r) => ({ ...outside(numberValue(r), `${show(numberValue(r))} (${label})`), intent: `outside ${label}` })),
+        ...ins.map((r) => ({
+          ...inside(numberValue(r), `${show(numberValue(r))} (${label})`),
+          intent: `inside ${label}`,
+        })),
+        ...outs.map((r) => ({
+          ...outside(numberValue(r), `${show(numberValue(r))} (${label})`),
+          intent: `outside ${label}`,
+        })),
       ];
     }
     case 'multipleOf': {
       const step = rational(value);
-      const base = rational(typeof current === 'number' || typeof current === 'bigint' ? current : 0) ?? { n: 0n, d: 1n };
+      const base = rational(typeof current === 'number' || typeof current === 'bigint' ? current : 0) ?? {
+        n: 0n,
+        d: 1n,
+      };
       if (!step || step.n <= 0n) return [];
       // q = floor(base / step); q·step and (q+1)·step are multiples beside the base value.
       const q = floorOf({ n: base.n * step.d, d: base.d * step.n });
@@ -162,35 +277,63 @@ function propose(model: SpecModel, site: Site, keyword: string, value: unknown, 
       const half: Rational = { n: step.n, d: step.d * 2n };
       return [
         inside(numberValue(multiple(q)), `${show(numberValue(multiple(q)))} (multipleOf ${show(numberValue(step))})`),
-        inside(numberValue(multiple(q + 1n)), `${show(numberValue(multiple(q + 1n)))} (multipleOf ${show(numberValue(step))})`),
-        outside(numberValue(add(multiple(q), half)), `${show(numberValue(add(multiple(q), half)))} (not a multiple of ${show(numberValue(step))})`),
-        outside(numberValue(add(multiple(q), { n: 1n, d: 1n })), `${show(numberValue(add(multiple(q), { n: 1n, d: 1n })))} (not a multiple of ${show(numberValue(step))})`),
+        inside(
+          numberValue(multiple(q + 1n)),
+          `${show(numberValue(multiple(q + 1n)))} (multipleOf ${show(numberValue(step))})`,
+        ),
+        outside(
+          numberValue(add(multiple(q), half)),
+          `${show(numberValue(add(multiple(q), half)))} (not a multiple of ${show(numberValue(step))})`,
+        ),
+        outside(
+          numberValue(add(multiple(q), { n: 1n, d: 1n })),
+          `${show(numberValue(add(multiple(q), { n: 1n, d: 1n })))} (not a multiple of ${show(numberValue(step))})`,
+        ),
       ];
     }
     case 'required': {
       if (!Array.isArray(value) || !isSchemaObject(current)) return [];
-      const only = Object.fromEntries(Object.entries(current).filter(([k]) => (value as string[]).includes(k) || createOf(model).request.required.includes(k))) as JsonValue;
+      const only = Object.fromEntries(
+        Object.entries(current).filter(
+          ([k]) => (value as string[]).includes(k) || createOf(model).request.required.includes(k),
+        ),
+      ) as JsonValue;
       return [
         inside(only, 'with only the required properties'),
         inside(current, 'with every property'),
-        ...(value as string[]).map((name) => outside(setAt(current, [name], undefined), `without the required ${name}`)),
+        ...(value as string[]).map((name) =>
+          outside(setAt(current, [name], undefined), `without the required ${name}`),
+        ),
       ];
     }
     case 'dependentRequired': {
       if (!isSchemaObject(value) || !isSchemaObject(current)) return [];
       return Object.entries(value).flatMap(([trigger, needed]) =>
-        (Array.isArray(needed) ? (needed as string[]) : []).map((name) => outside(setAt(current, [name], undefined), `with ${trigger} but without ${name}`)),
+        (Array.isArray(needed) ? (needed as string[]) : []).map((name) =>
+          outside(setAt(current, [name], undefined), `with ${trigger} but without ${name}`),
+        ),
       );
     }
     case 'additionalProperties':
     case 'unevaluatedProperties': {
       if (!isSchemaObject(current) || value === true) return [];
-      if (value === false) return [inside(current, 'with only the properties the schema names'), outside(setAt(current, [UNNAMED_PROPERTY], 'x'), `with a property the schema does not name (${UNNAMED_PROPERTY})`)];
+      if (value === false)
+        return [
+          inside(current, 'with only the properties the schema names'),
+          outside(
+            setAt(current, [UNNAMED_PROPERTY], 'x'),
+            `with a property the schema does not name (${UNNAMED_PROPERTY})`,
+          ),
+        ];
       const samples = samplesOf(model, value, childPointer(site.pointer, keyword));
       const digits = '7';
       return [
-        ...samples.slice(0, 2).map((s) => inside(setAt(current, [UNNAMED_PROPERTY], s), `with ${UNNAMED_PROPERTY}: ${show(s)}`)),
-        ...typeExemplars(digits).map((e) => outside(setAt(current, [UNNAMED_PROPERTY], e.value), `with ${UNNAMED_PROPERTY} as ${e.label}`)),
+        ...samples
+          .slice(0, 2)
+          .map((s) => inside(setAt(current, [UNNAMED_PROPERTY], s), `with ${UNNAMED_PROPERTY}: ${show(s)}`)),
+        ...typeExemplars(digits).map((e) =>
+          outside(setAt(current, [UNNAMED_PROPERTY], e.value), `with ${UNNAMED_PROPERTY} as ${e.label}`),
+        ),
       ];
     }
     case 'minProperties':
@@ -198,32 +341,57 @@ function propose(model: SpecModel, site: Site, keyword: string, value: unknown, 
       if (!isSchemaObject(current) || typeof value !== 'number') return [];
       const keys = Object.keys(current);
       const trimmed = (n: number) => Object.fromEntries(keys.slice(0, n).map((k) => [k, current[k]!])) as JsonValue;
-      const padded = (n: number) => Object.fromEntries([...keys.map((k) => [k, current[k]!]), ...Array.from({ length: Math.max(0, n - keys.length) }, (_, i) => [`${UNNAMED_PROPERTY}${i}`, 'x'])]) as JsonValue;
+      const padded = (n: number) =>
+        Object.fromEntries([
+          ...keys.map((k) => [k, current[k]!]),
+          ...Array.from({ length: Math.max(0, n - keys.length) }, (_, i) => [`${UNNAMED_PROPERTY}${i}`, 'x']),
+        ]) as JsonValue;
       return keyword === 'minProperties'
-        ? [inside(padded(value), `with ${value} properties`), outside(trimmed(value - 1), `with ${value - 1} properties`)]
-        : [inside(trimmed(value), `with ${value} properties`), outside(padded(value + 1), `with ${value + 1} properties`)];
+        ? [
+            inside(padded(value), `with ${value} properties`),
+            outside(trimmed(value - 1), `with ${value - 1} properties`),
+          ]
+        : [
+            inside(trimmed(value), `with ${value} properties`),
+            outside(padded(value + 1), `with ${value + 1} properties`),
+          ];
     }
     case 'minItems':
     case 'maxItems':
     case 'uniqueItems': {
-      const items = Array.isArray(current) ? current : (samplesOf(model, node, site.pointer, { type: 'array' })[0] as JsonValue[] | undefined) ?? [];
+      const items = Array.isArray(current)
+        ? current
+        : ((samplesOf(model, node, site.pointer, { type: 'array' })[0] as JsonValue[] | undefined) ?? []);
       const item = items[0] ?? 'x';
-      const of = (n: number) => Array.from({ length: Math.max(0, n) }, (_, i) => (typeof item === 'string' ? `${item}${i}` : item));
-      if (keyword === 'uniqueItems') return value === true ? [inside(of(2), 'with two different items'), outside([item, item], 'with the same item twice')] : [];
+      const of = (n: number) =>
+        Array.from({ length: Math.max(0, n) }, (_, i) => (typeof item === 'string' ? `${item}${i}` : item));
+      if (keyword === 'uniqueItems')
+        return value === true
+          ? [inside(of(2), 'with two different items'), outside([item, item], 'with the same item twice')]
+          : [];
       if (typeof value !== 'number') return [];
       return keyword === 'minItems'
         ? [inside(of(value), `with ${value} items`), outside(of(value - 1), `with ${value - 1} items`)]
         : [inside(of(value), `with ${value} items`), outside(of(value + 1), `with ${value + 1} items`)];
     }
     default:
-      return POOLED.has(keyword) ? pool(model, site, keyword, value, current).flatMap((v) => [inside(v, show(v)), outside(v, show(v))]) : [];
+      return POOLED.has(keyword)
+        ? pool(model, site, keyword, value, current).flatMap((v) => [inside(v, show(v)), outside(v, show(v))])
+        : [];
   }
 }
 
 /** Values to try for an applicator: the current one, samples of the schema and of its branches, and one of each JSON type. */
-function pool(model: SpecModel, site: Site, keyword: string, value: unknown, current: JsonValue | undefined): Array<JsonValue | undefined> {
+function pool(
+  model: SpecModel,
+  site: Site,
+  keyword: string,
+  value: unknown,
+  current: JsonValue | undefined,
+): Array<JsonValue | undefined> {
   const out: Array<JsonValue | undefined> = [current, ...samplesOf(model, site.node, site.pointer)];
-  if (Array.isArray(value)) value.forEach((b, i) => out.push(...samplesOf(model, b, childPointer(site.pointer, keyword, i))));
+  if (Array.isArray(value))
+    value.forEach((b, i) => out.push(...samplesOf(model, b, childPointer(site.pointer, keyword, i))));
   else if (isSchemaObject(value)) out.push(...samplesOf(model, value, childPointer(site.pointer, keyword)));
   out.push(...typeExemplars('7').map((e) => e.value), '', 0, -1, 'x');
   if (isSchemaObject(current)) {
@@ -249,7 +417,11 @@ export function keywordDerivations(model: SpecModel): KeywordDerivation[] {
       const use: KeywordUse = { keyword, value, pointer, schemaPointer: site.pointer };
       const derivation: KeywordDerivation = { use, path: site.path, inside: [], outside: [] };
       out.push(derivation);
-      if (keywordInfo(keyword)?.kind === 'annotation' && !(keyword === 'format' && typeof value === 'string' && isCheckedFormat(value))) continue;
+      if (
+        keywordInfo(keyword)?.kind === 'annotation' &&
+        !(keyword === 'format' && typeof value === 'string' && isCheckedFormat(value))
+      )
+        continue;
       if (STRUCTURAL.has(keyword)) continue;
       let without: ((body: unknown) => unknown[]) | undefined;
       const seen = new Set<string>();
@@ -268,7 +440,10 @@ export function keywordDerivations(model: SpecModel): KeywordDerivation[] {
           if (valid || without(body).length > 0) continue;
         }
         // A boundary value of the id itself is a fixed id; a case where any valid id does (type, required) gets a fresh one.
-        const id = site.path.length === 1 && site.path[0] === idField && p.side === 'inside' && VALUE_BOUNDARIES.has(keyword) ? p.value : undefined;
+        const id =
+          site.path.length === 1 && site.path[0] === idField && p.side === 'inside' && VALUE_BOUNDARIES.has(keyword)
+            ? p.value
+            : undefined;
         const fixedId = typeof id === 'number' || typeof id === 'bigint' ? BigInt(id) : undefined;
         seen.add(intent);
         list.push({ side: p.side, body, note: p.note, ...(fixedId !== undefined ? { fixedId } : {}) });

@@ -29,11 +29,22 @@ export function sites(model: SpecModel): Site[] {
     out.push({ node, pointer: at, path, conditional });
     for (const sub of subschemas(node, at)) {
       if (sub.keyword === 'allOf') visit(sub.schema, sub.pointer, path, depth + 1, conditional);
-      else if (sub.keyword === 'anyOf' || sub.keyword === 'oneOf') visit(sub.schema, sub.pointer, path, depth + 1, true);
-      else if (sub.keyword === 'properties') visit(sub.schema, sub.pointer, [...path, sub.key!], depth + 1, conditional);
-      else if (sub.keyword === 'prefixItems') visit(sub.schema, sub.pointer, [...path, sub.key!], depth + 1, conditional);
-      else if (sub.keyword === 'items') visit(sub.schema, sub.pointer, [...path, Array.isArray(node.prefixItems) ? node.prefixItems.length : 0], depth + 1, conditional);
-      else if (sub.keyword === 'additionalProperties' || sub.keyword === 'unevaluatedProperties') visit(sub.schema, sub.pointer, [...path, UNNAMED_PROPERTY], depth + 1, conditional);
+      else if (sub.keyword === 'anyOf' || sub.keyword === 'oneOf')
+        visit(sub.schema, sub.pointer, path, depth + 1, true);
+      else if (sub.keyword === 'properties')
+        visit(sub.schema, sub.pointer, [...path, sub.key!], depth + 1, conditional);
+      else if (sub.keyword === 'prefixItems')
+        visit(sub.schema, sub.pointer, [...path, sub.key!], depth + 1, conditional);
+      else if (sub.keyword === 'items')
+        visit(
+          sub.schema,
+          sub.pointer,
+          [...path, Array.isArray(node.prefixItems) ? node.prefixItems.length : 0],
+          depth + 1,
+          conditional,
+        );
+      else if (sub.keyword === 'additionalProperties' || sub.keyword === 'unevaluatedProperties')
+        visit(sub.schema, sub.pointer, [...path, UNNAMED_PROPERTY], depth + 1, conditional);
     }
   };
   visit(createOf(model).requestSchema.schema, createOf(model).requestSchema.pointer, [], 0, false);
@@ -42,10 +53,18 @@ export function sites(model: SpecModel): Site[] {
 
 export const where = (path: InstancePath) => (path.length === 0 ? 'the body' : `/${path.join('/')}`);
 export const show = (v: JsonValue | undefined) => {
-  const text = v === undefined ? 'nothing' : typeof v === 'bigint' ? String(v) : typeof v === 'object' && v !== null && 'text' in v ? String((v as { text: string }).text) : JSON.stringify(v);
+  const text =
+    v === undefined
+      ? 'nothing'
+      : typeof v === 'bigint'
+        ? String(v)
+        : typeof v === 'object' && v !== null && 'text' in v
+          ? String((v as { text: string }).text)
+          : JSON.stringify(v);
   return text.length > 40 ? `${text.slice(0, 37)}…` : text;
 };
-export const rational = (v: unknown): Rational | undefined => (typeof v === 'number' || typeof v === 'bigint' ? rationalOf(v) : undefined);
+export const rational = (v: unknown): Rational | undefined =>
+  typeof v === 'number' || typeof v === 'bigint' ? rationalOf(v) : undefined;
 export const floorOf = (r: Rational) => (r.n >= 0n || r.n % r.d === 0n ? r.n / r.d : r.n / r.d - 1n);
 export const add = (a: Rational, b: Rational): Rational => ({ n: a.n * b.d + b.n * a.d, d: a.d * b.d });
 /** One step past the last digit the bound is written with (0.5 → 0.05; 3 → 0.1): a number just beside it. */
@@ -58,7 +77,8 @@ export function integerOnly(node: JsonSchema): boolean {
 
 /** The string values known valid at `path`: the base's, then samples of the schema. */
 export function stringStems(model: SpecModel, site: Site, current: JsonValue | undefined): string[] {
-  const stems = [current, ...samplesOf(model, site.node, site.pointer, { type: 'string' })].filter((v): v is string => typeof v === 'string' && v !== '');
+  const stems = [current, ...samplesOf(model, site.node, site.pointer, { type: 'string' })].filter(
+    (v): v is string => typeof v === 'string' && v !== '',
+  );
   return [...new Set(stems)];
 }
-

@@ -9,7 +9,8 @@ import { Numeral, type JsonValue } from '../model/json.js';
 
 /** A JSON number for an exact value: a number when it is a safe integer, a bigint beyond, a numeral written out otherwise. */
 export function numberValue(r: Rational): JsonValue {
-  if (r.d === 1n) return r.n >= BigInt(Number.MIN_SAFE_INTEGER) && r.n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(r.n) : r.n;
+  if (r.d === 1n)
+    return r.n >= BigInt(Number.MIN_SAFE_INTEGER) && r.n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(r.n) : r.n;
   const text = formatRational(r);
   return text.includes('/') ? Number(r.n) / Number(r.d) : new Numeral(text);
 }
@@ -52,7 +53,12 @@ export interface NumberLattice {
 export function numberLattice(nodes: readonly JsonSchema[], integer: boolean): NumberLattice | undefined {
   let lo: Bound | undefined;
   let hi: Bound | undefined;
-  const tighter = (bound: Rational | undefined, open: boolean, current: Bound | undefined, lower: boolean): Bound | undefined => {
+  const tighter = (
+    bound: Rational | undefined,
+    open: boolean,
+    current: Bound | undefined,
+    lower: boolean,
+  ): Bound | undefined => {
     if (!bound) return current;
     if (!current) return { r: bound, open };
     const c = compare(bound, current.r);
@@ -77,8 +83,22 @@ export function numberLattice(nodes: readonly JsonSchema[], integer: boolean): N
   if (integer && step) step = { n: step.n, d: 1n };
   if (!step) return { lo, hi };
   // k·step within the bounds: r / step = (r.n·step.d) / (r.d·step.n).
-  const kMin = lo && (() => { const a = lo.r.n * step.d; const b = lo.r.d * step.n; const k = ceilDiv(a, b); return lo.open && a % b === 0n ? k + 1n : k; })();
-  const kMax = hi && (() => { const a = hi.r.n * step.d; const b = hi.r.d * step.n; const k = floorDiv(a, b); return hi.open && a % b === 0n ? k - 1n : k; })();
+  const kMin =
+    lo &&
+    (() => {
+      const a = lo.r.n * step.d;
+      const b = lo.r.d * step.n;
+      const k = ceilDiv(a, b);
+      return lo.open && a % b === 0n ? k + 1n : k;
+    })();
+  const kMax =
+    hi &&
+    (() => {
+      const a = hi.r.n * step.d;
+      const b = hi.r.d * step.n;
+      const k = floorDiv(a, b);
+      return hi.open && a % b === 0n ? k - 1n : k;
+    })();
   if (kMin !== undefined && kMax !== undefined && kMin > kMax) return undefined;
   return { lo, hi, step, kMin, kMax };
 }
@@ -102,13 +122,19 @@ export function numberSamples(node: JsonSchema, integer: boolean, near: bigint):
   const { lo, hi, step } = lattice;
   if (!step) {
     // Any real number: near, the middle of the range, or just inside a bound.
-    const inside = (r: Rational) => (!lo || compare(r, lo.r) > 0 || (!lo.open && compare(r, lo.r) === 0)) && (!hi || compare(r, hi.r) < 0 || (!hi.open && compare(r, hi.r) === 0));
+    const inside = (r: Rational) =>
+      (!lo || compare(r, lo.r) > 0 || (!lo.open && compare(r, lo.r) === 0)) &&
+      (!hi || compare(r, hi.r) < 0 || (!hi.open && compare(r, hi.r) === 0));
     const candidates: Rational[] = [{ n: near, d: 1n }];
     if (lo && hi) candidates.push({ n: lo.r.n * hi.r.d + hi.r.n * lo.r.d, d: 2n * lo.r.d * hi.r.d });
     if (lo) candidates.push(lo.open ? { n: lo.r.n * 10n + lo.r.d, d: lo.r.d * 10n } : lo.r);
     if (hi) candidates.push(hi.open ? { n: hi.r.n * 10n - hi.r.d, d: hi.r.d * 10n } : hi.r);
     return candidates.filter(inside).map(numberValue);
   }
-  const ks = new Set([clampK(lattice, floorDiv(near * step.d, step.n)), ...(lattice.kMin !== undefined ? [lattice.kMin] : []), ...(lattice.kMax !== undefined ? [lattice.kMax] : [])]);
+  const ks = new Set([
+    clampK(lattice, floorDiv(near * step.d, step.n)),
+    ...(lattice.kMin !== undefined ? [lattice.kMin] : []),
+    ...(lattice.kMax !== undefined ? [lattice.kMax] : []),
+  ]);
   return [...ks].map((k) => numberValue({ n: k * step.n, d: step.d }));
 }

@@ -37,8 +37,12 @@ export function validBody(model: SpecModel, body: RequestBodyModel, changes: rea
   let value = drawValid(model, validate, candidates(model, body), `a valid ${body.contentType} body`);
   for (const [path, v] of changes) value = setAt(value, path, v);
   const frozen = changes.map(([path]) => path);
-  const repaired = validate(value).length === 0 ? { value, violations: [] as Violation[] } : repair(model, validate, value, frozen);
-  if (repaired.violations.length > 0) throw new RuledOut(`the document allows no valid ${body.contentType} body with ${changes.map(([p]) => `/${p.join('/')}`).join(', ')} set: ${explain(repaired.violations)}`);
+  const repaired =
+    validate(value).length === 0 ? { value, violations: [] as Violation[] } : repair(model, validate, value, frozen);
+  if (repaired.violations.length > 0)
+    throw new RuledOut(
+      `the document allows no valid ${body.contentType} body with ${changes.map(([p]) => `/${p.join('/')}`).join(', ')} set: ${explain(repaired.violations)}`,
+    );
   return repaired.value;
 }
 
@@ -54,7 +58,12 @@ export interface BrokenBody {
  * does not allow. Each is kept only when the validator refuses it for that
  * change alone, the rest repaired around it.
  */
-export function brokenBodies(model: SpecModel, body: RequestBodyModel, keep: readonly BodyChange[] = [], max = 3): BrokenBody[] {
+export function brokenBodies(
+  model: SpecModel,
+  body: RequestBodyModel,
+  keep: readonly BodyChange[] = [],
+  max = 3,
+): BrokenBody[] {
   const validate = body.validate;
   if (!validate || !body.schema) return [];
   let base: JsonValue;
@@ -65,7 +74,9 @@ export function brokenBodies(model: SpecModel, body: RequestBodyModel, keep: rea
     throw err;
   }
   const shape = flattenObject(model.doc, body.schema.schema, body.schema.pointer);
-  const changes: Array<[BodyChange, string]> = [[[[], ['not', 'an', 'object']], 'an array where the body is an object']];
+  const changes: Array<[BodyChange, string]> = [
+    [[[], ['not', 'an', 'object']], 'an array where the body is an object'],
+  ];
   for (const name of shape.required) changes.push([[[name], undefined], `without its required ${name}`]);
   for (const field of shape.fields) {
     const other = typeExemplars('7').find((e) => !typeAllowed(field.types, e.type) && e.type !== 'null');
@@ -76,9 +87,13 @@ export function brokenBodies(model: SpecModel, body: RequestBodyModel, keep: rea
   for (const [[path, value], label] of changes) {
     if (frozen.some((f) => f.join('/') === path.join('/'))) continue;
     const changed = setAt(base, path, value);
-    const repaired = path.length === 0 ? { value: changed, violations: validate(changed) } : repair(model, validate, changed, [path, ...frozen]);
+    const repaired =
+      path.length === 0
+        ? { value: changed, violations: validate(changed) }
+        : repair(model, validate, changed, [path, ...frozen]);
     // Refused, and for the change alone: every violation left is about the changed place.
-    if (repaired.violations.length === 0 || repaired.violations.some((v) => !aboutFrozen(v, repaired.value, [path]))) continue;
+    if (repaired.violations.length === 0 || repaired.violations.some((v) => !aboutFrozen(v, repaired.value, [path])))
+      continue;
     out.push({ body: repaired.value, label });
     if (out.length >= max) break;
   }

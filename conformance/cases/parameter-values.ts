@@ -66,7 +66,9 @@ function checked(model: SpecModel, p: ParameterModel, value: JsonValue, label: s
 export function validParameterValues(model: SpecModel, p: ParameterModel): ParameterValue[] {
   const candidates: Array<[JsonValue, string]> = [
     ...p.examples.map((v): [JsonValue, string] => [v as JsonValue, 'its example']),
-    ...(p.schema ? samplesOf(model, p.schema.schema, p.schema.pointer) : ['conformance']).map((v): [JsonValue, string] => [v, 'drawn from its schema']),
+    ...(p.schema ? samplesOf(model, p.schema.schema, p.schema.pointer) : ['conformance']).map(
+      (v): [JsonValue, string] => [v, 'drawn from its schema'],
+    ),
   ];
   const out: ParameterValue[] = [];
   for (const [value, label] of candidates) {
@@ -74,7 +76,10 @@ export function validParameterValues(model: SpecModel, p: ParameterModel): Param
     const v = checked(model, p, value, label);
     if (v && !out.some((o) => o.text === v.text)) out.push(v);
   }
-  if (out.length === 0) throw new RuledOut(`the harness can write no valid value of the ${p.in} parameter ${p.name} (${p.schema?.pointer ?? 'no schema'})`);
+  if (out.length === 0)
+    throw new RuledOut(
+      `the harness can write no valid value of the ${p.in} parameter ${p.name} (${p.schema?.pointer ?? 'no schema'})`,
+    );
   return out;
 }
 
@@ -88,7 +93,11 @@ function refusable(model: SpecModel, p: ParameterModel): Array<[string, string]>
     out.push(['abc', 'not a number'], ['', 'empty']);
     if (types.includes('integer') && !types.includes('number')) out.push(['1.5', 'a number with a fraction']);
     const range = integerRange(typeof s.format === 'string' ? s.format : undefined);
-    if (range) out.push([String(range[1] + 1n), `one above the ${String(s.format)} range`], [String(range[0] - 1n), `one below the ${String(s.format)} range`]);
+    if (range)
+      out.push(
+        [String(range[1] + 1n), `one above the ${String(s.format)} range`],
+        [String(range[0] - 1n), `one below the ${String(s.format)} range`],
+      );
     const bound = (key: string, delta: bigint, what: string) => {
       const b = s[key];
       if (typeof b === 'number' && Number.isInteger(b)) out.push([String(BigInt(b) + delta), what]);
@@ -101,9 +110,12 @@ function refusable(model: SpecModel, p: ParameterModel): Array<[string, string]>
   }
   if (types.includes('boolean')) out.push(['maybe', 'neither true nor false']);
   if (types.includes('string') || types.length === 0) {
-    if (typeof s.minLength === 'number' && s.minLength > 0) out.push(['x'.repeat(s.minLength - 1), 'one character shorter than its minLength']);
-    if (typeof s.maxLength === 'number') out.push(['x'.repeat(s.maxLength + 1), 'one character longer than its maxLength']);
-    if (typeof s.pattern === 'string') out.push([' ', 'a space, which its pattern does not match'], ['!?', 'text its pattern does not match']);
+    if (typeof s.minLength === 'number' && s.minLength > 0)
+      out.push(['x'.repeat(s.minLength - 1), 'one character shorter than its minLength']);
+    if (typeof s.maxLength === 'number')
+      out.push(['x'.repeat(s.maxLength + 1), 'one character longer than its maxLength']);
+    if (typeof s.pattern === 'string')
+      out.push([' ', 'a space, which its pattern does not match'], ['!?', 'text its pattern does not match']);
     const format = typeof s.format === 'string' ? FORMAT_SAMPLES[s.format]?.outside[0] : undefined;
     if (format !== undefined) out.push([format, `not a ${String(s.format)}`]);
   }

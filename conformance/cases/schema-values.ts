@@ -63,7 +63,8 @@ export function stringsOfLength(length: number, stems: string[]): string[] {
     while (s.length < length) s = s.concat(points);
     out.add(s.slice(0, length).join(''));
     // Repeating the last character keeps a pattern anchored on the stem's start happy.
-    if (points.length < length) out.add(points.concat(Array(length - points.length).fill(points[points.length - 1])).join(''));
+    if (points.length < length)
+      out.add(points.concat(Array(length - points.length).fill(points[points.length - 1])).join(''));
   }
   return [...out];
 }
@@ -100,13 +101,26 @@ const MAX_DEPTH = 6;
  * examples, const, enum, default, then values built from its keywords.
  * `required` leaves out an object's optional properties.
  */
-export function samplesOf(model: DocumentSchemas, schema: unknown, pointer: string, opts: { required?: boolean; type?: string } = {}, depth = 0): JsonValue[] {
+export function samplesOf(
+  model: DocumentSchemas,
+  schema: unknown,
+  pointer: string,
+  opts: { required?: boolean; type?: string } = {},
+  depth = 0,
+): JsonValue[] {
   const { schema: resolved, pointer: at } = resolveSchema(model.doc, schema, pointer);
   if (!isSchemaObject(resolved) || depth > MAX_DEPTH) return [];
   const node = resolved;
   const out: JsonValue[] = [];
   const push = (...values: unknown[]) => {
-    for (const v of values) if (v !== undefined && (opts.type === undefined || jsonTypeOf(v as JsonValue) === opts.type || (opts.type === 'number' && jsonTypeOf(v as JsonValue) === 'integer'))) out.push(v as JsonValue);
+    for (const v of values)
+      if (
+        v !== undefined &&
+        (opts.type === undefined ||
+          jsonTypeOf(v as JsonValue) === opts.type ||
+          (opts.type === 'number' && jsonTypeOf(v as JsonValue) === 'integer'))
+      )
+        out.push(v as JsonValue);
   };
   if ('const' in node) push(node.const);
   if (Array.isArray(node.enum)) push(...node.enum.slice(0, 3));
@@ -115,12 +129,20 @@ export function samplesOf(model: DocumentSchemas, schema: unknown, pointer: stri
   if (node.default !== undefined) push(node.default);
   for (const keyword of ['anyOf', 'oneOf'] as const) {
     const branches = node[keyword];
-    if (Array.isArray(branches)) branches.forEach((b, i) => push(...samplesOf(model, b, childPointer(at, keyword, i), opts, depth + 1).slice(0, 2)));
+    if (Array.isArray(branches))
+      branches.forEach((b, i) =>
+        push(...samplesOf(model, b, childPointer(at, keyword, i), opts, depth + 1).slice(0, 2)),
+      );
   }
   const types = opts.type !== undefined ? [opts.type] : typesOf(node);
   if (Array.isArray(node.allOf)) {
-    const parts = node.allOf.map((b, i) => samplesOf(model, b, childPointer(at, 'allOf', i), { ...opts, type: types[0] }, depth + 1)[0]);
-    if (parts.every((p) => isSchemaObject(p))) push(Object.assign({}, ...parts, ...(types.includes('object') ? [objectSample(model, node, at, opts, depth)] : [])));
+    const parts = node.allOf.map(
+      (b, i) => samplesOf(model, b, childPointer(at, 'allOf', i), { ...opts, type: types[0] }, depth + 1)[0],
+    );
+    if (parts.every((p) => isSchemaObject(p)))
+      push(
+        Object.assign({}, ...parts, ...(types.includes('object') ? [objectSample(model, node, at, opts, depth)] : [])),
+      );
     else push(...parts.filter((p) => p !== undefined));
   }
   for (const type of types) {
@@ -129,7 +151,9 @@ export function samplesOf(model: DocumentSchemas, schema: unknown, pointer: stri
       const patterned = typeof node.pattern === 'string' ? patternSamples(node.pattern) : [];
       const min = typeof node.minLength === 'number' ? node.minLength : 0;
       const max = typeof node.maxLength === 'number' ? node.maxLength : Math.max(min, 16);
-      const fitting = [...(format ?? []), ...patterned].filter((s) => Array.from(s).length >= min && Array.from(s).length <= max);
+      const fitting = [...(format ?? []), ...patterned].filter(
+        (s) => Array.from(s).length >= min && Array.from(s).length <= max,
+      );
       push(...fitting, ...stringsOfLength(Math.min(Math.max(min, 'conformance'.length), max), ['conformance']));
     } else if (type === 'integer' || type === 'number') push(...numberSamples(node, type === 'integer', 7n));
     else if (type === 'boolean') push(true);
@@ -142,8 +166,15 @@ export function samplesOf(model: DocumentSchemas, schema: unknown, pointer: stri
 
 /** An array its keywords allow, as far as they say: prefixItems in order, then items, as many as minItems asks (one at least), an item `contains` wants, distinct where uniqueItems asks. */
 function arraySample(model: DocumentSchemas, node: JsonSchema, at: string, depth: number): JsonValue[] {
-  const prefix = Array.isArray(node.prefixItems) ? node.prefixItems.map((s, i) => samplesOf(model, s, childPointer(at, 'prefixItems', i), {}, depth + 1)[0] ?? null) : [];
-  const items = node.items === false ? [] : node.items !== undefined ? samplesOf(model, node.items, childPointer(at, 'items'), {}, depth + 1) : ['x'];
+  const prefix = Array.isArray(node.prefixItems)
+    ? node.prefixItems.map((s, i) => samplesOf(model, s, childPointer(at, 'prefixItems', i), {}, depth + 1)[0] ?? null)
+    : [];
+  const items =
+    node.items === false
+      ? []
+      : node.items !== undefined
+        ? samplesOf(model, node.items, childPointer(at, 'items'), {}, depth + 1)
+        : ['x'];
   const max = typeof node.maxItems === 'number' ? node.maxItems : Infinity;
   const count = Math.min(max, Math.max(typeof node.minItems === 'number' ? node.minItems : 0, prefix.length, 1));
   const out: JsonValue[] = prefix.slice(0, count);
@@ -162,7 +193,13 @@ function arraySample(model: DocumentSchemas, node: JsonSchema, at: string, depth
   return out;
 }
 
-function objectSample(model: DocumentSchemas, node: JsonSchema, at: string, opts: { required?: boolean }, depth: number): Body {
+function objectSample(
+  model: DocumentSchemas,
+  node: JsonSchema,
+  at: string,
+  opts: { required?: boolean },
+  depth: number,
+): Body {
   const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
   const out: Body = {};
   for (const [name, sub] of Object.entries(isSchemaObject(node.properties) ? node.properties : {})) {
@@ -174,12 +211,18 @@ function objectSample(model: DocumentSchemas, node: JsonSchema, at: string, opts
   if (!opts.required && isSchemaObject(node.patternProperties)) {
     for (const [pattern, sub] of Object.entries(node.patternProperties).slice(0, 2)) {
       const name = patternSamples(pattern, 4).find((n) => !(n in out));
-      const v = name === undefined ? undefined : samplesOf(model, sub, childPointer(at, 'patternProperties', pattern), {}, depth + 1)[0];
+      const v =
+        name === undefined
+          ? undefined
+          : samplesOf(model, sub, childPointer(at, 'patternProperties', pattern), {}, depth + 1)[0];
       if (name !== undefined && v !== undefined) out[name] = v;
     }
   }
   if (!opts.required && isSchemaObject(node.additionalProperties)) {
-    const names = node.propertyNames !== undefined ? samplesOf(model, node.propertyNames, childPointer(at, 'propertyNames'), { type: 'string' }, depth + 1) : ['extra'];
+    const names =
+      node.propertyNames !== undefined
+        ? samplesOf(model, node.propertyNames, childPointer(at, 'propertyNames'), { type: 'string' }, depth + 1)
+        : ['extra'];
     const name = names.find((n): n is string => typeof n === 'string' && !(n in out));
     const v = samplesOf(model, node.additionalProperties, childPointer(at, 'additionalProperties'), {}, depth + 1)[0];
     if (name !== undefined && v !== undefined) out[name] = v;
@@ -203,7 +246,11 @@ export function jsonTypeOf(value: JsonValue): string {
 /** The value at `path` in `body`, or undefined. */
 export function getAt(body: JsonValue, path: InstancePath): JsonValue | undefined {
   let v: JsonValue | undefined = body;
-  for (const key of path) v = v !== null && typeof v === 'object' && !(v instanceof Numeral) ? (v as Record<string | number, JsonValue>)[key] : undefined;
+  for (const key of path)
+    v =
+      v !== null && typeof v === 'object' && !(v instanceof Numeral)
+        ? (v as Record<string | number, JsonValue>)[key]
+        : undefined;
   return v;
 }
 
@@ -211,8 +258,12 @@ export function getAt(body: JsonValue, path: InstancePath): JsonValue | undefine
 export function setAt(body: JsonValue, path: InstancePath, value: JsonValue | undefined): JsonValue {
   if (path.length === 0) return value === undefined ? {} : value;
   const [key, ...rest] = path;
-  const container = body !== null && typeof body === 'object' && !(body instanceof Numeral) ? body : typeof key === 'number' ? [] : {};
-  const copy = (Array.isArray(container) ? [...container] : { ...(container as Body) }) as Record<string | number, JsonValue>;
+  const container =
+    body !== null && typeof body === 'object' && !(body instanceof Numeral) ? body : typeof key === 'number' ? [] : {};
+  const copy = (Array.isArray(container) ? [...container] : { ...(container as Body) }) as Record<
+    string | number,
+    JsonValue
+  >;
   const next = setAt(copy[key!] ?? null, rest, value);
   if (value === undefined && rest.length === 0) delete copy[key!];
   else copy[key!] = next;

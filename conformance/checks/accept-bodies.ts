@@ -20,9 +20,15 @@ import type { CheckContext, Verdict } from './types.js';
 export function gradeLong(ctx: CheckContext, ex: Exchange, sent: Body): Verdict {
   const v = gradeAccepted(ctx, ex, sent);
   const status = ex.response?.status ?? 0;
-  const unstated = Object.entries(sent).some(([, value]) => typeof value === 'string' && Array.from(value).length === LONG);
+  const unstated = Object.entries(sent).some(
+    ([, value]) => typeof value === 'string' && Array.from(value).length === LONG,
+  );
   if (v.outcome === 'fail' && unstated && status >= 400 && status < 500) {
-    return { ...v, outcome: 'non-strict', expected: `${v.expected} (no maxLength stated; RFC 8259 §9 lets a server limit string length)` };
+    return {
+      ...v,
+      outcome: 'non-strict',
+      expected: `${v.expected} (no maxLength stated; RFC 8259 §9 lets a server limit string length)`,
+    };
   }
   return v;
 }
@@ -38,7 +44,10 @@ export function longStrings(ctx: CheckContext): Candidate[] {
     const n = stated ?? LONG;
     const stems = [String(baseBodies(ctx.model).full[name] ?? ''), 'Ficus '];
     return {
-      note: stated === undefined ? `${name} of ${LONG} characters: the schema states no maxLength for ${name}` : `${name} of ${n} characters: its maxLength`,
+      note:
+        stated === undefined
+          ? `${name} of ${LONG} characters: the schema states no maxLength for ${name}`
+          : `${name} of ${n} characters: its maxLength`,
       // The first string of that length the document allows (a pattern may rule out some).
       body: () => firstAllowed(stringsOfLength(n, stems).map((value) => () => validPlant(ctx, { [name]: value }))),
     };
@@ -62,7 +71,10 @@ function firstAllowed(makers: Array<() => Body>): Body {
 /** The smallest maxLength the document states for a request field, if any. */
 function maxLengthOf(ctx: CheckContext, name: string): number | undefined {
   const stated = keywordDerivations(ctx.model)
-    .filter((d) => d.use.keyword === 'maxLength' && d.path.length === 1 && d.path[0] === name && typeof d.use.value === 'number')
+    .filter(
+      (d) =>
+        d.use.keyword === 'maxLength' && d.path.length === 1 && d.path[0] === name && typeof d.use.value === 'number',
+    )
     .map((d) => d.use.value as number);
   return stated.length > 0 ? Math.min(...stated) : undefined;
 }

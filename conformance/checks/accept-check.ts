@@ -8,7 +8,8 @@ import { spec } from './sources.js';
 import type { Exchange } from './exchange.js';
 import type { Case, CheckContext, ExchangeCheck, Source, Verdict } from './types.js';
 
-export const RULE1 = 'When the request body is a valid NewPlant record, then the service answers 200 with a Plant record.';
+export const RULE1 =
+  'When the request body is a valid NewPlant record, then the service answers 200 with a Plant record.';
 
 export interface ValidBody {
   body: Body;
@@ -46,14 +47,18 @@ function checkedBodies(ctx: CheckContext, candidates: Candidate[]): ValidBody[] 
       excluded.push(`${c.note}: ${err.message}`);
     }
   }
-  if (bodies.length === 0) throw new RuledOut(`the document allows none of the values this check sends: ${excluded.join('; ')}`);
+  if (bodies.length === 0)
+    throw new RuledOut(`the document allows none of the values this check sends: ${excluded.join('; ')}`);
   const said = excluded.length > 0 ? `; not sent: ${excluded.join('; ')}` : '';
   return bodies.map((b) => ({ ...b, note: `${b.note}${said}` }));
 }
 
 /** The cases of valid bodies: each sends one, and carries it to grade the echo against. */
 function validBodyCases(ctx: CheckContext, bodies: ValidBody[]): Array<Case<Body>> {
-  return bodies.map((b) => ({ request: createRequest(ctx, b.raw !== undefined ? { raw: b.raw } : b.body, { note: b.note }), sent: b.body }));
+  return bodies.map((b) => ({
+    request: createRequest(ctx, b.raw !== undefined ? { raw: b.raw } : b.body, { note: b.note }),
+    sent: b.body,
+  }));
 }
 
 export interface AcceptCheckOptions {
@@ -72,7 +77,17 @@ export interface AcceptCheckOptions {
 }
 
 /** A check that sends valid bodies and expects each accepted and echoed; skipped when the document allows none of them. */
-export function acceptCheck({ id, title, bodies, source, requirement, grade = gradeAccepted, grading = ACCEPT_GRADING, family, plain }: AcceptCheckOptions): ExchangeCheck<Body> {
+export function acceptCheck({
+  id,
+  title,
+  bodies,
+  source,
+  requirement,
+  grade = gradeAccepted,
+  grading = ACCEPT_GRADING,
+  family,
+  plain,
+}: AcceptCheckOptions): ExchangeCheck<Body> {
   return {
     kind: 'exchange',
     id,

@@ -8,7 +8,18 @@ import { acceptCheck, RULE1 } from './accept-check.js';
 import { gradeLong, longStrings, negativeId } from './accept-bodies.js';
 import { ACCEPT_EVIDENCE, ACCEPT_GRADING, each, gradeAccepted, worst } from './grades.js';
 import { keywordDerivations, UNNAMED_PROPERTY } from '../cases/keyword-cases.js';
-import { createRequest, freshId, rawWithProto, idField, idRange, keywordCaseBody, preferring, stringFields, validPlant, type Body } from './requests.js';
+import {
+  createRequest,
+  freshId,
+  rawWithProto,
+  idField,
+  idRange,
+  keywordCaseBody,
+  preferring,
+  stringFields,
+  validPlant,
+  type Body,
+} from './requests.js';
 import { RuledOut } from '../cases/draw.js';
 import { idsAboveDoubles } from '../cases/bodies.js';
 import { spec } from './sources.js';
@@ -45,14 +56,20 @@ const integralNumerals: ExchangeCheck<Body> = {
     url: 'https://json-schema.org/draft/2020-12/json-schema-validation#section-6.1.1',
   },
   requirement: `"integer" which matches any number with a zero fractional part. ${RULE1}`,
-  grading: 'MUST: the document is OpenAPI 3.1, whose dialect is JSON Schema 2020-12, which makes 5.0 an integer; the body is then a valid NewPlant and rule 1 binds: a refusal fails.',
+  grading:
+    'MUST: the document is OpenAPI 3.1, whose dialect is JSON Schema 2020-12, which makes 5.0 an integer; the body is then a valid NewPlant and rule 1 binds: a refusal fails.',
   evidence: ACCEPT_EVIDENCE,
   cases: (ctx) => {
     const written = (numeral: Numeral) => {
       const body = validPlant(ctx, { [idField(ctx)]: numeral });
       return { request: createRequest(ctx, body, { note: `id written ${numeral.text}` }), sent: body };
     };
-    const small = [(n: bigint) => `${n}.0`, (n: bigint) => `${n}e0`, (n: bigint) => `${n}0e-1`, (n: bigint) => `${n}.000E+0`].map((write) => written(new Numeral(write(freshId(ctx)))));
+    const small = [
+      (n: bigint) => `${n}.0`,
+      (n: bigint) => `${n}e0`,
+      (n: bigint) => `${n}0e-1`,
+      (n: bigint) => `${n}.000E+0`,
+    ].map((write) => written(new Numeral(write(freshId(ctx)))));
     // Above 2^53 too (9007199254740993.0): an integer no double holds, which a server that reads such numerals as doubles rounds or refuses.
     return [...small, ...idsAboveDoubles(ctx.model, ctx.ids).map((n) => written(new Numeral(`${n}.0`)))];
   },
@@ -84,14 +101,21 @@ const keywordsInside: ExchangeCheck<BoundarySent> = {
   requirement: `${RULE1} (A NewPlant is valid when it satisfies every keyword of the document's schema, JSON Schema Validation 2020-12; each keyword yields a value just inside its boundary.)`,
   grading: ACCEPT_GRADING,
   evidence: `${ACCEPT_EVIDENCE} A boundary of the id itself is a fixed id: see PS-ACCEPT-007.`,
-  precondition: (ctx) => (keywordDerivations(ctx.model).some((d) => d.inside.length > 0) ? undefined : 'the request schema yields no value inside a boundary'),
+  precondition: (ctx) =>
+    keywordDerivations(ctx.model).some((d) => d.inside.length > 0)
+      ? undefined
+      : 'the request schema yields no value inside a boundary',
   cases: (ctx) =>
     keywordDerivations(ctx.model).flatMap((d) =>
       d.inside.flatMap((c): Array<Case<BoundarySent>> => {
         const note = `${c.note} (${d.use.keyword} at ${d.use.pointer})`;
         const value = keywordCaseBody(ctx, c, d.path);
         // The echo is graded on the fields of an object; a valid body of another JSON type has none to carry back.
-        const body = (value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Numeral) ? value : {}) as Body;
+        const body = (
+          value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Numeral)
+            ? value
+            : {}
+        ) as Body;
         if (c.fixedId === undefined) return [{ request: createRequest(ctx, value, { note }), sent: { body } }];
         const toward = c.fixedId > 0n ? -1n : 1n;
         return fixedIdCases(ctx, body, c.fixedId, neighbourOf(ctx, c.fixedId, toward), note).map((x, part) => ({
@@ -125,39 +149,64 @@ const keywordsInside: ExchangeCheck<BoundarySent> = {
 function gradeUnchanged(ctx: CheckContext, ex: Exchange, sent: Body): Verdict {
   const v = gradeAccepted(ctx, ex, sent);
   const status = ex.response?.status ?? 0;
-  if (v.outcome === 'fail' && status >= 400 && status < 500) return { ...v, outcome: 'non-strict', expected: `${v.expected} (RFC 8259 §9 lets a server limit the character contents of strings)` };
+  if (v.outcome === 'fail' && status >= 400 && status < 500)
+    return {
+      ...v,
+      outcome: 'non-strict',
+      expected: `${v.expected} (RFC 8259 §9 lets a server limit the character contents of strings)`,
+    };
   return v;
 }
 
 export const acceptChecks: Check[] = [
   acceptCheck({
     id: 'PS-ACCEPT-001',
-    title: 'A valid NewPlant with its optional fields (the document\'s tag) is accepted and echoed',
+    title: "A valid NewPlant with its optional fields (the document's tag) is accepted and echoed",
     plain: true,
     bodies: (ctx) => {
       const tag = optionalString(ctx);
-      return [{ note: 'with every optional field', body: () => preferring(ctx, validPlant(ctx, {}, 'full'), { [requiredString(ctx)]: 'Monstera deliciosa', ...(tag ? { [tag]: 'tropical' } : {}) }) }];
+      return [
+        {
+          note: 'with every optional field',
+          body: () =>
+            preferring(ctx, validPlant(ctx, {}, 'full'), {
+              [requiredString(ctx)]: 'Monstera deliciosa',
+              ...(tag ? { [tag]: 'tropical' } : {}),
+            }),
+        },
+      ];
     },
   }),
   acceptCheck({
     id: 'PS-ACCEPT-002',
     title: 'A valid NewPlant with only its required fields (no tag) is accepted',
     plain: true,
-    bodies: (ctx) => [{ note: 'only the required fields', body: () => preferring(ctx, validPlant(ctx), { [requiredString(ctx)]: 'Fern' }) }],
+    bodies: (ctx) => [
+      {
+        note: 'only the required fields',
+        body: () => preferring(ctx, validPlant(ctx), { [requiredString(ctx)]: 'Fern' }),
+      },
+    ],
   }),
   acceptCheck({
     id: 'PS-ACCEPT-003',
     title: 'An empty string is accepted where the schema allows one (each string field)',
     family: 'an empty string',
-    bodies: (ctx) => [...stringFields(ctx).required, ...stringFields(ctx).optional].map((name) => ({ note: `empty ${name}`, body: () => validPlant(ctx, { [name]: '' }) })),
+    bodies: (ctx) =>
+      [...stringFields(ctx).required, ...stringFields(ctx).optional].map((name) => ({
+        note: `empty ${name}`,
+        body: () => validPlant(ctx, { [name]: '' }),
+      })),
   }),
   acceptCheck({
     id: 'PS-ACCEPT-004',
-    title: 'A long string is accepted: the schema\'s maxLength, or 10 000 characters where it states none (each string field)',
+    title:
+      "A long string is accepted: the schema's maxLength, or 10 000 characters where it states none (each string field)",
     family: 'a long string',
     bodies: longStrings,
     grade: gradeLong,
-    grading: 'MUST where the document states a maxLength: a string of that length is valid, rule 1 binds. Where it states none, RFC 8259 §9 lets a parser limit string length: refusing 10 000 characters with a 4xx is non-strict; truncating what is stored fails.',
+    grading:
+      'MUST where the document states a maxLength: a string of that length is valid, rule 1 binds. Where it states none, RFC 8259 §9 lets a parser limit string length: refusing 10 000 characters with a 4xx is non-strict; truncating what is stored fails.',
     requirement: `${RULE1} JSON Schema Validation 2020-12 §6.3.1: "A string instance is valid against this keyword if its length is less than, or equal to, the value of this keyword." (Where the document states no maxLength, RFC 8259 §9 still lets a server limit string length: a refusal is non-strict.)`,
   }),
   acceptCheck({
@@ -175,33 +224,51 @@ export const acceptChecks: Check[] = [
   }),
   acceptCheck({
     id: 'PS-ACCEPT-006',
-    title: 'Properties the schema does not name are accepted where it does not forbid them (no additionalProperties or unevaluatedProperties: false)',
+    title:
+      'Properties the schema does not name are accepted where it does not forbid them (no additionalProperties or unevaluatedProperties: false)',
     family: 'properties the schema does not name',
     bodies: (ctx) => {
       // Names the document does not declare (a document may well declare a colour).
       const declared = new Set(createOf(ctx.model).request.fields.map((f) => f.name));
-      const extra = Object.fromEntries(Object.entries({ colour: 'green', nested: { a: [1, 2] }, __proto__x: 1 }).filter(([k]) => !declared.has(k))) as Body;
+      const extra = Object.fromEntries(
+        Object.entries({ colour: 'green', nested: { a: [1, 2] }, __proto__x: 1 }).filter(([k]) => !declared.has(k)),
+      ) as Body;
       return [
         { note: 'unknown properties', body: () => validPlant(ctx, { [UNNAMED_PROPERTY]: 'x', ...extra }) },
         // The raw text carries the names __proto__ and constructor, which the document must allow as it allows any unknown name.
-        { note: '__proto__ and constructor as plain names', body: () => validPlant(ctx, { [UNNAMED_PROPERTY]: 'x' }), raw: rawWithProto },
+        {
+          note: '__proto__ and constructor as plain names',
+          body: () => validPlant(ctx, { [UNNAMED_PROPERTY]: 'x' }),
+          raw: rawWithProto,
+        },
       ];
     },
   }),
   acceptCheck({
     id: 'PS-ACCEPT-013',
-    title: 'Strings with leading and trailing white space, with noncharacters (U+FFFF, U+FDD0) and with NUL are stored and echoed unchanged (each string field)',
+    title:
+      'Strings with leading and trailing white space, with noncharacters (U+FFFF, U+FDD0) and with NUL are stored and echoed unchanged (each string field)',
     family: 'white space around a string, noncharacters, NUL',
     bodies: (ctx) =>
       [...stringFields(ctx).required, ...stringFields(ctx).optional].flatMap((name) => [
         { note: `${name} with white space around it`, body: () => validPlant(ctx, { [name]: '  Ficus lyrata \t' }) },
-        { note: `${name} with noncharacters U+FFFF and U+FDD0`, body: () => validPlant(ctx, { [name]: 'Ficus \uffff\ufdd0' }) },
+        {
+          note: `${name} with noncharacters U+FFFF and U+FDD0`,
+          body: () => validPlant(ctx, { [name]: 'Ficus \uffff\ufdd0' }),
+        },
         { note: `${name} with NUL (U+0000)`, body: () => validPlant(ctx, { [name]: 'Ficus \u0000 lyrata' }) },
       ]),
     grade: gradeUnchanged,
-    grading: 'MUST where the answer is 2xx: the strings are valid (JSON Schema 2020-12: a noncharacter is a character; white space is part of the value), so rule 1 binds the echo: a trimmed string or U+FFFD for a noncharacter fails. RFC 8259 §9 lets a server limit the character contents of strings: a 4xx refusal is non-strict.',
+    grading:
+      'MUST where the answer is 2xx: the strings are valid (JSON Schema 2020-12: a noncharacter is a character; white space is part of the value), so rule 1 binds the echo: a trimmed string or U+FFFD for a noncharacter fails. RFC 8259 §9 lets a server limit the character contents of strings: a 4xx refusal is non-strict.',
   }),
-  fixedIdCheck({ id: 'PS-ACCEPT-007', title: 'The id 0 is accepted (where the schema allows it)', family: 'id 0', fixed: () => 0n, neighbour: (ctx) => freshId(ctx) }),
+  fixedIdCheck({
+    id: 'PS-ACCEPT-007',
+    title: 'The id 0 is accepted (where the schema allows it)',
+    family: 'id 0',
+    fixed: () => 0n,
+    neighbour: (ctx) => freshId(ctx),
+  }),
   acceptCheck({
     id: 'PS-ACCEPT-008',
     title: 'A negative id is accepted (where the schema allows it), and its positive counterpart is another plant',
@@ -214,7 +281,8 @@ export const acceptChecks: Check[] = [
         {
           note: 'the same id without its sign: another plant',
           body: () => {
-            if (negative?.positive === undefined) throw new RuledOut('no positive counterpart of the negative id is free in this run');
+            if (negative?.positive === undefined)
+              throw new RuledOut('no positive counterpart of the negative id is free in this run');
             return validPlant(ctx, { [idField(ctx)]: negative.positive });
           },
         },

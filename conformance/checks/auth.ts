@@ -14,7 +14,8 @@ const RFC6750_3 =
   'If the protected resource request does not include authentication credentials or does not contain an access token that enables access to the protected resource, the resource server MUST include the HTTP "WWW-Authenticate" response header field; ... All challenges defined by this specification MUST use the auth-scheme value "Bearer". This scheme MUST be followed by one or more auth-param values.';
 const AUTH_GRADING = `MUST: the request is not served (Authentication rule 1: every operation requires bearer authentication) and the refusal carries a Bearer challenge with an auth-param that RFC 9110 §11.6.1 can read (RFC 6750 §3, MUST): else fail. The status 401 is a SHOULD (RFC 6750 §3.1): another 4xx is non-strict.`;
 const AUTH_EVIDENCE = `A 4xx, its WWW-Authenticate parsed into challenges, one of them Bearer with at least one auth-param; 401 for a pass.`;
-const RFC9110_11_6_1 = 'A server generating a 401 (Unauthorized) response MUST send a WWW-Authenticate header field containing at least one challenge.';
+const RFC9110_11_6_1 =
+  'A server generating a 401 (Unauthorized) response MUST send a WWW-Authenticate header field containing at least one challenge.';
 
 interface AuthCheckOptions {
   id: string;
@@ -77,7 +78,10 @@ const anyLetterCase: ExchangeCheck<Body> = {
   cases: (ctx) =>
     ['bearer', 'BEARER', 'bEaReR'].map((scheme) => {
       const body = validPlant(ctx);
-      return { request: createRequest(ctx, body, { auth: `${scheme} ${ctx.target.token}`, note: `scheme ${scheme}` }), sent: body };
+      return {
+        request: createRequest(ctx, body, { auth: `${scheme} ${ctx.target.token}`, note: `scheme ${scheme}` }),
+        sent: body,
+      };
     }),
   verify: (cases, ctx) => each(cases, (c) => gradeAccepted(ctx, c.exchange, c.sent)),
 };
@@ -106,7 +110,8 @@ const unknownTokens: ExchangeCheck<TokenCase> = {
   kind: 'exchange',
   id: 'PS-AUTH-006',
   family: 'a token the target did not issue',
-  title: 'A token the target did not issue is refused, near misses of the real one included: 401 with WWW-Authenticate: Bearer',
+  title:
+    'A token the target did not issue is refused, near misses of the real one included: 401 with WWW-Authenticate: Bearer',
   level: 'MUST',
   source: rfc(6750, '§3.1 Error Codes: invalid_token', 'section-3.1'),
   requirement: `invalid_token: The access token provided is expired, revoked, malformed, or invalid for other reasons. The resource SHOULD respond with the HTTP 401 (Unauthorized) status code. ${RFC6750_3} (Plant Store specification, Authentication rule 2: the service rejects a request without a valid token. A target shows that it restricts tokens by refusing a random one.)`,
@@ -120,10 +125,32 @@ const unknownTokens: ExchangeCheck<TokenCase> = {
     });
     const swapped = swapCase(token);
     return [
-      plain(`Bearer unknown-${ctx.ids.bytes('unknown token', 12).toString('hex')}`, 'a random well-formed token: does the target restrict tokens?', true),
+      plain(
+        `Bearer unknown-${ctx.ids.bytes('unknown token', 12).toString('hex')}`,
+        'a random well-formed token: does the target restrict tokens?',
+        true,
+      ),
       plain(`Bearer ${token}x`, 'the token with a character added', false, '"Bearer ${PLANTSTORE_TOKEN}x"'),
-      ...(token.length > 1 ? [plain(`Bearer ${token.slice(0, -1)}`, 'the token without its last character', false, '"Bearer ${PLANTSTORE_TOKEN%?}"')] : []),
-      ...(swapped ? [plain(`Bearer ${swapped}`, 'the token with the letter case swapped', false, '"Bearer $(printf %s "$PLANTSTORE_TOKEN" | tr a-zA-Z A-Za-z)"')] : []),
+      ...(token.length > 1
+        ? [
+            plain(
+              `Bearer ${token.slice(0, -1)}`,
+              'the token without its last character',
+              false,
+              '"Bearer ${PLANTSTORE_TOKEN%?}"',
+            ),
+          ]
+        : []),
+      ...(swapped
+        ? [
+            plain(
+              `Bearer ${swapped}`,
+              'the token with the letter case swapped',
+              false,
+              '"Bearer $(printf %s "$PLANTSTORE_TOKEN" | tr a-zA-Z A-Za-z)"',
+            ),
+          ]
+        : []),
     ];
   },
   verify: (cases, ctx) => {
@@ -132,7 +159,11 @@ const unknownTokens: ExchangeCheck<TokenCase> = {
     if (missing) return { ...missing, exchange: 0 };
     const status = probe.response!.status;
     if (status >= 200 && status < 300 && !ctx.target.restrictsTokens) {
-      return { outcome: 'skip', exchange: 0, actual: `the target accepts a random token (${status}), so it does not restrict tokens; give --invalid-token if it should` };
+      return {
+        outcome: 'skip',
+        exchange: 0,
+        actual: `the target accepts a random token (${status}), so it does not restrict tokens; give --invalid-token if it should`,
+      };
     }
     // RFC 6750 §3.1: invalid_token SHOULD be 401; another 4xx is allowed, not chosen.
     return each(cases, (c) => gradeUnauthorized(c.exchange));
@@ -148,20 +179,33 @@ const spacesAfterScheme = sameAnswerCheck({
   cases: (ctx) =>
     [2, 4].map((spaces) => {
       const sent = validPlant(ctx);
-      return { request: createRequest(ctx, sent, { auth: `Bearer${' '.repeat(spaces)}${ctx.target.token}`, note: `${spaces} spaces after Bearer` }), sent };
+      return {
+        request: createRequest(ctx, sent, {
+          auth: `Bearer${' '.repeat(spaces)}${ctx.target.token}`,
+          note: `${spaces} spaces after Bearer`,
+        }),
+        sent,
+      };
     }),
 });
 
 export const authChecks: Check[] = [
   spacesAfterScheme,
-  authCheck({ id: 'PS-AUTH-001', family: 'no credentials', title: 'Missing credentials: 401 with WWW-Authenticate: Bearer', credentials: () => [[null, 'no Authorization header']] }),
   authCheck({
-    id: 'PS-AUTH-002', family: 'another scheme',
+    id: 'PS-AUTH-001',
+    family: 'no credentials',
+    title: 'Missing credentials: 401 with WWW-Authenticate: Bearer',
+    credentials: () => [[null, 'no Authorization header']],
+  }),
+  authCheck({
+    id: 'PS-AUTH-002',
+    family: 'another scheme',
     title: 'Another scheme (Basic): 401 with WWW-Authenticate: Bearer',
     credentials: () => [['Basic dXNlcjpwYXNzd29yZA==', 'Basic credentials']],
   }),
   authCheck({
-    id: 'PS-AUTH-003', family: 'an empty token',
+    id: 'PS-AUTH-003',
+    family: 'an empty token',
     title: 'An empty bearer token: 401 with WWW-Authenticate: Bearer (400 allowed by RFC 6750 §3.1)',
     credentials: (ctx) => [
       [`${schemeWord(ctx)}`, 'scheme without token'],
@@ -169,8 +213,10 @@ export const authChecks: Check[] = [
     ],
   }),
   authCheck({
-    id: 'PS-AUTH-004', family: 'a malformed token',
-    title: 'A malformed bearer token (outside b64token): 401 with WWW-Authenticate: Bearer (400 allowed by RFC 6750 §3.1)',
+    id: 'PS-AUTH-004',
+    family: 'a malformed token',
+    title:
+      'A malformed bearer token (outside b64token): 401 with WWW-Authenticate: Bearer (400 allowed by RFC 6750 §3.1)',
     credentials: (ctx) => [
       [`${schemeWord(ctx)} not a token`, 'token with spaces'],
       [`${schemeWord(ctx)} @@@`, 'token with characters outside b64token'],
@@ -184,9 +230,11 @@ export const authChecks: Check[] = [
   authCheck({
     id: 'PS-AUTH-009',
     family: 'the real token without the Bearer scheme',
-    title: 'The real token with another scheme (Basic, Token), bare, or the Bearer scheme alone: 401 with WWW-Authenticate: Bearer',
+    title:
+      'The real token with another scheme (Basic, Token), bare, or the Bearer scheme alone: 401 with WWW-Authenticate: Bearer',
     requirement: `The document requires bearer authentication: a request whose credentials are not a Bearer credential does not meet the security requirement. credentials = "Bearer" 1*SP b64token (RFC 6750 §2.1). ${RFC6750_3}`,
-    grading: 'MUST: the document requires bearer authentication (RFC 6750 §2.1): the token under another scheme, or alone, is no Bearer credential, so the request is unauthenticated: a 2xx fails, as every answer but 401 with the Bearer challenge does, for the reasons of PS-AUTH-002.',
+    grading:
+      'MUST: the document requires bearer authentication (RFC 6750 §2.1): the token under another scheme, or alone, is no Bearer credential, so the request is unauthenticated: a 2xx fails, as every answer but 401 with the Bearer challenge does, for the reasons of PS-AUTH-002.',
     credentials: (ctx) => [
       [`Basic ${ctx.target.token}`, 'the real token after Basic'],
       [`Token ${ctx.target.token}`, 'the real token after Token'],
@@ -194,7 +242,8 @@ export const authChecks: Check[] = [
     ],
   }),
   authCheck({
-    id: 'PS-AUTH-007', family: 'no credentials and a malformed body',
+    id: 'PS-AUTH-007',
+    family: 'no credentials and a malformed body',
     title: 'Credentials are checked before the body: no credentials and a malformed body give 401',
     credentials: () => [[null, 'no Authorization header and a malformed body']],
     body: () => ({ raw: '{"id": ' }),

@@ -26,7 +26,9 @@ export function matchesTemplate(template: string, path: string): boolean {
 
 /** The declared operation a request went to: its method and path template (a literal path wins over a template). */
 export function operationOf(model: SpecModel, request: { method: string; path: string }): OperationModel | undefined {
-  const same = model.operations.filter((op) => op.method === request.method.toUpperCase() && matchesTemplate(op.path, request.path));
+  const same = model.operations.filter(
+    (op) => op.method === request.method.toUpperCase() && matchesTemplate(op.path, request.path),
+  );
   return same.find((op) => !op.path.includes('{')) ?? same[0];
 }
 
@@ -38,11 +40,13 @@ export function declared(model: SpecModel, ex: Exchange): ResponseModel | undefi
 /** What is wrong with an answer of a declared response: its content type, or its body against the declared schema; undefined when nothing. */
 export function declaredAnswerProblem(declared: ResponseModel, ex: Exchange): string | undefined {
   const ct = mediaTypeEssence(ex.response!.headers['content-type']) ?? '';
-  if (declared.contentTypes.length > 0 && !declared.contentTypes.includes(ct)) return `content type ${ct || '(none)'} instead of ${declared.contentTypes.join(' or ')}`;
+  if (declared.contentTypes.length > 0 && !declared.contentTypes.includes(ct))
+    return `content type ${ct || '(none)'} instead of ${declared.contentTypes.join(' or ')}`;
   if (!declared.validate) return undefined;
   const parsed = parseExact(ex.response!.bodyText);
   if (!parsed.ok) return `body is not JSON (a ${declared.schemaName ?? 'declared body'} is)`;
   const problems = declared.validate(parsed.value);
-  return problems.length > 0 ? `body is not a valid ${declared.schemaName ?? 'declared body'}: ${problems.map((v) => describeViolation(v)).join('; ')}` : undefined;
+  return problems.length > 0
+    ? `body is not a valid ${declared.schemaName ?? 'declared body'}: ${problems.map((v) => describeViolation(v)).join('; ')}`
+    : undefined;
 }
-

@@ -18,7 +18,10 @@ import type { Case, Check, CheckContext, ExchangeCheck, Verdict } from './types.
  * operation's: a valid NewPlant with a fresh id); op-requests.ts.
  */
 export function operationRequest(ctx: CheckContext, op: OperationModel, auth: string | null): RequestSpec {
-  return operationCall(ctx, op, { auth, note: `${op.method} ${op.path}${auth === null ? ' without credentials' : ''}` });
+  return operationCall(ctx, op, {
+    auth,
+    note: `${op.method} ${op.path}${auth === null ? ' without credentials' : ''}`,
+  });
 }
 
 /**
@@ -30,12 +33,17 @@ export function operationRequest(ctx: CheckContext, op: OperationModel, auth: st
 function gradeWithoutCredentials(ex: Exchange): Verdict {
   const status = ex.response?.status;
   if (status !== undefined && status >= 300 && status < 500 && status !== 401) {
-    return { outcome: 'non-strict', expected: '401 with WWW-Authenticate: Bearer (the operation requires bearer credentials)', actual: describe(ex) };
+    return {
+      outcome: 'non-strict',
+      expected: '401 with WWW-Authenticate: Bearer (the operation requires bearer credentials)',
+      actual: describe(ex),
+    };
   }
   return gradeUnauthorized(ex);
 }
 
-const AUTH_RULES = 'Every operation requires HTTP bearer authentication: the client sends the header Authorization with the scheme Bearer followed by a token, written <ACCESS_TOKEN>.';
+const AUTH_RULES =
+  'Every operation requires HTTP bearer authentication: the client sends the header Authorization with the scheme Bearer followed by a token, written <ACCESS_TOKEN>.';
 
 const securityRequirement: ExchangeCheck = {
   kind: 'exchange',
@@ -46,10 +54,18 @@ const securityRequirement: ExchangeCheck = {
   level: 'MUST',
   source: spec('Authentication, rules 1 and 2; the security requirement of each operation'),
   requirement: `${AUTH_RULES} RFC 6750 §3: If the protected resource request does not include authentication credentials ..., the resource server MUST include the HTTP "WWW-Authenticate" response header field. (A success without credentials fails; another refusal than 401 is non-strict.)`,
-  grading: 'MUST: a success or a 5xx without credentials fails (Authentication rule 1, every operation), and a 401 must carry a Bearer challenge with an auth-param (RFC 6750 §3). Another refusal (404, 405: the order of checks is a server\'s own decision) is non-strict.',
-  evidence: 'Each operation that requires bearer credentials answered 401 with a Bearer challenge, to a request the document describes without credentials.',
-  precondition: (ctx) => (ctx.model.operations.some((op) => op.bearerRequired) ? undefined : 'the document declares no operation that requires bearer credentials'),
-  cases: (ctx): Case[] => ctx.model.operations.filter((op) => op.bearerRequired).map((op) => ({ request: operationRequest(ctx, op, null), sent: undefined })),
+  grading:
+    "MUST: a success or a 5xx without credentials fails (Authentication rule 1, every operation), and a 401 must carry a Bearer challenge with an auth-param (RFC 6750 §3). Another refusal (404, 405: the order of checks is a server's own decision) is non-strict.",
+  evidence:
+    'Each operation that requires bearer credentials answered 401 with a Bearer challenge, to a request the document describes without credentials.',
+  precondition: (ctx) =>
+    ctx.model.operations.some((op) => op.bearerRequired)
+      ? undefined
+      : 'the document declares no operation that requires bearer credentials',
+  cases: (ctx): Case[] =>
+    ctx.model.operations
+      .filter((op) => op.bearerRequired)
+      .map((op) => ({ request: operationRequest(ctx, op, null), sent: undefined })),
   verify: (cases) => each(cases, (c) => gradeWithoutCredentials(c.exchange)),
 };
 
@@ -69,22 +85,31 @@ function gradeDeclaredAnswer(op: OperationModel, ex: Exchange): Verdict {
   // no parameter; 405 says the method is not supported (§15.5.6), which the document contradicts. Whether
   // such an operation is implemented at all is PS-OP-001's to judge (every valid request, after a create).
   if ((status === 404 && !op.path.includes('{')) || status === 405) {
-    return { outcome: 'non-strict', expected, actual: `${status} to an operation the document declares (PS-OP-001 judges whether it is implemented): ${describe(ex)}` };
+    return {
+      outcome: 'non-strict',
+      expected,
+      actual: `${status} to an operation the document declares (PS-OP-001 judges whether it is implemented): ${describe(ex)}`,
+    };
   }
-  return RFC_STATUSES.includes(status) ? { outcome: 'pass' } : { outcome: 'non-strict', expected, actual: `undeclared ${describe(ex)}` };
+  return RFC_STATUSES.includes(status)
+    ? { outcome: 'pass' }
+    : { outcome: 'non-strict', expected, actual: `undeclared ${describe(ex)}` };
 }
 
 const declaredAnswers: ExchangeCheck<OperationModel> = {
   kind: 'exchange',
   id: 'PS-DOC-002',
   plain: true,
-  title: 'Every operation of the document answers a request it describes with a declared status, content type and schema, never 5xx',
+  title:
+    'Every operation of the document answers a request it describes with a declared status, content type and schema, never 5xx',
   level: 'MUST',
   source: rfc(9110, '§15.6 Server Error 5xx', 'section-15.6'),
   requirement:
     'The 5xx (Server Error) class of status code indicates that the server is aware that it has erred or is incapable of performing the requested method. (Plant Store specification, Endpoints and Errors: each declared response has its content type and body shape; an undeclared status other than the RFC ones is non-strict.)',
-  grading: 'MUST: a declared status carries its declared content type and schema (the document), and a 5xx to a request the document describes fails (RFC 9110 §15.6); an undeclared status other than the RFC ones (401, 404, 405, 413, 415) is non-strict, and so are a 404 to a path without parameters and a 405, which the document contradicts (PS-OP-001 fails an operation that answers nothing else).',
-  evidence: 'Each operation answered a request the document describes, with credentials, by a declared status whose content type and body match the declaration.',
+  grading:
+    'MUST: a declared status carries its declared content type and schema (the document), and a 5xx to a request the document describes fails (RFC 9110 §15.6); an undeclared status other than the RFC ones (401, 404, 405, 413, 415) is non-strict, and so are a 404 to a path without parameters and a 405, which the document contradicts (PS-OP-001 fails an operation that answers nothing else).',
+  evidence:
+    'Each operation answered a request the document describes, with credentials, by a declared status whose content type and body match the declaration.',
   cases: (ctx) => ctx.model.operations.map((op) => ({ request: operationRequest(ctx, op, ctx.auth()), sent: op })),
   verify: (cases) => each(cases, (c) => gradeDeclaredAnswer(c.sent, c.exchange)),
 };

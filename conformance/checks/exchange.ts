@@ -39,7 +39,8 @@ export interface ResponseData {
  * (the request was not sent, or was cut short), `request` that the harness
  * could not build the request.
  */
-export type Failure = 'unreachable' | 'timeout' | 'closed' | 'not-http' | 'too-large' | 'abandoned' | 'request' | 'rate-limited';
+export type Failure =
+  'unreachable' | 'timeout' | 'closed' | 'not-http' | 'too-large' | 'abandoned' | 'request' | 'rate-limited';
 
 export interface Exchange {
   request: RequestSpec;

@@ -36,12 +36,21 @@ export function neighbourOf(ctx: CheckContext, fixed: bigint, toward: 1n | -1n):
 }
 
 /** The three cases of a fixed id (see fixedIdCheck): the body with it, a fresh id beside it, and that fresh id again. */
-export function fixedIdCases(ctx: CheckContext, fixedBody: Body, f: bigint, n: bigint, note: string): Array<Case<IdSent>> {
+export function fixedIdCases(
+  ctx: CheckContext,
+  fixedBody: Body,
+  f: bigint,
+  n: bigint,
+  note: string,
+): Array<Case<IdSent>> {
   const nearBody = { ...fixedBody, [idField(ctx)]: n };
   return [
     { request: createRequest(ctx, fixedBody, { note }), sent: { body: fixedBody, id: f } },
     { request: createRequest(ctx, nearBody, { note: `a fresh id beside it, ${n}` }), sent: { body: nearBody, id: n } },
-    { request: createRequest(ctx, nearBody, { note: `the fresh id again: the target's answer to a duplicate` }), sent: { body: nearBody, id: n } },
+    {
+      request: createRequest(ctx, nearBody, { note: `the fresh id again: the target's answer to a duplicate` }),
+      sent: { body: nearBody, id: n },
+    },
   ];
 }
 
@@ -58,7 +67,7 @@ export function gradeFixedId(ctx: CheckContext, cases: Array<CaseExchange<IdSent
     return {
       outcome: 'skip',
       exchange: 0,
-      expected: 'an answer that tells an earlier run\'s plant from a refused id',
+      expected: "an answer that tells an earlier run's plant from a refused id",
       actual: `the rejection of id ${first.sent.id} equals the target's duplicate answer, which does not name the id: ${describe(first.exchange)}`,
     };
   }
@@ -89,8 +98,10 @@ export function fixedIdCheck({ id, title, fixed, neighbour, family }: FixedIdChe
     level: 'MUST',
     source: { document: PLANT_STORE_SPEC, section: 'NewPlant: id integer int64; Create plant, rule 1' },
     requirement: `id: integer, format int64. ${RULE1} (Where the document's schema does not allow this id, e.g. a minimum, the check is skipped and says why.)`,
-    grading: 'MUST: the id is a valid int64 by the document, so rule 1 binds: a refusal that is not the target\'s own answer to a duplicate of this very id fails.',
-    evidence: 'The fixed id answered 200 with the Plant, or refused exactly as the target refuses a known duplicate (a fresh id beside it, sent twice) with a message that names this very id, digit for digit: an earlier run stored it. A refusal that does not name the id cannot be told from one: skip.',
+    grading:
+      "MUST: the id is a valid int64 by the document, so rule 1 binds: a refusal that is not the target's own answer to a duplicate of this very id fails.",
+    evidence:
+      'The fixed id answered 200 with the Plant, or refused exactly as the target refuses a known duplicate (a fresh id beside it, sent twice) with a message that names this very id, digit for digit: an earlier run stored it. A refusal that does not name the id cannot be told from one: skip.',
     cases: (ctx) => {
       const f = fixed(ctx);
       // The body with the fixed id first: a document that does not allow it rules the check out (RuledOut).

@@ -20,7 +20,8 @@ import type { Check, CheckContext, PropertyCheck } from './types.js';
 /** The keywords the document states for a top-level field, by keyword (the first statement of each). */
 function fieldKeywords(model: SpecModel, name: string): Map<string, unknown> {
   const out = new Map<string, unknown>();
-  for (const d of keywordDerivations(model)) if (d.path.length === 1 && d.path[0] === name && !out.has(d.use.keyword)) out.set(d.use.keyword, d.use.value);
+  for (const d of keywordDerivations(model))
+    if (d.path.length === 1 && d.path[0] === name && !out.has(d.use.keyword)) out.set(d.use.keyword, d.use.value);
   return out;
 }
 
@@ -40,15 +41,20 @@ function fieldArb(model: SpecModel, f: FieldModel): fc.Arbitrary<JsonValue> {
     if (type === 'string') {
       const pattern = k.get('pattern');
       const minLength = typeof k.get('minLength') === 'number' ? (k.get('minLength') as number) : 0;
-      const maxLength = typeof k.get('maxLength') === 'number' ? (k.get('maxLength') as number) : Math.max(minLength, 40);
+      const maxLength =
+        typeof k.get('maxLength') === 'number' ? (k.get('maxLength') as number) : Math.max(minLength, 40);
       if (typeof pattern === 'string') {
         const samples = patternSamples(pattern, 30);
         if (samples.length > 0) own.push(fc.constantFrom(...samples));
       } else own.push(fc.string({ unit: 'grapheme', minLength, maxLength: Math.min(maxLength, minLength + 40) }));
     } else if (type === 'integer') {
       const range = integerRange(f.format);
-      const lo = bigintOf(k.get('minimum')) ?? (bigintOf(k.get('exclusiveMinimum')) ?? range?.[0] ?? -(2n ** 63n)) + (k.has('exclusiveMinimum') ? 1n : 0n);
-      const hi = bigintOf(k.get('maximum')) ?? (bigintOf(k.get('exclusiveMaximum')) ?? range?.[1] ?? 2n ** 63n - 1n) - (k.has('exclusiveMaximum') ? 1n : 0n);
+      const lo =
+        bigintOf(k.get('minimum')) ??
+        (bigintOf(k.get('exclusiveMinimum')) ?? range?.[0] ?? -(2n ** 63n)) + (k.has('exclusiveMinimum') ? 1n : 0n);
+      const hi =
+        bigintOf(k.get('maximum')) ??
+        (bigintOf(k.get('exclusiveMaximum')) ?? range?.[1] ?? 2n ** 63n - 1n) - (k.has('exclusiveMaximum') ? 1n : 0n);
       if (lo <= hi) own.push(fc.bigInt({ min: lo, max: hi }));
     } else if (type === 'number') own.push(fc.double({ noNaN: true, noDefaultInfinity: true }));
     else if (type === 'boolean') own.push(fc.boolean());
@@ -59,7 +65,12 @@ function fieldArb(model: SpecModel, f: FieldModel): fc.Arbitrary<JsonValue> {
   return own.length > 0 ? fc.oneof(...own) : fc.constant(base ?? null);
 }
 
-const jsonLeaf: fc.Arbitrary<JsonValue> = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null));
+const jsonLeaf: fc.Arbitrary<JsonValue> = fc.oneof(
+  fc.string({ maxLength: 8 }),
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+);
 
 /** Valid records: every required field, each optional field or not, properties the schema does not name (where it allows them); each one the document accepts. */
 export function validArb(model: SpecModel): fc.Arbitrary<Record<string, JsonValue>> {
@@ -68,12 +79,18 @@ export function validArb(model: SpecModel): fc.Arbitrary<Record<string, JsonValu
   for (const f of request.fields) shape[f.name] = fieldArb(model, f);
   const known = new Set(request.fields.map((f) => f.name));
   const base = fc.record(shape, { requiredKeys: request.required });
-  const extras = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !known.has(k)), jsonLeaf, { maxKeys: 2 });
+  const extras = fc.dictionary(
+    fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !known.has(k)),
+    jsonLeaf,
+    { maxKeys: 2 },
+  );
   const drawn = request.additionalProperties ? fc.tuple(base, extras).map(([b, e]) => ({ ...e, ...b })) : base;
   // A draw that breaks what the keywords above do not shape (if/then, dependentSchemas, nested items) is
   // repaired by the validator (draw.ts), keeping what it can of the draw; the validator has the last word.
   const validate = createOf(model).validateRequest;
-  return drawn.map((b) => (validate(b).length === 0 ? b : (repair(model, validate, b).value as Record<string, JsonValue>))).filter((b) => validate(b).length === 0);
+  return drawn
+    .map((b) => (validate(b).length === 0 ? b : (repair(model, validate, b).value as Record<string, JsonValue>)))
+    .filter((b) => validate(b).length === 0);
 }
 
 /**
@@ -106,8 +123,12 @@ export function invalidArb(model: SpecModel): fc.Arbitrary<{ mutation: string; b
     arbs.push(
       fc.constantFrom(...typed).chain((f) => {
         // For the id, only values no lenient reader takes for an integer (and digits, made fresh when sent).
-        const wrong = typeExemplars('7').filter((e) => !typeAllowed(f.types, e.type) && (f.name !== id || ['array', 'object', 'string'].includes(e.type)));
-        return fc.tuple(valid, fc.constantFrom(...wrong)).map(([b, e]) => ({ mutation: `${f.name} of a wrong type`, body: { ...b, [f.name]: e.value } }));
+        const wrong = typeExemplars('7').filter(
+          (e) => !typeAllowed(f.types, e.type) && (f.name !== id || ['array', 'object', 'string'].includes(e.type)),
+        );
+        return fc
+          .tuple(valid, fc.constantFrom(...wrong))
+          .map(([b, e]) => ({ mutation: `${f.name} of a wrong type`, body: { ...b, [f.name]: e.value } }));
       }),
     );
   }
@@ -116,17 +137,40 @@ export function invalidArb(model: SpecModel): fc.Arbitrary<{ mutation: string; b
     if (!r) continue;
     // Past the ends by more than the gap between doubles there (2048), so that no double reading lands on an end.
     const margin = f.name === id ? 4096n : 1n;
-    const beyond = fc.oneof(fc.bigInt({ min: r[1] + margin, max: r[1] + 2n ** 64n }), fc.bigInt({ min: r[0] - 2n ** 64n, max: r[0] - margin }));
-    arbs.push(fc.tuple(valid, beyond).map(([b, v]) => ({ mutation: `${f.name} beyond ${f.format}`, body: { ...b, [f.name]: v } })));
+    const beyond = fc.oneof(
+      fc.bigInt({ min: r[1] + margin, max: r[1] + 2n ** 64n }),
+      fc.bigInt({ min: r[0] - 2n ** 64n, max: r[0] - margin }),
+    );
+    arbs.push(
+      fc
+        .tuple(valid, beyond)
+        .map(([b, v]) => ({ mutation: `${f.name} beyond ${f.format}`, body: { ...b, [f.name]: v } })),
+    );
   }
   // Each keyword's value just outside its boundary, put into a drawn body.
   const outside = keywordDerivations(model).flatMap((d) =>
-    d.outside.filter(() => d.path.length > 0 && !(d.path.length === 1 && d.path[0] === id)).map((c) => ({ path: d.path, value: getAt(c.body, d.path), keyword: d.use.keyword })),
+    d.outside
+      .filter(() => d.path.length > 0 && !(d.path.length === 1 && d.path[0] === id))
+      .map((c) => ({ path: d.path, value: getAt(c.body, d.path), keyword: d.use.keyword })),
   );
   if (outside.length > 0) {
-    arbs.push(fc.tuple(valid, fc.constantFrom(...outside)).map(([b, o]) => ({ mutation: `/${o.path.join('/')} outside ${o.keyword}`, body: setAt(b, o.path, o.value) })));
+    arbs.push(
+      fc
+        .tuple(valid, fc.constantFrom(...outside))
+        .map(([b, o]) => ({ mutation: `/${o.path.join('/')} outside ${o.keyword}`, body: setAt(b, o.path, o.value) })),
+    );
   }
-  arbs.push(fc.oneof(fc.array(jsonLeaf, { maxLength: 3 }), fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null)).map((b) => ({ mutation: 'not an object', body: b as JsonValue })));
+  arbs.push(
+    fc
+      .oneof(
+        fc.array(jsonLeaf, { maxLength: 3 }),
+        fc.string({ maxLength: 8 }),
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+      )
+      .map((b) => ({ mutation: 'not an object', body: b as JsonValue })),
+  );
   return fc.oneof(...arbs).filter(({ body }) => createOf(model).validateRequest(body).length > 0);
 }
 
@@ -143,7 +187,8 @@ function freshen(ctx: CheckContext, body: JsonValue): JsonValue {
   const name = idField(ctx);
   const drawn = (body as Record<string, JsonValue>)[name];
   // An id of digits as a string (a coercion trap): fresh digits, so that a coercing server cannot meet a stored plant.
-  if (typeof drawn === 'string' && /^\d+$/.test(drawn)) return { ...(body as Record<string, JsonValue>), [name]: String(ctx.ids.fresh()) };
+  if (typeof drawn === 'string' && /^\d+$/.test(drawn))
+    return { ...(body as Record<string, JsonValue>), [name]: String(ctx.ids.fresh()) };
   // fast-check draws bigints; the document's own value may be a number.
   const v = typeof drawn === 'number' && Number.isInteger(drawn) ? BigInt(drawn) : drawn;
   const f = createOf(ctx.model).request.fields.find((x) => x.name === name)!;
@@ -187,11 +232,15 @@ const invalidPlants: PropertyCheck<{ mutation: string; body: JsonValue }> = {
   source: spec('Create plant, rule 2; Errors, rule 1'),
   requirement:
     'The request body is required; it must contain id (integer, int64) and name (string). The error response has status 400, content type application/json, and the body shape Error.',
-  grading: 'MUST: each drawn body is one the document refuses (rule 2): a 2xx fails, the declared 400 must carry an Error body; another 4xx is non-strict.',
+  grading:
+    'MUST: each drawn body is one the document refuses (rule 2): a 2xx fails, the declared 400 must carry an Error body; another 4xx is non-strict.',
   evidence:
-    'A 4xx to each drawn body the request validator refuses, with a fresh id; no mutation gives the id a value a lenient reader maps onto a stored id (missing, null, a boolean, a fraction, int64\'s end plus one): those are left to the checks that learn the duplicate answer first.',
+    "A 4xx to each drawn body the request validator refuses, with a fresh id; no mutation gives the id a value a lenient reader maps onto a stored id (missing, null, a boolean, a fraction, int64's end plus one): those are left to the checks that learn the duplicate answer first.",
   values: (ctx) => invalidArb(ctx.model),
-  toCase: (value, ctx) => ({ request: createRequest(ctx, { raw: toJson(freshen(ctx, value.body)) }, { note: `generated: ${value.mutation}` }), sent: undefined }),
+  toCase: (value, ctx) => ({
+    request: createRequest(ctx, { raw: toJson(freshen(ctx, value.body)) }, { note: `generated: ${value.mutation}` }),
+    sent: undefined,
+  }),
   grade: ({ exchange }, ctx) => gradeRejected(ctx, exchange, []),
 };
 

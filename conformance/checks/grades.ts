@@ -54,7 +54,10 @@ export function describe(ex: Exchange): string {
     .map((h) => `, ${h}: ${r.headers[h]}`)
     .join('');
   // The HTTP layer follows no redirect (it never sends a request off the target): say so where a 3xx is graded.
-  const redirect = r.status >= 300 && r.status < 400 && r.headers.location !== undefined ? `, redirect to ${r.headers.location} not followed (the harness stays on the target)` : '';
+  const redirect =
+    r.status >= 300 && r.status < 400 && r.headers.location !== undefined
+      ? `, redirect to ${r.headers.location} not followed (the harness stays on the target)`
+      : '';
   return `${r.status}${ct ? `, content-type ${ct}` : ', no content-type'}${extra}${redirect}, body ${r.bodyText === '' ? '(empty)' : shorten(r.bodyText, BODY_SHOWN, ex.redact ?? NO_SECRETS, { count: true })}`;
 }
 
@@ -76,7 +79,9 @@ export function noAnswerCause(ex: Exchange): string {
 }
 
 export function noAnswer(ex: Exchange): Verdict | undefined {
-  return ex.response ? undefined : { outcome: 'error', expected: 'an HTTP answer', actual: describe(ex), cause: noAnswerCause(ex) };
+  return ex.response
+    ? undefined
+    : { outcome: 'error', expected: 'an HTTP answer', actual: describe(ex), cause: noAnswerCause(ex) };
 }
 
 /** The media type of the answer ("type/subtype", lower case), or '' when it has none. */
@@ -105,19 +110,33 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
   // The Actual says what came back (its status first) and, where that is not
   // the status or the content type it shows, what is wrong with it; the cause
   // says it in words that are the same for every check it happens to.
-  const fail = (cause: string, why?: string, facts: Facts = {}): Verdict => ({ outcome: 'fail', expected: expect, actual: why ? `${why}: ${describe(ex)}` : describe(ex), cause, facts: { status: r.status, ...facts } });
+  const fail = (cause: string, why?: string, facts: Facts = {}): Verdict => ({
+    outcome: 'fail',
+    expected: expect,
+    actual: why ? `${why}: ${describe(ex)}` : describe(ex),
+    cause,
+    facts: { status: r.status, ...facts },
+  });
   if (String(r.status) !== op.success.status) return fail(`${valid} is answered ${r.status}, not ${op.success.status}`);
   const mediaType = answerMediaType(ex);
   if (!op.success.contentTypes.includes(mediaType)) {
-    return fail(`${valid} is answered with content-type ${mediaType || '(none)'}, not ${op.success.contentTypes.join(' or ')}`, undefined, { header: { name: 'content-type', value: r.headers['content-type'] ?? null } });
+    return fail(
+      `${valid} is answered with content-type ${mediaType || '(none)'}, not ${op.success.contentTypes.join(' or ')}`,
+      undefined,
+      { header: { name: 'content-type', value: r.headers['content-type'] ?? null } },
+    );
   }
   const parsed = jsonBody(ex);
   if (!parsed.ok) return fail(`the answer to ${valid} is not JSON`, 'body is not JSON');
   const problems = op.success.validate?.(parsed.value) ?? [];
   if (problems.length > 0) {
-    return fail(`the answer to ${valid} is not a valid ${op.success.schemaName}`, `body does not validate against ${op.success.schemaName}: ${problems.map((v) => describeViolation(v)).join('; ')}`, {
-      pointer: problems[0]!.instancePath || '/',
-    });
+    return fail(
+      `the answer to ${valid} is not a valid ${op.success.schemaName}`,
+      `body does not validate against ${op.success.schemaName}: ${problems.map((v) => describeViolation(v)).join('; ')}`,
+      {
+        pointer: problems[0]!.instancePath || '/',
+      },
+    );
   }
   const body = (isRecord(parsed.value as JsonValue) ? parsed.value : {}) as Record<string, JsonValue>;
   // The answer carries back what was sent (the seed: "returns the stored plant record"): every property the
@@ -128,12 +147,22 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
   for (const [name, value] of Object.entries(sent)) {
     const declared = declaredByAnswer(ctx, name);
     if (!Object.prototype.hasOwnProperty.call(body, name)) {
-      if (declared) return fail(`the answer to ${valid} does not carry back ${name} as sent`, `no ${name} (${shortJson(value)} was sent)`, { pointer: `/${name}`, expectedValue: toJson(value) });
+      if (declared)
+        return fail(
+          `the answer to ${valid} does not carry back ${name} as sent`,
+          `no ${name} (${shortJson(value)} was sent)`,
+          { pointer: `/${name}`, expectedValue: toJson(value) },
+        );
       continue;
     }
     if (!sameValue(value, body[name]!)) {
       const facts = { pointer: `/${name}`, expectedValue: toJson(value), actualValue: toJson(body[name]!) };
-      if (declared) return fail(`the answer to ${valid} does not carry back ${name} as sent`, `${name} ${shortJson(body[name]!)} instead of ${shortJson(value)}`, facts);
+      if (declared)
+        return fail(
+          `the answer to ${valid} does not carry back ${name} as sent`,
+          `${name} ${shortJson(body[name]!)} instead of ${shortJson(value)}`,
+          facts,
+        );
       undeclared ??= {
         outcome: 'non-strict',
         expected: `${name} as sent, or no ${name} (the document's ${op.success.schemaName} does not declare it, so nothing binds it)`,
@@ -145,7 +174,12 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
   }
   if (undeclared) return undeclared;
   for (const { name } of op.answer.fields) {
-    if (!(name in sent) && Object.prototype.hasOwnProperty.call(body, name) && !op.request.required.includes(name) && op.request.fields.some((x) => x.name === name)) {
+    if (
+      !(name in sent) &&
+      Object.prototype.hasOwnProperty.call(body, name) &&
+      !op.request.required.includes(name) &&
+      op.request.fields.some((x) => x.name === name)
+    ) {
       // The specification does not say what an unsent optional field reads
       // back as; the reference server sends no key (docs/server.md, behaviour).
       return {
@@ -159,7 +193,8 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
   return { outcome: 'pass' };
 }
 
-const isRecord = (v: JsonValue): v is Record<string, JsonValue> => v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Numeral);
+const isRecord = (v: JsonValue): v is Record<string, JsonValue> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Numeral);
 
 /** JSON text of a value, shortened for a message. */
 function shortJson(v: JsonValue): string {
@@ -185,11 +220,14 @@ function declaredByAnswer(ctx: CheckContext, name: string): boolean {
 export function errorBodyProblem(ctx: CheckContext, ex: Exchange): string | undefined {
   const err = createOf(ctx.model).error;
   const ct = answerMediaType(ex);
-  if (!err.contentTypes.includes(ct)) return `content type ${ct || ex.response!.headers['content-type'] || '(none)'} instead of ${err.contentTypes.join(' or ')}`;
+  if (!err.contentTypes.includes(ct))
+    return `content type ${ct || ex.response!.headers['content-type'] || '(none)'} instead of ${err.contentTypes.join(' or ')}`;
   const parsed = jsonBody(ex);
   if (!parsed.ok) return 'body is not JSON';
   const problems = err.validate?.(parsed.value) ?? [];
-  return problems.length > 0 ? `body is not a valid ${err.schemaName}: ${problems.map((v) => describeViolation(v)).join('; ')}` : undefined;
+  return problems.length > 0
+    ? `body is not a valid ${err.schemaName}: ${problems.map((v) => describeViolation(v)).join('; ')}`
+    : undefined;
 }
 
 /**
@@ -206,11 +244,33 @@ export function gradeRejected(ctx: CheckContext, ex: Exchange, fitting: number[]
   const status = ex.response!.status;
   const expected = `a rejection: ${[err.status, ...fitting.map(String)].join(' or ')} with an ${err.schemaName} body`;
   const facts: Facts = { status };
-  if (status < 400 || status > 499) return { outcome: 'fail', expected, actual: describe(ex), cause: `invalid data is answered ${status}, not rejected with a 4xx`, facts };
+  if (status < 400 || status > 499)
+    return {
+      outcome: 'fail',
+      expected,
+      actual: describe(ex),
+      cause: `invalid data is answered ${status}, not rejected with a 4xx`,
+      facts,
+    };
   const problem = errorBodyProblem(ctx, ex);
-  if (String(status) === err.status) return problem ? { outcome: 'fail', expected, actual: `${problem}: ${describe(ex)}`, cause: `the ${status} answer to invalid data is not a valid ${err.schemaName}`, facts } : { outcome: 'pass' };
+  if (String(status) === err.status)
+    return problem
+      ? {
+          outcome: 'fail',
+          expected,
+          actual: `${problem}: ${describe(ex)}`,
+          cause: `the ${status} answer to invalid data is not a valid ${err.schemaName}`,
+          facts,
+        }
+      : { outcome: 'pass' };
   if (fitting.includes(status) && !problem) return { outcome: 'pass' };
-  return { outcome: 'non-strict', expected, actual: `${problem ? `${problem}; ` : ''}undeclared ${describe(ex)}`, cause: `invalid data is answered ${status}, a status the document does not declare`, facts };
+  return {
+    outcome: 'non-strict',
+    expected,
+    actual: `${problem ? `${problem}; ` : ''}undeclared ${describe(ex)}`,
+    cause: `invalid data is answered ${status}, a status the document does not declare`,
+    facts,
+  };
 }
 
 /**
@@ -222,7 +282,13 @@ export function gradeRejected(ctx: CheckContext, ex: Exchange, fitting: number[]
  * that answer), 'indistinct' when they do not (it may be), 'different'
  * otherwise.
  */
-export function sameDuplicateAnswer(a: Exchange, aId: bigint | string, b: Exchange, bId: bigint | string, numbers: 'exact' | 'any' = 'exact'): 'same' | 'indistinct' | 'different' {
+export function sameDuplicateAnswer(
+  a: Exchange,
+  aId: bigint | string,
+  b: Exchange,
+  bId: bigint | string,
+  numbers: 'exact' | 'any' = 'exact',
+): 'same' | 'indistinct' | 'different' {
   if (!a.response || !b.response || a.response.status !== b.response.status) return 'different';
   if (a.response.status < 400 || a.response.status > 499) return 'different';
   const pa = tryParseJson(a.response.bodyText);
@@ -245,17 +311,22 @@ export function sameDuplicateAnswer(a: Exchange, aId: bigint | string, b: Exchan
 
 /** A 5xx, or no answer because the target closed the connection or did not speak HTTP: the target failed on this input. */
 export function serverFailure(ex: Exchange): Verdict | undefined {
-  if (ex.response && ex.response.status >= 500) return { outcome: 'fail', expected: 'a 4xx (the client erred), never a 5xx', actual: describe(ex) };
-  if (!ex.response && (ex.failure === 'closed' || ex.failure === 'not-http')) return { outcome: 'fail', expected: 'an HTTP answer (a 4xx), not a dropped connection', actual: describe(ex) };
+  if (ex.response && ex.response.status >= 500)
+    return { outcome: 'fail', expected: 'a 4xx (the client erred), never a 5xx', actual: describe(ex) };
+  if (!ex.response && (ex.failure === 'closed' || ex.failure === 'not-http'))
+    return { outcome: 'fail', expected: 'an HTTP answer (a 4xx), not a dropped connection', actual: describe(ex) };
   return undefined;
 }
 
 /** A hostile input must not hang the target: no answer within the exchange's deadline fails. */
 export function hung(ex: Exchange): Verdict | undefined {
-  return !ex.response && ex.failure === 'timeout' ? { outcome: 'fail', expected: 'an answer (a 4xx) within the deadline, not a hang', actual: describe(ex) } : undefined;
+  return !ex.response && ex.failure === 'timeout'
+    ? { outcome: 'fail', expected: 'an answer (a 4xx) within the deadline, not a hang', actual: describe(ex) }
+    : undefined;
 }
 
-const RFC6750_3_PARAMS = 'All challenges defined by this specification MUST use the auth-scheme value "Bearer". This scheme MUST be followed by one or more auth-param values.';
+const RFC6750_3_PARAMS =
+  'All challenges defined by this specification MUST use the auth-scheme value "Bearer". This scheme MUST be followed by one or more auth-param values.';
 
 /**
  * What is wrong with an answer's Bearer challenge, or undefined when it has
@@ -264,13 +335,22 @@ const RFC6750_3_PARAMS = 'All challenges defined by this specification MUST use 
  */
 export function challengeProblem(ex: Exchange): { problem: string; cause: string } | undefined {
   const h = ex.response!.headers['www-authenticate'];
-  if (h === undefined) return { problem: 'no WWW-Authenticate', cause: 'a refusal of missing or bad credentials has no WWW-Authenticate' };
+  if (h === undefined)
+    return { problem: 'no WWW-Authenticate', cause: 'a refusal of missing or bad credentials has no WWW-Authenticate' };
   const parsed = parseChallenges(h);
-  if ('error' in parsed) return { problem: `WWW-Authenticate does not parse as challenges (RFC 9110 §11.6.1: ${parsed.error})`, cause: 'the WWW-Authenticate challenge does not parse (RFC 9110 §11.6.1)' };
+  if ('error' in parsed)
+    return {
+      problem: `WWW-Authenticate does not parse as challenges (RFC 9110 §11.6.1: ${parsed.error})`,
+      cause: 'the WWW-Authenticate challenge does not parse (RFC 9110 §11.6.1)',
+    };
   const bearer = parsed.challenges.find((c) => c.scheme.toLowerCase() === 'bearer');
-  if (!bearer) return { problem: 'no Bearer challenge', cause: 'a refusal of missing or bad credentials has no Bearer challenge' };
+  if (!bearer)
+    return { problem: 'no Bearer challenge', cause: 'a refusal of missing or bad credentials has no Bearer challenge' };
   if (bearer.token68 !== undefined || bearer.params.size === 0) {
-    return { problem: `a Bearer challenge without an auth-param (RFC 6750 §3: "${RFC6750_3_PARAMS}")`, cause: 'the Bearer challenge has no auth-param (RFC 6750 §3)' };
+    return {
+      problem: `a Bearer challenge without an auth-param (RFC 6750 §3: "${RFC6750_3_PARAMS}")`,
+      cause: 'the Bearer challenge has no auth-param (RFC 6750 §3)',
+    };
   }
   return undefined;
 }
@@ -290,11 +370,33 @@ export function gradeUnauthorized(ex: Exchange, { bodyFirst = false }: { bodyFir
   if (missing) return missing;
   const status = ex.response!.status;
   const expected = '401 with WWW-Authenticate: Bearer and an auth-param';
-  const facts: Facts = { status, header: { name: 'www-authenticate', value: ex.response!.headers['www-authenticate'] ?? null } };
-  if (status < 400 || status >= 500) return { outcome: 'fail', expected, actual: describe(ex), cause: `credentials the target must refuse are answered ${status}`, facts };
+  const facts: Facts = {
+    status,
+    header: { name: 'www-authenticate', value: ex.response!.headers['www-authenticate'] ?? null },
+  };
+  if (status < 400 || status >= 500)
+    return {
+      outcome: 'fail',
+      expected,
+      actual: describe(ex),
+      cause: `credentials the target must refuse are answered ${status}`,
+      facts,
+    };
   const challenge = challengeProblem(ex);
-  if (challenge && !(bodyFirst && status !== 401)) return { outcome: 'fail', expected, actual: `${challenge.problem}: ${describe(ex)}`, cause: challenge.cause, facts };
+  if (challenge && !(bodyFirst && status !== 401))
+    return {
+      outcome: 'fail',
+      expected,
+      actual: `${challenge.problem}: ${describe(ex)}`,
+      cause: challenge.cause,
+      facts,
+    };
   if (status === 401) return { outcome: 'pass' };
-  return { outcome: 'non-strict', expected, actual: describe(ex), cause: `credentials the target must refuse are answered ${status}, not 401`, facts };
+  return {
+    outcome: 'non-strict',
+    expected,
+    actual: describe(ex),
+    cause: `credentials the target must refuse are answered ${status}, not 401`,
+    facts,
+  };
 }
-

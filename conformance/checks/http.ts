@@ -39,14 +39,20 @@ const mediaTypeWriting = sameAnswerCheck({
   cases: (ctx) =>
     mediaTypeVariants(createOf(ctx.model).requestContentTypes[0]!).map(([contentType, note]) => {
       const sent = validPlant(ctx);
-      return { request: createRequest(ctx, sent, { contentType, note: `Content-Type: ${contentType} (${note})` }), sent };
+      return {
+        request: createRequest(ctx, sent, { contentType, note: `Content-Type: ${contentType} (${note})` }),
+        sent,
+      };
     }),
 });
 
 /** The body's bytes cut into pieces, one cut inside the first character written in more than one byte (where there is one). */
 function piecesOf(body: Buffer): Buffer[] {
   const multibyte = body.findIndex((b) => b >= 0x80);
-  const cuts = multibyte > 0 ? [multibyte + 1, Math.max(multibyte + 2, Math.floor(body.length * 0.75))] : [Math.floor(body.length / 3), Math.floor((2 * body.length) / 3)];
+  const cuts =
+    multibyte > 0
+      ? [multibyte + 1, Math.max(multibyte + 2, Math.floor(body.length * 0.75))]
+      : [Math.floor(body.length / 3), Math.floor((2 * body.length) / 3)];
   const out: Buffer[] = [];
   let from = 0;
   for (const cut of [...cuts.filter((c) => c > 0 && c < body.length), body.length]) {
@@ -71,7 +77,10 @@ const chunked = sameAnswerCheck({
       sent,
     });
     const pieces = piecesOf(text(cut));
-    return [chunkedCase(whole, [text(whole)], 'Transfer-Encoding: chunked, one chunk'), chunkedCase(cut, pieces, `Transfer-Encoding: chunked, ${pieces.length} chunks cut inside a multibyte character`)];
+    return [
+      chunkedCase(whole, [text(whole)], 'Transfer-Encoding: chunked, one chunk'),
+      chunkedCase(cut, pieces, `Transfer-Encoding: chunked, ${pieces.length} chunks cut inside a multibyte character`),
+    ];
   },
 });
 
@@ -82,10 +91,21 @@ const fieldNameCase = sameAnswerCheck({
   source: rfc(9110, '§5.1 Field Names', 'section-5.1'),
   requirement: `Field names are case-insensitive. ${RULE1}`,
   cases: (ctx) =>
-    [(n: string) => n.toUpperCase(), (n: string) => n.replace(/(^|-)([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase())].map((rename, i) => {
+    [
+      (n: string) => n.toUpperCase(),
+      (n: string) => n.replace(/(^|-)([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase()),
+    ].map((rename, i) => {
       const sent = validPlant(ctx);
-      const request = createRequest(ctx, sent, { note: i === 0 ? 'field names in upper case' : 'field names capitalized' });
-      return { request: { ...request, headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [rename(k), v])) }, sent };
+      const request = createRequest(ctx, sent, {
+        note: i === 0 ? 'field names in upper case' : 'field names capitalized',
+      });
+      return {
+        request: {
+          ...request,
+          headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [rename(k), v])),
+        },
+        sent,
+      };
     }),
 });
 
@@ -101,14 +121,18 @@ function acceptVariants(declared: string): Array<[accept: string, note: string]>
     ['*/*', 'any media type'],
     [`${type}/*`, 'any subtype of the declared type'],
     [`text/html;q=0.9, ${declared};q=0.5`, 'the declared media type with a lower weight than another'],
-    [`${declared.toUpperCase()}; charset=utf-8, text/plain;q=0.1`, 'the declared media type in upper case with a parameter'],
+    [
+      `${declared.toUpperCase()}; charset=utf-8, text/plain;q=0.1`,
+      'the declared media type in upper case with a parameter',
+    ],
   ];
 }
 
 const acceptAllowsJson = sameAnswerCheck({
   id: 'PS-HTTP-006',
   family: 'an Accept header',
-  title: 'An Accept header that allows the declared media type changes nothing (application/json, */*, weights, letter case)',
+  title:
+    'An Accept header that allows the declared media type changes nothing (application/json, */*, weights, letter case)',
   source: rfc(9110, '§12.5.1 Accept', 'section-12.5.1'),
   requirement: `The "Accept" header field can be used by user agents to specify their preferences regarding response media types. ... media-range = ( "*/*" / ( type "/" "*" ) / ( type "/" subtype ) ) parameters. (An Accept that allows the declared answer's media type leaves nothing to negotiate.) ${RULE1}`,
   cases: (ctx) =>
@@ -118,7 +142,6 @@ const acceptAllowsJson = sameAnswerCheck({
       return { request: { ...request, headers: { ...request.headers, accept } }, sent };
     }),
 });
-
 
 export const httpChecks: Check[] = [
   mediaTypeWriting,
@@ -133,9 +156,10 @@ export const httpChecks: Check[] = [
     level: 'MUST',
     source: rfc(9110, '§15.5.6 405 Method Not Allowed', 'section-15.5.6'),
     requirement:
-      'The origin server MUST generate an Allow header field in a 405 response containing a list of the target resource\'s currently supported methods.',
-    grading: 'MUST where the target answers 405: the Allow header is required (RFC 9110 §15.5.6), and a 5xx fails. Answering another method 405 at all is our decision (other operations are "not shown"): a 404 or a 200 is non-strict, as is an Allow that omits POST.',
-    evidence: 'Each other method answered 405 with an Allow that lists the operation\'s method.',
+      "The origin server MUST generate an Allow header field in a 405 response containing a list of the target resource's currently supported methods.",
+    grading:
+      'MUST where the target answers 405: the Allow header is required (RFC 9110 §15.5.6), and a 5xx fails. Answering another method 405 at all is our decision (other operations are "not shown"): a 404 or a 200 is non-strict, as is an Allow that omits POST.',
+    evidence: "Each other method answered 405 with an Allow that lists the operation's method.",
     cases: (ctx) =>
       ['GET', 'PUT', 'PATCH', 'DELETE']
         .filter((m) => !ctx.model.operations.some((op) => op.path === createOf(ctx.model).path && op.method === m))
@@ -152,7 +176,9 @@ export const httpChecks: Check[] = [
           const allow = r.headers.allow;
           if (allow === undefined) return { outcome: 'fail', expected, actual: `no Allow header: ${describe(ex)}` };
           const listed = allow.split(',').map((m) => m.trim().toUpperCase());
-          return listed.includes(createOf(ctx.model).method) ? { outcome: 'pass' } : { outcome: 'non-strict', expected, actual: describe(ex) };
+          return listed.includes(createOf(ctx.model).method)
+            ? { outcome: 'pass' }
+            : { outcome: 'non-strict', expected, actual: describe(ex) };
         }
         // 405 is our decision (docs/server.md); another answer (a GET /plants
         // that lists plants, say) is allowed by the specification, whose other
@@ -168,14 +194,23 @@ export const httpChecks: Check[] = [
     title: 'Unknown paths answer 404',
     level: 'SHOULD',
     source: rfc(9110, '§15.5.5 404 Not Found', 'section-15.5.5'),
-    requirement: 'The 404 (Not Found) status code indicates that the origin server did not find a current representation for the target resource or is not willing to disclose that one exists.',
-    grading: 'SHOULD: no source makes 404 binding for a path the document does not show: another answer below 500 is non-strict; a 5xx fails (RFC 9110 §15.6). A path that matches one of the document\'s path templates (POST /plants/xyz beside /plants/{id}) is known: 405 with Allow passes there (RFC 9110 §15.5.6).',
+    requirement:
+      'The 404 (Not Found) status code indicates that the origin server did not find a current representation for the target resource or is not willing to disclose that one exists.',
+    grading:
+      "SHOULD: no source makes 404 binding for a path the document does not show: another answer below 500 is non-strict; a 5xx fails (RFC 9110 §15.6). A path that matches one of the document's path templates (POST /plants/xyz beside /plants/{id}) is known: 405 with Allow passes there (RFC 9110 §15.5.6).",
     evidence: 'Each unknown path answered 404.',
     cases: (ctx) => {
       const random = ctx.ids.bytes('unknown path', 6).toString('hex');
       return [
-        caseOf({ ...createRequest(ctx, undefined, { contentType: null, note: 'GET an unknown path' }), method: 'GET', path: `/no-such-path-${random}` }),
-        caseOf({ ...createRequest(ctx, { raw: '{}' }, { note: 'POST below the operation path' }), path: `${createOf(ctx.model).path}/${random}` }),
+        caseOf({
+          ...createRequest(ctx, undefined, { contentType: null, note: 'GET an unknown path' }),
+          method: 'GET',
+          path: `/no-such-path-${random}`,
+        }),
+        caseOf({
+          ...createRequest(ctx, { raw: '{}' }, { note: 'POST below the operation path' }),
+          path: `${createOf(ctx.model).path}/${random}`,
+        }),
       ];
     },
     verify: (cases, ctx) =>
@@ -186,8 +221,19 @@ export const httpChecks: Check[] = [
         if (missing) return missing;
         if (ex.response!.status === 404) return { outcome: 'pass' };
         // A path the document declares (POST /plants/{id} beside GET /plants/{id}) is known: 405 with Allow is right (RFC 9110 §15.5.6).
-        if (ex.response!.status === 405 && ex.response!.headers.allow !== undefined && declaresPath(ctx, ex.request.path)) return { outcome: 'pass' };
-        return { outcome: 'non-strict', expected: declaresPath(ctx, ex.request.path) ? '404, or 405 with Allow (the document declares this path)' : '404', actual: describe(ex) };
+        if (
+          ex.response!.status === 405 &&
+          ex.response!.headers.allow !== undefined &&
+          declaresPath(ctx, ex.request.path)
+        )
+          return { outcome: 'pass' };
+        return {
+          outcome: 'non-strict',
+          expected: declaresPath(ctx, ex.request.path)
+            ? '404, or 405 with Allow (the document declares this path)'
+            : '404',
+          actual: describe(ex),
+        };
       }),
   },
 ];
@@ -197,6 +243,9 @@ function declaresPath(ctx: CheckContext, path: string): boolean {
   const segments = path.split('?')[0]!.split('/');
   return ctx.model.operations.some((op) => {
     const template = op.path.split('/');
-    return template.length === segments.length && template.every((t, i) => (/^\{[^}]+\}$/.test(t) ? segments[i] !== '' : t === segments[i]));
+    return (
+      template.length === segments.length &&
+      template.every((t, i) => (/^\{[^}]+\}$/.test(t) ? segments[i] !== '' : t === segments[i]))
+    );
   });
 }

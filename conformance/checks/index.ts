@@ -36,6 +36,8 @@ export const FAMILIES: Readonly<Record<string, readonly Check[]>> = {
   RESP: respChecks,
 };
 
-export const catalog: Check[] = Object.values(FAMILIES).flatMap((checks) => [...checks].sort((a, b) => a.id.localeCompare(b.id)));
+export const catalog: Check[] = Object.values(FAMILIES).flatMap((checks) =>
+  [...checks].sort((a, b) => a.id.localeCompare(b.id)),
+);
 
 export type { Check, CheckContext, Outcome, Verdict } from './types.js';

@@ -12,7 +12,12 @@ interface Variant {
 }
 
 /** A check that sends one valid plant per variant of its JSON text. */
-function writtenCheck(options: Omit<ExchangeCheck<Body>, 'kind' | 'cases' | 'verify' | 'level' | 'grading' | 'evidence'> & { variants: Variant[]; body: (ctx: CheckContext) => Body }): ExchangeCheck<Body> {
+function writtenCheck(
+  options: Omit<ExchangeCheck<Body>, 'kind' | 'cases' | 'verify' | 'level' | 'grading' | 'evidence'> & {
+    variants: Variant[];
+    body: (ctx: CheckContext) => Body;
+  },
+): ExchangeCheck<Body> {
   const { variants, body, ...rest } = options;
   return sameAnswerCheck({
     ...rest,
@@ -24,7 +29,8 @@ function writtenCheck(options: Omit<ExchangeCheck<Body>, 'kind' | 'cases' | 'ver
   });
 }
 
-const indent = (unit: string, newline: string) => (depth: number) => (depth === 0 ? newline : `${newline}${unit.repeat(depth)}`);
+const indent = (unit: string, newline: string) => (depth: number) =>
+  depth === 0 ? newline : `${newline}${unit.repeat(depth)}`;
 
 const whitespace = writtenCheck({
   id: 'PS-JSON-001',
@@ -36,7 +42,10 @@ const whitespace = writtenCheck({
   variants: [
     { note: 'indented with two spaces, LF line ends', writing: { space: indent('  ', '\n') } },
     { note: 'indented with tabs, CRLF line ends', writing: { space: indent('\t', '\r\n') } },
-    { note: 'space, tab, CR and LF around every structural character and the text', writing: { space: () => ' \t\r\n' } },
+    {
+      note: 'space, tab, CR and LF around every structural character and the text',
+      writing: { space: () => ' \t\r\n' },
+    },
   ],
 });
 
@@ -47,20 +56,32 @@ const memberOrder = writtenCheck({
   source: rfc(8259, '§4 Objects', 'section-4'),
   requirement: `An object is an unordered collection of zero or more name/value pairs. §9: A JSON parser MUST accept all texts that conform to the JSON grammar. ${RULE1}`,
   body: richPlant,
-  variants: [{ note: 'members in reverse order', writing: { space: () => '', order: (names) => [...names].reverse() } }],
+  variants: [
+    { note: 'members in reverse order', writing: { space: () => '', order: (names) => [...names].reverse() } },
+  ],
 });
 
 const escapes = writtenCheck({
   id: 'PS-JSON-003',
   family: 'escapes',
-  title: 'Escaped characters in names and values are accepted and echoed decoded (\\uXXXX in either case, surrogate pairs, \\/ and the short escapes)',
+  title:
+    'Escaped characters in names and values are accepted and echoed decoded (\\uXXXX in either case, surrogate pairs, \\/ and the short escapes)',
   source: rfc(8259, '§7 Strings', 'section-7'),
   requirement: `Any character may be escaped. ... If the character is in the Basic Multilingual Plane ... then it may be represented as a six-character sequence: a reverse solidus, followed by the lowercase letter u, followed by four hexadecimal digits ... The hexadecimal letters A through F can be uppercase or lowercase. ... To escape an extended character that is not in the Basic Multilingual Plane, the character is represented as a 12-character sequence, encoding the UTF-16 surrogate pair. ${RULE1}`,
   body: plantWithSpecials,
   variants: [
-    { note: 'every character of every name and value as \\uXXXX, lowercase hex', writing: { space: () => '', string: (t) => escapeEvery(t) } },
-    { note: 'every character of every name and value as \\uXXXX, uppercase hex', writing: { space: () => '', string: (t) => escapeEvery(t, true) } },
-    { note: 'short escapes (\\" \\\\ \\/ \\t \\n) in names and values', writing: { space: () => '', string: escapeShort } },
+    {
+      note: 'every character of every name and value as \\uXXXX, lowercase hex',
+      writing: { space: () => '', string: (t) => escapeEvery(t) },
+    },
+    {
+      note: 'every character of every name and value as \\uXXXX, uppercase hex',
+      writing: { space: () => '', string: (t) => escapeEvery(t, true) },
+    },
+    {
+      note: 'short escapes (\\" \\\\ \\/ \\t \\n) in names and values',
+      writing: { space: () => '', string: escapeShort },
+    },
   ],
 });
 

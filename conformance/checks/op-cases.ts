@@ -87,7 +87,8 @@ export function answerJson(ex: CaseExchange<unknown>['exchange']): JsonValue | u
   return parsed.ok ? parsed.value : undefined;
 }
 
-export const isSuccess = (ex: CaseExchange<unknown>['exchange']) => ex.response !== undefined && ex.response.status >= 200 && ex.response.status < 300;
+export const isSuccess = (ex: CaseExchange<unknown>['exchange']) =>
+  ex.response !== undefined && ex.response.status >= 200 && ex.response.status < 300;
 
 /** The text of an id for a path. */
 export const idText = (id: JsonValue) => textOf(id);
@@ -97,7 +98,13 @@ export const idText = (id: JsonValue) => textOf(id);
  * and continues with `steps`, each sent after the one before was answered.
  * Throws RuledOut where the document allows no such plant.
  */
-export function chainAfterCreate(ctx: CheckContext, chain: number, label: string, steps: Step[], fields: Record<string, JsonValue> = {}): Case<OpSent> {
+export function chainAfterCreate(
+  ctx: CheckContext,
+  chain: number,
+  label: string,
+  steps: Step[],
+  fields: Record<string, JsonValue> = {},
+): Case<OpSent> {
   // A name of its own (the first required string member), so that a list whose Plants carry no id still shows it.
   // Every member the document declares (a tag too), so that a read that drops one shows.
   const plain = validPlant(ctx, fields, 'full');
@@ -112,7 +119,10 @@ export function chainAfterCreate(ctx: CheckContext, chain: number, label: string
 
 /** A chain that starts with a call sent at once. */
 export function startWith(chain: number, call: Call, rest: Step[] = []): Case<OpSent> {
-  return { request: { ...call.request, note: call.request.note ?? `${call.operation}: ${call.label}` }, sent: { operation: call.operation, label: call.label, chain, step: 0, rest } };
+  return {
+    request: { ...call.request, note: call.request.note ?? `${call.operation}: ${call.label}` },
+    sent: { operation: call.operation, label: call.label, chain, step: 0, rest },
+  };
 }
 
 /** The chain's state from its exchanges so far. */
@@ -153,7 +163,13 @@ export function followCalls(sent: Array<CaseExchange<unknown>>, ctx: CheckContex
     requests.forEach((call, i) =>
       out.push({
         request: { ...call.request, note: call.request.note ?? `${call.operation}: ${call.label}` },
-        sent: { operation: call.operation, label: call.label, chain, step: last.sent.step + 1 + i, rest: i === requests.length - 1 ? [...(call.then ? [call.then] : []), ...rest] : [] },
+        sent: {
+          operation: call.operation,
+          label: call.label,
+          chain,
+          step: last.sent.step + 1 + i,
+          rest: i === requests.length - 1 ? [...(call.then ? [call.then] : []), ...rest] : [],
+        },
       }),
     );
   }
@@ -172,6 +188,8 @@ export type Indexed = CaseExchange<OpSent> & { index: number };
 /** The cases of each chain, in order, each with its index among all sent. */
 export function chains(cases: Array<CaseExchange<unknown>>): Indexed[][] {
   const map = new Map<number, Indexed[]>();
-  (cases as Array<CaseExchange<OpSent>>).forEach((c, index) => map.set(c.sent.chain, [...(map.get(c.sent.chain) ?? []), { ...c, index }]));
+  (cases as Array<CaseExchange<OpSent>>).forEach((c, index) =>
+    map.set(c.sent.chain, [...(map.get(c.sent.chain) ?? []), { ...c, index }]),
+  );
   return [...map.values()];
 }

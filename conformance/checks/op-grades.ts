@@ -14,7 +14,9 @@ import type { CheckContext, OperationOutcome, Verdict } from './types.js';
 /** The response the document declares for a status: the status itself, its range (`4XX`), or `default` (OpenAPI 3.1 §4.8.16.2). */
 export function responseFor(op: OperationModel, status: number): ResponseModel | undefined {
   const s = String(status);
-  return op.responses.get(s) ?? op.responses.get(`${s[0]}XX`) ?? op.responses.get(`${s[0]}xx`) ?? op.responses.get('default');
+  return (
+    op.responses.get(s) ?? op.responses.get(`${s[0]}XX`) ?? op.responses.get(`${s[0]}xx`) ?? op.responses.get('default')
+  );
 }
 
 /** The declared statuses of an operation, e.g. "200 or 400". */
@@ -28,9 +30,16 @@ export function gradeValid(op: OperationModel, ex: Exchange): Verdict {
   const status = ex.response!.status;
   const success = [...op.responses.keys()].filter((s) => s.startsWith('2') || s === 'default');
   const expected = `a declared success of ${name} (${success.join(' or ') || 'none declared'}) with its declared content type and a body that validates`;
-  const verdict = (outcome: Verdict['outcome'], cause: string, why?: string): Verdict => ({ outcome, expected, actual: `${name}: ${why ? `${why}: ` : ''}${describe(ex)}`, cause, facts: { status } });
+  const verdict = (outcome: Verdict['outcome'], cause: string, why?: string): Verdict => ({
+    outcome,
+    expected,
+    actual: `${name}: ${why ? `${why}: ` : ''}${describe(ex)}`,
+    cause,
+    facts: { status },
+  });
   if (status >= 500) return verdict('fail', `a valid request to ${name} is answered ${status}`);
-  const declared = op.responses.get(String(status)) ?? (status >= 200 && status < 300 ? responseFor(op, status) : undefined);
+  const declared =
+    op.responses.get(String(status)) ?? (status >= 200 && status < 300 ? responseFor(op, status) : undefined);
   if (declared) {
     const problem = declaredAnswerProblem(declared, ex);
     if (problem) return verdict('fail', `the answer of ${name} is not the ${status} its document declares`, problem);
@@ -41,7 +50,8 @@ export function gradeValid(op: OperationModel, ex: Exchange): Verdict {
   // A 404 to an item right after its create is graded by PS-STATE-* (and an operation that answers only 404 by PS-OP-001).
   if (status === 404) return verdict('non-strict', `a valid request to ${name} is answered 404`);
   // Authorization per operation, or a conflict with the stored state, may refuse a valid request: sources allow both.
-  if (status === 403 || status === 409) return verdict('non-strict', `a valid request to ${name} is answered ${status}`);
+  if (status === 403 || status === 409)
+    return verdict('non-strict', `a valid request to ${name} is answered ${status}`);
   return verdict('fail', notDeclared);
 }
 
@@ -51,32 +61,55 @@ export function gradeRefused(ctx: CheckContext, op: OperationModel, ex: Exchange
   const expected = `a 4xx the document declares for ${name} (${declaredStatuses(op)}), or RFC 9110's 400 or 404`;
   if (!ex.response) {
     const dropped = ex.failure === 'closed' || ex.failure === 'not-http';
-    return { outcome: dropped ? 'fail' : 'error', expected, actual: `${name}, ${what}: ${describe(ex)}`, cause: dropped ? `a request to ${name} invalid in one place drops the connection` : noAnswerCause(ex) };
+    return {
+      outcome: dropped ? 'fail' : 'error',
+      expected,
+      actual: `${name}, ${what}: ${describe(ex)}`,
+      cause: dropped ? `a request to ${name} invalid in one place drops the connection` : noAnswerCause(ex),
+    };
   }
   const status = ex.response.status;
-  const verdict = (outcome: Verdict['outcome'], cause: string, why?: string): Verdict => ({ outcome, expected, actual: `${name}, ${what}: ${why ? `${why}: ` : ''}${describe(ex)}`, cause, facts: { status } });
+  const verdict = (outcome: Verdict['outcome'], cause: string, why?: string): Verdict => ({
+    outcome,
+    expected,
+    actual: `${name}, ${what}: ${why ? `${why}: ` : ''}${describe(ex)}`,
+    cause,
+    facts: { status },
+  });
   if (status >= 500) return verdict('fail', `a request to ${name} invalid in one place is answered ${status}`);
   if (status < 400) return verdict('fail', `a request to ${name} invalid in one place is accepted (${status})`);
   const declared = op.responses.get(String(status)) ?? responseFor(op, status);
   if (declared) {
     const problem = declaredAnswerProblem(declared, ex);
-    return problem ? verdict('fail', `the refusal of ${name} is not the ${status} its document declares`, problem) : { outcome: 'pass' };
+    return problem
+      ? verdict('fail', `the refusal of ${name} is not the ${status} its document declares`, problem)
+      : { outcome: 'pass' };
   }
   if (status === 400 || status === 404) {
     // Undeclared: the RFC's status, held to the document's error record where it has one (our decision: non-strict).
     const error = ctx.model.error?.validate;
     const parsed = parseExact(ex.response.bodyText);
-    if (error && (!parsed.ok || error(parsed.value).length > 0)) return verdict('non-strict', `a refusal of ${name} does not carry the document's error record`);
+    if (error && (!parsed.ok || error(parsed.value).length > 0))
+      return verdict('non-strict', `a refusal of ${name} does not carry the document's error record`);
     return { outcome: 'pass' };
   }
-  return verdict('non-strict', `a request to ${name} invalid in one place is refused with ${status}, a status its document does not declare`);
+  return verdict(
+    'non-strict',
+    `a request to ${name} invalid in one place is refused with ${status}, a status its document does not declare`,
+  );
 }
 
 /** The verdict of a check over several operations: the worst case, with each operation's own worst. */
-export function perOperation(graded: Array<{ operation: string; index?: number; verdict: Verdict }>, all: string[]): Verdict {
+export function perOperation(
+  graded: Array<{ operation: string; index?: number; verdict: Verdict }>,
+  all: string[],
+): Verdict {
   const byOp = new Map<string, Verdict>();
   for (const g of graded) {
-    const v = { ...g.verdict, ...(g.index !== undefined && g.verdict.exchange === undefined ? { exchange: g.index } : {}) };
+    const v = {
+      ...g.verdict,
+      ...(g.index !== undefined && g.verdict.exchange === undefined ? { exchange: g.index } : {}),
+    };
     byOp.set(g.operation, worst([byOp.get(g.operation) ?? { outcome: 'pass' }, v]));
   }
   const operations: OperationOutcome[] = all.map((operation) => {
@@ -84,7 +117,10 @@ export function perOperation(graded: Array<{ operation: string; index?: number; 
     if (!v) return { operation, outcome: 'skip', detail: 'no case reached it' };
     return { operation, outcome: v.outcome, ...(v.outcome !== 'pass' && v.actual ? { detail: v.actual } : {}) };
   });
-  const reached = graded.map((g) => ({ ...g.verdict, ...(g.index !== undefined && g.verdict.exchange === undefined ? { exchange: g.index } : {}) }));
+  const reached = graded.map((g) => ({
+    ...g.verdict,
+    ...(g.index !== undefined && g.verdict.exchange === undefined ? { exchange: g.index } : {}),
+  }));
   if (reached.length === 0) return { outcome: 'skip', actual: 'no operation could be reached', operations };
   const w = worst(reached);
   // Every case passed, or was skipped: a pass needs at least one pass.

@@ -7,7 +7,12 @@
 import type { RequestSpec } from './exchange.js';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
 import { toJson, type JsonValue } from '../model/json.js';
-import { operationName, type OperationModel, type ParameterModel, type RequestBodyModel } from '../model/operation-model.js';
+import {
+  operationName,
+  type OperationModel,
+  type ParameterModel,
+  type RequestBodyModel,
+} from '../model/operation-model.js';
 import { validParameterValues } from '../cases/parameter-values.js';
 import { validBody } from '../cases/operation-bodies.js';
 import { validPlant } from './requests.js';
@@ -42,7 +47,12 @@ export function isJsonMedia(contentType: string): boolean {
 /** A body value written in its media type: JSON text, form fields (application/x-www-form-urlencoded), or plain text. */
 export function encodeBody(contentType: string, value: JsonValue): string {
   const essence = mediaTypeEssence(contentType) ?? contentType;
-  if (essence === 'application/x-www-form-urlencoded' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+  if (
+    essence === 'application/x-www-form-urlencoded' &&
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value)
+  ) {
     return Object.entries(value as Record<string, JsonValue>)
       .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(typeof v === 'string' ? v : toJson(v))}`)
       .join('&');
@@ -59,7 +69,8 @@ export function writable(body: RequestBodyModel): boolean {
 
 /** A valid body for the operation in this media type: the create's is a valid NewPlant with a fresh id. */
 export function validOperationBody(ctx: CheckContext, op: OperationModel, body: RequestBodyModel): JsonValue {
-  if (op.pointer === ctx.model.create?.pointer && body.contentType === op.requestContentTypes[0]) return validPlant(ctx);
+  if (op.pointer === ctx.model.create?.pointer && body.contentType === op.requestContentTypes[0])
+    return validPlant(ctx);
   return validBody(ctx.model, body);
 }
 
@@ -88,18 +99,33 @@ export function operationCall(ctx: CheckContext, op: OperationModel, opts: CallO
   if (cookies.length > 0) headers.cookie = cookies.join('; ');
   let body: string | undefined;
   const declared = op.requestBodies.find(writable);
-  const chosen = opts.body === undefined ? (declared ? { contentType: declared.contentType, value: validOperationBody(ctx, op, declared) } : null) : opts.body;
+  const chosen =
+    opts.body === undefined
+      ? declared
+        ? { contentType: declared.contentType, value: validOperationBody(ctx, op, declared) }
+        : null
+      : opts.body;
   if (chosen) {
     body = 'raw' in chosen ? chosen.raw : encodeBody(chosen.contentType, chosen.value);
     headers['content-type'] = chosen.contentType;
   }
   const auth = opts.auth === undefined ? ctx.auth() : opts.auth;
   if (auth !== null) headers.authorization = auth;
-  return { method: op.method, path: `${path}${query.length > 0 ? `?${query.join('&')}` : ''}`, headers, body, note: opts.note ?? operationName(op) };
+  return {
+    method: op.method,
+    path: `${path}${query.length > 0 ? `?${query.join('&')}` : ''}`,
+    headers,
+    body,
+    note: opts.note ?? operationName(op),
+  };
 }
 
 /** A call to `op` (a step of a chain): its request as operationCall builds it, its note `METHOD /path: label` unless `opts` says another. */
 export function callTo(ctx: CheckContext, op: OperationModel, label: string, opts: CallOptions = {}): Call {
   const operation = operationName(op);
-  return { operation, label, request: operationCall(ctx, op, { ...opts, note: opts.note ?? `${operation}: ${label}` }) };
+  return {
+    operation,
+    label,
+    request: operationCall(ctx, op, { ...opts, note: opts.note ?? `${operation}: ${label}` }),
+  };
 }

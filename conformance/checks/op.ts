@@ -11,14 +11,30 @@ import { operationName, type OperationModel, type RequestBodyModel } from '../mo
 import type { JsonValue } from '../model/json.js';
 import { RuledOut } from '../model/ruled-out.js';
 import { gradeUnauthorized, describe } from './grades.js';
-import { chainAfterCreate, chainId, chains, followCalls, idParameter, idSourceOf, idText, startWith, type Call, type Chain, type OpSent } from './op-cases.js';
+import {
+  chainAfterCreate,
+  chainId,
+  chains,
+  followCalls,
+  idParameter,
+  idSourceOf,
+  idText,
+  startWith,
+  type Call,
+  type Chain,
+  type OpSent,
+} from './op-cases.js';
 import { gradeRefused, gradeValid, perOperation } from './op-grades.js';
 import { callTo, writable, type CallOptions } from './op-requests.js';
 import { idField } from './requests.js';
 import { rfc } from './sources.js';
 import type { Case, CheckContext, ExchangeCheck, Verdict } from './types.js';
 
-const OPENAPI_RESPONSES = { document: 'OpenAPI 3.1', section: '§4.8.16 Responses Object', url: 'https://spec.openapis.org/oas/v3.1.0#responses-object' };
+const OPENAPI_RESPONSES = {
+  document: 'OpenAPI 3.1',
+  section: '§4.8.16 Responses Object',
+  url: 'https://spec.openapis.org/oas/v3.1.0#responses-object',
+};
 
 /** Whether the operation acts on a stored plant, so that a valid request to it is sent right after a create. */
 function needsPlant(ctx: CheckContext, op: OperationModel): boolean {
@@ -28,9 +44,17 @@ function needsPlant(ctx: CheckContext, op: OperationModel): boolean {
 }
 
 /** A body of this media type for `op` that carries the plant's id where its schema has the property (a replace, say). */
-function bodyFor(ctx: CheckContext, op: OperationModel, media: RequestBodyModel, id: JsonValue | undefined): CallOptions['body'] {
+function bodyFor(
+  ctx: CheckContext,
+  op: OperationModel,
+  media: RequestBodyModel,
+  id: JsonValue | undefined,
+): CallOptions['body'] {
   if (op.pointer === ctx.model.create?.pointer && media === op.requestBodies[0]) return undefined;
-  const holdsId = id !== undefined && media.schema && flattenObject(ctx.model.doc, media.schema.schema, media.schema.pointer).fields.some((f) => f.name === idField(ctx));
+  const holdsId =
+    id !== undefined &&
+    media.schema &&
+    flattenObject(ctx.model.doc, media.schema.schema, media.schema.pointer).fields.some((f) => f.name === idField(ctx));
   return { contentType: media.contentType, value: validBody(ctx.model, media, holdsId ? [[[idField(ctx)], id]] : []) };
 }
 
@@ -58,7 +82,11 @@ function validCalls(ctx: CheckContext, op: OperationModel, chain: Chain | undefi
  * list; an operation the document allows no such request to (RuledOut) is
  * left out, and when every one is, RuledOut saying `none`.
  */
-function eachOperation(ctx: CheckContext, none: string, add: (op: OperationModel, out: Array<Case<OpSent>>) => void): Array<Case<OpSent>> {
+function eachOperation(
+  ctx: CheckContext,
+  none: string,
+  add: (op: OperationModel, out: Array<Case<OpSent>>) => void,
+): Array<Case<OpSent>> {
   const out: Array<Case<OpSent>> = [];
   for (const op of ctx.model.operations) {
     try {
@@ -72,12 +100,18 @@ function eachOperation(ctx: CheckContext, none: string, add: (op: OperationModel
 }
 
 /** Valid requests to every operation, each its own chain: a create first where the operation acts on a plant. */
-function validCases(ctx: CheckContext, opts: CallOptions = {}, calls: (ctx: CheckContext, op: OperationModel, chain: Chain | undefined) => Call[] = (c, op, ch) => validCalls(c, op, ch, opts)): Array<Case<OpSent>> {
+function validCases(
+  ctx: CheckContext,
+  opts: CallOptions = {},
+  calls: (ctx: CheckContext, op: OperationModel, chain: Chain | undefined) => Call[] = (c, op, ch) =>
+    validCalls(c, op, ch, opts),
+): Array<Case<OpSent>> {
   return eachOperation(ctx, 'the harness can build no valid request to any operation of the document', (op, out) => {
     if (needsPlant(ctx, op)) {
       // One chain (one plant) per request: a DELETE removes the plant the next request would need.
       const count = calls(ctx, op, undefined).length;
-      for (let i = 0; i < count; i++) out.push(chainAfterCreate(ctx, out.length, operationName(op), [(chain) => calls(ctx, op, chain)[i]]));
+      for (let i = 0; i < count; i++)
+        out.push(chainAfterCreate(ctx, out.length, operationName(op), [(chain) => calls(ctx, op, chain)[i]]));
     } else {
       for (const call of calls(ctx, op, undefined)) out.push(startWith(out.length, call));
     }
@@ -98,12 +132,16 @@ const NOT_IMPLEMENTED = new Set([404, 405, 501]);
 const implemented: ExchangeCheck<OpSent> = {
   kind: 'exchange',
   id: 'PS-OP-001',
-  title: 'Every operation the document declares is implemented: not every valid request is answered 404, 405 or 501, even right after a create',
+  title:
+    'Every operation the document declares is implemented: not every valid request is answered 404, 405 or 501, even right after a create',
   level: 'MUST',
   source: OPENAPI_RESPONSES,
-  requirement: 'The Responses Object: "A container for the expected responses of an operation. The container maps a HTTP response code to the expected response." A declared operation answers its valid requests with the responses the document declares for them; an operation that answers every one 404 (RFC 9110 §15.5.5: "did not find a current representation for the target resource"), 405 or 501 is not there.',
-  grading: 'MUST: the document\'s declared responses are binding for the operations it declares (the project\'s shared decisions). An operation whose every valid request, each sent right after a create of the plant it acts on, is answered 404, 405 or 501 fails. An operation that acts on a plant in a document without a create: skip for it (an unknown id is rightly 404).',
-  evidence: 'For each operation, its valid requests (required parameters, then every parameter, each media type of its body) each after a create of the plant it acts on; at least one answered otherwise than 404, 405 or 501 for a pass.',
+  requirement:
+    'The Responses Object: "A container for the expected responses of an operation. The container maps a HTTP response code to the expected response." A declared operation answers its valid requests with the responses the document declares for them; an operation that answers every one 404 (RFC 9110 §15.5.5: "did not find a current representation for the target resource"), 405 or 501 is not there.',
+  grading:
+    "MUST: the document's declared responses are binding for the operations it declares (the project's shared decisions). An operation whose every valid request, each sent right after a create of the plant it acts on, is answered 404, 405 or 501 fails. An operation that acts on a plant in a document without a create: skip for it (an unknown id is rightly 404).",
+  evidence:
+    'For each operation, its valid requests (required parameters, then every parameter, each media type of its body) each after a create of the plant it acts on; at least one answered otherwise than 404, 405 or 501 for a pass.',
   cases: (ctx) => validCases(ctx),
   follow: (sent, ctx) => followCalls(sent, ctx),
   verify: (cases, ctx) => {
@@ -124,7 +162,10 @@ const implemented: ExchangeCheck<OpSent> = {
         operation: name,
         index: calls[0]!.index,
         verdict: itemWithoutCreate
-          ? { outcome: 'skip', actual: `${name} acts on a stored plant and the document has no create to store one: its ${statuses} may be right` }
+          ? {
+              outcome: 'skip',
+              actual: `${name} acts on a stored plant and the document has no create to store one: its ${statuses} may be right`,
+            }
           : {
               outcome: 'fail',
               expected: `${name} answers a valid request with a status it declares (${[...op.responses.keys()].join(', ')})`,
@@ -140,17 +181,25 @@ const implemented: ExchangeCheck<OpSent> = {
 const validAnswers: ExchangeCheck<OpSent> = {
   kind: 'exchange',
   id: 'PS-OP-002',
-  title: 'A valid request to any operation is answered with a declared success status, its declared content type and a body that validates',
+  title:
+    'A valid request to any operation is answered with a declared success status, its declared content type and a body that validates',
   level: 'MUST',
   source: OPENAPI_RESPONSES,
-  requirement: 'The Responses Object maps a HTTP response code to the expected response; the Media Type Object\'s schema "defining the content of the request, response, parameter, or header". A valid request (every parameter and body valid by the document\'s schemas) is answered with a declared 2xx, with a declared media type and a body that its schema accepts; any answer with a declared status is held to that status\'s declaration.',
-  grading: 'MUST: a 5xx, a 2xx the document does not declare, a declared status with another content type or a body its schema refuses, or a refusal (400, 401, 422…) of a valid request fails. A 404 (an item the state checks grade), 403 (authorization per operation) or 409 (a conflict with stored state) is non-strict.',
-  evidence: 'The same requests as PS-OP-001: each answer\'s status, content type and body against the responses declared for its operation and status.',
+  requirement:
+    "The Responses Object maps a HTTP response code to the expected response; the Media Type Object's schema \"defining the content of the request, response, parameter, or header\". A valid request (every parameter and body valid by the document's schemas) is answered with a declared 2xx, with a declared media type and a body that its schema accepts; any answer with a declared status is held to that status's declaration.",
+  grading:
+    'MUST: a 5xx, a 2xx the document does not declare, a declared status with another content type or a body its schema refuses, or a refusal (400, 401, 422…) of a valid request fails. A 404 (an item the state checks grade), 403 (authorization per operation) or 409 (a conflict with stored state) is non-strict.',
+  evidence:
+    "The same requests as PS-OP-001: each answer's status, content type and body against the responses declared for its operation and status.",
   cases: (ctx) => validCases(ctx),
   follow: (sent, ctx) => followCalls(sent, ctx),
   verify: (cases, ctx) => {
     const ops = byName(ctx);
-    const graded = callsOf(cases).map((c) => ({ operation: c.sent.operation, index: c.index, verdict: gradeValid(ops.get(c.sent.operation)!, c.exchange) }));
+    const graded = callsOf(cases).map((c) => ({
+      operation: c.sent.operation,
+      index: c.index,
+      verdict: gradeValid(ops.get(c.sent.operation)!, c.exchange),
+    }));
     // A create that prepares a call and is refused ends its chain: the create checks grade it.
     return perOperation(graded, allNames(ctx));
   },
@@ -161,11 +210,15 @@ function invalidCalls(ctx: CheckContext, op: OperationModel): Call[] {
   const out: Call[] = [];
   const call = (what: string, opts: CallOptions) => out.push(callTo(ctx, op, what, opts));
   for (const p of op.parameters) {
-    for (const v of invalidParameterValues(ctx.model, p, 3)) call(`the ${p.in} parameter ${p.name} ${v.label} (${JSON.stringify(v.text)})`, { set: { [p.name]: v.text } });
+    for (const v of invalidParameterValues(ctx.model, p, 3))
+      call(`the ${p.in} parameter ${p.name} ${v.label} (${JSON.stringify(v.text)})`, { set: { [p.name]: v.text } });
     if (p.required && p.in !== 'path') call(`without its required ${p.in} parameter ${p.name}`, { omit: p.name });
   }
   for (const media of op.requestBodies.filter(writable)) {
-    for (const broken of brokenBodies(ctx.model, media, [], 2)) call(`a ${media.contentType} body ${broken.label}`, { body: { contentType: media.contentType, value: broken.body } });
+    for (const broken of brokenBodies(ctx.model, media, [], 2))
+      call(`a ${media.contentType} body ${broken.label}`, {
+        body: { contentType: media.contentType, value: broken.body },
+      });
   }
   if (op.requestBodyRequired) call('without its required body', { body: null });
   return out;
@@ -174,19 +227,31 @@ function invalidCalls(ctx: CheckContext, op: OperationModel): Call[] {
 const refused: ExchangeCheck<OpSent> = {
   kind: 'exchange',
   id: 'PS-OP-003',
-  title: 'A request to any operation invalid in one place (a parameter, a required parameter or body left out, the body) is refused with a 4xx, never accepted, never a 5xx',
+  title:
+    'A request to any operation invalid in one place (a parameter, a required parameter or body left out, the body) is refused with a 4xx, never accepted, never a 5xx',
   level: 'MUST',
   source: rfc(9110, '§15.5.1 400 Bad Request', 'section-15.5.1'),
-  requirement: 'The 400 (Bad Request) status code indicates that the server cannot or will not process the request due to something that is perceived to be a client error. (OpenAPI 3.1 §4.8.12: a parameter\'s schema "defining the type used for the parameter"; a request the document\'s schemas refuse is not one of the operation\'s requests.)',
-  grading: 'MUST: a request the document\'s schemas refuse in one place, answered 2xx (served as if valid) or 5xx (RFC 9110 §15.6: the server erred, not the client), or a dropped connection, fails; a declared 4xx whose body or content type departs from its declaration fails. The RFC\'s 400 or 404 where the document declares neither passes; another undeclared 4xx (422, 405…) is non-strict, as is a 400 without the document\'s error record.',
-  evidence: 'For each operation: each parameter with up to three values its schema refuses (not a number, a fraction for an integer, one past its range or bounds…), each required parameter left out, each writable body broken in one place (checked by the document\'s validator), a required body left out; each answered 4xx for a pass.',
+  requirement:
+    "The 400 (Bad Request) status code indicates that the server cannot or will not process the request due to something that is perceived to be a client error. (OpenAPI 3.1 §4.8.12: a parameter's schema \"defining the type used for the parameter\"; a request the document's schemas refuse is not one of the operation's requests.)",
+  grading:
+    "MUST: a request the document's schemas refuse in one place, answered 2xx (served as if valid) or 5xx (RFC 9110 §15.6: the server erred, not the client), or a dropped connection, fails; a declared 4xx whose body or content type departs from its declaration fails. The RFC's 400 or 404 where the document declares neither passes; another undeclared 4xx (422, 405…) is non-strict, as is a 400 without the document's error record.",
+  evidence:
+    "For each operation: each parameter with up to three values its schema refuses (not a number, a fraction for an integer, one past its range or bounds…), each required parameter left out, each writable body broken in one place (checked by the document's validator), a required body left out; each answered 4xx for a pass.",
   cases: (ctx) =>
-    eachOperation(ctx, 'no operation of the document has a parameter or body the harness can make invalid', (op, out) => {
-      for (const call of invalidCalls(ctx, op)) out.push(startWith(out.length, call));
-    }),
+    eachOperation(
+      ctx,
+      'no operation of the document has a parameter or body the harness can make invalid',
+      (op, out) => {
+        for (const call of invalidCalls(ctx, op)) out.push(startWith(out.length, call));
+      },
+    ),
   verify: (cases, ctx) => {
     const ops = byName(ctx);
-    const graded = callsOf(cases).map((c) => ({ operation: c.sent.operation, index: c.index, verdict: gradeRefused(ctx, ops.get(c.sent.operation)!, c.exchange, c.sent.label) }));
+    const graded = callsOf(cases).map((c) => ({
+      operation: c.sent.operation,
+      index: c.index,
+      verdict: gradeRefused(ctx, ops.get(c.sent.operation)!, c.exchange, c.sent.label),
+    }));
     return perOperation(graded, allNames(ctx));
   },
 };
@@ -203,26 +268,36 @@ function withCredentials(call: Call, auth: string | null, label: string, note: s
   const headers = { ...call.request.headers };
   delete headers.authorization;
   if (auth !== null) headers.authorization = auth;
-  return { operation: call.operation, label, request: { ...call.request, headers, note: `${call.operation}: ${note}` } };
+  return {
+    operation: call.operation,
+    label,
+    request: { ...call.request, headers, note: `${call.operation}: ${note}` },
+  };
 }
 
 function securityCalls(ctx: CheckContext, op: OperationModel, chain: Chain | undefined): Call[] {
   const [first] = validCalls(ctx, op, chain);
   if (!first) return [];
-  if (op.bearerRequired) return BAD_CREDENTIALS.map(([auth, note]) => withCredentials(first, auth, `${note}, bearer required`, note));
-  if (op.open) return [withCredentials(first, null, 'no credentials, none required', 'no credentials (it declares none needed)')];
+  if (op.bearerRequired)
+    return BAD_CREDENTIALS.map(([auth, note]) => withCredentials(first, auth, `${note}, bearer required`, note));
+  if (op.open)
+    return [withCredentials(first, null, 'no credentials, none required', 'no credentials (it declares none needed)')];
   return [];
 }
 
 const perOperationSecurity: ExchangeCheck<OpSent> = {
   kind: 'exchange',
   id: 'PS-OP-004',
-  title: 'Each operation\'s own security requirement: where bearer is required, no credentials, another scheme and a malformed credential get 401 with a Bearer challenge; an operation that needs none serves a request without credentials',
+  title:
+    "Each operation's own security requirement: where bearer is required, no credentials, another scheme and a malformed credential get 401 with a Bearer challenge; an operation that needs none serves a request without credentials",
   level: 'MUST',
   source: rfc(6750, '§3 The WWW-Authenticate Response Header Field', 'section-3'),
-  requirement: 'If the protected resource request does not include authentication credentials or does not contain an access token that enables access to the protected resource, the resource server MUST include the HTTP "WWW-Authenticate" response header field. (OpenAPI 3.1 §4.8.10: an operation\'s `security` "overrides any declared top-level security"; an empty one, or an empty alternative, needs no credentials.)',
-  grading: 'MUST: a bearer-protected operation that serves a request without valid bearer credentials (a 2xx, or a 5xx), or refuses it without a Bearer challenge, fails; another 4xx than 401 with the challenge is non-strict (RFC 6750 §3.1: SHOULD). An operation that declares no security and answers a valid request without credentials 401 or 403 fails (its declared security is binding). Operations with another scheme: skip for them.',
-  evidence: 'For each operation, its valid request (after a create of the plant it acts on) with each of the three bad credentials where bearer is required, or without credentials where none is: 401 with a Bearer challenge, or anything but 401/403 and 5xx, for a pass.',
+  requirement:
+    'If the protected resource request does not include authentication credentials or does not contain an access token that enables access to the protected resource, the resource server MUST include the HTTP "WWW-Authenticate" response header field. (OpenAPI 3.1 §4.8.10: an operation\'s `security` "overrides any declared top-level security"; an empty one, or an empty alternative, needs no credentials.)',
+  grading:
+    'MUST: a bearer-protected operation that serves a request without valid bearer credentials (a 2xx, or a 5xx), or refuses it without a Bearer challenge, fails; another 4xx than 401 with the challenge is non-strict (RFC 6750 §3.1: SHOULD). An operation that declares no security and answers a valid request without credentials 401 or 403 fails (its declared security is binding). Operations with another scheme: skip for them.',
+  evidence:
+    'For each operation, its valid request (after a create of the plant it acts on) with each of the three bad credentials where bearer is required, or without credentials where none is: 401 with a Bearer challenge, or anything but 401/403 and 5xx, for a pass.',
   cases: (ctx) => validCases(ctx, {}, securityCalls),
   follow: (sent, ctx) => followCalls(sent, ctx),
   verify: (cases, ctx) => {
@@ -233,12 +308,19 @@ const perOperationSecurity: ExchangeCheck<OpSent> = {
       let verdict: Verdict;
       if (op.bearerRequired) {
         const v = gradeUnauthorized(ex);
-        verdict = v.outcome === 'pass' ? v : { ...v, actual: `${c.sent.operation}, ${c.sent.label}: ${v.actual ?? ''}` };
+        verdict =
+          v.outcome === 'pass' ? v : { ...v, actual: `${c.sent.operation}, ${c.sent.label}: ${v.actual ?? ''}` };
       } else {
         const status = ex.response?.status;
         verdict =
           status === 401 || status === 403 || (status !== undefined && status >= 500)
-            ? { outcome: 'fail', expected: `${c.sent.operation} declares no security: a request without credentials is served`, actual: `${c.sent.operation}: ${describe(ex)}`, cause: `an operation that declares no security refuses a request without credentials (${status})`, facts: { status } }
+            ? {
+                outcome: 'fail',
+                expected: `${c.sent.operation} declares no security: a request without credentials is served`,
+                actual: `${c.sent.operation}: ${describe(ex)}`,
+                cause: `an operation that declares no security refuses a request without credentials (${status})`,
+                facts: { status },
+              }
             : ex.response
               ? { outcome: 'pass' }
               : { outcome: 'error', expected: 'an HTTP answer', actual: describe(ex) };

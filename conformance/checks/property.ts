@@ -10,7 +10,11 @@ import type { Case, CheckContext, PropertyCheck, Verdict } from './types.js';
 /** No answer at all: the harness could not run the case, which ends the property as `error`, not `fail`. */
 class HarnessError extends Error {}
 
-export async function runProperty(check: PropertyCheck<unknown, unknown>, ctx: CheckContext, send: (req: RequestSpec) => Promise<Exchange>): Promise<Verdict> {
+export async function runProperty(
+  check: PropertyCheck<unknown, unknown>,
+  ctx: CheckContext,
+  send: (req: RequestSpec) => Promise<Exchange>,
+): Promise<Verdict> {
   let lastFailure: { ex: Exchange; verdict: Verdict } | undefined;
   let nonStrict: Verdict | undefined;
   let ruledOut: string | undefined;
@@ -49,7 +53,13 @@ export async function runProperty(check: PropertyCheck<unknown, unknown>, ctx: C
     return nonStrict ?? { outcome: 'pass' };
   }
   const err = details.errorInstance;
-  if (err instanceof HarnessError) return { outcome: 'error', expected: 'an HTTP answer', actual: err.message, cause: err.cause as string | undefined };
+  if (err instanceof HarnessError)
+    return {
+      outcome: 'error',
+      expected: 'an HTTP answer',
+      actual: err.message,
+      cause: err.cause as string | undefined,
+    };
   // Every drawn value passed over: the document left nothing to send.
   if (!lastFailure && ruledOut !== undefined) return { outcome: 'skip', actual: ruledOut, ruledOut: true };
   const smallest = lastFailure!;

@@ -34,13 +34,17 @@ export function refusedBodies(ctx: CheckContext, changes: Breaking[]): Refusal[]
   const excluded: string[] = [];
   for (const [path, value, note, mayMeetStored] of changes) {
     try {
-      out.push({ request: createRequest(ctx, invalidPlant(ctx, path, value), { note }), ...(mayMeetStored !== undefined ? { mayMeetStored } : {}) });
+      out.push({
+        request: createRequest(ctx, invalidPlant(ctx, path, value), { note }),
+        ...(mayMeetStored !== undefined ? { mayMeetStored } : {}),
+      });
     } catch (err) {
       if (!(err instanceof RuledOut)) throw err;
       excluded.push(`${note}: ${err.message}`);
     }
   }
-  if (out.length === 0) throw new RuledOut(`the document leaves nothing of this kind to refuse: ${excluded.join('; ')}`);
+  if (out.length === 0)
+    throw new RuledOut(`the document leaves nothing of this kind to refuse: ${excluded.join('; ')}`);
   return out;
 }
 
@@ -52,22 +56,41 @@ export function refusedBodies(ctx: CheckContext, changes: Breaking[]): Refusal[]
  */
 export function lenientId(value: JsonValue | undefined): string | undefined {
   if (value === undefined) return '(no id)';
-  if (value === null || typeof value === 'boolean' || typeof value === 'number' || typeof value === 'bigint' || value instanceof Numeral) return toJson(value);
+  if (
+    value === null ||
+    typeof value === 'boolean' ||
+    typeof value === 'number' ||
+    typeof value === 'bigint' ||
+    value instanceof Numeral
+  )
+    return toJson(value);
   return typeof value === 'string' && /^-?\d+$/.test(value) ? JSON.stringify(value) : undefined;
 }
 
 // A body without its id, or with the id null or a boolean, may meet a plant an earlier run stored (0, 1)
 // on a server that reads it leniently: its refusal must not be a duplicate's.
 export const missingRequired = (ctx: CheckContext): Breaking[] =>
-  createOf(ctx.model).request.required.map((name): Breaking => [[name], undefined, `without ${name}`, name === idField(ctx) ? lenientId(undefined) : undefined]);
+  createOf(ctx.model).request.required.map((name): Breaking => [
+    [name],
+    undefined,
+    `without ${name}`,
+    name === idField(ctx) ? lenientId(undefined) : undefined,
+  ]);
 
 export const wrongTypes = (ctx: CheckContext): Breaking[] =>
   createOf(ctx.model).request.fields.flatMap((f) =>
-    wrongValues(ctx, f.types).map(([label, value]): Breaking => [[f.name], value, `${f.name} as ${label}`, f.name === idField(ctx) && typeof value === 'boolean' ? lenientId(value) : undefined]),
+    wrongValues(ctx, f.types).map(([label, value]): Breaking => [
+      [f.name],
+      value,
+      `${f.name} as ${label}`,
+      f.name === idField(ctx) && typeof value === 'boolean' ? lenientId(value) : undefined,
+    ]),
   );
 
 export const nulls = (ctx: CheckContext): Breaking[] =>
-  createOf(ctx.model).request.fields.filter((f) => !f.types.includes('null')).map((f): Breaking => [[f.name], null, `${f.name} null`, f.name === idField(ctx) ? lenientId(null) : undefined]);
+  createOf(ctx.model)
+    .request.fields.filter((f) => !f.types.includes('null'))
+    .map((f): Breaking => [[f.name], null, `${f.name} null`, f.name === idField(ctx) ? lenientId(null) : undefined]);
 
 /** The doubles beyond int64's ends are 2048 apart: an id 2048·k past the end (k run-unique) reads as a double no stored id has. */
 const DOUBLE_GAP_BEYOND_INT64 = 2048n;
@@ -83,7 +106,7 @@ export function beyondRange(ctx: CheckContext, end: 'max' | 'min'): Breaking[] {
   const sign = end === 'max' ? 1n : -1n;
   const edge = end === 'max' ? hi : lo;
   const first = edge + sign;
-  const far = edge + sign * DOUBLE_GAP_BEYOND_INT64 * (ctx.ids.offset % (1n << 40n) + 1n);
+  const far = edge + sign * DOUBLE_GAP_BEYOND_INT64 * ((ctx.ids.offset % (1n << 40n)) + 1n);
   return [
     [[idField(ctx)], first, `int64 ${end} ${end === 'max' ? '+' : '-'} 1`, String(first)],
     [[idField(ctx)], far, `${far}, further beyond int64 ${end}, a double no stored id has`],

@@ -11,7 +11,8 @@ import type { Case, CheckContext, ExchangeCheck, Level, Source, Verdict } from '
 export const RULE2 = 'The request body is required; it must contain id (integer, int64) and name (string).';
 const REJECT_GRADING = `MUST: the body is not a valid NewPlant (rule 2), so a 2xx fails; the declared 400 must carry an Error body (Errors, rule 1). Another 4xx is non-strict: the specification does not show the conditions of a 400, so 422 (say) is a choice.`;
 const REJECT_EVIDENCE = `A 4xx to a body valid but for this one change, with a fresh id (bodies.ts plantBrokenBy); where a lenient reading of the id may meet a stored plant (an id past int64 read as a double, 1e-7 truncated), a refusal unlike the target's answer to a known duplicate (a fresh create, accepted, sent again; a target that refuses the fresh create teaches no duplicate's answer, and its refusals are graded alone). A refusal that looks like it is skip, unless another case failed; one that looks like it and names another id than the one sent fails (the id was read as that stored one).`;
-export const ERRORS1 = 'The error response has status 400, content type application/json, and the body shape Error: integer error (int32) and string message, both always present.';
+export const ERRORS1 =
+  'The error response has status 400, content type application/json, and the body shape Error: integer error (int32) and string message, both always present.';
 
 /** One invalid request of a reject check. */
 export interface Refusal {
@@ -65,7 +66,11 @@ export function rejectCheck(options: RejectCheckOptions): ExchangeCheck<RejectSe
     level: options.level ?? 'MUST',
     source: options.source ?? spec('Create plant, rule 2; Errors, rule 1'),
     requirement: options.requirement ?? `${RULE2} ${ERRORS1}`,
-    grading: options.grading ?? (acceptanceAllowed ? `SHOULD: ${acceptanceAllowed}, so accepting is non-strict, never fail; a refusal must still be the declared 400 with an Error body, or the fitting status.` : REJECT_GRADING),
+    grading:
+      options.grading ??
+      (acceptanceAllowed
+        ? `SHOULD: ${acceptanceAllowed}, so accepting is non-strict, never fail; a refusal must still be the declared 400 with an Error body, or the fitting status.`
+        : REJECT_GRADING),
     evidence: REJECT_EVIDENCE,
     cases: (ctx) => {
       const refusals = requests(ctx);
@@ -74,8 +79,16 @@ export function rejectCheck(options: RejectCheckOptions): ExchangeCheck<RejectSe
         const body = validPlant(ctx);
         const id = BigInt(body[idField(ctx)] as bigint);
         probes.push(
-          { request: createRequest(ctx, body, { note: 'a fresh create, to learn the target\'s answer to a duplicate id' }), sent: { probe: 'fresh', id } },
-          { request: createRequest(ctx, body, { note: 'the same create again: the target\'s answer to a duplicate id' }), sent: { probe: 'again', id } },
+          {
+            request: createRequest(ctx, body, {
+              note: "a fresh create, to learn the target's answer to a duplicate id",
+            }),
+            sent: { probe: 'fresh', id },
+          },
+          {
+            request: createRequest(ctx, body, { note: "the same create again: the target's answer to a duplicate id" }),
+            sent: { probe: 'again', id },
+          },
         );
       }
       return [...probes, ...refusals.map((refusal) => ({ request: refusal.request, sent: { refusal } }))];
@@ -94,7 +107,12 @@ export function rejectCheck(options: RejectCheckOptions): ExchangeCheck<RejectSe
         let v = gradeRejected(ctx, c.exchange, fitting);
         const status = c.exchange.response?.status ?? 0;
         if (v.outcome === 'fail' && acceptanceAllowed !== undefined && status >= 200 && status < 300) {
-          v = { ...v, outcome: 'non-strict', expected: `${v.expected} (${acceptanceAllowed})`, cause: `a request the server may refuse is accepted (${acceptanceAllowed})` };
+          v = {
+            ...v,
+            outcome: 'non-strict',
+            expected: `${v.expected} (${acceptanceAllowed})`,
+            cause: `a request the server may refuse is accepted (${acceptanceAllowed})`,
+          };
         }
         const stored = c.sent.refusal.mayMeetStored;
         if (v.outcome === 'pass' && stored !== undefined && again !== undefined && 'probe' in again.sent) {
@@ -128,7 +146,10 @@ export function rejectCheck(options: RejectCheckOptions): ExchangeCheck<RejectSe
       const graded = worst(verdicts);
       // A failure stands; a pass needs every case told apart from a duplicate.
       if (graded.outcome !== 'pass' || cannotTell.length === 0) return graded;
-      return { ...cannotTell[0]!, actual: `${cannotTell[0]!.actual}; ${evidence} other refusal(s) of this check were told apart` };
+      return {
+        ...cannotTell[0]!,
+        actual: `${cannotTell[0]!.actual}; ${evidence} other refusal(s) of this check were told apart`,
+      };
     },
   };
 }

@@ -10,7 +10,15 @@ import { Numeral, toJson, type JsonValue } from '../model/json.js';
 import { createOf } from '../model/spec-model.js';
 import { keywordDerivations } from '../cases/keyword-cases.js';
 import { RuledOut } from '../cases/draw.js';
-import { beyondRange, lenientId, missingRequired, nonIntegers, nulls, refusedBodies, wrongTypes } from './refused-bodies.js';
+import {
+  beyondRange,
+  lenientId,
+  missingRequired,
+  nonIntegers,
+  nulls,
+  refusedBodies,
+  wrongTypes,
+} from './refused-bodies.js';
 import { ERRORS1, rejectCheck, RULE2, type Refusal } from './reject-check.js';
 import { createRequest, idField, keywordCaseBody, validPlant } from './requests.js';
 import { rfc, spec } from './sources.js';
@@ -57,7 +65,10 @@ const RFC8259_9 = 'RFC 8259 §9 lets a parser accept non-JSON forms or extension
 /** A body's JSON text with its id's digits written another way. */
 function withId(ctx: CheckContext, text: string, write: (digits: string) => string): string {
   const member = `${JSON.stringify(idField(ctx))}:`;
-  return text.replace(new RegExp(`${member.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(-?\\d+)`), (_m, digits: string) => `${member}${write(digits)}`);
+  return text.replace(
+    new RegExp(`${member.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(-?\\d+)`),
+    (_m, digits: string) => `${member}${write(digits)}`,
+  );
 }
 
 /** Bodies with required members named in upper case: JSON member names are case-sensitive, so each lacks those members. */
@@ -69,7 +80,11 @@ function namesInAnotherCase(ctx: CheckContext): Refusal[] {
   };
   const sets = renamed.length > 1 ? [renamed, ...renamed.map((name) => [name])] : renamed.map((name) => [name]);
   if (sets.length === 0) throw new RuledOut('no required member has a name with a lower-case letter');
-  return sets.map((names) => ({ request: createRequest(ctx, rename(names), { note: `${names.map((n) => n.toUpperCase()).join(' and ')} for ${names.join(' and ')}` }) }));
+  return sets.map((names) => ({
+    request: createRequest(ctx, rename(names), {
+      note: `${names.map((n) => n.toUpperCase()).join(' and ')} for ${names.join(' and ')}`,
+    }),
+  }));
 }
 
 export const rejectChecks: Check[] = [
@@ -82,7 +97,8 @@ export const rejectChecks: Check[] = [
   rejectCheck({
     id: 'PS-REJECT-013',
     family: 'member names in another letter case',
-    title: 'A body whose required members are named in another letter case ({"ID":…,"NAME":…}) is rejected: it lacks them',
+    title:
+      'A body whose required members are named in another letter case ({"ID":…,"NAME":…}) is rejected: it lacks them',
     source: rfc(8259, '§4 Objects; §8.3 String Comparison', 'section-8.3'),
     requirement: `Implementations ... that transform the textual representation into sequences of Unicode code units and then perform the comparison numerically, code unit by code unit, are interoperable ... (member names compared exactly: "ID" is not "id"). ${RULE2} ${ERRORS1}`,
     requests: namesInAnotherCase,
@@ -90,7 +106,8 @@ export const rejectChecks: Check[] = [
   rejectCheck({
     id: 'PS-REJECT-002',
     family: 'a wrong JSON type',
-    title: 'A field of the wrong JSON type is rejected, without coercion (each field, each type its schema does not allow)',
+    title:
+      'A field of the wrong JSON type is rejected, without coercion (each field, each type its schema does not allow)',
     requests: (ctx) => refusedBodies(ctx, wrongTypes(ctx)),
   }),
   rejectCheck({
@@ -151,18 +168,33 @@ export const rejectChecks: Check[] = [
       const valid = toJson(validPlant(ctx));
       return [
         { request: createRequest(ctx, { raw: valid.slice(0, -1) }, { note: 'truncated' }) },
-        { request: createRequest(ctx, { raw: valid.replace(/"([a-z]+)":/g, '$1:') }, { note: 'unquoted member names' }) },
+        {
+          request: createRequest(ctx, { raw: valid.replace(/"([a-z]+)":/g, '$1:') }, { note: 'unquoted member names' }),
+        },
         { request: createRequest(ctx, { raw: valid.replace(/"/g, "'") }, { note: 'single quotes' }) },
         { request: createRequest(ctx, { raw: valid.replace(/}$/, ',}') }, { note: 'trailing comma' }) },
-        { request: createRequest(ctx, { raw: withId(ctx, valid, (id) => `0${id}`) }, { note: 'the id with a leading zero' }) },
-        { request: createRequest(ctx, { raw: withId(ctx, valid, () => 'NaN') }, { note: 'the id NaN (not a JSON number)' }) },
+        {
+          request: createRequest(
+            ctx,
+            { raw: withId(ctx, valid, (id) => `0${id}`) },
+            { note: 'the id with a leading zero' },
+          ),
+        },
+        {
+          request: createRequest(
+            ctx,
+            { raw: withId(ctx, valid, () => 'NaN') },
+            { note: 'the id NaN (not a JSON number)' },
+          ),
+        },
         { request: createRequest(ctx, { raw: valid.replace(/^\{/, '{/* a comment */') }, { note: 'a comment' }) },
       ];
     },
     level: 'SHOULD',
     acceptanceAllowed: RFC8259_9,
     source: rfc(8259, '§2 JSON Grammar', 'section-2'),
-    requirement: 'JSON-text = ws value ws. §9: A JSON parser MUST accept all texts that conform to the JSON grammar. A JSON parser MAY accept non-JSON forms or extensions. (A body that is not JSON text need not be refused: refusing it is what a strict reading does; accepting it is non-strict.)',
+    requirement:
+      'JSON-text = ws value ws. §9: A JSON parser MUST accept all texts that conform to the JSON grammar. A JSON parser MAY accept non-JSON forms or extensions. (A body that is not JSON text need not be refused: refusing it is what a strict reading does; accepting it is non-strict.)',
   }),
   rejectCheck({
     id: 'PS-REJECT-010',
@@ -179,7 +211,8 @@ export const rejectChecks: Check[] = [
     level: 'SHOULD',
     acceptanceAllowed: RFC8259_9,
     source: rfc(8259, '§2 JSON Grammar', 'section-2'),
-    requirement: 'JSON-text = ws value ws. (Text after the value is not JSON text.) §9: A JSON parser MAY accept non-JSON forms or extensions: accepting it is non-strict.',
+    requirement:
+      'JSON-text = ws value ws. (Text after the value is not JSON text.) §9: A JSON parser MAY accept non-JSON forms or extensions: accepting it is non-strict.',
   }),
   rejectCheck({
     id: 'PS-REJECT-011',
@@ -187,7 +220,12 @@ export const rejectChecks: Check[] = [
     title: 'A body sent with another content type is rejected (415 is the fitting status)',
     requests: (ctx) => [
       { request: createRequest(ctx, validPlant(ctx), { contentType: 'text/plain', note: 'text/plain' }) },
-      { request: createRequest(ctx, validPlant(ctx), { contentType: 'application/x-www-form-urlencoded', note: 'form content type' }) },
+      {
+        request: createRequest(ctx, validPlant(ctx), {
+          contentType: 'application/x-www-form-urlencoded',
+          note: 'form content type',
+        }),
+      },
     ],
     fitting: [415],
     level: 'SHOULD',

@@ -33,7 +33,8 @@ export function createRequest(
   if (ct !== null) headers['content-type'] = ct;
   let raw: string | Buffer | undefined;
   if (body === undefined) raw = undefined;
-  else if (typeof body === 'object' && body !== null && 'raw' in body && !Array.isArray(body)) raw = (body as { raw: string | Buffer }).raw;
+  else if (typeof body === 'object' && body !== null && 'raw' in body && !Array.isArray(body))
+    raw = (body as { raw: string | Buffer }).raw;
   else raw = toJson(body as JsonValue);
   return { method: op.method, path: op.path, headers, body: raw, note: opts.note };
 }
@@ -45,7 +46,11 @@ export function createRequest(
  * Throws RuledOut (the check is skipped, saying why) when the document
  * allows no such body.
  */
-export function validPlant(ctx: CheckContext, fields: Record<string, JsonValue | undefined> = {}, base: 'required' | 'full' = 'required'): Body {
+export function validPlant(
+  ctx: CheckContext,
+  fields: Record<string, JsonValue | undefined> = {},
+  base: 'required' | 'full' = 'required',
+): Body {
   return plantWith(ctx.model, ctx.ids, fieldChanges(fields), base);
 }
 
@@ -94,7 +99,10 @@ export function idRange(ctx: CheckContext): readonly [bigint, bigint] {
 /** The string fields of the request (the document's `name` and `tag`), required and optional. */
 export function stringFields(ctx: CheckContext): { required: string[]; optional: string[] } {
   const fields = createOf(ctx.model).request.fields.filter((f) => f.types.includes('string'));
-  return { required: fields.filter((f) => f.required).map((f) => f.name), optional: fields.filter((f) => !f.required).map((f) => f.name) };
+  return {
+    required: fields.filter((f) => f.required).map((f) => f.name),
+    optional: fields.filter((f) => !f.required).map((f) => f.name),
+  };
 }
 
 /** Why a body is not valid per the document, in one line naming each keyword and its pointer; undefined when it is. */
@@ -113,11 +121,17 @@ export function keywordCaseBody(ctx: CheckContext, c: KeywordCase, path: Instanc
   if (body === null || typeof body !== 'object' || Array.isArray(body) || body instanceof Numeral) return body;
   const id = idField(ctx);
   const aboutId = path.length === 1 && path[0] === id && (c.fixedId !== undefined || c.side === 'outside');
-  return !aboutId && typeof body[id] !== 'undefined' && ['number', 'bigint'].includes(typeof body[id]) ? { ...body, [id]: freshId(ctx) } : body;
+  return !aboutId && typeof body[id] !== 'undefined' && ['number', 'bigint'].includes(typeof body[id])
+    ? { ...body, [id]: freshId(ctx) }
+    : body;
 }
 
 /** A body whose unknown members are literally named __proto__ and constructor (an object literal cannot carry them). */
 export function rawWithProto(body: Body): string {
-  const json = JSON.stringify(Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'bigint' ? `@@${v}@@` : v])));
-  return json.replace(/"@@(-?\d+)@@"/g, '$1').replace(/}$/, ',"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}');
+  const json = JSON.stringify(
+    Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'bigint' ? `@@${v}@@` : v])),
+  );
+  return json
+    .replace(/"@@(-?\d+)@@"/g, '$1')
+    .replace(/}$/, ',"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}');
 }

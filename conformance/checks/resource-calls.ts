@@ -23,14 +23,25 @@ export const LIST_ASK = 100;
 /** Why a check that needs an inference does not run, or undefined. */
 export function switchedOff(ctx: CheckContext, ...inferences: Inference[]): string | undefined {
   const off = inferences.filter((i) => !ctx.inferences.has(i));
-  return off.length > 0 ? `the inference${off.length > 1 ? 's' : ''} ${off.join(', ')} switched off (--inferences)` : undefined;
+  return off.length > 0
+    ? `the inference${off.length > 1 ? 's' : ''} ${off.join(', ')} switched off (--inferences)`
+    : undefined;
 }
 
 /** A resource operation, unless it was found by its path's shape and that inference is switched off; throws RuledOut saying why not. */
 export function resourceOp<R extends ResourceOperation>(ctx: CheckContext, r: R | undefined, what: string): R {
-  if (!ctx.model.create) throw new RuledOut(`the document declares no create operation (${ctx.model.createMissing}): there is no plant to ${what}`);
-  if (!r) throw new RuledOut(`the document declares no operation that would ${what} (docs/checks.md, what the harness infers)`);
-  if (r.by === 'shape' && !ctx.inferences.has('resource')) throw new RuledOut(`${operationName(r.op)} is found by its path's shape, and the inference resource is switched off (--inferences)`);
+  if (!ctx.model.create)
+    throw new RuledOut(
+      `the document declares no create operation (${ctx.model.createMissing}): there is no plant to ${what}`,
+    );
+  if (!r)
+    throw new RuledOut(
+      `the document declares no operation that would ${what} (docs/checks.md, what the harness infers)`,
+    );
+  if (r.by === 'shape' && !ctx.inferences.has('resource'))
+    throw new RuledOut(
+      `${operationName(r.op)} is found by its path's shape, and the inference resource is switched off (--inferences)`,
+    );
   return r;
 }
 
@@ -42,9 +53,19 @@ export function readableList(ctx: CheckContext): ListModel & { shape: NonNullabl
 }
 
 /** A request to an item operation on the chain's plant. */
-export function itemCall(ctx: CheckContext, r: ResourceOperation, chain: Chain, label: string, opts: CallOptions = {}): Call {
+export function itemCall(
+  ctx: CheckContext,
+  r: ResourceOperation,
+  chain: Chain,
+  label: string,
+  opts: CallOptions = {},
+): Call {
   const id = chainId(chain, r.id!);
-  return callTo(ctx, r.op, label, { ...opts, set: { ...(opts.set ?? {}), [r.id!.parameter]: id === undefined ? '0' : idText(id) }, note: undefined });
+  return callTo(ctx, r.op, label, {
+    ...opts,
+    set: { ...(opts.set ?? {}), [r.id!.parameter]: id === undefined ? '0' : idText(id) },
+    note: undefined,
+  });
 }
 
 /** The schema keywords of a parameter (resolved). */
@@ -68,7 +89,13 @@ export function limitValue(ctx: CheckContext, list: ListModel, want: number): nu
 /** The plants of a list's answer, or undefined when it is not the declared shape. */
 export function listItems(list: ListModel, body: JsonValue | undefined): JsonValue[] | undefined {
   if (list.shape?.kind === 'array') return Array.isArray(body) ? body : undefined;
-  if (list.shape?.kind === 'page' && body !== null && typeof body === 'object' && !Array.isArray(body) && !(body instanceof Numeral)) {
+  if (
+    list.shape?.kind === 'page' &&
+    body !== null &&
+    typeof body === 'object' &&
+    !Array.isArray(body) &&
+    !(body instanceof Numeral)
+  ) {
     const items = (body as Record<string, JsonValue>)[list.shape.items];
     return Array.isArray(items) ? items : undefined;
   }
@@ -77,7 +104,14 @@ export function listItems(list: ListModel, body: JsonValue | undefined): JsonVal
 
 /** The cursor of the page after this one; undefined on the last page (null or absent). */
 function nextOf(list: ListModel, body: JsonValue | undefined): string | undefined {
-  if (list.shape?.kind !== 'page' || list.shape.next === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  if (
+    list.shape?.kind !== 'page' ||
+    list.shape.next === undefined ||
+    body === null ||
+    typeof body !== 'object' ||
+    Array.isArray(body)
+  )
+    return undefined;
   const next = (body as Record<string, JsonValue>)[list.shape.next];
   return next === null || next === undefined ? undefined : idText(next);
 }
@@ -107,7 +141,10 @@ export function listPages(ctx: CheckContext, list: ListModel, query: Record<stri
   const name = operationName(list.op);
   const limit = limitValue(ctx, list, LIST_ASK);
   const page = (n: number, extra: Record<string, string>, chain: Chain): Call => ({
-    ...callTo(ctx, list.op, `${PAGE} ${n}`, { set: { ...query, ...(limit !== undefined ? { [list.limit!.parameter.name]: String(limit) } : {}), ...extra }, note: `${name}: ${PAGE} ${n}${limit !== undefined ? ` (limit ${limit})` : ''}` }),
+    ...callTo(ctx, list.op, `${PAGE} ${n}`, {
+      set: { ...query, ...(limit !== undefined ? { [list.limit!.parameter.name]: String(limit) } : {}), ...extra },
+      note: `${name}: ${PAGE} ${n}${limit !== undefined ? ` (limit ${limit})` : ''}`,
+    }),
     then: (c) => more(c, n + 1),
   });
   const more = (chain: Chain, n: number): Call | undefined => {
@@ -118,7 +155,9 @@ export function listPages(ctx: CheckContext, list: ListModel, query: Record<stri
     const next = nextOf(list, body);
     if (next !== undefined && list.cursor) return page(n, { [list.cursor.name]: next }, chain);
     if (list.shape?.kind === 'array' && list.offset && limit !== undefined && items.length >= limit) {
-      const seen = chain.steps.filter((s) => s.sent.label.startsWith(PAGE)).reduce((sum, s) => sum + (listItems(list, answerJson(s.exchange))?.length ?? 0), 0);
+      const seen = chain.steps
+        .filter((s) => s.sent.label.startsWith(PAGE))
+        .reduce((sum, s) => sum + (listItems(list, answerJson(s.exchange))?.length ?? 0), 0);
       return page(n, { [list.offset.name]: String(seen) }, chain);
     }
     return undefined;
@@ -127,7 +166,12 @@ export function listPages(ctx: CheckContext, list: ListModel, query: Record<stri
 }
 
 /** What the pages of a list a chain read say: the plant found there (if), and whether they hold the whole list. */
-export function readPages(ctx: CheckContext, list: ListModel, pages: Array<{ exchange: Exchange }>, created: Body | undefined): { found?: JsonValue; complete: boolean; count: number; why: string } {
+export function readPages(
+  ctx: CheckContext,
+  list: ListModel,
+  pages: Array<{ exchange: Exchange }>,
+  created: Body | undefined,
+): { found?: JsonValue; complete: boolean; count: number; why: string } {
   let count = 0;
   for (const p of pages) {
     const items = listItems(list, answerJson(p.exchange)) ?? [];
@@ -136,14 +180,29 @@ export function readPages(ctx: CheckContext, list: ListModel, pages: Array<{ exc
     if (found !== undefined) return { found, complete: true, count, why: 'found' };
   }
   const last = pages[pages.length - 1];
-  if (!last?.exchange.response || last.exchange.response.status >= 300) return { complete: false, count, why: 'the last page was not answered 2xx' };
+  if (!last?.exchange.response || last.exchange.response.status >= 300)
+    return { complete: false, count, why: 'the last page was not answered 2xx' };
   const body = answerJson(last.exchange);
   const items = listItems(list, body);
   if (!items) return { complete: false, count, why: 'the last page is not the declared list' };
   if (list.shape?.kind === 'page' && list.shape.next !== undefined) {
-    return nextOf(list, body) === undefined ? { complete: true, count, why: `the last page's ${list.shape.next} is null or absent` } : { complete: false, count, why: `${MAX_LIST_PAGES} pages read, and there are more` };
+    return nextOf(list, body) === undefined
+      ? { complete: true, count, why: `the last page's ${list.shape.next} is null or absent` }
+      : { complete: false, count, why: `${MAX_LIST_PAGES} pages read, and there are more` };
   }
   const limit = limitValue(ctx, list, LIST_ASK);
-  if (limit !== undefined && items.length < limit) return { complete: true, count, why: `the last page holds ${items.length} plants, fewer than the limit ${limit} asked` };
-  return { complete: false, count, why: limit !== undefined ? `the page holds as many plants as the limit asked (${limit}), and the document declares no way to the next page` : 'the list has no limit the harness can set, so a page may be bounded by the server' };
+  if (limit !== undefined && items.length < limit)
+    return {
+      complete: true,
+      count,
+      why: `the last page holds ${items.length} plants, fewer than the limit ${limit} asked`,
+    };
+  return {
+    complete: false,
+    count,
+    why:
+      limit !== undefined
+        ? `the page holds as many plants as the limit asked (${limit}), and the document declares no way to the next page`
+        : 'the list has no limit the harness can set, so a page may be bounded by the server',
+  };
 }

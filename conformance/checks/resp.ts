@@ -22,7 +22,8 @@ export const respChecks: AggregateCheck[] = [
     source: rfc(9110, '§15.6 Server Error 5xx', 'section-15.6'),
     requirement:
       'The 5xx (Server Error) class of status code indicates that the server is aware that it has erred or is incapable of performing the requested method. §15.5: The 4xx (Client Error) class of status code indicates that the client seems to have erred. (Every request the harness sends is one a server can answer: a valid one, or one it must refuse with a 4xx.)',
-    grading: 'MUST: a 5xx or a dropped connection to a request the harness sends fails: a valid request is bound by rule 1, an invalid one is the client\'s error (RFC 9110 §15.5), and the only error the specification declares is the 400 (Errors, rule 1).',
+    grading:
+      "MUST: a 5xx or a dropped connection to a request the harness sends fails: a valid request is bound by rule 1, an invalid one is the client's error (RFC 9110 §15.5), and the only error the specification declares is the 400 (Errors, rule 1).",
     evidence: 'Every exchange of the run answered over HTTP with a status below 500.',
     verifyEach: (ex) => serverFailure(ex) ?? { outcome: 'pass' },
   },
@@ -34,7 +35,8 @@ export const respChecks: AggregateCheck[] = [
     source: spec('Create plant, Responses; Errors'),
     requirement:
       'Responses: 200 Plant response, application/json; 400 Unexpected error, application/json. (Other statuses: "not shown"; an undeclared status is non-strict.)',
-    grading: 'SHOULD: the specification says other statuses are "not shown", so an undeclared status other than the one an RFC gives the condition is a choice: non-strict, never fail.',
+    grading:
+      'SHOULD: the specification says other statuses are "not shown", so an undeclared status other than the one an RFC gives the condition is a choice: non-strict, never fail.',
     evidence: 'Every answer of the run with a declared status or an RFC one (401, 404, 405, 413, 415).',
     verifyEach: (ex, ctx) => {
       if (!ex.response) return skip;
@@ -55,15 +57,19 @@ export const respChecks: AggregateCheck[] = [
     title: 'Every answer with a declared status has the declared content type',
     level: 'MUST',
     source: spec('Create plant, Responses; Errors, rule 1'),
-    requirement: 'The error response has status 400, content type application/json, and the body shape Error. (200: content type application/json.)',
-    grading: 'MUST for a declared status (the document declares its content type); for an undeclared error status the specification binds nothing, so another content type is non-strict.',
+    requirement:
+      'The error response has status 400, content type application/json, and the body shape Error. (200: content type application/json.)',
+    grading:
+      'MUST for a declared status (the document declares its content type); for an undeclared error status the specification binds nothing, so another content type is non-strict.',
     evidence: 'Every answer of the run with a declared status carries the declared media type (parameters aside).',
     verifyEach: (ex, ctx) => {
       if (!ex.response) return skip;
       const ct = mediaTypeEssence(ex.response.headers['content-type']);
       const d = declared(ctx.model, ex);
       if (d && d.contentTypes.length > 0) {
-        return d.contentTypes.includes(ct ?? '') ? { outcome: 'pass' } : { outcome: 'fail', expected: `content type ${d.contentTypes.join(' or ')}`, actual: describe(ex) };
+        return d.contentTypes.includes(ct ?? '')
+          ? { outcome: 'pass' }
+          : { outcome: 'fail', expected: `content type ${d.contentTypes.join(' or ')}`, actual: describe(ex) };
       }
       // Undeclared statuses: the document's error content type (its error
       // record: the create's 4xx, else the first an operation declares) is
@@ -71,7 +77,11 @@ export const respChecks: AggregateCheck[] = [
       // (e.g. Prism's application/problem+json): non-strict.
       const error = ctx.model.error;
       if (error && ex.response.status >= 400 && ex.response.bodyText !== '' && !error.contentTypes.includes(ct ?? '')) {
-        return { outcome: 'non-strict', expected: `content type ${error.contentTypes.join(' or ')}`, actual: describe(ex) };
+        return {
+          outcome: 'non-strict',
+          expected: `content type ${error.contentTypes.join(' or ')}`,
+          actual: describe(ex),
+        };
       }
       return { outcome: 'pass' };
     },
@@ -82,9 +92,11 @@ export const respChecks: AggregateCheck[] = [
     title: 'Every answer with a declared status has a body that validates against the declared schema',
     level: 'MUST',
     source: spec('Resources and their fields: Plant, Error; Errors, rule 1'),
-    requirement: 'Error: integer error (int32) and string message, both always present. Plant: name string, required; tag string, optional.',
-    grading: 'MUST for a declared status: its body validates against the declared schema (JSON Schema 2020-12, numbers read exactly); an undeclared error status with another body is non-strict.',
-    evidence: 'Every answer of the run with a declared status has a body its schema\'s validator accepts.',
+    requirement:
+      'Error: integer error (int32) and string message, both always present. Plant: name string, required; tag string, optional.',
+    grading:
+      'MUST for a declared status: its body validates against the declared schema (JSON Schema 2020-12, numbers read exactly); an undeclared error status with another body is non-strict.',
+    evidence: "Every answer of the run with a declared status has a body its schema's validator accepts.",
     verifyEach: (ex, ctx) => {
       if (!ex.response) return skip;
       const d = declared(ctx.model, ex);
@@ -97,7 +109,12 @@ export const respChecks: AggregateCheck[] = [
       const problems = validate(parsed.value);
       return problems.length === 0
         ? { outcome: 'pass' }
-        : { outcome: grade, expected: `a valid ${name}`, actual: `${problems.map((v) => describeViolation(v)).join('; ')}: ${describe(ex)}`, facts: { status: ex.response.status, pointer: problems[0]!.instancePath || '/' } };
+        : {
+            outcome: grade,
+            expected: `a valid ${name}`,
+            actual: `${problems.map((v) => describeViolation(v)).join('; ')}: ${describe(ex)}`,
+            facts: { status: ex.response.status, pointer: problems[0]!.instancePath || '/' },
+          };
     },
   },
 ];

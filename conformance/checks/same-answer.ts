@@ -7,7 +7,8 @@ import { ACCEPT_EVIDENCE, ACCEPT_GRADING, each, gradeAccepted } from './grades.j
 import { idField, preferring, stringFields, validPlant, type Body } from './requests.js';
 import type { CheckContext, ExchangeCheck } from './types.js';
 
-export const RULE1 = 'Plant Store specification, Create plant rule 1: When the request body is a valid NewPlant record, then the service answers 200 with a Plant record.';
+export const RULE1 =
+  'Plant Store specification, Create plant rule 1: When the request body is a valid NewPlant record, then the service answers 200 with a Plant record.';
 
 /**
  * A valid body with a fresh id and every property of the document's richest
@@ -17,7 +18,9 @@ export const RULE1 = 'Plant Store specification, Create plant rule 1: When the r
 export function richPlant(ctx: CheckContext): Body {
   const plant = validPlant(ctx, {}, 'full');
   const { required, optional } = stringFields(ctx);
-  const unique = Object.fromEntries([...required, ...optional].map((name) => [name, `${name} ${String(plant[idField(ctx)])}`]));
+  const unique = Object.fromEntries(
+    [...required, ...optional].map((name) => [name, `${name} ${String(plant[idField(ctx)])}`]),
+  );
   return preferring(ctx, plant, unique);
 }
 
@@ -31,12 +34,19 @@ export function plantWithSpecials(ctx: CheckContext): Body {
   // The C0 controls must be escaped in JSON text (RFC 8259 §7) and are valid in a string all the same. Not
   // NUL: RFC 8259 §9 lets a server limit the character contents of strings, and a server that refuses NUL
   // would fail every check that sends this body for a reason of its own (PS-ACCEPT-013 sends NUL alone).
-  const specials = Object.fromEntries([...required, ...optional].map((name) => [name, `Ficus "lyrata" / \\ \t\n é \u0001 \u001f \u007f \u2028 🌱 ${name}`]));
+  const specials = Object.fromEntries(
+    [...required, ...optional].map((name) => [
+      name,
+      `Ficus "lyrata" / \\ \t\n é \u0001 \u001f \u007f \u2028 🌱 ${name}`,
+    ]),
+  );
   return preferring(ctx, richPlant(ctx), specials);
 }
 
 /** A check whose every case is a valid plant written another legal way: each is graded as its plain form would be (rule 1, echo included). */
-export function sameAnswerCheck(options: Omit<ExchangeCheck<Body>, 'kind' | 'level' | 'verify' | 'grading' | 'evidence'>): ExchangeCheck<Body> {
+export function sameAnswerCheck(
+  options: Omit<ExchangeCheck<Body>, 'kind' | 'level' | 'verify' | 'grading' | 'evidence'>,
+): ExchangeCheck<Body> {
   return {
     ...options,
     kind: 'exchange',
@@ -46,4 +56,3 @@ export function sameAnswerCheck(options: Omit<ExchangeCheck<Body>, 'kind' | 'lev
     verify: (cases, ctx) => each(cases, (c) => gradeAccepted(ctx, c.exchange, c.sent)),
   };
 }
-

@@ -18,9 +18,12 @@ const duplicateId: ExchangeCheck<Body> = {
   // The specification is silent on state ("States of a plant: not shown"),
   // so a second 200 is our decision broken, not the specification's:
   // non-strict.
-  requirement: 'id already stored: 400, error 40004. The specification declares only 400 for errors, so a duplicate is 400 (not 409).',
-  grading: 'SHOULD: the specification is silent on state ("States of a plant: not shown"), so refusing a repeated id is our decision: a second 200 is non-strict. A refusal with the declared 400 must carry an Error body (Errors, rule 1: MUST).',
-  evidence: 'A fresh create answered 200 with the Plant, then, after a create of another id, the same id with another name refused (400 with an Error body for a pass).',
+  requirement:
+    'id already stored: 400, error 40004. The specification declares only 400 for errors, so a duplicate is 400 (not 409).',
+  grading:
+    'SHOULD: the specification is silent on state ("States of a plant: not shown"), so refusing a repeated id is our decision: a second 200 is non-strict. A refusal with the declared 400 must carry an Error body (Errors, rule 1: MUST).',
+  evidence:
+    'A fresh create answered 200 with the Plant, then, after a create of another id, the same id with another name refused (400 with an Error body for a pass).',
   // The same id again with another name (a target that refuses a repeated name is not one that refuses a
   // repeated id), after a create of another id (nor is one that remembers only the last id).
   cases: (ctx) => {
@@ -48,7 +51,9 @@ const duplicateId: ExchangeCheck<Body> = {
     if (String(status) === createOf(ctx.model).error.status) {
       const problem = errorBodyProblem(ctx, b);
       // Plant Store specification, Errors rule 1 binds every 400, whatever its cause.
-      return problem ? { outcome: 'fail', expected, actual: `${problem}: ${describe(b)}`, exchange: 2 } : { outcome: 'pass' };
+      return problem
+        ? { outcome: 'fail', expected, actual: `${problem}: ${describe(b)}`, exchange: 2 }
+        : { outcome: 'pass' };
     }
     return { outcome: 'non-strict', expected, actual: describe(b), exchange: 2 };
   },
@@ -58,13 +63,16 @@ const exactIds: ExchangeCheck<Body> = {
   kind: 'exchange',
   id: 'PS-STATE-002',
   family: 'ids above 2^53',
-  title: 'Ids above 2^53 are exact: n, n+1 and n+2 (n = 2^53 + 4k; steps of the id\'s multipleOf where it has one) are three different plants',
+  title:
+    "Ids above 2^53 are exact: n, n+1 and n+2 (n = 2^53 + 4k; steps of the id's multipleOf where it has one) are three different plants",
   level: 'MUST',
   source: { document: PLANT_STORE_SPEC, section: 'NewPlant: id integer, format int64' },
   requirement:
     'id | integer | int64 | yes | Identification number of the plant. (An int64 is exact: a server that reads ids as doubles merges n+1 into a neighbour, since no odd integer between 2^53 and 2^54 is a double.)',
-  grading: 'MUST: three valid int64 ids are three valid NewPlants, so rule 1 binds each create; a refusal of one as another\'s duplicate fails.',
-  evidence: 'Three creates of ids a double cannot tell apart, each answered 200 with its Plant, by a target that refuses a known duplicate (the second id sent again, with another name): only then does a merge show. A target that accepts the duplicate: skip; a document that allows no such ids: skip.',
+  grading:
+    "MUST: three valid int64 ids are three valid NewPlants, so rule 1 binds each create; a refusal of one as another's duplicate fails.",
+  evidence:
+    'Three creates of ids a double cannot tell apart, each answered 200 with its Plant, by a target that refuses a known duplicate (the second id sent again, with another name): only then does a merge show. A target that accepts the duplicate: skip; a document that allows no such ids: skip.',
   cases: (ctx) => {
     // n, n+s and n+2s (s: the smallest step the id's keywords allow, 1 for
     // int64) above 2^53, where doubles are at least 2s apart and n is a
@@ -81,7 +89,16 @@ const exactIds: ExchangeCheck<Body> = {
     return [
       ...bodies.map((b) => ({ request: createRequest(ctx, b, { note: `id ${String(b[idField(ctx)])}` }), sent: b })),
       // Another name: a target that refuses a repeated name, not a repeated id, would hide merged ids.
-      { request: createRequest(ctx, name ? preferring(ctx, bodies[1]!, { [name]: `exact ${String(bodies[1]![idField(ctx)])} again` }) : { ...bodies[1]! }, { note: 'the second id again: does the target reject a duplicate?' }), sent: bodies[1]! },
+      {
+        request: createRequest(
+          ctx,
+          name
+            ? preferring(ctx, bodies[1]!, { [name]: `exact ${String(bodies[1]![idField(ctx)])} again` })
+            : { ...bodies[1]! },
+          { note: 'the second id again: does the target reject a duplicate?' },
+        ),
+        sent: bodies[1]!,
+      },
     ];
   },
   verify: (cases, ctx): Verdict => {
@@ -99,7 +116,12 @@ const exactIds: ExchangeCheck<Body> = {
     for (let i = 0; i < 3; i++) {
       const { exchange, sent } = cases[i]!;
       const v = gradeAccepted(ctx, exchange, sent);
-      if (v.outcome !== 'pass') return { ...v, exchange: i, expected: `${v.expected} (id ${String(sent[idField(ctx)])} is a plant of its own)` };
+      if (v.outcome !== 'pass')
+        return {
+          ...v,
+          exchange: i,
+          expected: `${v.expected} (id ${String(sent[idField(ctx)])} is a plant of its own)`,
+        };
     }
     return { outcome: 'pass' };
   },
@@ -124,8 +146,10 @@ const concurrentDuplicates: ExchangeCheck<Body> = {
   // with the counts, since no binding rule is broken.
   requirement:
     'id already stored: 400, error 40004 (a reference server decision). Whatever a server decides, its answer to a create does not depend on whether another create of the same id is in flight: of concurrent creates of one fresh id, a server that refuses repeated ids accepts exactly one.',
-  grading: 'SHOULD: no binding rule forbids a race; a target that refuses a repeated id sent after the first was answered but accepts it twice when sent at once, or answers the creates sent at once otherwise than the repeat (a 5xx where the repeat got 400, say), contradicts itself: non-strict, with the counts.',
-  evidence: 'A fresh create accepted, the same id refused when sent after it, then of 8 concurrent creates of another fresh id exactly one accepted with its Plant, the others answered with the status the repeat got. A target that accepts repeated ids: skip.',
+  grading:
+    'SHOULD: no binding rule forbids a race; a target that refuses a repeated id sent after the first was answered but accepts it twice when sent at once, or answers the creates sent at once otherwise than the repeat (a 5xx where the repeat got 400, say), contradicts itself: non-strict, with the counts.',
+  evidence:
+    'A fresh create accepted, the same id refused when sent after it, then of 8 concurrent creates of another fresh id exactly one accepted with its Plant, the others answered with the status the repeat got. A target that accepts repeated ids: skip.',
   cases: (ctx) => {
     const name = stringFields(ctx).required[0];
     const named = (text: string) => (name ? preferring(ctx, validPlant(ctx), { [name]: text }) : validPlant(ctx));
@@ -134,7 +158,11 @@ const concurrentDuplicates: ExchangeCheck<Body> = {
     return [
       { request: createRequest(ctx, first, { note: 'a fresh id' }), sent: first },
       { request: createRequest(ctx, first, { note: 'the same id again, after the answer' }), sent: first },
-      ...Array.from({ length: RACE_SIZE }, (_, i) => ({ request: createRequest(ctx, race, { note: `another fresh id, create ${i + 1} of ${RACE_SIZE} sent at once` }), sent: race, batch: 1 })),
+      ...Array.from({ length: RACE_SIZE }, (_, i) => ({
+        request: createRequest(ctx, race, { note: `another fresh id, create ${i + 1} of ${RACE_SIZE} sent at once` }),
+        sent: race,
+        batch: 1,
+      })),
     ];
   },
   verify: (cases, ctx) => {
@@ -144,7 +172,12 @@ const concurrentDuplicates: ExchangeCheck<Body> = {
     if (missing) return missing;
     const accepted = gradeAccepted(ctx, cases[0]!.exchange, cases[0]!.sent);
     if (accepted.outcome !== 'pass') return { ...accepted, exchange: 0 };
-    if (ok(answered(1))) return { outcome: 'skip', exchange: 1, actual: `the target accepts a repeated id sent after the first was answered (${describe(cases[1]!.exchange)}): nothing to compare concurrent creates with` };
+    if (ok(answered(1)))
+      return {
+        outcome: 'skip',
+        exchange: 1,
+        actual: `the target accepts a repeated id sent after the first was answered (${describe(cases[1]!.exchange)}): nothing to compare concurrent creates with`,
+      };
     const race = cases.slice(2);
     const winners = race.map((c, i) => ({ c, i: i + 2 })).filter(({ c }) => ok(c.exchange.response?.status));
     if (winners.length === 0) {
@@ -163,7 +196,9 @@ const concurrentDuplicates: ExchangeCheck<Body> = {
       };
     }
     // The losers: refused as the repeat sent after the first was, not with a 5xx or a dropped connection (a unique constraint that caught the race, say).
-    const unlike = race.map((c, i) => ({ c, i: i + 2 })).filter(({ c }) => !ok(c.exchange.response?.status) && c.exchange.response?.status !== answered(1));
+    const unlike = race
+      .map((c, i) => ({ c, i: i + 2 }))
+      .filter(({ c }) => !ok(c.exchange.response?.status) && c.exchange.response?.status !== answered(1));
     if (unlike.length > 0) {
       return {
         outcome: 'non-strict',
@@ -177,4 +212,10 @@ const concurrentDuplicates: ExchangeCheck<Body> = {
 };
 
 // PS-STATE-004 to 008, the plant resource's state, are in plant-state.ts and plant-update.ts.
-export const stateChecks: Check[] = [duplicateId, exactIds, concurrentDuplicates, ...plantStateChecks, ...plantUpdateChecks];
+export const stateChecks: Check[] = [
+  duplicateId,
+  exactIds,
+  concurrentDuplicates,
+  ...plantStateChecks,
+  ...plantUpdateChecks,
+];

@@ -122,7 +122,15 @@ export interface CheckContext {
  * - `filter`: a list parameter named after a Plant property selects the plants whose property equals it.
  */
 export type Inference = 'resource' | 'read-back' | 'listed' | 'delete' | 'update' | 'limit' | 'filter';
-export const INFERENCES: readonly Inference[] = ['resource', 'read-back', 'listed', 'delete', 'update', 'limit', 'filter'];
+export const INFERENCES: readonly Inference[] = [
+  'resource',
+  'read-back',
+  'listed',
+  'delete',
+  'update',
+  'limit',
+  'filter',
+];
 
 /** The most cases one batch may hold (sent at once): the runner keeps as many connections for a batch beside the checks running at once. */
 export const MAX_BATCH = 8;

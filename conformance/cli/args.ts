@@ -11,7 +11,18 @@ import { ConfigFileError, findConfigFile, readConfigFile } from './config-file.j
 import { COMMANDS, OPTIONS, type Command } from './options.js';
 import { didYouMean } from './suggest.js';
 import type { Inference } from '../checks/types.js';
-import { fromEnvironment, fromFile, int, parseHeaders, parseInferences, parseOnly, parseTargets, readFlags, UsageError, type Given } from './values.js';
+import {
+  fromEnvironment,
+  fromFile,
+  int,
+  parseHeaders,
+  parseInferences,
+  parseOnly,
+  parseTargets,
+  readFlags,
+  UsageError,
+  type Given,
+} from './values.js';
 
 export interface CliOptions {
   /** What was asked: a run, or the help, the version or the list of checks. */
@@ -87,7 +98,9 @@ function splitCommand(argv: string[]): { command: Command; rest: string[] } {
   if (first !== undefined && !first.startsWith('-')) {
     if ((COMMANDS as readonly string[]).includes(first)) return { command: first as Command, rest: argv.slice(1) };
     const hint = /^https?:\/\//i.test(first) ? ` (a URL is given with --target ${first})` : didYouMean(first, COMMANDS);
-    throw new UsageError(`unknown command ${JSON.stringify(first)}${hint}; the commands are: ${COMMANDS.join(', ')} (the default)`);
+    throw new UsageError(
+      `unknown command ${JSON.stringify(first)}${hint}; the commands are: ${COMMANDS.join(', ')} (the default)`,
+    );
   }
   return { command: 'run', rest: argv };
 }
@@ -97,43 +110,78 @@ function splitCommand(argv: string[]): { command: Command; rest: string[] } {
  * configuration file (flags win over the environment, which wins over the
  * file); throws UsageError when they make no sense.
  */
-export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd(), policy: ConfigPolicy = CLI_CONFIG_POLICY): CliOptions {
+export function parseCliArgs(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+  policy: ConfigPolicy = CLI_CONFIG_POLICY,
+): CliOptions {
   const { command, rest } = splitCommand(argv);
-  const flags = readFlags(rest, OPTIONS, (word) => `unexpected argument ${JSON.stringify(word)}${/^https?:\/\//i.test(word) ? ` (a URL is given with --target ${word})` : ''}`);
+  const flags = readFlags(
+    rest,
+    OPTIONS,
+    (word) =>
+      `unexpected argument ${JSON.stringify(word)}${/^https?:\/\//i.test(word) ? ` (a URL is given with --target ${word})` : ''}`,
+  );
   const action = flags.help ? 'help' : flags.version ? 'version' : flags.list ? 'list' : 'run';
 
   let configFile: string | undefined;
   let file: Record<string, unknown> = {};
   let secrets: string[] = [];
   try {
-    configFile = (flags.config as string | undefined) ?? (env.PLANTSTORE_CONFIG || undefined) ?? (action === 'run' && policy.implicitFile ? findConfigFile(cwd) : undefined);
-    if (configFile !== undefined) ({ values: file, substituted: secrets } = readConfigFile(configFile, policy.variables ?? env, policy.variables !== undefined));
+    configFile =
+      (flags.config as string | undefined) ??
+      (env.PLANTSTORE_CONFIG || undefined) ??
+      (action === 'run' && policy.implicitFile ? findConfigFile(cwd) : undefined);
+    if (configFile !== undefined)
+      ({ values: file, substituted: secrets } = readConfigFile(
+        configFile,
+        policy.variables ?? env,
+        policy.variables !== undefined,
+      ));
   } catch (err) {
     if (err instanceof ConfigFileError) throw new UsageError(err.message);
     throw err;
   }
   const inFile = OPTIONS.filter((o) => o.env !== undefined && o.name !== 'config');
   for (const key of Object.keys(file)) {
-    if (!inFile.some((o) => o.name === key)) throw new UsageError(`${configFile}: no option ${JSON.stringify(key)}${didYouMean(key, inFile.map((o) => o.name))}`);
-    if (policy.keys && !policy.keys.includes(key)) throw new UsageError(`${configFile}: ${key} cannot be set in this configuration file (it may set ${policy.keys.join(', ')})`);
+    if (!inFile.some((o) => o.name === key))
+      throw new UsageError(
+        `${configFile}: no option ${JSON.stringify(key)}${didYouMean(
+          key,
+          inFile.map((o) => o.name),
+        )}`,
+      );
+    if (policy.keys && !policy.keys.includes(key))
+      throw new UsageError(
+        `${configFile}: ${key} cannot be set in this configuration file (it may set ${policy.keys.join(', ')})`,
+      );
   }
 
   const settings = new Map<string, Given>();
   for (const o of OPTIONS) {
     const flag = flags[o.name];
     const given: Given | undefined =
-      flag !== undefined ? { value: flag, from: `--${o.name}` } : (fromEnvironment(o, env) ?? (configFile !== undefined && o.name in file ? fromFile(o, file[o.name], configFile) : undefined));
+      flag !== undefined
+        ? { value: flag, from: `--${o.name}` }
+        : (fromEnvironment(o, env) ??
+          (configFile !== undefined && o.name in file ? fromFile(o, file[o.name], configFile) : undefined));
     if (given !== undefined) settings.set(o.name, given);
   }
   const string = (name: string) => settings.get(name)?.value as string | undefined;
   const flag = (name: string) => settings.get(name)?.value === true;
-  const number = (name: string, fallback: number, min: number, max: number) => int(settings.get(name)?.from ?? `--${name}`, string(name), fallback, min, max);
+  const number = (name: string, fallback: number, min: number, max: number) =>
+    int(settings.get(name)?.from ?? `--${name}`, string(name), fallback, min, max);
 
   const targets = parseTargets(settings.get('target'));
   // The default run: no target named at all.
   const defaultRun = targets.length === 0 && !flag('reference') && !flag('prism');
   const token = string('token');
-  const maxFailures = flag('fail-fast') ? 1 : settings.has('max-failures') ? number('max-failures', 0, 1, 1_000_000) : undefined;
+  const maxFailures = flag('fail-fast')
+    ? 1
+    : settings.has('max-failures')
+      ? number('max-failures', 0, 1, 1_000_000)
+      : undefined;
   return {
     action,
     command,
@@ -166,6 +214,12 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
     configFile,
     // Shorter values ("50" from ${CASES}) are no secrets, and redacting them would garble every report;
     // nor is a target's URL, which every report names (credentials in a URL are refused: values.ts).
-    secrets: secrets.filter((value) => value.length >= FRAGMENT && !targets.some((t) => t.url === value.replace(/\/+$/, '') || t.url === value.replace(/^[^=:/]+=/, '').replace(/\/+$/, ''))),
+    secrets: secrets.filter(
+      (value) =>
+        value.length >= FRAGMENT &&
+        !targets.some(
+          (t) => t.url === value.replace(/\/+$/, '') || t.url === value.replace(/^[^=:/]+=/, '').replace(/\/+$/, ''),
+        ),
+    ),
   };
 }

@@ -10,15 +10,56 @@ import { DEFAULT_DOCUMENT } from '../compat/revision.js';
 export const DEFAULT_COMPAT_DEADLINE_SECONDS = 600;
 
 export const COMPAT_OPTIONS: readonly OptionSpec[] = [
-  { name: 'base', type: 'string', env: 'PLANTSTORE_COMPAT_BASE', value: 'OLD', help: `the old document: a file, or a git revision (origin/main reads origin/main:${DEFAULT_DOCUMENT}; REV:path another file of it). Required` },
-  { name: 'head', type: 'string', env: 'PLANTSTORE_COMPAT_HEAD', value: 'NEW', help: `the new document, a file or a git revision as --base (default: ${DEFAULT_DOCUMENT} in the current directory)` },
+  {
+    name: 'base',
+    type: 'string',
+    env: 'PLANTSTORE_COMPAT_BASE',
+    value: 'OLD',
+    help: `the old document: a file, or a git revision (origin/main reads origin/main:${DEFAULT_DOCUMENT}; REV:path another file of it). Required`,
+  },
+  {
+    name: 'head',
+    type: 'string',
+    env: 'PLANTSTORE_COMPAT_HEAD',
+    value: 'NEW',
+    help: `the new document, a file or a git revision as --base (default: ${DEFAULT_DOCUMENT} in the current directory)`,
+  },
   { name: 'json', type: 'string', env: 'PLANTSTORE_COMPAT_JSON', value: 'FILE', help: 'write the JSON report to FILE' },
-  { name: 'markdown', type: 'string', env: 'PLANTSTORE_COMPAT_MARKDOWN', value: 'FILE', help: 'write the report as Markdown (a pull-request comment, a job summary) to FILE' },
-  { name: 'rules-only', type: 'boolean', env: 'PLANTSTORE_COMPAT_RULES_ONLY', help: 'classify the changes by the rules alone: start no server and run no check' },
+  {
+    name: 'markdown',
+    type: 'string',
+    env: 'PLANTSTORE_COMPAT_MARKDOWN',
+    value: 'FILE',
+    help: 'write the report as Markdown (a pull-request comment, a job summary) to FILE',
+  },
+  {
+    name: 'rules-only',
+    type: 'boolean',
+    env: 'PLANTSTORE_COMPAT_RULES_ONLY',
+    help: 'classify the changes by the rules alone: start no server and run no check',
+  },
   runOption('seed'),
-  { name: 'cases', type: 'string', env: 'PLANTSTORE_CASES', value: 'N', help: 'generated cases per property check (default 20)' },
-  { name: 'timeout', type: 'string', env: 'PLANTSTORE_TIMEOUT', value: 'MS', help: 'deadline of each exchange in milliseconds (default 10000)' },
-  { name: 'deadline', type: 'string', env: 'PLANTSTORE_COMPAT_DEADLINE', value: 'SECONDS', help: `deadline of the whole comparison, which runs in a worker thread ended at it, however busy (default ${DEFAULT_COMPAT_DEADLINE_SECONDS}; exit 2 past it)` },
+  {
+    name: 'cases',
+    type: 'string',
+    env: 'PLANTSTORE_CASES',
+    value: 'N',
+    help: 'generated cases per property check (default 20)',
+  },
+  {
+    name: 'timeout',
+    type: 'string',
+    env: 'PLANTSTORE_TIMEOUT',
+    value: 'MS',
+    help: 'deadline of each exchange in milliseconds (default 10000)',
+  },
+  {
+    name: 'deadline',
+    type: 'string',
+    env: 'PLANTSTORE_COMPAT_DEADLINE',
+    value: 'SECONDS',
+    help: `deadline of the whole comparison, which runs in a worker thread ended at it, however busy (default ${DEFAULT_COMPAT_DEADLINE_SECONDS}; exit 2 past it)`,
+  },
   runOption('no-color'),
   runOption('help'),
 ];
@@ -39,7 +80,12 @@ export interface CompatCliOptions {
 }
 
 export function parseCompatArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): CompatCliOptions {
-  const flags = readFlags(argv, COMPAT_OPTIONS, (word) => `unexpected argument ${JSON.stringify(word)}: give the documents with --base OLD and --head NEW`, ' for compat');
+  const flags = readFlags(
+    argv,
+    COMPAT_OPTIONS,
+    (word) => `unexpected argument ${JSON.stringify(word)}: give the documents with --base OLD and --head NEW`,
+    ' for compat',
+  );
   const given = (name: string) => {
     const o = COMPAT_OPTIONS.find((x) => x.name === name)!;
     return flags[name] !== undefined ? { value: flags[name]!, from: `--${name}` } : fromEnvironment(o, env);
@@ -54,7 +100,10 @@ export function parseCompatArgs(argv: string[], env: NodeJS.ProcessEnv = process
   };
   const action = flags.help ? 'help' : 'compat';
   const base = text('base');
-  if (action === 'compat' && base === undefined) throw new UsageError('compat needs --base OLD: the old document, a file or a git revision (e.g. --base origin/main)');
+  if (action === 'compat' && base === undefined)
+    throw new UsageError(
+      'compat needs --base OLD: the old document, a file or a git revision (e.g. --base origin/main)',
+    );
   return {
     action,
     base,
@@ -76,7 +125,7 @@ export function compatHelpText(): string {
     '',
     'Says which changes from the OLD OpenAPI document to the NEW one break existing',
     'clients or existing servers, and proves each by running it: the checks',
-    "derived from OLD against the reference server serving NEW (what existing",
+    'derived from OLD against the reference server serving NEW (what existing',
     'clients meet), and the checks derived from NEW against the reference serving',
     'OLD (what existing servers do to new clients). Every change is listed with',
     'its JSON pointer, before and after, the side(s) it breaks and its source.',
@@ -84,6 +133,12 @@ export function compatHelpText(): string {
     'Options:',
     ...optionLines(COMPAT_OPTIONS),
   ];
-  out.push('', 'Exit codes: 0 compatible, 1 a change breaks existing clients or servers (as a failing', 'check or an example shows, or as the rules say where execution is not possible),', '2 nothing can be said (a document that cannot be read, bad arguments).', '');
+  out.push(
+    '',
+    'Exit codes: 0 compatible, 1 a change breaks existing clients or servers (as a failing',
+    'check or an example shows, or as the rules say where execution is not possible),',
+    '2 nothing can be said (a document that cannot be read, bad arguments).',
+    '',
+  );
   return out.join('\n');
 }

@@ -42,7 +42,10 @@ export interface DeadlineOptions {
 }
 
 /** compatMain in a worker, ended at --deadline (exit 2, saying so); its exit code otherwise. Bad arguments and --help are answered here. */
-export async function compatWithDeadline(argv: string[], { cwd = process.cwd(), env = process.env, entry = workerEntry }: DeadlineOptions = {}): Promise<number> {
+export async function compatWithDeadline(
+  argv: string[],
+  { cwd = process.cwd(), env = process.env, entry = workerEntry }: DeadlineOptions = {},
+): Promise<number> {
   let deadlineMs: number;
   try {
     const options = parseCompatArgs(argv, env);
@@ -68,7 +71,9 @@ export async function compatWithDeadline(argv: string[], { cwd = process.cwd(), 
   clearTimeout(timer);
   if (outcome === 'deadline') {
     await worker.terminate();
-    complain(`the comparison did not finish within its deadline of ${deadlineMs / 1000} s (--deadline): it was stopped, and wrote no report`);
+    complain(
+      `the comparison did not finish within its deadline of ${deadlineMs / 1000} s (--deadline): it was stopped, and wrote no report`,
+    );
     return 2;
   }
   if (outcome instanceof Error) {

@@ -13,7 +13,11 @@ import { readDocuments, RevisionError } from '../compat/revision.js';
 
 const complain = (message: string) => process.stderr.write(`plantstore-conformance compat: ${message}\n`);
 
-export async function compatMain(argv: string[], cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function compatMain(
+  argv: string[],
+  cwd: string = process.cwd(),
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   let options: CompatCliOptions;
   try {
     options = parseCompatArgs(argv, env);
@@ -35,10 +39,17 @@ export async function compatMain(argv: string[], cwd: string = process.cwd(), en
     return 2;
   }
   try {
-    const [base, head] = documents.refs as [typeof documents.refs[0], typeof documents.refs[0]];
+    const [base, head] = documents.refs as [(typeof documents.refs)[0], (typeof documents.refs)[0]];
     let result: CompatResult;
     try {
-      result = await compat({ base, head, seed: options.seed, cases: options.cases, timeoutMs: options.timeoutMs, rulesOnly: options.rulesOnly });
+      result = await compat({
+        base,
+        head,
+        seed: options.seed,
+        cases: options.cases,
+        timeoutMs: options.timeoutMs,
+        rulesOnly: options.rulesOnly,
+      });
     } catch (err) {
       // A document that cannot be read is the one case where nothing can be said (exit 2); anything else is a fault of this command, said in one line.
       if (err instanceof CompatDocumentError) complain(err.message);

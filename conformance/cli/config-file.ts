@@ -16,7 +16,11 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 
-export const CONFIG_FILE_NAMES = ['plantstore.conformance.json', 'plantstore.conformance.yaml', 'plantstore.conformance.yml'] as const;
+export const CONFIG_FILE_NAMES = [
+  'plantstore.conformance.json',
+  'plantstore.conformance.yaml',
+  'plantstore.conformance.yml',
+] as const;
 
 export class ConfigFileError extends StartError {
   override readonly name = 'ConfigFileError';
@@ -28,7 +32,10 @@ export class ConfigFileError extends StartError {
 /** The configuration file of the working directory, or undefined; two of them is an error (which one wins would be a guess). */
 export function findConfigFile(cwd: string): string | undefined {
   const present = CONFIG_FILE_NAMES.map((name) => join(cwd, name)).filter((file) => existsSync(file));
-  if (present.length > 1) throw new ConfigFileError(`${present.map((f) => f.slice(cwd.length + 1)).join(' and ')} are both here: keep one, or name one with --config`);
+  if (present.length > 1)
+    throw new ConfigFileError(
+      `${present.map((f) => f.slice(cwd.length + 1)).join(' and ')} are both here: keep one, or name one with --config`,
+    );
   return present[0];
 }
 
@@ -57,24 +64,37 @@ export function readConfigFile(file: string, env: NodeJS.ProcessEnv, restricted 
   try {
     parsed = file.endsWith('.json') ? JSON.parse(text) : (requireFromHere('yaml') as typeof Yaml).parse(text);
   } catch (err) {
-    throw new ConfigFileError(`${file} is not ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${(err as Error).message.split('\n')[0]}`);
+    throw new ConfigFileError(
+      `${file} is not ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${(err as Error).message.split('\n')[0]}`,
+    );
   }
   if (parsed === null || parsed === undefined) return { values: {}, substituted: [] };
-  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigFileError(`${file}: the file holds a mapping of option names to values (target: …, token: …)`);
+  if (typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new ConfigFileError(`${file}: the file holds a mapping of option names to values (target: …, token: …)`);
   const values: Record<string, unknown> = {};
   const substituted: string[] = [];
-  for (const [key, value] of Object.entries(parsed)) values[key] = substitute(value, env, `${file}: ${key}`, substituted, restricted);
+  for (const [key, value] of Object.entries(parsed))
+    values[key] = substitute(value, env, `${file}: ${key}`, substituted, restricted);
   return { values, substituted };
 }
 
 const REFERENCE = /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /** `value` with ${VAR}, ${VAR:-default} and $$ replaced in every string it holds; each value a VAR gave is pushed on `substituted`. */
-export function substitute(value: unknown, env: NodeJS.ProcessEnv, where: string, substituted: string[] = [], restricted = false): unknown {
+export function substitute(
+  value: unknown,
+  env: NodeJS.ProcessEnv,
+  where: string,
+  substituted: string[] = [],
+  restricted = false,
+): unknown {
   if (typeof value === 'string') {
     return value.replace(REFERENCE, (whole, name: string | undefined, fallback: string | undefined) => {
       if (whole === '$$') return '$';
-      if (restricted && !Object.hasOwn(env, name!)) throw new ConfigFileError(`${where}: \${${name}} is not a variable this run may read (the GitHub Action's \`config-variables\` input names those a configuration file may use)`);
+      if (restricted && !Object.hasOwn(env, name!))
+        throw new ConfigFileError(
+          `${where}: \${${name}} is not a variable this run may read (the GitHub Action's \`config-variables\` input names those a configuration file may use)`,
+        );
       const set = Object.hasOwn(env, name!) ? env[name!] : undefined;
       if (set !== undefined && set !== '') {
         substituted.push(set);
@@ -82,10 +102,15 @@ export function substitute(value: unknown, env: NodeJS.ProcessEnv, where: string
       }
       if (fallback !== undefined) return fallback;
       if (set === '') return '';
-      throw new ConfigFileError(`${where}: \${${name}} is not set in the environment (write \${${name}:-default} for a default)`);
+      throw new ConfigFileError(
+        `${where}: \${${name}} is not set in the environment (write \${${name}:-default} for a default)`,
+      );
     });
   }
   if (Array.isArray(value)) return value.map((item) => substitute(item, env, where, substituted, restricted));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, env, where, substituted, restricted)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, substitute(v, env, where, substituted, restricted)]),
+    );
   return value;
 }

@@ -8,6 +8,7 @@ export function listChecks(ids?: string[]): string {
   const idWidth = Math.max(...checks.map((c) => c.id.length));
   const sourceWidth = Math.min(60, Math.max(...checks.map((c) => source(c).length)));
   const lines = [`${'ID'.padEnd(idWidth)}  LEVEL   ${'SOURCE'.padEnd(sourceWidth)}  TITLE`];
-  for (const c of checks) lines.push(`${c.id.padEnd(idWidth)}  ${c.level.padEnd(6)}  ${source(c).padEnd(sourceWidth)}  ${c.title}`);
+  for (const c of checks)
+    lines.push(`${c.id.padEnd(idWidth)}  ${c.level.padEnd(6)}  ${source(c).padEnd(sourceWidth)}  ${c.title}`);
   return `${lines.join('\n')}\n`;
 }

@@ -33,10 +33,14 @@ function quickAction(argv: string[]): 'help' | 'version' | undefined {
   return rest[0] === '--help' || rest[0] === '-h' ? 'help' : rest[0] === '--version' ? 'version' : undefined;
 }
 
-export async function main(argv: string[], { env = process.env, cwd = process.cwd(), policy }: MainContext = {}): Promise<number> {
+export async function main(
+  argv: string[],
+  { env = process.env, cwd = process.cwd(), policy }: MainContext = {},
+): Promise<number> {
   // `compat` has its own options and reports (conformance/compat/, docs/compatibility.md).
   // It runs in a worker thread, ended at its deadline however busy (compat-deadline.ts).
-  if (argv[0] === 'compat') return (await import('./compat-deadline.js')).compatWithDeadline(argv.slice(1), { cwd, env });
+  if (argv[0] === 'compat')
+    return (await import('./compat-deadline.js')).compatWithDeadline(argv.slice(1), { cwd, env });
   const quick = quickAction(argv);
   if (quick === 'help') {
     process.stdout.write(helpText());

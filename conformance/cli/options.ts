@@ -21,40 +21,135 @@ export interface OptionSpec {
 type OptionRow = Omit<OptionSpec, 'env'> & { env?: string | null };
 
 const ROWS: OptionRow[] = [
-  { name: 'target', type: 'string', multiple: true, envSeparator: 'space', value: '[NAME=]URL', help: "a target's base URL, which may carry a path prefix; NAME= names its column (repeatable; in the environment, separated by spaces)" },
-  { name: 'token', type: 'string', value: 'TOKEN', help: 'the bearer token the targets accept (default: a well-formed placeholder, for targets that accept any)' },
-  { name: 'header', short: 'H', type: 'string', multiple: true, envSeparator: 'newline', value: '"NAME: VALUE"', help: 'a header sent with every request to the targets, e.g. an API gateway\'s x-api-key (repeatable; in the environment, one per line); reports show its value as <redacted> when its name looks secret' },
-  { name: 'wait-for', type: 'string', value: 'SECONDS', help: 'wait up to SECONDS for each target to answer at all before checking it (a server still starting)' },
+  {
+    name: 'target',
+    type: 'string',
+    multiple: true,
+    envSeparator: 'space',
+    value: '[NAME=]URL',
+    help: "a target's base URL, which may carry a path prefix; NAME= names its column (repeatable; in the environment, separated by spaces)",
+  },
+  {
+    name: 'token',
+    type: 'string',
+    value: 'TOKEN',
+    help: 'the bearer token the targets accept (default: a well-formed placeholder, for targets that accept any)',
+  },
+  {
+    name: 'header',
+    short: 'H',
+    type: 'string',
+    multiple: true,
+    envSeparator: 'newline',
+    value: '"NAME: VALUE"',
+    help: "a header sent with every request to the targets, e.g. an API gateway's x-api-key (repeatable; in the environment, one per line); reports show its value as <redacted> when its name looks secret",
+  },
+  {
+    name: 'wait-for',
+    type: 'string',
+    value: 'SECONDS',
+    help: 'wait up to SECONDS for each target to answer at all before checking it (a server still starting)',
+  },
   { name: 'reference', type: 'boolean', help: "start the project's own server on a free loopback port and check it" },
-  { name: 'prism', type: 'boolean', help: 'start a Prism 5.14.2 mock of the document on a free loopback port and check it; its column informs and never fails the run by itself' },
-  { name: 'divergences', type: 'string', value: 'FILE', help: "the Prism mock's expected divergences (default: conformance/differential/divergences/prism.json)" },
-  { name: 'invalid-token', type: 'boolean', help: 'the targets accept only some tokens: a random token they accept is then a failure of PS-AUTH-006, not a skip' },
+  {
+    name: 'prism',
+    type: 'boolean',
+    help: 'start a Prism 5.14.2 mock of the document on a free loopback port and check it; its column informs and never fails the run by itself',
+  },
+  {
+    name: 'divergences',
+    type: 'string',
+    value: 'FILE',
+    help: "the Prism mock's expected divergences (default: conformance/differential/divergences/prism.json)",
+  },
+  {
+    name: 'invalid-token',
+    type: 'boolean',
+    help: 'the targets accept only some tokens: a random token they accept is then a failure of PS-AUTH-006, not a skip',
+  },
   { name: 'seed', type: 'string', value: 'N', help: 'seed of the generated cases (default: random; always printed)' },
-  { name: 'id-offset', type: 'string', value: 'N', help: 'with the seed, decides the plant ids sent (default 0): a rerun with one --seed against the same long-lived target gives another N; the run prints it' },
+  {
+    name: 'id-offset',
+    type: 'string',
+    value: 'N',
+    help: 'with the seed, decides the plant ids sent (default 0): a rerun with one --seed against the same long-lived target gives another N; the run prints it',
+  },
   { name: 'cases', type: 'string', value: 'N', help: 'generated cases per property check (default 50)' },
-  { name: 'timeout', type: 'string', value: 'MS', help: 'deadline of each exchange in milliseconds, from connecting to the last byte of the answer (default 10000)' },
+  {
+    name: 'timeout',
+    type: 'string',
+    value: 'MS',
+    help: 'deadline of each exchange in milliseconds, from connecting to the last byte of the answer (default 10000)',
+  },
   { name: 'concurrency', type: 'string', value: 'N', help: 'checks in flight per target (default 4)' },
-  { name: 'rate-limit', type: 'string', value: 'N', help: 'at most N requests per second to each target; a 429 or 503 with Retry-After is waited out and retried either way' },
-  { name: 'only', type: 'string', value: 'IDS', help: 'run only these checks (comma-separated IDs; --list shows them)' },
-  { name: 'no-infer', type: 'string', value: 'LIST', help: 'switch off inferences the state checks rest on (comma-separated: resource, read-back, listed, delete, update, limit, filter; docs/checks.md says what each infers); a check that rests on one is then skip' },
+  {
+    name: 'rate-limit',
+    type: 'string',
+    value: 'N',
+    help: 'at most N requests per second to each target; a 429 or 503 with Retry-After is waited out and retried either way',
+  },
+  {
+    name: 'only',
+    type: 'string',
+    value: 'IDS',
+    help: 'run only these checks (comma-separated IDs; --list shows them)',
+  },
+  {
+    name: 'no-infer',
+    type: 'string',
+    value: 'LIST',
+    help: 'switch off inferences the state checks rest on (comma-separated: resource, read-back, listed, delete, update, limit, filter; docs/checks.md says what each infers); a check that rests on one is then skip',
+  },
   { name: 'strict', type: 'boolean', help: 'count non-strict outcomes as failures' },
-  { name: 'max-failures', type: 'string', value: 'N', help: 'stop starting checks once N have failed; the checks not run are skip' },
+  {
+    name: 'max-failures',
+    type: 'string',
+    value: 'N',
+    help: 'stop starting checks once N have failed; the checks not run are skip',
+  },
   { name: 'fail-fast', type: 'boolean', help: 'stop at the first failure (--max-failures 1)' },
   { name: 'json', type: 'string', value: 'FILE', help: 'write the JSON report to FILE' },
   { name: 'junit', type: 'string', value: 'FILE', help: 'write a JUnit XML report to FILE' },
   { name: 'html', type: 'string', value: 'FILE', help: 'write a self-contained HTML report to FILE' },
-  { name: 'har', type: 'string', value: 'FILE', help: "write every exchange with the targets to FILE as HAR 1.2 (a browser's network panel opens it), credentials redacted" },
-  { name: 'reports', type: 'string', value: 'DIR', help: 'write conformance.json, conformance.junit.xml and conformance.html to DIR (the default run: reports)' },
-  { name: 'spec', type: 'string', value: 'FILE', help: 'the OpenAPI document (default: spec/openapi.yaml); the reference server serves it too and Prism mocks it' },
-  { name: 'no-color', type: 'boolean', env: 'NO_COLOR', help: 'no colours in the output (also when the output is not a terminal)' },
-  { name: 'config', type: 'string', value: 'FILE', help: 'read options from FILE (default: plantstore.conformance.json or .yaml in the working directory, if there is one)' },
+  {
+    name: 'har',
+    type: 'string',
+    value: 'FILE',
+    help: "write every exchange with the targets to FILE as HAR 1.2 (a browser's network panel opens it), credentials redacted",
+  },
+  {
+    name: 'reports',
+    type: 'string',
+    value: 'DIR',
+    help: 'write conformance.json, conformance.junit.xml and conformance.html to DIR (the default run: reports)',
+  },
+  {
+    name: 'spec',
+    type: 'string',
+    value: 'FILE',
+    help: 'the OpenAPI document (default: spec/openapi.yaml); the reference server serves it too and Prism mocks it',
+  },
+  {
+    name: 'no-color',
+    type: 'boolean',
+    env: 'NO_COLOR',
+    help: 'no colours in the output (also when the output is not a terminal)',
+  },
+  {
+    name: 'config',
+    type: 'string',
+    value: 'FILE',
+    help: 'read options from FILE (default: plantstore.conformance.json or .yaml in the working directory, if there is one)',
+  },
   { name: 'list', env: null, type: 'boolean', help: 'list the checks (ID, level, source, title) and exit' },
   { name: 'help', short: 'h', env: null, type: 'boolean', help: 'show this help and exit' },
   { name: 'version', env: null, type: 'boolean', help: 'show the version and exit' },
 ];
 
 /** Every option, in the order --help lists them. */
-export const OPTIONS: readonly OptionSpec[] = ROWS.map(({ env, ...o }) => (env === null ? o : { ...o, env: env ?? `PLANTSTORE_${o.name.toUpperCase().replace(/-/g, '_')}` }));
+export const OPTIONS: readonly OptionSpec[] = ROWS.map(({ env, ...o }) =>
+  env === null ? o : { ...o, env: env ?? `PLANTSTORE_${o.name.toUpperCase().replace(/-/g, '_')}` },
+);
 
 /** The subcommands; `run` is the default. `compat` (conformance/compat/) parses its own options. */
 export const COMMANDS = ['run', 'compat'] as const;
@@ -114,7 +209,16 @@ export function runOption(name: string): OptionSpec {
 
 /** --help's text, from OPTIONS. */
 export function helpText(): string {
-  const out = ['Usage: plantstore-conformance [run] [options]', '       plantstore-conformance compat --base OLD [--head NEW] (compat --help)', '       plantstore-conformance --list | --help | --version', '', INTRO, '', 'Options:', ...optionLines(OPTIONS)];
+  const out = [
+    'Usage: plantstore-conformance [run] [options]',
+    '       plantstore-conformance compat --base OLD [--head NEW] (compat --help)',
+    '       plantstore-conformance --list | --help | --version',
+    '',
+    INTRO,
+    '',
+    'Options:',
+    ...optionLines(OPTIONS),
+  ];
   out.push('', EPILOGUE, '');
   return out.join('\n');
 }

@@ -94,17 +94,23 @@ function readInputs(options: CliOptions): Inputs | undefined {
 const named = (t: Target) => `${t.name} (${t.url})`;
 
 /** Lines on stderr as the run goes: at a terminal, one that updates in place; elsewhere (CI), a plain line per target and event. */
-function progress(tty: boolean): { onEvent: (e: RunEvent) => void; onProgress?: (done: number, total: number, target: string, id: string) => void } {
+function progress(tty: boolean): {
+  onEvent: (e: RunEvent) => void;
+  onProgress?: (done: number, total: number, target: string, id: string) => void;
+} {
   const line = (text: string) => say(tty ? `\r\x1b[K${text}\n` : `${text}\n`);
   return {
     onEvent: (e) => {
-      if (e.kind === 'waiting') line(`${named(e.target)}: waiting up to ${formatMs(e.waitMs)} for it to answer (--wait-for)`);
+      if (e.kind === 'waiting')
+        line(`${named(e.target)}: waiting up to ${formatMs(e.waitMs)} for it to answer (--wait-for)`);
       else if (e.kind === 'answered') line(`${named(e.target)}: answered after ${formatSeconds(e.afterMs)}`);
       else if (e.kind === 'still-down') line(`${named(e.target)}: still no answer after ${formatSeconds(e.afterMs)}`);
       else if (e.kind === 'checking' && !tty && e.checks > 0) line(`${named(e.target)}: running ${e.checks} checks`);
       else if (e.kind === 'done' && !tty && !e.result.diagnosis) {
         const s = e.result.summary;
-        line(`${named(e.target)}: done in ${formatSeconds(e.ms)}: ${s.pass} pass, ${s['non-strict']} non-strict, ${s.fail} fail, ${s.skip} skip, ${s.error} error`);
+        line(
+          `${named(e.target)}: done in ${formatSeconds(e.ms)}: ${s.pass} pass, ${s['non-strict']} non-strict, ${s.fail} fail, ${s.skip} skip, ${s.error} error`,
+        );
       }
     },
     onProgress: tty ? (done, total, target, id) => say(`\r\x1b[K[${target} ${done}/${total}] ${id}`) : undefined,
@@ -112,11 +118,19 @@ function progress(tty: boolean): { onEvent: (e: RunEvent) => void; onProgress?: 
 }
 
 /** Runs the catalog against every target (with progress on stderr), and compares the Prism mock's results with its divergence file. */
-async function runChecks(options: CliOptions, inputs: Inputs, targets: Target[], har: HarWriter | undefined): Promise<Omit<RunResult, 'matrix' | 'lint'>> {
+async function runChecks(
+  options: CliOptions,
+  inputs: Inputs,
+  targets: Target[],
+  har: HarWriter | undefined,
+): Promise<Omit<RunResult, 'matrix' | 'lint'>> {
   const tty = process.stderr.isTTY === true;
   // A token of fewer than 8 characters is in every other word: the reports replace it only where the requests use it.
   const short = targets.filter((t) => !echoesRedactable(t.token));
-  if (short.length > 0) complain(`warning: the token of ${short.map(named).join(', ')} is shorter than 8 characters: the reports write it as $PLANTSTORE_TOKEN where the requests use it (the Authorization field), but cannot redact it from what a target echoes`);
+  if (short.length > 0)
+    complain(
+      `warning: the token of ${short.map(named).join(', ')} is shorter than 8 characters: the reports write it as $PLANTSTORE_TOKEN where the requests use it (the Authorization field), but cannot redact it from what a target echoes`,
+    );
   const { onEvent, onProgress } = progress(tty);
   const results = await run({
     model: inputs.model,
@@ -138,9 +152,22 @@ async function runChecks(options: CliOptions, inputs: Inputs, targets: Target[],
   });
   if (tty) say('\r\x1b[K');
   const file = inputs.divergenceFile;
-  const divergences = file ? results.filter((t) => t.target.role === 'prism').map((t) => compareDivergences(t, file, options.divergences)) : [];
-  const coverage = computeCoverage(inputs.model, results, new Map(results.map((t) => [t.target.name, t.observed ?? []])));
-  return { seed: options.seed, ...(options.idOffset !== 0 ? { idOffset: options.idOffset } : {}), strict: options.strict, targets: results, divergences, coverage };
+  const divergences = file
+    ? results.filter((t) => t.target.role === 'prism').map((t) => compareDivergences(t, file, options.divergences))
+    : [];
+  const coverage = computeCoverage(
+    inputs.model,
+    results,
+    new Map(results.map((t) => [t.target.name, t.observed ?? []])),
+  );
+  return {
+    seed: options.seed,
+    ...(options.idOffset !== 0 ? { idOffset: options.idOffset } : {}),
+    strict: options.strict,
+    targets: results,
+    divergences,
+    coverage,
+  };
 }
 
 /** Prints the console report (the diagnoses were printed already), writes the report files, and returns the exit code. */
@@ -148,11 +175,13 @@ function report(result: RunResult, options: CliOptions, color: boolean): 0 | 1 |
   // The default run is the project's own: its lint warnings are for us (and for `npm run lint:spec`).
   // A run against a --target with the shipped document lists lint errors only: the teams that run it
   // cannot act on the document's warnings. With a document of their own (--spec), they are counted.
-  const lint = options.targets.length === 0 ? 'warnings' : resolve(options.spec) === resolve(OPENAPI_PATH) ? 'none' : 'count';
+  const lint =
+    options.targets.length === 0 ? 'warnings' : resolve(options.spec) === resolve(OPENAPI_PATH) ? 'none' : 'count';
   process.stdout.write(renderConsole(result, { color, lint, diagnoses: false, narrow: options.only !== undefined }));
   const written = writeReports(result, options);
   if (options.har) written.push(options.har);
-  if (written.length > 0) process.stdout.write(`Reports: ${written.map((f) => relative(process.cwd(), f) || f).join(', ')}\n`);
+  if (written.length > 0)
+    process.stdout.write(`Reports: ${written.map((f) => relative(process.cwd(), f) || f).join(', ')}\n`);
   for (const t of decidingTargets(result.targets)) {
     if (t.unreachable && !t.diagnosis) complain(`gave up on ${named(t.target)}: ${t.unreachable}`);
   }

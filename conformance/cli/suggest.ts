@@ -21,7 +21,11 @@ export function closest(word: string, candidates: readonly string[]): string | u
 }
 
 /** ` (did you mean X?)`, or '' when nothing is close. */
-export function didYouMean(word: string, candidates: readonly string[], show: (candidate: string) => string = (c) => c): string {
+export function didYouMean(
+  word: string,
+  candidates: readonly string[],
+  show: (candidate: string) => string = (c) => c,
+): string {
   const near = closest(word, candidates);
   return near === undefined ? '' : ` (did you mean ${show(near)}?)`;
 }

@@ -13,7 +13,14 @@ export interface BodyLike {
   content?: Record<string, { schema?: unknown }>;
 }
 
-export function requestBodyDelta(changes: Changes, base: OpenApiDocument, head: OpenApiDocument, b: OperationLocation, h: OperationLocation, label: string): void {
+export function requestBodyDelta(
+  changes: Changes,
+  base: OpenApiDocument,
+  head: OpenApiDocument,
+  b: OperationLocation,
+  h: OperationLocation,
+  label: string,
+): void {
   const rb = b.operation.requestBody;
   const hb = h.operation.requestBody;
   const usage = `request body of ${label}`;
@@ -32,10 +39,25 @@ export function requestBodyDelta(changes: Changes, base: OpenApiDocument, head: 
       bearing: added
         ? body.required
           ? bearing(usage, 'request', 'tighter', 'existing clients send no body, which is now required')
-          : bearing(usage, 'request', 'unknown', 'an optional body existing servers never expected: whether they ignore or refuse it is not said by either document')
+          : bearing(
+              usage,
+              'request',
+              'unknown',
+              'an optional body existing servers never expected: whether they ignore or refuse it is not said by either document',
+            )
         : body.required
-          ? bearing(usage, 'request', 'looser', 'existing servers require a body; a client following the new document sends none')
-          : bearing(usage, 'request', 'unknown', 'existing clients may still send the body: whether a server following the new document ignores or refuses it is not said'),
+          ? bearing(
+              usage,
+              'request',
+              'looser',
+              'existing servers require a body; a client following the new document sends none',
+            )
+          : bearing(
+              usage,
+              'request',
+              'unknown',
+              'existing clients may still send the body: whether a server following the new document ignores or refuses it is not said',
+            ),
     });
     return;
   }
@@ -43,10 +65,18 @@ export function requestBodyDelta(changes: Changes, base: OpenApiDocument, head: 
   const after = resolveObject(head, hb as BodyLike, hp);
   changes.claim(childPointer(before.pointer, 'required'), childPointer(after.pointer, 'required'));
   if ((before.value.required === true) !== (after.value.required === true)) {
-    requiredFlip(changes, { pointer: before.pointer, was: before.value.required }, { pointer: after.pointer, is: after.value.required }, 'request body', usage, SOURCES.requestBody, {
-      tighter: 'an existing client that sends no body is now refused',
-      looser: 'a new client may send no body, which existing servers refuse',
-    });
+    requiredFlip(
+      changes,
+      { pointer: before.pointer, was: before.value.required },
+      { pointer: after.pointer, is: after.value.required },
+      'request body',
+      usage,
+      SOURCES.requestBody,
+      {
+        tighter: 'an existing client that sends no body is now refused',
+        looser: 'a new client may send no body, which existing servers refuse',
+      },
+    );
   }
   mediaTypesDelta(changes, base, head, before, after, usage, 'request');
 }
@@ -58,7 +88,15 @@ export function requestBodyDelta(changes: Changes, base: OpenApiDocument, head: 
  * clients that cannot read it, one removed makes existing servers' answers
  * undeclared.
  */
-export function mediaTypesDelta(changes: Changes, base: OpenApiDocument, head: OpenApiDocument, before: { value: BodyLike; pointer: string }, after: { value: BodyLike; pointer: string }, usage: string, role: 'request' | 'response'): void {
+export function mediaTypesDelta(
+  changes: Changes,
+  base: OpenApiDocument,
+  head: OpenApiDocument,
+  before: { value: BodyLike; pointer: string },
+  after: { value: BodyLike; pointer: string },
+  usage: string,
+  role: 'request' | 'response',
+): void {
   const bc = before.value.content ?? {};
   const hc = after.value.content ?? {};
   const norm = (t: string) => t.toLowerCase().replace(/\s+/g, '');
@@ -68,13 +106,25 @@ export function mediaTypesDelta(changes: Changes, base: OpenApiDocument, head: O
   const whyGone = (t: string) =>
     role === 'request'
       ? bearing(usage, role, 'tighter', `existing clients that send ${t} are refused (415)`)
-      : bearing(usage, role, 'both', `existing servers that answer ${t} now answer what the document does not declare, and existing clients that read ${t} get the answer in another media type from a server following the new document`);
+      : bearing(
+          usage,
+          role,
+          'both',
+          `existing servers that answer ${t} now answer what the document does not declare, and existing clients that read ${t} get the answer in another media type from a server following the new document`,
+        );
   const whyCome = (t: string) =>
     role === 'request'
       ? bearing(usage, role, 'looser', `a new client may send ${t}, which existing servers refuse (415)`)
       : bearing(usage, role, 'looser', `an answer may now come as ${t}, which existing clients were not told to read`);
   const presence = (t: string, pointer: string, gone: boolean) =>
-    changes.presence(gone, { keyword: 'content', pointer, value: t, what: `media type ${t} ${gone ? 'removed from' : 'added to'} the ${usage}`, source: SOURCES.mediaType, bearing: gone ? whyGone(t) : whyCome(t) });
+    changes.presence(gone, {
+      keyword: 'content',
+      pointer,
+      value: t,
+      what: `media type ${t} ${gone ? 'removed from' : 'added to'} the ${usage}`,
+      source: SOURCES.mediaType,
+      bearing: gone ? whyGone(t) : whyCome(t),
+    });
   for (const [n, t] of bKeys) {
     const bp = childPointer(before.pointer, 'content', t);
     const ht = hKeys.get(n);
@@ -86,11 +136,19 @@ export function mediaTypesDelta(changes: Changes, base: OpenApiDocument, head: O
     changes.claim(childPointer(bp, 'schema'), childPointer(hp, 'schema'));
     const bs = bc[t]!.schema;
     const hs = hc[ht]!.schema;
-    if (bs !== undefined || hs !== undefined) addSchema(changes, base, head, { schema: bs ?? {}, pointer: childPointer(bp, 'schema') }, { schema: hs ?? {}, pointer: childPointer(hp, 'schema') }, usage, role);
+    if (bs !== undefined || hs !== undefined)
+      addSchema(
+        changes,
+        base,
+        head,
+        { schema: bs ?? {}, pointer: childPointer(bp, 'schema') },
+        { schema: hs ?? {}, pointer: childPointer(hp, 'schema') },
+        usage,
+        role,
+      );
   }
   for (const [n, t] of hKeys) if (!bKeys.has(n)) presence(t, childPointer(after.pointer, 'content', t), false);
 }
-
 
 /**
  * The Plant Store's create operation "returns the stored plant record": the
@@ -104,14 +162,40 @@ export function echoDelta(changes: Changes, base: OpenApiDocument, head: OpenApi
   const echoed = (doc: OpenApiDocument) => {
     try {
       const create = createOperation(doc);
-      const success = Object.keys(create.operation.responses ?? {}).filter((s) => s.startsWith('2')).sort()[0];
-      const media = (body: BodyLike | undefined) => (body?.content ? (body.content['application/json'] ?? Object.values(body.content)[0]) : undefined);
-      const answer = success !== undefined ? media(resolveObject(doc, create.operation.responses[success] as BodyLike, childPointer(create.pointer, 'responses', success)).value) : undefined;
-      const request = create.operation.requestBody !== undefined ? media(resolveObject(doc, create.operation.requestBody as BodyLike, childPointer(create.pointer, 'requestBody')).value) : undefined;
+      const success = Object.keys(create.operation.responses ?? {})
+        .filter((s) => s.startsWith('2'))
+        .sort()[0];
+      const media = (body: BodyLike | undefined) =>
+        body?.content ? (body.content['application/json'] ?? Object.values(body.content)[0]) : undefined;
+      const answer =
+        success !== undefined
+          ? media(
+              resolveObject(
+                doc,
+                create.operation.responses[success] as BodyLike,
+                childPointer(create.pointer, 'responses', success),
+              ).value,
+            )
+          : undefined;
+      const request =
+        create.operation.requestBody !== undefined
+          ? media(
+              resolveObject(doc, create.operation.requestBody as BodyLike, childPointer(create.pointer, 'requestBody'))
+                .value,
+            )
+          : undefined;
       if (answer?.schema === undefined || request?.schema === undefined || success === undefined) return undefined;
       const answerPointer = childPointer(create.pointer, 'responses', success, 'content', 'application/json', 'schema');
-      const sent = new Set(flattenObject(doc, request.schema, childPointer(create.pointer, 'requestBody', 'content', 'application/json', 'schema')).fields.map((f) => f.name));
-      const names = flattenObject(doc, answer.schema, answerPointer).fields.map((f) => f.name).filter((n) => sent.has(n));
+      const sent = new Set(
+        flattenObject(
+          doc,
+          request.schema,
+          childPointer(create.pointer, 'requestBody', 'content', 'application/json', 'schema'),
+        ).fields.map((f) => f.name),
+      );
+      const names = flattenObject(doc, answer.schema, answerPointer)
+        .fields.map((f) => f.name)
+        .filter((n) => sent.has(n));
       return { names, pointer: answerPointer, label: `${create.method} ${create.path}`, status: success };
     } catch {
       return undefined;
@@ -122,8 +206,12 @@ export function echoDelta(changes: Changes, base: OpenApiDocument, head: OpenApi
   if (!before || !after || before.label !== after.label) return;
   const usage = `${after.status} answer of ${after.label} (what it carries back)`;
   // Said once: where a property of the answer came or went, what it carries back joins that change.
-  const sameProperty = (name: string) => (c: { member?: string; instancePath?: Array<string | number>; bearings: Array<{ role: string; usage: string }> }) =>
-    c.member === name && (c.instancePath?.length ?? 0) === 0 && c.bearings.some((b) => b.role === 'response' && b.usage === `${after.status} answer of ${after.label}`);
+  const sameProperty =
+    (name: string) =>
+    (c: { member?: string; instancePath?: Array<string | number>; bearings: Array<{ role: string; usage: string }> }) =>
+      c.member === name &&
+      (c.instancePath?.length ?? 0) === 0 &&
+      c.bearings.some((b) => b.role === 'response' && b.usage === `${after.status} answer of ${after.label}`);
   for (const name of after.names.filter((n) => !before.names.includes(n))) {
     changes.addOrJoin(
       {
@@ -135,7 +223,12 @@ export function echoDelta(changes: Changes, base: OpenApiDocument, head: OpenApi
         detail: name,
         what: `the answer must now carry back ${name}`,
         source: SOURCES.echo,
-        bearing: bearing(usage, 'response', 'tighter', `an existing server does not know ${name}: it drops it from the stored plant, and its answer lacks what a new client sent`),
+        bearing: bearing(
+          usage,
+          'response',
+          'tighter',
+          `an existing server does not know ${name}: it drops it from the stored plant, and its answer lacks what a new client sent`,
+        ),
       },
       sameProperty(name),
     );
@@ -151,7 +244,12 @@ export function echoDelta(changes: Changes, base: OpenApiDocument, head: OpenApi
         detail: name,
         what: `the answer no longer carries back ${name}`,
         source: SOURCES.echo,
-        bearing: bearing(usage, 'response', 'looser', `existing clients send ${name} and expect it back; a server following the new document need not keep it`),
+        bearing: bearing(
+          usage,
+          'response',
+          'looser',
+          `existing clients send ${name} and expect it back; a server following the new document need not keep it`,
+        ),
       },
       sameProperty(name),
     );

@@ -95,7 +95,8 @@ export function sidesOf(effect: Effect, role: Role): { clients: SideVerdict; ser
   if (effect === 'unknown') return { clients: 'unknown', servers: 'unknown' };
   if (effect === 'both') return { clients: 'breaks', servers: 'breaks' };
   const fewer = effect === 'tighter';
-  if (role === 'response') return { clients: fewer ? 'compatible' : 'breaks', servers: fewer ? 'breaks' : 'compatible' };
+  if (role === 'response')
+    return { clients: fewer ? 'compatible' : 'breaks', servers: fewer ? 'breaks' : 'compatible' };
   return { clients: fewer ? 'breaks' : 'compatible', servers: fewer ? 'compatible' : 'breaks' };
 }
 
@@ -105,9 +106,13 @@ export function whyOf(effect: Effect, role: Role, reason?: string): string {
   const what = role === 'response' ? 'an answer' : 'a request';
   switch (effect) {
     case 'tighter':
-      return role === 'response' ? `fewer answers are valid: an existing server's answer can now be invalid` : `fewer requests are valid: a request an existing client sends can now be refused`;
+      return role === 'response'
+        ? `fewer answers are valid: an existing server's answer can now be invalid`
+        : `fewer requests are valid: a request an existing client sends can now be refused`;
     case 'looser':
-      return role === 'response' ? `more answers are valid: an answer can now hold what existing clients were told cannot come` : `more requests are valid: a new client can send what an existing server refuses`;
+      return role === 'response'
+        ? `more answers are valid: an answer can now hold what existing clients were told cannot come`
+        : `more requests are valid: a new client can send what an existing server refuses`;
     case 'both':
       return `${what} valid before can be invalid now, and the other way round`;
     case 'unknown':

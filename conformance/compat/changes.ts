@@ -6,12 +6,24 @@
 import { resolveReference, type OpenApiDocument } from '../../spec/openapi.js';
 import { childPointer } from '../../spec/schema-keywords.js';
 import type { Source } from '../checks/types.js';
-import { sidesOf, whyOf, worse, type Bearing, type Change, type Effect, type Role, type SideVerdict } from './change.js';
+import {
+  sidesOf,
+  whyOf,
+  worse,
+  type Bearing,
+  type Change,
+  type Effect,
+  type Role,
+  type SideVerdict,
+} from './change.js';
 import { compareSchemas } from './schema-diff.js';
 import type { SchemaDelta } from './schema-delta.js';
 
 /** One change as a rule finds it, bearing on one place; Changes merges the bearings of one change. */
-export type Draft = Pick<Change, 'keyword' | 'pointer' | 'basePointer' | 'before' | 'after' | 'what' | 'source' | 'instancePath' | 'member'> & { detail?: string; bearing: Bearing };
+export type Draft = Pick<
+  Change,
+  'keyword' | 'pointer' | 'basePointer' | 'before' | 'after' | 'what' | 'source' | 'instancePath' | 'member'
+> & { detail?: string; bearing: Bearing };
 
 export class Changes {
   private readonly byKey = new Map<string, Omit<Change, 'id'>>();
@@ -76,13 +88,27 @@ function bear(change: Omit<Change, 'id'>, b: Bearing): void {
   change.servers = worse(change.servers, b.servers);
 }
 
-export function bearing(usage: string, role: Role, effect: Effect, why?: string, sides?: { clients: SideVerdict; servers: SideVerdict }): Bearing {
+export function bearing(
+  usage: string,
+  role: Role,
+  effect: Effect,
+  why?: string,
+  sides?: { clients: SideVerdict; servers: SideVerdict },
+): Bearing {
   const s = sides ?? sidesOf(effect, role);
   return { usage, role, effect, ...s, why: whyOf(effect, role, why) };
 }
 
 /** Schema deltas as changes: each bears on the place the schema describes, as a request or an answer. */
-export function addSchema(changes: Changes, base: OpenApiDocument, head: OpenApiDocument, b: { schema: unknown; pointer: string }, h: { schema: unknown; pointer: string }, usage: string, role: Role): void {
+export function addSchema(
+  changes: Changes,
+  base: OpenApiDocument,
+  head: OpenApiDocument,
+  b: { schema: unknown; pointer: string },
+  h: { schema: unknown; pointer: string },
+  usage: string,
+  role: Role,
+): void {
   const { deltas, visitedBase, visitedHead } = compareSchemas(base, head, b.schema, b.pointer, h.schema, h.pointer);
   for (const p of visitedBase) changes.claimedBase.add(p);
   for (const p of visitedHead) changes.claimedHead.add(p);
@@ -111,7 +137,15 @@ export function resolveObject<T>(doc: OpenApiDocument, node: T, pointer: string)
   return resolveReference(doc, node, pointer);
 }
 
-export function requiredFlip(changes: Changes, b: { pointer: string; was?: boolean }, h: { pointer: string; is?: boolean }, name: string, usage: string, source: Source, why: { tighter: string; looser: string }): void {
+export function requiredFlip(
+  changes: Changes,
+  b: { pointer: string; was?: boolean },
+  h: { pointer: string; is?: boolean },
+  name: string,
+  usage: string,
+  source: Source,
+  why: { tighter: string; looser: string },
+): void {
   const nowRequired = h.is === true;
   changes.add({
     keyword: 'required',

@@ -122,8 +122,13 @@ export class CompatDocumentError extends Error {
 function readDocument(ref: DocumentRef, which: 'old' | 'new'): OpenApiDocument {
   try {
     const doc = loadOpenApi(ref.path);
-    const validators = schemaValidators(doc, { numeral: (v) => (v instanceof Numeral ? v.text : undefined), unknownKeywords: 'refuse' });
-    for (const op of operationsOf(doc)) for (const { schema, pointer } of schemasOf(op.pointer, op.operation, op.parameters)) validators.compile(schema, pointer);
+    const validators = schemaValidators(doc, {
+      numeral: (v) => (v instanceof Numeral ? v.text : undefined),
+      unknownKeywords: 'refuse',
+    });
+    for (const op of operationsOf(doc))
+      for (const { schema, pointer } of schemasOf(op.pointer, op.operation, op.parameters))
+        validators.compile(schema, pointer);
     return doc;
   } catch (err) {
     throw new CompatDocumentError(which, ref, err);
@@ -131,11 +136,19 @@ function readDocument(ref: DocumentRef, which: 'old' | 'new'): OpenApiDocument {
 }
 
 /** The schemas an operation uses, with their pointers: its parameters', its request body's and its answers' (references to whole bodies and answers are compiled where they point). */
-function schemasOf(at: string, operation: { requestBody?: unknown; responses?: Record<string, unknown> }, parameters: Array<{ parameter: { schema?: unknown }; pointer: string }>): Array<{ schema: unknown; pointer: string }> {
-  const out = parameters.filter((p) => p.parameter.schema !== undefined).map((p) => ({ schema: p.parameter.schema, pointer: childPointer(p.pointer, 'schema') }));
+function schemasOf(
+  at: string,
+  operation: { requestBody?: unknown; responses?: Record<string, unknown> },
+  parameters: Array<{ parameter: { schema?: unknown }; pointer: string }>,
+): Array<{ schema: unknown; pointer: string }> {
+  const out = parameters
+    .filter((p) => p.parameter.schema !== undefined)
+    .map((p) => ({ schema: p.parameter.schema, pointer: childPointer(p.pointer, 'schema') }));
   const media = (body: unknown, pointer: string) => {
     const content = (body as { content?: Record<string, { schema?: unknown }> } | undefined)?.content ?? {};
-    for (const [type, m] of Object.entries(content)) if (m?.schema !== undefined) out.push({ schema: m.schema, pointer: childPointer(pointer, 'content', type, 'schema') });
+    for (const [type, m] of Object.entries(content))
+      if (m?.schema !== undefined)
+        out.push({ schema: m.schema, pointer: childPointer(pointer, 'content', type, 'schema') });
   };
   media(operation.requestBody, childPointer(at, 'requestBody'));
   for (const [status, r] of Object.entries(operation.responses ?? {})) media(r, childPointer(at, 'responses', status));
@@ -145,7 +158,15 @@ function schemasOf(at: string, operation: { requestBody?: unknown; responses?: R
 /** Rewrites the crossed runs' URLs to where a reference started by hand listens, so that each curl line replays. */
 function replayable(run: CrossRun, url: string): CrossRun {
   const fix = (text: string | null) => (text === null ? null : text.replace(/http:\/\/127\.0\.0\.1:\d+/g, url));
-  return { ...run, departures: run.departures.map((d) => ({ ...d, reproduce: fix(d.reproduce), actual: fix(d.actual), expected: fix(d.expected) })) };
+  return {
+    ...run,
+    departures: run.departures.map((d) => ({
+      ...d,
+      reproduce: fix(d.reproduce),
+      actual: fix(d.actual),
+      expected: fix(d.expected),
+    })),
+  };
 }
 
 /** Compares the documents, runs the crossings, looks for witnesses, weighs the evidence. A document that cannot be read throws CompatDocumentError. */
@@ -156,7 +177,14 @@ export async function compat(o: CompatOptions): Promise<CompatResult> {
   let execution: CompatResult['execution'];
   // Two documents whose effective constraints do not differ have nothing to prove.
   if (!o.rulesOnly && changes.length > 0) {
-    const raw = await execute({ basePath: o.base.path, headPath: o.head.path, seed: o.seed, cases: o.cases, timeoutMs: o.timeoutMs, concurrency: o.concurrency });
+    const raw = await execute({
+      basePath: o.base.path,
+      headPath: o.head.path,
+      seed: o.seed,
+      cases: o.cases,
+      timeoutMs: o.timeoutMs,
+      concurrency: o.concurrency,
+    });
     const url = o.replayUrl ?? REPLAY_URL;
     execution = { clients: replayable(raw.clients, url), servers: replayable(raw.servers, url) };
   }
@@ -164,9 +192,15 @@ export async function compat(o: CompatOptions): Promise<CompatResult> {
 }
 
 /** For each change and side the rules break: a witness, 'none' (tried, none found), or nothing (no exchange can be built for the change). */
-export function witnesses(changes: Change[], base: OpenApiDocument, head: OpenApiDocument): Map<string, Witness | 'none'> {
+export function witnesses(
+  changes: Change[],
+  base: OpenApiDocument,
+  head: OpenApiDocument,
+): Map<string, Witness | 'none'> {
   const out = new Map<string, Witness | 'none'>();
-  const docs = changes.some((c) => c.clients === 'breaks' || c.servers === 'breaks') ? [witnessDocument(base), witnessDocument(head)] as const : undefined;
+  const docs = changes.some((c) => c.clients === 'breaks' || c.servers === 'breaks')
+    ? ([witnessDocument(base), witnessDocument(head)] as const)
+    : undefined;
   if (!docs) return out;
   for (const change of changes) {
     for (const side of SIDES) {
@@ -179,7 +213,12 @@ export function witnesses(changes: Change[], base: OpenApiDocument, head: OpenAp
 }
 
 /** The findings, agreements, verdicts and exit code from the changes, the crossed runs and the witnesses. */
-export function settle(o: Pick<CompatOptions, 'base' | 'head' | 'seed'>, changes: Change[], execution: CompatResult['execution'], witnessed: Map<string, Witness | 'none'> = new Map()): CompatResult {
+export function settle(
+  o: Pick<CompatOptions, 'base' | 'head' | 'seed'>,
+  changes: Change[],
+  execution: CompatResult['execution'],
+  witnessed: Map<string, Witness | 'none'> = new Map(),
+): CompatResult {
   const findings: Finding[] = [];
   const agreements: Agreement[] = [];
   const sides = {} as Record<Side, SideResult>;
@@ -198,28 +237,87 @@ export function settle(o: Pick<CompatOptions, 'base' | 'head' | 'seed'>, changes
       if (change[side] === 'breaks') {
         // The check whose subject an operation's change is passed on that operation: the execution refutes the rule.
         const refuted = checks.length === 0 && ran ? refutation(change, side, run.operations) : undefined;
-        const kind: Agreement['kind'] = checks.length > 0 ? 'proven' : refuted || found === 'none' ? 'unconfirmed' : found ? 'witnessed' : 'rule-only';
-        const explanation = kind === 'proven' ? `the rule and the execution agree: ${checks.join(', ')}` : (refuted ?? ruleOnlyExplanation(change, side, found, ran));
-        const first = kind === 'proven' ? onSide.filter((f) => f.changes.includes(change.id)).map((f) => f.check).sort(proofOrder(change, side))[0] : undefined;
+        const kind: Agreement['kind'] =
+          checks.length > 0
+            ? 'proven'
+            : refuted || found === 'none'
+              ? 'unconfirmed'
+              : found
+                ? 'witnessed'
+                : 'rule-only';
+        const explanation =
+          kind === 'proven'
+            ? `the rule and the execution agree: ${checks.join(', ')}`
+            : (refuted ?? ruleOnlyExplanation(change, side, found, ran));
+        const first =
+          kind === 'proven'
+            ? onSide
+                .filter((f) => f.changes.includes(change.id))
+                .map((f) => f.check)
+                .sort(proofOrder(change, side))[0]
+            : undefined;
         const shows = first ? provenLine(change, side, first) : undefined;
-        agreements.push({ change: change.id, side, kind, checks, explanation, ...(refuted ? {} : witness), ...(shows ? { shows } : {}) });
+        agreements.push({
+          change: change.id,
+          side,
+          kind,
+          checks,
+          explanation,
+          ...(refuted ? {} : witness),
+          ...(shows ? { shows } : {}),
+        });
       } else if (onSide.some((f) => f.changes.includes(change.id) && f.check.outcome === 'fail')) {
-        agreements.push({ change: change.id, side, kind: 'execution-only', checks, explanation: onSide.filter((f) => checks.includes(f.check.id)).map((f) => executionOnlyExplanation(f.check, change, side)).join('; ') });
+        agreements.push({
+          change: change.id,
+          side,
+          kind: 'execution-only',
+          checks,
+          explanation: onSide
+            .filter((f) => checks.includes(f.check.id))
+            .map((f) => executionOnlyExplanation(f.check, change, side))
+            .join('; '),
+        });
       }
     }
     // A departure no rule ties to a change decides only where it is a failure: a
     // non-strict one is a choice the sources leave open (the reference's own
     // 400 for /plants/abc, say), which both documents' servers may make.
-    for (const f of onSide.filter((f) => f.changes.length === 0 && f.check.outcome === 'fail')) agreements.push({ change: null, side, kind: 'execution-only', checks: [f.check.id], explanation: executionOnlyExplanation(f.check, undefined, side) });
+    for (const f of onSide.filter((f) => f.changes.length === 0 && f.check.outcome === 'fail'))
+      agreements.push({
+        change: null,
+        side,
+        kind: 'execution-only',
+        checks: [f.check.id],
+        explanation: executionOnlyExplanation(f.check, undefined, side),
+      });
     const rules = changes.reduce<SideVerdict>((v, c) => worse(v, c[side]), 'compatible');
     const mine = agreements.filter((a) => a.side === side);
     const unconfirmed = mine.filter((a) => a.kind === 'unconfirmed').map((a) => a.change!);
     const judgedBy = ran ? 'evidence' : 'rules';
     const shown = mine.some((a) => a.kind !== 'unconfirmed');
     // By evidence, a rule nothing confirms decides nothing: what is left is what the rules could not tell.
-    const byEvidence: SideVerdict = shown ? 'breaks' : changes.reduce<SideVerdict>((v, c) => worse(v, c[side] === 'unknown' ? 'unknown' : 'compatible'), 'compatible');
-    sides[side] = { rules, execution: !run ? 'not run' : !ran ? 'not checked' : onSide.length > 0 ? 'departures' : 'none', verdict: judgedBy === 'rules' ? rules : byEvidence, judgedBy, unconfirmed };
+    const byEvidence: SideVerdict = shown
+      ? 'breaks'
+      : changes.reduce<SideVerdict>((v, c) => worse(v, c[side] === 'unknown' ? 'unknown' : 'compatible'), 'compatible');
+    sides[side] = {
+      rules,
+      execution: !run ? 'not run' : !ran ? 'not checked' : onSide.length > 0 ? 'departures' : 'none',
+      verdict: judgedBy === 'rules' ? rules : byEvidence,
+      judgedBy,
+      unconfirmed,
+    };
   }
   const exitCode = SIDES.some((s) => sides[s].verdict === 'breaks') ? 1 : 0;
-  return { base: o.base, head: o.head, seed: o.seed, changes, ...(execution ? { execution } : {}), findings, agreements, sides, lenient: lenientOnes, exitCode };
+  return {
+    base: o.base,
+    head: o.head,
+    seed: o.seed,
+    changes,
+    ...(execution ? { execution } : {}),
+    findings,
+    agreements,
+    sides,
+    lenient: lenientOnes,
+    exitCode,
+  };
 }

@@ -31,7 +31,10 @@ export function diffDocuments(base: OpenApiDocument, head: OpenApiDocument): Cha
   const moved = new Map<string, OperationLocation>();
   for (const [k, op] of before) {
     const id = op.operation.operationId;
-    const to = after.has(k) || id === undefined ? undefined : [...after].find(([j, o]) => !before.has(j) && o.operation.operationId === id)?.[1];
+    const to =
+      after.has(k) || id === undefined
+        ? undefined
+        : [...after].find(([j, o]) => !before.has(j) && o.operation.operationId === id)?.[1];
     if (to) moved.set(k, to);
   }
   for (const [k, op] of before) {
@@ -54,7 +57,12 @@ export function diffDocuments(base: OpenApiDocument, head: OpenApiDocument): Cha
  * operations there are). A path item gone or come with its operations is
  * accounted for by them.
  */
-function operationDelta(changes: Changes, op: OperationLocation, how: 'added' | 'removed', other: OpenApiDocument): void {
+function operationDelta(
+  changes: Changes,
+  op: OperationLocation,
+  how: 'added' | 'removed',
+  other: OpenApiDocument,
+): void {
   const label = `${op.method} ${op.path}`;
   const claim = (p: string) => (how === 'added' ? changes.claim(undefined, p) : changes.claim(p, undefined));
   claim(op.pointer);
@@ -67,13 +75,31 @@ function operationDelta(changes: Changes, op: OperationLocation, how: 'added' | 
     source: SOURCES.paths,
     bearing:
       how === 'added'
-        ? bearing(label, 'operation', 'looser', `existing servers do not implement ${label}: a new client that calls it gets no declared answer`, { clients: 'compatible', servers: 'breaks' })
-        : bearing(label, 'operation', 'tighter', `clients that call ${label} get no declared answer from a server following the new document`, { clients: 'breaks', servers: 'compatible' }),
+        ? bearing(
+            label,
+            'operation',
+            'looser',
+            `existing servers do not implement ${label}: a new client that calls it gets no declared answer`,
+            { clients: 'compatible', servers: 'breaks' },
+          )
+        : bearing(
+            label,
+            'operation',
+            'tighter',
+            `clients that call ${label} get no declared answer from a server following the new document`,
+            { clients: 'breaks', servers: 'compatible' },
+          ),
   });
 }
 
 /** An operation moved (its path or method changed, its operationId kept): existing clients call where it was, new clients where it is. */
-function operationMoved(changes: Changes, b: OperationLocation, h: OperationLocation, base: OpenApiDocument, head: OpenApiDocument): void {
+function operationMoved(
+  changes: Changes,
+  b: OperationLocation,
+  h: OperationLocation,
+  base: OpenApiDocument,
+  head: OpenApiDocument,
+): void {
   const was = `${b.method} ${b.path}`;
   const is = `${h.method} ${h.path}`;
   changes.claim(b.pointer, h.pointer);
@@ -87,11 +113,23 @@ function operationMoved(changes: Changes, b: OperationLocation, h: OperationLoca
     after: is,
     what: `operation ${h.operation.operationId} moved: ${was} → ${is}`,
     source: SOURCES.paths,
-    bearing: bearing(is, 'operation', 'both', `existing clients call ${was}, which a server following the new document does not declare; a new client calls ${is}, which existing servers do not implement`, { clients: 'breaks', servers: 'breaks' }),
+    bearing: bearing(
+      is,
+      'operation',
+      'both',
+      `existing clients call ${was}, which a server following the new document does not declare; a new client calls ${is}, which existing servers do not implement`,
+      { clients: 'breaks', servers: 'breaks' },
+    ),
   });
 }
 
-function compareOperations(changes: Changes, base: OpenApiDocument, head: OpenApiDocument, b: OperationLocation, h: OperationLocation): void {
+function compareOperations(
+  changes: Changes,
+  base: OpenApiDocument,
+  head: OpenApiDocument,
+  b: OperationLocation,
+  h: OperationLocation,
+): void {
   const label = `${h.method} ${h.path}`;
   parametersDelta(changes, base, head, b, h, label);
   requestBodyDelta(changes, base, head, b, h, label);
@@ -102,7 +140,24 @@ function compareOperations(changes: Changes, base: OpenApiDocument, head: OpenAp
 // ---- everything else ----
 
 /** Parts of the document that describe and do not constrain: a difference there is compatible. */
-const DESCRIPTIVE = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs', 'tags', 'operationId', 'deprecated', 'contact', 'license', 'termsOfService', 'version', 'info', 'openapi', 'bearerFormat']);
+const DESCRIPTIVE = new Set([
+  'description',
+  'summary',
+  'title',
+  'example',
+  'examples',
+  'externalDocs',
+  'tags',
+  'operationId',
+  'deprecated',
+  'contact',
+  'license',
+  'termsOfService',
+  'version',
+  'info',
+  'openapi',
+  'bearerFormat',
+]);
 
 function claimed(set: Set<string>, pointer: string): boolean {
   for (let p = pointer; ; p = p.slice(0, p.lastIndexOf('/'))) {
@@ -114,7 +169,14 @@ function claimed(set: Set<string>, pointer: string): boolean {
 function descriptive(path: string[]): boolean {
   if (path.some((k) => DESCRIPTIVE.has(k) || k.startsWith('x-'))) return true;
   // components other than schemas and security schemes are reached through references, compared where they are used.
-  return path[0] === 'components' && path[1] !== undefined && !['schemas', 'securitySchemes', 'responses', 'requestBodies', 'parameters', 'headers', 'pathItems'].includes(path[1]) && path[1] !== 'callbacks';
+  return (
+    path[0] === 'components' &&
+    path[1] !== undefined &&
+    !['schemas', 'securitySchemes', 'responses', 'requestBodies', 'parameters', 'headers', 'pathItems'].includes(
+      path[1],
+    ) &&
+    path[1] !== 'callbacks'
+  );
 }
 
 /**
@@ -123,7 +185,13 @@ function descriptive(path: string[]): boolean {
  * is compatible; a component schema no operation uses is compatible; anything
  * else (servers, response headers, links, callbacks) cannot be told.
  */
-function genericDelta(changes: Changes, b: unknown, h: unknown, at: { base: string; head: string }, path: string[]): void {
+function genericDelta(
+  changes: Changes,
+  b: unknown,
+  h: unknown,
+  at: { base: string; head: string },
+  path: string[],
+): void {
   if (claimed(changes.claimedBase, at.base) && claimed(changes.claimedHead, at.head)) return;
   if (sameJson(b, h)) return;
   // Within an annotation, the difference is said once, at the annotation (an example, not each of its values).
@@ -134,7 +202,13 @@ function genericDelta(changes: Changes, b: unknown, h: unknown, at: { base: stri
   if (bothObjects || bothArrays) {
     for (const [kb, kh] of alignedKeys(b as Record<string, unknown>, h as Record<string, unknown>, bothArrays, path)) {
       const k = kh ?? kb!;
-      genericDelta(changes, kb === undefined ? undefined : (b as Record<string, unknown>)[kb], kh === undefined ? undefined : (h as Record<string, unknown>)[kh], { base: childPointer(at.base, kb ?? k), head: childPointer(at.head, k) }, [...path, k]);
+      genericDelta(
+        changes,
+        kb === undefined ? undefined : (b as Record<string, unknown>)[kb],
+        kh === undefined ? undefined : (h as Record<string, unknown>)[kh],
+        { base: childPointer(at.base, kb ?? k), head: childPointer(at.head, k) },
+        [...path, k],
+      );
     }
     return;
   }
@@ -163,9 +237,15 @@ function genericDelta(changes: Changes, b: unknown, h: unknown, at: { base: stri
 }
 
 /** The members of two objects (or items of two arrays) side by side; the paths' templates by their shape, as operations are matched (/plants/{id} is /plants/{plantId}). */
-function alignedKeys(b: Record<string, unknown>, h: Record<string, unknown>, arrays: boolean, path: string[]): Array<[string | undefined, string | undefined]> {
+function alignedKeys(
+  b: Record<string, unknown>,
+  h: Record<string, unknown>,
+  arrays: boolean,
+  path: string[],
+): Array<[string | undefined, string | undefined]> {
   if (arrays) return (b as unknown as unknown[]).map((_, i) => [String(i), String(i)]);
-  const shape = path.length === 1 && path[0] === 'paths' ? (k: string) => k.replace(/\{[^}]*\}/g, '{}') : (k: string) => k;
+  const shape =
+    path.length === 1 && path[0] === 'paths' ? (k: string) => k.replace(/\{[^}]*\}/g, '{}') : (k: string) => k;
   const inHead = new Map(Object.keys(h).map((k) => [shape(k), k]));
   const pairs: Array<[string | undefined, string | undefined]> = Object.keys(b).map((k) => [k, inHead.get(shape(k))]);
   const paired = new Set(pairs.map(([, kh]) => kh));
@@ -187,5 +267,8 @@ function sourceOf(path: string[]): Source {
 
 /** The verdict of the whole comparison per side. */
 export function verdictOf(changes: Change[]): { clients: SideVerdict; servers: SideVerdict } {
-  return changes.reduce((v, c) => ({ clients: worse(v.clients, c.clients), servers: worse(v.servers, c.servers) }), { clients: 'compatible' as SideVerdict, servers: 'compatible' as SideVerdict });
+  return changes.reduce((v, c) => ({ clients: worse(v.clients, c.clients), servers: worse(v.servers, c.servers) }), {
+    clients: 'compatible' as SideVerdict,
+    servers: 'compatible' as SideVerdict,
+  });
 }

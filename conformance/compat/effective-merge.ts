@@ -38,11 +38,21 @@ export interface GroupResult {
 }
 
 /** Keywords merged together, as one constraint. */
-const GROUPS: string[][] = [['enum', 'const'], ['prefixItems', 'items'], ['contains', 'minContains', 'maxContains'], ['if', 'then', 'else']];
+const GROUPS: string[][] = [
+  ['enum', 'const'],
+  ['prefixItems', 'items'],
+  ['contains', 'minContains', 'maxContains'],
+  ['if', 'then', 'else'],
+];
 const LOWEST = new Set(['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties']);
 const HIGHEST = new Set(['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties']);
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas']);
-const SCHEMA_CONJUNCTIONS = new Set(['propertyNames', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems']);
+const SCHEMA_CONJUNCTIONS = new Set([
+  'propertyNames',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+]);
 /** Keywords two of which cannot be one: the first stays, the others become branches. */
 const ONE_EACH = new Set(['oneOf', 'anyOf', 'not', '$dynamicRef', '$ref', 'multipleOf', 'format']);
 
@@ -59,7 +69,11 @@ export function mergeOrder(keywords: string[]): string[][] {
   return out;
 }
 
-const one = (keyword: string, c: Contribution): GroupResult => ({ values: [[keyword, c.value]], origins: [[keyword, c.pointer]], residual: [] });
+const one = (keyword: string, c: Contribution): GroupResult => ({
+  values: [[keyword, c.value]],
+  origins: [[keyword, c.pointer]],
+  residual: [],
+});
 
 /** A schema of several parts as one value: the one part's schema, or a Conjunction of them. */
 function conjunction(cs: Contribution[], tokens: (c: Contribution) => string): unknown {
@@ -73,7 +87,8 @@ export function mergeGroup(group: string[], by: Map<string, Contribution[]>): Gr
   const k = group[0]!;
   const cs = by.get(k)!;
   if (group.length > 1 || GROUPS.some((g) => g.includes(k))) return mergeTogether(group, by);
-  if (cs.length === 1 && !SCHEMA_MAPS.has(k) && k !== 'required' && k !== 'dependentRequired' && k !== 'pattern') return one(k, cs[0]!);
+  if (cs.length === 1 && !SCHEMA_MAPS.has(k) && k !== 'required' && k !== 'dependentRequired' && k !== 'pattern')
+    return one(k, cs[0]!);
   if (k === 'type') return mergeTypes(cs);
   if (LOWEST.has(k) || HIGHEST.has(k)) return mergeBound(k, cs, LOWEST.has(k) ? -1 : 1);
   if (k === 'required') return mergeNames(k, cs);
@@ -81,7 +96,8 @@ export function mergeGroup(group: string[], by: Map<string, Contribution[]>): Gr
   if (k === 'uniqueItems') return one(k, cs.find((c) => c.value === true) ?? cs[0]!);
   if (k === 'dependentRequired') return mergeDependentRequired(cs);
   if (SCHEMA_MAPS.has(k)) return mergeSchemaMap(k, cs);
-  if (SCHEMA_CONJUNCTIONS.has(k)) return { values: [[k, conjunction(cs, (c) => `${c.pointer}/${k}`)]], origins: [[k, cs[0]!.pointer]], residual: [] };
+  if (SCHEMA_CONJUNCTIONS.has(k))
+    return { values: [[k, conjunction(cs, (c) => `${c.pointer}/${k}`)]], origins: [[k, cs[0]!.pointer]], residual: [] };
   if (ONE_EACH.has(k)) return firstAndBranches([k], cs, by);
   // Annotations, identifiers, keywords of no vocabulary: the first one written describes the place.
   return one(k, cs[0]!);
@@ -94,14 +110,24 @@ function mergeTypes(cs: Contribution[]): GroupResult | false {
   for (const s of sets.slice(1)) {
     const next: string[] = [];
     for (const t of met) {
-      const kept = s.includes(t) ? t : (t === 'integer' && s.includes('number')) || (t === 'number' && s.includes('integer')) ? 'integer' : undefined;
+      const kept = s.includes(t)
+        ? t
+        : (t === 'integer' && s.includes('number')) || (t === 'number' && s.includes('integer'))
+          ? 'integer'
+          : undefined;
       if (kept && !next.includes(kept)) next.push(kept);
     }
     met = next;
   }
   if (met.length === 0) return false;
   const same = cs.find((_, i) => sets[i]!.length === met.length && met.every((t) => sets[i]!.includes(t)));
-  return same ? one('type', same) : { values: [['type', met.length === 1 ? met[0] : met]], origins: [['type', cs[cs.length - 1]!.pointer]], residual: [] };
+  return same
+    ? one('type', same)
+    : {
+        values: [['type', met.length === 1 ? met[0] : met]],
+        origins: [['type', cs[cs.length - 1]!.pointer]],
+        residual: [],
+      };
 }
 
 /** The stricter bound: the lowest maximum, the highest minimum (exactly, as rationals). */
@@ -150,7 +176,12 @@ function mergeDependentRequired(cs: Contribution[]): GroupResult {
     if (!isSchemaObject(c.value)) continue;
     for (const [key, names] of Object.entries(c.value)) {
       if (!out[key]) origins.push([`dependentRequired/${key}`, c.pointer]);
-      out[key] = [...new Set([...(out[key] ?? []), ...(Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string') : [])])];
+      out[key] = [
+        ...new Set([
+          ...(out[key] ?? []),
+          ...(Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string') : []),
+        ]),
+      ];
     }
   }
   return { values: [['dependentRequired', out]], origins, residual: [] };
@@ -161,7 +192,8 @@ function mergeSchemaMap(k: string, cs: Contribution[]): GroupResult {
   const byKey = new Map<string, Contribution[]>();
   for (const c of cs) {
     if (!isSchemaObject(c.value)) continue;
-    for (const [key, schema] of Object.entries(c.value)) byKey.set(key, [...(byKey.get(key) ?? []), { value: schema, pointer: c.pointer }]);
+    for (const [key, schema] of Object.entries(c.value))
+      byKey.set(key, [...(byKey.get(key) ?? []), { value: schema, pointer: c.pointer }]);
   }
   const out: Record<string, unknown> = {};
   const origins: Array<[string, string]> = [[k, cs[0]!.pointer]];
@@ -180,7 +212,11 @@ function mergeTogether(group: string[], by: Map<string, Contribution[]>): GroupR
   // Without prefixItems, every part's items apply to every item: they merge.
   if (!group.includes('prefixItems') && group.length === 1 && group[0] === 'items') {
     const cs = by.get('items')!;
-    return { values: [['items', conjunction(cs, (c) => `${c.pointer}/items`)]], origins: [['items', cs[0]!.pointer]], residual: [] };
+    return {
+      values: [['items', conjunction(cs, (c) => `${c.pointer}/items`)]],
+      origins: [['items', cs[0]!.pointer]],
+      residual: [],
+    };
   }
   return firstAndBranches(group, by.get(group[0]!)!, by);
 }
@@ -189,18 +225,28 @@ function mergeTogether(group: string[], by: Map<string, Contribution[]>): GroupR
 function firstAndBranches(group: string[], cs: Contribution[], by: Map<string, Contribution[]>): GroupResult {
   const owners = [...new Set(group.flatMap((g) => (by.get(g) ?? []).map((c) => c.pointer)))];
   const [keeper, ...others] = owners.length > 0 ? owners : [cs[0]!.pointer];
-  const of = (pointer: string) => group.flatMap((g) => (by.get(g) ?? []).filter((c) => c.pointer === pointer).map((c): [string, unknown] => [g, c.value]));
+  const of = (pointer: string) =>
+    group.flatMap((g) =>
+      (by.get(g) ?? []).filter((c) => c.pointer === pointer).map((c): [string, unknown] => [g, c.value]),
+    );
   const kept = of(keeper!);
   // Two equal values (the same format, the same step) are one.
-  const residual = others.map((p) => ({ schema: Object.fromEntries(of(p)), pointer: p })).filter((r) => canonical(r.schema) !== canonical(Object.fromEntries(kept)));
+  const residual = others
+    .map((p) => ({ schema: Object.fromEntries(of(p)), pointer: p }))
+    .filter((r) => canonical(r.schema) !== canonical(Object.fromEntries(kept)));
   return { values: kept, origins: kept.map(([g]) => [g, keeper!]), residual };
 }
 
 /** `enum` and `const`: the values every part allows. */
 function mergeValues(by: Map<string, Contribution[]>): GroupResult | false {
-  const all = [...(by.get('enum') ?? []).map((c) => ({ c, keyword: 'enum', values: Array.isArray(c.value) ? c.value : [] })), ...(by.get('const') ?? []).map((c) => ({ c, keyword: 'const', values: [c.value] }))];
+  const all = [
+    ...(by.get('enum') ?? []).map((c) => ({ c, keyword: 'enum', values: Array.isArray(c.value) ? c.value : [] })),
+    ...(by.get('const') ?? []).map((c) => ({ c, keyword: 'const', values: [c.value] })),
+  ];
   if (all.length === 1) return one(all[0]!.keyword, all[0]!.c);
-  const allowed = all.slice(1).reduce((vals, x) => vals.filter((v) => x.values.some((w) => canonical(w) === canonical(v))), all[0]!.values);
+  const allowed = all
+    .slice(1)
+    .reduce((vals, x) => vals.filter((v) => x.values.some((w) => canonical(w) === canonical(v))), all[0]!.values);
   if (allowed.length === 0) return false;
   const same = all.find((x) => x.values.length === allowed.length);
   if (same) return one(same.keyword, same.c);
@@ -214,9 +260,17 @@ function mergeValues(by: Map<string, Contribution[]>): GroupResult | false {
  * branch sees only what that branch evaluates.
  */
 export function stray<P extends Part>(parts: P[]): { merged: P[]; residual: P[] } {
-  const residual = new Set<P>(parts.filter((p) => !p.root && isSchemaObject(p.schema) && (p.schema.unevaluatedProperties !== undefined || p.schema.unevaluatedItems !== undefined)));
-  const keys = (p: P, k: string) => (isSchemaObject(p.schema) && isSchemaObject(p.schema[k]) ? Object.keys(p.schema[k] as JsonSchema) : []);
-  for (let changed = true; changed; ) {
+  const residual = new Set<P>(
+    parts.filter(
+      (p) =>
+        !p.root &&
+        isSchemaObject(p.schema) &&
+        (p.schema.unevaluatedProperties !== undefined || p.schema.unevaluatedItems !== undefined),
+    ),
+  );
+  const keys = (p: P, k: string) =>
+    isSchemaObject(p.schema) && isSchemaObject(p.schema[k]) ? Object.keys(p.schema[k] as JsonSchema) : [];
+  for (let changed = true; changed;) {
     changed = false;
     const merged = parts.filter((p) => !residual.has(p));
     const names = new Set(merged.flatMap((p) => keys(p, 'properties')));

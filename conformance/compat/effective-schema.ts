@@ -63,7 +63,8 @@ function expand(doc: OpenApiDocument, start: Part[]): Part[] | false {
       if (target && !visit(target.value, target.pointer, false)) return false;
     }
     if (Array.isArray(node.allOf)) {
-      for (let i = 0; i < node.allOf.length; i++) if (!visit(node.allOf[i], childPointer(pointer, 'allOf', i), false)) return false;
+      for (let i = 0; i < node.allOf.length; i++)
+        if (!visit(node.allOf[i], childPointer(pointer, 'allOf', i), false)) return false;
     }
     return true;
   };
@@ -119,6 +120,8 @@ export function effective(doc: OpenApiDocument, node: unknown, pointer: string):
 
 /** A part kept whole as a branch: what it asks, without the `$ref` and `allOf` already followed; its pointer stays its own. */
 function residualOf(part: Part): JsonSchema {
-  const own = Object.fromEntries(Object.entries(part.schema as JsonSchema).filter(([k]) => k !== 'allOf' && k !== '$ref'));
+  const own = Object.fromEntries(
+    Object.entries(part.schema as JsonSchema).filter(([k]) => k !== 'allOf' && k !== '$ref'),
+  );
   return registerSelf(own, part.pointer);
 }

@@ -68,7 +68,15 @@ async function serve(specPath: string, which: string): Promise<Served> {
 }
 
 function target(name: string, served: Served): Target {
-  return { name, url: served.url, token: served.token, role: 'reference', informs: false, restrictsTokens: true, tokenFrom: 'the token compat started it with' };
+  return {
+    name,
+    url: served.url,
+    token: served.token,
+    role: 'reference',
+    informs: false,
+    restrictsTokens: true,
+    tokenFrom: 'the token compat started it with',
+  };
 }
 
 /** No check ran: every count is 0. */
@@ -78,7 +86,14 @@ async function cross(side: Side, checksOf: 'base' | 'head', o: ExecutionOptions)
   const serving = checksOf === 'base' ? 'head' : 'base';
   const which = (d: 'base' | 'head') => (d === 'base' ? 'old' : 'new');
   // What cannot run is said in one line, and the side is judged by the rules: the reasons are the document's, not a fault of the command.
-  const notPossible = (why: string): CrossRun => ({ side, checksOf, serving, summary: { ...NOTHING_RAN }, departures: [], notChecked: why });
+  const notPossible = (why: string): CrossRun => ({
+    side,
+    checksOf,
+    serving,
+    summary: { ...NOTHING_RAN },
+    departures: [],
+    notChecked: why,
+  });
   let model: SpecModel;
   try {
     model = loadSpecModel(checksOf === 'base' ? o.basePath : o.headPath);
@@ -92,9 +107,16 @@ async function cross(side: Side, checksOf: 'base' | 'head', o: ExecutionOptions)
     return notPossible((err as Error).message);
   }
   try {
-    const result = await runTarget({ model, targets: [], seed: o.seed, cases: o.cases, timeoutMs: o.timeoutMs, concurrency: o.concurrency }, target(`${serving}-served`, served));
-    const departures = result.results.filter((r) => r.outcome === 'fail' || r.outcome === 'non-strict' || r.outcome === 'error');
-    const notChecked = result.diagnosis ? `${result.diagnosis.problem}${result.diagnosis.evidence ? ` (${result.diagnosis.evidence})` : ''}` : result.unreachable;
+    const result = await runTarget(
+      { model, targets: [], seed: o.seed, cases: o.cases, timeoutMs: o.timeoutMs, concurrency: o.concurrency },
+      target(`${serving}-served`, served),
+    );
+    const departures = result.results.filter(
+      (r) => r.outcome === 'fail' || r.outcome === 'non-strict' || r.outcome === 'error',
+    );
+    const notChecked = result.diagnosis
+      ? `${result.diagnosis.problem}${result.diagnosis.evidence ? ` (${result.diagnosis.evidence})` : ''}`
+      : result.unreachable;
     if (notChecked) return { side, checksOf, serving, summary: result.summary, departures: [], notChecked };
     return { side, checksOf, serving, summary: result.summary, departures, operations: operationsMet(result.results) };
   } catch (err) {

@@ -6,7 +6,12 @@ import type { Change, Side } from './change.js';
 import type { Witness } from './witness.js';
 
 /** Why a breaking rule has no failing check: what its witness shows, why it is unconfirmed, or why no evidence can be had. */
-export function ruleOnlyExplanation(change: Change, side: Side, witness: Witness | 'none' | undefined, ran: boolean): string {
+export function ruleOnlyExplanation(
+  change: Change,
+  side: Side,
+  witness: Witness | 'none' | undefined,
+  ran: boolean,
+): string {
   const whose = side === 'clients' ? 'old' : 'new';
   const run = ran ? `no check of the ${whose} document meets this change` : 'the crossed run could not run';
   if (witness === 'none') {
@@ -38,6 +43,7 @@ export function executionOnlyExplanation(check: CheckResult, change: Change | un
   const whose = side === 'clients' ? 'an existing client' : 'an existing server';
   const shows = `the execution stands: ${check.id} (${check.source.document}, ${check.source.section}) shows a request ${whose} gets wrong`;
   if (!change) return `${shows}, and no rule ties it to a change: the rules missed it`;
-  if (change[side] === 'unknown') return `${shows}, where the rules could not tell for ${change.id}: the execution decides, ${side} break`;
+  if (change[side] === 'unknown')
+    return `${shows}, where the rules could not tell for ${change.id}: the execution decides, ${side} break`;
   return `${shows}, and the rules called ${change.id} compatible for ${side}: the rules missed it`;
 }

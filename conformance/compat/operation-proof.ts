@@ -51,13 +51,20 @@ const PARAMETER_USAGE = /^(query|header|path|cookie) parameter (\S+) of ([A-Z]+ 
 export function operationSubject(change: Change): OperationSubject | undefined {
   if (change.keyword === 'operation') {
     const label = (v: unknown) => (typeof v === 'string' ? v : undefined);
-    return { ...(label(change.before) ? { old: label(change.before) } : {}), ...(label(change.after) ? { new: label(change.after) } : {}), check: 'PS-OP-001', requiredness: false };
+    return {
+      ...(label(change.before) ? { old: label(change.before) } : {}),
+      ...(label(change.after) ? { new: label(change.after) } : {}),
+      check: 'PS-OP-001',
+      requiredness: false,
+    };
   }
   const usage = change.bearings.map((b) => PARAMETER_USAGE.exec(b.usage)).find((m) => m !== null);
   if (!usage) return undefined;
   const [, , parameter, operation] = usage;
   // A parameter added or removed, or its `required` flipped, changes which requests must carry it; a change of its schema, which values it takes.
-  const requiredness = change.keyword === 'parameter' || (change.keyword === 'required' && /became (required|optional)$/.test(change.what));
+  const requiredness =
+    change.keyword === 'parameter' ||
+    (change.keyword === 'required' && /became (required|optional)$/.test(change.what));
   return { old: operation, new: operation, parameter, check: 'PS-OP-002', requiredness };
 }
 
@@ -68,7 +75,9 @@ export function calledBy(subject: OperationSubject, side: Side): string | undefi
 
 /** Whether a check's cases reached the operation. */
 export function meets(check: CheckResult, operation: string): boolean {
-  return (check.operations ?? []).some((o) => o.operation === operation) || (check.actual ?? '').startsWith(`[${operation}`);
+  return (
+    (check.operations ?? []).some((o) => o.operation === operation) || (check.actual ?? '').startsWith(`[${operation}`)
+  );
 }
 
 /** The status the check's answer shows: the one it says each request was answered, or the first after the case's label. */
@@ -91,7 +100,9 @@ export function operationShows(change: Change, side: Side, proof: CheckResult): 
   const called = calledBy(subject, side);
   if (!called) return undefined;
   const status = statusOf(proof);
-  const answered = status ? `answered ${status}` : `answered as the ${side === 'clients' ? 'old' : 'new'} document does not allow`;
+  const answered = status
+    ? `answered ${status}`
+    : `answered as the ${side === 'clients' ? 'old' : 'new'} document does not allow`;
   const what =
     change.keyword !== 'operation'
       ? `${change.what} on ${called}`
@@ -100,7 +111,10 @@ export function operationShows(change: Change, side: Side, proof: CheckResult): 
         : subject.old
           ? `${subject.old} removed`
           : `${subject.new} added`;
-  const without = subject.requiredness && subject.parameter ? ` (with only the parameters the ${side === 'clients' ? 'old' : 'new'} document requires)` : '';
+  const without =
+    subject.requiredness && subject.parameter
+      ? ` (with only the parameters the ${side === 'clients' ? 'old' : 'new'} document requires)`
+      : '';
   return side === 'clients'
     ? `${what}: existing clients' calls to ${called}${without} are ${answered} by a server following the new document (${proof.id})`
     : `${what}: existing servers answer a new client's call to ${called}${without} ${status ? `with ${status}` : 'as the new document does not allow'} (${proof.id})`;

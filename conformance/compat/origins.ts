@@ -20,7 +20,12 @@ export function originOf(node: unknown, keyword: string, key?: string | number):
 }
 
 /** The pointer of `keyword` (and below it, `tokens`) of a schema: where it was written when merged, else under `fallback`. */
-export function keywordPointer(node: unknown, fallback: string, keyword: string, ...tokens: Array<string | number>): string {
+export function keywordPointer(
+  node: unknown,
+  fallback: string,
+  keyword: string,
+  ...tokens: Array<string | number>
+): string {
   return childPointer(originOf(node, keyword, tokens[0]) ?? fallback, keyword, ...tokens);
 }
 

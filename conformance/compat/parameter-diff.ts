@@ -6,12 +6,18 @@ import { addSchema, bearing, requiredFlip, type Changes } from './changes.js';
 import { sameJson } from './schema-delta.js';
 import { SOURCES } from './sources.js';
 
-
 /** Parameter fields that change how a value is written or read: not compared here. */
 const SERIALIZATION = ['style', 'explode', 'allowReserved', 'allowEmptyValue', 'content'];
 const PARAMETER_ANNOTATIONS = ['description', 'example', 'examples', 'deprecated'];
 
-export function parametersDelta(changes: Changes, base: OpenApiDocument, head: OpenApiDocument, b: OperationLocation, h: OperationLocation, label: string): void {
+export function parametersDelta(
+  changes: Changes,
+  base: OpenApiDocument,
+  head: OpenApiDocument,
+  b: OperationLocation,
+  h: OperationLocation,
+  label: string,
+): void {
   // A path parameter is its place in the template (/plants/{id} and /plants/{plantId} send the same); a header's name has no case (RFC 9110 §5.1).
   const id = (op: OperationLocation) => (p: { in: string; name: string }) => {
     if (p.in === 'path') return `path:${[...op.path.matchAll(/\{([^}]*)\}/g)].findIndex((m) => m[1] === p.name)}`;
@@ -38,8 +44,19 @@ export function parametersDelta(changes: Changes, base: OpenApiDocument, head: O
         source: SOURCES.parameter,
         detail: k,
         bearing: required(p.parameter)
-          ? bearing(usage, 'request', 'looser', `existing servers require ${p.parameter.name}; a client following the new document does not send it`, { clients: 'compatible', servers: 'breaks' })
-          : bearing(usage, 'request', 'none', `it was optional: existing servers do without it, and a server following the new document ignores it when an existing client still sends it`),
+          ? bearing(
+              usage,
+              'request',
+              'looser',
+              `existing servers require ${p.parameter.name}; a client following the new document does not send it`,
+              { clients: 'compatible', servers: 'breaks' },
+            )
+          : bearing(
+              usage,
+              'request',
+              'none',
+              `it was optional: existing servers do without it, and a server following the new document ignores it when an existing client still sends it`,
+            ),
       });
       continue;
     }
@@ -53,19 +70,40 @@ export function parametersDelta(changes: Changes, base: OpenApiDocument, head: O
         after: now.parameter.name,
         what: `path parameter ${p.parameter.name} renamed ${now.parameter.name}`,
         source: SOURCES.parameter,
-        bearing: bearing(usage, 'request', 'none', 'a path parameter is sent as its place in the path, not by its name'),
+        bearing: bearing(
+          usage,
+          'request',
+          'none',
+          'a path parameter is sent as its place in the path, not by its name',
+        ),
       });
     }
     if (required(p.parameter) !== required(now.parameter)) {
-      requiredFlip(changes, { pointer: p.pointer, was: p.parameter.required }, { pointer: now.pointer, is: now.parameter.required }, name, usage, SOURCES.parameter, {
-        tighter: `an existing client that leaves ${p.parameter.name} out is now refused`,
-        looser: `a new client may leave ${p.parameter.name} out, which existing servers refuse`,
-      });
+      requiredFlip(
+        changes,
+        { pointer: p.pointer, was: p.parameter.required },
+        { pointer: now.pointer, is: now.parameter.required },
+        name,
+        usage,
+        SOURCES.parameter,
+        {
+          tighter: `an existing client that leaves ${p.parameter.name} out is now refused`,
+          looser: `a new client may leave ${p.parameter.name} out, which existing servers refuse`,
+        },
+      );
     }
     const ps = p.parameter.schema;
     const ns = now.parameter.schema;
     if (ps !== undefined || ns !== undefined) {
-      addSchema(changes, base, head, { schema: ps ?? {}, pointer: childPointer(p.pointer, 'schema') }, { schema: ns ?? {}, pointer: childPointer(now.pointer, 'schema') }, usage, 'request');
+      addSchema(
+        changes,
+        base,
+        head,
+        { schema: ps ?? {}, pointer: childPointer(p.pointer, 'schema') },
+        { schema: ns ?? {}, pointer: childPointer(now.pointer, 'schema') },
+        usage,
+        'request',
+      );
     }
     for (const field of [...SERIALIZATION, ...PARAMETER_ANNOTATIONS]) {
       const was = (p.parameter as unknown as Record<string, unknown>)[field];
@@ -82,7 +120,12 @@ export function parametersDelta(changes: Changes, base: OpenApiDocument, head: O
         source: SOURCES.parameter,
         bearing: annotation
           ? bearing(usage, 'request', 'none', 'an annotation: what is sent does not change')
-          : bearing(usage, 'request', 'unknown', `${field} changes how the value is written in the request: not compared here`),
+          : bearing(
+              usage,
+              'request',
+              'unknown',
+              `${field} changes how the value is written in the request: not compared here`,
+            ),
       });
     }
   }
@@ -99,8 +142,18 @@ export function parametersDelta(changes: Changes, base: OpenApiDocument, head: O
       source: SOURCES.parameter,
       detail: k,
       bearing: required
-        ? bearing(`${name} of ${label}`, 'request', 'tighter', `existing clients do not send ${p.parameter.name}, which is now required`)
-        : bearing(`${name} of ${label}`, 'request', 'none', `it is optional: existing clients may leave it out, and existing servers ignore a parameter they do not know`),
+        ? bearing(
+            `${name} of ${label}`,
+            'request',
+            'tighter',
+            `existing clients do not send ${p.parameter.name}, which is now required`,
+          )
+        : bearing(
+            `${name} of ${label}`,
+            'request',
+            'none',
+            `it is optional: existing clients may leave it out, and existing servers ignore a parameter they do not know`,
+          ),
     });
   }
 }

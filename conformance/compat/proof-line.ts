@@ -13,7 +13,9 @@ function refusalNaming(change: Change, actual: string): string | undefined {
   const message = /"message":"((?:[^"\\]|\\.)*)"/.exec(actual)?.[1];
   if (!message) return undefined;
   const value = typeof change.after === 'string' || typeof change.after === 'number' ? String(change.after) : undefined;
-  return (value !== undefined && message.includes(value)) || message.includes(change.keyword) ? message.replace(/\\"/g, '"') : undefined;
+  return (value !== undefined && message.includes(value)) || message.includes(change.keyword)
+    ? message.replace(/\\"/g, '"')
+    : undefined;
 }
 
 /** For a schema's change: a request the checking document allows, refused by the server following the other one, whose refusal names the change. */

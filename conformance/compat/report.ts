@@ -11,7 +11,8 @@ import { proofOrder } from './tie.js';
 const SIDE_NAME: Record<Side, string> = { clients: 'existing clients', servers: 'existing servers' };
 const CROSSING: Record<Side, string> = {
   clients: "the old document's checks against the reference serving the new one (what existing clients meet)",
-  servers: "the new document's checks against the reference serving the old one (what existing servers do to new clients)",
+  servers:
+    "the new document's checks against the reference serving the old one (what existing servers do to new clients)",
 };
 
 interface Groups {
@@ -34,7 +35,9 @@ export function sidesBroken(r: CompatResult, c: Change): Side[] {
 }
 
 function groups(r: CompatResult): Groups {
-  const breaking = r.changes.map((change) => ({ change, sides: sidesBroken(r, change) })).filter((b) => b.sides.length > 0);
+  const breaking = r.changes
+    .map((change) => ({ change, sides: sidesBroken(r, change) }))
+    .filter((b) => b.sides.length > 0);
   const listed = new Set(breaking.map((b) => b.change));
   const unconfirmed = r.changes.filter((c) => !listed.has(c) && SIDES.some((s) => c[s] === 'breaks'));
   const rest = r.changes.filter((c) => !listed.has(c) && !unconfirmed.includes(c));
@@ -50,7 +53,13 @@ function groups(r: CompatResult): Groups {
 export function verdictLine(r: CompatResult): string {
   const broken = SIDES.filter((s) => r.sides[s].verdict === 'breaks');
   const ids = (s: Side) => {
-    const byChange = r.changes.filter((c) => sidesBroken(r, c).includes(s) || r.agreements.some((a) => a.side === s && a.change === c.id && a.kind === 'execution-only')).map((c) => c.id);
+    const byChange = r.changes
+      .filter(
+        (c) =>
+          sidesBroken(r, c).includes(s) ||
+          r.agreements.some((a) => a.side === s && a.change === c.id && a.kind === 'execution-only'),
+      )
+      .map((c) => c.id);
     const byRun = r.agreements.filter((a) => a.side === s && a.change === null).flatMap((a) => a.checks);
     return [...new Set([...byChange, ...byRun])];
   };
@@ -68,9 +77,13 @@ const parentOf = (pointer: string) => pointer.slice(0, pointer.lastIndexOf('/'))
 /** Where the change is in each document: a keyword added is in the new one only, one removed in the old one only. */
 function pointerLine(c: Change): string {
   const old = c.basePointer ?? c.pointer;
-  if (c.before === undefined && c.after !== undefined) return `${c.pointer} in the new document; not in the old one (at ${parentOf(old)})`;
-  if (c.after === undefined && c.before !== undefined) return `${old} in the old document; not in the new one (at ${parentOf(c.pointer)})`;
-  return old === c.pointer ? `${c.pointer} in both documents` : `${c.pointer} in the new document, ${old} in the old one`;
+  if (c.before === undefined && c.after !== undefined)
+    return `${c.pointer} in the new document; not in the old one (at ${parentOf(old)})`;
+  if (c.after === undefined && c.before !== undefined)
+    return `${old} in the old document; not in the new one (at ${parentOf(c.pointer)})`;
+  return old === c.pointer
+    ? `${c.pointer} in both documents`
+    : `${c.pointer} in the new document, ${old} in the old one`;
 }
 
 /** The change's one-line example on a side: its witness, and what each document says of it. */
@@ -97,7 +110,9 @@ function bearingLines(c: Change, side: Side | undefined): string[] {
 /** The findings tied to a change on a side, the easiest to replay first: a curl line before a script, a short one before a long one. */
 function proofsFor(r: CompatResult, change: Change, side: Side): Finding[] {
   const order = proofOrder(change, side);
-  return r.findings.filter((f) => f.side === side && f.changes.includes(change.id)).sort((a, b) => order(a.check, b.check));
+  return r.findings
+    .filter((f) => f.side === side && f.changes.includes(change.id))
+    .sort((a, b) => order(a.check, b.check));
 }
 
 /** A code span the text cannot close early (CommonMark §6.1): no escapes inside, a fence longer than any run of backticks. */
@@ -111,7 +126,8 @@ function agreementFor(r: CompatResult, change: Change, side: Side): Agreement | 
   return r.agreements.find((a) => a.change === change.id && a.side === side);
 }
 
-const short = (text: string | null, max = 400) => (text === null ? '' : text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text);
+const short = (text: string | null, max = 400) =>
+  text === null ? '' : text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
 
 /** How many changes break each side (by the verdict's evidence), are unconfirmed, cannot be told, are compatible. */
 function countsLine(r: CompatResult, g: Groups): string {
@@ -129,7 +145,10 @@ export function renderCompatConsole(r: CompatResult, o: { color?: boolean } = {}
   out.push(`  ${countsLine(r, g)}`);
   if (g.breaking.length > 0) out.push('', paint('1;31', 'Breaking changes'));
   for (const { change: c, sides } of g.breaking) {
-    out.push(`  ${c.id} ${c.what}; breaks ${sides.map((s) => SIDE_NAME[s]).join(' and ')}`, `     at ${pointerLine(c)}; source: ${sourceText(c)}`);
+    out.push(
+      `  ${c.id} ${c.what}; breaks ${sides.map((s) => SIDE_NAME[s]).join(' and ')}`,
+      `     at ${pointerLine(c)}; source: ${sourceText(c)}`,
+    );
     for (const side of sides) {
       for (const line of bearingLines(c, side)) out.push(`     ${line}`);
       const example = exampleLine(r, c, side);
@@ -139,25 +158,49 @@ export function renderCompatConsole(r: CompatResult, o: { color?: boolean } = {}
       if (proofs.length > 0) {
         if (agreement?.shows) out.push(`     shown by execution: ${agreement.shows}`);
         for (const f of proofs.slice(0, 2)) out.push(...checkLines(f.check, '     ', proofTitle(c, side, f)));
-        if (proofs.length > 2) out.push(`     … and ${proofs.length - 2} more check(s): ${proofs.slice(2).map((f) => f.check.id).join(', ')}`);
-      } else if (agreement?.kind === 'rule-only') out.push(`     ${paint('33', 'no check fails')}: ${agreement.explanation}`);
-      else if (agreement?.kind === 'witnessed') out.push(`     ${paint('33', 'no check fails')}: ${r.sides[side].judgedBy === 'rules' ? (r.execution ? 'the crossed run could not run (below)' : 'not executed (--rules-only)') : `no check of the ${side === 'clients' ? 'old' : 'new'} document met it`}; the example shows it`);
-      else if (r.sides[side].judgedBy === 'rules') out.push(`     ${paint('33', 'by the rules')}: ${r.execution ? 'the crossed run could not run (below)' : 'not executed (--rules-only)'}`);
+        if (proofs.length > 2)
+          out.push(
+            `     … and ${proofs.length - 2} more check(s): ${proofs
+              .slice(2)
+              .map((f) => f.check.id)
+              .join(', ')}`,
+          );
+      } else if (agreement?.kind === 'rule-only')
+        out.push(`     ${paint('33', 'no check fails')}: ${agreement.explanation}`);
+      else if (agreement?.kind === 'witnessed')
+        out.push(
+          `     ${paint('33', 'no check fails')}: ${r.sides[side].judgedBy === 'rules' ? (r.execution ? 'the crossed run could not run (below)' : 'not executed (--rules-only)') : `no check of the ${side === 'clients' ? 'old' : 'new'} document met it`}; the example shows it`,
+        );
+      else if (r.sides[side].judgedBy === 'rules')
+        out.push(
+          `     ${paint('33', 'by the rules')}: ${r.execution ? 'the crossed run could not run (below)' : 'not executed (--rules-only)'}`,
+        );
     }
   }
   if (g.unconfirmed.length > 0) {
-    out.push('', paint('33', 'Unconfirmed (a rule says breaking; no check and no example shows it: no verdict rests on it)'));
+    out.push(
+      '',
+      paint('33', 'Unconfirmed (a rule says breaking; no check and no example shows it: no verdict rests on it)'),
+    );
     for (const c of g.unconfirmed) {
       out.push(`  ${c.id} ${c.what}`, `     at ${pointerLine(c)}; source: ${sourceText(c)}`);
-      for (const side of SIDES.filter((s) => c[s] === 'breaks')) out.push(`     ${SIDE_NAME[side]}: ${agreementFor(r, c, side)?.explanation ?? ''}`);
+      for (const side of SIDES.filter((s) => c[s] === 'breaks'))
+        out.push(`     ${SIDE_NAME[side]}: ${agreementFor(r, c, side)?.explanation ?? ''}`);
     }
   }
   if (g.unknown.length > 0) {
     out.push('', paint('33', 'Cannot tell'));
-    for (const c of g.unknown) out.push(`  ${c.id} ${c.what}`, `     at ${pointerLine(c)}; source: ${sourceText(c)}; ${c.bearings.find((b) => b.clients === 'unknown' || b.servers === 'unknown')?.why ?? ''}`);
+    for (const c of g.unknown)
+      out.push(
+        `  ${c.id} ${c.what}`,
+        `     at ${pointerLine(c)}; source: ${sourceText(c)}; ${c.bearings.find((b) => b.clients === 'unknown' || b.servers === 'unknown')?.why ?? ''}`,
+      );
   }
   if (g.compatible.length > 0) {
-    out.push('', `Compatible: ${g.compatible.map((c) => `${c.id} ${c.what.length > 60 ? `${c.what.slice(0, 60)}…` : c.what}`).join('; ')}`);
+    out.push(
+      '',
+      `Compatible: ${g.compatible.map((c) => `${c.id} ${c.what.length > 60 ? `${c.what.slice(0, 60)}…` : c.what}`).join('; ')}`,
+    );
   }
   const onlyRun = r.agreements.filter((a) => a.kind === 'execution-only');
   if (onlyRun.length > 0) {
@@ -173,12 +216,29 @@ export function renderCompatConsole(r: CompatResult, o: { color?: boolean } = {}
     for (const side of ['clients', 'servers'] as Side[]) {
       const run = r.execution[side];
       const s = run.summary;
-      out.push(run.notChecked ? `Execution, ${CROSSING[side]}: not possible: ${run.notChecked}; ${SIDE_NAME[side]} are judged by the rules` : `Execution, ${CROSSING[side]}: ${s.pass} pass, ${s['non-strict']} non-strict, ${s.fail} fail, ${s.skip} skip, ${s.error} error`);
+      out.push(
+        run.notChecked
+          ? `Execution, ${CROSSING[side]}: not possible: ${run.notChecked}; ${SIDE_NAME[side]} are judged by the rules`
+          : `Execution, ${CROSSING[side]}: ${s.pass} pass, ${s['non-strict']} non-strict, ${s.fail} fail, ${s.skip} skip, ${s.error} error`,
+      );
     }
-    if (r.lenient.length > 0) out.push(`  accepted what the checking document refuses (breaks no one who follows it): ${r.lenient.map((l) => `${l.check.id} (${l.side === 'clients' ? 'the new server' : 'the old server'})`).join(', ')}`);
-    out.push(`  The curl lines replay against the reference serving the document in question: PLANTSTORE_SPEC=FILE PLANTSTORE_TOKENS="$PLANTSTORE_TOKEN" npm start`);
-  } else out.push('', r.changes.length === 0 ? 'Execution: not run (the documents do not differ)' : 'Execution: not run (--rules-only)');
-  out.push('', `${r.exitCode === 1 ? paint('1;31', verdictLine(r)) : r.exitCode === 0 ? paint('32', verdictLine(r)) : paint('33', verdictLine(r))}; seed ${r.seed}`, '');
+    if (r.lenient.length > 0)
+      out.push(
+        `  accepted what the checking document refuses (breaks no one who follows it): ${r.lenient.map((l) => `${l.check.id} (${l.side === 'clients' ? 'the new server' : 'the old server'})`).join(', ')}`,
+      );
+    out.push(
+      `  The curl lines replay against the reference serving the document in question: PLANTSTORE_SPEC=FILE PLANTSTORE_TOKENS="$PLANTSTORE_TOKEN" npm start`,
+    );
+  } else
+    out.push(
+      '',
+      r.changes.length === 0 ? 'Execution: not run (the documents do not differ)' : 'Execution: not run (--rules-only)',
+    );
+  out.push(
+    '',
+    `${r.exitCode === 1 ? paint('1;31', verdictLine(r)) : r.exitCode === 0 ? paint('32', verdictLine(r)) : paint('33', verdictLine(r))}; seed ${r.seed}`,
+    '',
+  );
   return out.join('\n');
 }
 
@@ -201,12 +261,19 @@ export function renderCompatMarkdown(r: CompatResult): string {
   const g = groups(r);
   const lines: string[] = [];
   lines.push(`## Plant Store compatibility: ${inline(verdictLine(r))}`, '');
-  lines.push(`${code(r.head.label)} (new) against ${code(r.base.label)} (old): ${r.changes.length} change(s); ${countsLine(r, g)}. Seed ${r.seed}.`, '');
+  lines.push(
+    `${code(r.head.label)} (new) against ${code(r.base.label)} (old): ${r.changes.length} change(s); ${countsLine(r, g)}. Seed ${r.seed}.`,
+    '',
+  );
   if (r.changes.length > 0) {
     // Each side's cell is the verdict's: a rule nothing confirms reads "unconfirmed".
-    const cell = (c: Change, s: Side) => (sidesBroken(r, c).includes(s) ? CELL.breaks : c[s] === 'breaks' ? 'unconfirmed' : CELL[c[s]]);
+    const cell = (c: Change, s: Side) =>
+      sidesBroken(r, c).includes(s) ? CELL.breaks : c[s] === 'breaks' ? 'unconfirmed' : CELL[c[s]];
     lines.push('| change | what | where | clients | servers | source |', '|---|---|---|---|---|---|');
-    for (const c of r.changes) lines.push(`| ${c.id} | ${inline(c.what)} | ${code(c.pointer).replace(/\|/g, '\\|')} | ${cell(c, 'clients')} | ${cell(c, 'servers')} | ${c.source.url ? `[${inline(`${c.source.document} ${c.source.section}`)}](${c.source.url})` : inline(sourceText(c))} |`);
+    for (const c of r.changes)
+      lines.push(
+        `| ${c.id} | ${inline(c.what)} | ${code(c.pointer).replace(/\|/g, '\\|')} | ${cell(c, 'clients')} | ${cell(c, 'servers')} | ${c.source.url ? `[${inline(`${c.source.document} ${c.source.section}`)}](${c.source.url})` : inline(sourceText(c))} |`,
+      );
     lines.push('');
   }
   if (g.breaking.length > 0) lines.push('### Breaking changes', '');
@@ -223,18 +290,37 @@ export function renderCompatMarkdown(r: CompatResult): string {
         const shows = agreementFor(r, c, side)?.shows;
         if (shows) lines.push(`Shown by execution: ${inline(shows)}.`, '');
         for (const f of proofs.slice(0, 2)) lines.push(...checkMarkdown(f.check, proofTitle(c, side, f)));
-        if (proofs.length > 2) lines.push(`And ${proofs.length - 2} more failing check(s): ${proofs.slice(2).map((f) => f.check.id).join(', ')}.`, '');
+        if (proofs.length > 2)
+          lines.push(
+            `And ${proofs.length - 2} more failing check(s): ${proofs
+              .slice(2)
+              .map((f) => f.check.id)
+              .join(', ')}.`,
+            '',
+          );
       } else {
         const a = agreementFor(r, c, side);
         if (a?.kind === 'rule-only') lines.push(`No check fails: ${inline(a.explanation)}.`, '');
-        else if (r.sides[side].judgedBy === 'rules') lines.push(`By the rules: ${r.execution ? 'the crossed run could not run (see Execution)' : 'not executed (--rules-only)'}.`, '');
+        else if (r.sides[side].judgedBy === 'rules')
+          lines.push(
+            `By the rules: ${r.execution ? 'the crossed run could not run (see Execution)' : 'not executed (--rules-only)'}.`,
+            '',
+          );
       }
     }
   }
   if (g.unconfirmed.length > 0) {
-    lines.push('### Unconfirmed', '', 'A rule says breaking; no check and no example shows it, so no verdict rests on it.', '');
+    lines.push(
+      '### Unconfirmed',
+      '',
+      'A rule says breaking; no check and no example shows it, so no verdict rests on it.',
+      '',
+    );
     for (const c of g.unconfirmed) {
-      for (const side of SIDES.filter((s) => c[s] === 'breaks')) lines.push(`- ${c.id} ${inline(c.what)} at ${code(pointerLine(c))}, ${SIDE_NAME[side]}: ${inline(agreementFor(r, c, side)?.explanation ?? '')}`);
+      for (const side of SIDES.filter((s) => c[s] === 'breaks'))
+        lines.push(
+          `- ${c.id} ${inline(c.what)} at ${code(pointerLine(c))}, ${SIDE_NAME[side]}: ${inline(agreementFor(r, c, side)?.explanation ?? '')}`,
+        );
     }
     lines.push('');
   }
@@ -243,12 +329,19 @@ export function renderCompatMarkdown(r: CompatResult): string {
     lines.push('### Found by execution, which no rule called breaking', '');
     for (const a of onlyRun) {
       const f = r.findings.find((x) => x.side === a.side && a.checks.includes(x.check.id))!;
-      lines.push(`Breaks ${SIDE_NAME[a.side]}${a.change ? ` (${a.change})` : ''}: ${inline(a.explanation)}.`, '', ...checkMarkdown(f.check));
+      lines.push(
+        `Breaks ${SIDE_NAME[a.side]}${a.change ? ` (${a.change})` : ''}: ${inline(a.explanation)}.`,
+        '',
+        ...checkMarkdown(f.check),
+      );
     }
   }
   if (g.unknown.length > 0) {
     lines.push('### Cannot tell', '');
-    for (const c of g.unknown) lines.push(`- ${c.id} ${inline(c.what)} at ${code(c.pointer)}: ${inline(c.bearings.find((b) => b.clients === 'unknown' || b.servers === 'unknown')?.why ?? '')}`);
+    for (const c of g.unknown)
+      lines.push(
+        `- ${c.id} ${inline(c.what)} at ${code(c.pointer)}: ${inline(c.bearings.find((b) => b.clients === 'unknown' || b.servers === 'unknown')?.why ?? '')}`,
+      );
     lines.push('');
   }
   if (r.execution) {
@@ -256,21 +349,34 @@ export function renderCompatMarkdown(r: CompatResult): string {
     for (const side of ['clients', 'servers'] as Side[]) {
       const run = r.execution[side];
       const s = run.summary;
-      lines.push(`- ${inline(CROSSING[side])}: ${run.notChecked ? `not possible: ${inline(run.notChecked)}; ${SIDE_NAME[side]} are judged by the rules` : `${s.pass} pass, ${s['non-strict']} non-strict, ${s.fail} fail, ${s.skip} skip, ${s.error} error`}`);
+      lines.push(
+        `- ${inline(CROSSING[side])}: ${run.notChecked ? `not possible: ${inline(run.notChecked)}; ${SIDE_NAME[side]} are judged by the rules` : `${s.pass} pass, ${s['non-strict']} non-strict, ${s.fail} fail, ${s.skip} skip, ${s.error} error`}`,
+      );
     }
-    if (r.lenient.length > 0) lines.push(`- accepted what the checking document refuses \\(breaks no one who follows it\\): ${r.lenient.map((l) => `${l.check.id} (${l.side === 'clients' ? 'the new server' : 'the old server'})`).join(', ')}`);
-    lines.push('', 'Each curl line replays against the reference serving the document it names: `PLANTSTORE_SPEC=FILE PLANTSTORE_TOKENS="$PLANTSTORE_TOKEN" npm start`.', '');
+    if (r.lenient.length > 0)
+      lines.push(
+        `- accepted what the checking document refuses \\(breaks no one who follows it\\): ${r.lenient.map((l) => `${l.check.id} (${l.side === 'clients' ? 'the new server' : 'the old server'})`).join(', ')}`,
+      );
+    lines.push(
+      '',
+      'Each curl line replays against the reference serving the document it names: `PLANTSTORE_SPEC=FILE PLANTSTORE_TOKENS="$PLANTSTORE_TOKEN" npm start`.',
+      '',
+    );
   }
   return `${lines.join('\n')}\n`;
 }
 
 function checkMarkdown(c: CheckResult, header?: string): string[] {
   return [
-    header !== undefined ? inline(header) : `${c.id} **${c.outcome}** (${c.level}, ${inline(c.source.document)}, ${inline(c.source.section)}): ${inline(c.title)}`,
+    header !== undefined
+      ? inline(header)
+      : `${c.id} **${c.outcome}** (${c.level}, ${inline(c.source.document)}, ${inline(c.source.section)}): ${inline(c.title)}`,
     '',
     ...(c.expected ? ['Expected:', fenced(short(c.expected, 1000)), ''] : []),
     ...(c.actual ? ['Actual:', fenced(short(c.actual, 1000)), ''] : []),
-    ...(c.reproduce ? ['Reproduce (the token is read from `$PLANTSTORE_TOKEN`):', fenced(short(c.reproduce, 2000), 'sh'), ''] : []),
+    ...(c.reproduce
+      ? ['Reproduce (the token is read from `$PLANTSTORE_TOKEN`):', fenced(short(c.reproduce, 2000), 'sh'), '']
+      : []),
   ];
 }
 

@@ -20,14 +20,23 @@ import { SOURCES } from './sources.js';
 
 /** The key of the responses that stands for `status` when it is not declared: its range, then `default` (OpenAPI 3.1 §4.8.16). */
 function fallbackOf(responses: Record<string, unknown>, status: string): string | undefined {
-  const range = /^\d{3}$/.test(status) ? Object.keys(responses).find((k) => k.toUpperCase() === `${status[0]}XX`) : undefined;
+  const range = /^\d{3}$/.test(status)
+    ? Object.keys(responses).find((k) => k.toUpperCase() === `${status[0]}XX`)
+    : undefined;
   if (range !== undefined) return range;
   return status !== 'default' && Object.hasOwn(responses, 'default') ? 'default' : undefined;
 }
 
 const isSuccess = (status: string) => status.startsWith('2');
 
-export function responsesDelta(changes: Changes, base: OpenApiDocument, head: OpenApiDocument, b: OperationLocation, h: OperationLocation, label: string): void {
+export function responsesDelta(
+  changes: Changes,
+  base: OpenApiDocument,
+  head: OpenApiDocument,
+  b: OperationLocation,
+  h: OperationLocation,
+  label: string,
+): void {
   const br = (b.operation.responses ?? {}) as Record<string, unknown>;
   const hr = (h.operation.responses ?? {}) as Record<string, unknown>;
   for (const status of new Set([...Object.keys(br), ...Object.keys(hr)])) {
@@ -37,7 +46,15 @@ export function responsesDelta(changes: Changes, base: OpenApiDocument, head: Op
     const inBase = Object.hasOwn(br, status);
     const inHead = Object.hasOwn(hr, status);
     if (inBase && inHead) {
-      mediaTypesDelta(changes, base, head, resolveObject(base, br[status] as BodyLike, bp), resolveObject(head, hr[status] as BodyLike, hp), usage, 'response');
+      mediaTypesDelta(
+        changes,
+        base,
+        head,
+        resolveObject(base, br[status] as BodyLike, bp),
+        resolveObject(head, hr[status] as BodyLike, hp),
+        usage,
+        'response',
+      );
       continue;
     }
     const gone = inBase;
@@ -48,24 +65,69 @@ export function responsesDelta(changes: Changes, base: OpenApiDocument, head: Op
     if (fallback !== undefined) {
       // What the status held in the other document is what its range or `default` said: compared as an answer.
       const fp = childPointer(gone ? h.pointer : b.pointer, 'responses', fallback);
-      changes.presence(gone, { keyword: 'response', pointer, value: status, what: `${what} (${fallback} ${gone ? 'covers it now' : 'covered it before'})`, source: SOURCES.responses, bearing: bearing(usage, 'response', 'none', `what a ${status} holds is compared with what ${fallback} said`) });
+      changes.presence(gone, {
+        keyword: 'response',
+        pointer,
+        value: status,
+        what: `${what} (${fallback} ${gone ? 'covers it now' : 'covered it before'})`,
+        source: SOURCES.responses,
+        bearing: bearing(usage, 'response', 'none', `what a ${status} holds is compared with what ${fallback} said`),
+      });
       const other = resolveObject(gone ? head : base, (gone ? hr : br)[fallback] as BodyLike, fp);
       const here = resolveObject(doc, responses[status] as BodyLike, pointer);
       mediaTypesDelta(changes, base, head, gone ? here : other, gone ? other : here, usage, 'response');
       continue;
     }
-    changes.presence(gone, { keyword: 'response', pointer, value: status, what, source: SOURCES.responses, bearing: statusBearing(status, gone, declared.content !== undefined && Object.keys(declared.content).length > 0, usage) });
+    changes.presence(gone, {
+      keyword: 'response',
+      pointer,
+      value: status,
+      what,
+      source: SOURCES.responses,
+      bearing: statusBearing(
+        status,
+        gone,
+        declared.content !== undefined && Object.keys(declared.content).length > 0,
+        usage,
+      ),
+    });
   }
 }
 
 function statusBearing(status: string, gone: boolean, holdsContent: boolean, usage: string) {
   if (isSuccess(status)) {
     return gone
-      ? bearing(usage, 'response', 'both', `existing servers that answer ${status} now give an answer the document does not declare, and existing clients that expect ${status} to a valid request get another status from a server following the new document`)
-      : bearing(usage, 'response', 'looser', `a server following the new document may answer a valid request with ${status}, which existing clients were not told a valid request gets (RFC 9110 §15 lets them see a success, not what it holds)`);
+      ? bearing(
+          usage,
+          'response',
+          'both',
+          `existing servers that answer ${status} now give an answer the document does not declare, and existing clients that expect ${status} to a valid request get another status from a server following the new document`,
+        )
+      : bearing(
+          usage,
+          'response',
+          'looser',
+          `a server following the new document may answer a valid request with ${status}, which existing clients were not told a valid request gets (RFC 9110 §15 lets them see a success, not what it holds)`,
+        );
   }
-  if (!holdsContent) return bearing(usage, 'response', 'none', `the response declares no content: what a ${status} holds is as free as it was`);
+  if (!holdsContent)
+    return bearing(
+      usage,
+      'response',
+      'none',
+      `the response declares no content: what a ${status} holds is as free as it was`,
+    );
   return gone
-    ? bearing(usage, 'response', 'looser', `existing clients read a ${status} as the old document describes it; the new document no longer says what a ${status} holds, so it may hold anything`)
-    : bearing(usage, 'response', 'tighter', `a ${status} could come before (OpenAPI 3.1 §4.8.16: the responses need not list every status; RFC 9110 §15: a client handles any status by its class), holding anything; the new document says what it holds, which an existing server's ${status} may not`);
+    ? bearing(
+        usage,
+        'response',
+        'looser',
+        `existing clients read a ${status} as the old document describes it; the new document no longer says what a ${status} holds, so it may hold anything`,
+      )
+    : bearing(
+        usage,
+        'response',
+        'tighter',
+        `a ${status} could come before (OpenAPI 3.1 §4.8.16: the responses need not list every status; RFC 9110 §15: a client handles any status by its class), holding anything; the new document says what it holds, which an existing server's ${status} may not`,
+      );
 }

@@ -36,16 +36,28 @@ export function readDocuments(specs: Array<{ value: string; from: string }>, cwd
       const file = resolve(cwd, value);
       if (existsSync(file) && statSync(file).isFile()) return { label: value, path: file };
       const colon = value.indexOf(':');
-      const [rev, path] = colon > 0 ? [value.slice(0, colon), value.slice(colon + 1)] : [value, `./${DEFAULT_DOCUMENT}`];
+      const [rev, path] =
+        colon > 0 ? [value.slice(0, colon), value.slice(colon + 1)] : [value, `./${DEFAULT_DOCUMENT}`];
       const object = `${rev}:${path}`;
       let text: string;
       try {
         // --end-of-options: a revision that starts with a dash (`--output=FILE`) is a revision git cannot find, never an option (git once wrote that file).
-        text = execFileSync('git', ['show', '--end-of-options', object], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+        text = execFileSync('git', ['show', '--end-of-options', object], {
+          cwd,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+          maxBuffer: 64 * 1024 * 1024,
+        });
       } catch (err) {
-        const stderr = String((err as { stderr?: unknown }).stderr ?? (err as Error).message).trim().split('\n')[0] ?? '';
-        const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'git is not installed' : stderr || 'git show failed';
-        throw new RevisionError(`${from} ${JSON.stringify(value)}: not a file, nor a git revision with that document (git show ${object}: ${why})`);
+        const stderr =
+          String((err as { stderr?: unknown }).stderr ?? (err as Error).message)
+            .trim()
+            .split('\n')[0] ?? '';
+        const why =
+          (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'git is not installed' : stderr || 'git show failed';
+        throw new RevisionError(
+          `${from} ${JSON.stringify(value)}: not a file, nor a git revision with that document (git show ${object}: ${why})`,
+        );
       }
       dir ??= mkdtempSync(join(tmpdir(), 'plantstore-compat-'));
       const copy = join(dir, `${i}-${rev.replace(/[^A-Za-z0-9._-]+/g, '_')}${extname(path) || '.yaml'}`);

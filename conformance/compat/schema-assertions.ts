@@ -38,15 +38,27 @@ function setEffect(narrowerOrEqual: boolean, widerOrEqual: boolean): Effect {
 export function typeDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: string, under: boolean): void {
   const before = typesOf(b);
   const after = typesOf(h);
-  const effect = setEffect(after.every((t) => covers(before, t)), before.every((t) => covers(after, t)));
+  const effect = setEffect(
+    after.every((t) => covers(before, t)),
+    before.every((t) => covers(after, t)),
+  );
   const gainedNull = !before.includes('null') && after.includes('null');
   const lostNull = before.includes('null') && !after.includes('null');
   const note = gainedNull ? ' (null now allowed)' : lostNull ? ' (null no longer allowed)' : '';
   keywordDelta(w, under, bp, hp, 'type', b, h, effect, `type ${verb(b, h, 'type')}${note}`);
 }
 
-export function valueSetDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: string, under: boolean, k: 'enum' | 'const'): void {
-  const values = (s: JsonSchema): unknown[] | undefined => (!Object.hasOwn(s, k) ? undefined : k === 'const' ? [s.const] : Array.isArray(s.enum) ? s.enum : undefined);
+export function valueSetDelta(
+  w: Walk,
+  b: JsonSchema,
+  bp: string,
+  h: JsonSchema,
+  hp: string,
+  under: boolean,
+  k: 'enum' | 'const',
+): void {
+  const values = (s: JsonSchema): unknown[] | undefined =>
+    !Object.hasOwn(s, k) ? undefined : k === 'const' ? [s.const] : Array.isArray(s.enum) ? s.enum : undefined;
   const before = values(b);
   const after = values(h);
   if (before === undefined || after === undefined) {
@@ -59,7 +71,10 @@ export function valueSetDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema,
   const removed = before.filter((v) => !hs.has(canonical(v)));
   const effect = setEffect(added.length === 0, removed.length === 0);
   if (effect === 'none') return;
-  const parts = [...(removed.length > 0 ? [`removed ${removed.map(shown).join(', ')}`] : []), ...(added.length > 0 ? [`added ${added.map(shown).join(', ')}`] : [])];
+  const parts = [
+    ...(removed.length > 0 ? [`removed ${removed.map(shown).join(', ')}`] : []),
+    ...(added.length > 0 ? [`added ${added.map(shown).join(', ')}`] : []),
+  ];
   keywordDelta(w, under, bp, hp, k, b, h, effect, `${k}: ${parts.join('; ')}`);
 }
 
@@ -67,7 +82,17 @@ export function valueSetDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema,
  * A keyword with one number: added is a constraint more, removed one less;
  * both there, `order` says (from the two exact values) what the change does.
  */
-function numberDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: string, under: boolean, k: string, order: (before: Rational, after: Rational) => Effect, reason?: (effect: Effect) => string | undefined): void {
+function numberDelta(
+  w: Walk,
+  b: JsonSchema,
+  bp: string,
+  h: JsonSchema,
+  hp: string,
+  under: boolean,
+  k: string,
+  order: (before: Rational, after: Rational) => Effect,
+  reason?: (effect: Effect) => string | undefined,
+): void {
   const before = rationalOf(b[k]);
   const after = rationalOf(h[k]);
   let effect: Effect;
@@ -81,16 +106,35 @@ function numberDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: stri
 
 export function multipleOfDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: string, under: boolean): void {
   // Every multiple of the new step is a multiple of the old one when the new is a multiple of the old.
-  numberDelta(w, b, bp, h, hp, under, 'multipleOf', (before, after) => setEffect(isMultipleOf(after, before), isMultipleOf(before, after)), (effect) =>
-    effect === 'both' ? 'neither step is a multiple of the other: some multiples of the old are refused now, some values refused before are accepted' : undefined,
+  numberDelta(
+    w,
+    b,
+    bp,
+    h,
+    hp,
+    under,
+    'multipleOf',
+    (before, after) => setEffect(isMultipleOf(after, before), isMultipleOf(before, after)),
+    (effect) =>
+      effect === 'both'
+        ? 'neither step is a multiple of the other: some multiples of the old are refused now, some values refused before are accepted'
+        : undefined,
   );
 }
 
-export function countBound(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: string, under: boolean, k: string): void {
+export function countBound(
+  w: Walk,
+  b: JsonSchema,
+  bp: string,
+  h: JsonSchema,
+  hp: string,
+  under: boolean,
+  k: string,
+): void {
   const max = MAXIMA.has(k);
   numberDelta(w, b, bp, h, hp, under, k, (before, after) => {
     const c = compare(after, before);
-    return c === 0 ? 'none' : (c < 0) === max ? 'tighter' : 'looser';
+    return c === 0 ? 'none' : c < 0 === max ? 'tighter' : 'looser';
   });
 }
 
@@ -112,7 +156,10 @@ function floorOf(r: Rational): bigint {
 function effectiveBound(s: JsonSchema, side: 'lower' | 'upper'): Bound | undefined | 'invalid' {
   const [inclusiveKey, exclusiveKey] = side === 'lower' ? LOWER : UPPER;
   const candidates: Bound[] = [];
-  for (const [key, exclusive] of [[inclusiveKey!, false], [exclusiveKey!, true]] as const) {
+  for (const [key, exclusive] of [
+    [inclusiveKey!, false],
+    [exclusiveKey!, true],
+  ] as const) {
     if (!Object.hasOwn(s, key)) continue;
     const value = rationalOf(s[key]);
     if (!value) return 'invalid';
@@ -147,7 +194,15 @@ function boundEffect(before: Bound | undefined, after: Bound | undefined, side: 
   return (side === 'lower' ? cmp > 0 : cmp < 0) ? 'tighter' : 'looser';
 }
 
-export function numericBound(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: string, under: boolean, side: 'lower' | 'upper'): void {
+export function numericBound(
+  w: Walk,
+  b: JsonSchema,
+  bp: string,
+  h: JsonSchema,
+  hp: string,
+  under: boolean,
+  side: 'lower' | 'upper',
+): void {
   const before = effectiveBound(b, side);
   const after = effectiveBound(h, side);
   const effect = before === 'invalid' || after === 'invalid' ? 'unknown' : boundEffect(before, after, side);
@@ -155,8 +210,22 @@ export function numericBound(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, 
   const changed = keys.filter((k) => !sameJson(b[k], h[k]));
   const together = changed.length > 1 ? ` (with ${changed.filter((_, i) => i > 0).join(', ')}: one ${side} bound)` : '';
   for (const k of changed) {
-    const note = effect === 'none' ? 'the effective bound is the same (for integers an exclusive bound is the next integer inside it)' : undefined;
-    keywordDelta(w, under, bp, hp, k, b, h, effect, `${k} ${verb(b, h, k)}${k === changed[0] ? together : ''}`, effect === 'unknown' ? `${k} is not a number` : note);
+    const note =
+      effect === 'none'
+        ? 'the effective bound is the same (for integers an exclusive bound is the next integer inside it)'
+        : undefined;
+    keywordDelta(
+      w,
+      under,
+      bp,
+      hp,
+      k,
+      b,
+      h,
+      effect,
+      `${k} ${verb(b, h, k)}${k === changed[0] ? together : ''}`,
+      effect === 'unknown' ? `${k} is not a number` : note,
+    );
   }
 }
 
@@ -190,18 +259,38 @@ export function formatDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, h
  * expressions are not compared, so neither way can be told.
  */
 export function patternDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: string, under: boolean): void {
-  const list = (s: JsonSchema) => (s.pattern === undefined ? [] : Array.isArray(s.pattern) ? stringList(s.pattern) : [String(s.pattern)]);
+  const list = (s: JsonSchema) =>
+    s.pattern === undefined ? [] : Array.isArray(s.pattern) ? stringList(s.pattern) : [String(s.pattern)];
   const before = list(b);
   const after = list(h);
   const added = after.filter((p) => !before.includes(p));
   const removed = before.filter((p) => !after.includes(p));
   if (added.length > 0 && removed.length > 0) {
-    keywordDelta(w, under, bp, hp, 'pattern', b, h, 'unknown', `pattern changed: ${removed.map(shown).join(', ')} → ${added.map(shown).join(', ')}`, 'the languages of two regular expressions are not compared here: neither need include the other');
+    keywordDelta(
+      w,
+      under,
+      bp,
+      hp,
+      'pattern',
+      b,
+      h,
+      'unknown',
+      `pattern changed: ${removed.map(shown).join(', ')} → ${added.map(shown).join(', ')}`,
+      'the languages of two regular expressions are not compared here: neither need include the other',
+    );
     return;
   }
   for (const [p, gone] of [...added.map((p) => [p, false] as const), ...removed.map((p) => [p, true] as const)]) {
     const pointer = childPointer(originOf(gone ? b : h, 'pattern', p) ?? (gone ? bp : hp), 'pattern');
-    emit(w, under, { keyword: 'pattern', pointer, basePointer: gone ? pointer : childPointer(originOf(b, 'pattern') ?? bp, 'pattern'), ...(gone ? { before: p } : { after: p }), what: `pattern ${gone ? 'removed' : 'added'}: ${shown(p)}`, effect: gone ? 'looser' : 'tighter', detail: p });
+    emit(w, under, {
+      keyword: 'pattern',
+      pointer,
+      basePointer: gone ? pointer : childPointer(originOf(b, 'pattern') ?? bp, 'pattern'),
+      ...(gone ? { before: p } : { after: p }),
+      what: `pattern ${gone ? 'removed' : 'added'}: ${shown(p)}`,
+      effect: gone ? 'looser' : 'tighter',
+      detail: p,
+    });
   }
 }
 
@@ -213,14 +302,47 @@ export function requiredDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema,
   const before = stringList(b.required);
   const after = stringList(h.required);
   for (const name of after.filter((n) => !before.includes(n))) {
-    keywordDelta(w, under, bp, hp, 'required', b, h, 'tighter', `required: ${name} added (a new required property)`, undefined, name, { member: name, presence: 'added' });
+    keywordDelta(
+      w,
+      under,
+      bp,
+      hp,
+      'required',
+      b,
+      h,
+      'tighter',
+      `required: ${name} added (a new required property)`,
+      undefined,
+      name,
+      { member: name, presence: 'added' },
+    );
   }
   for (const name of before.filter((n) => !after.includes(n))) {
-    keywordDelta(w, under, bp, hp, 'required', b, h, 'looser', `required: ${name} removed (no longer required)`, undefined, name, { member: name, presence: 'removed' });
+    keywordDelta(
+      w,
+      under,
+      bp,
+      hp,
+      'required',
+      b,
+      h,
+      'looser',
+      `required: ${name} removed (no longer required)`,
+      undefined,
+      name,
+      { member: name, presence: 'removed' },
+    );
   }
 }
 
-export function dependentRequiredDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: string, under: boolean): void {
+export function dependentRequiredDelta(
+  w: Walk,
+  b: JsonSchema,
+  bp: string,
+  h: JsonSchema,
+  hp: string,
+  under: boolean,
+): void {
   const map = (s: JsonSchema) => (isSchemaObject(s.dependentRequired) ? s.dependentRequired : {});
   const before = map(b);
   const after = map(h);

@@ -80,7 +80,10 @@ export function canonical(value: unknown): string {
   }
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'undefined';
 }
@@ -97,10 +100,29 @@ export function shown(value: unknown): string {
 export function emit(w: Walk, under: boolean, d: Omit<SchemaDelta, 'source'> & { source?: Source }): void {
   const effect = under ? inverted(d.effect) : d.effect;
   const byRole = under && d.byRole ? undefined : d.byRole;
-  w.out.push({ ...d, effect, byRole, source: d.source ?? keywordSource(d.keyword), ...(w.inst ? { instancePath: [...w.inst] } : {}) });
+  w.out.push({
+    ...d,
+    effect,
+    byRole,
+    source: d.source ?? keywordSource(d.keyword),
+    ...(w.inst ? { instancePath: [...w.inst] } : {}),
+  });
 }
 
-export function keywordDelta(w: Walk, under: boolean, bp: string, hp: string, keyword: string, b: JsonSchema, h: JsonSchema, effect: Effect, what: string, reason?: string, detail?: string, about?: Pick<SchemaDelta, 'member' | 'presence'>): void {
+export function keywordDelta(
+  w: Walk,
+  under: boolean,
+  bp: string,
+  hp: string,
+  keyword: string,
+  b: JsonSchema,
+  h: JsonSchema,
+  effect: Effect,
+  what: string,
+  reason?: string,
+  detail?: string,
+  about?: Pick<SchemaDelta, 'member' | 'presence'>,
+): void {
   const has = (s: JsonSchema) => Object.hasOwn(s, keyword);
   // Where the keyword was written in each document (a merged schema remembers it: origins.ts); `detail` names one entry of it (a required name).
   const at = (s: JsonSchema, p: string) => childPointer(originOf(s, keyword, detail) ?? p, keyword);
@@ -130,11 +152,14 @@ export function verb(b: JsonSchema, h: JsonSchema, k: string): string {
  * object is open (the property alone changes no valid instance there).
  */
 export function foldMembers(out: SchemaDelta[], from: number): void {
-  const samePlace = (x: SchemaDelta, y: SchemaDelta) => JSON.stringify(x.instancePath) === JSON.stringify(y.instancePath);
+  const samePlace = (x: SchemaDelta, y: SchemaDelta) =>
+    JSON.stringify(x.instancePath) === JSON.stringify(y.instancePath);
   for (let i = out.length - 1; i >= from; i--) {
     const p = out[i]!;
     if (p.keyword !== 'properties' || !p.member || !p.presence) continue;
-    const r = out.slice(from).find((d) => d.keyword === 'required' && d.member === p.member && d.presence === p.presence && samePlace(d, p));
+    const r = out
+      .slice(from)
+      .find((d) => d.keyword === 'required' && d.member === p.member && d.presence === p.presence && samePlace(d, p));
     const open = p.presence === 'added' ? p.effect === 'none' : p.byRole !== undefined;
     if (!r || !open || r.effect !== (p.presence === 'added' ? 'tighter' : 'looser')) continue;
     const name = p.member;
@@ -143,11 +168,17 @@ export function foldMembers(out: SchemaDelta[], from: number): void {
       p.presence === 'added'
         ? {
             request: { effect: 'tighter', reason: `existing clients do not send ${name}, which is now required` },
-            response: { effect: 'tighter', reason: `an existing server's answer may lack ${name}, which is now required` },
+            response: {
+              effect: 'tighter',
+              reason: `an existing server's answer may lack ${name}, which is now required`,
+            },
           }
         : {
             request: { effect: 'looser', reason: `a new client may leave ${name} out, which existing servers require` },
-            response: { effect: 'looser', reason: `an answer may now leave ${name} out (or hold anything under that name), and existing clients read it` },
+            response: {
+              effect: 'looser',
+              reason: `an answer may now leave ${name} out (or hold anything under that name), and existing clients read it`,
+            },
           };
     out.splice(i, 1);
   }

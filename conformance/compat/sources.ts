@@ -9,9 +9,21 @@ const VALIDATION = 'https://json-schema.org/draft/2020-12/json-schema-validation
 const CORE = 'https://json-schema.org/draft/2020-12/json-schema-core';
 const OPENAPI = 'https://spec.openapis.org/oas/v3.1.0';
 
-const validation = (section: string, keyword: string): Source => ({ document: 'JSON Schema Validation 2020-12', section: `§${section} ${keyword}`, url: `${VALIDATION}#section-${section}` });
-const core = (section: string, keyword: string): Source => ({ document: 'JSON Schema Core 2020-12', section: `§${section} ${keyword}`, url: `${CORE}#section-${section}` });
-export const openapi = (section: string, object: string): Source => ({ document: 'OpenAPI 3.1.0', section: `§${section} ${object}`, url: `${OPENAPI}#${object.toLowerCase().replace(/ /g, '-')}` });
+const validation = (section: string, keyword: string): Source => ({
+  document: 'JSON Schema Validation 2020-12',
+  section: `§${section} ${keyword}`,
+  url: `${VALIDATION}#section-${section}`,
+});
+const core = (section: string, keyword: string): Source => ({
+  document: 'JSON Schema Core 2020-12',
+  section: `§${section} ${keyword}`,
+  url: `${CORE}#section-${section}`,
+});
+export const openapi = (section: string, object: string): Source => ({
+  document: 'OpenAPI 3.1.0',
+  section: `§${section} ${object}`,
+  url: `${OPENAPI}#${object.toLowerCase().replace(/ /g, '-')}`,
+});
 
 /** The section that defines each keyword of the document's schemas. */
 const KEYWORD_SOURCES: Record<string, Source> = {
@@ -98,5 +110,9 @@ export const SOURCES = {
   tag: openapi('4.8.22', 'Tag Object'),
   securityScheme: openapi('4.8.27', 'Security Scheme Object'),
   securityRequirement: openapi('4.8.30', 'Security Requirement Object'),
-  echo: { document: 'Plant Store specification', section: 'What the service does: "returns the stored plant record"; docs/document.md, What the answer must carry back' },
+  echo: {
+    document: 'Plant Store specification',
+    section:
+      'What the service does: "returns the stored plant record"; docs/document.md, What the answer must carry back',
+  },
 } satisfies Record<string, Source>;

@@ -15,11 +15,25 @@ import { operationRank } from './operation-proof.js';
  */
 export function lenient(check: CheckResult): boolean {
   // PS-OP-003: a request invalid in one place (a parameter or a body), on any operation.
-  const refusalExpected = check.id.startsWith('PS-REJECT-') || check.id === 'PS-GEN-002' || check.id === 'PS-OP-003' || /^an? (4xx )?rejection/i.test(check.expected ?? '');
+  const refusalExpected =
+    check.id.startsWith('PS-REJECT-') ||
+    check.id === 'PS-GEN-002' ||
+    check.id === 'PS-OP-003' ||
+    /^an? (4xx )?rejection/i.test(check.expected ?? '');
   return refusalExpected && /(^|\] |: )2\d\d\b/.test(check.actual ?? '');
 }
 
-const DESCRIPTIVE_KEYWORDS = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs', 'tags', 'operationId', 'deprecated']);
+const DESCRIPTIVE_KEYWORDS = new Set([
+  'description',
+  'summary',
+  'title',
+  'example',
+  'examples',
+  'externalDocs',
+  'tags',
+  'operationId',
+  'deprecated',
+]);
 
 /** The names a departure's text may mention for a change: the properties along its pointer, the property it is about, its operation, its keyword. */
 function namesOf(change: Change): { names: string[]; keyword: string } {
@@ -29,7 +43,8 @@ function namesOf(change: Change): { names: string[]; keyword: string } {
     if (i > 0 && (tokens[i - 1] === 'properties' || tokens[i - 1] === 'patternProperties')) names.add(t);
   });
   if (change.member) names.add(change.member);
-  for (const v of [change.after, change.before]) if (typeof v === 'string' && ['echo', 'response', 'content'].includes(change.keyword)) names.add(v);
+  for (const v of [change.after, change.before])
+    if (typeof v === 'string' && ['echo', 'response', 'content'].includes(change.keyword)) names.add(v);
   if (change.keyword === 'operation') {
     for (const label of [change.after, change.before]) {
       const [method, path] = String(label ?? '').split(' ');
@@ -46,17 +61,28 @@ function mentions(text: string, name: string): boolean {
   return new RegExp(`(^|[/"'\\s(\\[])${escaped}($|[/"'\\s:,.)\\]])`).test(text);
 }
 
-const textOf = (check: CheckResult) => [check.title, check.expected, check.actual, check.reproduce].filter(Boolean).join('\n');
+const textOf = (check: CheckResult) =>
+  [check.title, check.expected, check.actual, check.reproduce].filter(Boolean).join('\n');
 
 /** The changes a departure is tied to, and how. */
-export function tie(check: CheckResult, side: Side, changes: Change[]): { changes: string[]; tiedBy: 'names' | 'only-candidate' | 'none' } {
+export function tie(
+  check: CheckResult,
+  side: Side,
+  changes: Change[],
+): { changes: string[]; tiedBy: 'names' | 'only-candidate' | 'none' } {
   const text = textOf(check);
-  const pool = changes.filter((c) => !(DESCRIPTIVE_KEYWORDS.has(c.keyword) && c.bearings.every((b) => b.effect === 'none')) && c.bearings.some((b) => b.role !== 'operation' || c.keyword === 'operation'));
+  const pool = changes.filter(
+    (c) =>
+      !(DESCRIPTIVE_KEYWORDS.has(c.keyword) && c.bearings.every((b) => b.effect === 'none')) &&
+      c.bearings.some((b) => b.role !== 'operation' || c.keyword === 'operation'),
+  );
   let best = 0;
   let tied: Change[] = [];
   for (const c of pool) {
     const { names, keyword } = namesOf(c);
-    const score = names.filter((n) => mentions(text, n.trim()) || (n.endsWith(' ') && text.includes(n))).length * 2 + (mentions(text, keyword) ? 1 : 0);
+    const score =
+      names.filter((n) => mentions(text, n.trim()) || (n.endsWith(' ') && text.includes(n))).length * 2 +
+      (mentions(text, keyword) ? 1 : 0);
     // A name is needed: a keyword alone ("required") is said of many changes.
     if (score < 2) continue;
     const onSide = c[side] !== 'compatible' ? 1 : 0;
@@ -73,7 +99,8 @@ export function tie(check: CheckResult, side: Side, changes: Change[]): { change
 }
 
 /** A case labelled by the property and a value alone (`id 9011406893579412`): its subject is that value. */
-const labelsValue = (label: string, property: string) => label.startsWith(`${property} `) && /^-?\d+$/.test(label.slice(property.length + 1));
+const labelsValue = (label: string, property: string) =>
+  label.startsWith(`${property} `) && /^-?\d+$/.test(label.slice(property.length + 1));
 
 /**
  * How plainly a proof shows its change, highest first: a failure before a
@@ -86,7 +113,8 @@ const labelsValue = (label: string, property: string) => label.startsWith(`${pro
  */
 export function proofOrder(change: Change, side?: Side): (a: CheckResult, b: CheckResult) => number {
   const value = typeof change.after === 'string' || typeof change.after === 'number' ? String(change.after) : undefined;
-  const property = change.member ?? [...(change.instancePath ?? [])].reverse().find((p): p is string => typeof p === 'string');
+  const property =
+    change.member ?? [...(change.instancePath ?? [])].reverse().find((p): p is string => typeof p === 'string');
   const rank = (c: CheckResult) => {
     const said = `${c.actual ?? ''}\n${c.expected ?? ''}`;
     const label = /^\[([^\]]*)\]/.exec(c.actual ?? '')?.[1] ?? '';

@@ -24,7 +24,10 @@ export type { Witness, WitnessDocument };
 
 /** A document as the witnesses read it: its schemas, and a validator for the schema at a pointer (as the harness compiles it). */
 export function witnessDocument(doc: OpenApiDocument): WitnessDocument {
-  const validators = schemaValidators(doc, { numeral: (v) => (v instanceof Numeral ? v.text : undefined), unknownKeywords: 'ignore' });
+  const validators = schemaValidators(doc, {
+    numeral: (v) => (v instanceof Numeral ? v.text : undefined),
+    unknownKeywords: 'ignore',
+  });
   const cache = new Map<string, Validator | undefined>();
   const model: DocumentSchemas = { doc, keywords: documentKeywordUses(doc) };
   return {
@@ -45,7 +48,8 @@ function around(value: unknown): unknown[] {
   if (!r) return [];
   if (r.d === 1n) {
     const n = r.n;
-    const num = (x: bigint) => (x >= BigInt(Number.MIN_SAFE_INTEGER) && x <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(x) : x);
+    const num = (x: bigint) =>
+      x >= BigInt(Number.MIN_SAFE_INTEGER) && x <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(x) : x;
     return [num(n - 1n), num(n), num(n + 1n), Number(n) - 0.5, Number(n) + 0.5];
   }
   const x = Number(r.n) / Number(r.d);
@@ -79,13 +83,21 @@ function candidates(change: Change): unknown[] {
       return [...values.flatMap(around), 1, 0];
     case 'enum':
     case 'const':
-      return [...values.flatMap((v) => (change.keyword === 'enum' && Array.isArray(v) ? v : [v])), ...STRINGS, ...EVERY_TYPE];
+      return [
+        ...values.flatMap((v) => (change.keyword === 'enum' && Array.isArray(v) ? v : [v])),
+        ...STRINGS,
+        ...EVERY_TYPE,
+      ];
     case 'pattern':
       return STRINGS;
     case 'type':
       return EVERY_TYPE;
     case 'format':
-      return values.flatMap((f) => (typeof f === 'string' && Object.hasOwn(INTEGER_FORMAT_RANGES, f) ? INTEGER_FORMAT_RANGES[f]!.flatMap((end) => [end - 1n, end, end + 1n]) : []));
+      return values.flatMap((f) =>
+        typeof f === 'string' && Object.hasOwn(INTEGER_FORMAT_RANGES, f)
+          ? INTEGER_FORMAT_RANGES[f]!.flatMap((end) => [end - 1n, end, end + 1n])
+          : [],
+      );
     case 'uniqueItems':
       return [['w', 'w']];
     default:
@@ -98,7 +110,10 @@ type Edit = { at: Array<string | number>; value: unknown } | { at: Array<string 
 /** `body` with `value` at `path` (objects made on the way), or without the member `remove` of the object at `path`. */
 function edited(body: unknown, edit: Edit): unknown {
   if ('value' in edit && edit.at.length === 0) return edit.value;
-  const root = (isSchemaObject(body) || Array.isArray(body) ? structuredClone(body) : {}) as Record<string | number, unknown>;
+  const root = (isSchemaObject(body) || Array.isArray(body) ? structuredClone(body) : {}) as Record<
+    string | number,
+    unknown
+  >;
   let at = root;
   const steps = 'remove' in edit ? edit.at : edit.at.slice(0, -1);
   for (const segment of steps) {
@@ -114,8 +129,10 @@ function edited(body: unknown, edit: Edit): unknown {
 function editsOf(change: Change): Edit[] {
   const path = change.instancePath;
   if (path === undefined) return [];
-  if (change.member !== undefined && (change.keyword === 'required' || change.keyword === 'echo')) return [{ at: path, remove: change.member }];
-  if (change.member !== undefined && change.keyword === 'properties') return EVERY_TYPE.map((value) => ({ at: [...path, change.member!], value }));
+  if (change.member !== undefined && (change.keyword === 'required' || change.keyword === 'echo'))
+    return [{ at: path, remove: change.member }];
+  if (change.member !== undefined && change.keyword === 'properties')
+    return EVERY_TYPE.map((value) => ({ at: [...path, change.member!], value }));
   return candidates(change).map((value) => ({ at: path, value }));
 }
 
@@ -125,7 +142,8 @@ function examplesAt(d: WitnessDocument, pointer: string): unknown[] {
   const out: unknown[] = [];
   if (isSchemaObject(holder)) {
     if (holder.example !== undefined) out.push(holder.example);
-    if (isSchemaObject(holder.examples)) for (const e of Object.values(holder.examples)) if (isSchemaObject(e) && e.value !== undefined) out.push(e.value);
+    if (isSchemaObject(holder.examples))
+      for (const e of Object.values(holder.examples)) if (isSchemaObject(e) && e.value !== undefined) out.push(e.value);
   }
   const { schema } = resolveSchema(d.doc, schemaAtPointer(d, pointer), pointer);
   if (isSchemaObject(schema) && Array.isArray(schema.examples)) out.push(...schema.examples);
@@ -137,28 +155,53 @@ function examplesAt(d: WitnessDocument, pointer: string): unknown[] {
  * is judged alike by the two documents (the rule is not confirmed), or
  * undefined when no exchange can be built for this kind of change.
  */
-export function witnessOf(change: Change, side: Side, base: WitnessDocument, head: WitnessDocument): Witness | 'none' | undefined {
+export function witnessOf(
+  change: Change,
+  side: Side,
+  base: WitnessDocument,
+  head: WitnessDocument,
+): Witness | 'none' | undefined {
   const exchange = exchangeWitness(change, side, base, head);
   if (exchange !== undefined) return exchange;
   const edits = editsOf(change);
-  const bearings = change.bearings.filter((b): b is Bearing & { site: { old: string; new: string } } => b[side] === 'breaks' && b.site !== undefined && b.role !== 'operation');
+  const bearings = change.bearings.filter(
+    (b): b is Bearing & { site: { old: string; new: string } } =>
+      b[side] === 'breaks' && b.site !== undefined && b.role !== 'operation',
+  );
   if (edits.length === 0 || bearings.length === 0) return undefined;
   for (const b of bearings) {
     // A request is written by clients: fewer valid requests break them. An answer is read by them: more valid answers break them.
     const validUnder: 'old' | 'new' = (side === 'clients') === (b.role === 'request') ? 'old' : 'new';
-    const [accepting, refusing, at, other] = validUnder === 'old' ? [base, head, b.site.old, b.site.new] : [head, base, b.site.new, b.site.old];
+    const [accepting, refusing, at, other] =
+      validUnder === 'old' ? [base, head, b.site.old, b.site.new] : [head, base, b.site.new, b.site.old];
     const accepts = accepting.validator(at);
     const refuses = refusing.validator(other);
     if (!accepts || !refuses) continue;
-    const starts = [...examplesAt(accepting, at), ...examplesAt(refusing, other), ...samplesOf(accepting, schemaAtPointer(accepting, at), at).slice(0, 2)];
+    const starts = [
+      ...examplesAt(accepting, at),
+      ...examplesAt(refusing, other),
+      ...samplesOf(accepting, schemaAtPointer(accepting, at), at).slice(0, 2),
+    ];
     for (const start of starts) {
       for (const edit of edits) {
         // What else the accepting document asks of a body holding the value (a oneOf's kind, say) is repaired around it, as the checks' bodies are (draw.ts).
-        const { value: body, violations } = repair(accepting, accepts, edited(start, edit) as JsonValue, 'value' in edit ? [edit.at] : []);
-        if (violations.length > 0 || ('remove' in edit && isSchemaObject(body) && Object.hasOwn(body, edit.remove))) continue;
+        const { value: body, violations } = repair(
+          accepting,
+          accepts,
+          edited(start, edit) as JsonValue,
+          'value' in edit ? [edit.at] : [],
+        );
+        if (violations.length > 0 || ('remove' in edit && isSchemaObject(body) && Object.hasOwn(body, edit.remove)))
+          continue;
         const refused = refuses(body);
         if (refused.length > 0) {
-          return { role: b.role === 'request' ? 'request' : 'response', example: `${b.usage}: ${shortJson(body)}`, body, validUnder, refusal: refused.map((v) => `${v.instancePath || '/'} ${v.message}`).join('; ') };
+          return {
+            role: b.role === 'request' ? 'request' : 'response',
+            example: `${b.usage}: ${shortJson(body)}`,
+            body,
+            validUnder,
+            refusal: refused.map((v) => `${v.instancePath || '/'} ${v.message}`).join('; '),
+          };
         }
       }
     }

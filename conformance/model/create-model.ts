@@ -27,25 +27,43 @@ export const ID_PROPERTY = 'id';
 /** The required integer properties of an operation's request body: what could identify a plant. */
 function requiredIntegers(doc: OpenApiDocument, op: OperationModel): string[] {
   if (!op.requestSchema) return [];
-  return flattenObject(doc, op.requestSchema.schema, op.requestSchema.pointer).fields.filter((f) => f.required && f.types.includes('integer')).map((f) => f.name);
+  return flattenObject(doc, op.requestSchema.schema, op.requestSchema.pointer)
+    .fields.filter((f) => f.required && f.types.includes('integer'))
+    .map((f) => f.name);
 }
 
 /** The create operation of the document, or why it has none. */
-export function findCreate(doc: OpenApiDocument, operations: readonly OperationModel[]): { create: CreateModel } | { missing: string } {
+export function findCreate(
+  doc: OpenApiDocument,
+  operations: readonly OperationModel[],
+): { create: CreateModel } | { missing: string } {
   let candidate = operations.find((op) => op.operationId === CREATE_OPERATION_ID);
   if (!candidate) {
     const posts = operations.filter((op) => op.method === 'POST' && requiredIntegers(doc, op).length > 0);
     const withId = posts.filter((op) => requiredIntegers(doc, op).includes(ID_PROPERTY));
     const chosen = withId.length > 0 ? withId : posts;
-    if (chosen.length === 0) return { missing: `no operation has operationId ${CREATE_OPERATION_ID}, and no POST takes a body with a required integer property that could identify a plant` };
-    if (chosen.length > 1) return { missing: `no operation has operationId ${CREATE_OPERATION_ID}, and ${chosen.length} POST operations (${chosen.map((op) => op.path).join(', ')}) take a body with a required integer ${ID_PROPERTY}: the harness cannot tell which creates a plant` };
+    if (chosen.length === 0)
+      return {
+        missing: `no operation has operationId ${CREATE_OPERATION_ID}, and no POST takes a body with a required integer property that could identify a plant`,
+      };
+    if (chosen.length > 1)
+      return {
+        missing: `no operation has operationId ${CREATE_OPERATION_ID}, and ${chosen.length} POST operations (${chosen.map((op) => op.path).join(', ')}) take a body with a required integer ${ID_PROPERTY}: the harness cannot tell which creates a plant`,
+      };
     candidate = chosen[0]!;
   }
   const statuses = [...candidate.responses.keys()].sort();
   const success = statuses.find((s) => s.startsWith('2'));
   const error = statuses.find((s) => s.startsWith('4'));
-  const lacks = [!candidate.requestSchema || !candidate.validateRequest ? 'a request body schema' : undefined, success === undefined ? 'a 2xx response' : undefined, error === undefined ? 'a 4xx response' : undefined].filter(Boolean);
-  if (lacks.length > 0) return { missing: `${candidate.method} ${candidate.path} creates plants but declares no ${lacks.join(', no ')}, which the create checks grade by` };
+  const lacks = [
+    !candidate.requestSchema || !candidate.validateRequest ? 'a request body schema' : undefined,
+    success === undefined ? 'a 2xx response' : undefined,
+    error === undefined ? 'a 4xx response' : undefined,
+  ].filter(Boolean);
+  if (lacks.length > 0)
+    return {
+      missing: `${candidate.method} ${candidate.path} creates plants but declares no ${lacks.join(', no ')}, which the create checks grade by`,
+    };
   const requestSchema = candidate.requestSchema!;
   const successModel = candidate.responses.get(success!)!;
   return {
@@ -57,7 +75,9 @@ export function findCreate(doc: OpenApiDocument, operations: readonly OperationM
       request: flattenObject(doc, requestSchema.schema, requestSchema.pointer),
       success: successModel,
       error: candidate.responses.get(error!)!,
-      answer: successModel.schema ? flattenObject(doc, successModel.schema.schema, successModel.schema.pointer) : { fields: [], required: [], additionalProperties: true, patterns: [] },
+      answer: successModel.schema
+        ? flattenObject(doc, successModel.schema.schema, successModel.schema.pointer)
+        : { fields: [], required: [], additionalProperties: true, patterns: [] },
     },
   };
 }

@@ -10,14 +10,7 @@ export class Numeral {
 }
 
 export type JsonValue =
-  | null
-  | boolean
-  | number
-  | bigint
-  | string
-  | Numeral
-  | JsonValue[]
-  | { [key: string]: JsonValue };
+  null | boolean | number | bigint | string | Numeral | JsonValue[] | { [key: string]: JsonValue };
 
 /** JSON text for a value; bigints and Numerals are written digit for digit. */
 export function toJson(value: JsonValue): string {
@@ -57,7 +50,9 @@ export function parseExact(text: string): { ok: true; value: JsonValue } | { ok:
   const mark = `\u{F0000}${Math.random().toString(36).slice(2)}:`;
   const marked = text.replace(TOKENS, (token) => (token.startsWith('"') ? token : JSON.stringify(`${mark}${token}`)));
   try {
-    const value = JSON.parse(marked, (_key, v: unknown) => (typeof v === 'string' && v.startsWith(mark) ? new Numeral(v.slice(mark.length)) : v)) as JsonValue;
+    const value = JSON.parse(marked, (_key, v: unknown) =>
+      typeof v === 'string' && v.startsWith(mark) ? new Numeral(v.slice(mark.length)) : v,
+    ) as JsonValue;
     return { ok: true, value };
   } catch {
     return { ok: false };
@@ -66,7 +61,11 @@ export function parseExact(text: string): { ok: true; value: JsonValue } | { ok:
 
 /** The exact value of a JSON number in any of the harness's forms. */
 function numberOf(v: JsonValue): ReturnType<typeof rationalOf> {
-  return v instanceof Numeral ? rationalOf(v.text) : typeof v === 'number' || typeof v === 'bigint' ? rationalOf(v) : undefined;
+  return v instanceof Numeral
+    ? rationalOf(v.text)
+    : typeof v === 'number' || typeof v === 'bigint'
+      ? rationalOf(v)
+      : undefined;
 }
 
 /**
@@ -79,8 +78,16 @@ export function sameValue(a: JsonValue, b: JsonValue): boolean {
   const nb = numberOf(b);
   if (na || nb) return na !== undefined && nb !== undefined && compare(na, nb) === 0;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b;
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]!));
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]!));
   const ka = Object.keys(a);
   const kb = Object.keys(b as Record<string, JsonValue>);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameValue((a as Record<string, JsonValue>)[k]!, (b as Record<string, JsonValue>)[k]!));
+  return (
+    ka.length === kb.length &&
+    ka.every(
+      (k) =>
+        Object.prototype.hasOwnProperty.call(b, k) &&
+        sameValue((a as Record<string, JsonValue>)[k]!, (b as Record<string, JsonValue>)[k]!),
+    )
+  );
 }

@@ -86,7 +86,10 @@ export function refName(schema: unknown): string | undefined {
   return typeof ref === 'string' ? COMPONENT.exec(ref)?.[1] : undefined;
 }
 
-function mediaExamples(media: { example?: unknown; examples?: Record<string, { value?: unknown }> } | undefined, schema: unknown): unknown[] {
+function mediaExamples(
+  media: { example?: unknown; examples?: Record<string, { value?: unknown }> } | undefined,
+  schema: unknown,
+): unknown[] {
   const out: unknown[] = [];
   if (media?.example !== undefined) out.push(media.example);
   for (const e of Object.values(media?.examples ?? {})) if (e && e.value !== undefined) out.push(e.value);
@@ -94,7 +97,11 @@ function mediaExamples(media: { example?: unknown; examples?: Record<string, { v
   return out;
 }
 
-function responsesOf(doc: OpenApiDocument, op: OperationLocation, validators: SchemaValidators): Map<string, ResponseModel> {
+function responsesOf(
+  doc: OpenApiDocument,
+  op: OperationLocation,
+  validators: SchemaValidators,
+): Map<string, ResponseModel> {
   const responses = new Map<string, ResponseModel>();
   for (const [status, raw] of Object.entries(op.operation.responses ?? {})) {
     const { value: r, pointer: rp } = resolveReference(doc, raw, childPointer(op.pointer, 'responses', status));
@@ -117,17 +124,37 @@ function responsesOf(doc: OpenApiDocument, op: OperationLocation, validators: Sc
   return responses;
 }
 
-function requestBodiesOf(doc: OpenApiDocument, op: OperationLocation, validators: SchemaValidators): { bodies: RequestBodyModel[]; required: boolean } {
+function requestBodiesOf(
+  doc: OpenApiDocument,
+  op: OperationLocation,
+  validators: SchemaValidators,
+): { bodies: RequestBodyModel[]; required: boolean } {
   if (op.operation.requestBody === undefined) return { bodies: [], required: false };
-  const { value: body, pointer: bp } = resolveReference(doc, op.operation.requestBody, childPointer(op.pointer, 'requestBody'));
+  const { value: body, pointer: bp } = resolveReference(
+    doc,
+    op.operation.requestBody,
+    childPointer(op.pointer, 'requestBody'),
+  );
   const bodies = Object.entries(body.content ?? {}).map(([contentType, media]): RequestBodyModel => {
-    const schema = media?.schema !== undefined ? { schema: media.schema, pointer: childPointer(bp, 'content', contentType, 'schema') } : undefined;
-    return { contentType, schema, validate: schema && validators.compile(schema.schema, schema.pointer), examples: mediaExamples(media, media?.schema) };
+    const schema =
+      media?.schema !== undefined
+        ? { schema: media.schema, pointer: childPointer(bp, 'content', contentType, 'schema') }
+        : undefined;
+    return {
+      contentType,
+      schema,
+      validate: schema && validators.compile(schema.schema, schema.pointer),
+      examples: mediaExamples(media, media?.schema),
+    };
   });
   return { bodies, required: body.required === true };
 }
 
-export function operationModel(doc: OpenApiDocument, op: OperationLocation, validators: SchemaValidators): OperationModel {
+export function operationModel(
+  doc: OpenApiDocument,
+  op: OperationLocation,
+  validators: SchemaValidators,
+): OperationModel {
   const { operation, pointer } = op;
   const { bodies, required } = requestBodiesOf(doc, op, validators);
   const schemes = doc.components.securitySchemes ?? {};
@@ -144,12 +171,19 @@ export function operationModel(doc: OpenApiDocument, op: OperationLocation, vali
     method: op.method,
     operationId: operation.operationId ?? `${op.method} ${op.path}`,
     pointer,
-    ...(typeof (operation as { description?: unknown }).description === 'string' ? { description: (operation as unknown as { description: string }).description } : {}),
+    ...(typeof (operation as { description?: unknown }).description === 'string'
+      ? { description: (operation as unknown as { description: string }).description }
+      : {}),
     parameters: op.parameters.map(({ parameter: p, pointer: pp }): ParameterModel => {
       const schema = p.schema !== undefined ? { schema: p.schema, pointer: childPointer(pp, 'schema') } : undefined;
       const raw = p as { description?: unknown; style?: unknown; explode?: unknown };
-      const style = typeof raw.style === 'string' ? raw.style : p.in === 'query' || p.in === 'cookie' ? 'form' : 'simple';
-      const examples = [p.example, ...Object.values(p.examples ?? {}).map((e) => e?.value), ...(isSchemaObject(p.schema) && Array.isArray(p.schema.examples) ? p.schema.examples : [])].filter((v) => v !== undefined);
+      const style =
+        typeof raw.style === 'string' ? raw.style : p.in === 'query' || p.in === 'cookie' ? 'form' : 'simple';
+      const examples = [
+        p.example,
+        ...Object.values(p.examples ?? {}).map((e) => e?.value),
+        ...(isSchemaObject(p.schema) && Array.isArray(p.schema.examples) ? p.schema.examples : []),
+      ].filter((v) => v !== undefined);
       return {
         name: p.name,
         in: p.in,

@@ -71,12 +71,26 @@ export interface ResourceModel {
   delete?: ResourceOperation;
 }
 
-const ITEM_ROLES: Readonly<Record<string, PlantRole>> = { GET: 'read', PUT: 'replace', PATCH: 'merge', DELETE: 'delete' };
+const ITEM_ROLES: Readonly<Record<string, PlantRole>> = {
+  GET: 'read',
+  PUT: 'replace',
+  PATCH: 'merge',
+  DELETE: 'delete',
+};
 export const LIMIT_NAMES = ['limit', 'max', 'size', 'pagesize', 'page_size', 'per_page', 'count', 'top', 'first'];
 export const OFFSET_NAMES = ['offset', 'skip', 'start'];
 export const CURSOR_NAMES = ['cursor', 'after', 'page_token', 'pagetoken', 'next'];
 /** A page object's property that carries the following page's cursor. */
-export const NEXT_NAMES = ['next', 'nextcursor', 'next_cursor', 'nextpagetoken', 'next_page_token', 'nexttoken', 'next_token', 'cursor'];
+export const NEXT_NAMES = [
+  'next',
+  'nextcursor',
+  'next_cursor',
+  'nextpagetoken',
+  'next_page_token',
+  'nexttoken',
+  'next_token',
+  'cursor',
+];
 /** A description that says a parameter bounds the result ("The maximum number of results to return"). */
 const BOUNDS = /\b(maximum|at most|max\.?|up to)\b/i;
 
@@ -87,7 +101,8 @@ function typesOf(doc: OpenApiDocument, schema: unknown, pointer: string): string
   return Array.isArray(s.type) ? (s.type as string[]) : typeof s.type === 'string' ? [s.type] : [];
 }
 
-const paramTypes = (doc: OpenApiDocument, p: ParameterModel) => (p.schema ? typesOf(doc, p.schema.schema, p.schema.pointer) : []);
+const paramTypes = (doc: OpenApiDocument, p: ParameterModel) =>
+  p.schema ? typesOf(doc, p.schema.schema, p.schema.pointer) : [];
 const isInteger = (doc: OpenApiDocument, p: ParameterModel) => paramTypes(doc, p).includes('integer');
 
 /** The name of the single path parameter that makes `path` an item of `collection` (`/plants/{id}`), or undefined. */
@@ -116,7 +131,8 @@ function linked(create: CreateModel, operations: readonly OperationModel[], idPr
         if (!m || (m[1] === 'request' && m[2] !== `/${idProperty}`)) continue;
         // A parameter may be qualified by where it is (`path.plantId`).
         const parameter = name.startsWith('path.') ? name.slice('path.'.length) : name;
-        if (target.parameters.some((p) => p.in === 'path' && p.name === parameter)) out.set(target.pointer, { parameter, from: m[1] as 'request' | 'response', pointer: m[2]! });
+        if (target.parameters.some((p) => p.in === 'path' && p.name === parameter))
+          out.set(target.pointer, { parameter, from: m[1] as 'request' | 'response', pointer: m[2]! });
       }
     }
   }
@@ -131,8 +147,13 @@ function listShape(doc: OpenApiDocument, op: OperationModel): { shape?: ListShap
   const { schema, pointer } = resolveSchema(doc, declared.schema, declared.pointer);
   if (typesOf(doc, schema, pointer).includes('array')) return { shape: { kind: 'array' } };
   const properties = isSchemaObject(schema) && isSchemaObject(schema.properties) ? schema.properties : {};
-  const arrays = Object.keys(properties).filter((name) => typesOf(doc, properties[name], childPointer(pointer, 'properties', name)).includes('array'));
-  if (arrays.length !== 1) return { unreadable: `its success answer is neither an array nor an object with one array property (it has ${arrays.length})` };
+  const arrays = Object.keys(properties).filter((name) =>
+    typesOf(doc, properties[name], childPointer(pointer, 'properties', name)).includes('array'),
+  );
+  if (arrays.length !== 1)
+    return {
+      unreadable: `its success answer is neither an array nor an object with one array property (it has ${arrays.length})`,
+    };
   const next = Object.keys(properties).find((name) => name !== arrays[0] && NEXT_NAMES.includes(name.toLowerCase()));
   return { shape: { kind: 'page', items: arrays[0]!, ...(next !== undefined ? { next } : {}) } };
 }
@@ -146,14 +167,20 @@ function listModel(doc: OpenApiDocument, create: CreateModel, op: OperationModel
     if (!list.limit && isInteger(doc, p) && LIMIT_NAMES.includes(name)) list.limit = { parameter: p, by: 'name' };
     else if (!list.offset && isInteger(doc, p) && OFFSET_NAMES.includes(name)) list.offset = p;
     else if (!list.cursor && CURSOR_NAMES.includes(name)) list.cursor = p;
-    else if (plantProperties.has(p.name) && !types.includes('array') && !types.includes('object')) list.filters.push({ parameter: p, property: p.name });
-    else if (!list.limit && isInteger(doc, p) && BOUNDS.test(p.description ?? '')) list.limit = { parameter: p, by: 'description' };
+    else if (plantProperties.has(p.name) && !types.includes('array') && !types.includes('object'))
+      list.filters.push({ parameter: p, property: p.name });
+    else if (!list.limit && isInteger(doc, p) && BOUNDS.test(p.description ?? ''))
+      list.limit = { parameter: p, by: 'description' };
   }
   return list;
 }
 
 /** The plant resource of the document: every operation on it, by role. */
-export function findResource(doc: OpenApiDocument, create: CreateModel | undefined, operations: readonly OperationModel[]): ResourceModel {
+export function findResource(
+  doc: OpenApiDocument,
+  create: CreateModel | undefined,
+  operations: readonly OperationModel[],
+): ResourceModel {
   if (!create) return { operations: [] };
   const integers = create.request.fields.filter((f) => f.required && f.types.includes('integer'));
   const idProperty = (integers.find((f) => f.name === ID_PROPERTY) ?? integers[0])?.name;
@@ -169,11 +196,18 @@ export function findResource(doc: OpenApiDocument, create: CreateModel | undefin
     else if (itemRole) {
       const parameter = itemParameter(create.path, op.path);
       const p = op.parameters.find((x) => x.in === 'path' && x.name === parameter);
-      if (p && isInteger(doc, p)) found.push({ op, role: itemRole, id: { parameter: p.name, from: 'request', pointer: `/${idProperty}` }, by: 'shape' });
+      if (p && isInteger(doc, p))
+        found.push({
+          op,
+          role: itemRole,
+          id: { parameter: p.name, from: 'request', pointer: `/${idProperty}` },
+          by: 'shape',
+        });
     }
   }
   // Links win over the shape where both give a role.
-  const byRole = (role: PlantRole) => found.find((r) => r.role === role && r.by === 'links') ?? found.find((r) => r.role === role);
+  const byRole = (role: PlantRole) =>
+    found.find((r) => r.role === role && r.by === 'links') ?? found.find((r) => r.role === role);
   return {
     collection: create.path,
     idProperty,

@@ -28,7 +28,11 @@ export interface ObjectModel {
 }
 
 /** A schema with its `$ref` followed (within the document), and the pointer it ends at. */
-export function resolveSchema(doc: OpenApiDocument, schema: unknown, pointer: string): { schema: unknown; pointer: string } {
+export function resolveSchema(
+  doc: OpenApiDocument,
+  schema: unknown,
+  pointer: string,
+): { schema: unknown; pointer: string } {
   let at = { schema, pointer };
   for (let hops = 0; isSchemaObject(at.schema) && typeof at.schema.$ref === 'string' && hops < 32; hops++) {
     const resolved = resolveReference(doc, at.schema, at.pointer);
@@ -60,7 +64,13 @@ export function flattenObject(doc: OpenApiDocument, schema: unknown, pointer: st
       const known = fields.get(name);
       const types = isSchemaObject(prop) && prop.type !== undefined ? asTypes(prop.type) : (known?.types ?? []);
       const format = isSchemaObject(prop) && typeof prop.format === 'string' ? prop.format : known?.format;
-      fields.set(name, { name, type: types.find((t) => t !== 'null') ?? types[0] ?? known?.type ?? 'string', types, format, required: false });
+      fields.set(name, {
+        name,
+        type: types.find((t) => t !== 'null') ?? types[0] ?? known?.type ?? 'string',
+        types,
+        format,
+        required: false,
+      });
     }
   };
   visit(schema, pointer);

@@ -20,13 +20,20 @@ export function locatePointer(text: string, pointer: string): { line: number; co
     return undefined;
   }
   let range = (node as { range?: [number, number, number] } | null)?.range;
-  const tokens = pointer.replace(/^#\/?/, '').split('/').filter((t) => t !== '').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const tokens = pointer
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((t) => t !== '')
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
   for (const token of tokens) {
     if (yaml.isMap(node)) {
       const pair = node.items.find((p) => String(yaml.isScalar(p.key) ? p.key.value : p.key) === token);
       if (!pair) return undefined;
       node = pair.value;
-      range = (yaml.isNode(pair.value) ? pair.value.range : undefined) ?? (yaml.isNode(pair.key) ? pair.key.range : undefined) ?? undefined;
+      range =
+        (yaml.isNode(pair.value) ? pair.value.range : undefined) ??
+        (yaml.isNode(pair.key) ? pair.key.range : undefined) ??
+        undefined;
     } else if (yaml.isSeq(node)) {
       node = node.items[Number(token)];
       range = yaml.isNode(node) ? (node.range ?? undefined) : undefined;

@@ -43,7 +43,8 @@ export interface SpecModel {
 
 /** The create operation; throws RuledOut, saying why the document has none, for a check that needs it (the check is then skip). */
 export function createOf(model: SpecModel): CreateModel {
-  if (!model.create) throw new RuledOut(`the document declares no create operation (${model.createMissing}): this check sends creates`);
+  if (!model.create)
+    throw new RuledOut(`the document declares no create operation (${model.createMissing}): this check sends creates`);
   return model.create;
 }
 
@@ -51,10 +52,15 @@ export function createOf(model: SpecModel): CreateModel {
 export type DocumentSchemas = Pick<SpecModel, 'doc' | 'keywords'>;
 
 /** The error response an undeclared refusal is held to: the document's error record. */
-function errorRecord(create: CreateModel | undefined, operations: readonly OperationModel[]): ResponseModel | undefined {
+function errorRecord(
+  create: CreateModel | undefined,
+  operations: readonly OperationModel[],
+): ResponseModel | undefined {
   if (create) return create.error;
   for (const op of operations) {
-    const status = [...op.responses.keys()].sort().find((s) => s.startsWith('4') && op.responses.get(s)!.validate !== undefined);
+    const status = [...op.responses.keys()]
+      .sort()
+      .find((s) => s.startsWith('4') && op.responses.get(s)!.validate !== undefined);
     if (status !== undefined) return op.responses.get(status);
   }
   return undefined;
@@ -63,7 +69,10 @@ function errorRecord(create: CreateModel | undefined, operations: readonly Opera
 export function loadSpecModel(path: string = OPENAPI_PATH): SpecModel {
   const doc = loadOpenApi(path);
   // The harness reads what it can: a keyword it does not know is reported as not exercised, not refused.
-  const validators = schemaValidators(doc, { numeral: (v) => (v instanceof Numeral ? v.text : undefined), unknownKeywords: 'ignore' });
+  const validators = schemaValidators(doc, {
+    numeral: (v) => (v instanceof Numeral ? v.text : undefined),
+    unknownKeywords: 'ignore',
+  });
   const operations = operationsOf(doc).map((op) => operationModel(doc, op, validators));
   const found = findCreate(doc, operations);
   const create = 'create' in found ? found.create : undefined;

@@ -17,7 +17,10 @@ const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': 
 export function escapeControls(text: string): string {
   return text.replace(CONTROL, (c) => {
     const code = c.charCodeAt(0);
-    return SHORT_ESCAPES[c] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+    return (
+      SHORT_ESCAPES[c] ??
+      (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`)
+    );
   });
 }
 

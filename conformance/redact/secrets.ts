@@ -12,7 +12,8 @@ const B64_RUN = /[A-Za-z0-9\-._~+/]+=*/g;
 /** Authentication schemes whose credential follows a space (RFC 9110 §11.4). */
 const CREDENTIAL_AFTER_SCHEME = /\b(basic|bearer|digest|dpop|negotiate|ntlm|token)(\s+)([A-Za-z0-9\-._~+/]{8,}=*)/gi;
 /** Auth-param names (RFC 6750 §3, RFC 7616 §3.3) that follow a scheme in a challenge and are not credentials. */
-const AUTH_PARAM = /^(realm|scope|error|error_description|error_uri|charset|nonce|algorithm|qop|opaque|domain|stale|userhash)=$/i;
+const AUTH_PARAM =
+  /^(realm|scope|error|error_description|error_uri|charset|nonce|algorithm|qop|opaque|domain|stale|userhash)=$/i;
 
 /**
  * Replaces, in any text, each token with $PLANTSTORE_TOKEN, and with
@@ -40,15 +41,20 @@ export function secretRedactor(tokens: readonly string[]): Redactor {
   const used = given.filter((token) => token.length < SHORT_TOKEN).map((token) => usedPattern(token));
   const secrets = given.filter((token) => token.length >= SHORT_TOKEN).sort((a, b) => b.length - a.length);
   const forms = secrets.flatMap((token) => tokenForms(token).map((form) => ({ form, pattern: formPattern(form) })));
-  const pieces = fragments(secrets.filter((token) => token.length >= FRAGMENT && token !== PLACEHOLDER_TOKEN).flatMap(tokenForms));
-  return redactor((text) => {
-    let out = used.reduce((t, pattern) => t.replace(pattern, `$1${TOKEN_VAR}`), text);
-    for (const { pattern } of forms) out = out.replace(pattern, TOKEN_VAR);
-    out = out.replace(CREDENTIAL_AFTER_SCHEME, (whole, scheme: string, space: string, credential: string) =>
-      AUTH_PARAM.test(credential) || /^[A-Za-z]+=*$/.test(credential) ? whole : `${scheme}${space}${REDACTED}`,
-    );
-    return pieces(out.replace(B64_RUN, (run) => (secrets.some((token) => derivedFrom(run, token)) ? REDACTED : run)));
-  }, reachOf(forms.map((f) => f.form)));
+  const pieces = fragments(
+    secrets.filter((token) => token.length >= FRAGMENT && token !== PLACEHOLDER_TOKEN).flatMap(tokenForms),
+  );
+  return redactor(
+    (text) => {
+      let out = used.reduce((t, pattern) => t.replace(pattern, `$1${TOKEN_VAR}`), text);
+      for (const { pattern } of forms) out = out.replace(pattern, TOKEN_VAR);
+      out = out.replace(CREDENTIAL_AFTER_SCHEME, (whole, scheme: string, space: string, credential: string) =>
+        AUTH_PARAM.test(credential) || /^[A-Za-z]+=*$/.test(credential) ? whole : `${scheme}${space}${REDACTED}`,
+      );
+      return pieces(out.replace(B64_RUN, (run) => (secrets.some((token) => derivedFrom(run, token)) ? REDACTED : run)));
+    },
+    reachOf(forms.map((f) => f.form)),
+  );
 }
 
 /** A header name that looks like it carries a secret (x-api-key, x-auth-token, cookie, …): its value is shown as <redacted>. */
@@ -64,7 +70,9 @@ export function secretHeaderName(name: string): boolean {
  */
 export function literalRedactor(secrets: readonly string[]): Redactor {
   const given = secrets.filter((s) => s.length > 0);
-  const forms = [...new Set(given.flatMap((s) => [s, JSON.stringify(s).slice(1, -1), ...tokenForms(s)]))].sort((a, b) => b.length - a.length);
+  const forms = [...new Set(given.flatMap((s) => [s, JSON.stringify(s).slice(1, -1), ...tokenForms(s)]))].sort(
+    (a, b) => b.length - a.length,
+  );
   const pieces = fragments(forms);
   return redactor((text) => pieces(forms.reduce((out, form) => out.split(form).join(REDACTED), text)), reachOf(forms));
 }
@@ -72,7 +80,14 @@ export function literalRedactor(secrets: readonly string[]): Redactor {
 /** Every credential of these targets redacted: the token, the values of their secret-looking headers (-H), and their other secrets (what a configuration file took from ${VAR}). */
 export function runRedactor(targets: readonly Target[]): Redactor {
   const tokens = secretRedactor(targets.map((t) => t.token));
-  const headers = literalRedactor(targets.flatMap((t) => [...Object.entries(t.headers ?? {}).filter(([name]) => secretHeaderName(name)).map(([, value]) => value), ...(t.secrets ?? [])]));
+  const headers = literalRedactor(
+    targets.flatMap((t) => [
+      ...Object.entries(t.headers ?? {})
+        .filter(([name]) => secretHeaderName(name))
+        .map(([, value]) => value),
+      ...(t.secrets ?? []),
+    ]),
+  );
   return redactor((text) => tokens(headers(text)), Math.max(tokens.reach, headers.reach));
 }
 
@@ -89,7 +104,6 @@ export function tokenForms(token: string): string[] {
 function reachOf(forms: readonly string[]): number {
   return forms.length === 0 ? 0 : 2 * Math.max(...forms.map((f) => f.length)) + 16;
 }
-
 
 /**
  * Replaces with `<redacted>` every stretch of a text that is covered by runs
@@ -178,7 +192,10 @@ function formPattern(form: string): RegExp {
 
 /** A short token where a request uses it: after an authentication scheme and white space, no other token character touching it. */
 function usedPattern(token: string): RegExp {
-  return new RegExp(`(\\b(?:basic|bearer|digest|dpop|negotiate|ntlm|token)[ \\t]+)${escapeRegExp(token)}(?![A-Za-z0-9\\-._~+/=])`, 'gi');
+  return new RegExp(
+    `(\\b(?:basic|bearer|digest|dpop|negotiate|ntlm|token)[ \\t]+)${escapeRegExp(token)}(?![A-Za-z0-9\\-._~+/=])`,
+    'gi',
+  );
 }
 
 /**
@@ -189,7 +206,9 @@ function usedPattern(token: string): RegExp {
  */
 export function splitAtToken(value: string, token: string): string[] {
   if (token === '' || !value.includes(token)) return [value];
-  return token.length >= SHORT_TOKEN ? value.split(token) : value.split(new RegExp(`(?<![A-Za-z0-9\\-._~+/])${escapeRegExp(token)}(?![A-Za-z0-9\\-._~+/=])`));
+  return token.length >= SHORT_TOKEN
+    ? value.split(token)
+    : value.split(new RegExp(`(?<![A-Za-z0-9\\-._~+/])${escapeRegExp(token)}(?![A-Za-z0-9\\-._~+/=])`));
 }
 
 /** Whether a report can keep a token out of what a target echoes: only one of FRAGMENT characters or more (else the run warns once). */
@@ -212,7 +231,10 @@ function derivedFrom(run: string, token: string): boolean {
 function decodesToToken(run: string, token: string): boolean {
   if (!/^[A-Za-z0-9+/\-_]+=*$/.test(run)) return false;
   const decoded = Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1');
-  return decoded.includes(token) || decoded.split(/[^A-Za-z0-9\-._~+/=]+/).some((piece) => piece !== '' && piece !== run && derivedFrom(piece, token));
+  return (
+    decoded.includes(token) ||
+    decoded.split(/[^A-Za-z0-9\-._~+/=]+/).some((piece) => piece !== '' && piece !== run && derivedFrom(piece, token))
+  );
 }
 
 /** Levenshtein distance of `a` and `b`, or `bound + 1` once it is certain to pass `bound`. */

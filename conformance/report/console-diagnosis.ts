@@ -25,7 +25,11 @@ export function diagnosisGroups(targets: TargetResult[]): TargetResult[][] {
 function groupLines(group: TargetResult[], paint: Paint): string[] {
   const d = group[0]!.diagnosis!;
   if (group.length === 1) {
-    return [paint(31, `${subject(group[0]!.target)} was not checked: ${d.problem}.`), ...(d.evidence ? [`  ${d.evidence}`] : []), `  What to do: ${d.fix}`];
+    return [
+      paint(31, `${subject(group[0]!.target)} was not checked: ${d.problem}.`),
+      ...(d.evidence ? [`  ${d.evidence}`] : []),
+      `  What to do: ${d.fix}`,
+    ];
   }
   const evidence = new Set(group.map((t) => t.diagnosis!.evidence ?? ''));
   const shown =

@@ -36,9 +36,19 @@ export function terminalSafe(run: RunResult): RunResult {
 export function lintLines(run: RunResult, o: ConsoleOptions): string[] {
   const errors = run.lint.filter((f) => f.severity === 'error');
   const warnings = run.lint.filter((f) => f.severity !== 'error');
-  const lines = errors.length > 0 ? [`Spec lint: ${errors.length} error(s) in the document (it could still be served and checked)`, ...errors.map((e) => `  ${e.code} at ${e.path}: ${e.message}`)] : [];
-  if (warnings.length > 0 && o.lint === 'count') lines.push(`Spec lint: ${warnings.length} warning(s) about the document, not listed here (the JSON report lists them)`);
-  else if (warnings.length > 0 && o.lint !== 'none') lines.push(`Spec lint: ${warnings.length} warning(s)`, ...warnings.map((w) => `  ${w.code}: ${w.message}`), '');
+  const lines =
+    errors.length > 0
+      ? [
+          `Spec lint: ${errors.length} error(s) in the document (it could still be served and checked)`,
+          ...errors.map((e) => `  ${e.code} at ${e.path}: ${e.message}`),
+        ]
+      : [];
+  if (warnings.length > 0 && o.lint === 'count')
+    lines.push(
+      `Spec lint: ${warnings.length} warning(s) about the document, not listed here (the JSON report lists them)`,
+    );
+  else if (warnings.length > 0 && o.lint !== 'none')
+    lines.push(`Spec lint: ${warnings.length} warning(s)`, ...warnings.map((w) => `  ${w.code}: ${w.message}`), '');
   else if (errors.length > 0) lines.push('');
   return lines;
 }
@@ -53,7 +63,10 @@ export function stoppedLines(t: TargetResult, paint: Paint): string[] {
   const by = t.stoppedBy;
   if (!by) return [];
   return [
-    paint(35, `  It stopped answering after ${by.check}'s ${by.method} ${by.path}${by.case ? ` (${by.case})` : ''}: the checks not run then are error, every verdict reached before stands.`),
+    paint(
+      35,
+      `  It stopped answering after ${by.check}'s ${by.method} ${by.path}${by.case ? ` (${by.case})` : ''}: the checks not run then are error, every verdict reached before stands.`,
+    ),
     `    Reproduce: ${consoleCommand(by.reproduce)}`,
   ];
 }
@@ -77,15 +90,26 @@ export function coverageLines(run: RunResult, narrow = false): string[] {
   const lines = [
     `Coverage of the document: ${n.operations[0]} of ${n.operations[1]} operation(s) sent requests; ${n.responses[0]} of ${n.responses[1]} declared response(s) given; schema keywords: ${n.keywords.exercised} exercised, ${n.keywords.annotation} annotation(s), ${n.keywords['not exercised']} not exercised; ${(c.ruledOut ?? []).length} check(s) skipped because of the document`,
   ];
-  if (narrow) return [...lines, '  (--only: what the other checks would exercise is not listed; the JSON report holds the whole coverage)', ''];
+  if (narrow)
+    return [
+      ...lines,
+      '  (--only: what the other checks would exercise is not listed; the JSON report holds the whole coverage)',
+      '',
+    ];
   for (const o of c.operations) {
-    if (o.requests === 0) lines.push(`  operation ${o.method} ${o.path} (${o.operationId}): not covered, no request was sent`);
-    else if (!o.known) lines.push(`  operation ${o.method} ${o.path} (${o.operationId}): PS-OP-*, PS-DOC-*${o.role ? ` and the state checks (its role: ${o.role.role}, by ${o.role.by})` : ''}, ${o.requests} request(s)`);
+    if (o.requests === 0)
+      lines.push(`  operation ${o.method} ${o.path} (${o.operationId}): not covered, no request was sent`);
+    else if (!o.known)
+      lines.push(
+        `  operation ${o.method} ${o.path} (${o.operationId}): PS-OP-*, PS-DOC-*${o.role ? ` and the state checks (its role: ${o.role.role}, by ${o.role.by})` : ''}, ${o.requests} request(s)`,
+      );
   }
-  for (const r of c.responses) if (r.observedOn.length === 0) lines.push(`  response ${r.status} of ${r.method} ${r.path}: no target gave it${r.why ? ` (${r.why})` : ''}`);
-  for (const k of c.keywords) if (k.status === 'not exercised') lines.push(`  not exercised: ${k.keyword} at ${k.pointer}: ${k.detail}`);
+  for (const r of c.responses)
+    if (r.observedOn.length === 0)
+      lines.push(`  response ${r.status} of ${r.method} ${r.path}: no target gave it${r.why ? ` (${r.why})` : ''}`);
+  for (const k of c.keywords)
+    if (k.status === 'not exercised') lines.push(`  not exercised: ${k.keyword} at ${k.pointer}: ${k.detail}`);
   for (const r of c.ruledOut ?? []) lines.push(`  skipped because of the document: ${r.id} ${r.title}: ${r.reason}`);
   lines.push('');
   return lines;
 }
-

@@ -24,7 +24,9 @@ const TEXT_SHOWN = 240;
 
 /** A text cut at about `max` characters, with its length when cut. */
 export function consoleText(text: string, max = TEXT_SHOWN): string {
-  return text.length <= max ? text : `${text.slice(0, cutAt(text, max))}… (${text.length} characters; the reports hold it whole)`;
+  return text.length <= max
+    ? text
+    : `${text.slice(0, cutAt(text, max))}… (${text.length} characters; the reports hold it whole)`;
 }
 
 /**
@@ -56,12 +58,23 @@ export { departureText };
  */
 export function causeLines(r: CheckResult, paint: Paint, shown = 3): string[] {
   // A result made without its cases (one built by hand) stands for its one case.
-  const cases: CaseResult[] = r.cases ?? [{ outcome: r.outcome, check: r.id, cause: r.cause ?? r.expected ?? r.outcome, expected: r.expected, actual: r.actual, reproduce: r.reproduce }];
+  const cases: CaseResult[] = r.cases ?? [
+    {
+      outcome: r.outcome,
+      check: r.id,
+      cause: r.cause ?? r.expected ?? r.outcome,
+      expected: r.expected,
+      actual: r.actual,
+      reproduce: r.reproduce,
+    },
+  ];
   const seen = new Set<string>();
   const distinct = cases.filter((c) => !seen.has(departureText(c)) && seen.add(departureText(c)));
   const lines: string[] = [];
   for (const c of distinct.slice(0, shown)) {
-    lines.push(`      ${paint(COLOUR[c.outcome]!, `${MARK[c.outcome]} ${departureText(c)}`)}${c.check !== r.id ? ` (a request of ${c.check})` : ''}`);
+    lines.push(
+      `      ${paint(COLOUR[c.outcome]!, `${MARK[c.outcome]} ${departureText(c)}`)}${c.check !== r.id ? ` (a request of ${c.check})` : ''}`,
+    );
     if (c.actual) lines.push(`        Actual: ${consoleText(c.actual)}`);
     if (c.reproduce) lines.push(`        Reproduce: ${consoleCommand(c.reproduce)}`);
   }
@@ -91,4 +104,3 @@ export function belowResult(r: CheckResult, paint: Paint, inWhatFailed: boolean)
 export function refsOf(groups: FailureGroup[], id: string): number[] {
   return groups.flatMap((g, i) => (g.checks.includes(id) ? [i + 1] : []));
 }
-

@@ -7,15 +7,35 @@
 // whole. With several targets, the matrix (console-matrix.ts).
 import { counts, decidingTargets, failing, failureGroups, seedText, type RunResult } from '../run/result.js';
 import { renderMatrixConsole } from './console-matrix.js';
-import { coverageLines, lintLines, stoppedLines, summaryLine, targetLabel, terminalSafe, type ConsoleOptions } from './console-parts.js';
+import {
+  coverageLines,
+  lintLines,
+  stoppedLines,
+  summaryLine,
+  targetLabel,
+  terminalSafe,
+  type ConsoleOptions,
+} from './console-parts.js';
 import { diagnosisLines } from './console-diagnosis.js';
-import { belowResult, COLOUR, consoleCommand, consoleText, departureText, MARK, painter, refsOf, resultLine } from './console-text.js';
+import {
+  belowResult,
+  COLOUR,
+  consoleCommand,
+  consoleText,
+  departureText,
+  MARK,
+  painter,
+  refsOf,
+  resultLine,
+} from './console-text.js';
 
 export { coverageLines, diagnosisLines, renderMatrixConsole, targetLabel, type ConsoleOptions };
 
 /** One target and no divergence file: the per-check list; otherwise the matrix. */
 export function renderConsole(run: RunResult, o: ConsoleOptions): string {
-  return run.targets.length === 1 && run.divergences.length === 0 ? renderCheckList(run, o) : renderMatrixConsole(run, o);
+  return run.targets.length === 1 && run.divergences.length === 0
+    ? renderCheckList(run, o)
+    : renderMatrixConsole(run, o);
 }
 
 /** Per target, every check on a line, what a departure that does not fail the run comes to, the summary. */
@@ -30,7 +50,11 @@ function renderCheckList(given: RunResult, o: ConsoleOptions): string {
     }
     const groups = t.target.informs ? [] : failureGroups(t, run.strict);
     lines.push(`Target ${t.target.name === 'target' ? t.target.url : `${t.target.name} (${t.target.url})`}`);
-    for (const r of t.results) lines.push(resultLine(r, paint, refsOf(groups, r.id)), ...belowResult(r, paint, !t.target.informs && counts(r.outcome, run.strict)));
+    for (const r of t.results)
+      lines.push(
+        resultLine(r, paint, refsOf(groups, r.id)),
+        ...belowResult(r, paint, !t.target.informs && counts(r.outcome, run.strict)),
+      );
     lines.push(summaryLine(t, run), ...stoppedLines(t, paint), '');
   }
   // The coverage of a run in which no check ran says nothing.
@@ -53,9 +77,16 @@ export function whatFailedLines(given: RunResult, o: ConsoleOptions): string[] {
     if (t.diagnosis) continue;
     const groups = failureGroups(t, run.strict);
     if (groups.length === 0) continue;
-    lines.push(paint(31, `What failed on ${targetLabel(t.target)}: ${failing(t.results, run.strict).length} check(s), ${groups.length} cause(s)`));
+    lines.push(
+      paint(
+        31,
+        `What failed on ${targetLabel(t.target)}: ${failing(t.results, run.strict).length} check(s), ${groups.length} cause(s)`,
+      ),
+    );
     groups.forEach((g, i) => {
-      lines.push(`  [${i + 1}] ${paint(COLOUR[g.outcome]!, `${MARK[g.outcome]} ${departureText(g)}`)} (${g.checks.length} check${g.checks.length === 1 ? '' : 's'})`);
+      lines.push(
+        `  [${i + 1}] ${paint(COLOUR[g.outcome]!, `${MARK[g.outcome]} ${departureText(g)}`)} (${g.checks.length} check${g.checks.length === 1 ? '' : 's'})`,
+      );
       lines.push(...wrapIds(g.checks, '      '));
       if (g.expected) lines.push(`      Expected: ${consoleText(g.expected)}`);
       if (g.actual) lines.push(`        Actual: ${consoleText(g.actual)}`);
@@ -83,7 +114,10 @@ function wrapIds(ids: string[], indent: string): string[] {
 export function closingLine(run: RunResult, code: 0 | 1 | 2): string {
   const unexplained = run.divergences.reduce((n, c) => n + c.unexplained.length, 0);
   const stale = run.divergences.reduce((n, c) => n + c.stale.length, 0);
-  const note = run.divergences.length > 0 ? `; Prism: ${unexplained} unexplained divergence(s), ${stale} stale entr${stale === 1 ? 'y' : 'ies'}` : '';
+  const note =
+    run.divergences.length > 0
+      ? `; Prism: ${unexplained} unexplained divergence(s), ${stale} stale entr${stale === 1 ? 'y' : 'ies'}`
+      : '';
   const deciding = decidingTargets(run.targets);
   const notChecked = deciding.filter((t) => t.diagnosis);
   const checks = deciding.reduce((n, t) => n + failing(t.results, run.strict).length, 0);

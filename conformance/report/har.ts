@@ -79,7 +79,10 @@ export function cutBody(text: string): { text: string; comment: string } | undef
   const last = text.charCodeAt(low - 1);
   const end = last >= 0xd800 && last <= 0xdbff ? low - 1 : low;
   const kept = text.slice(0, end);
-  return { text: kept, comment: `body cut: the HAR keeps its first ${Buffer.byteLength(kept, 'utf8')} of ${size} bytes (UTF-8)` };
+  return {
+    text: kept,
+    comment: `body cut: the HAR keeps its first ${Buffer.byteLength(kept, 'utf8')} of ${size} bytes (UTF-8)`,
+  };
 }
 
 const withComment = (comment: string | undefined, more: string) => (comment ? `${comment}; ${more}` : more);
@@ -93,30 +96,50 @@ export function cutBodies(entry: HarEntry): HarEntry {
   if (!postCut && !contentCut) return entry;
   return {
     ...entry,
-    request: post && postCut ? { ...entry.request, postData: { ...post, text: postCut.text, comment: withComment(post.comment, postCut.comment) } } : entry.request,
-    response: contentCut ? { ...entry.response, content: { ...content, text: contentCut.text, comment: contentCut.comment } } : entry.response,
+    request:
+      post && postCut
+        ? {
+            ...entry.request,
+            postData: { ...post, text: postCut.text, comment: withComment(post.comment, postCut.comment) },
+          }
+        : entry.request,
+    response: contentCut
+      ? { ...entry.response, content: { ...content, text: contentCut.text, comment: contentCut.comment } }
+      : entry.response,
   };
 }
 
-const headerList = (headers: Record<string, string>): HarHeader[] => Object.entries(headers).map(([name, value]) => ({ name, value }));
+const headerList = (headers: Record<string, string>): HarHeader[] =>
+  Object.entries(headers).map(([name, value]) => ({ name, value }));
 
 /** One exchange as a HAR entry (not yet redacted). */
 export function harEntry(target: Target, ex: Exchange, timing: WireTiming): HarEntry {
   const req = ex.request;
-  const body = req.body === undefined ? undefined : typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body;
+  const body =
+    req.body === undefined ? undefined : typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body;
   // The token where the request uses it (the Authorization field) as $PLANTSTORE_TOKEN; the run's redactor does the rest.
-  const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, tokenInField(name, value, target.token)]));
+  const headers = Object.fromEntries(
+    Object.entries(req.headers).map(([name, value]) => [name, tokenInField(name, value, target.token)]),
+  );
   // undici sets Transfer-Encoding itself for a body of unknown length.
   if (req.chunks !== undefined) headers['transfer-encoding'] = 'chunked';
   let postData: HarEntry['request']['postData'];
   if (body !== undefined) {
     const text = body.toString('utf8');
     const utf8 = Buffer.from(text, 'utf8').equals(body);
-    const chunks = req.chunks && req.chunks.length > 1 ? `sent in ${req.chunks.length} chunks of ${req.chunks.map((c) => c.length).join(', ')} bytes` : undefined;
+    const chunks =
+      req.chunks && req.chunks.length > 1
+        ? `sent in ${req.chunks.length} chunks of ${req.chunks.map((c) => c.length).join(', ')} bytes`
+        : undefined;
     postData = {
-      mimeType: req.headers['content-type'] ?? Object.entries(req.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '',
+      mimeType:
+        req.headers['content-type'] ??
+        Object.entries(req.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ??
+        '',
       text: utf8 ? text : body.toString('base64'),
-      ...(utf8 && !chunks ? {} : { comment: [utf8 ? '' : 'the body is not UTF-8: text is its base64', chunks].filter(Boolean).join('; ') }),
+      ...(utf8 && !chunks
+        ? {}
+        : { comment: [utf8 ? '' : 'the body is not UTF-8: text is its base64', chunks].filter(Boolean).join('; ') }),
     };
   }
   const url = new URL(ex.url);
@@ -144,7 +167,11 @@ export function harEntry(target: Target, ex: Exchange, timing: WireTiming): HarE
           httpVersion: 'HTTP/1.1',
           cookies: [],
           headers: headerList(r.headers),
-          content: { size: Buffer.byteLength(r.bodyText, 'utf8'), mimeType: r.headers['content-type'] ?? '', text: r.bodyText },
+          content: {
+            size: Buffer.byteLength(r.bodyText, 'utf8'),
+            mimeType: r.headers['content-type'] ?? '',
+            text: r.bodyText,
+          },
           redirectURL: r.headers.location ?? '',
           headersSize: -1,
           bodySize: Buffer.byteLength(r.bodyText, 'utf8'),

@@ -50,13 +50,19 @@ function clientMain(): void {
   const report = JSON.parse(document.getElementById('report-data')!.textContent!) as Report;
 
   /** Builds an element; strings become text nodes, never markup. */
-  function h(tag: string, attrs: Record<string, string> = {}, ...children: Array<Node | string | null | undefined>): HTMLElement {
+  function h(
+    tag: string,
+    attrs: Record<string, string> = {},
+    ...children: Array<Node | string | null | undefined>
+  ): HTMLElement {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    for (const c of children) if (c !== null && c !== undefined) e.append(typeof c === 'string' ? document.createTextNode(c) : c);
+    for (const c of children)
+      if (c !== null && c !== undefined) e.append(typeof c === 'string' ? document.createTextNode(c) : c);
     return e;
   }
-  const safeLink = (url: string | null, text: string): Node => (url && /^https?:\/\//i.test(url) ? h('a', { href: url, rel: 'noreferrer' }, text) : document.createTextNode(text));
+  const safeLink = (url: string | null, text: string): Node =>
+    url && /^https?:\/\//i.test(url) ? h('a', { href: url, rel: 'noreferrer' }, text) : document.createTextNode(text);
 
   const root = document.getElementById('app')!;
   root.append(
@@ -70,15 +76,37 @@ function clientMain(): void {
 
   // Counts per target.
   const counts = h('table', { id: 'counts' });
-  counts.append(h('tr', {}, h('th', {}, 'target'), h('th', {}, 'URL'), ...OUTCOMES.map((o) => h('th', { class: `o-${o}` }, o)), h('th', {}, 'checks')));
+  counts.append(
+    h(
+      'tr',
+      {},
+      h('th', {}, 'target'),
+      h('th', {}, 'URL'),
+      ...OUTCOMES.map((o) => h('th', { class: `o-${o}` }, o)),
+      h('th', {}, 'checks'),
+    ),
+  );
   for (const t of report.targets) {
     counts.append(
       h(
         'tr',
         { 'data-target': t.name },
-        h('td', {}, t.name, t.informs ? h('span', { class: 'tag', title: 'this column informs; it never fails the run by itself' }, 'informs') : null),
+        h(
+          'td',
+          {},
+          t.name,
+          t.informs
+            ? h('span', { class: 'tag', title: 'this column informs; it never fails the run by itself' }, 'informs')
+            : null,
+        ),
         h('td', {}, t.url),
-        ...OUTCOMES.map((o) => h('td', { class: `num o-${o}`, 'data-count': '', 'data-target': t.name, 'data-outcome': o }, String(t.summary[o] ?? 0))),
+        ...OUTCOMES.map((o) =>
+          h(
+            'td',
+            { class: `num o-${o}`, 'data-count': '', 'data-target': t.name, 'data-outcome': o },
+            String(t.summary[o] ?? 0),
+          ),
+        ),
         h('td', { class: 'num', 'data-total': t.name }, String(t.results.length)),
       ),
     );
@@ -88,10 +116,30 @@ function clientMain(): void {
   // Targets no check could mean anything against: why, and what to do. Targets that stopped answering mid-run: after which request.
   for (const t of report.targets) {
     const by = t.stoppedBy;
-    if (by) root.append(h('div', { class: 'alert', 'data-stopped': t.name }, h('strong', {}, `${t.name} (${t.url}) stopped answering after ${by.check}'s ${by.method} ${by.path}${by.case ? ` (${by.case})` : ''}: the checks not run are error; every verdict reached before stands.`), h('pre', {}, by.reproduce)));
+    if (by)
+      root.append(
+        h(
+          'div',
+          { class: 'alert', 'data-stopped': t.name },
+          h(
+            'strong',
+            {},
+            `${t.name} (${t.url}) stopped answering after ${by.check}'s ${by.method} ${by.path}${by.case ? ` (${by.case})` : ''}: the checks not run are error; every verdict reached before stands.`,
+          ),
+          h('pre', {}, by.reproduce),
+        ),
+      );
     const d = t.diagnosis;
     if (!d) continue;
-    root.append(h('div', { class: 'alert', 'data-diagnosis': t.name }, h('strong', {}, `${t.name} (${t.url}) was not checked: ${d.problem}.`), d.evidence ? h('p', {}, d.evidence) : null, h('p', {}, `What to do: ${d.fix}`)));
+    root.append(
+      h(
+        'div',
+        { class: 'alert', 'data-diagnosis': t.name },
+        h('strong', {}, `${t.name} (${t.url}) was not checked: ${d.problem}.`),
+        d.evidence ? h('p', {}, d.evidence) : null,
+        h('p', {}, `What to do: ${d.fix}`),
+      ),
+    );
   }
 
   // The failures grouped by cause: one server mistake that fails many checks reads as one.
@@ -122,20 +170,42 @@ function clientMain(): void {
     const d = t.divergences;
     if (!d) continue;
     if (d.unexplained.length === 0 && d.stale.length === 0) {
-      root.append(h('p', { class: 'note', 'data-divergences': t.name }, `${t.name}: every departure (${d.documented}) is documented in ${d.file}; no stale entry.`));
+      root.append(
+        h(
+          'p',
+          { class: 'note', 'data-divergences': t.name },
+          `${t.name}: every departure (${d.documented}) is documented in ${d.file}; no stale entry.`,
+        ),
+      );
       continue;
     }
-    const box = h('div', { class: 'alert', 'data-divergences': t.name }, h('strong', {}, `${t.name}: ${d.unexplained.length} unexplained divergence(s), ${d.stale.length} stale entr${d.stale.length === 1 ? 'y' : 'ies'} in ${d.file}`));
+    const box = h(
+      'div',
+      { class: 'alert', 'data-divergences': t.name },
+      h(
+        'strong',
+        {},
+        `${t.name}: ${d.unexplained.length} unexplained divergence(s), ${d.stale.length} stale entr${d.stale.length === 1 ? 'y' : 'ies'} in ${d.file}`,
+      ),
+    );
     const list = h('ul');
-    for (const u of d.unexplained) list.append(h('li', {}, `UNEXPLAINED ${u.id}: ${u.outcome}, not in the divergence file`));
+    for (const u of d.unexplained)
+      list.append(h('li', {}, `UNEXPLAINED ${u.id}: ${u.outcome}, not in the divergence file`));
     for (const s of d.stale) list.append(h('li', {}, `STALE ${s.id}: the file says ${s.file}, observed ${s.observed}`));
     box.append(list);
     root.append(box);
   }
 
   // Filters.
-  const outcomeSelect = h('select', { id: 'filter-outcome' }, h('option', { value: '' }, 'any outcome'), ...OUTCOMES.map((o) => h('option', { value: o }, o))) as HTMLSelectElement;
-  const targetBoxes = report.targets.map((t) => h('input', { type: 'checkbox', name: 'target', value: t.name, checked: '' }) as HTMLInputElement);
+  const outcomeSelect = h(
+    'select',
+    { id: 'filter-outcome' },
+    h('option', { value: '' }, 'any outcome'),
+    ...OUTCOMES.map((o) => h('option', { value: o }, o)),
+  ) as HTMLSelectElement;
+  const targetBoxes = report.targets.map(
+    (t) => h('input', { type: 'checkbox', name: 'target', value: t.name, checked: '' }) as HTMLInputElement,
+  );
   const disagree = h('input', { type: 'checkbox', id: 'filter-disagree' }) as HTMLInputElement;
   const shown = h('span', { id: 'shown' });
   root.append(
@@ -156,7 +226,18 @@ function clientMain(): void {
   const resultOf = (t: Target, id: string) => t.results.find((r) => r.id === id);
   const table = h('table', { id: 'matrix' });
   table.append(
-    h('thead', {}, h('tr', {}, h('th', {}, 'check'), h('th', {}, 'level'), ...report.targets.map((t) => h('th', { 'data-col': t.name }, t.name)), h('th', {}, 'why they disagree; details'))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', {}, 'check'),
+        h('th', {}, 'level'),
+        ...report.targets.map((t) => h('th', { 'data-col': t.name }, t.name)),
+        h('th', {}, 'why they disagree; details'),
+      ),
+    ),
   );
   const body = h('tbody');
   const rows: Array<{ tr: HTMLElement; id: string }> = [];
@@ -166,9 +247,19 @@ function clientMain(): void {
     tr.append(h('td', {}, h('code', {}, id), h('br'), any.title), h('td', {}, any.level));
     for (const t of report.targets) {
       const r = resultOf(t, id);
-      const td = h('td', { class: `cell${r ? ` o-${r.outcome}` : ''}`, 'data-col': t.name, 'data-target': t.name, 'data-outcome': r ? r.outcome : '' }, r ? r.outcome : '—');
+      const td = h(
+        'td',
+        {
+          class: `cell${r ? ` o-${r.outcome}` : ''}`,
+          'data-col': t.name,
+          'data-target': t.name,
+          'data-outcome': r ? r.outcome : '',
+        },
+        r ? r.outcome : '—',
+      );
       const status = r?.divergence?.status;
-      if (status === 'documented') td.append(h('span', { class: 'tag', title: r!.divergence!.reason ?? '' }, 'documented'));
+      if (status === 'documented')
+        td.append(h('span', { class: 'tag', title: r!.divergence!.reason ?? '' }, 'documented'));
       else if (status === 'unexplained') td.append(h('span', { class: 'tag unexplained' }, 'unexplained'));
       else if (status === 'stale') td.append(h('span', { class: 'tag stale' }, 'stale'));
       tr.append(td);
@@ -182,12 +273,23 @@ function clientMain(): void {
     });
     if (failing.length > 0) {
       const details = h('details', {}, h('summary', {}, `details (${failing.map((t) => t.name).join(', ')})`));
-      details.append(h('p', {}, h('strong', {}, 'Requirement '), `(${any.level}, `, safeLink(any.source.url, `${any.source.document} ${any.source.section}`), '): ', any.requirement));
+      details.append(
+        h(
+          'p',
+          {},
+          h('strong', {}, 'Requirement '),
+          `(${any.level}, `,
+          safeLink(any.source.url, `${any.source.document} ${any.source.section}`),
+          '): ',
+          any.requirement,
+        ),
+      );
       for (const t of failing) {
         const r = resultOf(t, id)!;
         const dl = h('dl', { 'data-detail': t.name });
         dl.append(h('dt', {}, `${t.name}: ${r.outcome}`));
-        if (r.divergence?.reason) dl.append(h('dt', {}, `Divergence (${r.divergence.status})`), h('dd', {}, r.divergence.reason));
+        if (r.divergence?.reason)
+          dl.append(h('dt', {}, `Divergence (${r.divergence.status})`), h('dd', {}, r.divergence.reason));
         if (r.divergence?.evidence) dl.append(h('dt', {}, 'Evidence'), h('dd', {}, r.divergence.evidence));
         if (r.expected) dl.append(h('dt', {}, 'Expected'), h('dd', {}, r.expected));
         if (r.actual) dl.append(h('dt', {}, 'Actual'), h('dd', {}, r.actual));
@@ -199,9 +301,21 @@ function clientMain(): void {
           for (const c of cases) {
             const cause = h('strong', {}, `${c.outcome}: ${c.cause}${c.family !== undefined ? ` (${c.family})` : ''}`);
             const sender = c.check !== r.id ? ` (a request of ${c.check})` : null;
-            list.append(h('li', { class: `o-${c.outcome}` }, cause, sender, c.actual ? h('div', {}, c.actual) : null, c.reproduce ? h('pre', {}, c.reproduce) : null));
+            list.append(
+              h(
+                'li',
+                { class: `o-${c.outcome}` },
+                cause,
+                sender,
+                c.actual ? h('div', {}, c.actual) : null,
+                c.reproduce ? h('pre', {}, c.reproduce) : null,
+              ),
+            );
           }
-          dl.append(h('dt', {}, `Cases (${cases.length + (r.moreCases ?? 0)})`), h('dd', {}, list, r.moreCases !== undefined ? `… and ${r.moreCases} more` : ''));
+          dl.append(
+            h('dt', {}, `Cases (${cases.length + (r.moreCases ?? 0)})`),
+            h('dd', {}, list, r.moreCases !== undefined ? `… and ${r.moreCases} more` : ''),
+          );
         }
         details.append(dl);
       }
@@ -221,21 +335,64 @@ function clientMain(): void {
     const head = (...names: string[]) => h('tr', {}, ...names.map((n) => h('th', {}, n)));
     const operations = h('table', { id: 'coverage-operations' }, head('operation', 'checked by', 'requests'));
     for (const o of coverage.operations) {
-      const by = o.requests === 0 ? 'not covered' : o.known ? 'the catalog' : o.role ? `PS-OP-*, PS-DOC-*, state checks (${o.role.role})` : 'PS-OP-*, PS-DOC-*';
-      operations.append(h('tr', { 'data-covered': String(o.requests > 0) }, cell(`${o.method} ${o.path} (${o.operationId})`), cell(by), cell(String(o.requests), { class: 'num' })));
+      const by =
+        o.requests === 0
+          ? 'not covered'
+          : o.known
+            ? 'the catalog'
+            : o.role
+              ? `PS-OP-*, PS-DOC-*, state checks (${o.role.role})`
+              : 'PS-OP-*, PS-DOC-*';
+      operations.append(
+        h(
+          'tr',
+          { 'data-covered': String(o.requests > 0) },
+          cell(`${o.method} ${o.path} (${o.operationId})`),
+          cell(by),
+          cell(String(o.requests), { class: 'num' }),
+        ),
+      );
     }
     const responses = h('table', { id: 'coverage-responses' }, head('operation', 'declared status', 'given by'));
-    for (const r of coverage.responses) responses.append(h('tr', {}, cell(`${r.method} ${r.path}`), cell(r.status), cell(r.observedOn.length > 0 ? r.observedOn.join(', ') : `no target${r.why ? `: ${r.why}` : ''}`)));
-    const keywords = h('table', { id: 'coverage-keywords' }, head('keyword', 'where', 'status', 'checks', 'what was derived, or why not'));
+    for (const r of coverage.responses)
+      responses.append(
+        h(
+          'tr',
+          {},
+          cell(`${r.method} ${r.path}`),
+          cell(r.status),
+          cell(r.observedOn.length > 0 ? r.observedOn.join(', ') : `no target${r.why ? `: ${r.why}` : ''}`),
+        ),
+      );
+    const keywords = h(
+      'table',
+      { id: 'coverage-keywords' },
+      head('keyword', 'where', 'status', 'checks', 'what was derived, or why not'),
+    );
     for (const k of coverage.keywords) {
-      keywords.append(h('tr', { 'data-status': k.status }, h('td', {}, h('code', {}, k.keyword)), h('td', {}, h('code', {}, k.pointer)), cell(k.status), cell(k.by.join(', ')), cell(k.detail)));
+      keywords.append(
+        h(
+          'tr',
+          { 'data-status': k.status },
+          h('td', {}, h('code', {}, k.keyword)),
+          h('td', {}, h('code', {}, k.pointer)),
+          cell(k.status),
+          cell(k.by.join(', ')),
+          cell(k.detail),
+        ),
+      );
     }
     const ruledOut = h('table', { id: 'coverage-ruled-out' }, head('check', 'skipped because of the document'));
-    for (const r of coverage.ruledOut ?? []) ruledOut.append(h('tr', {}, h('td', {}, h('code', {}, r.id), ` ${r.title}`), cell(r.reason)));
+    for (const r of coverage.ruledOut ?? [])
+      ruledOut.append(h('tr', {}, h('td', {}, h('code', {}, r.id), ` ${r.title}`), cell(r.reason)));
     const missing = coverage.keywords.filter((k) => k.status === 'not exercised').length;
     root.append(
       h('h2', {}, 'Coverage of the document'),
-      h('p', { class: missing > 0 ? 'alert' : 'note', id: 'coverage-summary' }, `${coverage.operations.filter((o) => o.requests > 0).length} of ${coverage.operations.length} operation(s) sent requests; ${coverage.responses.filter((r) => r.observedOn.length > 0).length} of ${coverage.responses.length} declared response(s) given; ${missing} schema keyword(s) not exercised.`),
+      h(
+        'p',
+        { class: missing > 0 ? 'alert' : 'note', id: 'coverage-summary' },
+        `${coverage.operations.filter((o) => o.requests > 0).length} of ${coverage.operations.length} operation(s) sent requests; ${coverage.responses.filter((r) => r.observedOn.length > 0).length} of ${coverage.responses.length} declared response(s) given; ${missing} schema keyword(s) not exercised.`,
+      ),
       h('h3', {}, 'Operations'),
       operations,
       h('h3', {}, 'Declared responses'),
@@ -243,17 +400,23 @@ function clientMain(): void {
       h('h3', {}, 'Schema keywords'),
       keywords,
       h('h3', {}, 'Checks the document rules out'),
-      (coverage.ruledOut ?? []).length > 0 ? ruledOut : h('p', { class: 'note' }, 'none: every check could run against this document'),
+      (coverage.ruledOut ?? []).length > 0
+        ? ruledOut
+        : h('p', { class: 'note' }, 'none: every check could run against this document'),
     );
   }
 
   function apply(): void {
     const visible = new Set(targetBoxes.filter((b) => b.checked).map((b) => b.value));
-    for (const cell of Array.from(document.querySelectorAll<HTMLElement>('[data-col]'))) cell.hidden = !visible.has(cell.dataset.col!);
+    for (const cell of Array.from(document.querySelectorAll<HTMLElement>('[data-col]')))
+      cell.hidden = !visible.has(cell.dataset.col!);
     const want = outcomeSelect.value;
     let count = 0;
     for (const { tr, id } of rows) {
-      const outcomes = report.targets.filter((t) => visible.has(t.name)).map((t) => resultOf(t, id)?.outcome).filter((o): o is Outcome => o !== undefined);
+      const outcomes = report.targets
+        .filter((t) => visible.has(t.name))
+        .map((t) => resultOf(t, id)?.outcome)
+        .filter((o): o is Outcome => o !== undefined);
       const matchesOutcome = want === '' || outcomes.includes(want as Outcome);
       const disagrees = outcomes.some((o) => o !== outcomes[0]);
       tr.hidden = !(matchesOutcome && (!disagree.checked || disagrees));
@@ -271,7 +434,10 @@ const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('bas
 
 /** Data for a <script type="application/json">: no "<" at all, so nothing can end the element. */
 export function embedJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 export function toHtml(run: RunResult, generated = new Date().toISOString()): string {

@@ -96,7 +96,11 @@ export function toJsonReport(run: RunResult): JsonReport {
                 file: relative(process.cwd(), comparison.file),
                 documented: comparison.explained.length,
                 unexplained: comparison.unexplained.map((r) => ({ id: r.id, outcome: r.outcome })),
-                stale: comparison.stale.map((s) => ({ id: s.divergence.check, file: s.divergence.outcome, observed: s.observed })),
+                stale: comparison.stale.map((s) => ({
+                  id: s.divergence.check,
+                  file: s.divergence.outcome,
+                  observed: s.observed,
+                })),
               },
             }
           : {}),
@@ -118,7 +122,9 @@ export function toJsonReport(run: RunResult): JsonReport {
             ...(r.ruledOut !== undefined ? { ruledOut: r.ruledOut } : {}),
             ...(r.cases !== undefined ? { cases: r.cases } : {}),
             ...(r.moreCases !== undefined ? { moreCases: r.moreCases } : {}),
-            ...(divergence ? { divergence: { status: divergence.status, reason: divergence.reason, evidence: divergence.evidence } } : {}),
+            ...(divergence
+              ? { divergence: { status: divergence.status, reason: divergence.reason, evidence: divergence.evidence } }
+              : {}),
           };
         }),
       };

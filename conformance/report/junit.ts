@@ -5,7 +5,13 @@
 // A documented divergence of an informing target (the Prism mock) is
 // <skipped> with its reason: that column informs, it does not fail the run.
 import { divergenceOf } from '../run/differential/matrix.js';
-import { departureText as departure, failureGroups, type CheckResult, type RunResult, type TargetResult } from '../run/result.js';
+import {
+  departureText as departure,
+  failureGroups,
+  type CheckResult,
+  type RunResult,
+  type TargetResult,
+} from '../run/result.js';
 
 export function xmlEscape(s: string): string {
   // Characters XML 1.0 cannot carry at all are dropped.
@@ -44,9 +50,11 @@ export function toJunit(run: RunResult): string {
     return d?.status === 'documented' ? d.reason : undefined;
   };
   const counted = (t: TargetResult) => t.results.filter((r) => documented(t, r.id) === undefined);
-  const failures = (t: TargetResult) => counted(t).filter((r) => r.outcome === 'fail' || (strict && r.outcome === 'non-strict')).length;
+  const failures = (t: TargetResult) =>
+    counted(t).filter((r) => r.outcome === 'fail' || (strict && r.outcome === 'non-strict')).length;
   const errors = (t: TargetResult) => counted(t).filter((r) => r.outcome === 'error').length;
-  const skipped = (t: TargetResult) => t.results.filter((r) => r.outcome === 'skip' || documented(t, r.id) !== undefined).length;
+  const skipped = (t: TargetResult) =>
+    t.results.filter((r) => r.outcome === 'skip' || documented(t, r.id) !== undefined).length;
   out.push(
     `<testsuites name="plantstore-conformance" tests="${total}" failures="${targets.reduce((n, t) => n + (t.diagnosis ? 0 : failures(t)), 0)}" errors="${targets.reduce((n, t) => n + (t.diagnosis ? 1 : errors(t)), 0)}">`,
   );
@@ -55,7 +63,9 @@ export function toJunit(run: RunResult): string {
       // No check could mean anything: one case says why, instead of every check in error.
       const d = t.diagnosis;
       out.push(`  <testsuite name="${xmlEscape(t.target.name)}" tests="1" failures="0" errors="1" skipped="0">`);
-      out.push(`    <properties><property name="url" value="${xmlEscape(t.target.url)}"/><property name="seed" value="${seed}"/><property name="diagnosis" value="${xmlEscape(d.kind)}"/></properties>`);
+      out.push(
+        `    <properties><property name="url" value="${xmlEscape(t.target.url)}"/><property name="seed" value="${seed}"/><property name="diagnosis" value="${xmlEscape(d.kind)}"/></properties>`,
+      );
       out.push(
         `    <testcase classname="plantstore.conformance.${xmlEscape(t.target.name)}" name="${xmlEscape(`not checked: ${d.problem}`)}"><error message="${xmlEscape(d.problem)}">${xmlEscape([d.evidence, `What to do: ${d.fix}`].filter(Boolean).join('\n'))}</error></testcase>`,
       );
@@ -65,18 +75,27 @@ export function toJunit(run: RunResult): string {
     out.push(
       `  <testsuite name="${xmlEscape(t.target.name)}" tests="${t.results.length}" failures="${failures(t)}" errors="${errors(t)}" skipped="${skipped(t)}">`,
     );
-    out.push(`    <properties><property name="url" value="${xmlEscape(t.target.url)}"/><property name="seed" value="${seed}"/><property name="strict" value="${strict}"/></properties>`);
+    out.push(
+      `    <properties><property name="url" value="${xmlEscape(t.target.url)}"/><property name="seed" value="${seed}"/><property name="strict" value="${strict}"/></properties>`,
+    );
     // The failures grouped by cause: what a CI page shows beside the cases.
     const groups = t.target.informs ? [] : failureGroups(t, strict);
     if (groups.length > 0) {
-      const text = groups.map((g) => `${departure(g)} (${g.checks.length}): ${g.checks.join(', ')}${g.reproduce ? `\n  Reproduce: ${g.reproduce}` : ''}`).join('\n');
+      const text = groups
+        .map(
+          (g) =>
+            `${departure(g)} (${g.checks.length}): ${g.checks.join(', ')}${g.reproduce ? `\n  Reproduce: ${g.reproduce}` : ''}`,
+        )
+        .join('\n');
       out.push(`    <system-out>${xmlEscape(`What failed, by cause:\n${text}`)}</system-out>`);
     }
     for (const r of t.results) {
       const head = `    <testcase classname="plantstore.conformance.${xmlEscape(t.target.name)}" name="${xmlEscape(`${r.id} ${r.title}`)}"`;
       const detail = xmlEscape(
         [
-          ...groups.filter((g) => g.checks.includes(r.id)).map((g) => `Cause: ${departure(g)} (${g.checks.length} check${g.checks.length === 1 ? '' : 's'})`),
+          ...groups
+            .filter((g) => g.checks.includes(r.id))
+            .map((g) => `Cause: ${departure(g)} (${g.checks.length} check${g.checks.length === 1 ? '' : 's'})`),
           `Requirement (${r.level}, ${r.source.document} ${r.source.section}): ${r.requirement}`,
           r.expected && `Expected: ${r.expected}`,
           r.actual && `Actual: ${r.actual}`,
@@ -89,8 +108,12 @@ export function toJunit(run: RunResult): string {
       const msg = xmlEscape(r.actual ?? r.outcome);
       const reason = documented(t, r.id);
       if (r.outcome === 'pass') out.push(`${head}/>`);
-      else if (reason !== undefined) out.push(`${head}><skipped message="${xmlEscape(`documented divergence (${r.outcome}): ${reason}`)}"/><system-out>${detail}</system-out></testcase>`);
-      else if (r.outcome === 'fail' || (strict && r.outcome === 'non-strict')) out.push(`${head}><failure message="${msg}" type="${r.outcome}">${detail}</failure></testcase>`);
+      else if (reason !== undefined)
+        out.push(
+          `${head}><skipped message="${xmlEscape(`documented divergence (${r.outcome}): ${reason}`)}"/><system-out>${detail}</system-out></testcase>`,
+        );
+      else if (r.outcome === 'fail' || (strict && r.outcome === 'non-strict'))
+        out.push(`${head}><failure message="${msg}" type="${r.outcome}">${detail}</failure></testcase>`);
       else if (r.outcome === 'error') out.push(`${head}><error message="${msg}">${detail}</error></testcase>`);
       else if (r.outcome === 'skip') out.push(`${head}><skipped message="${msg}"/></testcase>`);
       else out.push(`${head}><system-out>non-strict: ${detail}</system-out></testcase>`);

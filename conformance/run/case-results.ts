@@ -32,14 +32,16 @@ export function familyOf(check: Check, v: Verdict): string | undefined {
 
 /** A check's result from its verdict. */
 export function checkResult(check: Check, verdict: Verdict, sent: Sent, token: string): CheckResult {
-  const about = (v: Verdict): Exchange | undefined => v.reproduce ?? (v.exchange !== undefined ? sent.exchanges[v.exchange] : undefined);
+  const about = (v: Verdict): Exchange | undefined =>
+    v.reproduce ?? (v.exchange !== undefined ? sent.exchanges[v.exchange] : undefined);
   const reproduce = (v: Verdict, ex: Exchange | undefined): string | null => {
     if (!ex) return null;
     const n = v.reproduce === undefined && v.exchange !== undefined ? sent.together?.(v.exchange) : undefined;
     return toCurl(ex, token, n !== undefined && n > 1 ? { sentAtOnceWith: n } : undefined);
   };
   // The request's note says which of a check's requests this is (e.g. "id as a string of digits").
-  const noted = (v: Verdict, ex: Exchange | undefined) => (v.actual ? (ex?.request.note ? `[${ex.request.note}] ${v.actual}` : v.actual) : null);
+  const noted = (v: Verdict, ex: Exchange | undefined) =>
+    v.actual ? (ex?.request.note ? `[${ex.request.note}] ${v.actual}` : v.actual) : null;
   const ex = about(verdict);
   const reportable = verdict.outcome !== 'pass';
   const result: CheckResult = {
@@ -60,21 +62,23 @@ export function checkResult(check: Check, verdict: Verdict, sent: Sent, token: s
     ...(verdict.operations !== undefined ? { operations: verdict.operations } : {}),
   };
   if (!departs(verdict.outcome)) return result;
-  const all = (verdict.cases ?? [verdict]).filter((v) => departs(v.outcome)).map((v): CaseResult => {
-    const cex = about(v);
-    const family = familyOf(check, v);
-    return {
-      outcome: v.outcome,
-      check: cex?.sentBy ?? check.id,
-      cause: causeOf(v, cex),
-      ...(family !== undefined ? { family } : {}),
-      expected: v.expected ?? null,
-      actual: noted(v, cex),
-      reproduce: reproduce(v, cex),
-      ...(cex?.request.note !== undefined ? { case: cex.request.note } : {}),
-      ...(v.facts !== undefined ? { facts: v.facts } : {}),
-    };
-  });
+  const all = (verdict.cases ?? [verdict])
+    .filter((v) => departs(v.outcome))
+    .map((v): CaseResult => {
+      const cex = about(v);
+      const family = familyOf(check, v);
+      return {
+        outcome: v.outcome,
+        check: cex?.sentBy ?? check.id,
+        cause: causeOf(v, cex),
+        ...(family !== undefined ? { family } : {}),
+        expected: v.expected ?? null,
+        actual: noted(v, cex),
+        reproduce: reproduce(v, cex),
+        ...(cex?.request.note !== undefined ? { case: cex.request.note } : {}),
+        ...(v.facts !== undefined ? { facts: v.facts } : {}),
+      };
+    });
   const shown = listed(all);
   const more = all.length - shown.length + (verdict.casesOmitted ?? 0);
   return { ...result, cases: shown, ...(more > 0 ? { moreCases: more } : {}) };

@@ -64,10 +64,11 @@ export interface Coverage {
   ruledOut: RuledOutCheck[];
 }
 
-
 /** The checks that ran (were graded other than skip or error) on at least one target. */
 function ranChecks(targets: TargetResult[]): Set<string> {
-  return new Set(targets.flatMap((t) => t.results.filter((r) => r.outcome !== 'skip' && r.outcome !== 'error').map((r) => r.id)));
+  return new Set(
+    targets.flatMap((t) => t.results.filter((r) => r.outcome !== 'skip' && r.outcome !== 'error').map((r) => r.id)),
+  );
 }
 
 /** The pointers of every schema object reachable from `schema` (references followed). */
@@ -80,7 +81,11 @@ function reachable(model: SpecModel, schema: unknown, pointer: string, into: Set
 
 const under = (pointer: string, prefix: string) => pointer === prefix || pointer.startsWith(`${prefix}/`);
 
-export function computeCoverage(model: SpecModel, targets: TargetResult[], observed: Map<string, ObservedExchange[]>): Coverage {
+export function computeCoverage(
+  model: SpecModel,
+  targets: TargetResult[],
+  observed: Map<string, ObservedExchange[]>,
+): Coverage {
   const ran = ranChecks(targets);
   const requests = new Map<string, number>();
   const answered = new Map<string, Set<string>>();
@@ -105,26 +110,56 @@ export function computeCoverage(model: SpecModel, targets: TargetResult[], obser
       requests: requests.get(op.pointer) ?? 0,
       ...(role ? { role: { role: role.role, by: role.by } } : {}),
       checks: targets.flatMap((t) =>
-        t.results.flatMap((r) => (r.operations ?? []).filter((o) => o.operation === name).map((o) => ({ check: r.id, target: t.target.name, outcome: o.outcome, ...(o.detail !== undefined ? { detail: o.detail } : {}) }))),
+        t.results.flatMap((r) =>
+          (r.operations ?? [])
+            .filter((o) => o.operation === name)
+            .map((o) => ({
+              check: r.id,
+              target: t.target.name,
+              outcome: o.outcome,
+              ...(o.detail !== undefined ? { detail: o.detail } : {}),
+            })),
+        ),
       ),
     };
   });
   const responses = model.operations.flatMap((op) =>
     [...op.responses.keys()].map((status): ResponseCoverage => {
       const observedOn = [...(answered.get(`${op.pointer} ${status}`) ?? [])];
-      return { method: op.method, path: op.path, status, observedOn, ...(observedOn.length === 0 ? { why: whyNotGiven(op.pointer, status, requests, answered) } : {}) };
+      return {
+        method: op.method,
+        path: op.path,
+        status,
+        observedOn,
+        ...(observedOn.length === 0 ? { why: whyNotGiven(op.pointer, status, requests, answered) } : {}),
+      };
     }),
   );
   const ruledOut = new Map<string, RuledOutCheck>();
-  for (const t of targets) for (const r of t.results) if (r.ruledOut !== undefined && !ruledOut.has(r.id)) ruledOut.set(r.id, { id: r.id, title: r.title, reason: r.ruledOut });
+  for (const t of targets)
+    for (const r of t.results)
+      if (r.ruledOut !== undefined && !ruledOut.has(r.id))
+        ruledOut.set(r.id, { id: r.id, title: r.title, reason: r.ruledOut });
   return { operations, responses, keywords: keywordCoverage(model, ran, responses), ruledOut: [...ruledOut.values()] };
 }
 
 /** Why no target gave a declared response: nothing reached the operation, or what it answered instead. */
-function whyNotGiven(pointer: string, status: string, requests: Map<string, number>, answered: Map<string, Set<string>>): string {
+function whyNotGiven(
+  pointer: string,
+  status: string,
+  requests: Map<string, number>,
+  answered: Map<string, Set<string>>,
+): string {
   if ((requests.get(pointer) ?? 0) === 0) return 'no request of the run reached the operation';
-  const seen = [...answered.keys()].filter((k) => k.startsWith(`${pointer} `)).map((k) => k.slice(pointer.length + 1)).sort();
-  const what = status.startsWith('2') ? 'its valid requests' : status.startsWith('4') ? 'the requests it should refuse' : 'its requests';
+  const seen = [...answered.keys()]
+    .filter((k) => k.startsWith(`${pointer} `))
+    .map((k) => k.slice(pointer.length + 1))
+    .sort();
+  const what = status.startsWith('2')
+    ? 'its valid requests'
+    : status.startsWith('4')
+      ? 'the requests it should refuse'
+      : 'its requests';
   return `${what} were answered ${seen.join(', ') || 'with no status'}, never ${status}${status === 'default' || /XX$/i.test(status) ? ' (a range or default: the statuses seen matched another declaration)' : ''}`;
 }
 
@@ -145,35 +180,72 @@ function keywordCoverage(model: SpecModel, ran: Set<string>, responses: Response
   }
   // Parameter schemas: a value drawn from each is sent by PS-DOC-001/002.
   const parameters = new Set<string>();
-  if (ran.has('PS-DOC-002')) for (const op of model.operations) for (const p of op.parameters) if (p.schema) reachable(model, p.schema.schema, p.schema.pointer, parameters);
+  if (ran.has('PS-DOC-002'))
+    for (const op of model.operations)
+      for (const p of op.parameters) if (p.schema) reachable(model, p.schema.schema, p.schema.pointer, parameters);
 
   // Request schemas below applicators the derivation does not enter (if, then, not, propertyNames, ...).
   const request = new Set<string>();
   if (model.create) reachable(model, model.create.requestSchema.schema, model.create.requestSchema.pointer, request);
 
   const direct = model.keywords.map((use): KeywordCoverage => {
-    const entry = (status: KeywordStatus, by: string[], detail: string): KeywordCoverage => ({ keyword: use.keyword, pointer: use.pointer, status, by, detail });
+    const entry = (status: KeywordStatus, by: string[], detail: string): KeywordCoverage => ({
+      keyword: use.keyword,
+      pointer: use.pointer,
+      status,
+      by,
+      detail,
+    });
     const info = keywordInfo(use.keyword);
     if (isExtension(use.keyword)) return entry('annotation', [], 'an x- extension');
-    if (!info) return entry('not exercised', [], 'not a keyword of JSON Schema 2020-12 or OpenAPI 3.1: the harness ignores it (the reference server refuses the document)');
+    if (!info)
+      return entry(
+        'not exercised',
+        [],
+        'not a keyword of JSON Schema 2020-12 or OpenAPI 3.1: the harness ignores it (the reference server refuses the document)',
+      );
     if (use.keyword === 'format' && typeof use.value === 'string' && !isCheckedFormat(use.value)) {
-      return entry('not exercised', [], `format ${JSON.stringify(use.value)}: no validator here checks it, so it is an annotation (JSON Schema 2020-12 §7.2.1)`);
+      return entry(
+        'not exercised',
+        [],
+        `format ${JSON.stringify(use.value)}: no validator here checks it, so it is an annotation (JSON Schema 2020-12 §7.2.1)`,
+      );
     }
-    if (info.kind === 'annotation' && use.keyword !== 'format') return entry('annotation', [], 'says something about a value without judging it');
+    if (info.kind === 'annotation' && use.keyword !== 'format')
+      return entry('annotation', [], 'says something about a value without judging it');
     const d = derivations.get(use.pointer);
     if (d && d.inside.length + d.outside.length > 0) {
-      const by = [...(d.inside.length > 0 && ran.has('PS-ACCEPT-012') ? ['PS-ACCEPT-012'] : []), ...(d.outside.length > 0 && ran.has('PS-REJECT-012') ? ['PS-REJECT-012'] : [])];
-      const count = (n: number, side: string) => (n > 0 ? `${n} case(s) just ${side}` : `none ${side} (no value could be derived that this keyword alone decides)`);
+      const by = [
+        ...(d.inside.length > 0 && ran.has('PS-ACCEPT-012') ? ['PS-ACCEPT-012'] : []),
+        ...(d.outside.length > 0 && ran.has('PS-REJECT-012') ? ['PS-REJECT-012'] : []),
+      ];
+      const count = (n: number, side: string) =>
+        n > 0
+          ? `${n} case(s) just ${side}`
+          : `none ${side} (no value could be derived that this keyword alone decides)`;
       const sides = `${count(d.inside.length, 'inside')}; ${count(d.outside.length, 'outside')}`;
-      return by.length > 0 ? entry('exercised', by, sides) : entry('not exercised', [], `${sides}, but PS-ACCEPT-012 and PS-REJECT-012 did not run`);
+      return by.length > 0
+        ? entry('exercised', by, sides)
+        : entry('not exercised', [], `${sides}, but PS-ACCEPT-012 and PS-REJECT-012 did not run`);
     }
     if (onAnswers.has(use.schemaPointer) && !STRUCTURAL.has(use.keyword)) {
-      return entry('exercised', ['PS-RESP-003', 'PS-DOC-002'].filter((id) => ran.has(id)), `checked on the answers ${onAnswers.get(use.schemaPointer)}`);
+      return entry(
+        'exercised',
+        ['PS-RESP-003', 'PS-DOC-002'].filter((id) => ran.has(id)),
+        `checked on the answers ${onAnswers.get(use.schemaPointer)}`,
+      );
     }
-    if (parameters.has(use.schemaPointer) && !STRUCTURAL.has(use.keyword)) return entry('exercised', ['PS-DOC-002'], 'a parameter value drawn from it is sent (inside only)');
+    if (parameters.has(use.schemaPointer) && !STRUCTURAL.has(use.keyword))
+      return entry('exercised', ['PS-DOC-002'], 'a parameter value drawn from it is sent (inside only)');
     if (STRUCTURAL.has(use.keyword)) return entry('not exercised', [], 'leads to no keyword the run exercised');
-    if (d) return entry('not exercised', [], 'no value just inside or just outside it could be derived from the document');
-    if (request.has(use.schemaPointer)) return entry('not exercised', [], 'below an applicator the harness derives no cases inside (if, then, else, not, contains, propertyNames, patternProperties, dependentSchemas); the applicator is tried as a whole');
+    if (d)
+      return entry('not exercised', [], 'no value just inside or just outside it could be derived from the document');
+    if (request.has(use.schemaPointer))
+      return entry(
+        'not exercised',
+        [],
+        'below an applicator the harness derives no cases inside (if, then, else, not, contains, propertyNames, patternProperties, dependentSchemas); the applicator is tried as a whole',
+      );
     return entry('not exercised', [], 'in no schema the run sends or receives a value of');
   });
   // A keyword that only leads to others (properties, $ref, items) is exercised through them.
@@ -182,8 +254,17 @@ function keywordCoverage(model: SpecModel, ran: Set<string>, responses: Response
     if (k.status !== 'not exercised' || !STRUCTURAL.has(k.keyword)) return k;
     const use = model.keywords.find((u) => u.pointer === k.pointer)!;
     const target = refTarget(model, use);
-    const through = exercised.filter((e) => under(e.pointer, k.pointer) || (target !== undefined && under(e.pointer, target)));
-    return through.length > 0 ? { ...k, status: 'exercised' as const, by: [...new Set(through.flatMap((e) => e.by))], detail: `through the ${through.length} keyword(s) it leads to` } : k;
+    const through = exercised.filter(
+      (e) => under(e.pointer, k.pointer) || (target !== undefined && under(e.pointer, target)),
+    );
+    return through.length > 0
+      ? {
+          ...k,
+          status: 'exercised' as const,
+          by: [...new Set(through.flatMap((e) => e.by))],
+          detail: `through the ${through.length} keyword(s) it leads to`,
+        }
+      : k;
   });
 }
 
@@ -194,7 +275,11 @@ function refTarget(model: SpecModel, use: KeywordUse): string | undefined {
 }
 
 /** Counts for one line: operations covered, responses observed, keywords by status. */
-export function coverageCounts(c: Coverage): { operations: [number, number]; responses: [number, number]; keywords: Record<KeywordStatus, number> } {
+export function coverageCounts(c: Coverage): {
+  operations: [number, number];
+  responses: [number, number];
+  keywords: Record<KeywordStatus, number>;
+} {
   const keywords: Record<KeywordStatus, number> = { exercised: 0, annotation: 0, 'not exercised': 0 };
   for (const k of c.keywords) keywords[k.status]++;
   return {

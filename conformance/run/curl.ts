@@ -85,7 +85,10 @@ export interface ReproduceOptions {
  * boundaries), a `node -e` line that does.
  */
 export function toCurl(ex: Exchange, token: string, options: ReproduceOptions = {}): string {
-  const line = ex.request.chunks !== undefined && ex.request.chunks.length > 1 && ex.request.authorizationShell === undefined ? toNodeChunked(ex, token) : curlLine(ex, token);
+  const line =
+    ex.request.chunks !== undefined && ex.request.chunks.length > 1 && ex.request.authorizationShell === undefined
+      ? toNodeChunked(ex, token)
+      : curlLine(ex, token);
   const n = options.sentAtOnceWith ?? 1;
   // The shell starts them together and waits for every answer.
   return n > 1 ? `for i in $(seq ${n}); do ${line} & done; wait` : line;

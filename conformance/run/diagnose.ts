@@ -61,7 +61,12 @@ type Send = (spec: RequestSpec) => Promise<Exchange>;
 export function probeOperation(model: SpecModel): OperationModel {
   if (model.create) return model.create;
   const bearer = model.operations.filter((op) => op.bearerRequired);
-  return bearer.find((op) => !op.path.includes('{')) ?? bearer[0] ?? model.operations.find((op) => !op.path.includes('{')) ?? model.operations[0]!;
+  return (
+    bearer.find((op) => !op.path.includes('{')) ??
+    bearer[0] ??
+    model.operations.find((op) => !op.path.includes('{')) ??
+    model.operations[0]!
+  );
 }
 
 /** The preflight: the operation without credentials or body, which a conforming server refuses (401) and which creates nothing. */
@@ -73,7 +78,9 @@ export function preflight(model: SpecModel): RequestSpec {
 /** A valid request with the token: a create (one plant, with an id of the diagnosis's own allocator), or a request the document describes. */
 function validRequest(ctx: CheckContext, op: OperationModel): RequestSpec {
   const note = `diagnosis: a valid ${op.pointer === ctx.model.create?.pointer ? 'create' : `${op.method} ${op.path}`} with the token`;
-  return op.pointer === ctx.model.create?.pointer ? createRequest(ctx, validPlant(ctx), { note }) : operationCall(ctx, op, { note });
+  return op.pointer === ctx.model.create?.pointer
+    ? createRequest(ctx, validPlant(ctx), { note })
+    : operationCall(ctx, op, { note });
 }
 
 function hostAndPort(url: string): { host: string; port: number; origin: string } {
@@ -102,24 +109,45 @@ async function noAnswer(ex: Exchange, target: Target, timeoutMs: number): Promis
           : code === 'UND_ERR_CONNECT_TIMEOUT'
             ? `connecting to ${origin} timed out`
             : `${origin} cannot be reached (${code || ex.error})`;
-    return { kind: 'unreachable', problem: `cannot connect: ${why}`, fix: 'Start the server first, or check the host and port of the URL; --wait-for SECONDS waits for a server that is still starting.' };
+    return {
+      kind: 'unreachable',
+      problem: `cannot connect: ${why}`,
+      fix: 'Start the server first, or check the host and port of the URL; --wait-for SECONDS waits for a server that is still starting.',
+    };
   }
   if (https && TLS_HANDSHAKE.test(code) && !CERTIFICATE.test(code)) {
     if (probe && (await speaksPlainHttp(host, port, timeoutMs))) {
-      return { kind: 'tls-mismatch', problem: `the URL says https:// but ${origin} speaks plain HTTP`, fix: `Use ${target.url.replace(/^https:/, 'http:')}, or the server's TLS port.` };
+      return {
+        kind: 'tls-mismatch',
+        problem: `the URL says https:// but ${origin} speaks plain HTTP`,
+        fix: `Use ${target.url.replace(/^https:/, 'http:')}, or the server's TLS port.`,
+      };
     }
-    return { kind: 'tls-mismatch', problem: `the TLS handshake with ${origin} failed (${code}): it does not seem to speak TLS`, fix: 'Check the scheme and port of the URL: http:// for a plain HTTP port.' };
+    return {
+      kind: 'tls-mismatch',
+      problem: `the TLS handshake with ${origin} failed (${code}): it does not seem to speak TLS`,
+      fix: 'Check the scheme and port of the URL: http:// for a plain HTTP port.',
+    };
   }
   if (https && CERTIFICATE.test(code)) {
     const reason = /\(([A-Z_]+): ([^)]*)\)/.exec(ex.error ?? '')?.[2] ?? code;
     return {
       kind: 'certificate',
       problem: `the certificate of ${origin} is not trusted (${reason})`,
-      fix: "Name the certificate of its CA (PEM) in NODE_EXTRA_CA_CERTS; the harness never turns certificate checks off.",
+      fix: 'Name the certificate of its CA (PEM) in NODE_EXTRA_CA_CERTS; the harness never turns certificate checks off.',
     };
   }
-  if (!https && (ex.failure === 'closed' || ex.failure === 'not-http') && probe && (await speaksTls(host, port, timeoutMs))) {
-    return { kind: 'tls-mismatch', problem: `the URL says http:// but ${origin} speaks TLS`, fix: `Use ${target.url.replace(/^http:/, 'https:')}.` };
+  if (
+    !https &&
+    (ex.failure === 'closed' || ex.failure === 'not-http') &&
+    probe &&
+    (await speaksTls(host, port, timeoutMs))
+  ) {
+    return {
+      kind: 'tls-mismatch',
+      problem: `the URL says http:// but ${origin} speaks TLS`,
+      fix: `Use ${target.url.replace(/^http:/, 'https:')}.`,
+    };
   }
   if (ex.failure === 'timeout') {
     return {
@@ -130,11 +158,22 @@ async function noAnswer(ex: Exchange, target: Target, timeoutMs: number): Promis
     };
   }
   const evidence = `${ex.request.note === 'preflight' ? `The preflight (${ex.request.method} without credentials)` : 'A valid create'}: ${ex.error}.`;
-  if (ex.failure === 'not-http') return { kind: 'not-http', problem: `${origin} does not speak HTTP`, evidence, fix: 'Check the port of the URL.' };
+  if (ex.failure === 'not-http')
+    return { kind: 'not-http', problem: `${origin} does not speak HTTP`, evidence, fix: 'Check the port of the URL.' };
   if (ex.failure === 'rate-limited') {
-    return { kind: 'rate-limited', problem: 'the target, or a gateway before it, keeps asking to come back later', evidence, fix: 'Lower the request rate with --rate-limit N (requests per second), or run when the gateway allows more.' };
+    return {
+      kind: 'rate-limited',
+      problem: 'the target, or a gateway before it, keeps asking to come back later',
+      evidence,
+      fix: 'Lower the request rate with --rate-limit N (requests per second), or run when the gateway allows more.',
+    };
   }
-  return { kind: 'no-answer', problem: `no usable answer from ${origin}`, evidence, fix: 'Check that the URL points at the HTTP server of the Plant Store API.' };
+  return {
+    kind: 'no-answer',
+    problem: `no usable answer from ${origin}`,
+    evidence,
+    fix: 'Check that the URL points at the HTTP server of the Plant Store API.',
+  };
 }
 
 /** An answer in a few words: the status, then the challenge and the Error body's message when there are. */
@@ -144,7 +183,8 @@ function gist(ex: Exchange): string {
   if (r.headers['www-authenticate'] !== undefined) details.push(`WWW-Authenticate: ${r.headers['www-authenticate']}`);
   try {
     const body = JSON.parse(r.bodyText) as { message?: unknown };
-    if (typeof body?.message === 'string') details.push(JSON.stringify(shorten(body.message, 100, ex.redact ?? NO_SECRETS)));
+    if (typeof body?.message === 'string')
+      details.push(JSON.stringify(shorten(body.message, 100, ex.redact ?? NO_SECRETS)));
   } catch {
     // Not JSON: the status says enough.
   }
@@ -156,18 +196,39 @@ function gist(ex: Exchange): string {
  * else why not. `send` sends to the target as the checks' requests go (its
  * headers, the gateway rules). `exchanges` receives every exchange sent.
  */
-export async function diagnose(model: SpecModel, target: Target, send: Send, timeoutMs: number, ids = new IdAllocator()): Promise<{ diagnosis?: Diagnosis; preflight: Exchange }> {
+export async function diagnose(
+  model: SpecModel,
+  target: Target,
+  send: Send,
+  timeoutMs: number,
+  ids = new IdAllocator(),
+): Promise<{ diagnosis?: Diagnosis; preflight: Exchange }> {
   const op = probeOperation(model);
   const first = await send(preflight(model));
   if (!first.response) return { diagnosis: await noAnswer(first, target, timeoutMs), preflight: first };
   // An nginx TLS port answers a plain request with this 400 page.
   if (first.response.status === 400 && /plain HTTP request was sent to HTTPS port/i.test(first.response.bodyText)) {
     const { origin } = hostAndPort(target.url);
-    return { diagnosis: { kind: 'tls-mismatch', problem: `the URL says http:// but ${origin} is a TLS port (it answered 400 "The plain HTTP request was sent to HTTPS port")`, fix: `Use ${target.url.replace(/^http:/, 'https:')}.` }, preflight: first };
+    return {
+      diagnosis: {
+        kind: 'tls-mismatch',
+        problem: `the URL says http:// but ${origin} is a TLS port (it answered 400 "The plain HTTP request was sent to HTTPS port")`,
+        fix: `Use ${target.url.replace(/^http:/, 'https:')}.`,
+      },
+      preflight: first,
+    };
   }
 
   // A valid request with the token, with ids of the run's (a scope of its own: what the checks send does not change).
-  const ctx: CheckContext = { model, target, ids, seed: ids.seed, cases: 0, auth: () => `Bearer ${target.token}`, inferences: new Set() };
+  const ctx: CheckContext = {
+    model,
+    target,
+    ids,
+    seed: ids.seed,
+    cases: 0,
+    auth: () => `Bearer ${target.token}`,
+    inferences: new Set(),
+  };
   const create = await send(validRequest(ctx, op));
   if (!create.response) return { diagnosis: await noAnswer(create, target, timeoutMs), preflight: first };
   const status = create.response.status;
@@ -177,7 +238,10 @@ export async function diagnose(model: SpecModel, target: Target, send: Send, tim
     // without one, with and without credentials, comes from before the token is looked at.
     const bearer = /(^|,)\s*bearer(\s|,|$)/i.test(create.response.headers['www-authenticate'] ?? '');
     if (!bearer && first.response.status === status) {
-      const token = target.tokenFrom === undefined ? 'set PLANTSTORE_TOKEN (or --token) to a token the target accepts' : `give ${target.tokenFrom} a token this target accepts`;
+      const token =
+        target.tokenFrom === undefined
+          ? 'set PLANTSTORE_TOKEN (or --token) to a token the target accepts'
+          : `give ${target.tokenFrom} a token this target accepts`;
       return {
         diagnosis: {
           kind: 'gateway',
@@ -210,7 +274,12 @@ export async function diagnose(model: SpecModel, target: Target, send: Send, tim
     };
   }
   if (status === 404 && first.response.status === 404) {
-    const get = await send({ method: 'GET', path: op.path, headers: {}, note: 'diagnosis: is anything at the operation path?' });
+    const get = await send({
+      method: 'GET',
+      path: op.path,
+      headers: {},
+      note: 'diagnosis: is anything at the operation path?',
+    });
     if (get.response?.status === 404) {
       const url = new URL(target.url);
       const prefix = url.pathname.replace(/\/+$/, '');
@@ -240,7 +309,13 @@ const NOT_UP_YET = [502, 503, 504];
  * answer but a gateway's 502, 503 or 504) or `waitMs` has passed, a try
  * every half second. Returns whether it answered, and after how long.
  */
-export async function waitForAnswer(model: SpecModel, target: Target, send: Send, waitMs: number, timeoutMs: number): Promise<{ answered: boolean; afterMs: number }> {
+export async function waitForAnswer(
+  model: SpecModel,
+  target: Target,
+  send: Send,
+  waitMs: number,
+  timeoutMs: number,
+): Promise<{ answered: boolean; afterMs: number }> {
   const start = performance.now();
   const { host, port } = hostAndPort(target.url);
   for (;;) {
@@ -248,9 +323,19 @@ export async function waitForAnswer(model: SpecModel, target: Target, send: Send
     const elapsed = performance.now() - start;
     if (ex.response && !NOT_UP_YET.includes(ex.response.status)) return { answered: true, afterMs: elapsed };
     // Something answers, just not in HTTP: waiting will not change that (the diagnosis says what it is).
-    const notYet = ex.response !== undefined || ex.failure === 'unreachable' || ex.failure === 'timeout' || (ex.failure === 'closed' && !TLS_HANDSHAKE.test(ex.code ?? ''));
+    const notYet =
+      ex.response !== undefined ||
+      ex.failure === 'unreachable' ||
+      ex.failure === 'timeout' ||
+      (ex.failure === 'closed' && !TLS_HANDSHAKE.test(ex.code ?? ''));
     if (!notYet) return { answered: true, afterMs: elapsed };
-    if (ex.failure === 'closed' && target.url.startsWith('http:') && !throughProxy() && (await speaksTls(host, port, timeoutMs))) return { answered: true, afterMs: elapsed };
+    if (
+      ex.failure === 'closed' &&
+      target.url.startsWith('http:') &&
+      !throughProxy() &&
+      (await speaksTls(host, port, timeoutMs))
+    )
+      return { answered: true, afterMs: elapsed };
     if (elapsed >= waitMs) return { answered: false, afterMs: elapsed };
     await new Promise((resolve) => setTimeout(resolve, Math.min(500, waitMs - elapsed)));
   }

@@ -76,13 +76,32 @@ export function throughGateway(send: Send, options: GatewayOptions): Send {
       if (waitMs === undefined) return ex;
       const answer = `${status} with Retry-After: ${header}`;
       if (attempt >= RETRIES) {
-        return { request: ex.request, url: ex.url, error: `rate limited: ${answer} after ${RETRIES} retries; a rate-limit answer is not the check's verdict`, failure: 'rate-limited', sentBy };
+        return {
+          request: ex.request,
+          url: ex.url,
+          error: `rate limited: ${answer} after ${RETRIES} retries; a rate-limit answer is not the check's verdict`,
+          failure: 'rate-limited',
+          sentBy,
+        };
       }
       if (waitMs > options.timeoutMs) {
-        return { request: ex.request, url: ex.url, error: `rate limited: ${answer}, longer than the ${formatMs(options.timeoutMs)} deadline (--timeout); not waited`, failure: 'rate-limited', sentBy };
+        return {
+          request: ex.request,
+          url: ex.url,
+          error: `rate limited: ${answer}, longer than the ${formatMs(options.timeoutMs)} deadline (--timeout); not waited`,
+          failure: 'rate-limited',
+          sentBy,
+        };
       }
       await sleep(waitMs, undefined, { signal: abandon }).catch(() => undefined);
-      if (abandon?.aborted) return { request: ex.request, url: ex.url, error: `cut short: ${String(abandon.reason)}`, failure: 'abandoned', sentBy };
+      if (abandon?.aborted)
+        return {
+          request: ex.request,
+          url: ex.url,
+          error: `cut short: ${String(abandon.reason)}`,
+          failure: 'abandoned',
+          sentBy,
+        };
     }
   };
 }

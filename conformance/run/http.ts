@@ -37,8 +37,22 @@ export function formatSeconds(ms: number): string {
 }
 
 const MAX_BODY_TEXT = `${MAX_BODY / 1024 / 1024} MiB`;
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
-const CLOSED = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+const CLOSED = new Set([
+  'UND_ERR_SOCKET',
+  'ECONNRESET',
+  'EPIPE',
+  'UND_ERR_CLOSED',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+]);
 
 /** How far an exchange got, for the message when it ends without an answer. */
 interface Progress {
@@ -81,7 +95,8 @@ function decodeBody(chunks: Buffer[], size: number): string {
   // Piece by piece into UTF-16 code units; StringDecoder keeps a sequence cut between two pieces whole.
   const decoder = new StringDecoder('utf8');
   const units: Buffer[] = [];
-  for (let at = 0; at < size; at += DECODE_PIECE) units.push(Buffer.from(decoder.write(bytes.subarray(at, at + DECODE_PIECE)), 'utf16le'));
+  for (let at = 0; at < size; at += DECODE_PIECE)
+    units.push(Buffer.from(decoder.write(bytes.subarray(at, at + DECODE_PIECE)), 'utf16le'));
   units.push(Buffer.from(decoder.end(), 'utf16le'));
   return Buffer.concat(units).toString('utf16le');
 }
@@ -99,7 +114,11 @@ async function* pieces(chunks: Buffer[]): AsyncGenerator<Buffer> {
 export class HttpClient {
   private readonly agent: Dispatcher;
   /** `redact`: the secrets of the target this client sends to, which every exchange it makes carries. */
-  constructor(private readonly timeoutMs: number, connections = 8, private readonly redact: Redactor = NO_SECRETS) {
+  constructor(
+    private readonly timeoutMs: number,
+    connections = 8,
+    private readonly redact: Redactor = NO_SECRETS,
+  ) {
     // Direct, or through HTTP(S)_PROXY as NO_PROXY allows (gateway.ts).
     this.agent = dispatcher({ connections, connect: { timeout: timeoutMs }, maxHeaderSize: MAX_HEADERS });
   }
@@ -112,7 +131,8 @@ export class HttpClient {
   async send(base: string, spec: RequestSpec, abandon?: AbortSignal): Promise<Exchange> {
     const url = joinUrl(base, spec.path);
     const redact = this.redact;
-    if (abandon?.aborted) return { request: spec, url, error: `not sent: ${String(abandon.reason)}`, failure: 'abandoned', redact };
+    if (abandon?.aborted)
+      return { request: spec, url, error: `not sent: ${String(abandon.reason)}`, failure: 'abandoned', redact };
     // One controller per exchange, aborted by its deadline or by `abandon`
     // (listeners removed at the end: `abandon` lives as long as the run).
     const controller = new AbortController();
@@ -145,7 +165,9 @@ export class HttpClient {
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > MAX_BODY) {
         res.body.destroy();
-        throw new BodyLimit(`body exceeded ${MAX_BODY_TEXT} limit (status ${status}, Content-Length: ${declared}; not read, connection closed)`);
+        throw new BodyLimit(
+          `body exceeded ${MAX_BODY_TEXT} limit (status ${status}, Content-Length: ${declared}; not read, connection closed)`,
+        );
       }
       const chunks: Buffer[] = [];
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
@@ -153,7 +175,9 @@ export class HttpClient {
         if (at.size > MAX_BODY) {
           // Destroying the body destroys the socket: no more bytes are read.
           res.body.destroy();
-          throw new BodyLimit(`body exceeded ${MAX_BODY_TEXT} limit (status ${status}; stopped reading after ${at.size} bytes, connection closed)`);
+          throw new BodyLimit(
+            `body exceeded ${MAX_BODY_TEXT} limit (status ${status}; stopped reading after ${at.size} bytes, connection closed)`,
+          );
         }
         chunks.push(chunk);
       }
@@ -161,10 +185,21 @@ export class HttpClient {
       for (const [k, v] of Object.entries(res.headers)) {
         if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
       }
-      return { request: spec, url, response: { status: res.statusCode, headers, bodyText: decodeBody(chunks, at.size) }, redact };
+      return {
+        request: spec,
+        url,
+        response: { status: res.statusCode, headers, bodyText: decodeBody(chunks, at.size) },
+        redact,
+      };
     } catch (err) {
       const code = (err as { code?: unknown } | undefined)?.code;
-      return { request: spec, url, ...this.explain(err, at, abandon), ...(typeof code === 'string' ? { code } : {}), redact };
+      return {
+        request: spec,
+        url,
+        ...this.explain(err, at, abandon),
+        ...(typeof code === 'string' ? { code } : {}),
+        redact,
+      };
     } finally {
       clearTimeout(deadline);
       abandon?.removeEventListener('abort', onAbandon);
@@ -182,22 +217,35 @@ export class HttpClient {
     }
     if (at.abandoned) return { error: `cut short: ${String(abandon?.reason)}`, failure: 'abandoned' };
     if (err instanceof errors.HTTPParserError || e?.name === 'HTTPParserError') {
-      return { error: `answer is not HTTP: ${e.message}; received ${receivedBytes(e.data, this.redact)}`, failure: 'not-http' };
+      return {
+        error: `answer is not HTTP: ${e.message}; received ${receivedBytes(e.data, this.redact)}`,
+        failure: 'not-http',
+      };
     }
     const code = e?.code ?? '';
     if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-      return { error: `target did not answer within ${formatMs(this.timeoutMs)} (timeout, ${code})${during}`, failure: 'timeout' };
+      return {
+        error: `target did not answer within ${formatMs(this.timeoutMs)} (timeout, ${code})${during}`,
+        failure: 'timeout',
+      };
     }
     if (code === 'UND_ERR_HEADERS_OVERFLOW') {
-      return { error: `headers exceeded ${MAX_HEADERS / 1024} KiB limit (${code}; connection closed)`, failure: 'too-large' };
+      return {
+        error: `headers exceeded ${MAX_HEADERS / 1024} KiB limit (${code}; connection closed)`,
+        failure: 'too-large',
+      };
     }
     if (UNREACHABLE.has(code)) return { error: `target unreachable: ${e.message}`, failure: 'unreachable' };
     if (CLOSED.has(code)) {
       const when = at.status === undefined ? 'before answering' : 'before the end of its answer';
       return { error: `target closed the connection ${when} (${code}: ${e.message})${during}`, failure: 'closed' };
     }
-    if (err instanceof errors.InvalidArgumentError) return { error: `the harness could not send this request: ${e.message}`, failure: 'request' };
-    return { error: `no answer (${code || e?.name || 'Error'}: ${e?.message ?? String(err)})${during}`, failure: 'closed' };
+    if (err instanceof errors.InvalidArgumentError)
+      return { error: `the harness could not send this request: ${e.message}`, failure: 'request' };
+    return {
+      error: `no answer (${code || e?.name || 'Error'}: ${e?.message ?? String(err)})${during}`,
+      failure: 'closed',
+    };
   }
 
   async close(): Promise<void> {

@@ -11,7 +11,13 @@ import { connect as connectTls } from 'node:tls';
 /** True when a TLS handshake with host:port completes (the certificate is not judged: only whether it speaks TLS). */
 export function speaksTls(host: string, port: number, timeoutMs: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = connectTls({ host, port, servername: /^[\d.]+$|:/.test(host) ? undefined : host, rejectUnauthorized: false, timeout: timeoutMs });
+    const socket = connectTls({
+      host,
+      port,
+      servername: /^[\d.]+$|:/.test(host) ? undefined : host,
+      rejectUnauthorized: false,
+      timeout: timeoutMs,
+    });
     const done = (result: boolean) => {
       socket.destroy();
       resolve(result);
@@ -31,7 +37,11 @@ export function speaksPlainHttp(host: string, port: number, timeoutMs: number): 
       socket.destroy();
       resolve(result);
     };
-    socket.once('connect', () => socket.write(`HEAD / HTTP/1.1\r\nHost: ${host.includes(':') ? `[${host}]` : host}:${port}\r\nConnection: close\r\n\r\n`));
+    socket.once('connect', () =>
+      socket.write(
+        `HEAD / HTTP/1.1\r\nHost: ${host.includes(':') ? `[${host}]` : host}:${port}\r\nConnection: close\r\n\r\n`,
+      ),
+    );
     socket.on('data', (chunk: Buffer) => {
       received += chunk.toString('latin1');
       if (received.length >= 5) done(received.startsWith('HTTP/'));

@@ -22,4 +22,3 @@ export function dispatcher(options: Agent.Options, env: NodeJS.ProcessEnv = proc
   if (!throughProxy(env)) return new Agent(options);
   return new EnvHttpProxyAgent({ ...options, proxyTunnel: false } as EnvHttpProxyAgent.Options);
 }
-

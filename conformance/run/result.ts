@@ -104,11 +104,24 @@ export function counts(outcome: Outcome, strict: boolean): boolean {
  * group, whatever the families.
  */
 export function failureGroups(t: TargetResult, strict: boolean): FailureGroup[] {
-  const departures: Array<{ check: string; c: Pick<CaseResult, 'outcome' | 'cause' | 'family' | 'reproduce' | 'expected' | 'actual'> }> = [];
+  const departures: Array<{
+    check: string;
+    c: Pick<CaseResult, 'outcome' | 'cause' | 'family' | 'reproduce' | 'expected' | 'actual'>;
+  }> = [];
   for (const r of failing(t.results, strict)) {
     const cases = (r.cases ?? []).filter((c) => counts(c.outcome, strict));
     if (cases.length > 0) for (const c of cases) departures.push({ check: r.id, c });
-    else departures.push({ check: r.id, c: { outcome: r.outcome, cause: r.cause ?? r.actual ?? r.outcome, reproduce: r.reproduce, expected: r.expected, actual: r.actual } });
+    else
+      departures.push({
+        check: r.id,
+        c: {
+          outcome: r.outcome,
+          cause: r.cause ?? r.actual ?? r.outcome,
+          reproduce: r.reproduce,
+          expected: r.expected,
+          actual: r.actual,
+        },
+      });
   }
   const general = new Set(departures.filter((d) => d.c.family === undefined).map((d) => d.c.cause));
   const groups = new Map<string, FailureGroup>();
@@ -116,10 +129,23 @@ export function failureGroups(t: TargetResult, strict: boolean): FailureGroup[] 
     const family = general.has(c.cause) ? undefined : c.family;
     const key = `${c.cause}\u0000${family ?? ''}`;
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = { cause: c.cause, ...(family !== undefined ? { family } : {}), outcome: c.outcome, checks: [], reproduce: null, expected: c.expected, actual: c.actual }));
+    if (!g)
+      groups.set(
+        key,
+        (g = {
+          cause: c.cause,
+          ...(family !== undefined ? { family } : {}),
+          outcome: c.outcome,
+          checks: [],
+          reproduce: null,
+          expected: c.expected,
+          actual: c.actual,
+        }),
+      );
     if (!g.checks.includes(check)) g.checks.push(check);
     if (SEVERITY[c.outcome] > SEVERITY[g.outcome]) g.outcome = c.outcome;
-    if (c.reproduce !== null && (g.reproduce === null || c.reproduce.length < g.reproduce.length)) Object.assign(g, { reproduce: c.reproduce, expected: c.expected, actual: c.actual });
+    if (c.reproduce !== null && (g.reproduce === null || c.reproduce.length < g.reproduce.length))
+      Object.assign(g, { reproduce: c.reproduce, expected: c.expected, actual: c.actual });
   }
   return [...groups.values()].sort((a, b) => b.checks.length - a.checks.length);
 }

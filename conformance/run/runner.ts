@@ -5,7 +5,21 @@
 // in verdicts.ts.
 import { catalog as defaultCatalog } from '../checks/index.js';
 import { runProperty } from '../checks/property.js';
-import { DISRUPTIVE, INFERENCES, MAX_BATCH, MAX_FOLLOW_ROUNDS, STAGES, type AggregateCheck, type Case, type CaseExchange, type Check, type CheckContext, type Inference, type Outcome, type Verdict } from '../checks/types.js';
+import {
+  DISRUPTIVE,
+  INFERENCES,
+  MAX_BATCH,
+  MAX_FOLLOW_ROUNDS,
+  STAGES,
+  type AggregateCheck,
+  type Case,
+  type CaseExchange,
+  type Check,
+  type CheckContext,
+  type Inference,
+  type Outcome,
+  type Verdict,
+} from '../checks/types.js';
 import { RuledOut } from '../cases/draw.js';
 import { toCurl } from './curl.js';
 import { diagnose, waitForAnswer, type Diagnosis } from './diagnose.js';
@@ -99,7 +113,14 @@ function batches<C extends { batch?: number }>(cases: C[]): C[][] {
 /** The same method, path, headers and body (notes aside). */
 function sameRequest(a: RequestSpec, b: RequestSpec): boolean {
   const body = (r: RequestSpec) => (r.body === undefined ? '' : Buffer.from(r.body).toString('base64'));
-  return a.method === b.method && a.path === b.path && JSON.stringify(a.headers) === JSON.stringify(b.headers) && body(a) === body(b) && a.chunks === undefined && b.chunks === undefined;
+  return (
+    a.method === b.method &&
+    a.path === b.path &&
+    JSON.stringify(a.headers) === JSON.stringify(b.headers) &&
+    body(a) === body(b) &&
+    a.chunks === undefined &&
+    b.chunks === undefined
+  );
 }
 
 /** Whether an outcome counts against --max-failures. */
@@ -107,7 +128,11 @@ function failsRun(outcome: Outcome, strict: boolean): boolean {
   return outcome === 'fail' || outcome === 'error' || (strict && outcome === 'non-strict');
 }
 
-export async function runTarget(opts: RunOptions, target: Target, budget: FailureBudget = { failures: 0 }): Promise<TargetResult> {
+export async function runTarget(
+  opts: RunOptions,
+  target: Target,
+  budget: FailureBudget = { failures: 0 },
+): Promise<TargetResult> {
   const started = performance.now();
   const checks = (opts.catalog ?? defaultCatalog).filter((c) => !opts.only || opts.only.includes(c.id));
   // Room for a batch of concurrent cases (PS-STATE-003) beside the checks running at once; every
@@ -115,7 +140,12 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
   const client = new HttpClient(opts.timeoutMs, (opts.concurrency ?? 4) + MAX_BATCH, runRedactor([target]));
   // Every request carries the target's own headers (-H); each exchange on the wire is recorded (--har), with the check that sent it.
   const extra = target.headers ?? {};
-  const sendOnWire = async (base: string, spec: RequestSpec, abandon?: AbortSignal, sentBy?: string): Promise<Exchange> => {
+  const sendOnWire = async (
+    base: string,
+    spec: RequestSpec,
+    abandon?: AbortSignal,
+    sentBy?: string,
+  ): Promise<Exchange> => {
     const request = Object.keys(extra).length > 0 ? { ...spec, headers: { ...spec.headers, ...extra } } : spec;
     const tagged = (ex: Exchange): Exchange => (sentBy === undefined ? ex : Object.assign(ex, { sentBy }));
     if (!opts.onWire || abandon?.aborted) return tagged(await client.send(base, request, abandon));
@@ -132,11 +162,23 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
     if (opts.waitForMs !== undefined && target.role === 'target') {
       opts.onEvent?.({ kind: 'waiting', target, waitMs: opts.waitForMs });
       // The polls go straight to the client: they are not exchanges of the run (nor of its HAR).
-      const waited = await waitForAnswer(opts.model, target, (spec) => client.send(target.url, { ...spec, headers: { ...spec.headers, ...extra } }), opts.waitForMs, opts.timeoutMs);
+      const waited = await waitForAnswer(
+        opts.model,
+        target,
+        (spec) => client.send(target.url, { ...spec, headers: { ...spec.headers, ...extra } }),
+        opts.waitForMs,
+        opts.timeoutMs,
+      );
       opts.onEvent?.({ kind: waited.answered ? 'answered' : 'still-down', target, afterMs: waited.afterMs });
     }
     const ids = new IdAllocator(opts.seed, opts.idOffset ?? 0n);
-    const { diagnosis, preflight: first } = await diagnose(opts.model, target, (spec) => send(target.url, spec, undefined, DIAGNOSIS), opts.timeoutMs, ids.scoped(DIAGNOSIS));
+    const { diagnosis, preflight: first } = await diagnose(
+      opts.model,
+      target,
+      (spec) => send(target.url, spec, undefined, DIAGNOSIS),
+      opts.timeoutMs,
+      ids.scoped(DIAGNOSIS),
+    );
     if (!first.response) health.kill(`${first.error} (preflight ${first.request.method} ${first.request.path})`);
     else if (diagnosis) health.kill(diagnosis.problem);
     opts.onEvent?.({ kind: 'checking', target, checks: diagnosis ? 0 : checks.length });
@@ -150,7 +192,10 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
       inferences: new Set(opts.inferences ?? INFERENCES),
     };
     const results = new Map<string, CheckResult>();
-    const aggregates = new AggregateVerdicts(checks.filter((c): c is AggregateCheck => c.kind === 'aggregate'), shared);
+    const aggregates = new AggregateVerdicts(
+      checks.filter((c): c is AggregateCheck => c.kind === 'aggregate'),
+      shared,
+    );
     // Of every exchange, what the coverage of the document needs: the request's method and path, the status.
     const observed: ObservedExchange[] = [];
     let done = 0;
@@ -162,8 +207,16 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
       opts.onProgress?.(++done, checks.length, target.name, check.id);
     };
     const nothingSent: Sent = { exchanges: [], requests: 0 };
-    const dead = (): Verdict => ({ outcome: 'error', expected: 'an HTTP answer', actual: `not run: ${health.reason}`, cause: diagnosis ? `not run: ${diagnosis.problem}` : `not run: the target stopped answering` });
-    const stopped = (): Verdict => ({ outcome: 'skip', actual: `not run: the run stopped after ${opts.maxFailures} failure(s) (--max-failures)` });
+    const dead = (): Verdict => ({
+      outcome: 'error',
+      expected: 'an HTTP answer',
+      actual: `not run: ${health.reason}`,
+      cause: diagnosis ? `not run: ${diagnosis.problem}` : `not run: the target stopped answering`,
+    });
+    const stopped = (): Verdict => ({
+      outcome: 'skip',
+      actual: `not run: the run stopped after ${opts.maxFailures} failure(s) (--max-failures)`,
+    });
     const overBudget = () => opts.maxFailures !== undefined && budget.failures >= opts.maxFailures;
     // One sender per check: it counts the check's requests, tags each exchange with the check, and
     // notes when the dead-target policy cut the check short.
@@ -193,14 +246,21 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
       const ctx = { ...shared, ids: ids.scoped(check.id) };
       if (overBudget() && health.reason === undefined) stoppedEarly = true;
       // The document rules out what the check needs: a skip that says why (and the coverage lists it).
-      const ruledOut = (reason: string) => record(check, { outcome: 'skip', actual: reason }, { ...nothingSent, ruledOut: reason });
+      const ruledOut = (reason: string) =>
+        record(check, { outcome: 'skip', actual: reason }, { ...nothingSent, ruledOut: reason });
       let reason: string | undefined;
       let planned: Array<Case<unknown>> | undefined;
       try {
         reason = check.precondition?.(ctx);
-        if (!reason && check.kind === 'exchange' && health.reason === undefined && !overBudget()) planned = check.cases(ctx);
+        if (!reason && check.kind === 'exchange' && health.reason === undefined && !overBudget())
+          planned = check.cases(ctx);
       } catch (err) {
-        if (!(err instanceof RuledOut)) return record(check, { outcome: 'error', expected: 'the check to run', actual: `harness error: ${(err as Error).message}` }, nothingSent);
+        if (!(err instanceof RuledOut))
+          return record(
+            check,
+            { outcome: 'error', expected: 'the check to run', actual: `harness error: ${(err as Error).message}` },
+            nothingSent,
+          );
         reason = err.message;
       }
       if (reason) return ruledOut(reason);
@@ -224,17 +284,27 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
           // A case sent at the same time as identical others: its reproduction says so.
           const together = (i: number) => {
             const about = sent[i];
-            return about?.batch === undefined ? undefined : sent.filter((c) => c.batch === about.batch && sameRequest(c.request, about.request)).length;
+            return about?.batch === undefined
+              ? undefined
+              : sent.filter((c) => c.batch === about.batch && sameRequest(c.request, about.request)).length;
           };
           record(check, verdict, { exchanges: sent.map((c) => c.exchange), together, requests: s.requests });
         } else if (check.kind === 'property') {
           const verdict = await runProperty(check, ctx, s.send);
-          if (verdict.outcome === 'skip' && verdict.ruledOut) return ruledOut(verdict.actual ?? 'the document rules out what this check draws');
+          if (verdict.outcome === 'skip' && verdict.ruledOut)
+            return ruledOut(verdict.actual ?? 'the document rules out what this check draws');
           // A failure found before the target died stands; anything else is incomplete.
-          record(check, s.cutShort && verdict.outcome !== 'fail' ? dead() : verdict, { exchanges: [], requests: s.requests });
+          record(check, s.cutShort && verdict.outcome !== 'fail' ? dead() : verdict, {
+            exchanges: [],
+            requests: s.requests,
+          });
         }
       } catch (err) {
-        record(check, { outcome: 'error', expected: 'the check to run', actual: `harness error: ${(err as Error).message}` }, nothingSent);
+        record(
+          check,
+          { outcome: 'error', expected: 'the check to run', actual: `harness error: ${(err as Error).message}` },
+          nothingSent,
+        );
       }
     };
     // Stage by stage (types.ts Stage): the checks that store fixed ids after the ordinary ones, and those
@@ -252,16 +322,27 @@ export async function runTarget(opts: RunOptions, target: Target, budget: Failur
       // Graded on the answers of a run the target did not finish: a failure stands, nothing else is known;
       // unless it stopped answering only after the checks that may knock it out began: then every other
       // check's answers were graded.
-      if (health.reason !== undefined && !diedDisrupted && verdict.outcome !== 'fail') record(check, dead(), { exchanges: [], requests: aggregates.count });
-      else if (stoppedEarly && verdict.outcome !== 'fail') record(check, stopped(), { exchanges: [], requests: aggregates.count });
+      if (health.reason !== undefined && !diedDisrupted && verdict.outcome !== 'fail')
+        record(check, dead(), { exchanges: [], requests: aggregates.count });
+      else if (stoppedEarly && verdict.outcome !== 'fail')
+        record(check, stopped(), { exchanges: [], requests: aggregates.count });
       else record(check, verdict, { exchanges: [], requests: aggregates.count });
     }
     const ordered = checks.map((c) => results.get(c.id)!);
     // A target that answered but cannot be checked meaningfully (the token refused, no Plant Store at the
     // URL) was not given up for lack of answers: it has a diagnosis, not `unreachable`.
     const unreachable = first.response ? (diagnosis ? undefined : health.reason) : health.reason;
-    const stoppedBy = unreachable !== undefined && health.stoppedBy ? stoppedByOf(health.stoppedBy, target.token) : undefined;
-    const result: TargetResult = { target, summary: summarize(ordered), results: ordered, unreachable, ...(stoppedBy ? { stoppedBy } : {}), observed, ...(diagnosis ? { diagnosis } : {}) };
+    const stoppedBy =
+      unreachable !== undefined && health.stoppedBy ? stoppedByOf(health.stoppedBy, target.token) : undefined;
+    const result: TargetResult = {
+      target,
+      summary: summarize(ordered),
+      results: ordered,
+      unreachable,
+      ...(stoppedBy ? { stoppedBy } : {}),
+      observed,
+      ...(diagnosis ? { diagnosis } : {}),
+    };
     opts.onEvent?.({ kind: 'done', target, result, ms: performance.now() - started });
     return result;
   } finally {
@@ -274,7 +355,13 @@ const DIAGNOSIS = 'diagnosis';
 
 /** The request after which a target stopped answering, as the results carry it. */
 function stoppedByOf(ex: Exchange, token: string): StoppedBy {
-  return { check: ex.sentBy ?? DIAGNOSIS, method: ex.request.method, path: ex.request.path, ...(ex.request.note !== undefined ? { case: ex.request.note } : {}), reproduce: toCurl(ex, token) };
+  return {
+    check: ex.sentBy ?? DIAGNOSIS,
+    method: ex.request.method,
+    path: ex.request.path,
+    ...(ex.request.note !== undefined ? { case: ex.request.note } : {}),
+    reproduce: toCurl(ex, token),
+  };
 }
 
 export async function run(opts: RunOptions): Promise<TargetResult[]> {

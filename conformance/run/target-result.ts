@@ -95,4 +95,3 @@ export interface TargetResult {
   /** Why no check could mean anything against this target (the token refused, nothing listening, …): then none was run. */
   diagnosis?: Diagnosis;
 }
-

@@ -3,7 +3,15 @@
 // what stands of a check cut short.
 import { departs, describe, noAnswerCause } from '../checks/grades.js';
 import type { Exchange } from '../checks/exchange.js';
-import { SEVERITY, type AggregateCheck, type CaseExchange, type Check, type CheckContext, type ExchangeCheck, type Verdict } from '../checks/types.js';
+import {
+  SEVERITY,
+  type AggregateCheck,
+  type CaseExchange,
+  type Check,
+  type CheckContext,
+  type ExchangeCheck,
+  type Verdict,
+} from '../checks/types.js';
 import { CASES_SHOWN } from './target-result.js';
 
 /**
@@ -11,7 +19,11 @@ import { CASES_SHOWN } from './target-result.js';
  * the answers it did get stands (a target that crashed on one of them, say).
  * Undefined when the partial cases show no failure, or cannot be graded.
  */
-export function partialVerdict(check: ExchangeCheck<unknown>, sent: Array<CaseExchange<unknown>>, ctx: CheckContext): Verdict | undefined {
+export function partialVerdict(
+  check: ExchangeCheck<unknown>,
+  sent: Array<CaseExchange<unknown>>,
+  ctx: CheckContext,
+): Verdict | undefined {
   try {
     const verdict = check.verify(sent, ctx);
     return verdict.outcome === 'fail' ? verdict : undefined;
@@ -30,7 +42,8 @@ const TRAILING_REMARK = /\s*\([^()]*\)\s*$/;
 export function causeOf(verdict: Verdict, ex: Exchange | undefined): string {
   if (verdict.cause) return verdict.cause;
   const expected = (verdict.expected ?? '').replace(TRAILING_REMARK, '');
-  if (!ex) return verdict.actual?.startsWith('not run: ') ? verdict.actual : expected ? `not ${expected}` : verdict.outcome;
+  if (!ex)
+    return verdict.actual?.startsWith('not run: ') ? verdict.actual : expected ? `not ${expected}` : verdict.outcome;
   if (!ex.response) return noAnswerCause(ex);
   const status = ex.response.status;
   // An Actual is what came back (describe), often after what is wrong with it ("no Allow header: 405, …").
@@ -38,7 +51,9 @@ export function causeOf(verdict: Verdict, ex: Exchange | undefined): string {
   const actual = verdict.actual ?? '';
   if (actual === `undeclared ${shown}`) return `${status}, a status the document does not declare`;
   if (actual.endsWith(`: ${shown}`)) return `${status}: ${actual.slice(0, -(shown.length + 2))}`;
-  return expected.startsWith(`${status} `) ? `${status}, but not ${expected}` : `${status} where ${expected || 'another answer'} is expected`;
+  return expected.startsWith(`${status} `)
+    ? `${status}, but not ${expected}`
+    : `${status} where ${expected || 'another answer'} is expected`;
 }
 
 /**
@@ -68,10 +83,18 @@ export class AggregateVerdicts {
       try {
         verdict = check.verifyEach(ex, this.ctx);
       } catch (err) {
-        verdict = { outcome: 'error', expected: 'the check to run', actual: `harness error: ${(err as Error).message}` };
+        verdict = {
+          outcome: 'error',
+          expected: 'the check to run',
+          actual: `harness error: ${(err as Error).message}`,
+        };
       }
       if (!departs(verdict.outcome)) continue;
-      const kept = { ...verdict, cause: causeOf(verdict, ex), reproduce: { request: ex.request, url: ex.url, sentBy: ex.sentBy } };
+      const kept = {
+        ...verdict,
+        cause: causeOf(verdict, ex),
+        reproduce: { request: ex.request, url: ex.url, sentBy: ex.sentBy },
+      };
       let entry = this.kept.get(check.id);
       if (!entry) this.kept.set(check.id, (entry = { worst: kept, cases: [], omitted: 0 }));
       // The first of the worst wins (as worst() picks).

@@ -23,9 +23,17 @@ export interface BodyRule {
 }
 
 /** The operation's request body rule; undefined when it declares none. */
-export function bodyRule(doc: OpenApiDocument, operation: OperationLocation, validators: SchemaValidators): BodyRule | undefined {
+export function bodyRule(
+  doc: OpenApiDocument,
+  operation: OperationLocation,
+  validators: SchemaValidators,
+): BodyRule | undefined {
   if (operation.operation.requestBody === undefined) return undefined;
-  const { value: body, pointer } = resolveReference(doc, operation.operation.requestBody, childPointer(operation.pointer, 'requestBody'));
+  const { value: body, pointer } = resolveReference(
+    doc,
+    operation.operation.requestBody,
+    childPointer(operation.pointer, 'requestBody'),
+  );
   const content = body.content ?? {};
   const mediaTypes = Object.keys(content);
   const jsonType = mediaTypes.find(isJson);
@@ -35,8 +43,14 @@ export function bodyRule(doc: OpenApiDocument, operation: OperationLocation, val
     mediaTypes,
     json: mediaTypes.length > 0 && mediaTypes.every(isJson),
     required: body.required === true,
-    validate: schema === undefined ? undefined : validators.compile(schema, childPointer(pointer, 'content', jsonType!, 'schema')),
-    named: typeof ref === 'string' && ref.startsWith('#/components/schemas/') ? ref.slice('#/components/schemas/'.length) : 'the declared schema',
+    validate:
+      schema === undefined
+        ? undefined
+        : validators.compile(schema, childPointer(pointer, 'content', jsonType!, 'schema')),
+    named:
+      typeof ref === 'string' && ref.startsWith('#/components/schemas/')
+        ? ref.slice('#/components/schemas/'.length)
+        : 'the declared schema',
   };
 }
 
@@ -44,12 +58,19 @@ export function bodyRule(doc: OpenApiDocument, operation: OperationLocation, val
 export function judgedBody(request: FastifyRequest, rule: BodyRule, required = rule.required): ParsedBody | undefined {
   const body = readBody(request);
   if (body === undefined) {
-    if (required) throw new ApiError('BODY_REQUIRED', `Request body is required: send ${rule.named === 'the declared schema' ? 'a body of the declared schema' : `a ${rule.named} record`}.`);
+    if (required)
+      throw new ApiError(
+        'BODY_REQUIRED',
+        `Request body is required: send ${rule.named === 'the declared schema' ? 'a body of the declared schema' : `a ${rule.named} record`}.`,
+      );
     return undefined;
   }
   const violations = rule.validate?.(body.value) ?? [];
   if (violations.length > 0) {
-    throw new ApiError('INVALID_BODY', `Request body is not ${rule.named === 'the declared schema' ? 'valid against the declared schema' : `a valid ${rule.named}`}: ${describe(violations).join('; ')}.`);
+    throw new ApiError(
+      'INVALID_BODY',
+      `Request body is not ${rule.named === 'the declared schema' ? 'valid against the declared schema' : `a valid ${rule.named}`}: ${describe(violations).join('; ')}.`,
+    );
   }
   return body;
 }

@@ -8,7 +8,13 @@
 // An answer that cannot be made (a schema no value was found for) is 501,
 // and the start-up line says so: never a silent 404.
 import type { FastifyRequest } from 'fastify';
-import { resolveReference, type MediaTypeObject, type OpenApiDocument, type OperationLocation, type ResponseObject } from '../../spec/openapi.js';
+import {
+  resolveReference,
+  type MediaTypeObject,
+  type OpenApiDocument,
+  type OperationLocation,
+  type ResponseObject,
+} from '../../spec/openapi.js';
 import { childPointer } from '../../spec/schema-keywords.js';
 import type { SchemaValidators } from '../../spec/validator.js';
 import { ApiError } from '../errors.js';
@@ -27,11 +33,19 @@ export interface ExampleAnswer {
 }
 
 /** The answer, or why none can be made. */
-export function exampleAnswer(doc: OpenApiDocument, operation: OperationLocation, validators: SchemaValidators): ExampleAnswer | { unavailable: string } {
+export function exampleAnswer(
+  doc: OpenApiDocument,
+  operation: OperationLocation,
+  validators: SchemaValidators,
+): ExampleAnswer | { unavailable: string } {
   const { status, key } = successStatus(operation.operation.responses ?? {});
   if (key === undefined) return { status, source: 'no content' };
   const pointer = childPointer(operation.pointer, 'responses', key);
-  const { value: response, pointer: responsePointer } = resolveReference(doc, operation.operation.responses[key] as ResponseObject, pointer);
+  const { value: response, pointer: responsePointer } = resolveReference(
+    doc,
+    operation.operation.responses[key] as ResponseObject,
+    pointer,
+  );
   const content = response.content ?? {};
   const mediaType = 'application/json' in content ? 'application/json' : Object.keys(content)[0];
   if (mediaType === undefined) return { status, source: 'no content' };
@@ -44,7 +58,8 @@ export function exampleAnswer(doc: OpenApiDocument, operation: OperationLocation
   const validate = validators.compile(media.schema, schemaPointer);
   for (const members of ['all', 'required'] as const) {
     const value = exampleOf(doc, media.schema, { members });
-    if (value !== undefined && validate(value).length === 0) return { status, contentType, body: written(value, mediaType), source: 'schema' };
+    if (value !== undefined && validate(value).length === 0)
+      return { status, contentType, body: written(value, mediaType), source: 'schema' };
   }
   return { unavailable: `no example in the document, and no value made from the schema at ${schemaPointer} passes it` };
 }
@@ -79,12 +94,19 @@ export function isJson(mediaType: string): boolean {
 }
 
 /** The handler of an operation beside the resource: the body judged by `validateBody`, then the answer made at start. */
-export function exampleHandler(answer: ExampleAnswer | { unavailable: string }, validateBody: ((request: FastifyRequest) => void) | undefined): OperationHandler<void, void> {
+export function exampleHandler(
+  answer: ExampleAnswer | { unavailable: string },
+  validateBody: ((request: FastifyRequest) => void) | undefined,
+): OperationHandler<void, void> {
   return {
     schema: (request) => validateBody?.(request),
     store: () => undefined,
     answer(_input, _result, reply) {
-      if ('unavailable' in answer) throw new ApiError('NO_EXAMPLE', `The document gives no example for this answer, and none could be made from its schema: ${answer.unavailable}.`);
+      if ('unavailable' in answer)
+        throw new ApiError(
+          'NO_EXAMPLE',
+          `The document gives no example for this answer, and none could be made from its schema: ${answer.unavailable}.`,
+        );
       reply.code(answer.status);
       if (answer.body === undefined) return reply.send();
       return reply.type(answer.contentType!).send(answer.body);

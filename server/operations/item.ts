@@ -37,14 +37,28 @@ export interface ItemContext {
   body: BodyRule | undefined;
 }
 
-type ItemHandler = OperationHandler<{ id: string; text?: string; patch?: ParsedBody }, string | UpdateResult | undefined>;
+type ItemHandler = OperationHandler<
+  { id: string; text?: string; patch?: ParsedBody },
+  string | UpdateResult | undefined
+>;
 
 /** The handler of an operation on one plant. */
 export function itemHandler(role: Exclude<PlantRole, 'list'>, context: ItemContext): ItemHandler {
   const { store, changes, success } = context;
   // A replacement is judged by its declared schema, else as a Plant.
-  const replacement: BodyRule = context.body?.validate !== undefined ? context.body : { mediaTypes: [], json: true, required: true, ...context.body, validate: context.validatePlant, named: 'Plant' };
-  const idOf = (request: FastifyRequest): string => String(request.parameterValues!.path[context.idParameter] as number | bigint);
+  const replacement: BodyRule =
+    context.body?.validate !== undefined
+      ? context.body
+      : {
+          mediaTypes: [],
+          json: true,
+          required: true,
+          ...context.body,
+          validate: context.validatePlant,
+          named: 'Plant',
+        };
+  const idOf = (request: FastifyRequest): string =>
+    String(request.parameterValues!.path[context.idParameter] as number | bigint);
   const committed = (event: PlantChangeEvent, id: string, json: string) => changes.committed({ event, id, json });
   // Said as the app is built, so that a listener (the webhooks) can name at start what is never told.
   const TOLD = { replace: 'replaced', merge: 'merged', delete: 'deleted' } as const;
@@ -65,11 +79,16 @@ export function itemHandler(role: Exclude<PlantRole, 'list'>, context: ItemConte
         schema(request) {
           const id = idOf(request);
           const body = judgedBody(request, replacement, true)!;
-          if (!isObject(body.value)) throw new ApiError('INVALID_BODY', 'Request body is not a valid Plant: it must be a JSON object.');
+          if (!isObject(body.value))
+            throw new ApiError('INVALID_BODY', 'Request body is not a valid Plant: it must be a JSON object.');
           checkSameId(body.value, id);
           return { id, text: storedPlantText(context.plant, body.value as JsonObject, { sent: body, at: 0 }) };
         },
-        store: ({ id, text }) => changed(store.update(id, () => text!), (json) => committed('replaced', id, json)),
+        store: ({ id, text }) =>
+          changed(
+            store.update(id, () => text!),
+            (json) => committed('replaced', id, json),
+          ),
         answer: ({ id }, result, reply) => send(reply, updated(id, result as UpdateResult)),
       };
     case 'merge':
@@ -80,7 +99,11 @@ export function itemHandler(role: Exclude<PlantRole, 'list'>, context: ItemConte
           checkSameId(patch.value, id, 'merge');
           return { id, patch };
         },
-        store: ({ id, patch }) => changed(store.update(id, (old) => mergedPlant(context, old, patch!.text)), (json) => committed('merged', id, json)),
+        store: ({ id, patch }) =>
+          changed(
+            store.update(id, (old) => mergedPlant(context, old, patch!.text)),
+            (json) => committed('merged', id, json),
+          ),
         answer: ({ id }, result, reply) => send(reply, updated(id, result as UpdateResult)),
       };
     case 'delete':
@@ -115,7 +138,8 @@ function found(id: string, json: string | undefined): string {
 
 function updated(id: string, result: UpdateResult): string {
   if (result === 'missing') throw notFound(id);
-  if (result === 'full') throw new ApiError('STORE_FULL', 'The store is full: the plant would pass its byte budget; nothing was changed.');
+  if (result === 'full')
+    throw new ApiError('STORE_FULL', 'The store is full: the plant would pass its byte budget; nothing was changed.');
   return result.updated;
 }
 
@@ -130,10 +154,16 @@ function notFound(id: string): ApiError {
 function checkSameId(value: JsonValue, id: string, what: 'replace' | 'merge' = 'replace'): void {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, ID_PROPERTY)) return;
   const named = (value as JsonObject)[ID_PROPERTY]!;
-  const same = (typeof named === 'number' || typeof named === 'bigint') && Number.isInteger(Number(named)) && BigInt(named) === BigInt(id);
+  const same =
+    (typeof named === 'number' || typeof named === 'bigint') &&
+    Number.isInteger(Number(named)) &&
+    BigInt(named) === BigInt(id);
   if (!same) {
     const verb = what === 'merge' ? 'A merge patch cannot change' : 'A replacement cannot change';
-    throw new ApiError('ID_MISMATCH', `${verb} the plant's id: the body's ${ID_PROPERTY} is ${JSON.stringify(String(named))}, the path names ${id}.`);
+    throw new ApiError(
+      'ID_MISMATCH',
+      `${verb} the plant's id: the body's ${ID_PROPERTY} is ${JSON.stringify(String(named))}, the path names ${id}.`,
+    );
   }
 }
 
@@ -143,7 +173,8 @@ function mergedPlant(context: ItemContext, old: string, patch: string): string {
   const topLevelNames: string[] = [];
   const value = parseJson(text, { topLevelNames });
   refuseInvalidPlant(context.validatePlant, value, 'The merged plant is not a valid Plant');
-  if (!isObject(value)) throw new ApiError('INVALID_BODY', 'The merged plant is not a valid Plant: it must be a JSON object.');
+  if (!isObject(value))
+    throw new ApiError('INVALID_BODY', 'The merged plant is not a valid Plant: it must be a JSON object.');
   return storedPlantText(context.plant, value as JsonObject, { sent: { text, topLevelNames }, at: 0 });
 }
 

@@ -38,7 +38,16 @@ const LIMIT_NAMES = new Set(['limit', 'max', 'size', 'pagesize', 'page_size', 'p
 const OFFSET_NAMES = new Set(['offset', 'skip', 'start']);
 const CURSOR_NAMES = new Set(['cursor', 'after', 'page_token', 'pagetoken', 'next']);
 /** The page object's property that carries the following page's cursor. */
-const NEXT_NAMES = new Set(['next', 'nextcursor', 'next_cursor', 'nextpagetoken', 'next_page_token', 'nexttoken', 'next_token', 'cursor']);
+const NEXT_NAMES = new Set([
+  'next',
+  'nextcursor',
+  'next_cursor',
+  'nextpagetoken',
+  'next_page_token',
+  'nexttoken',
+  'next_token',
+  'cursor',
+]);
 
 type ListShape =
   | { kind: 'array' }
@@ -65,7 +74,13 @@ export interface ListRules {
 }
 
 /** The rules of the list, from its parameters and its success schema; why not, when the schema holds no list of plants. */
-export function listRules(doc: OpenApiDocument, successSchema: unknown, parameters: readonly ParameterRule[], plant: PlantShape, inference: ListInference): ListRules | { unanswerable: string } {
+export function listRules(
+  doc: OpenApiDocument,
+  successSchema: unknown,
+  parameters: readonly ParameterRule[],
+  plant: PlantShape,
+  inference: ListInference,
+): ListRules | { unanswerable: string } {
   const shape = listShape(doc, successSchema);
   if ('unanswerable' in shape) return shape;
   const rules: ListRules = { defaultLimit: DEFAULT_PLANTS_PAGE, filters: [], unused: [], shape };
@@ -76,12 +91,23 @@ export function listRules(doc: OpenApiDocument, successSchema: unknown, paramete
     if (inference.limit && rules.limit === undefined && integer && LIMIT_NAMES.has(name)) {
       rules.limit = parameter.name;
       const fallback = parameter.schema.default;
-      if (typeof fallback === 'number' && Number.isInteger(fallback) && fallback > 0) rules.defaultLimit = Math.min(fallback, MAX_PLANTS_PAGE);
+      if (typeof fallback === 'number' && Number.isInteger(fallback) && fallback > 0)
+        rules.defaultLimit = Math.min(fallback, MAX_PLANTS_PAGE);
     } else if (inference.offset && rules.offset === undefined && integer && OFFSET_NAMES.has(name)) {
       rules.offset = parameter.name;
-    } else if (inference.cursor && rules.cursor === undefined && (integer || parameter.types.has('string')) && CURSOR_NAMES.has(name)) {
+    } else if (
+      inference.cursor &&
+      rules.cursor === undefined &&
+      (integer || parameter.types.has('string')) &&
+      CURSOR_NAMES.has(name)
+    ) {
       rules.cursor = parameter.name;
-    } else if (inference.filter && plant.keeps(parameter.name) && !parameter.types.has('array') && !parameter.types.has('object')) {
+    } else if (
+      inference.filter &&
+      plant.keeps(parameter.name) &&
+      !parameter.types.has('array') &&
+      !parameter.types.has('object')
+    ) {
       rules.filters.push(parameter.name);
     } else {
       rules.unused.push(parameter.name);
@@ -96,7 +122,10 @@ function listShape(doc: OpenApiDocument, schema: unknown): ListShape | { unanswe
   if (isArraySchema(resolved)) return { kind: 'array' };
   const properties = isSchemaObject(resolved.properties) ? resolved.properties : {};
   const arrays = Object.keys(properties).filter((name) => isArraySchema(resolved$ref(doc, properties[name])));
-  if (arrays.length !== 1) return { unanswerable: `its success answer is neither an array nor an object with one array property (it has ${arrays.length})` };
+  if (arrays.length !== 1)
+    return {
+      unanswerable: `its success answer is neither an array nor an object with one array property (it has ${arrays.length})`,
+    };
   const items = arrays[0]!;
   const required = new Set(Array.isArray(resolved.required) ? (resolved.required as string[]) : []);
   const nextName = Object.keys(properties).find((name) => name !== items && NEXT_NAMES.has(name.toLowerCase()));
@@ -109,18 +138,42 @@ function listShape(doc: OpenApiDocument, schema: unknown): ListShape | { unanswe
   }
   if (nextName === undefined) return { kind: 'page', items, extras };
   const next = resolved$ref(doc, properties[nextName]);
-  const types = isSchemaObject(next) ? (Array.isArray(next.type) ? (next.type as string[]) : typeof next.type === 'string' ? [next.type] : []) : [];
-  return { kind: 'page', items, extras, next: { name: nextName, nullable: types.length === 0 || types.includes('null'), integer: types.includes('integer') && !types.includes('string') } };
+  const types = isSchemaObject(next)
+    ? Array.isArray(next.type)
+      ? (next.type as string[])
+      : typeof next.type === 'string'
+        ? [next.type]
+        : []
+    : [];
+  return {
+    kind: 'page',
+    items,
+    extras,
+    next: {
+      name: nextName,
+      nullable: types.length === 0 || types.includes('null'),
+      integer: types.includes('integer') && !types.includes('string'),
+    },
+  };
 }
 
 function isArraySchema(schema: unknown): boolean {
-  return isSchemaObject(schema) && (schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array')) || (schema.type === undefined && 'items' in schema));
+  return (
+    isSchemaObject(schema) &&
+    (schema.type === 'array' ||
+      (Array.isArray(schema.type) && schema.type.includes('array')) ||
+      (schema.type === undefined && 'items' in schema))
+  );
 }
 
 function resolved$ref(doc: OpenApiDocument, schema: unknown): unknown {
   for (let depth = 0; isSchemaObject(schema) && typeof schema.$ref === 'string' && depth < 16; depth++) {
     const ref = schema.$ref as string;
-    schema = ref.startsWith('#/components/schemas/') ? doc.components.schemas[decodeURIComponent(ref.slice('#/components/schemas/'.length)).replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+    schema = ref.startsWith('#/components/schemas/')
+      ? doc.components.schemas[
+          decodeURIComponent(ref.slice('#/components/schemas/'.length)).replace(/~1/g, '/').replace(/~0/g, '~')
+        ]
+      : undefined;
   }
   return schema;
 }
@@ -135,7 +188,11 @@ interface ListQuery {
 }
 
 /** The list's handler steps: the query read from the checked parameters, a page of the store, the answer's JSON text made of the stored texts. */
-export function listHandler(rules: ListRules, store: PlantStore, success: SuccessAnswer): OperationHandler<ListQuery, PlantPage> {
+export function listHandler(
+  rules: ListRules,
+  store: PlantStore,
+  success: SuccessAnswer,
+): OperationHandler<ListQuery, PlantPage> {
   return {
     schema(request) {
       const query = request.parameterValues?.query ?? {};
@@ -143,7 +200,9 @@ export function listHandler(rules: ListRules, store: PlantStore, success: Succes
       const limit = wholeNumber(given(rules.limit)) ?? rules.defaultLimit;
       const cursor = given(rules.cursor);
       const after = cursor === undefined ? 0 : cursorSeq(cursor);
-      const filters = rules.filters.filter((name) => query[name] !== undefined).map((name) => [name, query[name]!] as const);
+      const filters = rules.filters
+        .filter((name) => query[name] !== undefined)
+        .map((name) => [name, query[name]!] as const);
       return {
         after: after ?? 0,
         limit: Math.min(limit, MAX_PLANTS_PAGE),
@@ -153,11 +212,21 @@ export function listHandler(rules: ListRules, store: PlantStore, success: Succes
       };
     },
     store: ({ after, limit, skip, match, empty }) =>
-      empty ? { plants: [], next: null } : store.list(after, limit, PLANTS_PAGE_BYTES, { skip, match, maxExamined: match === undefined ? undefined : LIST_MAX_EXAMINED }),
+      empty
+        ? { plants: [], next: null }
+        : store.list(after, limit, PLANTS_PAGE_BYTES, {
+            skip,
+            match,
+            maxExamined: match === undefined ? undefined : LIST_MAX_EXAMINED,
+          }),
     answer(_query, page, reply) {
       const plants = `[${page.plants.map(({ json }) => json).join(',')}]`;
       reply.code(success.status).type(success.contentType ?? 'application/json; charset=utf-8');
-      return reply.send(rules.shape.kind === 'array' ? plants : pageText(rules.shape, plants, rules.cursor === undefined ? null : page.next));
+      return reply.send(
+        rules.shape.kind === 'array'
+          ? plants
+          : pageText(rules.shape, plants, rules.cursor === undefined ? null : page.next),
+      );
     },
   };
 }
@@ -165,7 +234,9 @@ export function listHandler(rules: ListRules, store: PlantStore, success: Succes
 function pageText(shape: Extract<ListShape, { kind: 'page' }>, plants: string, next: number | null): string {
   const members = [`${JSON.stringify(shape.items)}:${plants}`];
   if (shape.next !== undefined && (next !== null || shape.next.nullable)) {
-    members.push(`${JSON.stringify(shape.next.name)}:${next === null ? 'null' : shape.next.integer ? String(next) : JSON.stringify(String(next))}`);
+    members.push(
+      `${JSON.stringify(shape.next.name)}:${next === null ? 'null' : shape.next.integer ? String(next) : JSON.stringify(String(next))}`,
+    );
   }
   for (const [name, value] of Object.entries(shape.extras)) members.push(`${JSON.stringify(name)}:${jsonText(value)}`);
   return `{${members.join(',')}}`;
@@ -198,8 +269,12 @@ function sameValue(stored: JsonValue, wanted: JsonValue): boolean {
   const numeric = (v: JsonValue) => typeof v === 'number' || typeof v === 'bigint' || v instanceof NonIntegralNumber;
   if (numeric(stored) && numeric(wanted)) {
     const integral = (v: JsonValue) => typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v));
-    if (integral(stored) && integral(wanted)) return BigInt(stored as number | bigint) === BigInt(wanted as number | bigint);
-    return Number(stored instanceof NonIntegralNumber ? stored.numeral : stored) === Number(wanted instanceof NonIntegralNumber ? wanted.numeral : wanted);
+    if (integral(stored) && integral(wanted))
+      return BigInt(stored as number | bigint) === BigInt(wanted as number | bigint);
+    return (
+      Number(stored instanceof NonIntegralNumber ? stored.numeral : stored) ===
+      Number(wanted instanceof NonIntegralNumber ? wanted.numeral : wanted)
+    );
   }
   return stored === wanted;
 }

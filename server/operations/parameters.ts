@@ -12,7 +12,12 @@
 // explode) unless `explode: false` (comma-separated). Cookie parameters and
 // objects are not read (docs/server.md says so).
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
-import { resolveReference, type OpenApiDocument, type OperationLocation, type ParameterObject } from '../../spec/openapi.js';
+import {
+  resolveReference,
+  type OpenApiDocument,
+  type OperationLocation,
+  type ParameterObject,
+} from '../../spec/openapi.js';
 import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
 import { describeViolation, type SchemaValidators, type Validate } from '../../spec/validator.js';
 import { ApiError } from '../errors.js';
@@ -58,14 +63,22 @@ const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 const JSON_NUMERAL = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
 /** The rules of the operation's path, query and header parameters; `idParameter` is the item's id. */
-export function parameterRules(doc: OpenApiDocument, operation: OperationLocation, validators: SchemaValidators, idParameter?: string): ParameterRule[] {
+export function parameterRules(
+  doc: OpenApiDocument,
+  operation: OperationLocation,
+  validators: SchemaValidators,
+  idParameter?: string,
+): ParameterRule[] {
   const rules: ParameterRule[] = [];
   for (const { parameter, pointer } of operation.parameters) {
     if (parameter.in !== 'path' && parameter.in !== 'query' && parameter.in !== 'header') continue;
     if (parameter.in === 'header' && IGNORED_HEADERS.has(parameter.name.toLowerCase())) continue;
     const schemaPointer = childPointer(pointer, 'schema');
     const schema = parameter.schema === undefined ? {} : resolveReference(doc, parameter.schema, schemaPointer).value;
-    const items = isSchemaObject(schema) && isSchemaObject(schema.items) ? resolveReference(doc, schema.items, childPointer(schemaPointer, 'items')).value : undefined;
+    const items =
+      isSchemaObject(schema) && isSchemaObject(schema.items)
+        ? resolveReference(doc, schema.items, childPointer(schemaPointer, 'items')).value
+        : undefined;
     rules.push({
       name: parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name,
       in: parameter.in,
@@ -99,14 +112,23 @@ function readParameters(request: FastifyRequest, rules: readonly ParameterRule[]
   const params = request.params as Record<string, string | undefined>;
   const query = request.query as Record<string, string | string[] | undefined>;
   for (const rule of rules) {
-    const raw = rule.in === 'path' ? params[routeParameterName(rule.name)] : rule.in === 'query' ? query[rule.name] : request.headers[rule.name];
+    const raw =
+      rule.in === 'path'
+        ? params[routeParameterName(rule.name)]
+        : rule.in === 'query'
+          ? query[rule.name]
+          : request.headers[rule.name];
     if (raw === undefined) {
       if (rule.required) throw invalid(rule, 'is required');
       continue;
     }
     const value = rule.int64 ? int64Value(rule, raw) : readValue(rule, raw);
     const violations = rule.validate?.(value) ?? [];
-    if (violations.length > 0) throw invalid(rule, `${violations.map((v) => describeViolation(v).replace(/^\/ /, '')).join('; ')}, got ${shown(raw)}`);
+    if (violations.length > 0)
+      throw invalid(
+        rule,
+        `${violations.map((v) => describeViolation(v).replace(/^\/ /, '')).join('; ')}, got ${shown(raw)}`,
+      );
     values[rule.in][rule.name] = value;
   }
   return values;
@@ -148,12 +170,20 @@ function invalid(rule: ParameterRule, problem: string): ApiError {
 const QUOTED_LIMIT = 64;
 function shown(raw: string | string[]): string {
   const text = Array.isArray(raw) ? raw.join(',') : raw;
-  return text.length <= QUOTED_LIMIT ? JSON.stringify(text) : `${JSON.stringify(text.slice(0, QUOTED_LIMIT))}… (${text.length} characters)`;
+  return text.length <= QUOTED_LIMIT
+    ? JSON.stringify(text)
+    : `${JSON.stringify(text.slice(0, QUOTED_LIMIT))}… (${text.length} characters)`;
 }
 
 function typesOf(schema: unknown): ReadonlySet<string> {
   const type = isSchemaObject(schema) ? schema.type : undefined;
-  return new Set(typeof type === 'string' ? [type] : Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : []);
+  return new Set(
+    typeof type === 'string'
+      ? [type]
+      : Array.isArray(type)
+        ? type.filter((t): t is string => typeof t === 'string')
+        : [],
+  );
 }
 
 function explodes(parameter: ParameterObject): boolean {

@@ -13,7 +13,12 @@
 //   `$response.body#/id`), the links decide: that operation is on the item,
 //   and that parameter carries the id, wherever its path is;
 // - every other operation is not on the resource (operations/examples.ts).
-import { resolveReference, type OpenApiDocument, type OperationLocation, type ParameterObject } from '../../spec/openapi.js';
+import {
+  resolveReference,
+  type OpenApiDocument,
+  type OperationLocation,
+  type ParameterObject,
+} from '../../spec/openapi.js';
 import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
 
 /** The property of the create's body that identifies a plant (the create rule keys the store by it). */
@@ -29,11 +34,20 @@ export interface ResourceRole {
   by: 'shape' | 'links';
 }
 
-const ITEM_ROLES: Readonly<Record<string, PlantRole>> = { GET: 'read', PUT: 'replace', PATCH: 'merge', DELETE: 'delete' };
+const ITEM_ROLES: Readonly<Record<string, PlantRole>> = {
+  GET: 'read',
+  PUT: 'replace',
+  PATCH: 'merge',
+  DELETE: 'delete',
+};
 const LINKED_ID = new RegExp(`^\\$(request|response)\\.body#/${ID_PROPERTY}$`);
 
 /** The role of each operation on the resource, by its pointer; operations not on it are absent. */
-export function plantRoles(doc: OpenApiDocument, create: OperationLocation, operations: readonly OperationLocation[]): Map<string, ResourceRole> {
+export function plantRoles(
+  doc: OpenApiDocument,
+  create: OperationLocation,
+  operations: readonly OperationLocation[],
+): Map<string, ResourceRole> {
   const roles = new Map<string, ResourceRole>();
   const linked = linkedIdParameters(doc, create, operations);
   for (const operation of operations) {
@@ -46,7 +60,8 @@ export function plantRoles(doc: OpenApiDocument, create: OperationLocation, oper
       roles.set(operation.pointer, { role: 'list', by: 'shape' });
     } else if (itemRole !== undefined) {
       const parameter = itemParameter(create.path, operation.path);
-      if (parameter !== undefined && integerPathParameter(doc, operation, parameter)) roles.set(operation.pointer, { role: itemRole, idParameter: parameter, by: 'shape' });
+      if (parameter !== undefined && integerPathParameter(doc, operation, parameter))
+        roles.set(operation.pointer, { role: itemRole, idParameter: parameter, by: 'shape' });
     }
   }
   return roles;
@@ -74,8 +89,16 @@ function allowsInteger(doc: OpenApiDocument, parameter: ParameterObject, pointer
 }
 
 /** The operations the create's answers link to with a parameter carrying the created id: pointer → parameter name. */
-function linkedIdParameters(doc: OpenApiDocument, create: OperationLocation, operations: readonly OperationLocation[]): Map<string, string> {
-  const byId = new Map(operations.filter(({ operation }) => typeof operation.operationId === 'string').map((op) => [op.operation.operationId as string, op]));
+function linkedIdParameters(
+  doc: OpenApiDocument,
+  create: OperationLocation,
+  operations: readonly OperationLocation[],
+): Map<string, string> {
+  const byId = new Map(
+    operations
+      .filter(({ operation }) => typeof operation.operationId === 'string')
+      .map((op) => [op.operation.operationId as string, op]),
+  );
   const byPointer = new Map(operations.map((op) => [op.pointer, op]));
   const linked = new Map<string, string>();
   for (const [status, raw] of Object.entries(create.operation.responses ?? {})) {
@@ -84,8 +107,17 @@ function linkedIdParameters(doc: OpenApiDocument, create: OperationLocation, ope
     const links = (response as { links?: unknown }).links;
     if (!isSchemaObject(links)) continue;
     for (const [name, rawLink] of Object.entries(links)) {
-      const { value: link } = resolveReference(doc, rawLink as Record<string, unknown>, childPointer(pointer, 'links', name));
-      const target = typeof link.operationId === 'string' ? byId.get(link.operationId) : typeof link.operationRef === 'string' ? byPointer.get(decodeURIComponent(link.operationRef)) : undefined;
+      const { value: link } = resolveReference(
+        doc,
+        rawLink as Record<string, unknown>,
+        childPointer(pointer, 'links', name),
+      );
+      const target =
+        typeof link.operationId === 'string'
+          ? byId.get(link.operationId)
+          : typeof link.operationRef === 'string'
+            ? byPointer.get(decodeURIComponent(link.operationRef))
+            : undefined;
       if (target === undefined || !isSchemaObject(link.parameters)) continue;
       for (const [parameter, expression] of Object.entries(link.parameters)) {
         // A parameter may be qualified by its location (`path.plantId`, OpenAPI 3.1 §4.8.20.1).

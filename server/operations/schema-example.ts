@@ -35,21 +35,28 @@ export interface ExampleOptions {
 }
 
 /** A value for `schema`, or undefined when none is made (a `false` schema, too deep). */
-export function exampleOf(doc: OpenApiDocument, schema: unknown, options: ExampleOptions, depth = 0): JsonValue | undefined {
+export function exampleOf(
+  doc: OpenApiDocument,
+  schema: unknown,
+  options: ExampleOptions,
+  depth = 0,
+): JsonValue | undefined {
   if (depth > MAX_DEPTH) return undefined;
   if (schema === true) return null;
   if (!isSchemaObject(schema)) return undefined;
-  if (typeof schema.$ref === 'string') return exampleOf(doc, resolveReference(doc, { $ref: schema.$ref }, '#').value, options, depth + 1);
+  if (typeof schema.$ref === 'string')
+    return exampleOf(doc, resolveReference(doc, { $ref: schema.$ref }, '#').value, options, depth + 1);
   const given = ownExample(schema);
   if (given !== undefined) return given;
   const next = (sub: unknown) => exampleOf(doc, sub, options, depth + 1);
   if (Array.isArray(schema.allOf)) return mergedParts(schema.allOf.map(next), ownValue(doc, schema, options, depth));
   for (const keyword of ['oneOf', 'anyOf'] as const) {
     const branches = schema[keyword];
-    if (Array.isArray(branches)) for (const branch of branches) {
-      const value = next(branch);
-      if (value !== undefined) return mergedParts([value], ownValue(doc, schema, options, depth));
-    }
+    if (Array.isArray(branches))
+      for (const branch of branches) {
+        const value = next(branch);
+        if (value !== undefined) return mergedParts([value], ownValue(doc, schema, options, depth));
+      }
   }
   return ownValue(doc, schema, options, depth);
 }
@@ -72,9 +79,22 @@ function mergedParts(parts: Array<JsonValue | undefined>, own: JsonValue | undef
 }
 
 /** The value the schema's own type keywords ask for, without its applicators. */
-function ownValue(doc: OpenApiDocument, schema: Record<string, unknown>, options: ExampleOptions, depth: number): JsonValue | undefined {
-  const types = typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? (schema.type as string[]) : [];
-  const type = types.find((t) => t !== 'null') ?? types[0] ?? (isSchemaObject(schema.properties) || Array.isArray(schema.required) ? 'object' : isSchemaObject(schema.items) ? 'array' : undefined);
+function ownValue(
+  doc: OpenApiDocument,
+  schema: Record<string, unknown>,
+  options: ExampleOptions,
+  depth: number,
+): JsonValue | undefined {
+  const types =
+    typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? (schema.type as string[]) : [];
+  const type =
+    types.find((t) => t !== 'null') ??
+    types[0] ??
+    (isSchemaObject(schema.properties) || Array.isArray(schema.required)
+      ? 'object'
+      : isSchemaObject(schema.items)
+        ? 'array'
+        : undefined);
   switch (type) {
     case 'object':
       return objectValue(doc, schema, options, depth);
@@ -103,7 +123,12 @@ function ownValue(doc: OpenApiDocument, schema: Record<string, unknown>, options
   }
 }
 
-function objectValue(doc: OpenApiDocument, schema: Record<string, unknown>, options: ExampleOptions, depth: number): JsonValue | undefined {
+function objectValue(
+  doc: OpenApiDocument,
+  schema: Record<string, unknown>,
+  options: ExampleOptions,
+  depth: number,
+): JsonValue | undefined {
   const properties = isSchemaObject(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   const object: Record<string, JsonValue> = {};
@@ -129,8 +154,11 @@ function stringValue(schema: Record<string, unknown>): string {
 function numberValue(schema: Record<string, unknown>, integer: boolean): number {
   const bound = (keyword: string) => (typeof schema[keyword] === 'number' ? (schema[keyword] as number) : undefined);
   const step = bound('multipleOf') ?? (integer ? 1 : undefined);
-  let value = bound('minimum') ?? (bound('exclusiveMinimum') !== undefined ? bound('exclusiveMinimum')! + (step ?? 1) : 0);
-  const max = bound('maximum') ?? (bound('exclusiveMaximum') !== undefined ? bound('exclusiveMaximum')! - (step ?? 1) : undefined);
+  let value =
+    bound('minimum') ?? (bound('exclusiveMinimum') !== undefined ? bound('exclusiveMinimum')! + (step ?? 1) : 0);
+  const max =
+    bound('maximum') ??
+    (bound('exclusiveMaximum') !== undefined ? bound('exclusiveMaximum')! - (step ?? 1) : undefined);
   if (max !== undefined && value > max) value = max;
   if (step !== undefined) value = Math.ceil(value / step) * step;
   return integer ? Math.ceil(value) : value;

@@ -7,7 +7,14 @@
 // responses (the stub's Prefer answers them) and its handler; and the line
 // start.ts logs for it, saying how it is served.
 import type { onRequestHookHandler } from 'fastify';
-import { createOperation, operationsOf, resolveReference, type OpenApiDocument, type OperationLocation, type ResponseObject } from '../../spec/openapi.js';
+import {
+  createOperation,
+  operationsOf,
+  resolveReference,
+  type OpenApiDocument,
+  type OperationLocation,
+  type ResponseObject,
+} from '../../spec/openapi.js';
 import { childPointer } from '../../spec/schema-keywords.js';
 import { schemaValidators, type SchemaValidators, type Validate } from '../../spec/validator.js';
 import type { PlantChanges } from '../changes.js';
@@ -69,12 +76,20 @@ export function servedOperations(doc: OpenApiDocument, context: ServeContext): S
   const validators = (): SchemaValidators => (compiled ??= schemaValidators(doc, VALIDATOR_OPTIONS));
   // Plant's validator, compiled once for every item operation.
   let plantValidator: Validate | undefined;
-  const validatePlant = (): Validate => (plantValidator ??= validators().compile(context.contract.plant.schema, context.contract.plant.pointer));
+  const validatePlant = (): Validate =>
+    (plantValidator ??= validators().compile(context.contract.plant.schema, context.contract.plant.pointer));
   return operations.map((operation): ServedOperation => {
     const responses = declaredResponses(doc, operation);
     const role = roles.get(operation.pointer);
-    const parameters = operation.parameters.length === 0 ? [] : parameterRules(doc, operation, validators(), role?.idParameter);
-    const common = { method: operation.method, path: operation.path, pathPattern: pathPattern(operation.path, parameters), credentials: requiresCredentials(doc, operation), responses };
+    const parameters =
+      operation.parameters.length === 0 ? [] : parameterRules(doc, operation, validators(), role?.idParameter);
+    const common = {
+      method: operation.method,
+      path: operation.path,
+      pathPattern: pathPattern(operation.path, parameters),
+      credentials: requiresCredentials(doc, operation),
+      responses,
+    };
     if (operation.pointer === create.pointer) {
       const { contract } = context;
       return {
@@ -87,12 +102,24 @@ export function servedOperations(doc: OpenApiDocument, context: ServeContext): S
       };
     }
     const body = bodyRule(doc, operation, validators());
-    const served = { ...common, parameters: checkParameters(parameters), body: body && { mediaTypes: body.mediaTypes, json: body.json } };
+    const served = {
+      ...common,
+      parameters: checkParameters(parameters),
+      body: body && { mediaTypes: body.mediaTypes, json: body.json },
+    };
     const success = successAnswer(doc, operation);
     if (role?.role === 'list') {
       const rules = listRules(doc, success.schema, parameters, context.contract.plant, context.inference);
-      if (!('unanswerable' in rules)) return { ...served, role: 'list', note: listNote(rules), handler: listHandler(rules, context.store, success) };
-      return asExample(doc, operation, served, body, validators(), `is not the plant list as served (${rules.unanswerable})`);
+      if (!('unanswerable' in rules))
+        return { ...served, role: 'list', note: listNote(rules), handler: listHandler(rules, context.store, success) };
+      return asExample(
+        doc,
+        operation,
+        served,
+        body,
+        validators(),
+        `is not the plant list as served (${rules.unanswerable})`,
+      );
     }
     if (role !== undefined && !(role.role === 'merge' && body === undefined)) {
       const { plant } = context.contract;
@@ -113,7 +140,14 @@ export function servedOperations(doc: OpenApiDocument, context: ServeContext): S
         }),
       };
     }
-    return asExample(doc, operation, served, body, validators(), role === undefined ? 'is not on the plant resource' : 'merges with no declared request body');
+    return asExample(
+      doc,
+      operation,
+      served,
+      body,
+      validators(),
+      role === undefined ? 'is not on the plant resource' : 'merges with no declared request body',
+    );
   });
 }
 
@@ -137,15 +171,23 @@ function asExample(
     'unavailable' in answer
       ? `${why}: answered 501, as ${answer.unavailable}`
       : `${why}: answered ${answer.status} ${answer.source === 'example' ? "with the document's example" : answer.source === 'schema' ? 'with a value made from its schema' : 'with no content'}, whatever the store holds`;
-  return { ...served, role: 'example', note, handler: exampleHandler(answer, rule === undefined ? undefined : (request) => void judgedBody(request, rule)) };
+  return {
+    ...served,
+    role: 'example',
+    note,
+    handler: exampleHandler(answer, rule === undefined ? undefined : (request) => void judgedBody(request, rule)),
+  };
 }
 
 function listNote(rules: Exclude<ReturnType<typeof listRules>, { unanswerable: string }>): string {
-  const parts = [`lists the plants, oldest first, as ${rules.shape.kind === 'array' ? 'an array' : `a page object (${rules.shape.items})`}, at most ${rules.defaultLimit} a page unless asked for fewer`];
+  const parts = [
+    `lists the plants, oldest first, as ${rules.shape.kind === 'array' ? 'an array' : `a page object (${rules.shape.items})`}, at most ${rules.defaultLimit} a page unless asked for fewer`,
+  ];
   if (rules.limit !== undefined) parts.push(`${rules.limit} bounds the page`);
   if (rules.offset !== undefined) parts.push(`${rules.offset} skips`);
   if (rules.cursor !== undefined) parts.push(`${rules.cursor} continues after a page`);
-  if (rules.filters.length > 0) parts.push(`${rules.filters.join(', ')} ${rules.filters.length === 1 ? 'filters' : 'filter'}`);
+  if (rules.filters.length > 0)
+    parts.push(`${rules.filters.join(', ')} ${rules.filters.length === 1 ? 'filters' : 'filter'}`);
   if (rules.unused.length > 0) parts.push(`${rules.unused.join(', ')} checked, with no effect`);
   return parts.join('; ');
 }
@@ -158,7 +200,9 @@ function listNote(rules: Exclude<ReturnType<typeof listRules>, { unanswerable: s
 function requiresCredentials(doc: OpenApiDocument, { operation }: OperationLocation): boolean {
   const requirements = operation.security ?? doc.security;
   if (!Array.isArray(requirements) || requirements.length === 0) return false;
-  return !requirements.some((requirement) => requirement !== null && typeof requirement === 'object' && Object.keys(requirement).length === 0);
+  return !requirements.some(
+    (requirement) => requirement !== null && typeof requirement === 'object' && Object.keys(requirement).length === 0,
+  );
 }
 
 function declaredResponses(doc: OpenApiDocument, operation: OperationLocation): Record<string, ResponseObject> {
@@ -176,7 +220,11 @@ function successAnswer(doc: OpenApiDocument, operation: OperationLocation): Succ
     .filter((status) => /^2\d\d$/.test(status))
     .sort()[0];
   if (key === undefined) return { status: 200, contentType: 'application/json; charset=utf-8', schema: undefined };
-  const { value: response } = resolveReference(doc, responses[key] as ResponseObject, childPointer(operation.pointer, 'responses', key));
+  const { value: response } = resolveReference(
+    doc,
+    responses[key] as ResponseObject,
+    childPointer(operation.pointer, 'responses', key),
+  );
   const mediaType = Object.keys(response.content ?? {}).find(isJson);
   return {
     status: Number(key),

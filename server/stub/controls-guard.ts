@@ -24,13 +24,18 @@ export interface ControlsGuardOptions {
   allowedHosts: readonly string[] | '*';
 }
 
-export function controlsGuard({ token, allowedHosts }: ControlsGuardOptions): (request: FastifyRequest) => Promise<void> {
+export function controlsGuard({
+  token,
+  allowedHosts,
+}: ControlsGuardOptions): (request: FastifyRequest) => Promise<void> {
   const guard = token === undefined ? undefined : createAuthenticator([token]);
   const named = allowedHosts === '*' ? undefined : new Set(allowedHosts.map((host) => host.toLowerCase()));
   return async (request) => {
-    if (guard === undefined && named !== undefined && !isAllowedHost(request.headers.host, named)) throw new ApiError('CONTROLS_HOST_REFUSED');
+    if (guard === undefined && named !== undefined && !isAllowedHost(request.headers.host, named))
+      throw new ApiError('CONTROLS_HOST_REFUSED');
     guard?.check(request.headers.authorization);
-    if ((request.method === 'POST' || request.method === 'PUT') && !isJsonMediaType(request.headers['content-type'])) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
+    if ((request.method === 'POST' || request.method === 'PUT') && !isJsonMediaType(request.headers['content-type']))
+      throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
   };
 }
 

@@ -17,7 +17,14 @@ import { isJsonMediaType, readBody, type ParsedBody } from '../body.js';
 import type { CreateRule } from '../create.js';
 import { ApiError } from '../errors.js';
 import { NonIntegralNumber, type JsonObject, type JsonValue } from '../json.js';
-import { DEFAULT_JOURNAL_PAGE, DEFAULT_PLANTS_PAGE, MAX_DELAY_MS, MAX_JOURNAL_PAGE, MAX_PLANTS_PAGE, PLANTS_PAGE_BYTES } from '../limits.js';
+import {
+  DEFAULT_JOURNAL_PAGE,
+  DEFAULT_PLANTS_PAGE,
+  MAX_DELAY_MS,
+  MAX_JOURNAL_PAGE,
+  MAX_PLANTS_PAGE,
+  PLANTS_PAGE_BYTES,
+} from '../limits.js';
 import { RESERVED_PREFIX } from '../routes.js';
 import type { PlantPage, PlantStore } from '../store.js';
 import { withoutMember } from '../stored-plant.js';
@@ -52,7 +59,10 @@ export interface ControlsOptions {
   webhooks?: WebhookControl | undefined;
 }
 
-export function registerControls(app: FastifyInstance, { token, allowedHosts, contract, store, rule, journal, delay, startDelayMs, faults, webhooks }: ControlsOptions): void {
+export function registerControls(
+  app: FastifyInstance,
+  { token, allowedHosts, contract, store, rule, journal, delay, startDelayMs, faults, webhooks }: ControlsOptions,
+): void {
   const onRequest = controlsGuard({ token, allowedHosts });
   const invalid = (message: string) => new ApiError('STUB_INVALID_REQUEST', message);
 
@@ -64,7 +74,12 @@ export function registerControls(app: FastifyInstance, { token, allowedHosts, co
   app.post(`${CONTROLS_PREFIX}/plants`, { onRequest }, async (request) => {
     const body = requiredJsonBody(request);
     // A list that does not fit is the API's 507, with the reason.
-    const created = await rule.storeAll(body.value, 'request body', (message, kind) => (kind === 'full' ? new ApiError('STORE_FULL', message) : invalid(message)), { sent: body });
+    const created = await rule.storeAll(
+      body.value,
+      'request body',
+      (message, kind) => (kind === 'full' ? new ApiError('STORE_FULL', message) : invalid(message)),
+      { sent: body },
+    );
     return { created };
   });
   app.delete(`${CONTROLS_PREFIX}/plants`, { onRequest }, async () => ({ deleted: await store.clear() }));
@@ -106,7 +121,13 @@ export function registerControls(app: FastifyInstance, { token, allowedHosts, co
     delay.ms = startDelayMs;
     // Before the journal is cleared: a delivery of the test before is cancelled, and its attempt leaves with the journal.
     const webhooksReset = webhooks === undefined ? {} : resetWebhooks(webhooks);
-    return { plantsDeleted: await store.clear(), journalCleared: journal.clear(), faultsCleared, delayMs: delay.ms, ...webhooksReset };
+    return {
+      plantsDeleted: await store.clear(),
+      journalCleared: journal.clear(),
+      faultsCleared,
+      delayMs: delay.ms,
+      ...webhooksReset,
+    };
   });
 }
 
@@ -119,12 +140,20 @@ function requiredJsonBody(request: FastifyRequest): ParsedBody {
 }
 
 /** The page a request asks for (?after=SEQ&limit=N); the 400 that says the form when either is not a whole number in range. */
-function pageOf(request: FastifyRequest, what: string, defaultLimit: number, maxLimit: number): { after: number; limit: number } {
+function pageOf(
+  request: FastifyRequest,
+  what: string,
+  defaultLimit: number,
+  maxLimit: number,
+): { after: number; limit: number } {
   const query = request.query as Record<string, string | string[] | undefined>;
   const after = wholeNumber(query.after, 0, 0, Number.MAX_SAFE_INTEGER);
   const limit = wholeNumber(query.limit, defaultLimit, 1, maxLimit);
   if (after === undefined || limit === undefined) {
-    throw new ApiError('STUB_INVALID_REQUEST', `Page ${what} with ?after=SEQ&limit=N: SEQ a whole number (0 for the oldest), N from 1 to ${maxLimit}.`);
+    throw new ApiError(
+      'STUB_INVALID_REQUEST',
+      `Page ${what} with ?after=SEQ&limit=N: SEQ a whole number (0 for the oldest), N from 1 to ${maxLimit}.`,
+    );
   }
   return { after, limit };
 }
@@ -145,7 +174,12 @@ function plantsPageJson({ plants, next }: PlantPage, storesId: boolean): string 
 }
 
 /** A query parameter as a whole number from min to max, `fallback` when absent; undefined when it is anything else. */
-function wholeNumber(raw: string | string[] | undefined, fallback: number, min: number, max: number): number | undefined {
+function wholeNumber(
+  raw: string | string[] | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number | undefined {
   if (raw === undefined) return fallback;
   if (typeof raw !== 'string' || !/^\d{1,16}$/.test(raw)) return undefined;
   const value = Number(raw);

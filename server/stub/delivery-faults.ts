@@ -41,14 +41,19 @@ function parseStep(item: JsonValue, name: string): DeliveryStep {
     throw new StepError(`${name} must be ${SHAPES}, got ${JSON.stringify(item)?.slice(0, 64)}.`);
   }
   for (const key of Object.keys(item)) {
-    if (!KEYS.has(key)) throw new StepError(`${name} has an unknown property ${JSON.stringify(key)}; a delivery step takes ${[...KEYS].join(', ')}.`);
+    if (!KEYS.has(key))
+      throw new StepError(
+        `${name} has an unknown property ${JSON.stringify(key)}; a delivery step takes ${[...KEYS].join(', ')}.`,
+      );
   }
   const number = stepNumbers(item, name);
   const copies = number('copies', 1, MAX_DELIVERY_COPIES);
   const delayMs = number('delayMs', 0, MAX_DELAY_MS);
   if (item.drop !== undefined && item.drop !== true) throw new StepError(`${name}: "drop" is true or absent.`);
-  if (item.drop === true && (copies !== undefined || delayMs !== undefined)) throw new StepError(`${name}: "drop" goes alone: a dropped delivery is neither copied nor delayed.`);
-  if (item.drop === undefined && copies === undefined && delayMs === undefined) throw new StepError(`${name} must be ${SHAPES}, got ${JSON.stringify(item).slice(0, 64)}.`);
+  if (item.drop === true && (copies !== undefined || delayMs !== undefined))
+    throw new StepError(`${name}: "drop" goes alone: a dropped delivery is neither copied nor delayed.`);
+  if (item.drop === undefined && copies === undefined && delayMs === undefined)
+    throw new StepError(`${name} must be ${SHAPES}, got ${JSON.stringify(item).slice(0, 64)}.`);
   const step: DeliveryStepObject = {};
   if (item.drop === true) step.drop = true;
   if (copies !== undefined) step.copies = copies;

@@ -22,7 +22,16 @@ import {
 } from '../limits.js';
 
 /** The failures on the wire, by the names `Prefer: fault=F` and `{"fault": F}` take. */
-export const WIRE_FAULTS = ['reset', 'close', 'close-mid-body', 'garbage', 'truncated', 'hang', 'dribble', 'lost-answer'] as const;
+export const WIRE_FAULTS = [
+  'reset',
+  'close',
+  'close-mid-body',
+  'garbage',
+  'truncated',
+  'hang',
+  'dribble',
+  'lost-answer',
+] as const;
 export type WireFault = (typeof WIRE_FAULTS)[number];
 
 /** A step, as the controls take it and list it and as the journal shows it. */
@@ -53,7 +62,18 @@ export interface InjectedFault {
 /** Why a code's `example` is not one of the document's examples for it ("NAME is not an example of ..."), or undefined. */
 export type ExampleCheck = (code: number, example: string | undefined) => string | undefined;
 
-const STEP_KEYS = new Set(['delayMs', 'code', 'retryAfter', 'example', 'fault', 'bytes', 'intervalMs', 'every', 'probability', 'seed']);
+const STEP_KEYS = new Set([
+  'delayMs',
+  'code',
+  'retryAfter',
+  'example',
+  'fault',
+  'bytes',
+  'intervalMs',
+  'every',
+  'probability',
+  'seed',
+]);
 const STEP_SHAPES = '"normal", {"code": N, "retryAfter": S}, {"fault": F} or {"delayMs": MS}';
 const MAX_SEED = 2 ** 32 - 1;
 
@@ -66,7 +86,11 @@ export class StepError extends Error {}
  * StepError naming the first step that is wrong and why.
  */
 export function parseSteps(body: JsonValue, checkExample: ExampleCheck): FaultStep[] {
-  return parseStepList(body, { shapes: STEP_SHAPES, example: '[{"code": 503, "retryAfter": 1}, "normal"]' }, (item, name) => parseStep(item, name, checkExample));
+  return parseStepList(
+    body,
+    { shapes: STEP_SHAPES, example: '[{"code": 503, "retryAfter": 1}, "normal"]' },
+    (item, name) => parseStep(item, name, checkExample),
+  );
 }
 
 /** How a schedule's steps are written, for the messages: each step's shapes, and an example of a list. */
@@ -80,13 +104,21 @@ export interface StepForms {
  * naming the step): at most MAX_FAULT_STEPS of them, and a repeating step
  * ("every", "probability") only last, as it stays for every later one.
  */
-export function parseStepList<Step extends ScheduledStep>(body: JsonValue, forms: StepForms, parseOne: (item: JsonValue, name: string) => Step): Step[] {
-  if (!Array.isArray(body)) throw new StepError(`Send a JSON array of steps, each ${forms.shapes}; e.g. ${forms.example}.`);
-  if (body.length > MAX_FAULT_STEPS) throw new StepError(`${body.length} steps are more than the ${MAX_FAULT_STEPS} the schedule holds.`);
+export function parseStepList<Step extends ScheduledStep>(
+  body: JsonValue,
+  forms: StepForms,
+  parseOne: (item: JsonValue, name: string) => Step,
+): Step[] {
+  if (!Array.isArray(body))
+    throw new StepError(`Send a JSON array of steps, each ${forms.shapes}; e.g. ${forms.example}.`);
+  if (body.length > MAX_FAULT_STEPS)
+    throw new StepError(`${body.length} steps are more than the ${MAX_FAULT_STEPS} the schedule holds.`);
   const steps = body.map((item, index) => parseOne(item, `step ${index}`));
   const repeating = steps.findIndex(isRepeating);
   if (repeating !== -1 && repeating < steps.length - 1) {
-    throw new StepError(`step ${repeating} repeats ("every" or "probability") and stays for every later request: it must be the last step.`);
+    throw new StepError(
+      `step ${repeating} repeats ("every" or "probability") and stays for every later request: it must be the last step.`,
+    );
   }
   return steps;
 }
@@ -110,8 +142,10 @@ export function stepNumbers(item: JsonObject, name: string): StepNumber {
 export function readRepeat(item: JsonObject, name: string, number: StepNumber, step: Repeating): void {
   const every = number('every', 1, MAX_FAULT_EVERY);
   const probability = number('probability', 0, 1, 'a number');
-  if (every !== undefined && probability !== undefined) throw new StepError(`${name} has both "every" and "probability": a step repeats one way.`);
-  if (item.seed !== undefined && probability === undefined) throw new StepError(`${name}: "seed" goes with "probability".`);
+  if (every !== undefined && probability !== undefined)
+    throw new StepError(`${name} has both "every" and "probability": a step repeats one way.`);
+  if (item.seed !== undefined && probability === undefined)
+    throw new StepError(`${name}: "seed" goes with "probability".`);
   if (every !== undefined) step.every = every;
   if (probability !== undefined) {
     step.probability = probability;
@@ -123,7 +157,10 @@ function parseStep(item: JsonValue, name: string, checkExample: ExampleCheck): F
   if (item === 'normal') return 'normal';
   if (!isObject(item)) throw new StepError(`${name} must be ${STEP_SHAPES}, got ${shortJson(item)}.`);
   for (const key of Object.keys(item)) {
-    if (!STEP_KEYS.has(key)) throw new StepError(`${name} has an unknown property ${JSON.stringify(key)}; a step takes ${[...STEP_KEYS].join(', ')}.`);
+    if (!STEP_KEYS.has(key))
+      throw new StepError(
+        `${name} has an unknown property ${JSON.stringify(key)}; a step takes ${[...STEP_KEYS].join(', ')}.`,
+      );
   }
   const step: StepObject = {};
   const number = stepNumbers(item, name);
@@ -135,14 +172,19 @@ function parseStep(item: JsonValue, name: string, checkExample: ExampleCheck): F
     throw new StepError(`${name}: "fault" must be one of ${WIRE_FAULTS.join(', ')}, got ${shortJson(fault)}.`);
   }
   const example = item.example;
-  if (example !== undefined && typeof example !== 'string') throw new StepError(`${name}: "example" must be the name of an example, got ${shortJson(example)}.`);
-  if (code !== undefined && fault !== undefined) throw new StepError(`${name} has both "code" and "fault": a step is one or the other.`);
-  if (code === undefined && fault === undefined && delayMs === undefined) throw new StepError(`${name} must be ${STEP_SHAPES}, got ${shortJson(item)}.`);
+  if (example !== undefined && typeof example !== 'string')
+    throw new StepError(`${name}: "example" must be the name of an example, got ${shortJson(example)}.`);
+  if (code !== undefined && fault !== undefined)
+    throw new StepError(`${name} has both "code" and "fault": a step is one or the other.`);
+  if (code === undefined && fault === undefined && delayMs === undefined)
+    throw new StepError(`${name} must be ${STEP_SHAPES}, got ${shortJson(item)}.`);
   if (code === undefined && (retryAfter !== undefined || example !== undefined)) {
     throw new StepError(`${name}: "${retryAfter !== undefined ? 'retryAfter' : 'example'}" goes with "code".`);
   }
   if (fault !== 'dribble' && (item.bytes !== undefined || item.intervalMs !== undefined)) {
-    throw new StepError(`${name}: "${item.bytes !== undefined ? 'bytes' : 'intervalMs'}" goes with {"fault": "dribble"}.`);
+    throw new StepError(
+      `${name}: "${item.bytes !== undefined ? 'bytes' : 'intervalMs'}" goes with {"fault": "dribble"}.`,
+    );
   }
   if (code !== undefined) {
     const problem = checkExample(code, example as string | undefined);
@@ -207,14 +249,22 @@ export class FaultSchedule<Step extends ScheduledStep = FaultStep> {
   add(steps: readonly Step[]): void {
     const last = this.steps.at(-1);
     if (steps.length > 0 && last !== undefined && isRepeating(last.step)) {
-      throw new StepError(`The schedule ends with a repeating step ("every" or "probability"), which stays: steps after it would never apply. DELETE ${this.controls} first.`);
+      throw new StepError(
+        `The schedule ends with a repeating step ("every" or "probability"), which stays: steps after it would never apply. DELETE ${this.controls} first.`,
+      );
     }
     if (this.steps.length + steps.length > MAX_FAULT_STEPS) {
-      throw new StepError(`The schedule holds ${this.steps.length} steps: ${steps.length} more would pass the ${MAX_FAULT_STEPS} it holds.`);
+      throw new StepError(
+        `The schedule holds ${this.steps.length} steps: ${steps.length} more would pass the ${MAX_FAULT_STEPS} it holds.`,
+      );
     }
     for (const step of steps) {
       const probability = step === 'normal' ? undefined : step.probability;
-      this.steps.push({ step, seen: 0, draw: probability === undefined ? undefined : mulberry32((step as Repeating).seed ?? 0) });
+      this.steps.push({
+        step,
+        seen: 0,
+        draw: probability === undefined ? undefined : mulberry32((step as Repeating).seed ?? 0),
+      });
     }
   }
 
@@ -238,7 +288,10 @@ export class FaultSchedule<Step extends ScheduledStep = FaultStep> {
       return step;
     }
     head.seen++;
-    const hit = (step as Repeating).every !== undefined ? head.seen % (step as Repeating).every! === 0 : head.draw!() < (step as Repeating).probability!;
+    const hit =
+      (step as Repeating).every !== undefined
+        ? head.seen % (step as Repeating).every! === 0
+        : head.draw!() < (step as Repeating).probability!;
     return hit ? step : undefined;
   }
 }

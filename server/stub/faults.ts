@@ -31,7 +31,13 @@ import type { FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHook
 import type { Authenticator } from '../auth.js';
 import { ApiError, ERRORS } from '../errors.js';
 import { MAX_HOLD_MS } from '../limits.js';
-import { mulberry32, type FaultSchedule, type InjectedFault, type StepObject, type WireFault } from './fault-schedule.js';
+import {
+  mulberry32,
+  type FaultSchedule,
+  type InjectedFault,
+  type StepObject,
+  type WireFault,
+} from './fault-schedule.js';
 import { busy, holderOf, type Hold, type HeldAnswers } from './hold.js';
 import type { Journal, PendingEntry } from './journal.js';
 import { preferenceApplied, sendForced, type CodeAnswers, type PreferenceResolver } from './prefer.js';
@@ -58,7 +64,9 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * whole length and sends the first half; truncated sends the first half as
  * the whole body.
  */
-export const FAULT_TEXT = Buffer.from('{"name":"The stub cut this answer short on purpose (a fault): nothing was stored.","tag":"fault"}');
+export const FAULT_TEXT = Buffer.from(
+  '{"name":"The stub cut this answer short on purpose (a fault): nothing was stored.","tag":"fault"}',
+);
 export const FAULT_HALF = FAULT_TEXT.subarray(0, FAULT_TEXT.length >> 1);
 /**
  * The garbage fault's body: 64 bytes of a fixed pseudo-random sequence (the
@@ -72,12 +80,23 @@ export const GARBAGE = garbageBytes(64);
  */
 export const DRIBBLE_RETRY_AFTER_SECONDS = 1;
 /** The dribble fault's answer: a complete Error record, sent a few bytes at a time. */
-export const DRIBBLE_TEXT = Buffer.from(JSON.stringify({ error: ERRORS.STUB_DRIBBLE.error, message: ERRORS.STUB_DRIBBLE.message }));
+export const DRIBBLE_TEXT = Buffer.from(
+  JSON.stringify({ error: ERRORS.STUB_DRIBBLE.error, message: ERRORS.STUB_DRIBBLE.message }),
+);
 
 /** The header that carries the admin token for `Prefer` when PLANTSTORE_PREFER=admin: `Bearer <admin token>`, as the controls' Authorization. */
 export const PREFER_AUTHORIZATION = 'plantstore-admin-authorization';
 
-export function faultHooks({ resolvePrefer, preferGuard, answers, schedule, held, journal, pending, losing }: FaultContext): {
+export function faultHooks({
+  resolvePrefer,
+  preferGuard,
+  answers,
+  schedule,
+  held,
+  journal,
+  pending,
+  losing,
+}: FaultContext): {
   checkPrefer: onRequestHookHandler;
   injectFault: preHandlerHookHandler;
 } {
@@ -85,7 +104,8 @@ export function faultHooks({ resolvePrefer, preferGuard, answers, schedule, held
     if (request.headers.prefer === undefined) return done();
     try {
       const asked = resolvePrefer(request.headers.prefer);
-      if (asked !== undefined && preferGuard !== undefined) checkPreferGuard(preferGuard, request.headers[PREFER_AUTHORIZATION]);
+      if (asked !== undefined && preferGuard !== undefined)
+        checkPreferGuard(preferGuard, request.headers[PREFER_AUTHORIZATION]);
     } catch (error) {
       return done(error as Error);
     }
@@ -110,7 +130,8 @@ export function faultHooks({ resolvePrefer, preferGuard, answers, schedule, held
     if (request.headers.prefer === undefined && schedule.size === 0) return done();
     // A request whose Prefer asks something of the stub gets that, and takes no step.
     const asked = request.headers.prefer === undefined ? undefined : resolvePrefer(request.headers.prefer); // checked on the request already: it does not throw
-    const injected: InjectedFault | undefined = asked !== undefined ? { from: 'prefer', step: asked } : scheduled(schedule);
+    const injected: InjectedFault | undefined =
+      asked !== undefined ? { from: 'prefer', step: asked } : scheduled(schedule);
     if (injected === undefined) return done();
     const entry = journalFault(request, injected);
     const { step } = injected;
@@ -154,17 +175,31 @@ interface ApplyContext {
 
 type Done = (error?: Error) => void;
 
-function applyStep(request: FastifyRequest, reply: FastifyReply, done: Done, step: StepObject, injected: InjectedFault, context: ApplyContext): void {
+function applyStep(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: Done,
+  step: StepObject,
+  injected: InjectedFault,
+  context: ApplyContext,
+): void {
   if (step.code !== undefined) return void sendForced(reply, context.answers.answer(step, injected));
   // RFC 7240 §3: an answer that is sent says which preferences it honoured.
   // A lost answer is not sent; an answer lost-answer lets through (nothing
   // was stored: a retry's duplicate) did not honour it.
-  if (injected.from === 'prefer' && step.fault !== 'lost-answer') reply.header('preference-applied', preferenceApplied(step));
+  if (injected.from === 'prefer' && step.fault !== 'lost-answer')
+    reply.header('preference-applied', preferenceApplied(step));
   if (step.fault === undefined) return done(); // a delay alone: then the normal answer
   WIRE[step.fault](request, reply, done, step, context);
 }
 
-type WireAction = (request: FastifyRequest, reply: FastifyReply, done: Done, step: StepObject, context: ApplyContext) => void;
+type WireAction = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: Done,
+  step: StepObject,
+  context: ApplyContext,
+) => void;
 
 const WIRE: Record<WireFault, WireAction> = {
   reset(request, reply) {
@@ -232,7 +267,10 @@ function dropConnection(request: FastifyRequest, reply: FastifyReply, fault: Wir
   const how = fault === 'reset' || fault === 'lost-answer' ? 'was reset' : 'closed';
   // Failed at once, not on the next tick as destroy(error) would: lost-answer
   // drops its answer from the onSend hook, which then lets the answer end.
-  reply.raw.emit('error', new Error(`the stub's fault ${fault}: the connection ${how} (app.inject() has no socket to fail)`));
+  reply.raw.emit(
+    'error',
+    new Error(`the stub's fault ${fault}: the connection ${how} (app.inject() has no socket to fail)`),
+  );
   reply.raw.destroy();
 }
 

@@ -22,7 +22,13 @@ import type { FastifyPluginCallback, FastifyRequest, preValidationHookHandler } 
 import { createAuthenticator } from '../auth.js';
 import type { CreateRule } from '../create.js';
 import { ApiError } from '../errors.js';
-import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, MAX_DELAY_MS, MAX_WAITING_ANSWERS, MAX_WAITING_PER_CREDENTIAL } from '../limits.js';
+import {
+  DEFAULT_JOURNAL_BYTES,
+  DEFAULT_JOURNAL_SIZE,
+  MAX_DELAY_MS,
+  MAX_WAITING_ANSWERS,
+  MAX_WAITING_PER_CREDENTIAL,
+} from '../limits.js';
 import type { StubStages } from '../pipeline.js';
 import { RESERVED_PREFIX } from '../routes.js';
 import type { PlantStore } from '../store.js';
@@ -47,7 +53,7 @@ export interface StubOptions {
   allowedHosts?: readonly string[] | '*';
   /** A Prefer that asks for a code, a fault or a delay needs the controls' token (PLANTSTORE_PREFER=admin); requires controlsToken. */
   preferNeedsControlsToken?: boolean;
-    /** Most entries the journal keeps (requests and webhook delivery attempts; the oldest go first); 0 keeps none. */
+  /** Most entries the journal keeps (requests and webhook delivery attempts; the oldest go first); 0 keeps none. */
   journalSize?: number;
   /** Most bytes the journal's entries take together (the oldest go first); DEFAULT_JOURNAL_BYTES unless given. */
   journalBytes?: number;
@@ -87,12 +93,17 @@ export interface Stub {
 /** The stub, for buildApp; throws a RangeError for a delay out of bounds, or a Prefer guard without a token. */
 export function stub(options: StubOptions, context: StubContext): Stub {
   const controls = options.controls ?? true;
-  if (options.preferNeedsControlsToken && options.controlsToken === undefined) throw new RangeError('preferNeedsControlsToken needs a controlsToken');
+  if (options.preferNeedsControlsToken && options.controlsToken === undefined)
+    throw new RangeError('preferNeedsControlsToken needs a controlsToken');
   const startDelayMs = checkedDelay(options.delayMs ?? 0);
   const delay: DelaySetting = { ms: startDelayMs };
   // With the controls off and no delay: nothing at all, so the hot path carries none of the stub.
   if (!controls && delay.ms === 0) return { plugin: asPlugin((_app, _options, done) => done()), stagesFor: () => ({}) };
-  const journal = new Journal(controls ? (options.journalSize ?? DEFAULT_JOURNAL_SIZE) : 0, options.journalBytes ?? DEFAULT_JOURNAL_BYTES, context.secrets ?? []);
+  const journal = new Journal(
+    controls ? (options.journalSize ?? DEFAULT_JOURNAL_SIZE) : 0,
+    options.journalBytes ?? DEFAULT_JOURNAL_BYTES,
+    context.secrets ?? [],
+  );
   // Held answers end early when the server closes, so that `docker stop`
   // answers the requests in flight at once instead of waiting out their
   // delay, and a hang holds no shutdown.
@@ -106,11 +117,23 @@ export function stub(options: StubOptions, context: StubContext): Stub {
   // The create operation's answers check a scheduled step's example (the controls).
   const answers = controls ? codeAnswers(context.contract) : undefined;
   const schedule = new FaultSchedule();
-  const preferGuard = options.preferNeedsControlsToken && options.controlsToken !== undefined ? createAuthenticator([options.controlsToken]) : undefined;
+  const preferGuard =
+    options.preferNeedsControlsToken && options.controlsToken !== undefined
+      ? createAuthenticator([options.controlsToken])
+      : undefined;
   const stagesFor = (operation: DeclaredOperation): StubStages => {
     if (!controls) return { delay: delayStage };
     const own = codeAnswers(operation);
-    const { checkPrefer, injectFault } = faultHooks({ resolvePrefer: preferenceResolver(operation, own), preferGuard, answers: own, schedule, held, journal, pending, losing });
+    const { checkPrefer, injectFault } = faultHooks({
+      resolvePrefer: preferenceResolver(operation, own),
+      preferGuard,
+      answers: own,
+      schedule,
+      held,
+      journal,
+      pending,
+      losing,
+    });
     return { prefer: checkPrefer, delay: delayStage, fault: injectFault };
   };
   const plugin: FastifyPluginCallback = (app, _options, done) => {
@@ -132,8 +155,20 @@ export function stub(options: StubOptions, context: StubContext): Stub {
       next(null, payload);
     });
     if (answers !== undefined) {
-      const webhooks = context.deliveries === undefined ? undefined : controlWebhooks(context.deliveries, (info, fault) => journal.recordDelivery(info, fault));
-      registerControls(app, { token: options.controlsToken, allowedHosts: options.allowedHosts ?? [], journal, delay, startDelayMs, faults: { schedule, checkExample: answers.checkExample }, webhooks, ...context });
+      const webhooks =
+        context.deliveries === undefined
+          ? undefined
+          : controlWebhooks(context.deliveries, (info, fault) => journal.recordDelivery(info, fault));
+      registerControls(app, {
+        token: options.controlsToken,
+        allowedHosts: options.allowedHosts ?? [],
+        journal,
+        delay,
+        startDelayMs,
+        faults: { schedule, checkExample: answers.checkExample },
+        webhooks,
+        ...context,
+      });
     }
     done();
   };
@@ -146,7 +181,10 @@ export function stub(options: StubOptions, context: StubContext): Stub {
  * plugin's own.
  */
 function asPlugin(plugin: FastifyPluginCallback): FastifyPluginCallback {
-  return Object.assign(plugin, { [Symbol.for('skip-override')]: true, [Symbol.for('fastify.display-name')]: 'plantstore-stub' });
+  return Object.assign(plugin, {
+    [Symbol.for('skip-override')]: true,
+    [Symbol.for('fastify.display-name')]: 'plantstore-stub',
+  });
 }
 
 interface DelayContext {
@@ -180,6 +218,7 @@ function delayHook({ delay, held, journal, pending }: DelayContext): preValidati
 }
 
 function checkedDelay(ms: number): number {
-  if (!Number.isInteger(ms) || ms < 0 || ms > MAX_DELAY_MS) throw new RangeError(`delayMs must be a whole number from 0 to ${MAX_DELAY_MS}`);
+  if (!Number.isInteger(ms) || ms < 0 || ms > MAX_DELAY_MS)
+    throw new RangeError(`delayMs must be a whole number from 0 to ${MAX_DELAY_MS}`);
   return ms;
 }

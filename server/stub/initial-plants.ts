@@ -31,7 +31,9 @@ export function readInitialPlantsFile(file: string, variable = 'PLANTSTORE_PLANT
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new InitialPlantsError(`${source} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new InitialPlantsError(
+      `${source} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   let plants: JsonValue;
   try {

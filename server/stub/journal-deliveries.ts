@@ -26,10 +26,28 @@ export interface DeliverySlot {
  * request does (`requestBytes`: its body as kept, its URL and headers), and
  * the names it carries besides.
  */
-export function deliverySlot(seq: number, info: AttemptInfo, fault: unknown, requestBytes: (url: string, headers: Record<string, string>, body: Buffer) => number): DeliverySlot {
+export function deliverySlot(
+  seq: number,
+  info: AttemptInfo,
+  fault: unknown,
+  requestBytes: (url: string, headers: Record<string, string>, body: Buffer) => number,
+): DeliverySlot {
   const body = info.body.length > JOURNAL_BODY_LIMIT ? info.body.subarray(0, JOURNAL_BODY_LIMIT) : info.body;
-  const bytes = requestBytes(info.url, info.headers, body) + 2 * (info.webhook.length + info.delivery.length + (JSON.stringify(fault)?.length ?? 0));
-  return { kind: 'delivery', seq, time: Date.now(), info, body, status: null, error: null, outcome: null, fault, bytes };
+  const bytes =
+    requestBytes(info.url, info.headers, body) +
+    2 * (info.webhook.length + info.delivery.length + (JSON.stringify(fault)?.length ?? 0));
+  return {
+    kind: 'delivery',
+    seq,
+    time: Date.now(),
+    info,
+    body,
+    status: null,
+    error: null,
+    outcome: null,
+    fault,
+    bytes,
+  };
 }
 
 /** A webhook delivery attempt (docs/stub.md, "Deliveries in the journal"): what was sent (AttemptInfo), and what became of it. */

@@ -147,7 +147,14 @@ export class Journal {
       entries.push(present(slot, this.secrets));
     }
     const last = entries.at(-1);
-    return { size: this.capacity, maxBytes: this.maxBytes, bytes: this.used, total: this.seq, entries, next: index < this.slots.length && last ? last.seq : null };
+    return {
+      size: this.capacity,
+      maxBytes: this.maxBytes,
+      bytes: this.used,
+      total: this.seq,
+      entries,
+      next: index < this.slots.length && last ? last.seq : null,
+    };
   }
 
   clear(): number {
@@ -158,13 +165,20 @@ export class Journal {
     return cleared;
   }
 
-  private add(request: FastifyRequest, status: number | null, fault: InjectedFault | null = null): RequestSlot | undefined {
+  private add(
+    request: FastifyRequest,
+    status: number | null,
+    fault: InjectedFault | null = null,
+  ): RequestSlot | undefined {
     this.seq++;
     if (this.capacity === 0) return undefined;
     const received = request.rawBody;
     // A large body is copied down to the limit, so the journal never holds a
     // whole megabyte-sized upload per entry.
-    const body = received !== null && received.length > JOURNAL_BODY_LIMIT ? Buffer.from(received.subarray(0, JOURNAL_BODY_LIMIT)) : received;
+    const body =
+      received !== null && received.length > JOURNAL_BODY_LIMIT
+        ? Buffer.from(received.subarray(0, JOURNAL_BODY_LIMIT))
+        : received;
     const slot: RequestSlot = {
       kind: 'request',
       seq: this.seq,

@@ -13,9 +13,22 @@ import type { FastifyReply } from 'fastify';
 import { TOKEN } from '../../lib/http-syntax.js';
 import { REALM } from '../auth.js';
 import { ApiError } from '../errors.js';
-import { MAX_DELAY_MS, MAX_DRIBBLE_BYTES, MAX_DRIBBLE_INTERVAL_MS, MAX_RETRY_AFTER_SECONDS, DEFAULT_DRIBBLE_BYTES, DEFAULT_DRIBBLE_INTERVAL_MS } from '../limits.js';
+import {
+  MAX_DELAY_MS,
+  MAX_DRIBBLE_BYTES,
+  MAX_DRIBBLE_INTERVAL_MS,
+  MAX_RETRY_AFTER_SECONDS,
+  DEFAULT_DRIBBLE_BYTES,
+  DEFAULT_DRIBBLE_INTERVAL_MS,
+} from '../limits.js';
 import type { OperationContract } from '../validation.js';
-import { WIRE_FAULTS, type ExampleCheck, type InjectedFault, type StepObject, type WireFault } from './fault-schedule.js';
+import {
+  WIRE_FAULTS,
+  type ExampleCheck,
+  type InjectedFault,
+  type StepObject,
+  type WireFault,
+} from './fault-schedule.js';
 
 /**
  * Resolves a Prefer header; throws an ApiError for a malformed header or a
@@ -33,7 +46,11 @@ const WORD = `(?:${TCHARS}|"(?:[^"\\\\]|\\\\.)*")`;
 const PARAMETER = `${TCHARS}(?:[ \\t]*=[ \\t]*${WORD})?`;
 const PREFERENCE = new RegExp(`^(${TCHARS})(?:[ \\t]*=[ \\t]*(${WORD}))?((?:[ \\t]*;(?:[ \\t]*${PARAMETER})?)*)$`);
 
-type ResponseContent = { schema?: Record<string, unknown>; example?: unknown; examples?: Record<string, { value?: unknown }> };
+type ResponseContent = {
+  schema?: Record<string, unknown>;
+  example?: unknown;
+  examples?: Record<string, { value?: unknown }>;
+};
 
 /** The statuses the operation declares, and the answers a step's `code` gets (read from the OpenAPI document, not listed here). */
 export interface CodeAnswers {
@@ -75,7 +92,8 @@ export function codeAnswers(contract: DeclaredOperation): CodeAnswers {
   const method = contract.method.toUpperCase();
   const declared = Object.keys(responses).filter((status) => /^[1-5]\d\d$/.test(status));
   const success = declared.find((status) => status.startsWith('2'));
-  const examplesOf = (code: string) => ((responses[code]?.content?.['application/json'] as ResponseContent | undefined)?.examples ?? {});
+  const examplesOf = (code: string) =>
+    (responses[code]?.content?.['application/json'] as ResponseContent | undefined)?.examples ?? {};
   // Own properties only: `example=__proto__` or `example=constructor` must not resolve through Object.prototype.
   return {
     declared,
@@ -90,7 +108,10 @@ export function codeAnswers(contract: DeclaredOperation): CodeAnswers {
       const code = String(status);
       const content = responses[code]?.content?.['application/json'] as ResponseContent | undefined;
       const examples = content?.examples ?? {};
-      const example = step.example !== undefined ? examples[step.example]?.value : (content?.example ?? Object.values(examples)[0]?.value);
+      const example =
+        step.example !== undefined
+          ? examples[step.example]?.value
+          : (content?.example ?? Object.values(examples)[0]?.value);
       const body = example ?? {
         // No example in the document (or an undeclared status): an Error record of our own.
         error: status * 100 + 99,
@@ -108,7 +129,10 @@ export function codeAnswers(contract: DeclaredOperation): CodeAnswers {
 }
 
 /** A resolver for the operation's Prefer header. */
-export function preferenceResolver(contract: DeclaredOperation, answers: CodeAnswers = codeAnswers(contract)): PreferenceResolver {
+export function preferenceResolver(
+  contract: DeclaredOperation,
+  answers: CodeAnswers = codeAnswers(contract),
+): PreferenceResolver {
   const { declared, success } = answers;
   const refuse = (message: string) => new ApiError('PREFER_MALFORMED', message);
   return (header) => {
@@ -118,8 +142,10 @@ export function preferenceResolver(contract: DeclaredOperation, answers: CodeAns
     const step: StepObject = {};
     if (preferences.has('code')) {
       const code = preferences.get('code') ?? '';
-      if (!/^\d{3}$/.test(code)) throw refuse(`Prefer: code must be a three-digit HTTP status, got ${JSON.stringify(code)}.`);
-      if (preferences.has('fault')) throw refuse('Prefer: code and fault do not go together: a request gets one or the other.');
+      if (!/^\d{3}$/.test(code))
+        throw refuse(`Prefer: code must be a three-digit HTTP status, got ${JSON.stringify(code)}.`);
+      if (preferences.has('fault'))
+        throw refuse('Prefer: code and fault do not go together: a request gets one or the other.');
       const status = Number(code);
       if (!declared.includes(code) && (status < 400 || status > 599)) {
         throw new ApiError(
@@ -136,7 +162,8 @@ export function preferenceResolver(contract: DeclaredOperation, answers: CodeAns
       }
       const retryAfter = wholeNumber(preferences, 'retry-after', 0, MAX_RETRY_AFTER_SECONDS, 'seconds');
       if (retryAfter !== undefined) {
-        if (status < 400) throw refuse(`Prefer: retry-after goes with an error status (code=400 to 599), not code=${code}.`);
+        if (status < 400)
+          throw refuse(`Prefer: retry-after goes with an error status (code=400 to 599), not code=${code}.`);
         step.retryAfter = retryAfter;
       }
     } else if (preferences.has('retry-after')) {
@@ -144,14 +171,17 @@ export function preferenceResolver(contract: DeclaredOperation, answers: CodeAns
     }
     if (preferences.has('fault')) {
       const fault = preferences.get('fault') ?? '';
-      if (!(WIRE_FAULTS as readonly string[]).includes(fault)) throw refuse(`Prefer: fault must be one of ${WIRE_FAULTS.join(', ')}, got ${JSON.stringify(fault)}.`);
+      if (!(WIRE_FAULTS as readonly string[]).includes(fault))
+        throw refuse(`Prefer: fault must be one of ${WIRE_FAULTS.join(', ')}, got ${JSON.stringify(fault)}.`);
       step.fault = fault as WireFault;
     }
     if (step.fault === 'dribble') {
       step.bytes = wholeNumber(preferences, 'bytes', 1, MAX_DRIBBLE_BYTES, 'bytes') ?? DEFAULT_DRIBBLE_BYTES;
-      step.intervalMs = wholeNumber(preferences, 'interval', 1, MAX_DRIBBLE_INTERVAL_MS, 'milliseconds') ?? DEFAULT_DRIBBLE_INTERVAL_MS;
+      step.intervalMs =
+        wholeNumber(preferences, 'interval', 1, MAX_DRIBBLE_INTERVAL_MS, 'milliseconds') ?? DEFAULT_DRIBBLE_INTERVAL_MS;
     } else {
-      for (const name of ['bytes', 'interval']) if (preferences.has(name)) throw refuse(`Prefer: ${name} goes with fault=dribble.`);
+      for (const name of ['bytes', 'interval'])
+        if (preferences.has(name)) throw refuse(`Prefer: ${name} goes with fault=dribble.`);
     }
     const delay = wholeNumber(preferences, 'delay', 0, MAX_DELAY_MS, 'milliseconds');
     if (delay !== undefined) step.delayMs = delay;
@@ -160,12 +190,21 @@ export function preferenceResolver(contract: DeclaredOperation, answers: CodeAns
 }
 
 /** A preference's value as a whole number from min to max; undefined when absent; a 400 when it is anything else. */
-function wholeNumber(preferences: Map<string, string | undefined>, name: string, min: number, max: number, unit: string): number | undefined {
+function wholeNumber(
+  preferences: Map<string, string | undefined>,
+  name: string,
+  min: number,
+  max: number,
+  unit: string,
+): number | undefined {
   if (!preferences.has(name)) return undefined;
   const raw = preferences.get(name) ?? '';
   const value = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(value >= min && value <= max)) {
-    throw new ApiError('PREFER_MALFORMED', `Prefer: ${name} must be a whole number of ${unit} from ${min} to ${max}, got ${JSON.stringify(raw)}.`);
+    throw new ApiError(
+      'PREFER_MALFORMED',
+      `Prefer: ${name} must be a whole number of ${unit} from ${min} to ${max}, got ${JSON.stringify(raw)}.`,
+    );
   }
   return value;
 }
@@ -193,7 +232,10 @@ export function parsePrefer(header: string): Map<string, string | undefined> {
     if (trimmed === '') continue; // RFC 9110 §5.6.1: empty list elements are allowed
     const match = PREFERENCE.exec(trimmed);
     if (match === null) {
-      throw new ApiError('PREFER_MALFORMED', `Malformed Prefer header: ${JSON.stringify(trimmed)} is not a preference (RFC 7240 §2).`);
+      throw new ApiError(
+        'PREFER_MALFORMED',
+        `Malformed Prefer header: ${JSON.stringify(trimmed)} is not a preference (RFC 7240 §2).`,
+      );
     }
     const name = (match[1] as string).toLowerCase();
     const raw = match[2];
@@ -201,7 +243,8 @@ export function parsePrefer(header: string): Map<string, string | undefined> {
     // RFC 7240 §2: with a repeated preference, the first one counts.
     if (!preferences.has(name)) preferences.set(name, value);
   }
-  if (preferences.size === 0) throw new ApiError('PREFER_MALFORMED', 'Malformed Prefer header: it names no preference (RFC 7240 §2).');
+  if (preferences.size === 0)
+    throw new ApiError('PREFER_MALFORMED', 'Malformed Prefer header: it names no preference (RFC 7240 §2).');
   return preferences;
 }
 

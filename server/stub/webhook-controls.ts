@@ -33,14 +33,24 @@ export function controlWebhooks(deliveries: Deliveries, record: DeliveryObserver
   return { deliveries, schedule };
 }
 
-export function registerWebhookControls(app: FastifyInstance, onRequest: onRequestHookHandler, jsonBody: (request: FastifyRequest) => ParsedBody, { deliveries, schedule }: WebhookControl): void {
+export function registerWebhookControls(
+  app: FastifyInstance,
+  onRequest: onRequestHookHandler,
+  jsonBody: (request: FastifyRequest) => ParsedBody,
+  { deliveries, schedule }: WebhookControl,
+): void {
   const invalid = (message: string) => new ApiError('STUB_INVALID_REQUEST', message);
   app.get(WEBHOOKS_CONTROL, { onRequest }, async () => view(deliveries));
   app.put(WEBHOOKS_CONTROL, { onRequest }, async (request) => {
     const { value } = jsonBody(request);
-    const receivers = value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof NonIntegralNumber) ? value.receivers : undefined;
+    const receivers =
+      value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof NonIntegralNumber)
+        ? value.receivers
+        : undefined;
     if (!Array.isArray(receivers) || !receivers.every((url) => typeof url === 'string')) {
-      throw invalid('Send {"receivers": ["http://host:port/path", ...]}: the receivers webhooks are sent to from now on ([] for none).');
+      throw invalid(
+        'Send {"receivers": ["http://host:port/path", ...]}: the receivers webhooks are sent to from now on ([] for none).',
+      );
     }
     try {
       deliveries.receivers = receiverList(receivers as string[]);
@@ -63,7 +73,10 @@ export function registerWebhookControls(app: FastifyInstance, onRequest: onReque
 }
 
 /** For POST /__admin/reset: the deliveries pending cancelled (they belong to the test before), the schedule cleared, the receivers back to the environment's. */
-export function resetWebhooks({ deliveries, schedule }: WebhookControl): { webhookFaultsCleared: number; deliveriesCancelled: number } {
+export function resetWebhooks({ deliveries, schedule }: WebhookControl): {
+  webhookFaultsCleared: number;
+  deliveriesCancelled: number;
+} {
   deliveries.receivers = deliveries.initialReceivers;
   return { webhookFaultsCleared: schedule.clear(), deliveriesCancelled: deliveries.cancelAll() };
 }
@@ -72,7 +85,13 @@ function view(deliveries: Deliveries) {
   const { attempts, backoffMs, timeoutMs, deadlineMs, queueSize } = deliveries.settings;
   return {
     receivers: deliveries.receivers.map(redactTarget),
-    webhooks: deliveries.declarations.map(({ name, method, event, reason, mediaType }) => ({ name, method, event: event ?? null, reason, mediaType: mediaType ?? null })),
+    webhooks: deliveries.declarations.map(({ name, method, event, reason, mediaType }) => ({
+      name,
+      method,
+      event: event ?? null,
+      reason,
+      mediaType: mediaType ?? null,
+    })),
     pending: deliveries.pendingCount,
     settings: { attempts, backoffMs, timeoutMs, deadlineMs, queueSize },
   };

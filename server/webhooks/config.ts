@@ -51,14 +51,20 @@ function ties(raw: string | undefined): WebhookTies | undefined {
   const tied = new Map<string, WebhookEvent | 'none'>();
   if (value === 'none') return tied;
   const events = [...WEBHOOK_EVENTS, 'none'];
-  for (const pair of value.split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+  for (const pair of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')) {
     const equals = pair.lastIndexOf('=');
     const name = pair.slice(0, equals).trim();
     const event = pair.slice(equals + 1).trim();
     if (equals <= 0 || !events.includes(event)) {
-      throw new ConfigError(`PLANTSTORE_WEBHOOK_EVENTS is a comma-separated list of NAME=EVENT (EVENT one of ${events.join(', ')}), or none; got ${JSON.stringify(pair)}`);
+      throw new ConfigError(
+        `PLANTSTORE_WEBHOOK_EVENTS is a comma-separated list of NAME=EVENT (EVENT one of ${events.join(', ')}), or none; got ${JSON.stringify(pair)}`,
+      );
     }
-    if (tied.has(name)) throw new ConfigError(`PLANTSTORE_WEBHOOK_EVENTS names the webhook ${JSON.stringify(name)} twice`);
+    if (tied.has(name))
+      throw new ConfigError(`PLANTSTORE_WEBHOOK_EVENTS names the webhook ${JSON.stringify(name)} twice`);
     tied.set(name, event as WebhookEvent | 'none');
   }
   return tied;

@@ -16,7 +16,13 @@
 // is tied to no event is sent never, and named at start-up with the reason.
 import { isDeepStrictEqual } from 'node:util';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
-import { HTTP_METHODS, resolveReference, type OpenApiDocument, type OperationObject, type PathItemObject } from '../../spec/openapi.js';
+import {
+  HTTP_METHODS,
+  resolveReference,
+  type OpenApiDocument,
+  type OperationObject,
+  type PathItemObject,
+} from '../../spec/openapi.js';
 import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
 import { describeViolation, schemaValidators } from '../../spec/validator.js';
 import type { PlantChangeEvent } from '../changes.js';
@@ -63,12 +69,20 @@ const EVENT_WORDS: Record<WebhookEvent, RegExp> = {
 };
 
 /** Each operation of each webhook of the document, with its event; throws a ConfigError-like Error (from `refuse`) for a tie naming no webhook. */
-export function readWebhooks(document: OpenApiDocument, contract: OperationContract, ties: WebhookTies | undefined, refuse: (message: string) => Error): WebhookDeclaration[] {
+export function readWebhooks(
+  document: OpenApiDocument,
+  contract: OperationContract,
+  ties: WebhookTies | undefined,
+  refuse: (message: string) => Error,
+): WebhookDeclaration[] {
   const webhooks = (document as { webhooks?: unknown }).webhooks;
   const declarations: WebhookDeclaration[] = [];
   if (ties !== undefined) {
     for (const name of ties.keys()) {
-      if (!isSchemaObject(webhooks) || !(name in webhooks)) throw refuse(`PLANTSTORE_WEBHOOK_EVENTS names the webhook ${JSON.stringify(name)}, which the document does not declare`);
+      if (!isSchemaObject(webhooks) || !(name in webhooks))
+        throw refuse(
+          `PLANTSTORE_WEBHOOK_EVENTS names the webhook ${JSON.stringify(name)}, which the document does not declare`,
+        );
     }
   }
   if (!isSchemaObject(webhooks)) return declarations;
@@ -83,7 +97,11 @@ export function readWebhooks(document: OpenApiDocument, contract: OperationContr
     return (body: unknown) => check(body).map((violation) => describeViolation(violation));
   };
   for (const [name, raw] of Object.entries(webhooks)) {
-    const { value: item, pointer: itemPointer } = resolveReference(document, raw as PathItemObject, childPointer('#/webhooks', name));
+    const { value: item, pointer: itemPointer } = resolveReference(
+      document,
+      raw as PathItemObject,
+      childPointer('#/webhooks', name),
+    );
     for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (!isSchemaObject(operation)) continue;
@@ -91,10 +109,18 @@ export function readWebhooks(document: OpenApiDocument, contract: OperationContr
       const body = jsonBody(document, operation, pointer);
       const sameSchema = body.schema !== undefined && isSameSchema(body.schema, createSchema);
       const plantBody = body.schema !== undefined && isSameSchema(body.schema, plantSchema);
-      const tie = ties === undefined ? inferEvent(name, operation, { noun, createBody: sameSchema, plantBody }) : chosen(ties.get(name));
+      const tie =
+        ties === undefined
+          ? inferEvent(name, operation, { noun, createBody: sameSchema, plantBody })
+          : chosen(ties.get(name));
       const untied = body.problem ?? (tie.event === undefined ? tie.reason : undefined);
       // Compiled now: a schema the server cannot check stops the start, not a delivery.
-      const validate = untied !== undefined ? () => [untied] : sameSchema ? (value: unknown) => contract.validateRequestBody(value as JsonValue) : compiledCheck(body.schema!);
+      const validate =
+        untied !== undefined
+          ? () => [untied]
+          : sameSchema
+            ? (value: unknown) => contract.validateRequestBody(value as JsonValue)
+            : compiledCheck(body.schema!);
       declarations.push({
         name,
         method: method.toUpperCase(),
@@ -111,7 +137,8 @@ export function readWebhooks(document: OpenApiDocument, contract: OperationContr
 
 /** The switch's tie for one webhook: its event, or none (named or not, it is then not sent). */
 function chosen(tie: WebhookEvent | 'none' | undefined): { event: WebhookEvent | undefined; reason: string } {
-  if (tie === undefined || tie === 'none') return { event: undefined, reason: 'PLANTSTORE_WEBHOOK_EVENTS ties it to no event' };
+  if (tie === undefined || tie === 'none')
+    return { event: undefined, reason: 'PLANTSTORE_WEBHOOK_EVENTS ties it to no event' };
   return { event: tie, reason: `PLANTSTORE_WEBHOOK_EVENTS ties it to ${tie}` };
 }
 
@@ -125,8 +152,17 @@ interface InferenceContext {
 }
 
 /** The event a webhook operation describes, read from its words and its body (see the top of this file), with the reason in words. */
-export function inferEvent(name: string, operation: Pick<OperationObject, 'operationId'> & { summary?: unknown; description?: unknown }, context: InferenceContext): { event: WebhookEvent | undefined; reason: string } {
-  const fields: Array<[string, unknown]> = [['name', name], ['summary', operation.summary], ['description', operation.description], ['operationId', operation.operationId]];
+export function inferEvent(
+  name: string,
+  operation: Pick<OperationObject, 'operationId'> & { summary?: unknown; description?: unknown },
+  context: InferenceContext,
+): { event: WebhookEvent | undefined; reason: string } {
+  const fields: Array<[string, unknown]> = [
+    ['name', name],
+    ['summary', operation.summary],
+    ['description', operation.description],
+    ['operationId', operation.operationId],
+  ];
   const said = new Map<WebhookEvent, string[]>();
   let aboutPlant = context.createBody || context.plantBody;
   for (const [field, text] of fields) {
@@ -142,13 +178,30 @@ export function inferEvent(name: string, operation: Pick<OperationObject, 'opera
   const named = [...said.keys()];
   if (named.length === 1 && aboutPlant) {
     const type = named[0]!;
-    return { event: type, reason: [`its words say ${type}: ${said.get(type)!.join(', ')}`, body].filter(Boolean).join('; ') };
+    return {
+      event: type,
+      reason: [`its words say ${type}: ${said.get(type)!.join(', ')}`, body].filter(Boolean).join('; '),
+    };
   }
   if (context.createBody && (named.length === 0 || named.includes('created'))) {
-    return { event: 'created', reason: named.length === 0 ? `${body}, and its words name no event` : `${body}, and its words name several events (${named.join(', ')})` };
+    return {
+      event: 'created',
+      reason:
+        named.length === 0
+          ? `${body}, and its words name no event`
+          : `${body}, and its words name several events (${named.join(', ')})`,
+    };
   }
-  if (named.length === 0) return { event: undefined, reason: `its words name no event (created: "new", "added", ...; updated; deleted) and its body is not the create operation's request body` };
-  if (!aboutPlant) return { event: undefined, reason: `its words name ${named.join(', ')} but not the ${context.noun}, and its body is neither the create operation's request body nor the ${context.noun}` };
+  if (named.length === 0)
+    return {
+      event: undefined,
+      reason: `its words name no event (created: "new", "added", ...; updated; deleted) and its body is not the create operation's request body`,
+    };
+  if (!aboutPlant)
+    return {
+      event: undefined,
+      reason: `its words name ${named.join(', ')} but not the ${context.noun}, and its body is neither the create operation's request body nor the ${context.noun}`,
+    };
   return { event: undefined, reason: `its words name several events (${named.join(', ')})` };
 }
 
@@ -163,7 +216,11 @@ function wordsOf(text: string): string[] {
 
 /** The plant's noun, from the collection path: its last literal segment in the singular (/plants: plant). */
 function resourceNoun(path: string): string {
-  const segment = path.split('/').filter((part) => part !== '' && !part.startsWith('{')).at(-1) ?? 'plant';
+  const segment =
+    path
+      .split('/')
+      .filter((part) => part !== '' && !part.startsWith('{'))
+      .at(-1) ?? 'plant';
   const word = wordsOf(segment).at(-1) ?? 'plant';
   return word.endsWith('s') ? word.slice(0, -1) : word;
 }
@@ -171,15 +228,29 @@ function resourceNoun(path: string): string {
 type Located = { value: unknown; pointer: string };
 
 /** The JSON body a webhook operation declares: its media type and schema, or why the server cannot send it. */
-function jsonBody(document: OpenApiDocument, operation: OperationObject, pointer: string): { mediaType?: string; schema?: Located; problem?: string } {
+function jsonBody(
+  document: OpenApiDocument,
+  operation: OperationObject,
+  pointer: string,
+): { mediaType?: string; schema?: Located; problem?: string } {
   if (operation.requestBody === undefined) return { problem: 'it declares no request body' };
-  const { value: requestBody, pointer: bodyPointer } = resolveReference(document, operation.requestBody, childPointer(pointer, 'requestBody'));
+  const { value: requestBody, pointer: bodyPointer } = resolveReference(
+    document,
+    operation.requestBody,
+    childPointer(pointer, 'requestBody'),
+  );
   const content = isSchemaObject(requestBody.content) ? requestBody.content : {};
   const mediaType = Object.keys(content).find((type) => isJsonMediaType(type));
-  if (mediaType === undefined) return { problem: `it declares no JSON body (${Object.keys(content).join(', ') || 'no media type'}): the server sends JSON` };
+  if (mediaType === undefined)
+    return {
+      problem: `it declares no JSON body (${Object.keys(content).join(', ') || 'no media type'}): the server sends JSON`,
+    };
   const schema = content[mediaType]?.schema;
   if (schema === undefined) return { mediaType, problem: `its body (${mediaType}) has no schema` };
-  return { mediaType, schema: resolveReference(document, schema, childPointer(bodyPointer, 'content', mediaType, 'schema')) };
+  return {
+    mediaType,
+    schema: resolveReference(document, schema, childPointer(bodyPointer, 'content', mediaType, 'schema')),
+  };
 }
 
 function isJsonMediaType(type: string): boolean {

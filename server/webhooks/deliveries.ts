@@ -96,11 +96,17 @@ export class Deliveries {
     readonly declarations: readonly WebhookDeclaration[],
     /** The receivers named by the environment, which a reset of the stub restores. */
     readonly initialReceivers: readonly string[],
-    private readonly context: { log: FastifyBaseLogger; storesId: boolean; connections?: Connections; random?: () => number },
+    private readonly context: {
+      log: FastifyBaseLogger;
+      storesId: boolean;
+      connections?: Connections;
+      random?: () => number;
+    },
   ) {
     this.receiverList = initialReceivers;
     for (const declaration of declarations) {
-      for (const change of declaration.event === undefined ? [] : CHANGES_OF[declaration.event]) this.byChange.set(change, [...(this.byChange.get(change) ?? []), declaration]);
+      for (const change of declaration.event === undefined ? [] : CHANGES_OF[declaration.event])
+        this.byChange.set(change, [...(this.byChange.get(change) ?? []), declaration]);
     }
   }
 
@@ -146,7 +152,10 @@ export class Deliveries {
           this.enqueue(change, webhook);
         } catch (error) {
           // Outside any request: a throw here would end the process. The change is not sent by this webhook, and said so.
-          this.context.log.error({ err: error, webhook: webhook.name, plant: change.id }, 'webhook: not sent: the delivery could not be made');
+          this.context.log.error(
+            { err: error, webhook: webhook.name, plant: change.id },
+            'webhook: not sent: the delivery could not be made',
+          );
         }
       }
     }
@@ -161,16 +170,32 @@ export class Deliveries {
     const body = Buffer.from(text);
     const headers = this.headersOf(delivery, webhook);
     for (const url of this.receiverList) {
-      const info: AttemptInfo = { webhook: webhook.name, event: change.event, delivery, copy: 1, attempt: 0, method: webhook.method, url, headers, body };
+      const info: AttemptInfo = {
+        webhook: webhook.name,
+        event: change.event,
+        delivery,
+        copy: 1,
+        attempt: 0,
+        method: webhook.method,
+        url,
+        headers,
+        body,
+      };
       const fault = this.observer?.nextFault();
       const shown = fault?.shown ?? null;
       const refuse = (reason: string) => {
-        this.observer?.record(info, shown)?.settled({ status: null, error: reason, outcome: problems.length > 0 ? 'failed' : 'dropped' });
-        this.context.log.warn({ webhook: webhook.name, delivery, receiver: url, plant: change.id }, `webhook: not sent: ${reason}`);
+        this.observer
+          ?.record(info, shown)
+          ?.settled({ status: null, error: reason, outcome: problems.length > 0 ? 'failed' : 'dropped' });
+        this.context.log.warn(
+          { webhook: webhook.name, delivery, receiver: url, plant: change.id },
+          `webhook: not sent: ${reason}`,
+        );
       };
       if (problems.length > 0) refuse(`the body does not match the webhook's schema: ${problems.join('; ')}`);
       else if (fault?.drop) refuse("dropped by the stub's schedule");
-      else if (this.pending.size >= this.settings.queueSize) refuse(`${this.settings.queueSize} deliveries are pending, the most the queue holds`);
+      else if (this.pending.size >= this.settings.queueSize)
+        refuse(`${this.settings.queueSize} deliveries are pending, the most the queue holds`);
       else this.add({ info, copies: fault?.copies ?? 1, deadline: 0, fault: shown }, fault?.delayMs ?? 0);
     }
   }
@@ -220,17 +245,28 @@ export class Deliveries {
     this.inFlight++;
     const record = this.observer?.record(info, delivery.fault);
     const abort = (delivery.abort = new AbortController());
-    this.connections.send({ url: info.url, method: info.method, headers: info.headers, body: info.body, timeoutMs: this.settings.timeoutMs, signal: abort.signal }).then((result) => {
-      this.inFlight--;
-      delivery.abort = undefined;
-      const cancelled = !this.pending.has(delivery);
-      const { outcome, reason, wait } = cancelled ? { outcome: 'cancelled' as const, reason: 'cancelled', wait: 0 } : judge(result, info.attempt, delivery.deadline, this.settings, this.context.random);
-      record?.settled({ ...result, outcome });
-      this.log(info, result, outcome, reason);
-      if (outcome === 'retry') this.wait(delivery, wait);
-      else if (!cancelled) this.finish(delivery);
-      this.pump();
-    });
+    this.connections
+      .send({
+        url: info.url,
+        method: info.method,
+        headers: info.headers,
+        body: info.body,
+        timeoutMs: this.settings.timeoutMs,
+        signal: abort.signal,
+      })
+      .then((result) => {
+        this.inFlight--;
+        delivery.abort = undefined;
+        const cancelled = !this.pending.has(delivery);
+        const { outcome, reason, wait } = cancelled
+          ? { outcome: 'cancelled' as const, reason: 'cancelled', wait: 0 }
+          : judge(result, info.attempt, delivery.deadline, this.settings, this.context.random);
+        record?.settled({ ...result, outcome });
+        this.log(info, result, outcome, reason);
+        if (outcome === 'retry') this.wait(delivery, wait);
+        else if (!cancelled) this.finish(delivery);
+        this.pump();
+      });
   }
 
   private finish(delivery: Delivery): void {
@@ -251,7 +287,15 @@ export class Deliveries {
   }
 
   private log(info: AttemptInfo, result: AttemptResult, outcome: Outcome, reason: string): void {
-    const fields = { webhook: info.webhook, delivery: info.delivery, receiver: info.url, attempt: info.attempt, copy: info.copy, status: result.status, error: result.error ?? undefined };
+    const fields = {
+      webhook: info.webhook,
+      delivery: info.delivery,
+      receiver: info.url,
+      attempt: info.attempt,
+      copy: info.copy,
+      status: result.status,
+      error: result.error ?? undefined,
+    };
     if (outcome === 'delivered') this.context.log.info(fields, 'webhook: delivered');
     else if (outcome === 'retry') this.context.log.info(fields, 'webhook: attempt failed, to be retried');
     else this.context.log.warn(fields, `webhook: not delivered: ${reason}`);
@@ -280,13 +324,20 @@ export class Deliveries {
   async drain(ms: number): Promise<number> {
     if (this.pending.size > 0 || this.inbox.length > 0) {
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([new Promise<void>((resolve) => this.idle.push(resolve)), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+      await Promise.race([
+        new Promise<void>((resolve) => this.idle.push(resolve)),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+      ]);
       clearTimeout(timer);
     }
     this.closed = true;
     const ids = [...this.pending].map((delivery) => delivery.info.delivery);
     const dropped = this.cancelAll();
-    if (dropped > 0) this.context.log.warn({ deliveries: ids.slice(0, 100) }, `webhook: closing: ${dropped} deliveries still pending after ${ms} ms were dropped`);
+    if (dropped > 0)
+      this.context.log.warn(
+        { deliveries: ids.slice(0, 100) },
+        `webhook: closing: ${dropped} deliveries still pending after ${ms} ms were dropped`,
+      );
     this.context.connections?.close();
     return dropped;
   }

@@ -69,7 +69,12 @@ export function webhooks(options: WebhookOptions, { contract, changes, log }: We
   const plugin: FastifyPluginCallback = (app, _options, done) => {
     if (deliveries.listens) changes.subscribe(deliveries.dispatch);
     app.addHook('onReady', (ready) => {
-      for (const { level, message } of startupLines(declarations, (change) => changes.isTold(change), deliveries.receivers)) app.log[level](message);
+      for (const { level, message } of startupLines(
+        declarations,
+        (change) => changes.isTold(change),
+        deliveries.receivers,
+      ))
+        app.log[level](message);
       ready();
     });
     // Once closed, the deliveries take no more changes.
@@ -78,28 +83,50 @@ export function webhooks(options: WebhookOptions, { contract, changes, log }: We
     });
     done();
   };
-  return { plugin: Object.assign(plugin, { [Symbol.for('skip-override')]: true, [Symbol.for('fastify.display-name')]: 'plantstore-webhooks' }), deliveries };
+  return {
+    plugin: Object.assign(plugin, {
+      [Symbol.for('skip-override')]: true,
+      [Symbol.for('fastify.display-name')]: 'plantstore-webhooks',
+    }),
+    deliveries,
+  };
 }
 
 /** What the server says of its webhooks at start: each one, what it is sent for or why never, and where to. */
-export function startupLines(declarations: readonly WebhookDeclaration[], told: (change: PlantChangeEvent) => boolean, receivers: readonly string[]): Array<{ level: 'info' | 'warn'; message: string }> {
+export function startupLines(
+  declarations: readonly WebhookDeclaration[],
+  told: (change: PlantChangeEvent) => boolean,
+  receivers: readonly string[],
+): Array<{ level: 'info' | 'warn'; message: string }> {
   const lines: Array<{ level: 'info' | 'warn'; message: string }> = [];
   let sent = 0;
   for (const { name, method, event, reason, mediaType } of declarations) {
     const webhook = `webhook ${JSON.stringify(name)} (${method})`;
     if (event === undefined) {
-      lines.push({ level: 'warn', message: `${webhook} is never sent: it is tied to no event (${reason}); PLANTSTORE_WEBHOOK_EVENTS ties a webhook to an event (docs/stub.md)` });
+      lines.push({
+        level: 'warn',
+        message: `${webhook} is never sent: it is tied to no event (${reason}); PLANTSTORE_WEBHOOK_EVENTS ties a webhook to an event (docs/stub.md)`,
+      });
     } else if (!CHANGES_OF[event].some(told)) {
-      lines.push({ level: 'warn', message: `${webhook} is never sent: it describes a plant ${event} (${reason}), and the server serves no operation that does that` });
+      lines.push({
+        level: 'warn',
+        message: `${webhook} is never sent: it describes a plant ${event} (${reason}), and the server serves no operation that does that`,
+      });
     } else {
       sent++;
-      lines.push({ level: 'info', message: `${webhook} is sent after a plant is ${event}, as ${mediaType} (${reason})` });
+      lines.push({
+        level: 'info',
+        message: `${webhook} is sent after a plant is ${event}, as ${mediaType} (${reason})`,
+      });
     }
   }
   if (sent > 0) {
     lines.push({
       level: 'info',
-      message: receivers.length === 0 ? 'webhooks: no receiver yet: PLANTSTORE_WEBHOOK_URL or PUT /__admin/webhooks names one' : `webhooks: sent to ${receivers.map(redactTarget).join(', ')}`,
+      message:
+        receivers.length === 0
+          ? 'webhooks: no receiver yet: PLANTSTORE_WEBHOOK_URL or PUT /__admin/webhooks names one'
+          : `webhooks: sent to ${receivers.map(redactTarget).join(', ')}`,
     });
   }
   return lines;

@@ -14,23 +14,31 @@ export class ReceiverError extends Error {}
  * most MAX_RECEIVER_URL_LENGTH characters.
  */
 export function receiverUrl(raw: string): string {
-  if (raw.length > MAX_RECEIVER_URL_LENGTH) throw new ReceiverError(`a receiver's URL has at most ${MAX_RECEIVER_URL_LENGTH} characters, got ${raw.length}`);
+  if (raw.length > MAX_RECEIVER_URL_LENGTH)
+    throw new ReceiverError(`a receiver's URL has at most ${MAX_RECEIVER_URL_LENGTH} characters, got ${raw.length}`);
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new ReceiverError(`a receiver is an absolute http:// or https:// URL, got ${JSON.stringify(shortened(raw))}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ReceiverError(`a receiver is an http:// or https:// URL, got the scheme ${JSON.stringify(url.protocol.slice(0, -1))}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ReceiverError(
+      `a receiver is an http:// or https:// URL, got the scheme ${JSON.stringify(url.protocol.slice(0, -1))}`,
+    );
   if (url.hostname === '') throw new ReceiverError('a receiver URL names a host');
-  if (url.username !== '' || url.password !== '') throw new ReceiverError('a receiver URL holds no user name or password: the server sends no credentials to receivers');
+  if (url.username !== '' || url.password !== '')
+    throw new ReceiverError(
+      'a receiver URL holds no user name or password: the server sends no credentials to receivers',
+    );
   url.hash = '';
   return url.href;
 }
 
 /** A list of receivers, each checked, without repeats, at most MAX_WEBHOOK_RECEIVERS. */
 export function receiverList(raw: readonly string[]): string[] {
-  if (raw.length > MAX_WEBHOOK_RECEIVERS) throw new ReceiverError(`at most ${MAX_WEBHOOK_RECEIVERS} receivers, got ${raw.length}`);
+  if (raw.length > MAX_WEBHOOK_RECEIVERS)
+    throw new ReceiverError(`at most ${MAX_WEBHOOK_RECEIVERS} receivers, got ${raw.length}`);
   return [...new Set(raw.map(receiverUrl))];
 }
 

@@ -20,14 +20,22 @@ export interface RetrySettings {
 }
 
 /** The outcome of attempt number `attempt` of a delivery due by `deadline` (a time), why, and the wait before the next one. */
-export function judge(result: AttemptResult, attempt: number, deadline: number, settings: RetrySettings, random: () => number = Math.random): { outcome: Outcome; reason: string; wait: number } {
+export function judge(
+  result: AttemptResult,
+  attempt: number,
+  deadline: number,
+  settings: RetrySettings,
+  random: () => number = Math.random,
+): { outcome: Outcome; reason: string; wait: number } {
   const { status } = result;
   if (status !== null && status >= 200 && status < 300) return { outcome: 'delivered', reason: 'delivered', wait: 0 };
-  if (status !== null && status !== 408 && status !== 429 && status < 500) return { outcome: 'failed', reason: `the receiver refused it (${status}): not retried`, wait: 0 };
+  if (status !== null && status !== 408 && status !== 429 && status < 500)
+    return { outcome: 'failed', reason: `the receiver refused it (${status}): not retried`, wait: 0 };
   if (attempt >= settings.attempts) return { outcome: 'failed', reason: `gave up after ${attempt} attempts`, wait: 0 };
   const ceiling = Math.min(MAX_WEBHOOK_BACKOFF_MS, settings.backoffMs * 2 ** (attempt - 1));
   // Half fixed, half drawn: receivers that recover together are not all hit again at once.
   const wait = ceiling / 2 + random() * (ceiling / 2);
-  if (Date.now() + wait > deadline) return { outcome: 'failed', reason: 'gave up: the next attempt would start past the deadline', wait: 0 };
+  if (Date.now() + wait > deadline)
+    return { outcome: 'failed', reason: 'gave up: the next attempt would start past the deadline', wait: 0 };
   return { outcome: 'retry', reason: 'to be retried', wait };
 }

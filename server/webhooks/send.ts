@@ -53,7 +53,9 @@ export class Connections {
       };
       if (attempt.signal.aborted) return onAbort();
       attempt.signal.addEventListener('abort', onAbort, { once: true });
-      req.on('error', (error: Error & { code?: string }) => settle({ status: null, error: error.code ?? error.message }));
+      req.on('error', (error: Error & { code?: string }) =>
+        settle({ status: null, error: error.code ?? error.message }),
+      );
       req.on('close', () => clearTimeout(timer));
       req.on('response', (res) => {
         // The status settles the attempt; the body is read to its end (so the connection can serve the next one) and thrown away.

@@ -24,7 +24,10 @@ describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300
       const step = await runStep({ target: fake.url });
       assert.equal(step.code, 2, step.log);
       assert.equal(step.outputs['exit-code'], '2');
-      assert.match(step.summary, /^## Plant Store conformance: NOT CHECKED: no token was given, and the target requires one$/m);
+      assert.match(
+        step.summary,
+        /^## Plant Store conformance: NOT CHECKED: no token was given, and the target requires one$/m,
+      );
       assert.match(step.summary, /What to do: Give the action's `token` input a token this target accepts/);
       assert.doesNotMatch(step.summary, /\| target \| pass/, 'no counts: no check was run');
       assert.match(step.summary, /The action's `token` input is empty/);
@@ -40,12 +43,16 @@ describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300
     try {
       const step = await runStep({ target: fake.url, token: TOKEN, seed: '42', reports: 'out' });
       assert.equal(step.code, 0, step.log);
-      for (const file of ['conformance.json', 'conformance.junit.xml', 'conformance.html']) assert.ok(existsSync(join(step.workspace, 'out', file)), file);
+      for (const file of ['conformance.json', 'conformance.junit.xml', 'conformance.html'])
+        assert.ok(existsSync(join(step.workspace, 'out', file)), file);
       const report = JSON.parse(readFileSync(join(step.workspace, 'out', 'conformance.json'), 'utf8')) as JsonReport;
       const s = report.targets[0]!.summary;
       assert.equal(report.seed, 42);
       assert.match(step.summary, /^## Plant Store conformance: passed$/m);
-      assert.ok(step.summary.includes(`| ${fake.url} | ${s.pass} | ${s['non-strict']} | ${s.fail} | ${s.skip} | ${s.error} |`), step.summary);
+      assert.ok(
+        step.summary.includes(`| ${fake.url} | ${s.pass} | ${s['non-strict']} | ${s.fail} | ${s.skip} | ${s.error} |`),
+        step.summary,
+      );
       assert.doesNotMatch(step.summary, /### Failures/);
       assert.equal(step.outputs['exit-code'], '0');
       assert.equal(step.outputs['json-report'], join(step.workspace, 'out', 'conformance.json'));
@@ -62,7 +69,9 @@ describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300
       assert.equal(step.code, 1, step.log);
       assert.equal(step.outputs['exit-code'], '1');
       assert.match(step.summary, /^## Plant Store conformance: FAILED: a check failed$/m);
-      const report = JSON.parse(readFileSync(join(step.workspace, 'conformance-reports', 'conformance.json'), 'utf8')) as JsonReport;
+      const report = JSON.parse(
+        readFileSync(join(step.workspace, 'conformance-reports', 'conformance.json'), 'utf8'),
+      ) as JsonReport;
       const failed = report.targets[0]!.results.filter((r) => r.outcome === 'fail');
       assert.ok(failed.length > 0);
       assert.match(step.summary, new RegExp(`^### Failures \\(${failed.length}\\)$`, 'm'));
@@ -92,7 +101,10 @@ describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300
     const port = await freePort();
     const step = await runStep({ target: `http://127.0.0.1:${port}`, token: TOKEN });
     assert.equal(step.code, 2, step.log);
-    assert.match(step.summary, /^## Plant Store conformance: NOT CHECKED: cannot connect: nothing listens on 127\.0\.0\.1:\d+ \\\(connection refused\\\)$/m);
+    assert.match(
+      step.summary,
+      /^## Plant Store conformance: NOT CHECKED: cannot connect: nothing listens on 127\.0\.0\.1:\d+ \\\(connection refused\\\)$/m,
+    );
     assert.match(step.summary, /was not checked: cannot connect/);
   });
 
@@ -110,10 +122,19 @@ describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300
     const echoing = await startEchoingTarget(token);
     try {
       // A body shown cut at 300 characters, an Error message cut at 100 by the diagnosis "the token was refused".
-      for (const [kind, form, offset] of [['answer', 'plain', 270], ['answer', 'percent', 262], ['refuse', 'plain', 80]] as const) {
+      for (const [kind, form, offset] of [
+        ['answer', 'plain', 270],
+        ['answer', 'percent', 262],
+        ['refuse', 'plain', 80],
+      ] as const) {
         const step = await runStep({ target: echoing.url(kind, form, offset), token, seed: '3' });
         assert.ok(step.code === 1 || step.code === 2, step.log);
-        const masks = new Set(step.log.split('\n').filter((line) => line.startsWith('::add-mask::')).map((line) => line.slice('::add-mask::'.length)));
+        const masks = new Set(
+          step.log
+            .split('\n')
+            .filter((line) => line.startsWith('::add-mask::'))
+            .map((line) => line.slice('::add-mask::'.length)),
+        );
         for (const written of [token, echoed(token, 'json'), echoed(token, 'percent')]) {
           for (let i = 0; i + 8 <= written.length; i++) {
             // A workflow command's value has "%" escaped as "%25".
@@ -121,8 +142,15 @@ describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300
             assert.ok(masks.has(run), `::add-mask:: for ${run}`);
           }
         }
-        const logged = step.log.split('\n').filter((line) => !line.startsWith('::add-mask::')).join('\n');
-        assert.deepEqual(fragmentsIn(step.summary, token), [], `${kind} ${form} at ${offset}: part of the token in the summary:\n${step.summary}`);
+        const logged = step.log
+          .split('\n')
+          .filter((line) => !line.startsWith('::add-mask::'))
+          .join('\n');
+        assert.deepEqual(
+          fragmentsIn(step.summary, token),
+          [],
+          `${kind} ${form} at ${offset}: part of the token in the summary:\n${step.summary}`,
+        );
         assert.deepEqual(fragmentsIn(logged, token), [], `${kind} ${form} at ${offset}: part of the token in the log`);
         assert.match(step.summary, /the plant is not valid/, 'the summary shows what the target answered');
       }
@@ -139,13 +167,19 @@ describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300
       assert.ok(existsSync(join(first.workspace, 'conformance-reports', 'conformance.json')));
       // The same workspace, and an option the harness refuses (from the file the `config` input names): exit 2 before any check, and no report.
       writeFileSync(join(first.workspace, 'conformance.yaml'), 'cases: many\n');
-      const second = await runStep({ target: fake.url, token: TOKEN, seed: '3', config: 'conformance.yaml' }, { workspace: first.workspace });
+      const second = await runStep(
+        { target: fake.url, token: TOKEN, seed: '3', config: 'conformance.yaml' },
+        { workspace: first.workspace },
+      );
       assert.equal(second.code, 2, second.log);
       assert.match(second.log, /cases in .*conformance\.yaml/);
       assert.match(second.summary, /^## Plant Store conformance: ERROR: the harness could not finish$/m);
       assert.match(second.summary, /No report: the run ended before checks ran \(exit 2\)/);
       assert.doesNotMatch(second.summary, /### Failures|What failed|\| target \| pass/, second.summary);
-      assert.ok(!existsSync(join(first.workspace, 'conformance-reports', 'conformance.json')), "the earlier run's report is not left to be taken for this run's");
+      assert.ok(
+        !existsSync(join(first.workspace, 'conformance-reports', 'conformance.json')),
+        "the earlier run's report is not left to be taken for this run's",
+      );
     } finally {
       await fake.close();
     }

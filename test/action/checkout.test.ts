@@ -12,10 +12,26 @@ import type { JsonReport } from '../../conformance/report/json.js';
 import { action, actionCheckout, ROOT, runStep, tempFolder, TOKEN } from '../support/action-step.js';
 import { startFake } from '../support/fake-server.js';
 
-describe('the GitHub Action\'s checkout (action.yml and the committed bundle)', { timeout: 300_000 }, () => {
+describe("the GitHub Action's checkout (action.yml and the committed bundle)", { timeout: 300_000 }, () => {
   it('action.yml is a JavaScript action that runs the committed bundle: no install, no build', () => {
-    assert.deepEqual(Object.keys(action.inputs).sort(), ['compat-base', 'config', 'config-variables', 'reports', 'seed', 'strict', 'target', 'token']);
-    assert.deepEqual(Object.keys(action.outputs).sort(), ['compat-exit-code', 'compat-report', 'exit-code', 'html-report', 'json-report', 'junit-report']);
+    assert.deepEqual(Object.keys(action.inputs).sort(), [
+      'compat-base',
+      'config',
+      'config-variables',
+      'reports',
+      'seed',
+      'strict',
+      'target',
+      'token',
+    ]);
+    assert.deepEqual(Object.keys(action.outputs).sort(), [
+      'compat-exit-code',
+      'compat-report',
+      'exit-code',
+      'html-report',
+      'json-report',
+      'junit-report',
+    ]);
     // Required unless compat-base is given: the step says so (below).
     assert.equal(action.inputs.target!.required, false);
     assert.equal(action.runs.using, 'node24');
@@ -24,7 +40,9 @@ describe('the GitHub Action\'s checkout (action.yml and the committed bundle)', 
   });
 
   it('the committed bundle is what scripts/bundle-action.mjs makes of the sources today', async () => {
-    const { bundleAction, BUNDLE_FILES } = (await import(pathToFileURL(join(ROOT, 'scripts', 'bundle-action.mjs')).href)) as {
+    const { bundleAction, BUNDLE_FILES } = (await import(
+      pathToFileURL(join(ROOT, 'scripts', 'bundle-action.mjs')).href
+    )) as {
       bundleAction: (outdir: string) => Promise<string[]>;
       BUNDLE_FILES: string[];
     };
@@ -32,7 +50,10 @@ describe('the GitHub Action\'s checkout (action.yml and the committed bundle)', 
     await bundleAction(fresh);
     for (const file of BUNDLE_FILES) {
       const committed = readFileSync(join(ROOT, 'action', file));
-      assert.ok(committed.equals(readFileSync(join(fresh, file))), `action/${file} is stale: run npm run bundle:action and commit it`);
+      assert.ok(
+        committed.equals(readFileSync(join(fresh, file))),
+        `action/${file} is stale: run npm run bundle:action and commit it`,
+      );
     }
   });
 
@@ -40,7 +61,10 @@ describe('the GitHub Action\'s checkout (action.yml and the committed bundle)', 
     const checkout = actionCheckout();
     const fake = await startFake({ tokens: [TOKEN] });
     try {
-      const step = await runStep({ target: fake.url, token: TOKEN, seed: '3', reports: 'out' }, { actionPath: checkout });
+      const step = await runStep(
+        { target: fake.url, token: TOKEN, seed: '3', reports: 'out' },
+        { actionPath: checkout },
+      );
       assert.equal(step.code, 0, step.log);
       const report = JSON.parse(readFileSync(join(step.workspace, 'out', 'conformance.json'), 'utf8')) as JsonReport;
       assert.equal(report.targets[0]!.summary.fail, 0);
@@ -50,13 +74,24 @@ describe('the GitHub Action\'s checkout (action.yml and the committed bundle)', 
     }
   });
 
-  it('compat-base alone, on a pull request: compares the workspace\'s document with the base revision, from a checkout without node_modules or dist/, and puts its Markdown in the summary', async () => {
+  it("compat-base alone, on a pull request: compares the workspace's document with the base revision, from a checkout without node_modules or dist/, and puts its Markdown in the summary", async () => {
     const checkout = actionCheckout();
     // The workspace: a repository whose pull request adds a required property to the shipped document.
     const workspace = tempFolder('plantstore-action-pr-');
     mkdirSync(join(workspace, 'spec'));
     cpSync(join(ROOT, 'spec', 'openapi.yaml'), join(workspace, 'spec', 'openapi.yaml'));
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace, stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } });
+    const git = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: workspace,
+        stdio: 'pipe',
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 't',
+          GIT_AUTHOR_EMAIL: 't@example.com',
+          GIT_COMMITTER_NAME: 't',
+          GIT_COMMITTER_EMAIL: 't@example.com',
+        },
+      });
     git('init', '-q', '-b', 'main');
     git('add', 'spec');
     git('commit', '-q', '-m', 'base');

@@ -45,28 +45,49 @@ function allText(folder: string): string {
     .join('\n');
 }
 
-describe('the GitHub Action in a hostile workspace (a pull request\'s checkout)', { timeout: 300_000 }, () => {
-  it('a plantstore.conformance.yaml in the workspace, and the step\'s PLANTSTORE_* variables, change nothing: no other target, no secret sent or shown, nothing written outside', async () => {
+describe("the GitHub Action in a hostile workspace (a pull request's checkout)", { timeout: 300_000 }, () => {
+  it("a plantstore.conformance.yaml in the workspace, and the step's PLANTSTORE_* variables, change nothing: no other target, no secret sent or shown, nothing written outside", async () => {
     const target = await startRecorder();
     const decoy = await startRecorder();
     const outside = tempFolder('plantstore-outside-');
     const workspace = tempFolder('plantstore-hostile-');
     writeFileSync(
       join(workspace, 'plantstore.conformance.yaml'),
-      [`target: ["${decoy.url}"]`, 'header: ["X-Build: ${FAKE_CI_SECRET}"]', `json: ${join(outside, 'stolen.json')}`, `har: ${join(outside, 'stolen.har')}`, 'only: PS-AUTH-001'].join('\n'),
+      [
+        `target: ["${decoy.url}"]`,
+        'header: ["X-Build: ${FAKE_CI_SECRET}"]',
+        `json: ${join(outside, 'stolen.json')}`,
+        `har: ${join(outside, 'stolen.har')}`,
+        'only: PS-AUTH-001',
+      ].join('\n'),
     );
     try {
       const step = await runStep(
         { target: target.url, token: TOKEN },
-        { workspace, env: { FAKE_CI_SECRET: SECRET, PLANTSTORE_HEADER: 'X-Env: ${FAKE_CI_SECRET}', PLANTSTORE_HAR: join(outside, 'env.har'), PLANTSTORE_TARGET: decoy.url } },
+        {
+          workspace,
+          env: {
+            FAKE_CI_SECRET: SECRET,
+            PLANTSTORE_HEADER: 'X-Env: ${FAKE_CI_SECRET}',
+            PLANTSTORE_HAR: join(outside, 'env.har'),
+            PLANTSTORE_TARGET: decoy.url,
+          },
+        },
       );
       assert.ok(step.code === 1 || step.code === 2, step.log);
-      assert.equal(decoy.seen.length, 0, 'the file\'s target, and PLANTSTORE_TARGET, were not asked anything');
-      assert.ok(target.seen.length > 0, 'the input\'s target was checked');
-      assert.ok(target.seen.every((headers) => headers['x-build'] === undefined && headers['x-env'] === undefined), 'no header of the file or of PLANTSTORE_HEADER was sent');
-      assert.ok(target.seen.length > 1, 'the whole catalog ran: the file\'s `only` was not read either');
+      assert.equal(decoy.seen.length, 0, "the file's target, and PLANTSTORE_TARGET, were not asked anything");
+      assert.ok(target.seen.length > 0, "the input's target was checked");
+      assert.ok(
+        target.seen.every((headers) => headers['x-build'] === undefined && headers['x-env'] === undefined),
+        'no header of the file or of PLANTSTORE_HEADER was sent',
+      );
+      assert.ok(target.seen.length > 1, "the whole catalog ran: the file's `only` was not read either");
       assert.deepEqual(readdirSync(outside), [], 'nothing was written outside the workspace');
-      for (const [where, text] of [['log', step.log], ['summary', step.summary], ['reports', allText(join(workspace, 'conformance-reports'))]] as const) {
+      for (const [where, text] of [
+        ['log', step.log],
+        ['summary', step.summary],
+        ['reports', allText(join(workspace, 'conformance-reports'))],
+      ] as const) {
         assert.ok(!text.includes(SECRET), `the secret is not in the ${where}`);
       }
     } finally {
@@ -81,7 +102,12 @@ describe('the GitHub Action in a hostile workspace (a pull request\'s checkout)'
     try {
       const linked = tempFolder('plantstore-hostile-');
       symlinkSync(outside, join(linked, 'conformance-reports'));
-      for (const [reports, workspace] of [['../escaped', undefined], [join(outside, 'reports'), undefined], ['conformance-reports', linked], ['conformance-reports/deeper', linked]] as const) {
+      for (const [reports, workspace] of [
+        ['../escaped', undefined],
+        [join(outside, 'reports'), undefined],
+        ['conformance-reports', linked],
+        ['conformance-reports/deeper', linked],
+      ] as const) {
         const step = await runStep({ target: target.url, token: TOKEN, reports }, workspace ? { workspace } : {});
         assert.equal(step.code, 2, `${reports}: ${step.log}`);
         assert.match(step.log, /the input `reports` \(.*\) is outside the workspace/, reports);
@@ -102,13 +128,21 @@ describe('the GitHub Action in a hostile workspace (a pull request\'s checkout)'
       const file = (lines: string[]) => writeFileSync(join(workspace, 'ci', 'conformance.yaml'), lines.join('\n'));
 
       file(['header: ["X-Build: ${FAKE_CI_SECRET}"]']);
-      let step = await runStep({ target: target.url, token: TOKEN, config: 'ci/conformance.yaml', 'config-variables': 'GATEWAY_KEY' }, { workspace, env });
+      let step = await runStep(
+        { target: target.url, token: TOKEN, config: 'ci/conformance.yaml', 'config-variables': 'GATEWAY_KEY' },
+        { workspace, env },
+      );
       assert.equal(step.code, 2, step.log);
       assert.match(step.log, /\$\{FAKE_CI_SECRET\} is not a variable this run may read/);
       assert.ok(!step.log.includes(SECRET));
       assert.equal(target.seen.length, 0, 'refused before any request');
 
-      for (const key of [`target: ["http://127.0.0.1:9"]`, `json: ${join(workspace, '..', 'x.json')}`, 'spec: /etc/hostname', 'token: other-token-value']) {
+      for (const key of [
+        `target: ["http://127.0.0.1:9"]`,
+        `json: ${join(workspace, '..', 'x.json')}`,
+        'spec: /etc/hostname',
+        'token: other-token-value',
+      ]) {
         file([key]);
         step = await runStep({ target: target.url, token: TOKEN, config: 'ci/conformance.yaml' }, { workspace });
         assert.equal(step.code, 2, `${key}: ${step.log}`);
@@ -119,12 +153,25 @@ describe('the GitHub Action in a hostile workspace (a pull request\'s checkout)'
       assert.match(step.log, /the input `config` \(.*\) is outside the workspace/);
 
       file(['header: ["X-Gateway: ${GATEWAY_KEY}"]', 'only: PS-AUTH-001']);
-      step = await runStep({ target: target.url, token: TOKEN, config: 'ci/conformance.yaml', 'config-variables': 'GATEWAY_KEY' }, { workspace, env });
+      step = await runStep(
+        { target: target.url, token: TOKEN, config: 'ci/conformance.yaml', 'config-variables': 'GATEWAY_KEY' },
+        { workspace, env },
+      );
       assert.ok(step.code === 1 || step.code === 2, step.log);
-      assert.ok(target.seen.length > 0 && target.seen.every((headers) => headers['x-gateway'] === ALLOWED), 'the allowed variable is sent');
+      assert.ok(
+        target.seen.length > 0 && target.seen.every((headers) => headers['x-gateway'] === ALLOWED),
+        'the allowed variable is sent',
+      );
       assert.match(step.log, new RegExp(`^::add-mask::${ALLOWED}$`, 'm'), 'and masked in the log');
-      for (const [where, text] of [['log', step.log.replace(/^::add-mask::.*$/gm, '')], ['summary', step.summary], ['reports', allText(join(workspace, 'conformance-reports'))]] as const) {
-        assert.ok(!text.includes(ALLOWED.slice(0, 8)) && !text.includes(ALLOWED.slice(-8)), `no 8 of its characters in the ${where}`);
+      for (const [where, text] of [
+        ['log', step.log.replace(/^::add-mask::.*$/gm, '')],
+        ['summary', step.summary],
+        ['reports', allText(join(workspace, 'conformance-reports'))],
+      ] as const) {
+        assert.ok(
+          !text.includes(ALLOWED.slice(0, 8)) && !text.includes(ALLOWED.slice(-8)),
+          `no 8 of its characters in the ${where}`,
+        );
       }
       assert.match(allText(join(workspace, 'conformance-reports')), /<redacted>/, 'the echo is there, redacted');
     } finally {

@@ -6,12 +6,23 @@ import { describe, it } from 'node:test';
 import type { JsonReport } from '../../conformance/report/json.js';
 import { maskedValues, summaryMarkdown } from '../../scripts/action.js';
 
-describe('the GitHub Action\'s summary and masks', { timeout: 60_000 }, () => {
+describe("the GitHub Action's summary and masks", { timeout: 60_000 }, () => {
   it('maskedValues: the token, each run of 8 of its characters in each form a target writes it; nothing for no token', () => {
     assert.deepEqual(maskedValues(''), []);
     assert.deepEqual(maskedValues('short'), ['short']);
     const values = maskedValues('abcdefghij/k');
-    for (const value of ['abcdefghij/k', 'abcdefgh', 'bcdefghi', 'defghij/', 'efghij/k', 'abcdefghij\\/k', 'fghij\\/k', 'abcdefghij%2Fk', 'ghij%2Fk']) assert.ok(values.includes(value), value);
+    for (const value of [
+      'abcdefghij/k',
+      'abcdefgh',
+      'bcdefghi',
+      'defghij/',
+      'efghij/k',
+      'abcdefghij\\/k',
+      'fghij\\/k',
+      'abcdefghij%2Fk',
+      'ghij%2Fk',
+    ])
+      assert.ok(values.includes(value), value);
   });
 
   it('hostile text from a target stays inside its code block', () => {
@@ -42,8 +53,18 @@ describe('the GitHub Action\'s summary and masks', { timeout: 60_000 }, () => {
         },
       ],
     } as unknown as JsonReport;
-    const md = summaryMarkdown(report, 1, { target: 'http://127.0.0.1:1', token: '', strict: false, seed: '', reports: 'r' });
+    const md = summaryMarkdown(report, 1, {
+      target: 'http://127.0.0.1:1',
+      token: '',
+      strict: false,
+      seed: '',
+      reports: 'r',
+    });
     const block = md.slice(md.indexOf('Actual:'));
-    assert.match(block, /^Actual:\n````\nbody ```\n# injected heading\n```\n````$/m, 'the fence is longer than any backtick run inside');
+    assert.match(
+      block,
+      /^Actual:\n````\nbody ```\n# injected heading\n```\n````$/m,
+      'the fence is longer than any backtick run inside',
+    );
   });
 });

@@ -7,10 +7,27 @@ import { createFloorServer } from '../../bench/floor.js';
 import { parseCompareArgs } from '../../bench/compare.js';
 import { countCases } from '../../bench/harness.js';
 import { buildReport, renderReport, type Settings } from '../../bench/report.js';
-import { formatTable, median, percentile, summarizeRounds, throughputRatios, type RoundResult } from '../../bench/stats.js';
+import {
+  formatTable,
+  median,
+  percentile,
+  summarizeRounds,
+  throughputRatios,
+  type RoundResult,
+} from '../../bench/stats.js';
 
 function round(requestsPerSecond: number, p99Ms = 3, extra: Partial<RoundResult> = {}): RoundResult {
-  return { requestsPerSecond, responses: requestsPerSecond, durationSeconds: 1, p50Ms: 1, p99Ms, errors: 0, non2xx: 0, statusCounts: { 200: requestsPerSecond }, ...extra };
+  return {
+    requestsPerSecond,
+    responses: requestsPerSecond,
+    durationSeconds: 1,
+    p50Ms: 1,
+    p99Ms,
+    errors: 0,
+    non2xx: 0,
+    statusCounts: { 200: requestsPerSecond },
+    ...extra,
+  };
 }
 
 describe('bench statistics', () => {
@@ -45,12 +62,22 @@ describe('bench statistics', () => {
   });
 
   it('aligns table columns', () => {
-    assert.equal(formatTable([['a', 'bb'], ['ccc', '1']]), 'a    bb\n---  --\nccc   1');
+    assert.equal(
+      formatTable([
+        ['a', 'bb'],
+        ['ccc', '1'],
+      ]),
+      'a    bb\n---  --\nccc   1',
+    );
   });
 
   it('counts checks and generated cases in a conformance report, null when unknowable', () => {
     const result = (id: string, outcome = 'pass') => ({ id, outcome });
-    const report = { targets: [{ results: [result('PS-ACC-001'), result('PS-GEN-001'), result('PS-GEN-002'), result('PS-AUTH-001', 'fail')] }] };
+    const report = {
+      targets: [
+        { results: [result('PS-ACC-001'), result('PS-GEN-001'), result('PS-GEN-002'), result('PS-AUTH-001', 'fail')] },
+      ],
+    };
     assert.deepEqual(countCases(report, 50), { checks: 4, cases: 100 });
     // A property check that failed may have stopped early: its cases are not counted as 50.
     const failed = { targets: [{ results: [result('PS-GEN-001'), result('PS-GEN-002', 'fail')] }] };
@@ -60,7 +87,15 @@ describe('bench statistics', () => {
   });
 
   it('builds a report with ratios and judges the targets, n/a when a figure is missing', () => {
-    const settings: Settings = { quick: true, rounds: 2, roundSeconds: 1, warmupSeconds: 0, connections: 50, startupRuns: 1, plantsForMemory: 1_000_000 };
+    const settings: Settings = {
+      quick: true,
+      rounds: 2,
+      roundSeconds: 1,
+      warmupSeconds: 0,
+      connections: 50,
+      startupRuns: 1,
+      plantsForMemory: 1_000_000,
+    };
     const report = buildReport({
       settings,
       command: 'test',
@@ -92,7 +127,11 @@ describe('bench statistics', () => {
     assert.match(text, /reference\/floor\s+0\.90\s+0\.70\s+0\.80/);
     assert.match(text, /harness: not available on this build/);
 
-    const partial = buildReport({ ...{ settings, command: 't', wallSeconds: 1, startupMs: {}, memory: {} }, rounds: {}, harness: { available: false, reason: 'x' } });
+    const partial = buildReport({
+      ...{ settings, command: 't', wallSeconds: 1, startupMs: {}, memory: {} },
+      rounds: {},
+      harness: { available: false, reason: 'x' },
+    });
     assert.ok(partial.targets.every((t) => t.met === null && t.measured === 'n/a'));
   });
 });
@@ -138,10 +177,22 @@ describe('the floor server', () => {
 
 describe('bench/compare.ts arguments', () => {
   it('reads servers as NAME=FILE with their environment, and the two anchors by name', () => {
-    const settings = parseCompareArgs(['--rounds', '3', 'after=dist/server/start.bundle.mjs', 'after-warn=dist/server/start.bundle.mjs:LOG_LEVEL=warn,PLANTSTORE_ADMIN=off', 'floor']);
+    const settings = parseCompareArgs([
+      '--rounds',
+      '3',
+      'after=dist/server/start.bundle.mjs',
+      'after-warn=dist/server/start.bundle.mjs:LOG_LEVEL=warn,PLANTSTORE_ADMIN=off',
+      'floor',
+    ]);
     assert.equal(settings.rounds, 3);
-    assert.deepEqual(settings.servers.map((kind) => kind.name), ['after', 'after-warn', 'floor']);
-    assert.deepEqual(settings.servers[1]!.command(0), { file: process.execPath, args: ['dist/server/start.bundle.mjs'] });
+    assert.deepEqual(
+      settings.servers.map((kind) => kind.name),
+      ['after', 'after-warn', 'floor'],
+    );
+    assert.deepEqual(settings.servers[1]!.command(0), {
+      file: process.execPath,
+      args: ['dist/server/start.bundle.mjs'],
+    });
     assert.equal(settings.servers[1]!.env.LOG_LEVEL, 'warn');
     assert.equal(settings.servers[1]!.env.PLANTSTORE_ADMIN, 'off');
     assert.equal(settings.servers[0]!.env.LOG_LEVEL, undefined);

@@ -7,7 +7,19 @@ import { createMemoryStore } from '../../server/memory-store.js';
 
 test('number and string keys never merge two ids, and ids come back as given', { timeout: 120_000 }, () => {
   const store = createMemoryStore(100);
-  const ids = ['5', '-5', '0', '9007199254740991', '-9007199254740991', '9007199254740992', '9007199254740993', '-9223372036854775808', '9223372036854775807', '007', '-0'];
+  const ids = [
+    '5',
+    '-5',
+    '0',
+    '9007199254740991',
+    '-9007199254740991',
+    '9007199254740992',
+    '9007199254740993',
+    '-9223372036854775808',
+    '9223372036854775807',
+    '007',
+    '-0',
+  ];
   ids.forEach((id, i) => assert.equal(store.create(id, JSON.stringify({ name: `p${i}` })), 'created', id));
   ids.forEach((id, i) => {
     assert.equal(store.create(id, '{"name":"again"}'), 'exists', id);

@@ -17,7 +17,11 @@ describe('the browser of the browser tests', () => {
     const browser = await launchChromium();
     try {
       // The package's major version is the Chromium major it ships (143.0.4 ships Chromium 143).
-      assert.equal(browser.version().split('.')[0], BUNDLED_CHROMIUM_VERSION.split('.')[0], `launched Chromium ${browser.version()}`);
+      assert.equal(
+        browser.version().split('.')[0],
+        BUNDLED_CHROMIUM_VERSION.split('.')[0],
+        `launched Chromium ${browser.version()}`,
+      );
       const page = await browser.newPage();
       await page.setContent('<p id="greeting">Monstera</p>');
       assert.equal(await page.textContent('#greeting'), 'Monstera');

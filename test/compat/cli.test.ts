@@ -17,11 +17,20 @@ const fixture = (name: string) => fileURLToPath(new URL(`../../../test/fixtures/
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-compat-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-function cli(args: string[], cwd = dir, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function cli(
+  args: string[],
+  cwd = dir,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, 'compat', ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, timeout: 120_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, 'compat', ...args],
+      { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, timeout: 120_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -29,7 +38,20 @@ describe('compat command', { timeout: 300_000 }, () => {
   it('exits 1 on a breaking change, prints it grouped with its proof, and writes the JSON and Markdown reports', async () => {
     const json = join(dir, 'out', 'compat.json');
     const md = join(dir, 'out', 'compat.md');
-    const r = await cli(['--base', SPEC, '--head', fixture('new-required-field.yaml'), '--seed', '3', '--cases', '5', '--json', json, '--markdown', md]);
+    const r = await cli([
+      '--base',
+      SPEC,
+      '--head',
+      fixture('new-required-field.yaml'),
+      '--seed',
+      '3',
+      '--cases',
+      '5',
+      '--json',
+      json,
+      '--markdown',
+      md,
+    ]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout, /Breaking changes\n {2}C1 required property quantity added; breaks existing clients\n/);
     assert.match(r.stdout, /proof of C1 for existing clients: PS-[A-Z]+-\d{3} fail \(MUST, /);
@@ -48,7 +70,9 @@ describe('compat command', { timeout: 300_000 }, () => {
   });
 
   it('exits 0 when every change is compatible (descriptions and examples)', async () => {
-    const text = readFileSync(SPEC, 'utf8').replace('description: The name of the plant', 'description: What the plant is called').replace('name: Monstera', 'name: Ficus');
+    const text = readFileSync(SPEC, 'utf8')
+      .replace('description: The name of the plant', 'description: What the plant is called')
+      .replace('name: Monstera', 'name: Ficus');
     const head = join(dir, 'described.yaml');
     writeFileSync(head, text);
     const r = await cli(['--base', SPEC, '--head', head, '--seed', '3', '--cases', '5']);
@@ -61,7 +85,18 @@ describe('compat command', { timeout: 300_000 }, () => {
     const repo = join(dir, 'repo');
     mkdirSync(join(repo, 'spec'), { recursive: true });
     copyFileSync(SPEC, join(repo, 'spec', 'openapi.yaml'));
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } });
+    const git = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: repo,
+        stdio: 'pipe',
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 't',
+          GIT_AUTHOR_EMAIL: 't@example.com',
+          GIT_COMMITTER_NAME: 't',
+          GIT_COMMITTER_EMAIL: 't@example.com',
+        },
+      });
     git('init', '-q', '-b', 'main');
     git('add', '.');
     git('commit', '-q', '-m', 'the shipped document');
@@ -69,22 +104,35 @@ describe('compat command', { timeout: 300_000 }, () => {
     copyFileSync(fixture('name-max-length.yaml'), join(repo, 'spec', 'openapi.yaml'));
     const byRevision = await cli(['--base', 'main', '--seed', '3', '--cases', '5'], repo);
     assert.equal(byRevision.code, 1, byRevision.stdout + byRevision.stderr);
-    assert.match(byRevision.stdout, /^Compatibility of spec\/openapi\.yaml \(new\) with main:spec\/openapi\.yaml \(old\): 1 change\(s\)/);
+    assert.match(
+      byRevision.stdout,
+      /^Compatibility of spec\/openapi\.yaml \(new\) with main:spec\/openapi\.yaml \(old\): 1 change\(s\)/,
+    );
     assert.match(byRevision.stdout, /C1 maxLength added: 50/);
     assert.match(byRevision.stdout, /proof of C1 for existing clients: PS-ACCEPT-004/);
-    const byPath = await cli(['--base', 'HEAD:spec/openapi.yaml', '--rules-only'], repo, { PLANTSTORE_COMPAT_HEAD: 'spec/openapi.yaml' });
+    const byPath = await cli(['--base', 'HEAD:spec/openapi.yaml', '--rules-only'], repo, {
+      PLANTSTORE_COMPAT_HEAD: 'spec/openapi.yaml',
+    });
     assert.equal(byPath.code, 1, byPath.stdout + byPath.stderr);
     assert.match(byPath.stdout, /with HEAD:spec\/openapi\.yaml \(old\)/);
     assert.match(byPath.stdout, /Execution: not run \(--rules-only\)/);
     // A revision that does not exist, or has no such file: exit 2, saying what was tried.
     const missing = await cli(['--base', 'origin/nowhere'], repo);
     assert.equal(missing.code, 2);
-    assert.match(missing.stderr, /cannot read the document: --base "origin\/nowhere": not a file, nor a git revision with that document \(git show origin\/nowhere:\.\/spec\/openapi\.yaml: fatal: /);
+    assert.match(
+      missing.stderr,
+      /cannot read the document: --base "origin\/nowhere": not a file, nor a git revision with that document \(git show origin\/nowhere:\.\/spec\/openapi\.yaml: fatal: /,
+    );
   });
 
   it('exits 1, not 2, when a crossed run cannot run (no create operation): the rules decide, and the report says why in a line', async () => {
     const noCreate = join(dir, 'no-create.yaml');
-    writeFileSync(noCreate, readFileSync(SPEC, 'utf8').replace(/^ {2}\/plants:\n/m, '  /plants-elsewhere:\n').replace(/operationId: createPlant/, 'operationId: somethingElse'));
+    writeFileSync(
+      noCreate,
+      readFileSync(SPEC, 'utf8')
+        .replace(/^ {2}\/plants:\n/m, '  /plants-elsewhere:\n')
+        .replace(/operationId: createPlant/, 'operationId: somethingElse'),
+    );
     const r = await cli(['--base', SPEC, '--head', noCreate, '--seed', '1', '--cases', '2']);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.equal(r.stderr, '');
@@ -101,7 +149,13 @@ describe('compat command', { timeout: 300_000 }, () => {
     assert.equal(typo.code, 2);
     assert.match(typo.stderr, /unknown option --bsae \(did you mean --base\?\)/);
     const misspelt = join(dir, 'misspelt.yaml');
-    writeFileSync(misspelt, readFileSync(SPEC, 'utf8').replace('type: string\n          description: The name of the plant', 'type: string\n          maxLenght: 5\n          description: The name of the plant'));
+    writeFileSync(
+      misspelt,
+      readFileSync(SPEC, 'utf8').replace(
+        'type: string\n          description: The name of the plant',
+        'type: string\n          maxLenght: 5\n          description: The name of the plant',
+      ),
+    );
     // A keyword of no vocabulary: nothing can be said of a change to it.
     const unread = await cli(['--base', SPEC, '--head', misspelt, '--seed', '1', '--cases', '2']);
     assert.equal(unread.code, 2, unread.stdout + unread.stderr);
@@ -111,7 +165,10 @@ describe('compat command', { timeout: 300_000 }, () => {
     writeFileSync(notOpenApi, 'openapi: 3.0.3\npaths: {}\n');
     const old = await cli(['--base', notOpenApi, '--head', SPEC, '--rules-only']);
     assert.equal(old.code, 2);
-    assert.match(old.stderr, /cannot read the old document .*not-openapi\.yaml:1:\d+: openapi at #\/openapi: "3\.0\.3": only OpenAPI 3\.1 documents are read/);
+    assert.match(
+      old.stderr,
+      /cannot read the old document .*not-openapi\.yaml:1:\d+: openapi at #\/openapi: "3\.0\.3": only OpenAPI 3\.1 documents are read/,
+    );
   });
 
   it('documents its options, each with its environment variable, in --help and in docs/compatibility.md', async () => {

@@ -22,7 +22,10 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 async function withStderr(run: () => Promise<number>): Promise<{ code: number; stderr: string }> {
   const write = process.stderr.write.bind(process.stderr);
   let stderr = '';
-  process.stderr.write = ((chunk: string | Uint8Array) => ((stderr += String(chunk)), true)) as typeof process.stderr.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => (
+    (stderr += String(chunk)),
+    true
+  )) as typeof process.stderr.write;
   try {
     return { code: await run(), stderr };
   } finally {
@@ -37,7 +40,12 @@ describe('compat under a deadline a blocked event loop cannot escape', { timeout
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 50);
     try {
-      const { code, stderr } = await withStderr(() => compatWithDeadline(['--base', SPEC, '--head', SPEC, '--deadline', '2'], { entry: pathToFileURL(busy), env: {} }));
+      const { code, stderr } = await withStderr(() =>
+        compatWithDeadline(['--base', SPEC, '--head', SPEC, '--deadline', '2'], {
+          entry: pathToFileURL(busy),
+          env: {},
+        }),
+      );
       assert.equal(code, 2);
       assert.match(stderr, /did not finish within its deadline of 2 s \(--deadline\)/);
       assert.ok(ticks > 0, 'the waiting thread kept its own loop');
@@ -48,7 +56,9 @@ describe('compat under a deadline a blocked event loop cannot escape', { timeout
 
   it('a comparison that finishes gives its exit code, and its reports, through the worker', async () => {
     const json = join(scratch, 'compat.json');
-    const { code } = await withStderr(() => compatWithDeadline(['--base', SPEC, '--head', SPEC, '--json', json], { env: {} }));
+    const { code } = await withStderr(() =>
+      compatWithDeadline(['--base', SPEC, '--head', SPEC, '--json', json], { env: {} }),
+    );
     assert.equal(code, 0);
     assert.ok(existsSync(json));
     assert.equal((JSON.parse(readFileSync(json, 'utf8')) as { exitCode?: number }).exitCode ?? 0, 0);
@@ -58,6 +68,7 @@ describe('compat under a deadline a blocked event loop cannot escape', { timeout
     assert.equal(parseCompatArgs(['--base', 'x'], {}).deadlineMs, 600_000);
     assert.equal(parseCompatArgs(['--base', 'x', '--deadline', '5'], {}).deadlineMs, 5_000);
     assert.equal(parseCompatArgs(['--base', 'x'], { PLANTSTORE_COMPAT_DEADLINE: '30' }).deadlineMs, 30_000);
-    for (const bad of ['0', '86401', 'soon']) assert.throws(() => parseCompatArgs(['--base', 'x', '--deadline', bad], {}), UsageError, bad);
+    for (const bad of ['0', '86401', 'soon'])
+      assert.throws(() => parseCompatArgs(['--base', 'x', '--deadline', bad], {}), UsageError, bad);
   });
 });

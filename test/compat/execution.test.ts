@@ -22,33 +22,49 @@ describe('compat execution', { timeout: 300_000, concurrency: 2 }, () => {
   for (const pair of PAIRS) {
     it(`${pair.name}: exit ${pair.exit}, each breaking side proven or said why not`, async () => {
       const paths = writePair(pair, dir, slugOf(pair.name));
-      const result = await compat({ base: { label: 'old.yaml', path: paths.base }, head: { label: 'new.yaml', path: paths.head }, seed: 7, cases: 10, timeoutMs: 15_000 });
+      const result = await compat({
+        base: { label: 'old.yaml', path: paths.base },
+        head: { label: 'new.yaml', path: paths.head },
+        seed: 7,
+        cases: 10,
+        timeoutMs: 15_000,
+      });
       const shown = renderCompatConsole(result);
       assert.equal(result.exitCode, pair.exit, shown);
-      for (const id of pair.notFailing ?? []) assert.ok(!result.findings.some((f) => f.check.id === id), `${id} departs: ${shown}`);
+      for (const id of pair.notFailing ?? [])
+        assert.ok(!result.findings.some((f) => f.check.id === id), `${id} departs: ${shown}`);
       for (const side of ['clients', 'servers'] as const) {
         if (pair.notPossible?.includes(side)) {
           // The crossed run cannot run for this document: the report says why in a line (no stack trace), and the rules' verdict stands.
           assert.match(result.execution?.[side].notChecked ?? '', /\S/, shown);
           assert.doesNotMatch(result.execution![side].notChecked!, /\n\s+at /);
-          assert.match(shown, new RegExp(`Execution, [^\n]*: not possible: [^\n]+; existing ${side} are judged by the rules`));
+          assert.match(
+            shown,
+            new RegExp(`Execution, [^\n]*: not possible: [^\n]+; existing ${side} are judged by the rules`),
+          );
           assert.equal(result.sides[side].judgedBy, 'rules');
         } else assert.equal(result.execution?.[side].notChecked, undefined, shown);
         // The label, decided before any tool ran, is the verdict the evidence reaches.
-        if (pair.label) assert.equal(result.sides[side].verdict, pair.label[side], `${side}, labelled ${pair.label[side]}: ${shown}`);
+        if (pair.label)
+          assert.equal(result.sides[side].verdict, pair.label[side], `${side}, labelled ${pair.label[side]}: ${shown}`);
         const expected = pair.proof?.[side];
         const change = result.changes.find((c) => c[side] === 'breaks');
         if (!expected) {
           // No rule says this side breaks: no failing check is tied to a change the rules called breaking.
           assert.equal(change, undefined, `${side}: ${shown}`);
           // A non-strict departure (the reference's own choice, on both documents) is listed and decides nothing.
-          if (pair.exit === 0) assert.equal(result.findings.filter((f) => f.side === side && f.check.outcome === 'fail').length, 0, shown);
+          if (pair.exit === 0)
+            assert.equal(result.findings.filter((f) => f.side === side && f.check.outcome === 'fail').length, 0, shown);
           continue;
         }
         assert.ok(change, `${side}: a change breaks it`);
         const agreement = result.agreements.find((a) => a.change === change.id && a.side === side);
         const witnessed = pair.witness?.includes(side) === true;
-        assert.equal(agreement?.kind, expected === 'proof' ? 'proven' : witnessed ? 'witnessed' : 'rule-only', `${side}: ${shown}`);
+        assert.equal(
+          agreement?.kind,
+          expected === 'proof' ? 'proven' : witnessed ? 'witnessed' : 'rule-only',
+          `${side}: ${shown}`,
+        );
         if (expected === 'proof') {
           const findings = result.findings.filter((f) => f.side === side && f.changes.includes(change.id));
           assert.ok(findings.length > 0);
@@ -59,17 +75,30 @@ describe('compat execution', { timeout: 300_000, concurrency: 2 }, () => {
             assert.match(f.check.reproduce ?? '', /http:\/\/127\.0\.0\.1:4010\//);
             assert.match(f.check.actual ?? '', /\b[1-5]\d\d\b/);
           }
-          assert.ok(findings.some((f) => shown.includes(`proof of ${change.id} for existing ${side}: ${f.check.id} ${f.check.outcome} (`)), shown);
+          assert.ok(
+            findings.some((f) =>
+              shown.includes(`proof of ${change.id} for existing ${side}: ${f.check.id} ${f.check.outcome} (`),
+            ),
+            shown,
+          );
           const line = pair.shows?.[side];
           if (line !== undefined) {
             // The line names the call and the check; that check is the first proof shown.
             assert.match(agreement!.shows ?? '', new RegExp(line), shown);
             const first = /\((PS-[A-Z]+-\d{3})\)$/.exec(agreement!.shows!)![1];
-            assert.ok(shown.includes(`     shown by execution: ${agreement!.shows}\n     proof of ${change.id} for existing ${side}: ${first} fail (`), shown);
+            assert.ok(
+              shown.includes(
+                `     shown by execution: ${agreement!.shows}\n     proof of ${change.id} for existing ${side}: ${first} fail (`,
+              ),
+              shown,
+            );
             // Markdown escapes the parentheses (report/markdown.ts inline).
             const markdown = renderCompatMarkdown(result);
             assert.match(markdown, /\nShown by execution: /);
-            assert.ok(markdown.includes(`\\(${first}\\).\n\nproof of ${change.id} for existing ${side}: ${first} fail`), markdown);
+            assert.ok(
+              markdown.includes(`\\(${first}\\).\n\nproof of ${change.id} for existing ${side}: ${first} fail`),
+              markdown,
+            );
           }
           assert.match(renderCompatMarkdown(result), /```sh\ncurl /);
         } else if (witnessed) {
@@ -79,7 +108,9 @@ describe('compat execution', { timeout: 300_000, concurrency: 2 }, () => {
           assert.match(agreement!.explanation, /^the documents show it: /);
           assert.ok(shown.includes(`example: ${w.example}`), shown);
           if (w.body !== undefined && w.role === 'request') {
-            const [accepting, refusing] = (w.validUnder === 'old' ? [paths.base, paths.head] : [paths.head, paths.base]).map((p) => loadSpecModel(p));
+            const [accepting, refusing] = (
+              w.validUnder === 'old' ? [paths.base, paths.head] : [paths.head, paths.base]
+            ).map((p) => loadSpecModel(p));
             assert.equal(accepting!.create!.validateRequest(w.body as never).length, 0, JSON.stringify(w));
             assert.ok(refusing!.create!.validateRequest(w.body as never).length > 0, JSON.stringify(w));
           }
@@ -94,11 +125,20 @@ describe('compat execution', { timeout: 300_000, concurrency: 2 }, () => {
   it('a pattern the rules cannot compare is shown by execution: a check fails that no rule called breaking, and the report says the rules missed it', async () => {
     const pair = PAIRS.find((p) => p.name.startsWith('a pattern changed'))!;
     const paths = writePair(pair, dir, 'pattern-again');
-    const result = await compat({ base: { label: 'old.yaml', path: paths.base }, head: { label: 'new.yaml', path: paths.head }, seed: 7, cases: 10, timeoutMs: 15_000 });
+    const result = await compat({
+      base: { label: 'old.yaml', path: paths.base },
+      head: { label: 'new.yaml', path: paths.head },
+      seed: 7,
+      cases: 10,
+      timeoutMs: 15_000,
+    });
     assert.equal(result.changes[0]!.clients, 'unknown');
     const onlyRun = result.agreements.find((a) => a.kind === 'execution-only' && a.side === 'clients');
     assert.ok(onlyRun, renderCompatConsole(result));
-    assert.match(onlyRun.explanation, /^the execution stands: PS-[A-Z]+-\d{3} .* shows a request an existing client gets wrong, where the rules could not tell for C1: the execution decides, clients break$/);
+    assert.match(
+      onlyRun.explanation,
+      /^the execution stands: PS-[A-Z]+-\d{3} .* shows a request an existing client gets wrong, where the rules could not tell for C1: the execution decides, clients break$/,
+    );
     assert.equal(result.sides.clients.verdict, 'breaks');
     assert.match(renderCompatConsole(result), /Found by execution, which no rule called breaking/);
   });

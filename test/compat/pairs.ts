@@ -10,7 +10,11 @@ import type { SideVerdict } from '../../conformance/compat/change.js';
 const SPEC = fileURLToPath(new URL('../../../spec/openapi.yaml', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/', import.meta.url));
 
-type Edit = { set: string; value: unknown } | { remove: string } | { append: string; value: unknown } | { copy: string; to: string };
+type Edit =
+  | { set: string; value: unknown }
+  | { remove: string }
+  | { append: string; value: unknown }
+  | { copy: string; to: string };
 
 export interface ExpectedChange {
   keyword: string;
@@ -44,14 +48,19 @@ interface PairInFile extends Omit<Pair, 'changes'> {
   changes: Array<[string, string, SideVerdict, SideVerdict]>;
 }
 
-export const PAIRS: Pair[] = (YAML.parse(readFileSync(join(FIXTURES, 'compat', 'pairs.yaml'), 'utf8')) as PairInFile[]).map((p) => ({
+export const PAIRS: Pair[] = (
+  YAML.parse(readFileSync(join(FIXTURES, 'compat', 'pairs.yaml'), 'utf8')) as PairInFile[]
+).map((p) => ({
   ...p,
   changes: p.changes.map(([keyword, at, clients, servers]) => ({ keyword, at, clients, servers })),
 }));
 
 /** RFC 6901: the parent of the value at `pointer` and the last reference token. */
 function locate(doc: unknown, pointer: string): { parent: Record<string, unknown>; key: string } {
-  const tokens = pointer.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const tokens = pointer
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
   const key = tokens.pop()!;
   let parent = doc as Record<string, unknown>;
   for (const t of tokens) parent = parent[t] as Record<string, unknown>;
@@ -93,4 +102,9 @@ export function writePair(pair: Pair, dir: string, slug: string): { base: string
   return { base: basePath, head: headPath };
 }
 
-export const slugOf = (name: string) => name.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase().slice(0, 60);
+export const slugOf = (name: string) =>
+  name
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase()
+    .slice(0, 60);

@@ -19,7 +19,12 @@ function repository(): string {
   const repo = join(scratch, 'repo');
   mkdirSync(join(repo, 'spec'), { recursive: true });
   writeFileSync(join(repo, 'spec', 'openapi.yaml'), 'openapi: 3.1.0\n');
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, stdio: 'ignore' });
+  const git = (...args: string[]) =>
+    execFileSync(
+      'git',
+      ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args],
+      { cwd: repo, stdio: 'ignore' },
+    );
   git('init', '-q');
   git('add', '.');
   git('commit', '-q', '-m', 'document');
@@ -33,7 +38,11 @@ describe('compat reads a revision with git, never an option', { timeout: 120_000
     const out = join(scratch, 'out');
     mkdirSync(out);
     for (const value of [`--output=${join(out, 'written')}:x`, `--output=${join(out, 'written')}`, '-p', '--help']) {
-      assert.throws(() => readDocuments([{ value, from: '--base' }], repo), (err: unknown) => err instanceof RevisionError && err.message.includes(JSON.stringify(value)), value);
+      assert.throws(
+        () => readDocuments([{ value, from: '--base' }], repo),
+        (err: unknown) => err instanceof RevisionError && err.message.includes(JSON.stringify(value)),
+        value,
+      );
     }
     assert.deepEqual(readdirSync(out), [], 'git wrote nothing');
   });
@@ -47,7 +56,14 @@ describe('compat reads a revision with git, never an option', { timeout: 120_000
   });
 
   it('a revision, REV:path and a file still read', () => {
-    const documents = readDocuments([{ value: 'HEAD', from: '--base' }, { value: 'HEAD:spec/openapi.yaml', from: '--head' }, { value: 'spec/openapi.yaml', from: '--head' }], repo);
+    const documents = readDocuments(
+      [
+        { value: 'HEAD', from: '--base' },
+        { value: 'HEAD:spec/openapi.yaml', from: '--head' },
+        { value: 'spec/openapi.yaml', from: '--head' },
+      ],
+      repo,
+    );
     try {
       for (const ref of documents.refs) assert.equal(readFileSync(ref.path, 'utf8'), 'openapi: 3.1.0\n');
     } finally {

@@ -22,13 +22,18 @@ describe('compat rules', { timeout: 300_000 }, () => {
     it(`${pair.name}: every change classified for clients and servers, with its pointer and source`, () => {
       const paths = writePair(pair, dir, slugOf(pair.name));
       const changes = diffDocuments(loadOpenApi(paths.base), loadOpenApi(paths.head));
-      const listed = changes.map((c) => `${c.id} ${c.keyword} ${c.pointer} clients ${c.clients} servers ${c.servers}: ${c.what}`).join('\n');
+      const listed = changes
+        .map((c) => `${c.id} ${c.keyword} ${c.pointer} clients ${c.clients} servers ${c.servers}: ${c.what}`)
+        .join('\n');
       for (const e of pair.changes) {
         const found = changes.find((c) => c.keyword === e.keyword && c.pointer.includes(e.at));
         assert.ok(found, `no ${e.keyword} change at ${e.at} among:\n${listed}`);
         assert.equal(found.clients, e.clients, `clients, ${found.what}`);
         assert.equal(found.servers, e.servers, `servers, ${found.what}`);
-        assert.match(found.source.document, /JSON Schema (Validation|Core) 2020-12|OpenAPI 3\.1\.0|Plant Store specification/);
+        assert.match(
+          found.source.document,
+          /JSON Schema (Validation|Core) 2020-12|OpenAPI 3\.1\.0|Plant Store specification/,
+        );
         assert.ok(found.bearings.length > 0);
       }
       assert.equal(changes.length, pair.changes.length, `exactly the expected changes:\n${listed}`);
@@ -40,48 +45,134 @@ describe('compat rules', { timeout: 300_000 }, () => {
     assert.deepEqual(diffDocuments(doc, loadOpenApi()), []);
   });
 
-  const doc = { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {}, components: { schemas: {} } } as unknown as OpenApiDocument;
-  const effects = (before: unknown, after: unknown) => compareSchemas(doc, doc, before, '#/b', after, '#/h').deltas.map((d) => `${d.keyword}:${d.effect}`);
+  const doc = {
+    openapi: '3.1.0',
+    info: { title: 't', version: '1' },
+    paths: {},
+    components: { schemas: {} },
+  } as unknown as OpenApiDocument;
+  const effects = (before: unknown, after: unknown) =>
+    compareSchemas(doc, doc, before, '#/b', after, '#/h').deltas.map((d) => `${d.keyword}:${d.effect}`);
 
   it('reads a bound written two ways as one bound: for integers, exclusiveMinimum 0 is minimum 1', () => {
-    assert.deepEqual(effects({ type: 'integer', minimum: 1 }, { type: 'integer', exclusiveMinimum: 0 }), ['minimum:none', 'exclusiveMinimum:none']);
+    assert.deepEqual(effects({ type: 'integer', minimum: 1 }, { type: 'integer', exclusiveMinimum: 0 }), [
+      'minimum:none',
+      'exclusiveMinimum:none',
+    ]);
     // For numbers it is not: 0.5 passes exclusiveMinimum 0 and not minimum 1.
-    assert.deepEqual(effects({ type: 'number', minimum: 1 }, { type: 'number', exclusiveMinimum: 0 }), ['minimum:looser', 'exclusiveMinimum:looser']);
-    assert.deepEqual(effects({ maximum: 10 }, { exclusiveMaximum: 10 }), ['maximum:tighter', 'exclusiveMaximum:tighter']);
-    assert.deepEqual(effects({ maximum: 9223372036854775807n }, { maximum: 9223372036854775806n }), ['maximum:tighter']);
+    assert.deepEqual(effects({ type: 'number', minimum: 1 }, { type: 'number', exclusiveMinimum: 0 }), [
+      'minimum:looser',
+      'exclusiveMinimum:looser',
+    ]);
+    assert.deepEqual(effects({ maximum: 10 }, { exclusiveMaximum: 10 }), [
+      'maximum:tighter',
+      'exclusiveMaximum:tighter',
+    ]);
+    assert.deepEqual(effects({ maximum: 9223372036854775807n }, { maximum: 9223372036854775806n }), [
+      'maximum:tighter',
+    ]);
   });
 
   it('compares steps, formats, types, lengths and required names by what they accept', () => {
     assert.deepEqual(effects({ multipleOf: 2 }, { multipleOf: 4 }), ['multipleOf:tighter']);
     assert.deepEqual(effects({ multipleOf: 0.5 }, { multipleOf: 0.25 }), ['multipleOf:looser']);
     assert.deepEqual(effects({ multipleOf: 2 }, { multipleOf: 3 }), ['multipleOf:both']);
-    assert.deepEqual(effects({ type: 'integer', format: 'int64' }, { type: 'integer', format: 'int32' }), ['format:tighter']);
-    assert.deepEqual(effects({ type: 'string', format: 'plant-code' }, { type: 'string', format: 'other-code' }), ['format:none']);
+    assert.deepEqual(effects({ type: 'integer', format: 'int64' }, { type: 'integer', format: 'int32' }), [
+      'format:tighter',
+    ]);
+    assert.deepEqual(effects({ type: 'string', format: 'plant-code' }, { type: 'string', format: 'other-code' }), [
+      'format:none',
+    ]);
     assert.deepEqual(effects({ type: 'number' }, { type: 'integer' }), ['type:tighter']);
     assert.deepEqual(effects({ type: 'integer' }, { type: ['number', 'null'] }), ['type:looser']);
     assert.deepEqual(effects({ type: 'string' }, { type: 'integer' }), ['type:both']);
     assert.deepEqual(effects({ minLength: 0 }, {}), ['minLength:looser']);
     assert.deepEqual(effects({}, { minLength: 0 }), ['minLength:none']);
-    assert.deepEqual(effects({ required: ['a', 'b'] }, { required: ['b', 'c'] }), ['required:tighter', 'required:looser']);
+    assert.deepEqual(effects({ required: ['a', 'b'] }, { required: ['b', 'c'] }), [
+      'required:tighter',
+      'required:looser',
+    ]);
     assert.deepEqual(effects({ enum: [1, 2] }, { enum: [2.0, 1] }), []);
   });
 
   it('reads a change under not the other way round, and an additionalProperties: false as a closed object', () => {
     assert.deepEqual(effects({ not: { maxLength: 5 } }, { not: { maxLength: 3 } }), ['maxLength:looser']);
-    assert.deepEqual(effects({ properties: { a: {} } }, { properties: { a: {} }, additionalProperties: false }), ['additionalProperties:tighter']);
-    assert.deepEqual(effects({ properties: {}, additionalProperties: false }, { properties: { a: { type: 'string' } }, additionalProperties: false }), ['properties:looser']);
+    assert.deepEqual(effects({ properties: { a: {} } }, { properties: { a: {} }, additionalProperties: false }), [
+      'additionalProperties:tighter',
+    ]);
+    assert.deepEqual(
+      effects(
+        { properties: {}, additionalProperties: false },
+        { properties: { a: { type: 'string' } }, additionalProperties: false },
+      ),
+      ['properties:looser'],
+    );
   });
 
   it('has a rule for every keyword of JSON Schema 2020-12 and OpenAPI 3.1 (spec/schema-keywords.ts): adding each says what it does, never "not compared"', () => {
     // A value each keyword may take, added to an empty schema.
     const samples: Record<string, unknown> = {
-      $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://example.com/s', $ref: '#/components/schemas/X', $anchor: 'a', $dynamicRef: '#a', $dynamicAnchor: 'a',
-      $vocabulary: {}, $comment: 'c', $defs: {}, allOf: [{ maxLength: 1 }], anyOf: [{}], oneOf: [{}], not: {}, if: {}, then: { maxLength: 1 }, else: { maxLength: 1 }, dependentSchemas: { a: {} }, prefixItems: [{}],
-      items: false, contains: {}, properties: { a: {} }, patternProperties: { '^a': {} }, additionalProperties: false, propertyNames: { maxLength: 3 }, unevaluatedItems: false,
-      unevaluatedProperties: false, type: 'string', enum: [1], const: 1, multipleOf: 2, maximum: 1, exclusiveMaximum: 1, minimum: 1, exclusiveMinimum: 1, maxLength: 1, minLength: 1,
-      pattern: '^a', maxItems: 1, minItems: 1, uniqueItems: true, maxContains: 1, minContains: 2, maxProperties: 1, minProperties: 1, required: ['a'], dependentRequired: { a: ['b'] },
-      format: 'int32', contentEncoding: 'base64', contentMediaType: 'text/plain', contentSchema: {}, title: 't', description: 'd', default: 1, deprecated: true, readOnly: true,
-      writeOnly: true, examples: [1], discriminator: { propertyName: 'a' }, xml: { name: 'a' }, externalDocs: { url: 'https://example.com' }, example: 1,
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $id: 'https://example.com/s',
+      $ref: '#/components/schemas/X',
+      $anchor: 'a',
+      $dynamicRef: '#a',
+      $dynamicAnchor: 'a',
+      $vocabulary: {},
+      $comment: 'c',
+      $defs: {},
+      allOf: [{ maxLength: 1 }],
+      anyOf: [{}],
+      oneOf: [{}],
+      not: {},
+      if: {},
+      then: { maxLength: 1 },
+      else: { maxLength: 1 },
+      dependentSchemas: { a: {} },
+      prefixItems: [{}],
+      items: false,
+      contains: {},
+      properties: { a: {} },
+      patternProperties: { '^a': {} },
+      additionalProperties: false,
+      propertyNames: { maxLength: 3 },
+      unevaluatedItems: false,
+      unevaluatedProperties: false,
+      type: 'string',
+      enum: [1],
+      const: 1,
+      multipleOf: 2,
+      maximum: 1,
+      exclusiveMaximum: 1,
+      minimum: 1,
+      exclusiveMinimum: 1,
+      maxLength: 1,
+      minLength: 1,
+      pattern: '^a',
+      maxItems: 1,
+      minItems: 1,
+      uniqueItems: true,
+      maxContains: 1,
+      minContains: 2,
+      maxProperties: 1,
+      minProperties: 1,
+      required: ['a'],
+      dependentRequired: { a: ['b'] },
+      format: 'int32',
+      contentEncoding: 'base64',
+      contentMediaType: 'text/plain',
+      contentSchema: {},
+      title: 't',
+      description: 'd',
+      default: 1,
+      deprecated: true,
+      readOnly: true,
+      writeOnly: true,
+      examples: [1],
+      discriminator: { propertyName: 'a' },
+      xml: { name: 'a' },
+      externalDocs: { url: 'https://example.com' },
+      example: 1,
     };
     const withX = { ...doc, components: { schemas: { X: { type: 'string' } } } } as unknown as OpenApiDocument;
     for (const keyword of Object.keys(KEYWORDS)) {
@@ -89,7 +180,10 @@ describe('compat rules', { timeout: 300_000 }, () => {
       const deltas = compareSchemas(withX, withX, {}, '#/b', { [keyword]: samples[keyword] }, '#/h').deltas;
       assert.ok(deltas.length > 0, `${keyword} added is a change`);
       for (const d of deltas) {
-        assert.ok(!(d.reason ?? '').startsWith(`${keyword} is not compared here`) && !/not a keyword/.test(d.reason ?? ''), `${keyword}: ${d.what}`);
+        assert.ok(
+          !(d.reason ?? '').startsWith(`${keyword} is not compared here`) && !/not a keyword/.test(d.reason ?? ''),
+          `${keyword}: ${d.what}`,
+        );
         assert.ok(d.source.section.length > 0, keyword);
       }
     }

@@ -21,28 +21,62 @@ const change: Change = {
   instancePath: ['name'],
   what: 'maxLength added: 50',
   source: { document: 'JSON Schema Validation 2020-12', section: '§6.3.1 maxLength' },
-  bearings: [{ usage: 'request body of POST /plants', role: 'request', effect: 'tighter', clients: 'breaks', servers: 'compatible', why: 'fewer requests are valid' }],
+  bearings: [
+    {
+      usage: 'request body of POST /plants',
+      role: 'request',
+      effect: 'tighter',
+      clients: 'breaks',
+      servers: 'compatible',
+      why: 'fewer requests are valid',
+    },
+  ],
   clients: 'breaks',
   servers: 'compatible',
 };
 
 const summary = { pass: 56, 'non-strict': 0, fail: 0, skip: 0, error: 0 } as CrossRun['summary'];
-const ran = (side: 'clients' | 'servers'): CrossRun => ({ side, checksOf: side === 'clients' ? 'base' : 'head', serving: side === 'clients' ? 'head' : 'base', summary, departures: [] });
+const ran = (side: 'clients' | 'servers'): CrossRun => ({
+  side,
+  checksOf: side === 'clients' ? 'base' : 'head',
+  serving: side === 'clients' ? 'head' : 'base',
+  summary,
+  departures: [],
+});
 const clean = { clients: ran('clients'), servers: ran('servers') };
-const witness: Witness = { role: 'request', example: 'request body of POST /plants: {"id":1,"name":"w…(51 characters)"}', body: {}, validUnder: 'old', refusal: '/name must NOT have more than 50 characters' };
+const witness: Witness = {
+  role: 'request',
+  example: 'request body of POST /plants: {"id":1,"name":"w…(51 characters)"}',
+  body: {},
+  validUnder: 'old',
+  refusal: '/name must NOT have more than 50 characters',
+};
 
-const judged = (execution: CompatResult['execution'], found?: Witness | 'none') => settle(refs, [change], execution, new Map(found ? [['C1|clients', found]] : []));
+const judged = (execution: CompatResult['execution'], found?: Witness | 'none') =>
+  settle(refs, [change], execution, new Map(found ? [['C1|clients', found]] : []));
 
 describe('compat verdicts by evidence', { timeout: 30_000 }, () => {
   it('a rule every exchange tried judges alike is unconfirmed: listed apart, and the exit code is 0', () => {
     const r = judged(clean, 'none');
     assert.equal(r.agreements[0]!.kind, 'unconfirmed');
-    assert.deepEqual(r.sides.clients, { rules: 'breaks', execution: 'none', verdict: 'compatible', judgedBy: 'evidence', unconfirmed: ['C1'] });
+    assert.deepEqual(r.sides.clients, {
+      rules: 'breaks',
+      execution: 'none',
+      verdict: 'compatible',
+      judgedBy: 'evidence',
+      unconfirmed: ['C1'],
+    });
     assert.equal(r.exitCode, 0);
     const shown = renderCompatConsole(r);
-    assert.match(shown, /\nUnconfirmed \(a rule says breaking; no check and no example shows it: no verdict rests on it\)\n {2}C1 maxLength added: 50\n/);
+    assert.match(
+      shown,
+      /\nUnconfirmed \(a rule says breaking; no check and no example shows it: no verdict rests on it\)\n {2}C1 maxLength added: 50\n/,
+    );
     assert.doesNotMatch(shown, /Breaking changes|may be wrong/);
-    assert.match(shown, /COMPATIBLE: no change breaks existing clients or servers; 1 rule\(s\) unconfirmed \(see above\); seed 1/);
+    assert.match(
+      shown,
+      /COMPATIBLE: no change breaks existing clients or servers; 1 rule\(s\) unconfirmed \(see above\); seed 1/,
+    );
     assert.match(renderCompatMarkdown(r), /\| C1 \| maxLength added: 50 \| .* \| unconfirmed \| compatible \|/);
   });
 
@@ -52,7 +86,12 @@ describe('compat verdicts by evidence', { timeout: 30_000 }, () => {
     assert.equal(r.sides.clients.verdict, 'breaks');
     assert.equal(r.exitCode, 1);
     const shown = renderCompatConsole(r);
-    assert.ok(shown.includes(`example: ${witness.example} (allowed by the old document; the new one refuses it: ${witness.refusal})`), shown);
+    assert.ok(
+      shown.includes(
+        `example: ${witness.example} (allowed by the old document; the new one refuses it: ${witness.refusal})`,
+      ),
+      shown,
+    );
     assert.match(shown, /BREAKING: breaks existing clients \(C1\); seed 1/);
   });
 
@@ -61,10 +100,16 @@ describe('compat verdicts by evidence', { timeout: 30_000 }, () => {
     assert.equal(rulesOnly.sides.clients.judgedBy, 'rules');
     assert.equal(rulesOnly.exitCode, 1);
     assert.match(renderCompatConsole(rulesOnly), /by the rules: not executed \(--rules-only\)/);
-    const notPossible = judged({ clients: { ...ran('clients'), notChecked: 'no checks can be derived from the old document: no create operation' }, servers: ran('servers') });
+    const notPossible = judged({
+      clients: { ...ran('clients'), notChecked: 'no checks can be derived from the old document: no create operation' },
+      servers: ran('servers'),
+    });
     assert.equal(notPossible.sides.clients.execution, 'not checked');
     assert.equal(notPossible.sides.clients.verdict, 'breaks');
-    assert.match(renderCompatConsole(notPossible), /not possible: no checks can be derived from the old document: no create operation; existing clients are judged by the rules\n/);
+    assert.match(
+      renderCompatConsole(notPossible),
+      /not possible: no checks can be derived from the old document: no create operation; existing clients are judged by the rules\n/,
+    );
   });
 
   it('an operation the rule says is gone, yet served: the execution refutes the rule (PS-OP-001 passed on it), and no verdict rests on it', () => {
@@ -76,25 +121,68 @@ describe('compat verdicts by evidence', { timeout: 30_000 }, () => {
       after: undefined,
       instancePath: undefined,
       what: 'operation GET /plants removed',
-      bearings: [{ usage: 'GET /plants', role: 'operation', effect: 'tighter', clients: 'breaks', servers: 'compatible', why: 'clients that call GET /plants get no declared answer' }],
+      bearings: [
+        {
+          usage: 'GET /plants',
+          role: 'operation',
+          effect: 'tighter',
+          clients: 'breaks',
+          servers: 'compatible',
+          why: 'clients that call GET /plants get no declared answer',
+        },
+      ],
     };
-    const opWitness: Witness = { role: 'request', example: 'GET /plants', validUnder: 'old', refusal: 'the new document declares no GET /plants' };
-    const served = { clients: { ...ran('clients'), operations: [{ check: 'PS-OP-001', operation: 'GET /plants', outcome: 'pass' }] }, servers: ran('servers') };
+    const opWitness: Witness = {
+      role: 'request',
+      example: 'GET /plants',
+      validUnder: 'old',
+      refusal: 'the new document declares no GET /plants',
+    };
+    const served = {
+      clients: { ...ran('clients'), operations: [{ check: 'PS-OP-001', operation: 'GET /plants', outcome: 'pass' }] },
+      servers: ran('servers'),
+    };
     const r = settle(refs, [removed], served, new Map([['C1|clients', opWitness]]));
     assert.equal(r.agreements[0]!.kind, 'unconfirmed');
     assert.equal(r.agreements[0]!.witness, undefined);
-    assert.match(r.agreements[0]!.explanation, /^the execution refutes it: PS-OP-001 of the old document passed on GET \/plants against the reference serving the new document/);
+    assert.match(
+      r.agreements[0]!.explanation,
+      /^the execution refutes it: PS-OP-001 of the old document passed on GET \/plants against the reference serving the new document/,
+    );
     assert.equal(r.sides.clients.verdict, 'compatible');
     assert.equal(r.exitCode, 0);
     // Met on another operation only, the pass says nothing of GET /plants: the witness stands.
-    const elsewhere = { clients: { ...ran('clients'), operations: [{ check: 'PS-OP-001', operation: 'POST /plants', outcome: 'pass' }] }, servers: ran('servers') };
-    assert.equal(settle(refs, [removed], elsewhere, new Map([['C1|clients', opWitness]])).agreements[0]!.kind, 'witnessed');
+    const elsewhere = {
+      clients: { ...ran('clients'), operations: [{ check: 'PS-OP-001', operation: 'POST /plants', outcome: 'pass' }] },
+      servers: ran('servers'),
+    };
+    assert.equal(
+      settle(refs, [removed], elsewhere, new Map([['C1|clients', opWitness]])).agreements[0]!.kind,
+      'witnessed',
+    );
   });
 
   it('never prints empty parentheses: a side broken only by a check tied to no change names the check', () => {
-    const compatible: Change = { ...change, clients: 'compatible', bearings: [{ ...change.bearings[0]!, effect: 'looser', clients: 'compatible', servers: 'breaks' }], servers: 'breaks' };
-    const check = { id: 'PS-JSON-001', outcome: 'fail', level: 'MUST', title: 't', source: { document: 'RFC 8259', section: '§2' }, expected: '200', actual: '[x] 500', reproduce: 'curl -sS http://127.0.0.1:1/plants' } as CrossRun['departures'][number];
-    const r = settle(refs, [compatible], { clients: { ...ran('clients'), departures: [check] }, servers: ran('servers') });
+    const compatible: Change = {
+      ...change,
+      clients: 'compatible',
+      bearings: [{ ...change.bearings[0]!, effect: 'looser', clients: 'compatible', servers: 'breaks' }],
+      servers: 'breaks',
+    };
+    const check = {
+      id: 'PS-JSON-001',
+      outcome: 'fail',
+      level: 'MUST',
+      title: 't',
+      source: { document: 'RFC 8259', section: '§2' },
+      expected: '200',
+      actual: '[x] 500',
+      reproduce: 'curl -sS http://127.0.0.1:1/plants',
+    } as CrossRun['departures'][number];
+    const r = settle(refs, [compatible], {
+      clients: { ...ran('clients'), departures: [check] },
+      servers: ran('servers'),
+    });
     assert.equal(r.sides.clients.verdict, 'breaks');
     assert.doesNotMatch(renderCompatConsole(r), /\(\)/);
     assert.match(renderCompatConsole(r), /breaks existing clients \(PS-JSON-001\)/);

@@ -16,20 +16,41 @@ describe('the catalog', () => {
     const ids = catalog.map((c) => c.id);
     assert.equal(new Set(ids).size, ids.length, 'IDs are unique');
     // Every ID ever published is still in the catalog, and the list holds every check (npm run docs:checks adds new IDs).
-    assert.deepEqual(FROZEN_IDS.filter((id) => !ids.includes(id)), [], 'a published ID is gone from the catalog: IDs are never removed or reused');
-    assert.deepEqual(ids.filter((id) => !FROZEN_IDS.includes(id)), [], 'a new check: run `npm run docs:checks`, which adds its ID to conformance/checks/frozen-ids.json');
+    assert.deepEqual(
+      FROZEN_IDS.filter((id) => !ids.includes(id)),
+      [],
+      'a published ID is gone from the catalog: IDs are never removed or reused',
+    );
+    assert.deepEqual(
+      ids.filter((id) => !FROZEN_IDS.includes(id)),
+      [],
+      'a new check: run `npm run docs:checks`, which adds its ID to conformance/checks/frozen-ids.json',
+    );
     // Within a family, numbers run from 001 without a gap.
     for (const [family, checks] of Object.entries(FAMILIES)) {
       const numbers = checks.map((c) => Number(c.id.split('-')[2])).sort((a, b) => a - b);
-      assert.deepEqual(numbers, numbers.map((_, i) => i + 1), `PS-${family}-* numbered from 001 without a gap`);
+      assert.deepEqual(
+        numbers,
+        numbers.map((_, i) => i + 1),
+        `PS-${family}-* numbered from 001 without a gap`,
+      );
     }
   });
 
-  it('defines every check in the file named after its ID\'s family (PS-JSON-* in json.ts)', async () => {
+  it("defines every check in the file named after its ID's family (PS-JSON-* in json.ts)", async () => {
     for (const [family, checks] of Object.entries(FAMILIES)) {
       const file = (await import(`../../conformance/checks/${family.toLowerCase()}.js`)) as Record<string, unknown>;
-      const exported = Object.values(file).filter((v): v is Check[] => Array.isArray(v) && v.every((c) => typeof c === 'object' && c !== null && 'id' in c));
-      assert.deepEqual(exported.flat().map((c) => c.id).sort(), checks.map((c) => c.id).sort(), `${family.toLowerCase()}.ts defines the PS-${family}-* checks`);
+      const exported = Object.values(file).filter(
+        (v): v is Check[] => Array.isArray(v) && v.every((c) => typeof c === 'object' && c !== null && 'id' in c),
+      );
+      assert.deepEqual(
+        exported
+          .flat()
+          .map((c) => c.id)
+          .sort(),
+        checks.map((c) => c.id).sort(),
+        `${family.toLowerCase()}.ts defines the PS-${family}-* checks`,
+      );
       for (const c of checks) assert.ok(c.id.startsWith(`PS-${family}-`), `${c.id} is in ${family.toLowerCase()}.ts`);
     }
   });
@@ -40,7 +61,8 @@ describe('the catalog', () => {
       assert.ok(c.title.length > 10, c.id);
       assert.ok(c.level === 'MUST' || c.level === 'SHOULD', c.id);
       assert.ok(c.source.document && c.source.section, `${c.id} has a source`);
-      if (c.source.document.startsWith('RFC')) assert.match(c.source.url ?? '', /^https:\/\/www\.rfc-editor\.org\/rfc\/rfc\d+#section-/, c.id);
+      if (c.source.document.startsWith('RFC'))
+        assert.match(c.source.url ?? '', /^https:\/\/www\.rfc-editor\.org\/rfc\/rfc\d+#section-/, c.id);
       assert.ok(c.requirement.length > 20, `${c.id} quotes its requirement`);
     }
   });
@@ -48,8 +70,15 @@ describe('the catalog', () => {
   it('has a mutant for every check in the mutation table', () => {
     // The checks of other operations than create are proven on the fakes of test/fixtures/operations/ (operations.test.ts).
     const covered = new Set([...MUTANTS.map(([id]) => id), ...BREAKS.map(([, , id]) => id)]);
-    assert.deepEqual(catalog.map((c) => c.id).filter((id) => !covered.has(id)), []);
-    for (const [id] of MUTANTS) assert.ok(catalog.some((c) => c.id === id), `${id} is in the catalog`);
+    assert.deepEqual(
+      catalog.map((c) => c.id).filter((id) => !covered.has(id)),
+      [],
+    );
+    for (const [id] of MUTANTS)
+      assert.ok(
+        catalog.some((c) => c.id === id),
+        `${id} is in the catalog`,
+      );
   });
 
   it('exercises every declared status and every schema of the document', async () => {
@@ -58,14 +87,22 @@ describe('the catalog', () => {
     const seen = new Map<number, Exchange>();
     try {
       await runTarget(
-        { model, targets: [], seed: 1, cases: 5, timeoutMs: 10_000, onExchange: (ex) => ex.response && seen.set(ex.response.status, ex) },
+        {
+          model,
+          targets: [],
+          seed: 1,
+          cases: 5,
+          timeoutMs: 10_000,
+          onExchange: (ex) => ex.response && seen.set(ex.response.status, ex),
+        },
         { name: 'fake', url: fake.url, token: 't', role: 'target', informs: false, restrictsTokens: true },
       );
     } finally {
       await fake.close();
     }
     for (const op of model.operations) {
-      for (const status of op.responses.keys()) assert.ok(seen.has(Number(status)), `status ${status} of ${op.operationId} was observed`);
+      for (const status of op.responses.keys())
+        assert.ok(seen.has(Number(status)), `status ${status} of ${op.operationId} was observed`);
     }
     // Every component schema is the request schema, a response schema, or part of one.
     const used = new Set<string>([model.create!.requestSchemaName]);

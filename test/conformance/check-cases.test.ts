@@ -15,7 +15,14 @@ const model = loadSpecModel();
 function context(): CheckContext {
   return {
     model,
-    target: { name: 'fake', url: 'http://127.0.0.1:1', token: 'secret', role: 'target', informs: false, restrictsTokens: true },
+    target: {
+      name: 'fake',
+      url: 'http://127.0.0.1:1',
+      token: 'secret',
+      role: 'target',
+      informs: false,
+      restrictsTokens: true,
+    },
     ids: new IdAllocator(),
     seed: 1,
     cases: 1,
@@ -32,7 +39,11 @@ function exchangeCheck(id: string): ExchangeCheck<unknown> {
 
 /** An exchange whose answer is 200 with `body` as JSON. */
 function answered(c: Case<unknown>, body: string): Exchange {
-  return { request: c.request, url: `http://127.0.0.1:1${c.request.path}`, response: { status: 200, headers: { 'content-type': 'application/json' }, bodyText: body } };
+  return {
+    request: c.request,
+    url: `http://127.0.0.1:1${c.request.path}`,
+    response: { status: 200, headers: { 'content-type': 'application/json' }, bodyText: body },
+  };
 }
 
 it('PS-AUTH-007 sends no credentials with a malformed body', () => {
@@ -51,8 +62,20 @@ it('PS-ACCEPT-001 grades the echo against the body its case sent, whatever other
     const sent = cases[0]!.sent as Record<string, JsonValue>;
     assert.equal(cases[0]!.request.body, toJson(sent), 'the request carries the body the case says it sent');
     const echo = JSON.stringify({ name: sent.name, tag: sent.tag });
-    assert.equal(check.verify(cases.map((c) => ({ ...c, exchange: answered(c, echo) })), context()).outcome, 'pass');
+    assert.equal(
+      check.verify(
+        cases.map((c) => ({ ...c, exchange: answered(c, echo) })),
+        context(),
+      ).outcome,
+      'pass',
+    );
     const wrong = JSON.stringify({ name: 'something else', tag: sent.tag });
-    assert.equal(check.verify(cases.map((c) => ({ ...c, exchange: answered(c, wrong) })), context()).outcome, 'fail');
+    assert.equal(
+      check.verify(
+        cases.map((c) => ({ ...c, exchange: answered(c, wrong) })),
+        context(),
+      ).outcome,
+      'fail',
+    );
   }
 });

@@ -8,6 +8,10 @@ import { CHECKS_DOC_PATH, withChecksTable } from '../../scripts/checks-doc.js';
 
 it('docs/checks.md lists every check of the catalog, up to date', () => {
   const page = readFileSync(CHECKS_DOC_PATH, 'utf8');
-  assert.equal(page, withChecksTable(page), 'docs/checks.md is out of date: run `npm run build && npm run docs:checks`');
+  assert.equal(
+    page,
+    withChecksTable(page),
+    'docs/checks.md is out of date: run `npm run build && npm run docs:checks`',
+  );
   for (const c of catalog) assert.ok(page.includes(`| \`${c.id}\` | ${c.level} |`), c.id);
 });

@@ -12,12 +12,16 @@ import { startFake, type FakeServer } from '../support/fake-server.js';
 import type { FakeOptions, Mutation } from '../support/fake-mutations.js';
 import { EARLIER_RUNS, MUTANTS } from '../support/mutants.js';
 
-
 const TOKEN = 'mutant-test-token';
 const model = loadSpecModel();
 const aggregates = new Set(catalog.filter((c) => c.kind === 'aggregate').map((c) => c.id));
 
-async function runAgainst(fake: FakeServer, only?: string[], restrictsTokens = true, idOffset = 0n): Promise<TargetResult> {
+async function runAgainst(
+  fake: FakeServer,
+  only?: string[],
+  restrictsTokens = true,
+  idOffset = 0n,
+): Promise<TargetResult> {
   return runTarget(
     { model, targets: [], seed: 20240611, idOffset, cases: 30, timeoutMs: 10_000, only },
     { name: 'fake', url: fake.url, token: TOKEN, role: 'target', informs: false, restrictsTokens },
@@ -40,7 +44,9 @@ describe('the baseline fake server', () => {
       // One seed sends the same ids again (--seed replays a run): a rerun against the same target gives another id offset.
       const r = await runAgainst(fake, undefined, true, BigInt(i));
       // The state checks of the plant resource skip where the document declares no list, read or delete (the seed's), saying why.
-      const notPass = r.results.filter((x) => x.outcome !== 'pass' && !(x.outcome === 'skip' && x.ruledOut)).map((x) => `${x.id} ${x.outcome}: ${x.actual}`);
+      const notPass = r.results
+        .filter((x) => x.outcome !== 'pass' && !(x.outcome === 'skip' && x.ruledOut))
+        .map((x) => `${x.id} ${x.outcome}: ${x.actual}`);
       assert.deepEqual(notPass, [], `run ${i + 1}`);
       assert.equal(r.results.length, catalog.length);
     }
@@ -81,7 +87,11 @@ describe('each check against the mutant that breaks its rule', () => {
           if (expected === 'fail') {
             assert.ok(result.expected && result.actual, `${id}: a failure says what was expected and what came back`);
             // A curl line, or a node -e line where curl cannot send the same bytes (a body in several chunks).
-            assert.match(result.reproduce ?? '', /^((printf .* \| )?curl |node -e )/, `${id}: a failure has a line that reproduces it`);
+            assert.match(
+              result.reproduce ?? '',
+              /^((printf .* \| )?curl |node -e )/,
+              `${id}: a failure has a line that reproduces it`,
+            );
           }
         }
       } finally {
@@ -109,15 +119,21 @@ describe('a target that hangs on a hostile input', () => {
 });
 
 describe('an invalid id read leniently onto a stored plant', { timeout: 300_000 }, () => {
-  it('is proved by the refusal\'s own message: the duplicate answer names another id than the one sent', async () => {
+  it("is proved by the refusal's own message: the duplicate answer names another id than the one sent", async () => {
     // Ids kept as doubles on a target that holds the int64 ends: one past them reads as a stored end.
     const fake = await startFake({ tokens: [TOKEN], doubleIds: true, preStored: EARLIER_RUNS });
     try {
       const r = await runAgainst(fake, ['PS-REJECT-004', 'PS-REJECT-005']);
-      for (const [id, sent] of [['PS-REJECT-004', '9223372036854775808'], ['PS-REJECT-005', '-9223372036854775809']] as const) {
+      for (const [id, sent] of [
+        ['PS-REJECT-004', '9223372036854775808'],
+        ['PS-REJECT-005', '-9223372036854775809'],
+      ] as const) {
         const result = r.results.find((x) => x.id === id)!;
         assert.equal(result.outcome, 'fail', id);
-        assert.ok(result.cases?.some((c) => c.actual?.includes(`not ${sent} as sent`)), `${id}: ${JSON.stringify(result.cases)}`);
+        assert.ok(
+          result.cases?.some((c) => c.actual?.includes(`not ${sent} as sent`)),
+          `${id}: ${JSON.stringify(result.cases)}`,
+        );
       }
     } finally {
       await fake.close();
@@ -139,10 +155,16 @@ describe('a target that a hostile body blocks', { timeout: 300_000 }, () => {
       const disruptive = new Set(catalog.filter((c) => DISRUPTIVE.has(c.stage ?? 'ordinary')).map((c) => c.id));
       const others = r.results.filter((x) => !disruptive.has(x.id));
       // Every other check, the aggregate ones included, has the verdict it has against the baseline: none is an error.
-      assert.deepEqual(others.filter((x) => x.outcome === 'error' || x.outcome === 'fail').map((x) => `${x.id} ${x.outcome}: ${x.actual}`), []);
+      assert.deepEqual(
+        others
+          .filter((x) => x.outcome === 'error' || x.outcome === 'fail')
+          .map((x) => `${x.id} ${x.outcome}: ${x.actual}`),
+        [],
+      );
       assert.ok(others.filter((x) => x.outcome === 'pass').length > others.length / 2);
       // What ran after it: not run, and said so.
-      for (const id of ['PS-ROBUST-004', 'PS-ROBUST-001']) assert.match(r.results.find((x) => x.id === id)!.actual ?? '', /^not run: /, id);
+      for (const id of ['PS-ROBUST-004', 'PS-ROBUST-001'])
+        assert.match(r.results.find((x) => x.id === id)!.actual ?? '', /^not run: /, id);
     } finally {
       await fake.close();
     }
@@ -153,23 +175,38 @@ describe('a target that a hostile body blocks', { timeout: 300_000 }, () => {
 // the harness may call their choices non-strict, never fail.
 describe('correct servers that decide differently: no check fails', { timeout: 300_000 }, () => {
   const variants: Array<[string, FakeOptions]> = [
-    ['GET /plants lists plants, DELETE /plants/{id} deletes one (operations the specification does not show)', { tokens: [TOKEN], extraOperations: true }],
+    [
+      'GET /plants lists plants, DELETE /plants/{id} deletes one (operations the specification does not show)',
+      { tokens: [TOKEN], extraOperations: true },
+    ],
     ['any token accepted', {}],
     ['repeated ids accepted', { tokens: [TOKEN], duplicatesAccepted: true }],
     ['other methods answered 404', { tokens: [TOKEN], no405: true }],
     ['invalid bodies answered 422 with an Error body', { tokens: [TOKEN], status422: true }],
     // The allowed choices of ALLOWED_CHOICES (test/support/mutants.ts) that need no other document, over the whole catalog.
     ['the id echoed back (Plant allows properties it does not name)', { tokens: [TOKEN], echoId: true }],
-    ['a long-lived target: 0, 1, 2 and the int64 ends stored by earlier runs', { tokens: [TOKEN], preStored: EARLIER_RUNS }],
-    ['a long-lived target whose duplicate answer does not name the id', { tokens: [TOKEN], preStored: EARLIER_RUNS, duplicateWithoutId: true }],
+    [
+      'a long-lived target: 0, 1, 2 and the int64 ends stored by earlier runs',
+      { tokens: [TOKEN], preStored: EARLIER_RUNS },
+    ],
+    [
+      'a long-lived target whose duplicate answer does not name the id',
+      { tokens: [TOKEN], preStored: EARLIER_RUNS, duplicateWithoutId: true },
+    ],
     ['refused credentials answered 403 with the Bearer challenge', { tokens: [TOKEN], credentials403: true }],
-    ['an empty or malformed token answered 400 invalid_request with the Bearer challenge', { tokens: [TOKEN], malformedToken400: true }],
+    [
+      'an empty or malformed token answered 400 invalid_request with the Bearer challenge',
+      { tokens: [TOKEN], malformedToken400: true },
+    ],
     ['another media type refused with 400 and an Error', { tokens: [TOKEN], unsupportedMediaType400: true }],
     ['undeclared error statuses answered application/problem+json', { tokens: [TOKEN], problemJsonUndeclared: true }],
     ['nesting beyond 1 000 refused with 400 and an Error', { tokens: [TOKEN], depthLimit: 400 }],
     ['a repeated id refused with 409', { tokens: [TOKEN], duplicate409: true }],
     ['an unsent tag echoed as ""', { tokens: [TOKEN], defaultTag: true }],
-    ['a byte order mark ignored, a repeated member name read as its last value', { tokens: [TOKEN], stripBom: true, repeatedNameLastWins: true }],
+    [
+      'a byte order mark ignored, a repeated member name read as its last value',
+      { tokens: [TOKEN], stripBom: true, repeatedNameLastWins: true },
+    ],
     ['bodies over 8 KiB answered 413', { tokens: [TOKEN], bodyLimit413: true }],
     ['NUL in a string refused with 400 and an Error (RFC 8259 §9 limits)', { tokens: [TOKEN], refuseNul: true }],
     ['405 with an Allow that omits POST', { tokens: [TOKEN], allowWithoutPost: true }],
@@ -179,7 +216,9 @@ describe('correct servers that decide differently: no check fails', { timeout: 3
       const fake = await startFake(options);
       try {
         const r = await runAgainst(fake, undefined, false);
-        const broken = r.results.filter((x) => x.outcome === 'fail' || x.outcome === 'error').map((x) => `${x.id} ${x.outcome}: ${x.actual}`);
+        const broken = r.results
+          .filter((x) => x.outcome === 'fail' || x.outcome === 'error')
+          .map((x) => `${x.id} ${x.outcome}: ${x.actual}`);
         assert.deepEqual(broken, []);
       } finally {
         await fake.close();

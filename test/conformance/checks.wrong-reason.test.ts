@@ -14,7 +14,12 @@ import { startFake } from '../support/fake-server.js';
 import { fixturePath } from '../support/fixtures.js';
 import { ALLOWED_CHOICES, WRONG_REASON_MUTANTS, type FakeRow } from '../support/mutants.js';
 import { startResourceFake } from '../support/fake-resource.js';
-import { RESOURCE_ALLOWED, RESOURCE_CHECKS, RESOURCE_WRONG_REASON, type ResourceRow } from '../support/resource-mutants.js';
+import {
+  RESOURCE_ALLOWED,
+  RESOURCE_CHECKS,
+  RESOURCE_WRONG_REASON,
+  type ResourceRow,
+} from '../support/resource-mutants.js';
 
 const TOKEN = 'wrong-reason-test-token';
 const models = new Map<string, SpecModel>();
@@ -30,7 +35,14 @@ async function runRow(row: FakeRow, restrictsTokens = true): Promise<TargetResul
   const fake = await startFake({ tokens: [TOKEN], ...row.fake });
   try {
     const r = await runTarget(
-      { model: modelOf(row.document), targets: [], seed: 20240611, cases: 30, timeoutMs: 10_000, only: aggregates.has(row.check) ? undefined : [row.check] },
+      {
+        model: modelOf(row.document),
+        targets: [],
+        seed: 20240611,
+        cases: 30,
+        timeoutMs: 10_000,
+        only: aggregates.has(row.check) ? undefined : [row.check],
+      },
       { name: 'fake', url: fake.url, token: TOKEN, role: 'target', informs: false, restrictsTokens },
     );
     const result = r.results.find((x) => x.id === row.check);
@@ -45,7 +57,10 @@ async function runRow(row: FakeRow, restrictsTokens = true): Promise<TargetResul
 async function runResourceRow(row: ResourceRow): Promise<TargetResult['results']> {
   const fake = await startResourceFake(row.fixture, TOKEN, row.breaks);
   try {
-    const r = await runTarget({ model: fake.model, targets: [], seed: 20240611, cases: 5, timeoutMs: 10_000, only: RESOURCE_CHECKS }, { name: 'fake', url: fake.url, token: TOKEN, role: 'target', informs: false, restrictsTokens: true });
+    const r = await runTarget(
+      { model: fake.model, targets: [], seed: 20240611, cases: 5, timeoutMs: 10_000, only: RESOURCE_CHECKS },
+      { name: 'fake', url: fake.url, token: TOKEN, role: 'target', informs: false, restrictsTokens: true },
+    );
     return r.results;
   } finally {
     await fake.close();
@@ -53,83 +68,130 @@ async function runResourceRow(row: ResourceRow): Promise<TargetResult['results']
 }
 
 /** The checks a run fails (or errs on), each with what it saw. */
-const failing = (results: TargetResult['results']) => results.filter((x) => x.outcome === 'fail' || x.outcome === 'error').map((x) => `${x.id} ${x.outcome}: ${x.cause ?? x.actual ?? ''}`);
+const failing = (results: TargetResult['results']) =>
+  results
+    .filter((x) => x.outcome === 'fail' || x.outcome === 'error')
+    .map((x) => `${x.id} ${x.outcome}: ${x.cause ?? x.actual ?? ''}`);
 
 /** The switches of a row, for its test's name. */
 function switches(row: FakeRow): string {
-  return Object.entries(row.fake)
-    .map(([k, v]) => (v === true ? k : k === 'preStored' ? 'preStored: earlier runs' : `${k}: ${String(v)}`))
-    .join(' + ') || 'baseline';
+  return (
+    Object.entries(row.fake)
+      .map(([k, v]) => (v === true ? k : k === 'preStored' ? 'preStored: earlier runs' : `${k}: ${String(v)}`))
+      .join(' + ') || 'baseline'
+  );
 }
 
 describe('the tables of wrong-reason mutants and allowed choices', { timeout: 300_000 }, () => {
   it('give every check of the catalog at least one wrong-reason mutant', () => {
     const covered = new Set([...WRONG_REASON_MUTANTS, ...RESOURCE_WRONG_REASON].map((r) => r.check));
-    assert.deepEqual(catalog.map((c) => c.id).filter((id) => !covered.has(id)), []);
+    assert.deepEqual(
+      catalog.map((c) => c.id).filter((id) => !covered.has(id)),
+      [],
+    );
   });
 
   it('name only checks of the catalog, with an outcome the policy allows', () => {
     const ids = new Set(catalog.map((c) => c.id));
-    for (const row of [...WRONG_REASON_MUTANTS, ...ALLOWED_CHOICES, ...RESOURCE_WRONG_REASON, ...RESOURCE_ALLOWED]) assert.ok(ids.has(row.check), `${row.check} is in the catalog`);
-    for (const row of [...RESOURCE_WRONG_REASON, ...RESOURCE_ALLOWED]) assert.ok(RESOURCE_CHECKS.includes(row.check), `${row.check}: a check of every operation or of the plant resource`);
+    for (const row of [...WRONG_REASON_MUTANTS, ...ALLOWED_CHOICES, ...RESOURCE_WRONG_REASON, ...RESOURCE_ALLOWED])
+      assert.ok(ids.has(row.check), `${row.check} is in the catalog`);
+    for (const row of [...RESOURCE_WRONG_REASON, ...RESOURCE_ALLOWED])
+      assert.ok(
+        RESOURCE_CHECKS.includes(row.check),
+        `${row.check}: a check of every operation or of the plant resource`,
+      );
     for (const row of WRONG_REASON_MUTANTS) {
       assert.notEqual(row.expected, 'pass', `${row.check}: a wrong-reason mutant is never passed`);
       assert.notEqual(row.expected, 'error', `${row.check}: a mutant is graded, not an error`);
       if (row.expected === 'skip') assert.ok(row.reason, `${row.check}: a skip says why the check cannot tell`);
     }
-    for (const row of ALLOWED_CHOICES) if (row.expected === 'skip') assert.ok(row.reason, `${row.check}: a skip says why`);
+    for (const row of ALLOWED_CHOICES)
+      if (row.expected === 'skip') assert.ok(row.reason, `${row.check}: a skip says why`);
   });
 
   it('give every check that grades non-strict at least one allowed choice', () => {
     // The checks whose grading (docs/checks.md, audit) lets a departure be non-strict.
     const lenient = catalog.filter((c) => /non-strict/.test(c.grading)).map((c) => c.id);
     // The checks of every operation and of the plant resource show theirs on the fakes of test/fixtures/operations/ (operations.test.ts).
-    const covered = new Set([...ALLOWED_CHOICES.filter((r) => r.expected === 'non-strict').map((r) => r.check), ...NON_STRICT.map(([, , check]) => check)]);
-    assert.deepEqual(lenient.filter((id) => !covered.has(id)), []);
+    const covered = new Set([
+      ...ALLOWED_CHOICES.filter((r) => r.expected === 'non-strict').map((r) => r.check),
+      ...NON_STRICT.map(([, , check]) => check),
+    ]);
+    assert.deepEqual(
+      lenient.filter((id) => !covered.has(id)),
+      [],
+    );
   });
 });
 
-describe('each check against a mutant that breaks its rule for another reason: never a pass', { timeout: 300_000 }, () => {
-  for (const row of WRONG_REASON_MUTANTS) {
-    it(`${row.check} ${row.expected}: ${switches(row)} (${row.why})`, async () => {
-      const result = await runRow(row);
-      assert.equal(result.outcome, row.expected, `${row.check} against ${switches(row)}: ${result.actual}`);
-      if (row.reason) assert.match(result.actual ?? '', row.reason, `${row.check}: the skip says why`);
-      if (row.expected === 'fail') assert.ok(result.expected && result.actual, `${row.check}: a failure says what was expected and what came back`);
-    });
-  }
-});
+describe(
+  'each check against a mutant that breaks its rule for another reason: never a pass',
+  { timeout: 300_000 },
+  () => {
+    for (const row of WRONG_REASON_MUTANTS) {
+      it(`${row.check} ${row.expected}: ${switches(row)} (${row.why})`, async () => {
+        const result = await runRow(row);
+        assert.equal(result.outcome, row.expected, `${row.check} against ${switches(row)}: ${result.actual}`);
+        if (row.reason) assert.match(result.actual ?? '', row.reason, `${row.check}: the skip says why`);
+        if (row.expected === 'fail')
+          assert.ok(
+            result.expected && result.actual,
+            `${row.check}: a failure says what was expected and what came back`,
+          );
+      });
+    }
+  },
+);
 
-describe('each non-strict grade against a correct server that makes the allowed choice: never a failure', { timeout: 300_000 }, () => {
-  for (const row of ALLOWED_CHOICES) {
-    it(`${row.check} ${row.expected}: ${row.choice} (${row.source})`, async () => {
-      const result = await runRow(row, row.restrictsTokens ?? true);
-      assert.equal(result.outcome, row.expected, `${row.check} against ${switches(row)}: ${result.actual}`);
-      if (row.reason) assert.match(result.actual ?? '', row.reason, `${row.check}: the skip says why`);
-    });
-  }
-});
+describe(
+  'each non-strict grade against a correct server that makes the allowed choice: never a failure',
+  { timeout: 300_000 },
+  () => {
+    for (const row of ALLOWED_CHOICES) {
+      it(`${row.check} ${row.expected}: ${row.choice} (${row.source})`, async () => {
+        const result = await runRow(row, row.restrictsTokens ?? true);
+        assert.equal(result.outcome, row.expected, `${row.check} against ${switches(row)}: ${result.actual}`);
+        if (row.reason) assert.match(result.actual ?? '', row.reason, `${row.check}: the skip says why`);
+      });
+    }
+  },
+);
 
-describe('each check of every operation and of the plant resource against a mutant of the multi-operation fake: a failure, for its own rule only', { timeout: 300_000 }, () => {
-  for (const row of RESOURCE_WRONG_REASON) {
-    it(`${row.check} fails ${row.fixture} with ${row.breaks.join(' + ')}, for its rule (${row.why})`, async () => {
-      const results = await runResourceRow(row);
-      const result = results.find((x) => x.id === row.check)!;
-      assert.equal(result.outcome, row.expected, `${row.check}: ${result.actual ?? ''}`);
-      assert.match(result.cause ?? '', row.cause, `${row.check}: the cause names the rule broken`);
-      assert.ok(result.expected && result.actual, `${row.check}: a failure says what was expected and what came back`);
-      assert.deepEqual(failing(results).filter((f) => !f.startsWith(`${row.check} `)), [], 'no other check fails it: it breaks this rule only');
-    });
-  }
-});
+describe(
+  'each check of every operation and of the plant resource against a mutant of the multi-operation fake: a failure, for its own rule only',
+  { timeout: 300_000 },
+  () => {
+    for (const row of RESOURCE_WRONG_REASON) {
+      it(`${row.check} fails ${row.fixture} with ${row.breaks.join(' + ')}, for its rule (${row.why})`, async () => {
+        const results = await runResourceRow(row);
+        const result = results.find((x) => x.id === row.check)!;
+        assert.equal(result.outcome, row.expected, `${row.check}: ${result.actual ?? ''}`);
+        assert.match(result.cause ?? '', row.cause, `${row.check}: the cause names the rule broken`);
+        assert.ok(
+          result.expected && result.actual,
+          `${row.check}: a failure says what was expected and what came back`,
+        );
+        assert.deepEqual(
+          failing(results).filter((f) => !f.startsWith(`${row.check} `)),
+          [],
+          'no other check fails it: it breaks this rule only',
+        );
+      });
+    }
+  },
+);
 
-describe('each check of every operation and of the plant resource against an allowed choice: never a failure', { timeout: 300_000 }, () => {
-  for (const row of RESOURCE_ALLOWED) {
-    it(`${row.check} ${row.expected}: ${row.fixture} with ${row.breaks.join(' + ')}, ${row.choice} (${row.source})`, async () => {
-      const results = await runResourceRow(row);
-      const result = results.find((x) => x.id === row.check)!;
-      assert.equal(result.outcome, row.expected, `${row.check}: ${result.actual ?? ''}`);
-      assert.deepEqual(failing(results), [], 'no check fails an allowed choice');
-    });
-  }
-});
+describe(
+  'each check of every operation and of the plant resource against an allowed choice: never a failure',
+  { timeout: 300_000 },
+  () => {
+    for (const row of RESOURCE_ALLOWED) {
+      it(`${row.check} ${row.expected}: ${row.fixture} with ${row.breaks.join(' + ')}, ${row.choice} (${row.source})`, async () => {
+        const results = await runResourceRow(row);
+        const result = results.find((x) => x.id === row.check)!;
+        assert.equal(result.outcome, row.expected, `${row.check}: ${result.actual ?? ''}`);
+        assert.deepEqual(failing(results), [], 'no check fails an allowed choice');
+      });
+    }
+  },
+);

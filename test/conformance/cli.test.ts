@@ -29,10 +29,15 @@ interface CliRun {
 // Asynchronous on purpose: the fake server answers from this process's event loop.
 function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, ...env, NO_COLOR: '1' }, timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...process.env, ...env, NO_COLOR: '1' }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -49,7 +54,11 @@ describe('plantstore-conformance CLI', { timeout: 300_000 }, () => {
   it('exits 0 against the baseline and writes the JSON and JUnit reports', async () => {
     const json = join(dir, 'ok.json');
     const junit = join(dir, 'ok.xml');
-    const r = await withFake({}, (url) => cli(['--target', url, '--invalid-token', '--seed', '11', '--cases', '10', '--json', json, '--junit', junit], { PLANTSTORE_TOKEN: 'cli-token' }));
+    const r = await withFake({}, (url) =>
+      cli(['--target', url, '--invalid-token', '--seed', '11', '--cases', '10', '--json', json, '--junit', junit], {
+        PLANTSTORE_TOKEN: 'cli-token',
+      }),
+    );
     assert.equal(r.code, 0, r.stdout + r.stderr);
     // The seed's document has no list, read or delete: the five state checks of the plant resource skip, saying why.
     assert.match(r.stdout, new RegExp(`${catalog.length - 5} pass, 0 non-strict, 0 fail, 5 skip, 0 error; seed 11`));
@@ -59,16 +68,34 @@ describe('plantstore-conformance CLI', { timeout: 300_000 }, () => {
     const t = report.targets[0];
     assert.deepEqual(Object.keys(t.summary).sort(), ['error', 'fail', 'non-strict', 'pass', 'skip']);
     for (const res of t.results) {
-      for (const key of ['id', 'title', 'outcome', 'requirement', 'source', 'expected', 'actual', 'reproduce']) assert.ok(key in res, `${res.id} has ${key}`);
+      for (const key of ['id', 'title', 'outcome', 'requirement', 'source', 'expected', 'actual', 'reproduce'])
+        assert.ok(key in res, `${res.id} has ${key}`);
     }
-    assert.ok(report.lint.some((f: { severity: string }) => f.severity === 'warning'), 'lint warnings are in the report');
+    assert.ok(
+      report.lint.some((f: { severity: string }) => f.severity === 'warning'),
+      'lint warnings are in the report',
+    );
     const xml = readFileSync(junit, 'utf8');
-    assert.match(xml, new RegExp(`<testsuite name="target" tests="${catalog.length}" failures="0" errors="0" skipped="5">`));
+    assert.match(
+      xml,
+      new RegExp(`<testsuite name="target" tests="${catalog.length}" failures="0" errors="0" skipped="5">`),
+    );
     assert.equal(xml.match(/<testcase /g)?.length, catalog.length);
   });
 
   it('runs against a base URL with a path prefix', async () => {
-    const r = await withFake({ prefix: '/api/v1' }, (url) => cli(['--target', `${url}/api/v1/`, '--token', 'cli-token', '--cases', '5', '--only', 'PS-ACCEPT-001,PS-AUTH-001,PS-HTTP-001']));
+    const r = await withFake({ prefix: '/api/v1' }, (url) =>
+      cli([
+        '--target',
+        `${url}/api/v1/`,
+        '--token',
+        'cli-token',
+        '--cases',
+        '5',
+        '--only',
+        'PS-ACCEPT-001,PS-AUTH-001,PS-HTTP-001',
+      ]),
+    );
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /3 checks, 3 pass/);
     // A narrow run's coverage is its counts, in one line and a note: what the other checks would exercise is no news.
@@ -85,7 +112,9 @@ describe('plantstore-conformance CLI', { timeout: 300_000 }, () => {
   for (const [mutant, id] of mutants) {
     it(`exits 1 against ${mutant}, naming ${id} and how to reproduce it`, async () => {
       const json = join(dir, `${mutant}.json`);
-      const r = await withFake({ [mutant]: true }, (url) => cli(['--target', url, '--token', 'cli-token', '--cases', '10', '--seed', '3', '--json', json]));
+      const r = await withFake({ [mutant]: true }, (url) =>
+        cli(['--target', url, '--token', 'cli-token', '--cases', '10', '--seed', '3', '--json', json]),
+      );
       assert.equal(r.code, 1, r.stdout + r.stderr);
       const lines = r.stdout.split('\n');
       const line = lines.find((l) => l.includes(id) && l.includes('fail'));
@@ -107,7 +136,9 @@ describe('plantstore-conformance CLI', { timeout: 300_000 }, () => {
   }
 
   it('against a server that answers 201 to every valid create: at most about 100 lines, the last of which name the 201', async () => {
-    const r = await withFake({ status201: true }, (url) => cli(['--target', url, '--token', 'cli-token', '--cases', '5', '--seed', '3']));
+    const r = await withFake({ status201: true }, (url) =>
+      cli(['--target', url, '--token', 'cli-token', '--cases', '5', '--seed', '3']),
+    );
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const lines = r.stdout.trimEnd().split('\n');
     assert.ok(lines.length <= 110, `${lines.length} lines:\n${r.stdout}`);
@@ -120,7 +151,9 @@ describe('plantstore-conformance CLI', { timeout: 300_000 }, () => {
   it('lists both departures of one check in the JSON report, each with its reproduce line', async () => {
     const json = join(dir, 'two-departures.json');
     // Without id read as id 0, without name accepted: PS-REJECT-001 departs on both of its cases.
-    const r = await withFake({ zeroValueIds: true, acceptMissingName: true }, (url) => cli(['--target', url, '--token', 'cli-token', '--only', 'PS-REJECT-001', '--json', json]));
+    const r = await withFake({ zeroValueIds: true, acceptMissingName: true }, (url) =>
+      cli(['--target', url, '--token', 'cli-token', '--only', 'PS-REJECT-001', '--json', json]),
+    );
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const result = JSON.parse(readFileSync(json, 'utf8')).targets[0].results[0];
     assert.equal(result.outcome, 'fail');
@@ -141,7 +174,13 @@ describe('plantstore-conformance CLI', { timeout: 300_000 }, () => {
   });
 
   it('exits 2 on bad arguments', async () => {
-    for (const args of [['--no-such-flag'], ['--target', 'not a url'], ['--seed', 'abc'], ['--only', 'PS-NOPE-001'], ['--target', 'ftp://127.0.0.1/']]) {
+    for (const args of [
+      ['--no-such-flag'],
+      ['--target', 'not a url'],
+      ['--seed', 'abc'],
+      ['--only', 'PS-NOPE-001'],
+      ['--target', 'ftp://127.0.0.1/'],
+    ]) {
       const r = await cli(args);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
       assert.match(r.stderr, /plantstore-conformance: /);
@@ -153,7 +192,10 @@ describe('plantstore-conformance CLI', { timeout: 300_000 }, () => {
     const port = await freePort();
     const r = await cli(['--target', `http://127.0.0.1:${port}`, '--timeout', '3000']);
     assert.equal(r.code, 2, r.stdout + r.stderr);
-    assert.match(r.stdout, new RegExp(`cannot connect: nothing listens on 127\\.0\\.0\\.1:${port} \\(connection refused\\)`));
+    assert.match(
+      r.stdout,
+      new RegExp(`cannot connect: nothing listens on 127\\.0\\.0\\.1:${port} \\(connection refused\\)`),
+    );
   });
 
   it('exits 2 when the spec does not load', async () => {
@@ -164,7 +206,9 @@ describe('plantstore-conformance CLI', { timeout: 300_000 }, () => {
 
   it('a $ref that resolves to nothing is reported as its author wrote it, with line and column', async () => {
     const text = readFileSync(OPENAPI_PATH, 'utf8').split('\n');
-    const at = text.findIndex((l) => l.includes("$ref: '#/components/schemas/Plant'") && l.trimStart().startsWith('- '));
+    const at = text.findIndex(
+      (l) => l.includes("$ref: '#/components/schemas/Plant'") && l.trimStart().startsWith('- '),
+    );
     assert.ok(at >= 0, 'the document has an allOf reference to Plant');
     text[at] = text[at]!.replace("'#/components/schemas/Plant'", "'#/components/schemas/Plantt'");
     const broken = join(dir, 'broken-ref.yaml');
@@ -173,7 +217,9 @@ describe('plantstore-conformance CLI', { timeout: 300_000 }, () => {
     assert.equal(r.code, 2, r.stdout + r.stderr);
     const column = text[at]!.indexOf("'#/") + 1;
     assert.ok(
-      r.stderr.includes(`cannot read the spec ${broken}:${at + 1}:${column}: $ref at #/components/schemas/NewPlant/allOf/0/$ref: "#/components/schemas/Plantt" resolves to nothing`),
+      r.stderr.includes(
+        `cannot read the spec ${broken}:${at + 1}:${column}: $ref at #/components/schemas/NewPlant/allOf/0/$ref: "#/components/schemas/Plantt" resolves to nothing`,
+      ),
       r.stderr,
     );
     assert.doesNotMatch(r.stderr, /\$defs/);
@@ -189,7 +235,11 @@ describe('plantstore-conformance CLI', { timeout: 300_000 }, () => {
     const list = await cli(['--list']);
     assert.equal(list.code, 0);
     assert.equal(list.stdout.trimEnd().split('\n').length, catalog.length + 1);
-    for (const c of catalog) assert.match(list.stdout, new RegExp(`^${c.id}\\s+${c.level}\\s+${c.source.document.replace(/[.()]/g, '\\$&')}, `, 'm'));
+    for (const c of catalog)
+      assert.match(
+        list.stdout,
+        new RegExp(`^${c.id}\\s+${c.level}\\s+${c.source.document.replace(/[.()]/g, '\\$&')}, `, 'm'),
+      );
     const version = await cli(['--version']);
     assert.match(version.stdout, /^plantstore-conformance \d+\.\d+\.\d+\n$/);
     const short = await cli(['-h']);
@@ -200,7 +250,18 @@ describe('plantstore-conformance CLI', { timeout: 300_000 }, () => {
   it('prints its help and exits 0', async () => {
     const r = await cli(['--help']);
     assert.equal(r.code, 0);
-    for (const flag of ['--target', '--reference', '--token', '--seed', '--timeout', '--strict', '--json', '--junit', '--invalid-token']) assert.ok(r.stdout.includes(flag), flag);
+    for (const flag of [
+      '--target',
+      '--reference',
+      '--token',
+      '--seed',
+      '--timeout',
+      '--strict',
+      '--json',
+      '--junit',
+      '--invalid-token',
+    ])
+      assert.ok(r.stdout.includes(flag), flag);
     // Every option that sets something has its environment variable, named in the help and in the docs.
     const docs = readFileSync(fileURLToPath(new URL('../../../docs/conformance.md', import.meta.url)), 'utf8');
     for (const o of OPTIONS) {

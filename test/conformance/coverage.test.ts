@@ -19,7 +19,9 @@ before(async () => {
 });
 after(() => fake.close());
 
-async function covered(model: SpecModel): Promise<{ coverage: Coverage; console: string; json: ReturnType<typeof toJsonReport> }> {
+async function covered(
+  model: SpecModel,
+): Promise<{ coverage: Coverage; console: string; json: ReturnType<typeof toJsonReport> }> {
   const target = await runTarget(
     { model, targets: [], seed: 9, cases: 5, timeoutMs: 10_000 },
     { name: 'fake', url: fake.url, token: 't', role: 'target', informs: false, restrictsTokens: true },
@@ -34,13 +36,32 @@ const statusOf = (c: Coverage, pointerEnd: string) => c.keywords.find((k) => k.p
 describe('coverage of the document', () => {
   it('the shipped document: its one operation, both declared responses, every keyword exercised or an annotation', async () => {
     const { coverage, console, json } = await covered(loadSpecModel());
-    assert.deepEqual(coverage.operations.map((o) => [o.method, o.path, o.known, o.requests > 0]), [['POST', '/plants', true, true]]);
-    assert.deepEqual(coverage.responses.map((r) => [r.status, r.observedOn]), [['200', ['fake']], ['400', ['fake']]]);
-    assert.deepEqual(coverage.keywords.filter((k) => k.status === 'not exercised'), []);
+    assert.deepEqual(
+      coverage.operations.map((o) => [o.method, o.path, o.known, o.requests > 0]),
+      [['POST', '/plants', true, true]],
+    );
+    assert.deepEqual(
+      coverage.responses.map((r) => [r.status, r.observedOn]),
+      [
+        ['200', ['fake']],
+        ['400', ['fake']],
+      ],
+    );
+    assert.deepEqual(
+      coverage.keywords.filter((k) => k.status === 'not exercised'),
+      [],
+    );
     assert.equal(statusOf(coverage, 'NewPlant/allOf/1/properties/id/format'), 'exercised');
-    assert.equal(statusOf(coverage, 'Error/properties/error/format'), 'exercised', 'the answers are checked against the Error schema');
+    assert.equal(
+      statusOf(coverage, 'Error/properties/error/format'),
+      'exercised',
+      'the answers are checked against the Error schema',
+    );
     assert.equal(statusOf(coverage, 'Plant/properties/name/description'), 'annotation');
-    assert.match(console, /Coverage of the document: 1 of 1 operation\(s\) sent requests; 2 of 2 declared response\(s\) given; schema keywords: \d+ exercised, \d+ annotation\(s\), 0 not exercised/);
+    assert.match(
+      console,
+      /Coverage of the document: 1 of 1 operation\(s\) sent requests; 2 of 2 declared response\(s\) given; schema keywords: \d+ exercised, \d+ annotation\(s\), 0 not exercised/,
+    );
     assert.deepEqual(json.coverage, coverage);
   });
 
@@ -49,7 +70,19 @@ describe('coverage of the document', () => {
     const { coverage, console } = await covered(model);
     // Nothing the document writes is left out of the report.
     assert.deepEqual(coverage.keywords.map((k) => k.pointer).sort(), model.keywords.map((k) => k.pointer).sort());
-    for (const exercised of ['height/multipleOf', 'height/exclusiveMinimum', 'height/maximum', 'leaves/uniqueItems', 'leaves/minItems', 'leaves/items/minLength', 'colour/oneOf', 'colour/oneOf/0/enum', 'since/format', 'allOf/1/dependentRequired', 'allOf/1/if']) {
+    for (const exercised of [
+      'height/multipleOf',
+      'height/exclusiveMinimum',
+      'height/maximum',
+      'leaves/uniqueItems',
+      'leaves/minItems',
+      'leaves/items/minLength',
+      'colour/oneOf',
+      'colour/oneOf/0/enum',
+      'since/format',
+      'allOf/1/dependentRequired',
+      'allOf/1/if',
+    ]) {
       assert.equal(statusOf(coverage, exercised), 'exercised', exercised);
     }
     assert.equal(statusOf(coverage, 'code/x-origin'), 'annotation');
@@ -62,8 +95,12 @@ describe('coverage of the document', () => {
       'then',
       'then/required',
     ]);
-    assert.match(missing.find((k) => k.keyword === 'format')!.detail, /format "plant-code": no validator here checks it/);
-    for (const k of missing) assert.ok(console.includes(`not exercised: ${k.keyword} at ${k.pointer}: ${k.detail}`), k.pointer);
+    assert.match(
+      missing.find((k) => k.keyword === 'format')!.detail,
+      /format "plant-code": no validator here checks it/,
+    );
+    for (const k of missing)
+      assert.ok(console.includes(`not exercised: ${k.keyword} at ${k.pointer}: ${k.detail}`), k.pointer);
   });
 
   it('an operation beside the create is reached by the checks of every operation, with how it fared in each; a declared response no target gave is listed with why', async () => {
@@ -72,9 +109,18 @@ describe('coverage of the document', () => {
     assert.equal(read.known, false);
     assert.ok(read.requests >= 2, 'PS-DOC-001 and PS-DOC-002 sent to it');
     assert.deepEqual(read.role, { role: 'read', by: 'shape' });
-    assert.ok(read.checks.some((c) => c.check === 'PS-OP-001'), 'PS-OP-001 says how GET /plants/{id} fared');
-    assert.match(console, /operation GET \/plants\/\{id\} \(getPlant\): PS-OP-\*, PS-DOC-\* and the state checks \(its role: read, by shape\)/);
-    assert.match(console, /response 200 of GET \/plants\/\{id\}: no target gave it \(its valid requests were answered \d{3}/);
+    assert.ok(
+      read.checks.some((c) => c.check === 'PS-OP-001'),
+      'PS-OP-001 says how GET /plants/{id} fared',
+    );
+    assert.match(
+      console,
+      /operation GET \/plants\/\{id\} \(getPlant\): PS-OP-\*, PS-DOC-\* and the state checks \(its role: read, by shape\)/,
+    );
+    assert.match(
+      console,
+      /response 200 of GET \/plants\/\{id\}: no target gave it \(its valid requests were answered \d{3}/,
+    );
     assert.ok(coverage.responses.find((r) => r.path === '/plants/{id}' && r.status === '200')!.why);
   });
 });

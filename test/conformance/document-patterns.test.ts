@@ -33,10 +33,19 @@ function evilDocument(): string {
       '/plants': {
         post: {
           operationId: 'addPlant',
-          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' } } } },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' } } },
+          },
           responses: {
-            '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Plant' } } } },
-            '400': { description: 'bad', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+            '200': {
+              description: 'ok',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Plant' } } },
+            },
+            '400': {
+              description: 'bad',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+            },
           },
         },
       },
@@ -44,9 +53,23 @@ function evilDocument(): string {
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
       schemas: {
-        NewPlant: { type: 'object', required: ['id', 'name', NAME], properties: { id: { type: 'integer', format: 'int64' }, name: { type: 'string' } }, patternProperties: patterned },
-        Plant: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer', format: 'int64' }, name: { type: 'string' } }, patternProperties: patterned },
-        Error: { type: 'object', required: ['error', 'message'], properties: { error: { type: 'integer' }, message: { type: 'string' } } },
+        NewPlant: {
+          type: 'object',
+          required: ['id', 'name', NAME],
+          properties: { id: { type: 'integer', format: 'int64' }, name: { type: 'string' } },
+          patternProperties: patterned,
+        },
+        Plant: {
+          type: 'object',
+          required: ['id', 'name'],
+          properties: { id: { type: 'integer', format: 'int64' }, name: { type: 'string' } },
+          patternProperties: patterned,
+        },
+        Error: {
+          type: 'object',
+          required: ['error', 'message'],
+          properties: { error: { type: 'integer' }, message: { type: 'string' } },
+        },
       },
     },
   };
@@ -79,39 +102,53 @@ async function inWorker(document: string, body: string): Promise<unknown> {
   }
 }
 
-describe("the document's patterns in the harness run on the linear-time engine", { timeout: 2 * DEADLINE_MS + 60_000 }, () => {
-  const document = evilDocument();
+describe(
+  "the document's patterns in the harness run on the linear-time engine",
+  { timeout: 2 * DEADLINE_MS + 60_000 },
+  () => {
+    const document = evilDocument();
 
-  it('drawing a valid body: the name the document requires is matched against the catastrophic key, and the draw finishes with it', async () => {
-    const drawn = await inWorker(document, `return draw.drawValid(model, model.create.validateRequest, [{ id: 1, name: 'x' }], 'a valid NewPlant');`);
-    assert.notEqual(drawn, 'timeout', 'the draw finished');
-    assert.ok(drawn && typeof drawn === 'object' && !('error' in drawn), JSON.stringify(drawn));
-    assert.equal(typeof (drawn as Record<string, unknown>)[NAME], 'string', 'the required property is drawn from the schema its key declares');
-  });
+    it('drawing a valid body: the name the document requires is matched against the catastrophic key, and the draw finishes with it', async () => {
+      const drawn = await inWorker(
+        document,
+        `return draw.drawValid(model, model.create.validateRequest, [{ id: 1, name: 'x' }], 'a valid NewPlant');`,
+      );
+      assert.notEqual(drawn, 'timeout', 'the draw finished');
+      assert.ok(drawn && typeof drawn === 'object' && !('error' in drawn), JSON.stringify(drawn));
+      assert.equal(
+        typeof (drawn as Record<string, unknown>)[NAME],
+        'string',
+        'the required property is drawn from the schema its key declares',
+      );
+    });
 
-  it('grading an answer: a property sent by a name the catastrophic key matches is declared, and a missing one fails', async () => {
-    const verdicts = await inWorker(
-      document,
-      `const exchange = (body) => ({ request: { method: 'POST', path: '/plants', headers: {} }, url: 'http://127.0.0.1:1/plants', response: { status: 200, headers: { 'content-type': 'application/json' }, bodyText: JSON.stringify(body) } });
+    it('grading an answer: a property sent by a name the catastrophic key matches is declared, and a missing one fails', async () => {
+      const verdicts = await inWorker(
+        document,
+        `const exchange = (body) => ({ request: { method: 'POST', path: '/plants', headers: {} }, url: 'http://127.0.0.1:1/plants', response: { status: 200, headers: { 'content-type': 'application/json' }, bodyText: JSON.stringify(body) } });
        const ctx = { model };
        const sentX = { id: 1, name: 'x', ['${NAME}X']: 'v' };
        const sentA = { id: 1, name: 'x', '${NAME}': 'v' };
        return [grades.gradeAccepted(ctx, exchange({ id: 1, name: 'x' }), sentX).outcome, grades.gradeAccepted(ctx, exchange({ id: 1, name: 'x' }), sentA).outcome];`,
-    );
-    assert.notEqual(verdicts, 'timeout', 'the grading finished');
-    // `${NAME}X` matches the key (declared: leaving it out fails); `${NAME}` does not (undeclared: it may be left out).
-    assert.deepEqual(verdicts, ['fail', 'pass'], JSON.stringify(verdicts));
-  });
+      );
+      assert.notEqual(verdicts, 'timeout', 'the grading finished');
+      // `${NAME}X` matches the key (declared: leaving it out fails); `${NAME}` does not (undeclared: it may be left out).
+      assert.deepEqual(verdicts, ['fail', 'pass'], JSON.stringify(verdicts));
+    });
 
-  it("no harness source builds a RegExp from a document's pattern with V8's engine", () => {
-    const root = fileURLToPath(new URL('../../../conformance/', import.meta.url));
-    const sources = readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.ts'));
-    for (const entry of sources) {
-      const text = readFileSync(join(entry.parentPath, entry.name), 'utf8');
-      for (const line of text.split('\n')) {
-        // fast-check's stringMatching only parses its RegExp (schema-values.ts says why).
-        if (/new RegExp\((pattern|source|key|schema\.pattern)\b/.test(line) && !line.includes('fc.stringMatching')) assert.fail(`${entry.name}: ${line.trim()}`);
+    it("no harness source builds a RegExp from a document's pattern with V8's engine", () => {
+      const root = fileURLToPath(new URL('../../../conformance/', import.meta.url));
+      const sources = readdirSync(root, { recursive: true, withFileTypes: true }).filter(
+        (e) => e.isFile() && e.name.endsWith('.ts'),
+      );
+      for (const entry of sources) {
+        const text = readFileSync(join(entry.parentPath, entry.name), 'utf8');
+        for (const line of text.split('\n')) {
+          // fast-check's stringMatching only parses its RegExp (schema-values.ts says why).
+          if (/new RegExp\((pattern|source|key|schema\.pattern)\b/.test(line) && !line.includes('fc.stringMatching'))
+            assert.fail(`${entry.name}: ${line.trim()}`);
+        }
       }
-    }
-  });
-});
+    });
+  },
+);

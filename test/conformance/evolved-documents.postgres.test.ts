@@ -23,14 +23,21 @@ describe('evolved documents on the PostgreSQL store', { skip: POSTGRES_MISSING, 
   for (const doc of EVOLVED_DOCUMENTS) {
     it(`${doc.file} (${doc.change}): the reference server on PostgreSQL passes`, async () => {
       const spec = fixturePath(doc.file);
-      const server = await startEntry({ PLANTSTORE_SPEC: spec, PLANTSTORE_DATABASE_URL: await databases.fresh(), PLANTSTORE_TOKENS: TOKEN, LOG_LEVEL: 'info' });
+      const server = await startEntry({
+        PLANTSTORE_SPEC: spec,
+        PLANTSTORE_DATABASE_URL: await databases.fresh(),
+        PLANTSTORE_TOKENS: TOKEN,
+        LOG_LEVEL: 'info',
+      });
       stops.push(() => server.stop());
       try {
         const result = await runTarget(
           { model: loadSpecModel(spec), targets: [], seed: 5, cases: 5, timeoutMs: 60_000 },
           { name: 'postgres', url: server.url, token: TOKEN, role: 'target', informs: false, restrictsTokens: true },
         );
-        const bad = result.results.filter((r) => r.outcome === 'fail' || r.outcome === 'error').map((r) => `${r.id} ${r.outcome}: ${r.expected} / ${r.actual}`);
+        const bad = result.results
+          .filter((r) => r.outcome === 'fail' || r.outcome === 'error')
+          .map((r) => `${r.id} ${r.outcome}: ${r.expected} / ${r.actual}`);
         assert.deepEqual(bad, []);
         assert.equal(result.results.find((r) => r.id === doc.reportedBy)?.outcome, 'pass', `${doc.reportedBy} passes`);
       } finally {

@@ -38,7 +38,9 @@ describe('documents drawn from a grammar of small schema changes', { timeout: 60
             { model: loadSpecModel(path), targets: [], seed: FUZZ_SEED, cases: 5, timeoutMs: 60_000 },
             { name: 'reference', url, token: TOKEN, role: 'target', informs: false, restrictsTokens: true },
           );
-          const bad = result.results.filter((r) => r.outcome === 'fail' || r.outcome === 'error').map((r) => `${r.id} ${r.outcome}: expected ${r.expected}; actual ${r.actual}`);
+          const bad = result.results
+            .filter((r) => r.outcome === 'fail' || r.outcome === 'error')
+            .map((r) => `${r.id} ${r.outcome}: expected ${r.expected}; actual ${r.actual}`);
           assert.deepEqual(bad, [], `${path}\nchanges:\n  ${changes.join('\n  ')}`);
         } finally {
           await app.close();

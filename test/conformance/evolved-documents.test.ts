@@ -21,9 +21,14 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1' }, timeout: 180_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...process.env, NO_COLOR: '1' }, timeout: 180_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -42,13 +47,31 @@ describe('evolved documents', { concurrency: 2, timeout: 600_000 }, () => {
       // The two runs side by side: the fake server answers from this process, the CLIs are children.
       const [reference, run] = await Promise.all([
         cli(['--reference', '--spec', spec, '--cases', '5', '--seed', '5', '--json', json]),
-        cli(['--target', fake.url, '--token', 'evolved', '--spec', spec, '--cases', '5', '--seed', '5', '--strict', '--json', ignored]),
+        cli([
+          '--target',
+          fake.url,
+          '--token',
+          'evolved',
+          '--spec',
+          spec,
+          '--cases',
+          '5',
+          '--seed',
+          '5',
+          '--strict',
+          '--json',
+          ignored,
+        ]),
       ]).finally(() => fake.close());
 
       assert.equal(reference.code, 0, reference.stdout + reference.stderr);
       const passed = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
       assert.equal(passed.targets[0]!.summary.fail, 0);
-      assert.equal(resultOf(passed, doc.reportedBy).outcome, 'pass', `${doc.reportedBy} passes on the reference server`);
+      assert.equal(
+        resultOf(passed, doc.reportedBy).outcome,
+        'pass',
+        `${doc.reportedBy} passes on the reference server`,
+      );
 
       assert.equal(run.code, 1, run.stdout + run.stderr);
       const result = resultOf(JSON.parse(readFileSync(ignored, 'utf8')) as JsonReport, doc.reportedBy);

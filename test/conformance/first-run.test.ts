@@ -37,12 +37,23 @@ interface CliRun {
 
 // Asynchronous on purpose: the fake servers answer from this process's event loop.
 function cli(args: string[], env: Record<string, string | undefined> = {}, cwd = dir): Promise<CliRun> {
-  const environment: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', PLANTSTORE_TOKEN: undefined, ...env };
+  const environment: Record<string, string | undefined> = {
+    ...process.env,
+    NO_COLOR: '1',
+    PLANTSTORE_TOKEN: undefined,
+    ...env,
+  };
   for (const [k, v] of Object.entries(environment)) if (v === undefined) delete environment[k];
   return new Promise((resolve) => {
     execFile(process.execPath, [CLI, ...args], { cwd, env: environment, timeout: 120_000 }, (err, stdout, stderr) => {
       const output = `${stdout}${stderr}`;
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr, output, lines: output.split('\n').filter((l) => l !== '').length });
+      resolve({
+        code: err ? (typeof err.code === 'number' ? err.code : -1) : 0,
+        stdout,
+        stderr,
+        output,
+        lines: output.split('\n').filter((l) => l !== '').length,
+      });
     });
   });
 }
@@ -69,7 +80,10 @@ describe('first runs: the harness tells a user mistake from a server fault', { t
   it('a wrong token: exit 2, "the token from --token was refused", with what the target answered', async () => {
     await withFake({}, async (fake) => {
       const run = await cli(['--target', fake.url, '--token', 'not-the-token']);
-      assertNotChecked(run, /was not checked: the token from --token was refused\.\n {2}A valid POST \/plants with it was answered 401 \(WWW-Authenticate: Bearer realm="plantstore", error="invalid_token"; "Unknown token\."\)\./);
+      assertNotChecked(
+        run,
+        /was not checked: the token from --token was refused\.\n {2}A valid POST \/plants with it was answered 401 \(WWW-Authenticate: Bearer realm="plantstore", error="invalid_token"; "Unknown token\."\)\./,
+      );
       assert.match(run.stdout, /What to do: Give --token a token this target accepts\./);
       assert.ok(!run.output.includes('not-the-token'), 'the token is not printed');
     });
@@ -86,10 +100,21 @@ describe('first runs: the harness tells a user mistake from a server fault', { t
   it('three targets and one missing token: one diagnosis first, naming each target as given, and no table', async () => {
     await withFake({}, async (fake) => {
       await withFake({}, async (other) => {
-        const run = await cli(['--target', `notag=${fake.url}`, '--target', `b=${other.url}`, '--target', `c=${fake.url}`]);
+        const run = await cli([
+          '--target',
+          `notag=${fake.url}`,
+          '--target',
+          `b=${other.url}`,
+          '--target',
+          `c=${fake.url}`,
+        ]);
         assert.equal(run.code, 2, run.output);
         const lines = run.stdout.split('\n');
-        assert.equal(lines[0], '3 targets were not checked, for one cause: no token was given, and the target requires one.', run.stdout);
+        assert.equal(
+          lines[0],
+          '3 targets were not checked, for one cause: no token was given, and the target requires one.',
+          run.stdout,
+        );
         assert.equal(lines[1], `  notag (${fake.url}), b (${other.url}), c (${fake.url})`);
         assert.equal(run.stdout.match(/What to do: Set PLANTSTORE_TOKEN/g)?.length, 1, 'the cause and its fix once');
         assert.doesNotMatch(run.output, /PS-[A-Z]+-\d{3}|! error|Notag/);
@@ -104,8 +129,14 @@ describe('first runs: the harness tells a user mistake from a server fault', { t
       const port = await freePort();
       const run = await cli(['--target', `notag=${fake.url}`, '--target', `down=http://127.0.0.1:${port}`]);
       assert.equal(run.code, 2, run.output);
-      assert.match(run.stdout, /^Target notag \(http:\/\/127\.0\.0\.1:\d+\) was not checked: no token was given, and the target requires one\.$/m);
-      assert.match(run.stdout, new RegExp(`^Target down \\(http://127\\.0\\.0\\.1:${port}\\) was not checked: cannot connect`, 'm'));
+      assert.match(
+        run.stdout,
+        /^Target notag \(http:\/\/127\.0\.0\.1:\d+\) was not checked: no token was given, and the target requires one\.$/m,
+      );
+      assert.match(
+        run.stdout,
+        new RegExp(`^Target down \\(http://127\\.0\\.0\\.1:${port}\\) was not checked: cannot connect`, 'm'),
+      );
       assert.doesNotMatch(run.output, /PS-[A-Z]+-\d{3}|! error/);
     });
   });
@@ -121,7 +152,12 @@ describe('first runs: the harness tells a user mistake from a server fault', { t
     await withFake({}, async (fake) => {
       const run = await cli(['--target', `${fake.url}/plants`, '--token', TOKEN]);
       assertNotChecked(run, /was not checked: no Plant Store at this base URL\./);
-      assert.ok(run.stdout.includes(`The base URL already ends with /plants, which the harness appends itself: use ${fake.url}.`), run.stdout);
+      assert.ok(
+        run.stdout.includes(
+          `The base URL already ends with /plants, which the harness appends itself: use ${fake.url}.`,
+        ),
+        run.stdout,
+      );
     });
   });
 
@@ -145,7 +181,25 @@ describe('first runs: the harness tells a user mistake from a server fault', { t
     let cert: string;
     let key: string;
     try {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          join(dir, 'key.pem'),
+          '-out',
+          join(dir, 'cert.pem'),
+          '-days',
+          '1',
+          '-subj',
+          '/CN=127.0.0.1',
+        ],
+        { stdio: 'ignore' },
+      );
       cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
       key = readFileSync(join(dir, 'key.pem'), 'utf8');
     } catch (err) {
@@ -155,8 +209,16 @@ describe('first runs: the harness tells a user mistake from a server fault', { t
     const server = createHttpsServer({ cert, key }, (_req, res) => res.end('{}'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const run = await cli(['--target', `http://127.0.0.1:${(server.address() as AddressInfo).port}`, '--token', TOKEN]);
-      assertNotChecked(run, /was not checked: the URL says http:\/\/ but 127\.0\.0\.1:\d+ speaks TLS\.\n {2}What to do: Use https:\/\/127\.0\.0\.1:\d+\./);
+      const run = await cli([
+        '--target',
+        `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        '--token',
+        TOKEN,
+      ]);
+      assertNotChecked(
+        run,
+        /was not checked: the URL says http:\/\/ but 127\.0\.0\.1:\d+ speaks TLS\.\n {2}What to do: Use https:\/\/127\.0\.0\.1:\d+\./,
+      );
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -166,7 +228,12 @@ describe('first runs: the harness tells a user mistake from a server fault', { t
   it('nothing listening: exit 2 in one line, and --wait-for named', async () => {
     const port = await freePort();
     const run = await cli(['--target', `http://127.0.0.1:${port}`, '--token', TOKEN]);
-    assertNotChecked(run, new RegExp(`was not checked: cannot connect: nothing listens on 127\\.0\\.0\\.1:${port} \\(connection refused\\)\\.`));
+    assertNotChecked(
+      run,
+      new RegExp(
+        `was not checked: cannot connect: nothing listens on 127\\.0\\.0\\.1:${port} \\(connection refused\\)\\.`,
+      ),
+    );
     assert.match(run.stdout, /--wait-for SECONDS/);
   });
 
@@ -175,9 +242,26 @@ describe('first runs: the harness tells a user mistake from a server fault', { t
     let fake: FakeServer | undefined;
     const late = setTimeout(() => void startFake({ tokens: [TOKEN], port }).then((f) => (fake = f)), 5000);
     try {
-      const run = await cli(['--target', `http://127.0.0.1:${port}`, '--token', TOKEN, '--wait-for', '90', '--only', 'PS-ACCEPT-001,PS-AUTH-001', '--cases', '2']);
+      const run = await cli([
+        '--target',
+        `http://127.0.0.1:${port}`,
+        '--token',
+        TOKEN,
+        '--wait-for',
+        '90',
+        '--only',
+        'PS-ACCEPT-001,PS-AUTH-001',
+        '--cases',
+        '2',
+      ]);
       assert.equal(run.code, 0, run.output);
-      assert.match(run.stderr, new RegExp(`^target \\(http://127\\.0\\.0\\.1:${port}\\): waiting up to 90 s for it to answer \\(--wait-for\\)$`, 'm'));
+      assert.match(
+        run.stderr,
+        new RegExp(
+          `^target \\(http://127\\.0\\.0\\.1:${port}\\): waiting up to 90 s for it to answer \\(--wait-for\\)$`,
+          'm',
+        ),
+      );
       assert.match(run.stderr, /: answered after \d/);
       assert.match(run.stderr, /: running 2 checks$/m, 'a plain progress line outside a terminal');
       assert.match(run.stdout, /^OK: /m);
@@ -194,7 +278,18 @@ describe('first runs: the harness tells a user mistake from a server fault', { t
       assertNotChecked(without, /was not checked: every request is refused with 403 before the token is looked at\./);
       assert.match(without.stdout, /-H "Name: value"/);
       const json = join(dir, 'gateway.json');
-      const withKey = await cli(['--target', fake.url, '--token', TOKEN, '-H', `x-api-key: ${key}`, '--json', json, '--cases', '5']);
+      const withKey = await cli([
+        '--target',
+        fake.url,
+        '--token',
+        TOKEN,
+        '-H',
+        `x-api-key: ${key}`,
+        '--json',
+        json,
+        '--cases',
+        '5',
+      ]);
       assert.equal(withKey.code, 0, withKey.output);
       const report = readFileSync(json, 'utf8');
       assert.ok(!withKey.output.includes(key) && !report.includes(key), 'the key is redacted');
@@ -205,22 +300,64 @@ describe('first runs: the harness tells a user mistake from a server fault', { t
     const key = 'har-gateway-key-99';
     await withFake({}, async (fake) => {
       const har = join(dir, 'run.har');
-      const run = await cli(['--target', fake.url, '--token', TOKEN, '-H', `x-api-key: ${key}`, '--har', har, '--cases', '5', '--seed', '9']);
+      const run = await cli([
+        '--target',
+        fake.url,
+        '--token',
+        TOKEN,
+        '-H',
+        `x-api-key: ${key}`,
+        '--har',
+        har,
+        '--cases',
+        '5',
+        '--seed',
+        '9',
+      ]);
       assert.equal(run.code, 0, run.output);
       const text = readFileSync(har, 'utf8');
-      const log = (JSON.parse(text) as { log: { version: string; creator: { name: string }; entries: Array<Record<string, any>> } }).log;
+      const log = (
+        JSON.parse(text) as { log: { version: string; creator: { name: string }; entries: Array<Record<string, any>> } }
+      ).log;
       assert.equal(log.version, '1.2');
       assert.equal(log.creator.name, 'plantstore-conformance');
       assert.equal(log.entries.length, fake.requests(), 'one entry per request the target received');
       for (const e of log.entries) {
         assert.ok(!Number.isNaN(Date.parse(e.startedDateTime)), 'startedDateTime');
         assert.equal(typeof e.time, 'number');
-        for (const key of ['method', 'url', 'httpVersion', 'headers', 'queryString', 'cookies', 'headersSize', 'bodySize']) assert.ok(key in e.request, `request.${key}`);
-        for (const key of ['status', 'statusText', 'httpVersion', 'headers', 'cookies', 'content', 'redirectURL', 'headersSize', 'bodySize']) assert.ok(key in e.response, `response.${key}`);
+        for (const key of [
+          'method',
+          'url',
+          'httpVersion',
+          'headers',
+          'queryString',
+          'cookies',
+          'headersSize',
+          'bodySize',
+        ])
+          assert.ok(key in e.request, `request.${key}`);
+        for (const key of [
+          'status',
+          'statusText',
+          'httpVersion',
+          'headers',
+          'cookies',
+          'content',
+          'redirectURL',
+          'headersSize',
+          'bodySize',
+        ])
+          assert.ok(key in e.response, `response.${key}`);
         for (const key of ['send', 'wait', 'receive']) assert.equal(typeof e.timings[key], 'number', `timings.${key}`);
       }
       assert.ok(!text.includes(TOKEN) && !text.includes(key), 'no token, no secret header');
-      assert.ok(log.entries.some((e) => (e.request.headers as Array<{ name: string; value: string }>).some((h) => h.value === 'Bearer $PLANTSTORE_TOKEN')));
+      assert.ok(
+        log.entries.some((e) =>
+          (e.request.headers as Array<{ name: string; value: string }>).some(
+            (h) => h.value === 'Bearer $PLANTSTORE_TOKEN',
+          ),
+        ),
+      );
     });
   });
 
@@ -239,13 +376,20 @@ describe('first runs: the harness tells a user mistake from a server fault', { t
       assert.equal(section[0], `What failed on the target (${fake.url}): ${failed.length} check(s), 1 cause(s)`);
       // Numbered: each failing check's line points to it ([1]).
       assert.equal(section[1], `  [1] × a valid POST /plants is answered 201, not 200 (${failed.length} checks)`);
-      const named = section.slice(2, -4).join(' ').split(/[\s,]+/).filter(Boolean);
+      const named = section
+        .slice(2, -4)
+        .join(' ')
+        .split(/[\s,]+/)
+        .filter(Boolean);
       assert.deepEqual(named.sort(), [...failed].sort(), 'the group names every failing check');
       assert.match(section.at(-4)!, /^ {6}Expected: 200 /);
       assert.match(section.at(-3)!, /^ {8}Actual: .*201/);
       assert.match(section.at(-2)!, /^ {5}Reproduce: curl -sS -i -X POST /);
       assert.match(section.at(-1)!, /^FAILED: \d+ check\(s\) failed, 1 cause\(s\), on 1 target\(s\), seed 4$/);
-      assert.deepEqual(report.targets[0]!.failures.map((g) => [g.cause, g.checks.length]), [['a valid POST /plants is answered 201, not 200', failed.length]]);
+      assert.deepEqual(
+        report.targets[0]!.failures.map((g) => [g.cause, g.checks.length]),
+        [['a valid POST /plants is answered 201, not 200', failed.length]],
+      );
       assert.doesNotMatch(run.stdout, /status 201: 201|undefined/);
     });
   });
@@ -253,11 +397,25 @@ describe('first runs: the harness tells a user mistake from a server fault', { t
   it('--fail-fast stops starting checks after the first failure; those not run are skip', async () => {
     await withFake({ status201: true }, async (fake) => {
       const json = join(dir, 'fail-fast.json');
-      const run = await cli(['--target', fake.url, '--token', TOKEN, '--fail-fast', '--concurrency', '1', '--cases', '5', '--json', json]);
+      const run = await cli([
+        '--target',
+        fake.url,
+        '--token',
+        TOKEN,
+        '--fail-fast',
+        '--concurrency',
+        '1',
+        '--cases',
+        '5',
+        '--json',
+        json,
+      ]);
       assert.equal(run.code, 1, run.output);
       const results = (JSON.parse(readFileSync(json, 'utf8')) as JsonReport).targets[0]!.results;
       assert.equal(results.filter((r) => r.outcome === 'fail').length, 1);
-      const stopped = results.filter((r) => r.outcome === 'skip' && r.actual?.startsWith('not run: the run stopped after 1 failure(s)'));
+      const stopped = results.filter(
+        (r) => r.outcome === 'skip' && r.actual?.startsWith('not run: the run stopped after 1 failure(s)'),
+      );
       assert.ok(stopped.length > 10, `${stopped.length} checks not run`);
     });
   });
@@ -267,10 +425,34 @@ describe('first runs: the harness tells a user mistake from a server fault', { t
       const only = 'PS-ACCEPT-001,PS-AUTH-001,PS-HTTP-001';
       const report = (file: string) => {
         const r = JSON.parse(readFileSync(join(dir, file), 'utf8')) as JsonReport;
-        return { seed: r.seed, strict: r.strict, targets: r.targets.map((t) => ({ name: t.name, url: t.url, outcomes: t.results.map((x) => [x.id, x.outcome]) })) };
+        return {
+          seed: r.seed,
+          strict: r.strict,
+          targets: r.targets.map((t) => ({
+            name: t.name,
+            url: t.url,
+            outcomes: t.results.map((x) => [x.id, x.outcome]),
+          })),
+        };
       };
       // One seed sends the same ids (--seed replays a run): each run against the same fake gives its own id offset.
-      const flags = await cli(['--target', `staging=${fake.url}`, '--token', TOKEN, '--seed', '21', '--id-offset', '1', '--cases', '3', '--only', only, '--strict', '--json', 'flags.json']);
+      const flags = await cli([
+        '--target',
+        `staging=${fake.url}`,
+        '--token',
+        TOKEN,
+        '--seed',
+        '21',
+        '--id-offset',
+        '1',
+        '--cases',
+        '3',
+        '--only',
+        only,
+        '--strict',
+        '--json',
+        'flags.json',
+      ]);
       assert.equal(flags.code, 0, flags.output);
 
       const env = await cli([], {
@@ -288,7 +470,18 @@ describe('first runs: the harness tells a user mistake from a server fault', { t
       const folder = mkdtempSync(join(dir, 'config-'));
       writeFileSync(
         join(folder, 'plantstore.conformance.yaml'),
-        ['target:', '  staging: ${STAGING_URL}', 'token: ${FIRST_RUN_TOKEN}', 'seed: 21', 'id-offset: 3', 'cases: 3', `only: ${only}`, 'strict: true', 'json: ../file.json', ''].join('\n'),
+        [
+          'target:',
+          '  staging: ${STAGING_URL}',
+          'token: ${FIRST_RUN_TOKEN}',
+          'seed: 21',
+          'id-offset: 3',
+          'cases: 3',
+          `only: ${only}`,
+          'strict: true',
+          'json: ../file.json',
+          '',
+        ].join('\n'),
       );
       const file = await cli([], { STAGING_URL: fake.url, FIRST_RUN_TOKEN: TOKEN }, folder);
       assert.equal(file.code, 0, file.output);
@@ -297,17 +490,28 @@ describe('first runs: the harness tells a user mistake from a server fault', { t
       assert.equal(report('flags.json').targets[0]!.name, 'staging');
 
       // Precedence: the environment's seed over the file's, a flag's over both.
-      const overEnv = await cli(['--json', '../precedence.json'], { STAGING_URL: fake.url, FIRST_RUN_TOKEN: TOKEN, PLANTSTORE_SEED: '22' }, folder);
+      const overEnv = await cli(
+        ['--json', '../precedence.json'],
+        { STAGING_URL: fake.url, FIRST_RUN_TOKEN: TOKEN, PLANTSTORE_SEED: '22' },
+        folder,
+      );
       assert.equal(overEnv.code, 0, overEnv.output);
       assert.equal(report('precedence.json').seed, 22);
-      const overFlag = await cli(['--json', '../precedence.json', '--seed', '23'], { STAGING_URL: fake.url, FIRST_RUN_TOKEN: TOKEN, PLANTSTORE_SEED: '22' }, folder);
+      const overFlag = await cli(
+        ['--json', '../precedence.json', '--seed', '23'],
+        { STAGING_URL: fake.url, FIRST_RUN_TOKEN: TOKEN, PLANTSTORE_SEED: '22' },
+        folder,
+      );
       assert.equal(overFlag.code, 0, overFlag.output);
       assert.equal(report('precedence.json').seed, 23);
 
       // A variable the file names that is not set is an error naming it.
       const unset = await cli([], { STAGING_URL: fake.url }, folder);
       assert.equal(unset.code, 2);
-      assert.match(unset.stderr, /plantstore\.conformance\.yaml: token: \$\{FIRST_RUN_TOKEN\} is not set in the environment/);
+      assert.match(
+        unset.stderr,
+        /plantstore\.conformance\.yaml: token: \$\{FIRST_RUN_TOKEN\} is not set in the environment/,
+      );
     });
   });
 });

@@ -29,7 +29,13 @@ for (const [name, path] of documents) {
     it('invalid samples break the request schema, by every kind of mutation', () => {
       const kinds = new Set<string>();
       for (const { mutation, body } of fc.sample(invalidArb(model), { seed: 7, numRuns: 300 })) {
-        kinds.add(mutation.replace(/^without required .*/, 'missing').replace(/.* of a wrong type$/, 'type').replace(/.* beyond .*/, 'range').replace(/.* outside .*/, 'keyword'));
+        kinds.add(
+          mutation
+            .replace(/^without required .*/, 'missing')
+            .replace(/.* of a wrong type$/, 'type')
+            .replace(/.* beyond .*/, 'range')
+            .replace(/.* outside .*/, 'keyword'),
+        );
         assert.ok(op.validateRequest(body).length > 0, `${mutation}: ${toJson(body)}`);
       }
       assert.deepEqual([...kinds].sort(), ['keyword', 'missing', 'not an object', 'range', 'type']);
@@ -40,5 +46,6 @@ for (const [name, path] of documents) {
 it('a value the enum does not list is never drawn as valid', () => {
   const model = loadSpecModel(fixturePath('tag-enum.yaml'));
   const listed = ['tropical', 'succulent', 'fern', 'herb', 'cactus'];
-  for (const body of fc.sample(validArb(model), { seed: 3, numRuns: 200 })) if ('tag' in body) assert.ok(listed.includes(body.tag as string), toJson(body));
+  for (const body of fc.sample(validArb(model), { seed: 3, numRuns: 200 }))
+    if ('tag' in body) assert.ok(listed.includes(body.tag as string), toJson(body));
 });

@@ -16,11 +16,23 @@ const TOKEN = 'har-bodies-secret-token-0123456789';
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-har-bodies-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const target: Target = { name: 'target', url: 'http://127.0.0.1:1', token: TOKEN, role: 'target', informs: false, restrictsTokens: true };
+const target: Target = {
+  name: 'target',
+  url: 'http://127.0.0.1:1',
+  token: TOKEN,
+  role: 'target',
+  informs: false,
+  restrictsTokens: true,
+};
 
 function exchange(requestBody: string, answer: string): Exchange {
   return {
-    request: { method: 'POST', path: '/plants', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` }, body: requestBody },
+    request: {
+      method: 'POST',
+      path: '/plants',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: requestBody,
+    },
     url: 'http://127.0.0.1:1/plants',
     response: { status: 400, headers: { 'content-type': 'application/json' }, bodyText: answer },
   };
@@ -42,7 +54,10 @@ describe("the HAR keeps each body's first 64 KiB, and says so", { timeout: 60_00
     assert.equal(cut!.response.content.text!.length, HAR_BODY_BYTES);
     assert.equal(cut!.response.content.size, big.length);
     assert.equal(cut!.response.bodySize, big.length);
-    assert.equal(cut!.response.content.comment, `body cut: the HAR keeps its first ${HAR_BODY_BYTES} of ${big.length} bytes (UTF-8)`);
+    assert.equal(
+      cut!.response.content.comment,
+      `body cut: the HAR keeps its first ${HAR_BODY_BYTES} of ${big.length} bytes (UTF-8)`,
+    );
     assert.equal(cut!.request.postData!.text.length, HAR_BODY_BYTES);
     assert.equal(cut!.request.bodySize, big.length + 11);
     assert.match(cut!.request.postData!.comment!, /body cut/);
@@ -71,8 +86,14 @@ describe("the HAR keeps each body's first 64 KiB, and says so", { timeout: 60_00
         const cut = cutBody(text)!;
         const bytes = Buffer.byteLength(cut.text, 'utf8');
         assert.ok(bytes <= HAR_BODY_BYTES && bytes > HAR_BODY_BYTES - 4, `${character} after ${lead}: ${bytes}`);
-        assert.ok(text.startsWith(cut.text) && !/[\ud800-\udbff]$/.test(cut.text), `${character} after ${lead}: whole characters`);
-        assert.equal(cut.comment, `body cut: the HAR keeps its first ${bytes} of ${Buffer.byteLength(text, 'utf8')} bytes (UTF-8)`);
+        assert.ok(
+          text.startsWith(cut.text) && !/[\ud800-\udbff]$/.test(cut.text),
+          `${character} after ${lead}: whole characters`,
+        );
+        assert.equal(
+          cut.comment,
+          `body cut: the HAR keeps its first ${bytes} of ${Buffer.byteLength(text, 'utf8')} bytes (UTF-8)`,
+        );
       }
     }
     assert.equal(cutBody('a'.repeat(HAR_BODY_BYTES)), undefined, 'a body of exactly HAR_BODY_BYTES is whole');

@@ -25,30 +25,45 @@ describe('the harness against a target that answers 1 MiB to every request', { t
   });
 });
 
-describe('a large body, decoded off the V8 heap, reads as Buffer.toString("utf8") reads it', { timeout: 60_000 }, () => {
-  it('a BOM, characters of 2, 3 and 4 bytes across every piece boundary, invalid and cut sequences', async () => {
-    // A BOM, then text whose multi-byte characters fall across the 64 KiB pieces it is decoded in, at every offset, then bytes that are not UTF-8.
-    const text = `\ufeff${'aé€🌱'.repeat(60_000)}`;
-    const invalid = Buffer.from([0xff, 0xc3, 0x41, 0xe2, 0x82, 0xed, 0xa0, 0x80, 0xf0, 0x9f, 0x8c, 0xc0, 0x80, 0xf4, 0x90, 0x80, 0x80]);
-    const bodies = [Buffer.concat([Buffer.from(text), invalid]), Buffer.concat([Buffer.from(text).subarray(1), invalid, Buffer.from([0xf0, 0x9f])]), Buffer.alloc(MAX_BODY, 0xff), Buffer.alloc(MAX_BODY, 0x41)];
-    let next = 0;
-    const server = createServer((request, response) => {
-      request.resume();
-      response.end(bodies[next++]);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const client = new HttpClient(30_000);
-    try {
-      for (const body of bodies) {
-        assert.ok(body.length >= 512 * 1024 && body.length <= MAX_BODY);
-        const ex = await client.send(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { method: 'GET', path: '/', headers: {} });
-        assert.ok(ex.response, ex.error);
-        assert.ok(ex.response.bodyText === body.toString('utf8'), `a body of ${body.length} bytes reads otherwise`);
+describe(
+  'a large body, decoded off the V8 heap, reads as Buffer.toString("utf8") reads it',
+  { timeout: 60_000 },
+  () => {
+    it('a BOM, characters of 2, 3 and 4 bytes across every piece boundary, invalid and cut sequences', async () => {
+      // A BOM, then text whose multi-byte characters fall across the 64 KiB pieces it is decoded in, at every offset, then bytes that are not UTF-8.
+      const text = `\ufeff${'aé€🌱'.repeat(60_000)}`;
+      const invalid = Buffer.from([
+        0xff, 0xc3, 0x41, 0xe2, 0x82, 0xed, 0xa0, 0x80, 0xf0, 0x9f, 0x8c, 0xc0, 0x80, 0xf4, 0x90, 0x80, 0x80,
+      ]);
+      const bodies = [
+        Buffer.concat([Buffer.from(text), invalid]),
+        Buffer.concat([Buffer.from(text).subarray(1), invalid, Buffer.from([0xf0, 0x9f])]),
+        Buffer.alloc(MAX_BODY, 0xff),
+        Buffer.alloc(MAX_BODY, 0x41),
+      ];
+      let next = 0;
+      const server = createServer((request, response) => {
+        request.resume();
+        response.end(bodies[next++]);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const client = new HttpClient(30_000);
+      try {
+        for (const body of bodies) {
+          assert.ok(body.length >= 512 * 1024 && body.length <= MAX_BODY);
+          const ex = await client.send(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, {
+            method: 'GET',
+            path: '/',
+            headers: {},
+          });
+          assert.ok(ex.response, ex.error);
+          assert.ok(ex.response.bodyText === body.toString('utf8'), `a body of ${body.length} bytes reads otherwise`);
+        }
+      } finally {
+        await client.close();
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
       }
-    } finally {
-      await client.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
-  });
-});
+    });
+  },
+);

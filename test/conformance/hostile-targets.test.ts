@@ -42,7 +42,10 @@ function runAgainst(url: string, timeoutMs = GENEROUS_MS): Promise<TargetResult>
   );
 }
 
-async function withServer<T>(start: Promise<hostile.HostileServer>, body: (s: hostile.HostileServer) => Promise<T>): Promise<T> {
+async function withServer<T>(
+  start: Promise<hostile.HostileServer>,
+  body: (s: hostile.HostileServer) => Promise<T>,
+): Promise<T> {
   const s = await start;
   try {
     return await body(s);
@@ -73,9 +76,14 @@ interface CliRun {
 // Asynchronous on purpose: the hostile servers run on this process's event loop.
 function cli(args: string[]): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -98,13 +106,21 @@ describe('the harness against hostile targets', { concurrency: 2, timeout: 300_0
   it('a slow drip (a head that never ends, a byte every 100 ms): the deadline covers the whole exchange, not idle time', async () => {
     // A byte arrives every 100 ms, so an idle timeout of 2000 ms would never fire.
     await withServer(hostile.slowDrip(100), async (s) => {
-      assertDeadAtPreflight(await runAgainst(s.url, TIMEOUT_MS), new RegExp(`target did not answer within ${WITHIN} \\(timeout\\)`));
+      assertDeadAtPreflight(
+        await runAgainst(s.url, TIMEOUT_MS),
+        new RegExp(`target did not answer within ${WITHIN} \\(timeout\\)`),
+      );
     });
   });
 
   it('a slow drip of the body only: error "did not finish its answer"', async () => {
     await withServer(hostile.slowDrip(100, 'body'), async (s) => {
-      assertDeadAtPreflight(await runAgainst(s.url, TIMEOUT_MS), new RegExp(`target did not finish its answer within ${WITHIN} \\(timeout\\) \\(status 401 received, \\d+ bytes of body read\\)`));
+      assertDeadAtPreflight(
+        await runAgainst(s.url, TIMEOUT_MS),
+        new RegExp(
+          `target did not finish its answer within ${WITHIN} \\(timeout\\) \\(status 401 received, \\d+ bytes of body read\\)`,
+        ),
+      );
     });
   });
 
@@ -117,7 +133,10 @@ describe('the harness against hostile targets', { concurrency: 2, timeout: 300_0
   for (const then of ['keep-open', 'close'] as const) {
     it(`bytes that are not HTTP (an SSH banner, then ${then}): error "answer is not HTTP"`, async () => {
       await withServer(hostile.notHttp(then), async (s) => {
-        assertDeadAtPreflight(await runAgainst(s.url), /answer is not HTTP: .*; received "SSH-2\.0-OpenSSH_9\.6\\r\\n"/);
+        assertDeadAtPreflight(
+          await runAgainst(s.url),
+          /answer is not HTTP: .*; received "SSH-2\.0-OpenSSH_9\.6\\r\\n"/,
+        );
       });
     });
   }
@@ -126,7 +145,10 @@ describe('the harness against hostile targets', { concurrency: 2, timeout: 300_0
     await withServer(hostile.endlessBody('chunked'), async (s) => {
       // A long deadline: on a loaded machine, the cap and not the deadline must end this exchange.
       const r = await runAgainst(s.url);
-      assertDeadAtPreflight(r, /body exceeded 1 MiB limit \(status 200; stopped reading after \d+ bytes, connection closed\)/);
+      assertDeadAtPreflight(
+        r,
+        /body exceeded 1 MiB limit \(status 200; stopped reading after \d+ bytes, connection closed\)/,
+      );
       // What was read before the harness stopped: past the cap by less than one read.
       const read = Number(/stopped reading after (\d+) bytes/.exec(r.unreachable!)![1]);
       assert.ok(read > MAX_BODY && read < 2 * MAX_BODY, `read ${read} bytes`);
@@ -135,13 +157,19 @@ describe('the harness against hostile targets', { concurrency: 2, timeout: 300_0
 
   it('a Content-Length of 1 TiB: refused before reading', async () => {
     await withServer(hostile.endlessBody('content-length'), async (s) => {
-      assertDeadAtPreflight(await runAgainst(s.url), /body exceeded 1 MiB limit \(status 200, Content-Length: 1099511627776; not read, connection closed\)/);
+      assertDeadAtPreflight(
+        await runAgainst(s.url),
+        /body exceeded 1 MiB limit \(status 200, Content-Length: 1099511627776; not read, connection closed\)/,
+      );
     });
   });
 
   it('endless headers: refused past the 16 KiB header limit', async () => {
     await withServer(hostile.endlessHeaders(), async (s) => {
-      assertDeadAtPreflight(await runAgainst(s.url), /headers exceeded 16 KiB limit \(UND_ERR_HEADERS_OVERFLOW; connection closed\)/);
+      assertDeadAtPreflight(
+        await runAgainst(s.url),
+        /headers exceeded 16 KiB limit \(UND_ERR_HEADERS_OVERFLOW; connection closed\)/,
+      );
     });
   });
 
@@ -149,7 +177,12 @@ describe('the harness against hostile targets', { concurrency: 2, timeout: 300_0
     const answered = 3; // the diagnosis's preflight and valid create, and one more
     await withServer(hostile.goesDark(answered), async (s) => {
       const r = await runAgainst(s.url);
-      assert.match(r.unreachable ?? '', new RegExp(`target closed the connection before answering .*\\(${DEAD_AFTER} requests in a row got no answer, from .+ on\\)`));
+      assert.match(
+        r.unreachable ?? '',
+        new RegExp(
+          `target closed the connection before answering .*\\(${DEAD_AFTER} requests in a row got no answer, from .+ on\\)`,
+        ),
+      );
       // The report names the request after which it stopped answering, and how to send it again.
       assert.ok(r.stoppedBy, 'stoppedBy is set');
       assert.match(r.stoppedBy.reproduce, /^curl /);
@@ -170,10 +203,18 @@ describe('the harness against hostile targets', { concurrency: 2, timeout: 300_0
           assert.equal(elsewhere.connections(), 0, 'the redirect target was never contacted');
           assert.equal(r.unreachable, undefined);
           assert.ok(s.requests() > r.results.length, 'the catalog ran against the target');
-          assert.deepEqual(r.results.filter((x) => x.outcome === 'error').map((x) => x.id), []);
+          assert.deepEqual(
+            r.results.filter((x) => x.outcome === 'error').map((x) => x.id),
+            [],
+          );
           const accept = r.results.find((x) => x.id === 'PS-ACCEPT-001')!;
           assert.equal(accept.outcome, 'fail');
-          assert.match(accept.actual ?? '', new RegExp(`${status}.*redirect to http://127\\.0\\.0\\.1:${elsewhere.port}/plants not followed \\(the harness stays on the target\\)`));
+          assert.match(
+            accept.actual ?? '',
+            new RegExp(
+              `${status}.*redirect to http://127\\.0\\.0\\.1:${elsewhere.port}/plants not followed \\(the harness stays on the target\\)`,
+            ),
+          );
           assert.equal(exitCode([r], false), 1);
         }),
       );
@@ -192,7 +233,14 @@ describe('the harness against hostile targets', { concurrency: 2, timeout: 300_0
         timeoutMs: GENEROUS_MS,
         only,
         targets: [
-          { name: 'dead', url: `http://127.0.0.1:${port}`, token: 't', role: 'target', informs: false, restrictsTokens: true },
+          {
+            name: 'dead',
+            url: `http://127.0.0.1:${port}`,
+            token: 't',
+            role: 'target',
+            informs: false,
+            restrictsTokens: true,
+          },
           { name: 'alive', url: fake.url, token: 't', role: 'target', informs: false, restrictsTokens: true },
         ],
       });
@@ -211,7 +259,12 @@ describe('the harness against hostile targets', { concurrency: 2, timeout: 300_0
     await withServer(hostile.blackHole(), async (s) => {
       const run = await cli(['--target', s.url, '--timeout', String(TIMEOUT_MS), '--cases', '2', '--seed', '1']);
       assert.equal(run.code, 2, run.stdout + run.stderr);
-      assert.match(run.stdout, new RegExp(`The target \\(${s.url}\\) was not checked: no answer from 127\\.0\\.0\\.1:\\d+ within ${WITHIN}\\.\\n.*target did not answer within ${WITHIN} \\(timeout\\)`));
+      assert.match(
+        run.stdout,
+        new RegExp(
+          `The target \\(${s.url}\\) was not checked: no answer from 127\\.0\\.0\\.1:\\d+ within ${WITHIN}\\.\\n.*target did not answer within ${WITHIN} \\(timeout\\)`,
+        ),
+      );
       assert.match(run.stdout, new RegExp(`${catalog.length} checks not run; seed 1`));
       assert.match(run.stdout, /^INCOMPLETE: /m);
     });

@@ -23,7 +23,8 @@ import { startFake } from '../support/fake-server.js';
 const REPORTS = fileURLToPath(new URL('../../../reports/', import.meta.url));
 const HTML_FILE = `${REPORTS}html-report.browser-test.html`;
 const SCREENSHOT = `${REPORTS}html-report.browser-test.png`;
-const HOSTILE = '</script><script>window.__pwned = 1</script><img src="https://example.invalid/x.png" onerror="window.__pwned = 2">';
+const HOSTILE =
+  '</script><script>window.__pwned = 1</script><img src="https://example.invalid/x.png" onerror="window.__pwned = 2">';
 
 let results: TargetResult[];
 let coverage: Coverage;
@@ -32,7 +33,13 @@ let browser: Browser | undefined;
 before(async () => {
   const token = 'browser-test-token';
   const baseline = await startFake({ tokens: [token] });
-  const mutant = await startFake({ tokens: [token], noWwwAuthenticate: true, no405: true, acceptMalformed: true, dropTag: true });
+  const mutant = await startFake({
+    tokens: [token],
+    noWwwAuthenticate: true,
+    no405: true,
+    acceptMalformed: true,
+    dropTag: true,
+  });
   const model = loadSpecModel();
   try {
     results = await run({
@@ -53,7 +60,10 @@ before(async () => {
   failing.actual = `${HOSTILE} ${failing.actual}`;
   mkdirSync(REPORTS, { recursive: true });
   coverage = computeCoverage(model, results, new Map(results.map((t) => [t.target.name, t.observed ?? []])));
-  writeFileSync(HTML_FILE, toHtml(runResult({ seed: 7, strict: false, lint: [], targets: results, divergences: [], coverage })));
+  writeFileSync(
+    HTML_FILE,
+    toHtml(runResult({ seed: 7, strict: false, lint: [], targets: results, divergences: [], coverage })),
+  );
   browser = await launchChromium();
 });
 
@@ -83,7 +93,10 @@ async function open(): Promise<Opened> {
   return { page, problems };
 }
 
-const visibleRows = (page: Page) => page.$$eval('#matrix tr.check-row', (rows) => rows.filter((r) => !(r as HTMLElement).hidden).map((r) => (r as HTMLElement).dataset.id!));
+const visibleRows = (page: Page) =>
+  page.$$eval('#matrix tr.check-row', (rows) =>
+    rows.filter((r) => !(r as HTMLElement).hidden).map((r) => (r as HTMLElement).dataset.id!),
+  );
 
 describe('the HTML report, opened from disk in Chromium', () => {
   it('loads with no console error and no request beyond the file, and shows the counts of the run', async () => {
@@ -91,12 +104,17 @@ describe('the HTML report, opened from disk in Chromium', () => {
     try {
       for (const t of results) {
         for (const [outcome, n] of Object.entries(t.summary)) {
-          const shown = await page.textContent(`[data-count][data-target="${t.target.name}"][data-outcome="${outcome}"]`);
+          const shown = await page.textContent(
+            `[data-count][data-target="${t.target.name}"][data-outcome="${outcome}"]`,
+          );
           assert.equal(shown, String(n), `${t.target.name} ${outcome}`);
         }
       }
       assert.ok(results[1]!.summary.fail > 0, 'the mutant column has failures');
-      assert.equal(await page.textContent('#shown'), `${results[0]!.results.length} of ${results[0]!.results.length} checks shown`);
+      assert.equal(
+        await page.textContent('#shown'),
+        `${results[0]!.results.length} of ${results[0]!.results.length} checks shown`,
+      );
       await page.screenshot({ path: SCREENSHOT, fullPage: true });
       assert.deepEqual(problems, []);
     } finally {
@@ -147,7 +165,10 @@ describe('the HTML report, opened from disk in Chromium', () => {
       assert.ok(text.includes('Expected') && text.includes(failing.expected!), 'expected shown');
       assert.ok(text.includes(HOSTILE), 'the hostile text is shown as text');
       assert.ok(text.includes(failing.reproduce!), 'the curl line is shown');
-      assert.ok(((await row.locator('details').textContent()) ?? '').includes(failing.requirement.slice(0, 40)), 'requirement shown');
+      assert.ok(
+        ((await row.locator('details').textContent()) ?? '').includes(failing.requirement.slice(0, 40)),
+        'requirement shown',
+      );
       assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
       assert.equal(await page.locator('img').count(), 0);
       assert.deepEqual(problems, []);
@@ -159,13 +180,19 @@ describe('the HTML report, opened from disk in Chromium', () => {
   it('shows the coverage of the document: operations, declared responses and every schema keyword', async () => {
     const { page, problems } = await open();
     try {
-      assert.equal(await page.locator('#coverage-operations tr[data-covered="true"]').count(), coverage.operations.length);
+      assert.equal(
+        await page.locator('#coverage-operations tr[data-covered="true"]').count(),
+        coverage.operations.length,
+      );
       assert.equal(await page.locator('#coverage-responses tr').count(), coverage.responses.length + 1);
       assert.equal(await page.locator('#coverage-keywords tr[data-status]').count(), coverage.keywords.length);
       const exercised = coverage.keywords.filter((k) => k.status === 'exercised').length;
       assert.ok(exercised > 0);
       assert.equal(await page.locator('#coverage-keywords tr[data-status="exercised"]').count(), exercised);
-      assert.match((await page.textContent('#coverage-summary')) ?? '', /1 of 1 operation\(s\) sent requests; 2 of 2 declared response\(s\) given; 0 schema keyword\(s\) not exercised/);
+      assert.match(
+        (await page.textContent('#coverage-summary')) ?? '',
+        /1 of 1 operation\(s\) sent requests; 2 of 2 declared response\(s\) given; 0 schema keyword\(s\) not exercised/,
+      );
       assert.deepEqual(problems, []);
     } finally {
       await page.close();

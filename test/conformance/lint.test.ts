@@ -21,11 +21,19 @@ const dir = mkdtempSync(join(tmpdir(), 'plantstore-lint-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('spec lint', { timeout: 180_000 }, () => {
-  it('reports the project rules\' warnings on our document, and no error', async () => {
+  it("reports the project rules' warnings on our document, and no error", async () => {
     const findings = await lintSpec(OPENAPI_PATH);
-    assert.deepEqual(findings.filter((f) => f.severity === 'error'), []);
+    assert.deepEqual(
+      findings.filter((f) => f.severity === 'error'),
+      [],
+    );
     const codes = new Set(findings.map((f) => f.code));
-    for (const code of ['plantstore-secured-operation-declares-401', 'plantstore-size-limit-declared', 'plantstore-string-max-length']) assert.ok(codes.has(code), code);
+    for (const code of [
+      'plantstore-secured-operation-declares-401',
+      'plantstore-size-limit-declared',
+      'plantstore-string-max-length',
+    ])
+      assert.ok(codes.has(code), code);
   });
 
   it('a house rule broken (an integer without a format) is a warning for a run: the run checks the target', async () => {
@@ -35,13 +43,22 @@ describe('spec lint', { timeout: 180_000 }, () => {
     assert.ok(text.includes('format: int32'));
     writeFileSync(evolved, text.replace(/^ *format: int32\n/m, ''));
     const findings = await lintSpec(evolved);
-    assert.ok(findings.some((f) => f.code === 'plantstore-integer-format' && f.severity === 'warning'), 'a warning for the run');
-    assert.deepEqual(findings.filter((f) => f.severity === 'error'), []);
+    assert.ok(
+      findings.some((f) => f.code === 'plantstore-integer-format' && f.severity === 'warning'),
+      'a warning for the run',
+    );
+    assert.deepEqual(
+      findings.filter((f) => f.severity === 'error'),
+      [],
+    );
     const fake = await startFake({ tokens: [TOKEN] });
     try {
       const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-        execFile(process.execPath, [CLI, '--spec', evolved, '--target', fake.url, '--token', TOKEN, '--only', 'PS-ACCEPT-001,PS-AUTH-001'], { env: { ...process.env, NO_COLOR: '1' } }, (err, stdout, stderr) =>
-          resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
+        execFile(
+          process.execPath,
+          [CLI, '--spec', evolved, '--target', fake.url, '--token', TOKEN, '--only', 'PS-ACCEPT-001,PS-AUTH-001'],
+          { env: { ...process.env, NO_COLOR: '1' } },
+          (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
         ),
       );
       assert.equal(r.code, 0, r.stdout + r.stderr);
@@ -52,10 +69,12 @@ describe('spec lint', { timeout: 180_000 }, () => {
     }
   });
 
-  it('npm run lint:spec still fails on a house rule\'s error for the file it lints', async () => {
+  it("npm run lint:spec still fails on a house rule's error for the file it lints", async () => {
     const evolved = join(dir, 'openapi.yaml');
     const r = await new Promise<{ code: number; out: string }>((resolve) =>
-      execFile(process.execPath, [LINT_SPEC, evolved], (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, out: stdout + stderr })),
+      execFile(process.execPath, [LINT_SPEC, evolved], (err, stdout, stderr) =>
+        resolve({ code: err ? Number(err.code) : 0, out: stdout + stderr }),
+      ),
     );
     assert.notEqual(r.code, 0, r.out);
     assert.match(r.out, /plantstore-integer-format/);
@@ -63,9 +82,17 @@ describe('spec lint', { timeout: 180_000 }, () => {
 
   it('a document that cannot be served or checked stops the run: exit 2, naming why', async () => {
     const broken = join(dir, 'broken.yaml');
-    writeFileSync(broken, readFileSync(OPENAPI_PATH, 'utf8').replace("$ref: '#/components/schemas/Plant'", "$ref: '#/components/schemas/Plantt'"));
+    writeFileSync(
+      broken,
+      readFileSync(OPENAPI_PATH, 'utf8').replace(
+        "$ref: '#/components/schemas/Plant'",
+        "$ref: '#/components/schemas/Plantt'",
+      ),
+    );
     const r = await new Promise<{ code: number; stderr: string }>((resolve) =>
-      execFile(process.execPath, [CLI, '--spec', broken, '--target', 'http://127.0.0.1:9'], (err, _out, stderr) => resolve({ code: err ? Number(err.code) : 0, stderr })),
+      execFile(process.execPath, [CLI, '--spec', broken, '--target', 'http://127.0.0.1:9'], (err, _out, stderr) =>
+        resolve({ code: err ? Number(err.code) : 0, stderr }),
+      ),
     );
     assert.equal(r.code, 2);
     assert.match(r.stderr, /cannot read the spec/);

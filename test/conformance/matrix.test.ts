@@ -6,7 +6,12 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { Outcome } from '../../conformance/checks/types.js';
-import { compareDivergences, loadDivergences, parseDivergences, type DivergenceFile } from '../../conformance/run/differential/divergences.js';
+import {
+  compareDivergences,
+  loadDivergences,
+  parseDivergences,
+  type DivergenceFile,
+} from '../../conformance/run/differential/divergences.js';
 import { buildMatrix } from '../../conformance/run/differential/matrix.js';
 import { renderMatrixConsole } from '../../conformance/report/console.js';
 import { embedJson, toHtml } from '../../conformance/report/html.js';
@@ -34,7 +39,11 @@ function result(id: string, outcome: Outcome): CheckResult {
 function target(name: string, outcomes: Record<string, Outcome>, role: Role = 'target'): TargetResult {
   const results = Object.entries(outcomes).map(([id, o]) => result(id, o));
   const informs = role === 'prism';
-  return { target: { name, url: `http://127.0.0.1:1/${name}`, token: 't', role, informs, restrictsTokens: false }, summary: summarize(results), results };
+  return {
+    target: { name, url: `http://127.0.0.1:1/${name}`, token: 't', role, informs, restrictsTokens: false },
+    summary: summarize(results),
+    results,
+  };
 }
 
 const FILE: DivergenceFile = {
@@ -48,20 +57,49 @@ const FILE: DivergenceFile = {
   ],
 };
 
-const reference = target('reference', { 'PS-AUTH-005': 'pass', 'PS-HTTP-001': 'pass', 'PS-STATE-001': 'pass', 'PS-ACCEPT-009': 'pass', 'PS-RESP-002': 'pass' }, 'reference');
+const reference = target(
+  'reference',
+  {
+    'PS-AUTH-005': 'pass',
+    'PS-HTTP-001': 'pass',
+    'PS-STATE-001': 'pass',
+    'PS-ACCEPT-009': 'pass',
+    'PS-RESP-002': 'pass',
+  },
+  'reference',
+);
 // PS-AUTH-005 documented; PS-HTTP-001 stale (now passes); PS-STATE-001 stale and unexplained (another outcome);
 // PS-ACCEPT-009 unexplained (no entry); PS-RESP-002 documented.
-const prism = target('prism', { 'PS-AUTH-005': 'fail', 'PS-HTTP-001': 'pass', 'PS-STATE-001': 'non-strict', 'PS-ACCEPT-009': 'fail', 'PS-RESP-002': 'non-strict' }, 'prism');
+const prism = target(
+  'prism',
+  {
+    'PS-AUTH-005': 'fail',
+    'PS-HTTP-001': 'pass',
+    'PS-STATE-001': 'non-strict',
+    'PS-ACCEPT-009': 'fail',
+    'PS-RESP-002': 'non-strict',
+  },
+  'prism',
+);
 
 describe('the divergence comparison', () => {
   const c = compareDivergences(prism, FILE, 'divergences/prism.json');
   it('sorts departures into documented, unexplained and stale', () => {
-    assert.deepEqual(c.explained.map((e) => e.result.id), ['PS-AUTH-005', 'PS-RESP-002']);
-    assert.deepEqual(c.unexplained.map((r) => r.id), ['PS-STATE-001', 'PS-ACCEPT-009']);
-    assert.deepEqual(c.stale.map((s) => [s.divergence.check, s.observed]), [
-      ['PS-HTTP-001', 'pass'],
-      ['PS-STATE-001', 'non-strict'],
-    ]);
+    assert.deepEqual(
+      c.explained.map((e) => e.result.id),
+      ['PS-AUTH-005', 'PS-RESP-002'],
+    );
+    assert.deepEqual(
+      c.unexplained.map((r) => r.id),
+      ['PS-STATE-001', 'PS-ACCEPT-009'],
+    );
+    assert.deepEqual(
+      c.stale.map((s) => [s.divergence.check, s.observed]),
+      [
+        ['PS-HTTP-001', 'pass'],
+        ['PS-STATE-001', 'non-strict'],
+      ],
+    );
   });
   it('an entry whose check did not run (--only) is neither documented nor stale', () => {
     const only = target('prism', { 'PS-AUTH-005': 'fail' }, 'prism');
@@ -72,18 +110,30 @@ describe('the divergence comparison', () => {
 });
 
 describe('the matrix', () => {
-  const run = runResult({ seed: 1, strict: false, lint: [], targets: [reference, prism], divergences: [compareDivergences(prism, FILE, 'divergences/prism.json')] });
+  const run = runResult({
+    seed: 1,
+    strict: false,
+    lint: [],
+    targets: [reference, prism],
+    divergences: [compareDivergences(prism, FILE, 'divergences/prism.json')],
+  });
   const row = (id: string) => run.matrix.find((r) => r.id === id)!;
   it('says where targets agree and, where they do not, why', () => {
     assert.equal(row('PS-HTTP-001').agree, true);
     assert.deepEqual(row('PS-HTTP-001').why, []);
     assert.equal(row('PS-AUTH-005').agree, false);
     assert.deepEqual(row('PS-AUTH-005').why, ['prism (documented): lowercase bearer refused']);
-    assert.match(row('PS-ACCEPT-009').why[0]!, /^prism \(UNEXPLAINED divergence\): expected expected of PS-ACCEPT-009; actual actual of PS-ACCEPT-009$/);
+    assert.match(
+      row('PS-ACCEPT-009').why[0]!,
+      /^prism \(UNEXPLAINED divergence\): expected expected of PS-ACCEPT-009; actual actual of PS-ACCEPT-009$/,
+    );
     assert.match(row('PS-STATE-001').why[0]!, /^prism \(divergence file says fail\): /);
   });
   it('a failing target that is not Prism gets its expected and actual as the reason', () => {
-    const rows = buildMatrix([target('reference', { 'PS-AUTH-005': 'pass' }, 'reference'), target('target', { 'PS-AUTH-005': 'fail' })]);
+    const rows = buildMatrix([
+      target('reference', { 'PS-AUTH-005': 'pass' }, 'reference'),
+      target('target', { 'PS-AUTH-005': 'fail' }),
+    ]);
     assert.deepEqual(rows[0]!.why, ['target (fail): expected expected of PS-AUTH-005; actual actual of PS-AUTH-005']);
   });
   it('the console matrix shows unexplained and stale entries prominently, with details of the unexplained ones', () => {
@@ -115,7 +165,10 @@ describe('the matrix', () => {
       { id: 'PS-ACCEPT-009', outcome: 'fail' },
     ]);
     assert.equal(p.results[0]!.divergence?.reason, 'lowercase bearer refused');
-    assert.deepEqual(json.matrix?.find((m) => m.id === 'PS-AUTH-005'), { id: 'PS-AUTH-005', agree: false, why: ['prism (documented): lowercase bearer refused'] });
+    assert.deepEqual(
+      json.matrix?.find((m) => m.id === 'PS-AUTH-005'),
+      { id: 'PS-AUTH-005', agree: false, why: ['prism (documented): lowercase bearer refused'] },
+    );
   });
 });
 
@@ -123,7 +176,10 @@ describe('the HTML report file', () => {
   it('embeds the data with no "<" and pins its inline style and script by hash', () => {
     const hostile = target('x', { 'PS-AUTH-005': 'fail' });
     hostile.results[0]!.actual = '</script><script>alert(1)</script><!--';
-    const html = toHtml(runResult({ seed: 1, strict: false, lint: [], targets: [hostile], divergences: [] }), '2026-01-01T00:00:00Z');
+    const html = toHtml(
+      runResult({ seed: 1, strict: false, lint: [], targets: [hostile], divergences: [] }),
+      '2026-01-01T00:00:00Z',
+    );
     const data = /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(html)![1]!;
     assert.ok(!data.includes('<'), 'no "<" in the embedded data');
     assert.equal(JSON.parse(data).targets[0].results[0].actual, '</script><script>alert(1)</script><!--');
@@ -148,9 +204,15 @@ describe('the divergence file', () => {
   it('a broken file is a clear error', () => {
     const entry = { check: 'PS-AUTH-005', outcome: 'fail', reason: 'r', evidence: 'e' };
     const cases: Array<[unknown, RegExp]> = [
-      [{ target: 'prism', divergences: [{ ...entry, check: 'PS-NOPE-001' }] }, /"check" "PS-NOPE-001" is not a check of the catalog/],
+      [
+        { target: 'prism', divergences: [{ ...entry, check: 'PS-NOPE-001' }] },
+        /"check" "PS-NOPE-001" is not a check of the catalog/,
+      ],
       [{ target: 'prism', divergences: [entry, entry] }, /PS-AUTH-005 is listed twice/],
-      [{ target: 'prism', divergences: [{ ...entry, outcome: 'pass' }] }, /"outcome" must be one of non-strict, fail, skip, error/],
+      [
+        { target: 'prism', divergences: [{ ...entry, outcome: 'pass' }] },
+        /"outcome" must be one of non-strict, fail, skip, error/,
+      ],
       [{ target: 'prism', divergences: [{ ...entry, reason: ' ' }] }, /"reason" must be a non-empty string/],
       [{ target: 'prism' }, /"divergences" must be an array/],
       [[], /must be a JSON object/],

@@ -25,10 +25,19 @@ describe('the reference server on PostgreSQL', { skip: POSTGRES_MISSING, timeout
     stops.push(...replicas.map((replica) => () => replica.stop()));
     const model = loadSpecModel();
     for (const [index, replica] of replicas.entries()) {
-      const target = { name: `postgres-${index}`, url: replica.url, token, role: 'target' as const, informs: false, restrictsTokens: true };
+      const target = {
+        name: `postgres-${index}`,
+        url: replica.url,
+        token,
+        role: 'target' as const,
+        informs: false,
+        restrictsTokens: true,
+      };
       const result = await runTarget({ model, targets: [], seed: 2000 + index, cases: 30, timeoutMs: 10_000 }, target);
       // The state checks skip where the shipped document declares no list, read or delete, saying why.
-      const bad = result.results.filter((x) => x.outcome !== 'pass' && !(x.outcome === 'skip' && x.ruledOut)).map((x) => `${x.id} ${x.outcome}: ${x.expected} / ${x.actual}`);
+      const bad = result.results
+        .filter((x) => x.outcome !== 'pass' && !(x.outcome === 'skip' && x.ruledOut))
+        .map((x) => `${x.id} ${x.outcome}: ${x.expected} / ${x.actual}`);
       assert.deepEqual(bad, [], `replica ${index}`);
     }
   });

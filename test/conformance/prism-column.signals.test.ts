@@ -38,7 +38,10 @@ async function answers(url: string): Promise<boolean> {
 }
 
 async function interrupt(signal: NodeJS.Signals): Promise<{ code: number | null; urls: string[]; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, '--reference', '--prism', '--target', silentUrl, '--timeout', '60000'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, [CLI, '--reference', '--prism', '--target', silentUrl, '--timeout', '60000'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   child.stdout.resume();
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -60,7 +63,10 @@ async function interrupt(signal: NodeJS.Signals): Promise<{ code: number | null;
   });
   for (const url of urls) assert.equal(await answers(url), true, `${url} answers while the run goes on`);
   child.kill(signal);
-  const code = await Promise.race([exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), 20_000).unref())]);
+  const code = await Promise.race([
+    exited,
+    new Promise<null>((resolve) => setTimeout(() => resolve(null), 20_000).unref()),
+  ]);
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   return { code, urls, stderr };
 }

@@ -30,9 +30,14 @@ let report: JsonReport;
 
 before(async () => {
   ({ code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [CLI], { cwd, env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }, (err, out, errOut) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout: out, stderr: errOut });
-    });
+    execFile(
+      process.execPath,
+      [CLI],
+      { cwd, env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 },
+      (err, out, errOut) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout: out, stderr: errOut });
+      },
+    );
   }));
   const json = join(cwd, 'reports', 'conformance.json');
   assert.ok(existsSync(json), `the default run wrote reports/conformance.json:\n${stdout}\n${stderr}`);
@@ -44,7 +49,10 @@ describe('the default run: reference server and Prism mock side by side', () => 
     assert.equal(code, 0, stdout + stderr);
     assert.match(stdout, /^check\s+reference\s+prism\s+why they disagree$/m);
     for (const c of catalog) assert.match(stdout, new RegExp(`^${c.id}\\s`, 'm'), `${c.id} has a row`);
-    assert.match(stdout, /Reports: reports\/conformance\.json, reports\/conformance\.junit\.xml, reports\/conformance\.html/);
+    assert.match(
+      stdout,
+      /Reports: reports\/conformance\.json, reports\/conformance\.junit\.xml, reports\/conformance\.html/,
+    );
     assert.match(stdout, /Summary prism: .* \(informs; does not fail the run\)/);
     assert.match(stdout, /OK: 2 target\(s\), seed \d+; Prism: 0 unexplained divergence\(s\), 0 stale entries/);
     const junit = readFileSync(join(cwd, 'reports', 'conformance.junit.xml'), 'utf8');
@@ -57,16 +65,26 @@ describe('the default run: reference server and Prism mock side by side', () => 
     assert.equal(reference.role, 'reference');
     // Every check passes but those the shipped document rules out (the state checks: it declares no list, read or delete), each skip saying why.
     const ruledOut = reference.results.filter((r) => r.outcome === 'skip' && r.ruledOut !== undefined).length;
-    assert.deepEqual(reference.summary, { pass: catalog.length - ruledOut, 'non-strict': 0, fail: 0, skip: ruledOut, error: 0 });
+    assert.deepEqual(reference.summary, {
+      pass: catalog.length - ruledOut,
+      'non-strict': 0,
+      fail: 0,
+      skip: ruledOut,
+      error: 0,
+    });
   });
 
   it('the divergence file explains every departure of the Prism column, and no entry is stale', () => {
     const prism = report.targets.find((t) => t.name === 'prism')!;
     assert.equal(prism.informs, true);
     assert.ok(prism.summary.fail > 0, 'Prism does fail checks: its column informs, the run still exits 0');
-    const departures = prism.results.filter((r) => r.outcome !== 'pass' && !(r.outcome === 'skip' && r.ruledOut !== undefined));
+    const departures = prism.results.filter(
+      (r) => r.outcome !== 'pass' && !(r.outcome === 'skip' && r.ruledOut !== undefined),
+    );
     const file = loadDivergences();
-    const wrong = departures.filter((r) => file.divergences.find((d) => d.check === r.id)?.outcome !== r.outcome).map((r) => `${r.id} ${r.outcome}: ${r.actual}`);
+    const wrong = departures
+      .filter((r) => file.divergences.find((d) => d.check === r.id)?.outcome !== r.outcome)
+      .map((r) => `${r.id} ${r.outcome}: ${r.actual}`);
     assert.deepEqual(wrong, [], 'Prism departures the divergence file does not explain');
     assert.deepEqual(prism.divergences?.unexplained, []);
     assert.deepEqual(prism.divergences?.stale, []);
@@ -85,10 +103,17 @@ describe('the default run: reference server and Prism mock side by side', () => 
       await page.waitForSelector('#matrix tbody tr');
       for (const t of report.targets) {
         for (const [outcome, n] of Object.entries(t.summary)) {
-          assert.equal(await page.textContent(`[data-count][data-target="${t.name}"][data-outcome="${outcome}"]`), String(n), `${t.name} ${outcome}`);
+          assert.equal(
+            await page.textContent(`[data-count][data-target="${t.name}"][data-outcome="${outcome}"]`),
+            String(n),
+            `${t.name} ${outcome}`,
+          );
         }
       }
-      assert.match((await page.textContent('[data-divergences="prism"]')) ?? '', /every departure \(\d+\) is documented/);
+      assert.match(
+        (await page.textContent('[data-divergences="prism"]')) ?? '',
+        /every departure \(\d+\) is documented/,
+      );
       assert.deepEqual(errors, []);
     } finally {
       await browser.close();

@@ -24,6 +24,8 @@ test('startPrism serves the document on a loopback port and stop() ends it', asy
 });
 
 test('a document Prism cannot read is a clear error, and no process is left', async () => {
-  await assert.rejects(startPrism({ specPath: 'no-such-spec.yaml', startTimeoutMs: 20_000 }), /Prism ended \(exit 1\) before it was ready/);
+  await assert.rejects(
+    startPrism({ specPath: 'no-such-spec.yaml', startTimeoutMs: 20_000 }),
+    /Prism ended \(exit 1\) before it was ready/,
+  );
 });
-

@@ -21,7 +21,9 @@ describe('the reference server', { skip: built ? false : 'dist/server/start.js i
       for (let i = 1; i <= 2; i++) {
         const r = await runTarget({ model, targets: [], seed: 1000 + i, cases: 30, timeoutMs: 10_000 }, ref.target);
         // The seed's document declares no list, read or delete: the state checks of the plant resource skip, saying why.
-        const bad = r.results.filter((x) => x.outcome !== 'pass' && !(x.outcome === 'skip' && x.ruledOut)).map((x) => `${x.id} ${x.outcome}: ${x.expected} / ${x.actual}`);
+        const bad = r.results
+          .filter((x) => x.outcome !== 'pass' && !(x.outcome === 'skip' && x.ruledOut))
+          .map((x) => `${x.id} ${x.outcome}: ${x.expected} / ${x.actual}`);
         assert.deepEqual(bad, [], `run ${i}`);
       }
     } finally {
@@ -35,11 +37,19 @@ describe('the reference server', { skip: built ? false : 'dist/server/start.js i
       const spec = fixturePath(`operations/${fixture}.yaml`);
       const ref = await startReference({ specPath: spec });
       try {
-        const r = await runTarget({ model: loadSpecModel(spec), targets: [], seed: 31, cases: 10, timeoutMs: 10_000 }, ref.target);
-        const bad = r.results.filter((x) => x.outcome === 'fail' || x.outcome === 'error').map((x) => `${x.id} ${x.outcome}: ${x.expected} / ${x.actual}`);
+        const r = await runTarget(
+          { model: loadSpecModel(spec), targets: [], seed: 31, cases: 10, timeoutMs: 10_000 },
+          ref.target,
+        );
+        const bad = r.results
+          .filter((x) => x.outcome === 'fail' || x.outcome === 'error')
+          .map((x) => `${x.id} ${x.outcome}: ${x.expected} / ${x.actual}`);
         assert.deepEqual(bad, []);
         const implemented = r.results.find((x) => x.id === 'PS-OP-001')!;
-        assert.deepEqual(implemented.operations?.filter((o) => o.outcome !== 'pass'), []);
+        assert.deepEqual(
+          implemented.operations?.filter((o) => o.outcome !== 'pass'),
+          [],
+        );
       } finally {
         await ref.stop();
       }

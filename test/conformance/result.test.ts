@@ -9,9 +9,25 @@ import type { Role } from '../../conformance/model/target.js';
 
 function target(name: string, role: Role, outcome: Outcome, unreachable?: string): TargetResult {
   const results = [
-    { id: 'PS-AUTH-001', title: 't', level: 'MUST' as const, outcome, requirement: 'r', source: { document: 'd', section: 's' }, expected: null, actual: null, reproduce: null, requests: 1 },
+    {
+      id: 'PS-AUTH-001',
+      title: 't',
+      level: 'MUST' as const,
+      outcome,
+      requirement: 'r',
+      source: { document: 'd', section: 's' },
+      expected: null,
+      actual: null,
+      reproduce: null,
+      requests: 1,
+    },
   ];
-  return { target: { name, url: 'http://127.0.0.1:1', token: 't', role, informs: role === 'prism', restrictsTokens: false }, summary: summarize(results), results, unreachable };
+  return {
+    target: { name, url: 'http://127.0.0.1:1', token: 't', role, informs: role === 'prism', restrictsTokens: false },
+    summary: summarize(results),
+    results,
+    unreachable,
+  };
 }
 
 it('an informing target never decides the exit code, a deciding one does', () => {
@@ -23,5 +39,8 @@ it('an informing target never decides the exit code, a deciding one does', () =>
   assert.equal(exitCode([reference, target('target', 'target', 'non-strict')], true), 1);
   assert.equal(exitCode([reference, target('target', 'target', 'error')], false), 2);
   assert.equal(exitCode([target('reference', 'reference', 'pass', 'refused')], false), 2);
-  assert.deepEqual(decidingTargets([reference, target('prism', 'prism', 'fail')]).map((t) => t.target.name), ['reference']);
+  assert.deepEqual(
+    decidingTargets([reference, target('prism', 'prism', 'fail')]).map((t) => t.target.name),
+    ['reference'],
+  );
 });

@@ -12,7 +12,14 @@ it('grades a request that times out as error', { timeout: 120_000 }, async () =>
   const fake = await startFake({ tokens: ['t'], hangGet: true });
   try {
     const r = await runTarget(
-      { model: loadSpecModel(), targets: [], seed: 1, cases: 1, timeoutMs: 10_000, only: ['PS-HTTP-001', 'PS-ACCEPT-001'] },
+      {
+        model: loadSpecModel(),
+        targets: [],
+        seed: 1,
+        cases: 1,
+        timeoutMs: 10_000,
+        only: ['PS-HTTP-001', 'PS-ACCEPT-001'],
+      },
       { name: 'fake', url: fake.url, token: 't', role: 'target', informs: false, restrictsTokens: true },
     );
     const by = Object.fromEntries(r.results.map((x) => [x.id, x]));

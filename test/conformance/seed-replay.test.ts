@@ -17,13 +17,26 @@ async function requestsOf(seed: number, idOffset?: bigint): Promise<string[]> {
   const fake = await startFake({ tokens: [TOKEN] });
   const sent: string[] = [];
   const text = (ex: Exchange) => {
-    const body = ex.request.body === undefined ? '' : typeof ex.request.body === 'string' ? ex.request.body : ex.request.body.toString('base64');
+    const body =
+      ex.request.body === undefined
+        ? ''
+        : typeof ex.request.body === 'string'
+          ? ex.request.body
+          : ex.request.body.toString('base64');
     const chunks = ex.request.chunks?.map((c) => c.toString('base64')).join(',') ?? '';
     return `${ex.request.method} ${ex.request.path} ${JSON.stringify(ex.request.headers)} ${body}${chunks}`;
   };
   try {
     await runTarget(
-      { model, targets: [], seed, ...(idOffset !== undefined ? { idOffset } : {}), cases: 3, timeoutMs: 10_000, onWire: (_, ex) => void sent.push(text(ex)) },
+      {
+        model,
+        targets: [],
+        seed,
+        ...(idOffset !== undefined ? { idOffset } : {}),
+        cases: 3,
+        timeoutMs: 10_000,
+        onWire: (_, ex) => void sent.push(text(ex)),
+      },
       { name: 'fake', url: fake.url, token: TOKEN, role: 'target', informs: false, restrictsTokens: true },
     );
   } finally {
@@ -41,6 +54,9 @@ describe('two runs with one seed', { timeout: 600_000 }, () => {
     const shifted = await requestsOf(7, 1n);
     const same = new Set(first);
     const changed = shifted.filter((r) => !same.has(r));
-    assert.ok(changed.length > first.length / 2, `${changed.length} of ${shifted.length} requests changed with another id offset`);
+    assert.ok(
+      changed.length > first.length / 2,
+      `${changed.length} of ${shifted.length} requests changed with another id offset`,
+    );
   });
 });

@@ -21,7 +21,14 @@ import { rateLimitedGateway, recordingProxy, tlsTerminator } from './loopback-ga
 const CLI = fileURLToPath(new URL('../../conformance/cli/main.js', import.meta.url));
 const TOKEN = 'gateway-test-token';
 const folder = mkdtempSync(join(tmpdir(), 'plantstore-gateway-'));
-const NO_PROXY_ENV = { HTTP_PROXY: undefined, HTTPS_PROXY: undefined, http_proxy: undefined, https_proxy: undefined, NO_PROXY: undefined, no_proxy: undefined };
+const NO_PROXY_ENV = {
+  HTTP_PROXY: undefined,
+  HTTPS_PROXY: undefined,
+  http_proxy: undefined,
+  https_proxy: undefined,
+  NO_PROXY: undefined,
+  no_proxy: undefined,
+};
 let upstream: FakeServer;
 let direct: Map<string, string>;
 let runs = 0;
@@ -41,7 +48,22 @@ async function cli(url: string, args: string[] = [], env: Record<string, string 
   const ran = await runProcess({
     file: process.execPath,
     // One seed sends the same ids (--seed replays a run): each run against the one upstream gets its own id offset.
-    args: [CLI, '--target', url, '--token', TOKEN, '--seed', '11', '--id-offset', String(runs), '--cases', '5', '--json', json, ...args],
+    args: [
+      CLI,
+      '--target',
+      url,
+      '--token',
+      TOKEN,
+      '--seed',
+      '11',
+      '--id-offset',
+      String(runs),
+      '--cases',
+      '5',
+      '--json',
+      json,
+      ...args,
+    ],
     env: { ...NO_PROXY_ENV, NO_COLOR: '1', ...env },
     timeoutMs: 180_000,
     name: 'plantstore-conformance',
@@ -71,7 +93,8 @@ describe('Retry-After (RFC 9110 §10.2.3)', () => {
     assert.equal(retryAfterMs('Sun, 06 Nov 1994 08:49:40 GMT', now), 3000);
     assert.equal(retryAfterMs('Sunday, 06-Nov-94 08:49:39 GMT', now), 2000, 'the obsolete RFC 850 form');
     assert.equal(retryAfterMs('Sun, 06 Nov 1994 08:49:00 GMT', now), 0);
-    for (const bad of ['-1', '1.5', '', 'soon', '1e3', '2024-01-01T00:00:00Z']) assert.equal(retryAfterMs(bad, now), undefined, bad);
+    for (const bad of ['-1', '1.5', '', 'soon', '1e3', '2024-01-01T00:00:00Z'])
+      assert.equal(retryAfterMs(bad, now), undefined, bad);
     assert.equal(retryAfterMs(undefined, now), undefined);
   });
 });
@@ -94,9 +117,18 @@ describe('the harness behind gateways', () => {
     try {
       const run = await cli(gate.url, LIGHT);
       assert.equal(run.code, 2, run.output);
-      assert.match(run.output, new RegExp(`was not checked: the target, or a gateway before it, keeps asking to come back later\\.\\n.*rate limited: 429 with Retry-After: 0 after ${RETRIES} retries; a rate-limit answer is not the check's verdict`));
+      assert.match(
+        run.output,
+        new RegExp(
+          `was not checked: the target, or a gateway before it, keeps asking to come back later\\.\\n.*rate limited: 429 with Retry-After: 0 after ${RETRIES} retries; a rate-limit answer is not the check's verdict`,
+        ),
+      );
       assert.equal(gate.limited, RETRIES + 1, 'the preflight and its retries; nothing after the target was given up');
-      assert.deepEqual([...new Set(run.outcomes.values())].filter((o) => o !== 'skip'), ['error'], 'no check graded on a rate-limit answer');
+      assert.deepEqual(
+        [...new Set(run.outcomes.values())].filter((o) => o !== 'skip'),
+        ['error'],
+        'no check graded on a rate-limit answer',
+      );
     } finally {
       await gate.close();
     }
@@ -108,14 +140,17 @@ describe('the harness behind gateways', () => {
       // A deadline a loaded machine's answers never miss, and still far shorter than the hour asked for.
       const run = await cli(gate.url, [...LIGHT, '--timeout', '60000']);
       assert.equal(run.code, 2, run.output);
-      assert.match(run.output, /rate limited: 503 with Retry-After: 3600, longer than the 60 s deadline \(--timeout\); not waited/);
+      assert.match(
+        run.output,
+        /rate limited: 503 with Retry-After: 3600, longer than the 60 s deadline \(--timeout\); not waited/,
+      );
       assert.equal(gate.limited, 1);
     } finally {
       await gate.close();
     }
   });
 
-  it('429 without Retry-After is the target\'s answer, graded (exit 1)', async () => {
+  it("429 without Retry-After is the target's answer, graded (exit 1)", async () => {
     const gate = await rateLimitedGateway(upstream.url, 0, { retryAfter: undefined });
     try {
       const run = await cli(gate.url, LIGHT);
@@ -133,7 +168,11 @@ describe('the harness behind gateways', () => {
       assert.equal(proxied.code, 0, proxied.output);
       assert.deepEqual(proxied.outcomes, direct);
       assert.ok(proxy.seen.length > 0, 'the proxy saw the requests');
-      assert.deepEqual(proxy.seen.filter((target) => !target.startsWith(`${upstream.url}/`)), [], 'only requests to the target');
+      assert.deepEqual(
+        proxy.seen.filter((target) => !target.startsWith(`${upstream.url}/`)),
+        [],
+        'only requests to the target',
+      );
       const before = proxy.seen.length;
       const bypassed = await cli(upstream.url, LIGHT, { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' });
       assert.equal(bypassed.code, 0, bypassed.output);
@@ -148,7 +187,27 @@ describe('the harness behind gateways', () => {
     let key: string;
     try {
       // A self-signed certificate for 127.0.0.1: its own private CA.
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=plantstore private CA test', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(folder, 'key.pem'), '-out', join(folder, 'cert.pem')], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-days',
+          '1',
+          '-subj',
+          '/CN=plantstore private CA test',
+          '-addext',
+          'subjectAltName=IP:127.0.0.1',
+          '-keyout',
+          join(folder, 'key.pem'),
+          '-out',
+          join(folder, 'cert.pem'),
+        ],
+        { stdio: 'ignore' },
+      );
       cert = readFileSync(join(folder, 'cert.pem'), 'utf8');
       key = readFileSync(join(folder, 'key.pem'), 'utf8');
     } catch (err) {
@@ -159,7 +218,10 @@ describe('the harness behind gateways', () => {
     try {
       const untrusted = await cli(tls.url, LIGHT);
       assert.equal(untrusted.code, 2, untrusted.output);
-      assert.match(untrusted.output, /was not checked: the certificate of 127\.0\.0\.1:\d+ is not trusted \(self-signed certificate\)/);
+      assert.match(
+        untrusted.output,
+        /was not checked: the certificate of 127\.0\.0\.1:\d+ is not trusted \(self-signed certificate\)/,
+      );
       const trusted = await cli(tls.url, [], { NODE_EXTRA_CA_CERTS: join(folder, 'cert.pem') });
       assert.equal(trusted.code, 0, trusted.output);
       assert.deepEqual(trusted.outcomes, direct);

@@ -2,7 +2,13 @@
 // each in front of an upstream server (the fake Plant Store): a rate limiter
 // answering 429 with Retry-After, a forward proxy that records what passes
 // through it, and a TLS terminator with a certificate of a private CA.
-import { createServer as createHttpServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  request,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { keepIdleConnectionsOpen } from '../support/keep-alive.js';
@@ -16,7 +22,14 @@ export interface Gateway {
 function forward(upstream: string, req: IncomingMessage, res: ServerResponse): void {
   const target = new URL(req.url!, upstream);
   const onward = request(
-    { host: target.hostname, port: target.port, method: req.method, path: `${target.pathname}${target.search}`, headers: req.rawHeaders, setHost: false },
+    {
+      host: target.hostname,
+      port: target.port,
+      method: req.method,
+      path: `${target.pathname}${target.search}`,
+      headers: req.rawHeaders,
+      setHost: false,
+    },
     (answer) => {
       res.writeHead(answer.statusCode!, answer.rawHeaders);
       answer.pipe(res);
@@ -46,7 +59,11 @@ export interface RateLimitedGateway extends Gateway {
 }
 
 /** Past `perSecond` requests in the last second, answers `status` with `retryAfter` (none when undefined) instead of forwarding. */
-export async function rateLimitedGateway(upstream: string, perSecond: number, answer: { status?: number; retryAfter?: string } = { retryAfter: '1' }): Promise<RateLimitedGateway> {
+export async function rateLimitedGateway(
+  upstream: string,
+  perSecond: number,
+  answer: { status?: number; retryAfter?: string } = { retryAfter: '1' },
+): Promise<RateLimitedGateway> {
   const recent: number[] = [];
   const gate = { forwarded: 0, limited: 0 };
   const server = createHttpServer((req, res) => {

@@ -48,7 +48,11 @@ test('WWW-Authenticate challenges (RFC 9110 §11.6.1, §11.2): schemes, auth-par
   const read = (value: string) => {
     const parsed = parseChallenges(value);
     assert.ok('challenges' in parsed, `${value}: ${'error' in parsed ? parsed.error : ''}`);
-    return parsed.challenges.map((c) => ({ scheme: c.scheme, params: Object.fromEntries(c.params), ...(c.token68 !== undefined ? { token68: c.token68 } : {}) }));
+    return parsed.challenges.map((c) => ({
+      scheme: c.scheme,
+      params: Object.fromEntries(c.params),
+      ...(c.token68 !== undefined ? { token68: c.token68 } : {}),
+    }));
   };
   assert.deepEqual(read('Bearer'), [{ scheme: 'Bearer', params: {} }]);
   assert.deepEqual(read('Bearer realm="plantstore"'), [{ scheme: 'Bearer', params: { realm: 'plantstore' } }]);
@@ -60,10 +64,19 @@ test('WWW-Authenticate challenges (RFC 9110 §11.6.1, §11.2): schemes, auth-par
     { scheme: 'Basic', params: { realm: 'x' } },
     { scheme: 'Bearer', params: { realm: 'y', scope: 'a "b"' } },
   ]);
-  assert.deepEqual(read('Negotiate abc==, Bearer'), [{ scheme: 'Negotiate', params: {}, token68: 'abc==' }, { scheme: 'Bearer', params: {} }]);
+  assert.deepEqual(read('Negotiate abc==, Bearer'), [
+    { scheme: 'Negotiate', params: {}, token68: 'abc==' },
+    { scheme: 'Bearer', params: {} },
+  ]);
   // "realm=" is a token68 (letters, then "=" padding), not an auth-param without a value.
   assert.deepEqual(read('Bearer realm='), [{ scheme: 'Bearer', params: {}, token68: 'realm=' }]);
-  for (const bad of ['Bearer realm=plant store', 'Bearer realm="open', '"Bearer"', 'Bearer, , =x', 'Bearer realm="a" error="b"']) {
+  for (const bad of [
+    'Bearer realm=plant store',
+    'Bearer realm="open',
+    '"Bearer"',
+    'Bearer, , =x',
+    'Bearer realm="a" error="b"',
+  ]) {
     assert.ok('error' in parseChallenges(bad), bad);
   }
 });

@@ -72,17 +72,31 @@ function oneCycle(graph: Graph, component: readonly string[]): string {
   return [...path, start].join(' → ');
 }
 
-const describeCycles = (graph: Graph, found: string[][]) => found.map((component) => oneCycle(graph, component)).join('\n');
+const describeCycles = (graph: Graph, found: string[][]) =>
+  found.map((component) => oneCycle(graph, component)).join('\n');
 
 describe('import cycles', { timeout: 60_000 }, () => {
   const graph = importGraph(ROOT, FOLDERS);
   const found = cycles(graph);
 
   test('the imports are read: every folder, type and dynamic imports included', () => {
-    for (const folder of FOLDERS) assert.ok([...graph.keys()].some((file) => file.startsWith(`${folder}/`)), folder);
-    assert.ok(graph.get('server/routes.ts')?.includes('server/operations/served.ts'), 'a type import (routes.ts → operations/served.ts)');
-    assert.ok(graph.get('server/start.ts')?.includes('server/postgres-store.ts'), 'a dynamic import (start.ts → postgres-store.ts)');
-    assert.ok(graph.get('server/validation.ts')?.includes('spec/openapi.validator.d.ts'), 'a module the build writes (its declaration)');
+    for (const folder of FOLDERS)
+      assert.ok(
+        [...graph.keys()].some((file) => file.startsWith(`${folder}/`)),
+        folder,
+      );
+    assert.ok(
+      graph.get('server/routes.ts')?.includes('server/operations/served.ts'),
+      'a type import (routes.ts → operations/served.ts)',
+    );
+    assert.ok(
+      graph.get('server/start.ts')?.includes('server/postgres-store.ts'),
+      'a dynamic import (start.ts → postgres-store.ts)',
+    );
+    assert.ok(
+      graph.get('server/validation.ts')?.includes('spec/openapi.validator.d.ts'),
+      'a module the build writes (its declaration)',
+    );
   });
 
   test('server/, spec/ and lib/ have none', () => {
@@ -101,16 +115,25 @@ describe('import cycles', { timeout: 60_000 }, () => {
     test('finds a cycle made of a type import, one through a dynamic import, and no cycle where there is none', () => {
       write('a/one.ts', "import { two } from './two.js';\nexport const one = two;\n");
       write('a/two.ts', "import type { Three } from '../b/three.js';\nexport const two: Three = 2;\n");
-      write('b/three.ts', "// import { nothing } from './nowhere.js'\nimport { one } from '../a/one.js';\nexport type Three = number;\nexport const three = one;\n");
+      write(
+        'b/three.ts',
+        "// import { nothing } from './nowhere.js'\nimport { one } from '../a/one.js';\nexport type Three = number;\nexport const three = one;\n",
+      );
       write('b/four.ts', "export const four = async () => (await import('./five.js')).five;\n");
       write('b/five.ts', "import { four } from './four.js';\nexport const five = four;\n");
-      write('b/six.ts', "import { three } from './three.js';\nimport { five } from './five.js';\nexport const six = [three, five];\n");
+      write(
+        'b/six.ts',
+        "import { three } from './three.js';\nimport { five } from './five.js';\nexport const six = [three, five];\n",
+      );
       const graph = importGraph(dir, ['a', 'b']);
       assert.deepEqual(cycles(graph), [
         ['a/one.ts', 'a/two.ts', 'b/three.ts'],
         ['b/five.ts', 'b/four.ts'],
       ]);
-      assert.equal(oneCycle(graph, ['a/one.ts', 'a/two.ts', 'b/three.ts']), 'a/one.ts → a/two.ts → b/three.ts → a/one.ts');
+      assert.equal(
+        oneCycle(graph, ['a/one.ts', 'a/two.ts', 'b/three.ts']),
+        'a/one.ts → a/two.ts → b/three.ts → a/one.ts',
+      );
     });
   });
 });

@@ -45,7 +45,8 @@ function upwardImports(graph: Graph, harness = HARNESS): string[] {
     if (own === undefined) continue;
     for (const target of imported) {
       const theirs = rank(target, harness);
-      if (theirs !== undefined && theirs > own) found.push(`${module} → ${target} (${layerName(own)} imports ${layerName(theirs)})`);
+      if (theirs !== undefined && theirs > own)
+        found.push(`${module} → ${target} (${layerName(own)} imports ${layerName(theirs)})`);
     }
   }
   return found.sort();
@@ -58,22 +59,41 @@ function outsideLayers(graph: Graph, harness = HARNESS): string[] {
 
 /** The folders of `root` that hold code outside test/: every folder but test/ and those nobody writes (dependencies, the build, git's). */
 function foldersBesideTest(root: string): string[] {
-  return readdirSync(root).filter((name) => !name.startsWith('.') && !['test', 'node_modules', 'dist'].includes(name) && statSync(join(root, name)).isDirectory());
+  return readdirSync(root).filter(
+    (name) =>
+      !name.startsWith('.') &&
+      !['test', 'node_modules', 'dist'].includes(name) &&
+      statSync(join(root, name)).isDirectory(),
+  );
 }
 
 /** Each import of a module under test/ from a module outside it, as `a.ts → test/b.ts`. */
 function importsOfTest(root: string): string[] {
   const graph = importGraph(root, foldersBesideTest(root), { within: false });
-  return [...graph].flatMap(([module, imported]) => imported.filter((target) => target.startsWith('test/')).map((target) => `${module} → ${target}`)).sort();
+  return [...graph]
+    .flatMap(([module, imported]) =>
+      imported.filter((target) => target.startsWith('test/')).map((target) => `${module} → ${target}`),
+    )
+    .sort();
 }
 
 describe('layers', { timeout: 60_000 }, () => {
   const graph = importGraph(ROOT, [HARNESS]);
 
   test('the imports are read: every layer has modules, type and dynamic imports included', () => {
-    for (const layer of LAYERS) assert.ok([...graph.keys()].some((module) => module.startsWith(`${HARNESS}/${layer}/`)), layer);
-    assert.ok(graph.get(`${HARNESS}/checks/types.ts`)?.includes(`${HARNESS}/checks/exchange.ts`), 'a type import (checks/types.ts → checks/exchange.ts)');
-    assert.ok(graph.get(`${HARNESS}/cli/main.ts`)?.includes(`${HARNESS}/cli/compat-deadline.ts`), 'a dynamic import (cli/main.ts → cli/compat-deadline.ts)');
+    for (const layer of LAYERS)
+      assert.ok(
+        [...graph.keys()].some((module) => module.startsWith(`${HARNESS}/${layer}/`)),
+        layer,
+      );
+    assert.ok(
+      graph.get(`${HARNESS}/checks/types.ts`)?.includes(`${HARNESS}/checks/exchange.ts`),
+      'a type import (checks/types.ts → checks/exchange.ts)',
+    );
+    assert.ok(
+      graph.get(`${HARNESS}/cli/main.ts`)?.includes(`${HARNESS}/cli/compat-deadline.ts`),
+      'a dynamic import (cli/main.ts → cli/compat-deadline.ts)',
+    );
     assert.ok(existsSync(join(ROOT, ENTRY)), ENTRY);
   });
 
@@ -97,11 +117,13 @@ describe('layers', { timeout: 60_000 }, () => {
     test('find an import from a layer above (a type import too), a module in no layer, and an import of test/; allow imports downwards and within a layer', () => {
       const tree: Record<string, string> = {
         'h/model/doc.ts': 'export const doc = 1;\n',
-        'h/checks/check.ts': "import { doc } from '../model/doc.js';\nimport type { Client } from '../run/client.js';\nexport const check = (c: Client) => doc + c;\n",
+        'h/checks/check.ts':
+          "import { doc } from '../model/doc.js';\nimport type { Client } from '../run/client.js';\nexport const check = (c: Client) => doc + c;\n",
         'h/checks/other.ts': "import { check } from './check.js';\nexport const other = check;\n",
-        'h/run/client.ts': "import { other } from '../checks/other.js';\nexport type Client = number;\nexport const run = other;\n",
+        'h/run/client.ts':
+          "import { other } from '../checks/other.js';\nexport type Client = number;\nexport const run = other;\n",
         'h/cli/main.ts': "export const main = async () => (await import('../run/client.js')).run;\n",
-        'h/loose.ts': "export const loose = 1;\n",
+        'h/loose.ts': 'export const loose = 1;\n',
         'h/index.ts': "export { main } from './cli/main.js';\n",
         'bench/uses-helper.ts': "import { helper } from '../test/support/helper.js';\nexport const b = helper;\n",
         'test/support/helper.ts': 'export const helper = 1;\n',

@@ -2,7 +2,15 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { test } from 'node:test';
-import { cpuSeconds, freePort, parseCpuSeconds, parseVmRss, residentBytes, runProcess, startProcess } from '../../lib/process.js';
+import {
+  cpuSeconds,
+  freePort,
+  parseCpuSeconds,
+  parseVmRss,
+  residentBytes,
+  runProcess,
+  startProcess,
+} from '../../lib/process.js';
 
 const node = process.execPath;
 
@@ -16,7 +24,10 @@ test('freePort gives a port that can be listened on', async () => {
 test('ready by a stdout line: the first capture group is the url; stop() ends it', async () => {
   const child = await startProcess({
     file: node,
-    args: ['-e', 'console.log("noise"); console.log("Server listening at http://127.0.0.1:9"); setInterval(() => {}, 1000)'],
+    args: [
+      '-e',
+      'console.log("noise"); console.log("Server listening at http://127.0.0.1:9"); setInterval(() => {}, 1000)',
+    ],
     readyLine: /Server listening at (\S+)/,
   });
   assert.equal(child.url, 'http://127.0.0.1:9');
@@ -28,20 +39,32 @@ test('ready by a stdout line: the first capture group is the url; stop() ends it
 
 test('ready by a probe that resolves true', async () => {
   let calls = 0;
-  const child = await startProcess({ file: node, args: ['-e', 'setInterval(() => {}, 1000)'], readyProbe: async () => ++calls >= 3 });
+  const child = await startProcess({
+    file: node,
+    args: ['-e', 'setInterval(() => {}, 1000)'],
+    readyProbe: async () => ++calls >= 3,
+  });
   assert.equal(calls, 3);
   await child.stop();
 });
 
 test('a child that ends before it is ready: the error says how and carries its stderr', async () => {
   await assert.rejects(
-    startProcess({ file: node, args: ['-e', 'console.error("bad config"); process.exit(2)'], readyLine: /never/, name: 'server' }),
+    startProcess({
+      file: node,
+      args: ['-e', 'console.error("bad config"); process.exit(2)'],
+      readyLine: /never/,
+      name: 'server',
+    }),
     /server ended \(exit 2\) before it was ready: bad config/,
   );
 });
 
 test('a child that is never ready is stopped and reported after the timeout', async () => {
-  await assert.rejects(startProcess({ file: node, args: ['-e', 'setInterval(() => {}, 1000)'], readyLine: /never/, timeoutMs: 300 }), /was not ready within 300 ms/);
+  await assert.rejects(
+    startProcess({ file: node, args: ['-e', 'setInterval(() => {}, 1000)'], readyLine: /never/, timeoutMs: 300 }),
+    /was not ready within 300 ms/,
+  );
 });
 
 test('stop() kills with SIGKILL a child that ignores SIGTERM', async () => {
@@ -79,7 +102,11 @@ test('group: true stops the child’s own children too', async () => {
 });
 
 test('runProcess returns the exit, stdout lines and stderr; it kills past its timeout', async () => {
-  const done = await runProcess({ file: node, args: ['-e', 'console.log("a"); console.error("b"); process.exit(3)'], timeoutMs: 10_000 });
+  const done = await runProcess({
+    file: node,
+    args: ['-e', 'console.log("a"); console.error("b"); process.exit(3)'],
+    timeoutMs: 10_000,
+  });
   assert.equal(done.code, 3);
   assert.deepEqual(done.lines, ['a']);
   assert.equal(done.stderr.trim(), 'b');

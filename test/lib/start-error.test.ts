@@ -24,7 +24,11 @@ describe('start-up errors', { timeout: 30_000 }, () => {
       [new ReportWriteError('cannot write the report …'), 'ReportWriteError', 'PLANTSTORE_REPORT_WRITE'],
       [new UsageError('--timeout must be …'), 'UsageError', 'PLANTSTORE_USAGE'],
       [new ConfigFileError('cannot read plantstore.conformance.json …'), 'ConfigFileError', 'PLANTSTORE_CONFIG_FILE'],
-      [new DivergenceFileError('conformance/differential/divergences/prism.json …'), 'DivergenceFileError', 'PLANTSTORE_DIVERGENCE_FILE'],
+      [
+        new DivergenceFileError('conformance/differential/divergences/prism.json …'),
+        'DivergenceFileError',
+        'PLANTSTORE_DIVERGENCE_FILE',
+      ],
     ];
     for (const [error, name, code] of made) {
       assert.ok(error instanceof StartError && error instanceof Error, name);
@@ -33,7 +37,11 @@ describe('start-up errors', { timeout: 30_000 }, () => {
       assert.equal(error.exitCode, 2, name);
     }
     assert.equal(made[3]![0].message, 'paths at #/paths: no operation');
-    assert.deepEqual(made.map(([, , code]) => code).sort(), Object.keys(START_ERRORS).sort(), 'every code of the table has its kind');
+    assert.deepEqual(
+      made.map(([, , code]) => code).sort(),
+      Object.keys(START_ERRORS).sort(),
+      'every code of the table has its kind',
+    );
   });
 
   test('an Error of another kind is not one: a bug keeps its stack', () => {

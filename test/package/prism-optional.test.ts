@@ -13,7 +13,10 @@ describe('--prism and the optional Prism dependency', () => {
         throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
       },
     }) as unknown as NodeJS.Require;
-    assert.throws(() => prismEntry(absent), (err: Error) => err.message === PRISM_MISSING);
+    assert.throws(
+      () => prismEntry(absent),
+      (err: Error) => err.message === PRISM_MISSING,
+    );
     assert.match(PRISM_MISSING, /@stoplight\/prism-cli 5\.14\.2.*npm i @stoplight\/prism-cli@5\.14\.2/);
   });
 

@@ -13,9 +13,11 @@ const RUNS = 10_000;
 test(`${RUNS} generated requests: documented statuses, Error bodies, no internals, every 200 stored (seed ${FUZZ_SEED})`, async () => {
   const run = injectFuzz();
   try {
-    await fc.assert(run.property, { numRuns: RUNS, seed: FUZZ_SEED, endOnFailure: true, includeErrorInReport: true }).catch((error: Error) => {
-      throw new Error(`fuzz failed with seed ${FUZZ_SEED} (replay with FUZZ_SEED=${FUZZ_SEED}): ${error.message}`);
-    });
+    await fc
+      .assert(run.property, { numRuns: RUNS, seed: FUZZ_SEED, endOnFailure: true, includeErrorInReport: true })
+      .catch((error: Error) => {
+        throw new Error(`fuzz failed with seed ${FUZZ_SEED} (replay with FUZZ_SEED=${FUZZ_SEED}): ${error.message}`);
+      });
     assert.equal(run.tally.total, RUNS);
     // Every 200 to POST /plants is a plant the store holds: nothing accepted is lost.
     assert.equal((await run.app.plantStore.usage()).plants, run.created());

@@ -34,18 +34,30 @@ test(`${RUNS} connections of pipelined, mismatched and malformed requests: every
     const { problems, statuses, created: createdHere } = await wireCaseProblems(port, wireCase);
     created += createdHere;
     for (const status of statuses) tally.add(status);
-    if (problems.length > 0) throw new Error(`${JSON.stringify(wireCase.bytes.toString('latin1').slice(0, 600))}:\n  ${problems.join('\n  ')}`);
+    if (problems.length > 0)
+      throw new Error(
+        `${JSON.stringify(wireCase.bytes.toString('latin1').slice(0, 600))}:\n  ${problems.join('\n  ')}`,
+      );
   });
-  await fc.assert(property, { numRuns: RUNS, seed: FUZZ_SEED, endOnFailure: true, includeErrorInReport: true }).catch((error: Error) => {
-    throw new Error(`socket fuzz failed with seed ${FUZZ_SEED} (replay with FUZZ_SEED=${FUZZ_SEED}): ${error.message}`);
-  });
+  await fc
+    .assert(property, { numRuns: RUNS, seed: FUZZ_SEED, endOnFailure: true, includeErrorInReport: true })
+    .catch((error: Error) => {
+      throw new Error(
+        `socket fuzz failed with seed ${FUZZ_SEED} (replay with FUZZ_SEED=${FUZZ_SEED}): ${error.message}`,
+      );
+    });
   // Every 200 answered over the wire is a stored plant, and no plant was stored without its 200.
   assert.equal((await app.plantStore.usage()).plants, created);
-  for (const status of ['200', '400', '401', '431']) assert.ok((tally.counts.get(status) ?? 0) > 0, `no ${status} in ${tally}`);
+  for (const status of ['200', '400', '401', '431'])
+    assert.ok((tally.counts.get(status) ?? 0) > 0, `no ${status} in ${tally}`);
   console.log(`fuzz (sockets, seed ${FUZZ_SEED}): ${tally}`);
 });
 
-const auth: Array<[string, string]> = [['Host', 'a'], ['Authorization', `Bearer ${FUZZ_TOKEN}`], ['Content-Type', 'application/json']];
+const auth: Array<[string, string]> = [
+  ['Host', 'a'],
+  ['Authorization', `Bearer ${FUZZ_TOKEN}`],
+  ['Content-Type', 'application/json'],
+];
 
 function errorOf(body: string): number {
   return (JSON.parse(body) as { error: number }).error;
@@ -62,7 +74,10 @@ test('a body that never completes: 408 with an Error record, then the server clo
 });
 
 test('headers that never complete: 408 with an Error record, then the server closes', async () => {
-  const result = await exchange(port, Buffer.from('POST /plants HTTP/1.1\r\nHost: a\r\nX-Slow: a'), { end: false, deadlineMs: 15_000 });
+  const result = await exchange(port, Buffer.from('POST /plants HTTP/1.1\r\nHost: a\r\nX-Slow: a'), {
+    end: false,
+    deadlineMs: 15_000,
+  });
   assert.ok(result.closedByServer);
   assert.equal(result.responses[0]?.status, 408);
   assert.equal(errorOf(result.responses[0]?.body ?? ''), 40801);
@@ -78,8 +93,14 @@ test('a body shorter than its Content-Length, then half-close: the connection en
 
 test('a body longer than its Content-Length: the declared bytes are the request, the rest a malformed next one', async () => {
   const body = Buffer.from('{"id":77001,"name":"a"}GARBAGE');
-  const result = await exchange(port, rawRequest('POST /plants HTTP/1.1', [...auth, ['Content-Length', String(body.length - 7)]], body));
-  assert.deepEqual(result.responses.map((r) => r.status), [200, 400]);
+  const result = await exchange(
+    port,
+    rawRequest('POST /plants HTTP/1.1', [...auth, ['Content-Length', String(body.length - 7)]], body),
+  );
+  assert.deepEqual(
+    result.responses.map((r) => r.status),
+    [200, 400],
+  );
   assert.equal(result.responses[0]?.body, '{"name":"a"}');
   assert.equal(errorOf(result.responses[1]?.body ?? ''), 40006);
 });
@@ -107,7 +128,10 @@ test('20 pipelined creates on one connection: 20 answers in order, each plant st
     }),
   );
   const result = await exchange(port, bytes);
-  assert.deepEqual(result.responses.map((r) => r.body), Array.from({ length: 20 }, (_, i) => `{"name":"p${i}"}`));
+  assert.deepEqual(
+    result.responses.map((r) => r.body),
+    Array.from({ length: 20 }, (_, i) => `{"name":"p${i}"}`),
+  );
   for (let i = 0; i < 20; i++) assert.deepEqual(await app.plantStore.get(String(first + i)), { name: `p${i}` });
 });
 
@@ -123,7 +147,12 @@ function rawAnswer(method: string): Promise<string> {
       clearTimeout(deadline);
       resolve(Buffer.concat(chunks).toString('latin1'));
     });
-    socket.end(rawRequest(`${method} /plants HTTP/1.1`, [['Host', 'a'], ['Connection', 'close']]));
+    socket.end(
+      rawRequest(`${method} /plants HTTP/1.1`, [
+        ['Host', 'a'],
+        ['Connection', 'close'],
+      ]),
+    );
   });
 }
 

@@ -54,7 +54,17 @@ test('an Expect other than 100-continue is ignored (RFC 9110 §10.1.1 MAY), not 
   const body = Buffer.from('{"id":1,"name":"a"}');
   const result = await exchange(
     port,
-    rawRequest('POST /plants HTTP/1.1', [['Host', 'a'], ['Authorization', `Bearer ${TOKEN}`], ['Content-Type', 'application/json'], ['Expect', 'teapot'], ['Content-Length', String(body.length)]], body),
+    rawRequest(
+      'POST /plants HTTP/1.1',
+      [
+        ['Host', 'a'],
+        ['Authorization', `Bearer ${TOKEN}`],
+        ['Content-Type', 'application/json'],
+        ['Expect', 'teapot'],
+        ['Content-Length', String(body.length)],
+      ],
+      body,
+    ),
   );
   assert.equal(result.responses[0]?.status, 200);
   assert.equal(result.responses[0]?.body, '{"name":"a"}');
@@ -62,9 +72,21 @@ test('an Expect other than 100-continue is ignored (RFC 9110 §10.1.1 MAY), not 
 
 test('a complete request pipelined before a malformed one is answered before the 400, not cut off', async () => {
   const body = Buffer.from('{"id":2,"name":"b"}');
-  const good = rawRequest('POST /plants HTTP/1.1', [['Host', 'a'], ['Authorization', `Bearer ${TOKEN}`], ['Content-Type', 'application/json'], ['Content-Length', String(body.length)]], body);
+  const good = rawRequest(
+    'POST /plants HTTP/1.1',
+    [
+      ['Host', 'a'],
+      ['Authorization', `Bearer ${TOKEN}`],
+      ['Content-Type', 'application/json'],
+      ['Content-Length', String(body.length)],
+    ],
+    body,
+  );
   const result = await exchange(port, Buffer.concat([good, good, Buffer.from('NOT HTTP\r\n\r\n')]));
-  assert.deepEqual(result.responses.map((r) => r.status), [200, 400, 400]);
+  assert.deepEqual(
+    result.responses.map((r) => r.status),
+    [200, 400, 400],
+  );
   assert.equal(result.responses[0]?.body, '{"name":"b"}');
   assert.equal((json(result.responses[1]?.body ?? '') as { error: number }).error, 40004); // the same id again
   assert.equal((json(result.responses[2]?.body ?? '') as { error: number }).error, 40006);
@@ -82,32 +104,78 @@ test('CONNECT is answered 405 with an Error record, not dropped unanswered', asy
 
 test('a create pipelined before a CONNECT is answered 200 before the 405, not cut off', async () => {
   const body = Buffer.from('{"id":3,"name":"c"}');
-  const create = rawRequest('POST /plants HTTP/1.1', [['Host', 'a'], ['Authorization', `Bearer ${TOKEN}`], ['Content-Type', 'application/json'], ['Content-Length', String(body.length)]], body);
-  const result = await exchange(port, Buffer.concat([create, Buffer.from('CONNECT /plants HTTP/1.1\r\nHost: a\r\n\r\n')]));
-  assert.deepEqual(result.responses.map((r) => r.status), [200, 405]);
+  const create = rawRequest(
+    'POST /plants HTTP/1.1',
+    [
+      ['Host', 'a'],
+      ['Authorization', `Bearer ${TOKEN}`],
+      ['Content-Type', 'application/json'],
+      ['Content-Length', String(body.length)],
+    ],
+    body,
+  );
+  const result = await exchange(
+    port,
+    Buffer.concat([create, Buffer.from('CONNECT /plants HTTP/1.1\r\nHost: a\r\n\r\n')]),
+  );
+  assert.deepEqual(
+    result.responses.map((r) => r.status),
+    [200, 405],
+  );
   assert.equal(result.responses[0]?.body, '{"name":"c"}');
   assert.deepEqual(await app.plantStore.get('3'), { name: 'c' });
 });
 
 test('a create pipelined behind a 413 (which closes the connection) is not processed: no plant stored unanswered', async () => {
-  const auth: Array<[string, string]> = [['Host', 'a'], ['Authorization', `Bearer ${TOKEN}`], ['Content-Type', 'application/json']];
+  const auth: Array<[string, string]> = [
+    ['Host', 'a'],
+    ['Authorization', `Bearer ${TOKEN}`],
+    ['Content-Type', 'application/json'],
+  ];
   const big = Buffer.from(`{"id":4,"name":"${'a'.repeat(2000)}"}`);
   for (const [i, chunked] of [false, true].entries()) {
     const oversized = chunked
-      ? rawRequest('POST /plants HTTP/1.1', [...auth, ['Transfer-Encoding', 'chunked']], Buffer.concat([Buffer.from(`${big.length.toString(16)}\r\n`), big, Buffer.from('\r\n0\r\n\r\n')]))
+      ? rawRequest(
+          'POST /plants HTTP/1.1',
+          [...auth, ['Transfer-Encoding', 'chunked']],
+          Buffer.concat([Buffer.from(`${big.length.toString(16)}\r\n`), big, Buffer.from('\r\n0\r\n\r\n')]),
+        )
       : rawRequest('POST /plants HTTP/1.1', [...auth, ['Content-Length', String(big.length)]], big);
     const body = Buffer.from(`{"id":${5 + i},"name":"e"}`);
-    const result = await exchange(port, Buffer.concat([oversized, rawRequest('POST /plants HTTP/1.1', [...auth, ['Content-Length', String(body.length)]], body)]));
+    const result = await exchange(
+      port,
+      Buffer.concat([
+        oversized,
+        rawRequest('POST /plants HTTP/1.1', [...auth, ['Content-Length', String(body.length)]], body),
+      ]),
+    );
     assert.equal(result.responses[0]?.status, 413);
     const answered = result.responses.some((r) => r.status === 200);
-    assert.equal(await app.plantStore.get(String(5 + i)) !== undefined, answered, 'a plant stored without its 200, or the reverse');
+    assert.equal(
+      (await app.plantStore.get(String(5 + i))) !== undefined,
+      answered,
+      'a plant stored without its 200, or the reverse',
+    );
   }
 });
 
 test('a malformed JSON body does not close the connection: a create pipelined behind it is answered', async () => {
-  const auth: Array<[string, string]> = [['Host', 'a'], ['Authorization', `Bearer ${TOKEN}`], ['Content-Type', 'application/json']];
+  const auth: Array<[string, string]> = [
+    ['Host', 'a'],
+    ['Authorization', `Bearer ${TOKEN}`],
+    ['Content-Type', 'application/json'],
+  ];
   const body = Buffer.from('{"id":7,"name":"g"}');
-  const result = await exchange(port, Buffer.concat([rawRequest('POST /plants HTTP/1.1', [...auth, ['Content-Length', '3']], Buffer.from('{x}')), rawRequest('POST /plants HTTP/1.1', [...auth, ['Content-Length', String(body.length)]], body)]));
-  assert.deepEqual(result.responses.map((r) => r.status), [400, 200]);
+  const result = await exchange(
+    port,
+    Buffer.concat([
+      rawRequest('POST /plants HTTP/1.1', [...auth, ['Content-Length', '3']], Buffer.from('{x}')),
+      rawRequest('POST /plants HTTP/1.1', [...auth, ['Content-Length', String(body.length)]], body),
+    ]),
+  );
+  assert.deepEqual(
+    result.responses.map((r) => r.status),
+    [400, 200],
+  );
   assert.deepEqual(await app.plantStore.get('7'), { name: 'g' });
 });

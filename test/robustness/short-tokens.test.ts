@@ -27,12 +27,18 @@ const body = (token: string) => JSON.stringify({ id: 12, name: `Monstera tatt ab
 function exchange(token: string, authorization: string): Exchange {
   return {
     url: 'http://127.0.0.1:4010/plants',
-    request: { method: 'POST', path: '/plants', headers: { 'content-type': 'application/json', accept: 'application/json', authorization }, body: body(token) },
+    request: {
+      method: 'POST',
+      path: '/plants',
+      headers: { 'content-type': 'application/json', accept: 'application/json', authorization },
+      body: body(token),
+    },
   } as Exchange;
 }
 
 /** The -H arguments of a curl line that carry the Authorization field. */
-const authorizationArgs = (line: string) => line.match(/-H "authorization: [^"]*\$PLANTSTORE_TOKEN"|-H 'authorization: [^']*'"\$PLANTSTORE_TOKEN"'[^']*'/g) ?? [];
+const authorizationArgs = (line: string) =>
+  line.match(/-H "authorization: [^"]*\$PLANTSTORE_TOKEN"|-H 'authorization: [^']*'"\$PLANTSTORE_TOKEN"'[^']*'/g) ?? [];
 
 // 1 and 3 characters, and the README's "t" and "secret"; 8 characters is the first a report redacts from echoes.
 for (const token of ['t', 'abc', 'secret', 'abcdefgh']) {
@@ -62,44 +68,63 @@ for (const token of ['t', 'abc', 'secret', 'abcdefgh']) {
       assert.equal(entry.request.postData?.text, body(token));
     });
 
-    test(token.length >= 8 ? 'an echo of it in a body is redacted' : 'an echo of it in a body is left as it is (the run warns): only "Bearer <token>" is replaced', () => {
-      const redact = secretRedactor([token]);
-      const text = `{"message": "you sent Bearer ${token} and ${body(token)}"}`;
-      if (token.length >= 8) {
-        assert.ok(!redact(text).includes(token));
-        assert.ok(echoesRedactable(token));
-      } else {
-        assert.equal(redact(text), text.replace(`Bearer ${token} `, `Bearer ${TOKEN_VAR} `));
-        assert.equal(echoesRedactable(token), false);
-      }
-    });
+    test(
+      token.length >= 8
+        ? 'an echo of it in a body is redacted'
+        : 'an echo of it in a body is left as it is (the run warns): only "Bearer <token>" is replaced',
+      () => {
+        const redact = secretRedactor([token]);
+        const text = `{"message": "you sent Bearer ${token} and ${body(token)}"}`;
+        if (token.length >= 8) {
+          assert.ok(!redact(text).includes(token));
+          assert.ok(echoesRedactable(token));
+        } else {
+          assert.equal(redact(text), text.replace(`Bearer ${token} `, `Bearer ${TOKEN_VAR} `));
+          assert.equal(echoesRedactable(token), false);
+        }
+      },
+    );
   });
 }
 
-test('--token t: every curl line and report readable, no $PLANTSTORE_TOKEN but in the Authorization field, and one warning', { timeout: 300_000 }, async () => {
-  // A fake whose departures give curl lines: strings coerced to numbers (PS-REJECT-002).
-  const fake = await startFake({ tokens: ['t'], coerceStrings: true });
-  const json = join(dir, 't.json');
-  try {
-    const { code, lines, stderr } = await runProcess({
-      file: process.execPath,
-      args: [CLI, '--target', fake.url, '--token', 't', '--cases', '3', '--seed', '5', '--json', json],
-      env: { NO_COLOR: '1' },
-      timeoutMs: 300_000,
-    });
-    assert.equal(code, 1, `${lines.join('\n')}\n${stderr}`);
-    assert.equal(stderr.match(/shorter than 8 characters/g)?.length, 1, stderr);
-    const stdout = lines.join('\n');
-    const report = readFileSync(json, 'utf8');
-    for (const [name, text] of [['console', stdout], ['JSON report', report]] as const) {
-      assert.ok(text.includes('Reproduce') || text.includes('"reproduce"'), `${name} has reproduce lines`);
-      // A word cut by the variable: 'con'"$PLANTSTORE_TOKEN"'en', Mons"$PLANTSTORE_TOKEN"era.
-      assert.doesNotMatch(text, /[A-Za-z]'?"?\$PLANTSTORE_TOKEN"?'?[A-Za-z]/, name);
-      const outsideAuthorization = text.replace(/Authorization: (Bearer |bearer |BEARER |bEaReR |Basic |Token )?\s*\$PLANTSTORE_TOKEN/gi, '');
-      assert.doesNotMatch(outsideAuthorization.replace(/Bearer\s+\$PLANTSTORE_TOKEN/gi, ''), /\$PLANTSTORE_TOKEN/, `${name}: the token replaced outside the credential`);
+test(
+  '--token t: every curl line and report readable, no $PLANTSTORE_TOKEN but in the Authorization field, and one warning',
+  { timeout: 300_000 },
+  async () => {
+    // A fake whose departures give curl lines: strings coerced to numbers (PS-REJECT-002).
+    const fake = await startFake({ tokens: ['t'], coerceStrings: true });
+    const json = join(dir, 't.json');
+    try {
+      const { code, lines, stderr } = await runProcess({
+        file: process.execPath,
+        args: [CLI, '--target', fake.url, '--token', 't', '--cases', '3', '--seed', '5', '--json', json],
+        env: { NO_COLOR: '1' },
+        timeoutMs: 300_000,
+      });
+      assert.equal(code, 1, `${lines.join('\n')}\n${stderr}`);
+      assert.equal(stderr.match(/shorter than 8 characters/g)?.length, 1, stderr);
+      const stdout = lines.join('\n');
+      const report = readFileSync(json, 'utf8');
+      for (const [name, text] of [
+        ['console', stdout],
+        ['JSON report', report],
+      ] as const) {
+        assert.ok(text.includes('Reproduce') || text.includes('"reproduce"'), `${name} has reproduce lines`);
+        // A word cut by the variable: 'con'"$PLANTSTORE_TOKEN"'en', Mons"$PLANTSTORE_TOKEN"era.
+        assert.doesNotMatch(text, /[A-Za-z]'?"?\$PLANTSTORE_TOKEN"?'?[A-Za-z]/, name);
+        const outsideAuthorization = text.replace(
+          /Authorization: (Bearer |bearer |BEARER |bEaReR |Basic |Token )?\s*\$PLANTSTORE_TOKEN/gi,
+          '',
+        );
+        assert.doesNotMatch(
+          outsideAuthorization.replace(/Bearer\s+\$PLANTSTORE_TOKEN/gi, ''),
+          /\$PLANTSTORE_TOKEN/,
+          `${name}: the token replaced outside the credential`,
+        );
+      }
+      assert.match(stdout, /content-type: application\/json/i);
+    } finally {
+      await fake.close();
     }
-    assert.match(stdout, /content-type: application\/json/i);
-  } finally {
-    await fake.close();
-  }
-});
+  },
+);

@@ -28,7 +28,17 @@ test('another scheme: 401 with a challenge and no error code (RFC 6750 §3.1)', 
 });
 
 test('Bearer with an empty or malformed token: 401 invalid_token', async () => {
-  for (const authorization of ['Bearer', 'Bearer ', `Bearer:${TOKEN}`, `Bearer\t${TOKEN}`, 'Bearer a b', 'Bearer tok@en', 'Bearer =abc', 'Bearer ab=c', 'Bearer ünï']) {
+  for (const authorization of [
+    'Bearer',
+    'Bearer ',
+    `Bearer:${TOKEN}`,
+    `Bearer\t${TOKEN}`,
+    'Bearer a b',
+    'Bearer tok@en',
+    'Bearer =abc',
+    'Bearer ab=c',
+    'Bearer ünï',
+  ]) {
     const response = await post(app({ tokens: undefined }), { id: freshId(), name: 'x' }, { authorization });
     assertError(response, 401, 40103);
     assert.equal(response.headers['www-authenticate'], INVALID_TOKEN, authorization);
@@ -37,7 +47,11 @@ test('Bearer with an empty or malformed token: 401 invalid_token', async () => {
 
 test('the b64token syntax of RFC 6750 §2.1 is accepted in full', async () => {
   const token = 'AZaz09-._~+/==';
-  const response = await post(app({ tokens: [token] }), { id: freshId(), name: 'x' }, { authorization: `Bearer ${token}` });
+  const response = await post(
+    app({ tokens: [token] }),
+    { id: freshId(), name: 'x' },
+    { authorization: `Bearer ${token}` },
+  );
   assert.equal(response.statusCode, 200);
 });
 
@@ -65,6 +79,10 @@ test('with accepted tokens configured, any other token is refused with invalid_t
 });
 
 test('without configured tokens, any well-formed token is accepted', async () => {
-  const response = await post(app({ tokens: undefined }), { id: freshId(), name: 'x' }, { authorization: 'Bearer anything.at-all' });
+  const response = await post(
+    app({ tokens: undefined }),
+    { id: freshId(), name: 'x' },
+    { authorization: 'Bearer anything.at-all' },
+  );
   assert.equal(response.statusCode, 200);
 });

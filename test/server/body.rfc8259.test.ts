@@ -42,10 +42,16 @@ test('a repeated member name is refused (RFC 7493 §2.3): two parsers must not r
 
 test('a repeated member name of 500 KB is quoted shortened in the message, with its length', async () => {
   const long = 'k'.repeat(500_000);
-  const response = await post(app({ bodyLimit: 2 * 1024 * 1024 }), `{"${long}": 1, "${long}": 2, "id": 1, "name": "a"}`);
+  const response = await post(
+    app({ bodyLimit: 2 * 1024 * 1024 }),
+    `{"${long}": 1, "${long}": 2, "id": 1, "name": "a"}`,
+  );
   const error = assertError(response, 400, 40001);
   assert.ok(response.body.length < 500, `an answer of ${response.body.length} bytes`);
-  assert.match(error.message, new RegExp(`the member name "${'k'.repeat(QUOTED_NAME_LIMIT)}"… \\(500000 characters\\) is repeated`));
+  assert.match(
+    error.message,
+    new RegExp(`the member name "${'k'.repeat(QUOTED_NAME_LIMIT)}"… \\(500000 characters\\) is repeated`),
+  );
 });
 
 test('member names that Object.prototype holds (__proto__, constructor, toString) are ordinary names: repeated only when repeated', async () => {
@@ -65,7 +71,11 @@ test('nesting deeper than 64 levels is refused; 64 levels are fine', async () =>
 
 test('a body that is not UTF-8 is refused (RFC 8259 §8.1)', async () => {
   const server = app();
-  const payload = Buffer.concat([Buffer.from(`{"id": ${freshId()}, "name": "`), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+  const payload = Buffer.concat([
+    Buffer.from(`{"id": ${freshId()}, "name": "`),
+    Buffer.from([0xff, 0xfe]),
+    Buffer.from('"}'),
+  ]);
   const response = await server.inject({
     method: 'POST',
     url: '/plants',

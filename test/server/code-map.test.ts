@@ -17,7 +17,9 @@ function mappedFiles(doc: string): string[] {
   assert.ok(start !== -1, `${doc} has the section Where the code is`);
   const end = text.indexOf('\n## ', start + 1);
   const section = text.slice(start, end === -1 ? undefined : end);
-  return [...new Set([...section.matchAll(/\]\(\.\.\/(server\/[\w/.-]+\.ts)\)/g)].map(([, path]) => path as string))].sort();
+  return [
+    ...new Set([...section.matchAll(/\]\(\.\.\/(server\/[\w/.-]+\.ts)\)/g)].map(([, path]) => path as string)),
+  ].sort();
 }
 
 const filesOf = (folder: string) =>
@@ -27,12 +29,23 @@ const filesOf = (folder: string) =>
 
 describe('the maps of the code', { timeout: 30_000 }, () => {
   test('docs/server.md names every file of server/, server/operations/, server/stub/ and server/webhooks/, and none that is gone', () => {
-    assert.deepEqual(mappedFiles('server.md'), [...filesOf('server'), ...filesOf('server/operations'), ...filesOf('server/stub'), ...filesOf('server/webhooks')].sort());
+    assert.deepEqual(
+      mappedFiles('server.md'),
+      [
+        ...filesOf('server'),
+        ...filesOf('server/operations'),
+        ...filesOf('server/stub'),
+        ...filesOf('server/webhooks'),
+      ].sort(),
+    );
   });
 
   test('docs/stub.md names every file of server/stub/ and server/webhooks/', () => {
     for (const folder of ['server/stub', 'server/webhooks']) {
-      assert.deepEqual(mappedFiles('stub.md').filter((path) => path.startsWith(`${folder}/`)), filesOf(folder).sort());
+      assert.deepEqual(
+        mappedFiles('stub.md').filter((path) => path.startsWith(`${folder}/`)),
+        filesOf(folder).sort(),
+      );
     }
   });
 });

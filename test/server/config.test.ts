@@ -51,7 +51,13 @@ test('values are read and trimmed; tokens are comma-separated', () => {
     databasePool: 4,
     inference: { resource: false, limit: true, offset: false, cursor: true, filter: false },
   });
-  assert.deepEqual(readConfig({ PLANTSTORE_INFER: 'none' }).inference, { resource: false, limit: false, offset: false, cursor: false, filter: false });
+  assert.deepEqual(readConfig({ PLANTSTORE_INFER: 'none' }).inference, {
+    resource: false,
+    limit: false,
+    offset: false,
+    cursor: false,
+    filter: false,
+  });
 });
 
 test('bad values are refused with a message naming the variable', () => {
@@ -65,13 +71,23 @@ test('bad values are refused with a message naming the variable', () => {
     [{ PLANTSTORE_TOKENS: 'good,bad token' }, /^PLANTSTORE_TOKENS/],
     [{ PLANTSTORE_MAX_BYTES: '1e9' }, /^PLANTSTORE_MAX_BYTES must be a whole number/],
     [{ PLANTSTORE_DATABASE_POOL: '0' }, /^PLANTSTORE_DATABASE_POOL must be a whole number from 1 to 1000/],
-    [{ PLANTSTORE_INFER: 'limit,pages' }, /^PLANTSTORE_INFER must be none, or a comma-separated list of resource, limit, offset, cursor, filter; got "limit,pages"/],
+    [
+      { PLANTSTORE_INFER: 'limit,pages' },
+      /^PLANTSTORE_INFER must be none, or a comma-separated list of resource, limit, offset, cursor, filter; got "limit,pages"/,
+    ],
     [{ PLANTSTORE_INFER: ',' }, /^PLANTSTORE_INFER must be none/],
     // Refused without repeating the value, which may hold a password.
-    [{ PLANTSTORE_DATABASE_URL: 'mysql://u:pw@db/plants' }, /^PLANTSTORE_DATABASE_URL must be a URL of the form postgres:\/\/user:password@host:port\/database$/],
+    [
+      { PLANTSTORE_DATABASE_URL: 'mysql://u:pw@db/plants' },
+      /^PLANTSTORE_DATABASE_URL must be a URL of the form postgres:\/\/user:password@host:port\/database$/,
+    ],
     [{ PLANTSTORE_DATABASE_URL: 'db.internal:5432' }, /^PLANTSTORE_DATABASE_URL must be a URL/],
   ];
-  for (const [env, message] of cases) assert.throws(() => readConfig(env), (e: unknown) => e instanceof ConfigError && message.test(e.message));
+  for (const [env, message] of cases)
+    assert.throws(
+      () => readConfig(env),
+      (e: unknown) => e instanceof ConfigError && message.test(e.message),
+    );
 });
 
 test('PLANTSTORE_TOKENS with no token in it (empty, blank, only commas) is refused, naming the variable: it would refuse every client, or accept anyone', () => {
@@ -88,7 +104,8 @@ test('an admin token equal to an API token is refused, naming both variables; di
   const env = { PLANTSTORE_TOKENS: 'alpha,beta', PLANTSTORE_ADMIN_TOKEN: 'beta' };
   assert.throws(
     () => checkTogether(readConfig(env), readStubConfig(env)),
-    (e: unknown) => e instanceof ConfigError && /^PLANTSTORE_ADMIN_TOKEN equals a token of PLANTSTORE_TOKENS/.test(e.message),
+    (e: unknown) =>
+      e instanceof ConfigError && /^PLANTSTORE_ADMIN_TOKEN equals a token of PLANTSTORE_TOKENS/.test(e.message),
   );
   const distinct = { ...env, PLANTSTORE_ADMIN_TOKEN: 'gamma' };
   assert.doesNotThrow(() => checkTogether(readConfig(distinct), readStubConfig(distinct)));
@@ -97,8 +114,14 @@ test('an admin token equal to an API token is refused, naming both variables; di
 test('open settings are listed with what to set instead: any token accepted, controls without a token', () => {
   const open = openSettings(readConfig({}), readStubConfig({}));
   assert.equal(open.length, 2);
-  assert.match(open[0] ?? '', /PLANTSTORE_TOKENS is not set: any well-formed bearer token is accepted; set PLANTSTORE_TOKENS/);
-  assert.match(open[1] ?? '', /controls on at \/__admin without a token.*set PLANTSTORE_ADMIN_TOKEN, or PLANTSTORE_ADMIN=off/);
+  assert.match(
+    open[0] ?? '',
+    /PLANTSTORE_TOKENS is not set: any well-formed bearer token is accepted; set PLANTSTORE_TOKENS/,
+  );
+  assert.match(
+    open[1] ?? '',
+    /controls on at \/__admin without a token.*set PLANTSTORE_ADMIN_TOKEN, or PLANTSTORE_ADMIN=off/,
+  );
   const closed = { PLANTSTORE_TOKENS: 'a', PLANTSTORE_ADMIN_TOKEN: 'b' };
   assert.deepEqual(openSettings(readConfig(closed), readStubConfig(closed)), []);
   const noControls = { PLANTSTORE_TOKENS: 'a', PLANTSTORE_ADMIN: 'off' };

@@ -42,7 +42,10 @@ test('maxLength 50 on name: 50 characters are accepted, 51 refused naming the fi
 test('minimum 1 on id and unevaluatedProperties: false on NewPlant are served, not refused', async () => {
   assert.equal(await statusOf(fixturePath('id-minimum.yaml'), { id: 0, name: 'x' }), 400);
   assert.equal(await statusOf(fixturePath('id-minimum.yaml'), { id: 1, name: 'x' }), 200);
-  assert.equal(await statusOf(fixturePath('new-plant-closed.yaml'), { id: freshId(), name: 'x', colour: 'green' }), 400);
+  assert.equal(
+    await statusOf(fixturePath('new-plant-closed.yaml'), { id: freshId(), name: 'x', colour: 'green' }),
+    400,
+  );
   assert.equal(await statusOf(fixturePath('new-plant-closed.yaml'), { id: freshId(), name: 'x', tag: 't' }), 200);
 });
 
@@ -85,7 +88,17 @@ test('a declared read of one plant is served from the store: credentials first (
   assert.match(String(anonymous.headers['www-authenticate']), /^Bearer /);
   const error = assertError(await server.inject({ method: 'GET', url: '/plants/7', headers: AUTH }), 404, 40402);
   assert.equal(error.message, 'No plant has the id 7.');
-  assert.equal((await server.inject({ method: 'POST', url: '/plants', headers: { ...AUTH, 'content-type': 'application/json' }, payload: '{"id": 7, "name": "Fern"}' })).statusCode, 200);
+  assert.equal(
+    (
+      await server.inject({
+        method: 'POST',
+        url: '/plants',
+        headers: { ...AUTH, 'content-type': 'application/json' },
+        payload: '{"id": 7, "name": "Fern"}',
+      })
+    ).statusCode,
+    200,
+  );
   const read = await server.inject({ method: 'GET', url: '/plants/7', headers: AUTH });
   assert.equal(read.statusCode, 200);
   assert.deepEqual(read.json(), { name: 'Fern' });
@@ -94,10 +107,17 @@ test('a declared read of one plant is served from the store: credentials first (
 });
 
 test('PLANTSTORE_SPEC: the entry point serves another document without a rebuild', async () => {
-  const { child, url, exited } = await startEntry({ PLANTSTORE_TOKENS: 't', PLANTSTORE_SPEC: fixturePath('name-max-length.yaml') });
+  const { child, url, exited } = await startEntry({
+    PLANTSTORE_TOKENS: 't',
+    PLANTSTORE_SPEC: fixturePath('name-max-length.yaml'),
+  });
   try {
     const create = (name: string) =>
-      fetch(`${url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: JSON.stringify({ id: 5, name }) });
+      fetch(`${url}/plants`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 5, name }),
+      });
     assert.equal((await create('n'.repeat(51))).status, 400);
     assert.equal((await create('n'.repeat(50))).status, 200);
   } finally {
@@ -111,29 +131,81 @@ test('a format the server cannot check is served as an annotation, with a warnin
   const { child, lines, exited } = await startEntry({ PLANTSTORE_SPEC: specPath });
   child.kill('SIGTERM');
   await exited;
-  assert.ok(lines.some((line) => line.includes('format \\"botanical-name\\" at #/components/schemas/Plant/properties/name/format is not checked')), lines.join('\n'));
+  assert.ok(
+    lines.some((line) =>
+      line.includes('format \\"botanical-name\\" at #/components/schemas/Plant/properties/name/format is not checked'),
+    ),
+    lines.join('\n'),
+  );
 });
 
 test('a document the server cannot serve stops the start: exit 2, the keyword and its pointer, no stack trace', async () => {
   const cases: Array<[string, string, string, RegExp]> = [
-    ['typo.yaml', NAME_DESCRIPTION, `${NAME_DESCRIPTION}          maxLenght: 50\n`, /maxLenght at #\/components\/schemas\/Plant\/properties\/name\/maxLenght: not a keyword/],
-    ['bound.yaml', ID_FORMAT, `${ID_FORMAT}              minimum: one\n`, /minimum at #\/components\/schemas\/NewPlant\/allOf\/1\/properties\/id\/minimum: "one" is not a number/],
-    ['regex.yaml', NAME_DESCRIPTION, `${NAME_DESCRIPTION}          pattern: '['\n`, /pattern at #\/components\/schemas\/Plant\/properties\/name\/pattern: not an ECMA-262 regular expression/],
-    ['lookahead.yaml', NAME_DESCRIPTION, `${NAME_DESCRIPTION}          pattern: '^(?!admin)'\n`, /pattern at #\/components\/schemas\/Plant\/properties\/name\/pattern: lookahead and lookbehind .* need a backtracking engine/],
-    ['length.yaml', NAME_DESCRIPTION, `${NAME_DESCRIPTION}          maxLength: -1\n`, /maxLength at #\/components\/schemas\/Plant\/properties\/name\/maxLength: not a valid JSON Schema 2020-12 value/],
-    ['remote.yaml', "$ref: '#/components/schemas/Plant'\n        - type", "$ref: 'plant.yaml#/Plant'\n        - type", /\$ref at #\/components\/schemas\/NewPlant\/allOf\/0\/\$ref: "plant.yaml#\/Plant"/],
+    [
+      'typo.yaml',
+      NAME_DESCRIPTION,
+      `${NAME_DESCRIPTION}          maxLenght: 50\n`,
+      /maxLenght at #\/components\/schemas\/Plant\/properties\/name\/maxLenght: not a keyword/,
+    ],
+    [
+      'bound.yaml',
+      ID_FORMAT,
+      `${ID_FORMAT}              minimum: one\n`,
+      /minimum at #\/components\/schemas\/NewPlant\/allOf\/1\/properties\/id\/minimum: "one" is not a number/,
+    ],
+    [
+      'regex.yaml',
+      NAME_DESCRIPTION,
+      `${NAME_DESCRIPTION}          pattern: '['\n`,
+      /pattern at #\/components\/schemas\/Plant\/properties\/name\/pattern: not an ECMA-262 regular expression/,
+    ],
+    [
+      'lookahead.yaml',
+      NAME_DESCRIPTION,
+      `${NAME_DESCRIPTION}          pattern: '^(?!admin)'\n`,
+      /pattern at #\/components\/schemas\/Plant\/properties\/name\/pattern: lookahead and lookbehind .* need a backtracking engine/,
+    ],
+    [
+      'length.yaml',
+      NAME_DESCRIPTION,
+      `${NAME_DESCRIPTION}          maxLength: -1\n`,
+      /maxLength at #\/components\/schemas\/Plant\/properties\/name\/maxLength: not a valid JSON Schema 2020-12 value/,
+    ],
+    [
+      'remote.yaml',
+      "$ref: '#/components/schemas/Plant'\n        - type",
+      "$ref: 'plant.yaml#/Plant'\n        - type",
+      /\$ref at #\/components\/schemas\/NewPlant\/allOf\/0\/\$ref: "plant.yaml#\/Plant"/,
+    ],
     ['version.yaml', 'openapi: 3.1.0', 'openapi: 3.0.3', /openapi at #\/openapi: "3.0.3": only OpenAPI 3.1/],
-    ['no-body.yaml', '      requestBody:\n', '      x-requestBody:\n', /no operation with operationId createPlant|declares no request body/],
+    [
+      'no-body.yaml',
+      '      requestBody:\n',
+      '      x-requestBody:\n',
+      /no operation with operationId createPlant|declares no request body/,
+    ],
   ];
   for (const [name, anchor, replacement, message] of cases) {
     const specPath = evolved(name, anchor, replacement);
-    const { code, stderr } = await runProcess({ file: process.execPath, args: [ENTRY], env: { PORT: '0', PLANTSTORE_SPEC: specPath }, stdout: 'ignore', timeoutMs: 20_000 });
+    const { code, stderr } = await runProcess({
+      file: process.execPath,
+      args: [ENTRY],
+      env: { PORT: '0', PLANTSTORE_SPEC: specPath },
+      stdout: 'ignore',
+      timeoutMs: 20_000,
+    });
     assert.equal(code, 2, `${name}: ${stderr}`);
     assert.match(stderr, /^plantstore: cannot serve the OpenAPI document /, name);
     assert.match(stderr, message, name);
     assert.doesNotMatch(stderr, /\n\s+at /, `${name}: no stack trace`);
   }
-  const missing = await runProcess({ file: process.execPath, args: [ENTRY], env: { PORT: '0', PLANTSTORE_SPEC: join(dir, 'missing.yaml') }, stdout: 'ignore', timeoutMs: 20_000 });
+  const missing = await runProcess({
+    file: process.execPath,
+    args: [ENTRY],
+    env: { PORT: '0', PLANTSTORE_SPEC: join(dir, 'missing.yaml') },
+    stdout: 'ignore',
+    timeoutMs: 20_000,
+  });
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /cannot read .*missing\.yaml/);
 });
@@ -143,7 +215,10 @@ test('the document parsed at build time is the document: used for its own text o
   const bigints = (_key: string, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value);
   const saved = JSON.parse(readFileSync(PARSED_DOCUMENT_PATH, 'utf8')) as { source: string };
   assert.equal(saved.source, text, 'the build parsed the shipped text');
-  assert.equal(JSON.stringify(loadOpenApi(), bigints), JSON.stringify(JSON.parse(serializeParsedDocument(text)).document, bigints));
+  assert.equal(
+    JSON.stringify(loadOpenApi(), bigints),
+    JSON.stringify(JSON.parse(serializeParsedDocument(text)).document, bigints),
+  );
   // An edited copy is parsed from its own text, not taken from the build.
   const dir = mkdtempSync(join(tmpdir(), 'plantstore-parsed-'));
   try {

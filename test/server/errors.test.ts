@@ -17,7 +17,15 @@ const SERVER_DOC = readFileSync(join(ROOT, 'docs/server.md'), 'utf8');
 const STUB_DOC = readFileSync(join(ROOT, 'docs/stub.md'), 'utf8');
 
 /** The stub's errors: docs/stub.md documents them, with the controls, Prefer and the faults, rather than server.md's behaviour table. */
-const STUB_ERRORS: readonly ErrorCode[] = ['PREFER_MALFORMED', 'PREFER_UNDECLARED', 'STUB_INVALID_REQUEST', 'PREFER_FORBIDDEN', 'CONTROLS_HOST_REFUSED', 'STUB_BUSY', 'STUB_DRIBBLE'];
+const STUB_ERRORS: readonly ErrorCode[] = [
+  'PREFER_MALFORMED',
+  'PREFER_UNDECLARED',
+  'STUB_INVALID_REQUEST',
+  'PREFER_FORBIDDEN',
+  'CONTROLS_HOST_REFUSED',
+  'STUB_BUSY',
+  'STUB_DRIBBLE',
+];
 
 interface Row {
   request: string;
@@ -30,7 +38,10 @@ function behaviourRows(markdown: string): Row[] {
   const section = markdown.slice(markdown.indexOf('## Behaviour'), markdown.indexOf('### Order of checks'));
   const rows = section.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| request |'));
   return rows.map((line) => {
-    const [request, status, error] = line.split(/(?<!\\)\|/).slice(1).map((cell) => cell.trim()) as [string, string, string];
+    const [request, status, error] = line
+      .split(/(?<!\\)\|/)
+      .slice(1)
+      .map((cell) => cell.trim()) as [string, string, string];
     const errors = [...error.matchAll(/(\d{5})(?:…(\d{5}))?/g)].flatMap(([, from, to]) => {
       const first = Number(from);
       const last = to === undefined ? first : Number(to);
@@ -64,7 +75,11 @@ function apiErrorMessages(file: string): Array<{ where: string; text: string }> 
     return node.getChildren(source).flatMap(literalTexts);
   };
   const visit = (node: ts.Node): void => {
-    if (ts.isNewExpression(node) && node.expression.getText(source) === 'ApiError' && node.arguments?.[1] !== undefined) {
+    if (
+      ts.isNewExpression(node) &&
+      node.expression.getText(source) === 'ApiError' &&
+      node.arguments?.[1] !== undefined
+    ) {
       const where = `${file.slice(ROOT.length)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
       for (const text of literalTexts(node.arguments[1])) found.push({ where, text });
     }
@@ -80,9 +95,15 @@ describe('the table of errors and docs/server.md', { timeout: 60_000 }, () => {
   test('the behaviour table is read: its rows, statuses and error numbers', () => {
     assert.ok(rows.length >= 25, `${rows.length} rows`);
     const unknownId = rows.find((row) => row.request.startsWith("an item's id that is not stored"));
-    assert.deepEqual(unknownId && { statuses: unknownId.statuses, errors: unknownId.errors }, { statuses: [404], errors: [40402] });
+    assert.deepEqual(unknownId && { statuses: unknownId.statuses, errors: unknownId.errors }, {
+      statuses: [404],
+      errors: [40402],
+    });
     const wrongMethod = rows.find((row) => row.request.startsWith('another method on a path the document declares'));
-    assert.deepEqual(wrongMethod && { statuses: wrongMethod.statuses, errors: wrongMethod.errors }, { statuses: [405], errors: [40501] });
+    assert.deepEqual(wrongMethod && { statuses: wrongMethod.statuses, errors: wrongMethod.errors }, {
+      statuses: [405],
+      errors: [40501],
+    });
   });
 
   test("every row's error number is an entry of ERRORS, with a status the row gives", () => {
@@ -90,7 +111,10 @@ describe('the table of errors and docs/server.md', { timeout: 60_000 }, () => {
       for (const error of errors) {
         const entry = byNumber(error);
         assert.ok(entry, `docs/server.md, "${request}": error ${error} is not in ERRORS`);
-        assert.ok(statuses.includes(entry[1].status), `docs/server.md, "${request}": ${entry[0]} (${error}) has status ${entry[1].status}, the row says ${statuses.join(', ')}`);
+        assert.ok(
+          statuses.includes(entry[1].status),
+          `docs/server.md, "${request}": ${entry[0]} (${error}) has status ${entry[1].status}, the row says ${statuses.join(', ')}`,
+        );
       }
     }
   });
@@ -101,7 +125,10 @@ describe('the table of errors and docs/server.md', { timeout: 60_000 }, () => {
       if (STUB_ERRORS.includes(code as ErrorCode)) {
         const at = STUB_DOC.indexOf(String(error));
         assert.ok(at !== -1, `${code} (${error}) is not in docs/stub.md`);
-        assert.ok(STUB_DOC.slice(Math.max(0, at - 160), at).includes(String(status)), `docs/stub.md gives ${code} (${error}) without its status ${status} before it`);
+        assert.ok(
+          STUB_DOC.slice(Math.max(0, at - 160), at).includes(String(status)),
+          `docs/stub.md gives ${code} (${error}) without its status ${status} before it`,
+        );
       } else {
         assert.ok(documented.has(error), `${code} (${error}) is not in the behaviour table of docs/server.md`);
       }
@@ -123,7 +150,10 @@ describe('no message of the server names a path of the API', { timeout: 60_000 }
   test('no message given to new ApiError in server/ holds a literal path', () => {
     const messages = serverSources().flatMap(apiErrorMessages);
     assert.ok(messages.length >= 20, `the messages are found: ${messages.length}`);
-    assert.ok(messages.some(({ text }) => text.startsWith('Method not allowed: ')), 'the 405 message is among them');
+    assert.ok(
+      messages.some(({ text }) => text.startsWith('Method not allowed: ')),
+      'the 405 message is among them',
+    );
     for (const { where, text } of messages) assert.doesNotMatch(text, LITERAL_PATH, where);
   });
 
@@ -131,16 +161,28 @@ describe('no message of the server names a path of the API', { timeout: 60_000 }
     const dir = mkdtempSync(join(tmpdir(), 'plantstore-errors-'));
     after(() => rmSync(dir, { recursive: true, force: true }));
     const specPath = join(dir, 'openapi.yaml');
-    writeFileSync(specPath, readFileSync(join(ROOT, 'spec/openapi.yaml'), 'utf8').replace(/^ {2}\/plants:$/m, '  /v2/greenhouse:'));
+    writeFileSync(
+      specPath,
+      readFileSync(join(ROOT, 'spec/openapi.yaml'), 'utf8').replace(/^ {2}\/plants:$/m, '  /v2/greenhouse:'),
+    );
     const server = app({ specPath });
     after(() => server.close());
 
     test('405 for another method on it, 404 elsewhere (the old path included), 200 for the create', async () => {
       const wrongMethod = assertError(await server.inject({ method: 'GET', url: '/v2/greenhouse' }), 405, 40501);
       assert.equal(wrongMethod.message, 'Method not allowed: /v2/greenhouse accepts POST only.');
-      const unknown = assertError(await server.inject({ method: 'POST', url: '/plants', headers: { ...AUTH, ...JSON_TYPE }, payload: '{}' }), 404, 40401);
+      const unknown = assertError(
+        await server.inject({ method: 'POST', url: '/plants', headers: { ...AUTH, ...JSON_TYPE }, payload: '{}' }),
+        404,
+        40401,
+      );
       assert.equal(unknown.message, 'No such resource: the API has one operation, POST /v2/greenhouse.');
-      const created = await server.inject({ method: 'POST', url: '/v2/greenhouse', headers: { ...AUTH, ...JSON_TYPE }, payload: '{"id": 1, "name": "Fern"}' });
+      const created = await server.inject({
+        method: 'POST',
+        url: '/v2/greenhouse',
+        headers: { ...AUTH, ...JSON_TYPE },
+        payload: '{"id": 1, "name": "Fern"}',
+      });
       assert.equal(created.statusCode, 200);
     });
 
@@ -157,7 +199,10 @@ describe('no message of the server names a path of the API', { timeout: 60_000 }
       });
       assert.match(answer, /^HTTP\/1\.1 405 Method Not Allowed\r\n/);
       assert.match(answer, /\r\nAllow: POST\r\n/);
-      assert.ok(answer.endsWith('\r\n\r\n{"error":40501,"message":"Method not allowed: /v2/greenhouse accepts POST only."}'), answer);
+      assert.ok(
+        answer.endsWith('\r\n\r\n{"error":40501,"message":"Method not allowed: /v2/greenhouse accepts POST only."}'),
+        answer,
+      );
     });
   });
 });

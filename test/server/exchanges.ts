@@ -36,17 +36,36 @@ export interface Exchange {
 export function documentJudge(specPath: string) {
   const { document } = readOpenApi(specPath);
   const validators = schemaValidators(document, VALIDATOR_OPTIONS);
-  return (exchange: Exchange, response: LightMyRequestResponse) => judgeByDocument(document, validators, exchange, response);
+  return (exchange: Exchange, response: LightMyRequestResponse) =>
+    judgeByDocument(document, validators, exchange, response);
 }
 
-function judgeByDocument(doc: OpenApiDocument, validators: SchemaValidators, exchange: Exchange, response: LightMyRequestResponse): void {
+function judgeByDocument(
+  doc: OpenApiDocument,
+  validators: SchemaValidators,
+  exchange: Exchange,
+  response: LightMyRequestResponse,
+): void {
   const path = new URL(exchange.url, 'http://x').pathname;
-  const operation = operationsOf(doc).find((op) => op.method === exchange.method && new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
+  const operation = operationsOf(doc).find(
+    (op) => op.method === exchange.method && new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),
+  );
   const declared = operation?.operation.responses?.[String(response.statusCode)];
   if (operation === undefined || declared === undefined) {
-    assert.ok([401, 404, 405].includes(response.statusCode), `${exchange.label}: ${response.statusCode} is neither declared nor one of the RFC's statuses the server answers undeclared`);
-    assert.match(String(response.headers['content-type']), /^application\/json/, `${exchange.label}: the Error record is JSON`);
-    assert.deepEqual(Object.keys(response.json() as object).sort(), ['error', 'message'], `${exchange.label}: the Error record`);
+    assert.ok(
+      [401, 404, 405].includes(response.statusCode),
+      `${exchange.label}: ${response.statusCode} is neither declared nor one of the RFC's statuses the server answers undeclared`,
+    );
+    assert.match(
+      String(response.headers['content-type']),
+      /^application\/json/,
+      `${exchange.label}: the Error record is JSON`,
+    );
+    assert.deepEqual(
+      Object.keys(response.json() as object).sort(),
+      ['error', 'message'],
+      `${exchange.label}: the Error record`,
+    );
     return;
   }
   const pointer = childPointer(operation.pointer, 'responses', String(response.statusCode));
@@ -57,21 +76,50 @@ function judgeByDocument(doc: OpenApiDocument, validators: SchemaValidators, exc
     return;
   }
   const [mediaType, media] = content[0]!;
-  assert.equal(String(response.headers['content-type']).split(';')[0], mediaType, `${exchange.label}: the declared media type`);
+  assert.equal(
+    String(response.headers['content-type']).split(';')[0],
+    mediaType,
+    `${exchange.label}: the declared media type`,
+  );
   if (media.schema === undefined) return;
-  const violations = validators.compile(media.schema, childPointer(answerPointer, 'content', mediaType, 'schema'))(parseJson(response.body));
-  assert.deepEqual(violations, [], `${exchange.label}: the body the document declares for ${response.statusCode}: ${response.body}`);
+  const violations = validators.compile(
+    media.schema,
+    childPointer(answerPointer, 'content', mediaType, 'schema'),
+  )(parseJson(response.body));
+  assert.deepEqual(
+    violations,
+    [],
+    `${exchange.label}: the body the document declares for ${response.statusCode}: ${response.body}`,
+  );
 }
 
 /** Sends each exchange in order and checks its answer; answers how many were made. */
-export async function runExchanges(app: FastifyInstance, exchanges: readonly Exchange[], judge: ReturnType<typeof documentJudge>): Promise<number> {
+export async function runExchanges(
+  app: FastifyInstance,
+  exchanges: readonly Exchange[],
+  judge: ReturnType<typeof documentJudge>,
+): Promise<number> {
   for (const exchange of exchanges) {
     const headers: Record<string, string> = exchange.credentials === false ? {} : { ...AUTH };
     if (exchange.contentType !== undefined) headers['content-type'] = exchange.contentType;
-    const response = await app.inject({ method: exchange.method as 'GET', url: exchange.url, headers, ...(exchange.body === undefined ? {} : { payload: exchange.body }) });
-    assert.equal(response.statusCode, exchange.status, `${exchange.label}: ${exchange.method} ${exchange.url} answered ${response.statusCode} ${response.body}`);
+    const response = await app.inject({
+      method: exchange.method as 'GET',
+      url: exchange.url,
+      headers,
+      ...(exchange.body === undefined ? {} : { payload: exchange.body }),
+    });
+    assert.equal(
+      response.statusCode,
+      exchange.status,
+      `${exchange.label}: ${exchange.method} ${exchange.url} answered ${response.statusCode} ${response.body}`,
+    );
     if (exchange.json !== undefined) assert.deepEqual(response.json(), exchange.json, `${exchange.label}: the body`);
-    if (exchange.error !== undefined) assert.equal((response.json() as { error: number }).error, exchange.error, `${exchange.label}: the Error record's number`);
+    if (exchange.error !== undefined)
+      assert.equal(
+        (response.json() as { error: number }).error,
+        exchange.error,
+        `${exchange.label}: the Error record's number`,
+      );
     if (exchange.empty) assert.equal(response.body, '', `${exchange.label}: no body`);
     for (const [name, value] of Object.entries(exchange.headers ?? {})) {
       if (typeof value === 'string') assert.equal(response.headers[name], value, `${exchange.label}: ${name}`);

@@ -36,7 +36,11 @@ test('the shipped document is served by the generated validator: neither Ajv’s
   const contract = loadOperationContract();
   assert.deepEqual(contract.validateRequestBody({ id: 1, name: 'Monstera' }), []);
   assert.deepEqual(contract.validateRequestBody({ id: '1' }), ['/name is required', '/id must be an integer (int64)']);
-  assert.equal(loadedFiles().filter((file) => AJV_COMPILER.test(file) || YAML_PARSER.test(file)).length, 0, loadedFiles().join('\n'));
+  assert.equal(
+    loadedFiles().filter((file) => AJV_COMPILER.test(file) || YAML_PARSER.test(file)).length,
+    0,
+    loadedFiles().join('\n'),
+  );
   // Any other text is compiled: the same document with one more comment line loads both.
   const copy = join(dir, 'openapi.yaml');
   writeFileSync(copy, `${shippedText}# a copy\n`);
@@ -56,11 +60,52 @@ const INT64_MIN = -9223372036854775808n;
 /** Values a field may hold: right and wrong types, int64 edges, bigints, numerals kept exact, nested values. */
 const anyValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom<unknown>(
-    0, -0, 1, -1, 0.5, 99.5, 100, 1.5, 2 ** 31 - 1, 2 ** 31, -(2 ** 31), -(2 ** 31) - 1, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 53, 1e300,
-    INT64_MAX, INT64_MAX + 1n, INT64_MIN, INT64_MIN - 1n, 2n ** 100n, -(2n ** 100n),
-    new NonIntegralNumber('1e-400'), new NonIntegralNumber('1.0000000000000000001'), new NonIntegralNumber('-0.5e-330'),
-    '', 'x', 'ab', 'Monstera', 'green', 'red', 'dark', '2024-02-29', '2024-02-30', 'n'.repeat(51), 'тропический', '\u{1F331}',
-    null, true, false, [], ['ab'], ['ab', 'ab'], ['ab', 'cd', 'ef', 'gh'], {}, { id: 1 },
+    0,
+    -0,
+    1,
+    -1,
+    0.5,
+    99.5,
+    100,
+    1.5,
+    2 ** 31 - 1,
+    2 ** 31,
+    -(2 ** 31),
+    -(2 ** 31) - 1,
+    Number.MAX_SAFE_INTEGER,
+    -Number.MAX_SAFE_INTEGER,
+    2 ** 53,
+    1e300,
+    INT64_MAX,
+    INT64_MAX + 1n,
+    INT64_MIN,
+    INT64_MIN - 1n,
+    2n ** 100n,
+    -(2n ** 100n),
+    new NonIntegralNumber('1e-400'),
+    new NonIntegralNumber('1.0000000000000000001'),
+    new NonIntegralNumber('-0.5e-330'),
+    '',
+    'x',
+    'ab',
+    'Monstera',
+    'green',
+    'red',
+    'dark',
+    '2024-02-29',
+    '2024-02-30',
+    'n'.repeat(51),
+    'тропический',
+    '\u{1F331}',
+    null,
+    true,
+    false,
+    [],
+    ['ab'],
+    ['ab', 'ab'],
+    ['ab', 'cd', 'ef', 'gh'],
+    {},
+    { id: 1 },
   ),
   fc.integer(),
   fc.double(),
@@ -68,7 +113,19 @@ const anyValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.string(),
   fc.jsonValue({ maxDepth: 2 }),
 );
-const FIELDS = ['id', 'name', 'tag', 'height', 'leaves', 'colour', 'since', 'code', 'light', 'extra', 'a-very-long-property-name-over-twenty'];
+const FIELDS = [
+  'id',
+  'name',
+  'tag',
+  'height',
+  'leaves',
+  'colour',
+  'since',
+  'code',
+  'light',
+  'extra',
+  'a-very-long-property-name-over-twenty',
+];
 const body: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: fc.dictionary(fc.constantFrom(...FIELDS), anyValue, { maxKeys: 6 }) },
   { weight: 1, arbitrary: anyValue },
@@ -89,14 +146,26 @@ const PARSED = [
   '{"id": 1e400, "name": "x"}',
   '{"id": "7", "name": 42, "tag": null}',
   '{"name": "x", "height": 99.5, "leaves": ["ab"]}',
-  '[]', 'null', '"a string"', '42', '{}',
+  '[]',
+  'null',
+  '"a string"',
+  '42',
+  '{}',
 ].map((text) => parseJson(text));
 
-function assertSameViolations(generated: Validate, compiled: Validate, bodies: unknown[]): { valid: number; invalid: number } {
+function assertSameViolations(
+  generated: Validate,
+  compiled: Validate,
+  bodies: unknown[],
+): { valid: number; invalid: number } {
   let valid = 0;
   for (const value of bodies) {
     const expected = compiled(value);
-    assert.deepEqual(generated(value), expected, `${String(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)))}`);
+    assert.deepEqual(
+      generated(value),
+      expected,
+      `${String(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)))}`,
+    );
     if (expected.length === 0) valid++;
   }
   return { valid, invalid: bodies.length - valid };
@@ -112,9 +181,17 @@ test('the shipped document: the generated validator reports what the compiled on
   const { valid, invalid } = assertSameViolations(generated, compiled, samples(3000));
   assert.ok(valid > 0 && invalid > 0, `both valid (${valid}) and invalid (${invalid}) bodies were compared`);
   assert.deepEqual(generated(parseJson('{"id": 9223372036854775808, "name": "x"}')), [
-    { instancePath: '/id', keyword: 'format', message: 'must be an integer from -9223372036854775808 to 9223372036854775807 (int64)', pointer: '#/components/schemas/NewPlant/allOf/1/properties/id/format' },
+    {
+      instancePath: '/id',
+      keyword: 'format',
+      message: 'must be an integer from -9223372036854775808 to 9223372036854775807 (int64)',
+      pointer: '#/components/schemas/NewPlant/allOf/1/properties/id/format',
+    },
   ]);
-  assert.deepEqual(generated(parseJson('{"id": 1e-400, "name": "x"}')).map((v) => v.message), ['must be an integer (int64)']);
+  assert.deepEqual(
+    generated(parseJson('{"id": 1e-400, "name": "x"}')).map((v) => v.message),
+    ['must be an integer (int64)'],
+  );
 });
 
 test('the server’s answers: the shipped document and a copy compiled at run time say the same sentences', () => {
@@ -131,11 +208,16 @@ test('the server’s answers: the shipped document and a copy compiled at run ti
 async function generatedModule(specPath: string): Promise<{ validate: Validate; compiled: Validate }> {
   const doc = loadOpenApi(specPath);
   const { schema, schemaPointer } = requestBodySchema(doc);
-  const file = fileURLToPath(new URL(`../../spec/openapi.validator.test-${process.pid}-${specPath.split(/[\\/]/).pop()}.js`, import.meta.url));
+  const file = fileURLToPath(
+    new URL(`../../spec/openapi.validator.test-${process.pid}-${specPath.split(/[\\/]/).pop()}.js`, import.meta.url),
+  );
   writeFileSync(file, validatorModule(doc, schema, schemaPointer, VALIDATOR_OPTIONS));
   try {
     const loaded = (await import(file)) as typeof shipped;
-    return { validate: validatorOf(loaded.validate, schemaPointer, VALIDATOR_OPTIONS), compiled: schemaValidators(doc, VALIDATOR_OPTIONS).compile(schema, schemaPointer) };
+    return {
+      validate: validatorOf(loaded.validate, schemaPointer, VALIDATOR_OPTIONS),
+      compiled: schemaValidators(doc, VALIDATOR_OPTIONS).compile(schema, schemaPointer),
+    };
   } finally {
     rmSync(file, { force: true });
   }
@@ -143,10 +225,25 @@ async function generatedModule(specPath: string): Promise<{ validate: Validate; 
 
 test('generated for other documents (Ajv’s runtime helpers imported, bounds beyond 2^53): the same violations', async () => {
   const bigBound = join(dir, 'big-bound.yaml');
-  writeFileSync(bigBound, shippedText.replace('              format: int64\n', '              format: int64\n              maximum: 9223372036854775806\n              multipleOf: 3\n'));
-  for (const specPath of [fixturePath('every-keyword.yaml'), fixturePath('name-max-length.yaml'), fixturePath('tag-enum.yaml'), fixturePath('id-minimum.yaml'), bigBound]) {
+  writeFileSync(
+    bigBound,
+    shippedText.replace(
+      '              format: int64\n',
+      '              format: int64\n              maximum: 9223372036854775806\n              multipleOf: 3\n',
+    ),
+  );
+  for (const specPath of [
+    fixturePath('every-keyword.yaml'),
+    fixturePath('name-max-length.yaml'),
+    fixturePath('tag-enum.yaml'),
+    fixturePath('id-minimum.yaml'),
+    bigBound,
+  ]) {
     const { validate, compiled } = await generatedModule(specPath);
     const { valid, invalid } = assertSameViolations(validate, compiled, samples(1500));
-    assert.ok(valid > 0 && invalid > 0, `${specPath}: both valid (${valid}) and invalid (${invalid}) bodies were compared`);
+    assert.ok(
+      valid > 0 && invalid > 0,
+      `${specPath}: both valid (${valid}) and invalid (${invalid}) bodies were compared`,
+    );
   }
 });

@@ -3,20 +3,24 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { app, AUTH, assertError, freshId, post } from './support.js';
 
-test('other methods on /plants: 405 with Allow: POST (RFC 9110 §15.5.6), credentials or not', { timeout: 60_000 }, async () => {
-  const server = app();
-  for (const method of ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND', 'TRACE'] as const) {
-    for (const headers of [{}, AUTH]) {
-      // light-my-request 6.6 (pinned for Node 20) types fewer methods than it sends: PROPFIND goes out all the same.
-      const response = await server.inject({ method: method as 'GET', url: '/plants', headers });
-      assert.equal(response.statusCode, 405, method);
-      assert.equal(response.headers.allow, 'POST', method);
-      if (method !== 'HEAD') assertError(response, 405, 40501);
+test(
+  'other methods on /plants: 405 with Allow: POST (RFC 9110 §15.5.6), credentials or not',
+  { timeout: 60_000 },
+  async () => {
+    const server = app();
+    for (const method of ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND', 'TRACE'] as const) {
+      for (const headers of [{}, AUTH]) {
+        // light-my-request 6.6 (pinned for Node 20) types fewer methods than it sends: PROPFIND goes out all the same.
+        const response = await server.inject({ method: method as 'GET', url: '/plants', headers });
+        assert.equal(response.statusCode, 405, method);
+        assert.equal(response.headers.allow, 'POST', method);
+        if (method !== 'HEAD') assertError(response, 405, 40501);
+      }
     }
-  }
-  const withQuery = await server.inject({ method: 'GET', url: '/plants?limit=1' });
-  assertError(withQuery, 405, 40501);
-});
+    const withQuery = await server.inject({ method: 'GET', url: '/plants?limit=1' });
+    assertError(withQuery, 405, 40501);
+  },
+);
 
 test('unknown paths: 404 with an Error body', { timeout: 60_000 }, async () => {
   const server = app();
@@ -28,7 +32,15 @@ test('unknown paths: 404 with an Error body', { timeout: 60_000 }, async () => {
 test('a Content-Type other than application/json is 415 (RFC 9110 §15.5.16)', { timeout: 60_000 }, async () => {
   const server = app();
   const body = { id: freshId(), name: 'x' };
-  for (const type of ['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'application/jsonx', 'application/json-patch+json', 'application/json; charset=latin1', 'multipart/form-data; boundary=x']) {
+  for (const type of [
+    'text/plain',
+    'application/xml',
+    'application/x-www-form-urlencoded',
+    'application/jsonx',
+    'application/json-patch+json',
+    'application/json; charset=latin1',
+    'multipart/form-data; boundary=x',
+  ]) {
     assertError(await post(server, body, { 'content-type': type }), 415, 41501);
   }
   assertError(await post(server, body, { 'content-type': undefined }), 415, 41501);
@@ -36,7 +48,13 @@ test('a Content-Type other than application/json is 415 (RFC 9110 §15.5.16)', {
 
 test('application/json in any case and with parameters is accepted', { timeout: 60_000 }, async () => {
   const server = app();
-  for (const type of ['application/json', 'Application/JSON', 'application/json; charset=utf-8', 'application/json;charset="UTF-8"', 'application/json; profile=x']) {
+  for (const type of [
+    'application/json',
+    'Application/JSON',
+    'application/json; charset=utf-8',
+    'application/json;charset="UTF-8"',
+    'application/json; profile=x',
+  ]) {
     const response = await post(server, { id: freshId(), name: 'x' }, { 'content-type': type });
     assert.equal(response.statusCode, 200, type);
   }

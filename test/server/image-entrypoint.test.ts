@@ -9,13 +9,17 @@ import { runProcess } from '../../lib/process.js';
 
 const ENTRYPOINT = fileURLToPath(new URL('../../../scripts/image-entrypoint.sh', import.meta.url)); // from dist/test/server/
 
-test('the image entry point: --help lists the commands (exit 0); another option is an error naming it (exit 2)', { timeout: 60_000 }, async () => {
-  for (const help of ['--help', '-h', 'help']) {
-    const { code, lines } = await runProcess({ file: 'sh', args: [ENTRYPOINT, help], timeoutMs: 30_000 });
-    assert.equal(code, 0, help);
-    assert.match(lines.join('\n'), /docker run IMAGE conformance ARGS/);
-  }
-  const { code, stderr } = await runProcess({ file: 'sh', args: [ENTRYPOINT, '--port'], timeoutMs: 30_000 });
-  assert.equal(code, 2);
-  assert.match(stderr, /--port is not a command of the image; docker run IMAGE --help lists them/);
-});
+test(
+  'the image entry point: --help lists the commands (exit 0); another option is an error naming it (exit 2)',
+  { timeout: 60_000 },
+  async () => {
+    for (const help of ['--help', '-h', 'help']) {
+      const { code, lines } = await runProcess({ file: 'sh', args: [ENTRYPOINT, help], timeoutMs: 30_000 });
+      assert.equal(code, 0, help);
+      assert.match(lines.join('\n'), /docker run IMAGE conformance ARGS/);
+    }
+    const { code, stderr } = await runProcess({ file: 'sh', args: [ENTRYPOINT, '--port'], timeoutMs: 30_000 });
+    assert.equal(code, 2);
+    assert.match(stderr, /--port is not a command of the image; docker run IMAGE --help lists them/);
+  },
+);

@@ -13,7 +13,14 @@ test('the int64 edges are accepted and stored exactly', async () => {
 });
 
 test('one beyond either end is 400', async () => {
-  for (const id of ['-9223372036854775809', '9223372036854775808', '1e19', '1e400', '-1e400', '123456789012345678901234567890']) {
+  for (const id of [
+    '-9223372036854775809',
+    '9223372036854775808',
+    '1e19',
+    '1e400',
+    '-1e400',
+    '123456789012345678901234567890',
+  ]) {
     const error = assertError(await post(app(), `{"id": ${id}, "name": "x"}`), 400, 40003);
     assert.match(error.message, /\/id must be an integer/, id);
   }

@@ -13,41 +13,74 @@ const CRUD = fileURLToPath(new URL('../../../test/fixtures/operations/crud.yaml'
 const JSON_TYPE = { 'content-type': 'application/json' };
 const MERGE = { 'content-type': 'application/merge-patch+json' };
 
-const read = (server: FastifyInstance, id: string) => server.inject({ method: 'GET', url: `/plants/${id}`, headers: AUTH });
+const read = (server: FastifyInstance, id: string) =>
+  server.inject({ method: 'GET', url: `/plants/${id}`, headers: AUTH });
 const put = (server: FastifyInstance, id: string, body: string, headers: Record<string, string> = JSON_TYPE) =>
   server.inject({ method: 'PUT', url: `/plants/${id}`, headers: { ...AUTH, ...headers }, payload: body });
 const patch = (server: FastifyInstance, id: string, body: string, headers: Record<string, string> = MERGE) =>
   server.inject({ method: 'PATCH', url: `/plants/${id}`, headers: { ...AUTH, ...headers }, payload: body });
-const remove = (server: FastifyInstance, id: string) => server.inject({ method: 'DELETE', url: `/plants/${id}`, headers: AUTH });
+const remove = (server: FastifyInstance, id: string) =>
+  server.inject({ method: 'DELETE', url: `/plants/${id}`, headers: AUTH });
 
 describe('the item operations', { timeout: 60_000 }, () => {
   test('path ids are exact int64: both ends, neighbours beyond 2^53 apart, leading zeros and -0 read as the integer; anything else 400 naming the parameter', async () => {
     const server = app({ specPath: CRUD });
-    for (const id of ['9223372036854775807', '-9223372036854775808', '9007199254740993', '0']) assert.equal((await post(server, `{"id": ${id}, "name": "p${id}"}`)).statusCode, 200, id);
+    for (const id of ['9223372036854775807', '-9223372036854775808', '9007199254740993', '0'])
+      assert.equal((await post(server, `{"id": ${id}, "name": "p${id}"}`)).statusCode, 200, id);
     assert.deepEqual((await read(server, '9223372036854775807')).json(), { name: 'p9223372036854775807' });
     assert.deepEqual((await read(server, '-9223372036854775808')).json(), { name: 'p-9223372036854775808' });
     assert.deepEqual((await read(server, '9007199254740993')).json(), { name: 'p9007199254740993' });
     assertError(await read(server, '9007199254740992'), 404, 40402);
     assert.deepEqual((await read(server, '-0')).json(), { name: 'p0' });
     assert.deepEqual((await read(server, '000')).json(), { name: 'p0' });
-    for (const bad of ['9223372036854775808', '-9223372036854775809', 'abc', '1.5', '1e3', '%20', '0x10', '99999999999999999999999999']) {
+    for (const bad of [
+      '9223372036854775808',
+      '-9223372036854775809',
+      'abc',
+      '1.5',
+      '1e3',
+      '%20',
+      '0x10',
+      '99999999999999999999999999',
+    ]) {
       const error = assertError(await read(server, bad), 400, 40007);
-      assert.match(error.message, /^Path parameter id must be an integer from -9223372036854775808 to 9223372036854775807 \(int64\), got /, bad);
+      assert.match(
+        error.message,
+        /^Path parameter id must be an integer from -9223372036854775808 to 9223372036854775807 \(int64\), got /,
+        bad,
+      );
     }
   });
 
   test('a replace keeps what Plant declares, as sent, and the plant keeps its place; its body is judged by the declared schema', async () => {
     const server = app({ specPath: CRUD });
-    for (const [id, name] of [[1, 'a'], [2, 'b'], [3, 'c']] as const) await post(server, { id, name });
+    for (const [id, name] of [
+      [1, 'a'],
+      [2, 'b'],
+      [3, 'c'],
+    ] as const)
+      await post(server, { id, name });
     const replaced = await put(server, '2', '{"tag":"t",  "name": "B", "colour": "green", "id": 2}');
     assert.equal(replaced.statusCode, 200);
-    assert.equal(replaced.body, '{"tag":"t","name":"B"}', 'the members Plant declares, in the order sent; the id and an undeclared member dropped');
-    assert.deepEqual((await server.inject({ method: 'GET', url: '/plants', headers: AUTH })).json(), [{ name: 'a' }, { tag: 't', name: 'B' }, { name: 'c' }]);
+    assert.equal(
+      replaced.body,
+      '{"tag":"t","name":"B"}',
+      'the members Plant declares, in the order sent; the id and an undeclared member dropped',
+    );
+    assert.deepEqual((await server.inject({ method: 'GET', url: '/plants', headers: AUTH })).json(), [
+      { name: 'a' },
+      { tag: 't', name: 'B' },
+      { name: 'c' },
+    ]);
     assertError(await put(server, '2', '{"tag": "t"}'), 400, 40008);
     assertError(await put(server, '2', '[]'), 400, 40008);
     assertError(await put(server, '2', '{"name": "B", "id": "2"}'), 400, 40009);
     assertError(await put(server, '2', '{"name": "B", "id": 2.5}'), 400, 40009);
-    assertError(await server.inject({ method: 'PUT', url: '/plants/2', headers: { ...AUTH, ...JSON_TYPE } }), 400, 40002);
+    assertError(
+      await server.inject({ method: 'PUT', url: '/plants/2', headers: { ...AUTH, ...JSON_TYPE } }),
+      400,
+      40002,
+    );
     assertError(await put(server, '2', '{"name": "B"', JSON_TYPE), 400, 40001);
     assertError(await put(server, '2', '{"name": "B"}', { 'content-type': 'text/plain' }), 415, 41501);
     assert.deepEqual((await read(server, '2')).json(), { tag: 't', name: 'B' }, 'nothing refused changed it');
@@ -59,7 +92,11 @@ describe('the item operations', { timeout: 60_000 }, () => {
     const merged = await patch(server, '7', '{"tag": null}');
     assert.equal(merged.statusCode, 200);
     assert.equal(merged.body, '{"name":"Fern"}');
-    assert.equal((await patch(server, '7', '{"tag": "indoor", "id": 7}')).body, '{"name":"Fern","tag":"indoor"}', 'the same id is no change');
+    assert.equal(
+      (await patch(server, '7', '{"tag": "indoor", "id": 7}')).body,
+      '{"name":"Fern","tag":"indoor"}',
+      'the same id is no change',
+    );
     assertError(await patch(server, '7', '{"id": 8}'), 400, 40009);
     assertError(await patch(server, '7', '{"id": null}'), 400, 40009);
     assertError(await patch(server, '7', '{}'), 400, 40008); // PlantPatch: minProperties 1
@@ -81,7 +118,11 @@ describe('the item operations', { timeout: 60_000 }, () => {
     assert.equal((await put(server, '2', '{"name": "Ferns"}')).statusCode, 200, 'into the byte the other gave back');
     assertError(await post(server, { id: 3, name: 'c' }), 507, 50701);
     assert.equal((await remove(server, '1')).statusCode, 204);
-    assert.equal((await post(server, { id: 3, name: 'Fer' })).statusCode, 200, 'the delete gave back a place and its bytes');
+    assert.equal(
+      (await post(server, { id: 3, name: 'Fer' })).statusCode,
+      200,
+      'the delete gave back a place and its bytes',
+    );
     assert.deepEqual(await server.plantStore.usage(), { plants: 2, bytes: 2 * fern });
   });
 

@@ -17,7 +17,10 @@ test('parses what JSON.parse parses, to the same value, when no integer exceeds 
       // Integers beyond 2^53 are where the parsers differ on purpose (tested below).
       if (hasUnsafeInteger(expected)) return true;
       const actual = parseJson(text, { maxDepth: 1000 });
-      assert.deepEqual(JSON.parse(JSON.stringify(actual, (_k, v) => (typeof v === 'bigint' ? Number(v) : v))), expected);
+      assert.deepEqual(
+        JSON.parse(JSON.stringify(actual, (_k, v) => (typeof v === 'bigint' ? Number(v) : v))),
+        expected,
+      );
     }),
     { seed: 20261121, numRuns: 500 },
   );
@@ -30,7 +33,26 @@ function hasUnsafeInteger(value: unknown): boolean {
 }
 
 test('refuses what JSON.parse refuses', { timeout: 60_000 }, () => {
-  for (const text of ['', '{', '[1,]', '{"a":1,}', 'tru', 'nul', '01', '1.', '.5', '1e', '"\\u00g0"', '"a', '[1 2]', '{"a" 1}', '1 2', 'NaN', '-', '"\u0001"']) {
+  for (const text of [
+    '',
+    '{',
+    '[1,]',
+    '{"a":1,}',
+    'tru',
+    'nul',
+    '01',
+    '1.',
+    '.5',
+    '1e',
+    '"\\u00g0"',
+    '"a',
+    '[1 2]',
+    '{"a" 1}',
+    '1 2',
+    'NaN',
+    '-',
+    '"\u0001"',
+  ]) {
     assert.throws(() => JSON.parse(text), SyntaxError, text);
     assert.throws(() => parseJson(text), JsonSyntaxError, text);
   }
@@ -70,57 +92,114 @@ test('objects have no prototype: __proto__ is an own member', { timeout: 60_000 
 });
 
 test('errors name the position and the reason', { timeout: 60_000 }, () => {
-  assert.throws(() => parseJson('{"a": 1} x'), { message: 'Malformed JSON at position 9: unexpected data after the JSON value.' });
+  assert.throws(() => parseJson('{"a": 1} x'), {
+    message: 'Malformed JSON at position 9: unexpected data after the JSON value.',
+  });
   assert.throws(() => parseJson('[[[1]]]', { maxDepth: 2 }), /nesting deeper than 2 levels/);
 });
 
-
-test('strings with escapes decode as JSON.parse decodes them: every escape, runs of thousands, lone surrogates, escapes between long runs', { timeout: 60_000 }, () => {
-  const pieces = ['\\n', '\\"', '\\\\', '\\/', '\\b', '\\f', '\\r', '\\t', '\\u0041', '\\u00e9', '\\uD83C\\uDF35', '\\ud800', '\\udfff', '\\u0000', 'a', 'é', '🌵', 'x'.repeat(100)];
-  fc.assert(
-    fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 200 }), fc.integer({ min: 0, max: 20_000 }), (chosen, run) => {
-      // A run of escapes long enough to fill the parser's buffer of code units several times over, then the chosen pieces.
-      const text = `"${'\\n'.repeat(run)}${chosen.join('')}"`;
-      assert.equal(parseJson(text), JSON.parse(text));
-      assert.equal((parseJson(`{"k${chosen.join('')}":${text}}`) as Record<string, string>)[JSON.parse(`"k${chosen.join('')}"`)], JSON.parse(text));
-    }),
-    { seed: 20261125, numRuns: 200 },
-  );
-  for (const length of [8191, 8192, 8193, 3 * 8192]) {
-    const text = `"a${'\\u00ff'.repeat(length)}b"`;
-    assert.equal(parseJson(text), JSON.parse(text), `${length} escapes`);
-  }
-});
-
-test('a bad escape, a control character or the end of the text after an escape is refused where it stands', { timeout: 60_000 }, () => {
-  const at = (text: string) => {
-    try {
-      parseJson(text);
-    } catch (error) {
-      return (error as Error).message;
+test(
+  'strings with escapes decode as JSON.parse decodes them: every escape, runs of thousands, lone surrogates, escapes between long runs',
+  { timeout: 60_000 },
+  () => {
+    const pieces = [
+      '\\n',
+      '\\"',
+      '\\\\',
+      '\\/',
+      '\\b',
+      '\\f',
+      '\\r',
+      '\\t',
+      '\\u0041',
+      '\\u00e9',
+      '\\uD83C\\uDF35',
+      '\\ud800',
+      '\\udfff',
+      '\\u0000',
+      'a',
+      'é',
+      '🌵',
+      'x'.repeat(100),
+    ];
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...pieces), { maxLength: 200 }),
+        fc.integer({ min: 0, max: 20_000 }),
+        (chosen, run) => {
+          // A run of escapes long enough to fill the parser's buffer of code units several times over, then the chosen pieces.
+          const text = `"${'\\n'.repeat(run)}${chosen.join('')}"`;
+          assert.equal(parseJson(text), JSON.parse(text));
+          assert.equal(
+            (parseJson(`{"k${chosen.join('')}":${text}}`) as Record<string, string>)[
+              JSON.parse(`"k${chosen.join('')}"`)
+            ],
+            JSON.parse(text),
+          );
+        },
+      ),
+      { seed: 20261125, numRuns: 200 },
+    );
+    for (const length of [8191, 8192, 8193, 3 * 8192]) {
+      const text = `"a${'\\u00ff'.repeat(length)}b"`;
+      assert.equal(parseJson(text), JSON.parse(text), `${length} escapes`);
     }
-    return 'parsed';
-  };
-  assert.equal(at('"ab\\x"'), 'Malformed JSON at position 3: invalid escape in a string.');
-  assert.equal(at('"\\n\\n\\x"'), 'Malformed JSON at position 5: invalid escape in a string.');
-  assert.equal(at('"\\n\\u00g0"'), 'Malformed JSON at position 3: invalid \\u escape, four hexadecimal digits were expected.');
-  assert.equal(at('"\\n\\u00'), 'Malformed JSON at position 3: invalid \\u escape, four hexadecimal digits were expected.');
-  assert.equal(at('"\\n\\'), 'Malformed JSON at position 3: invalid escape in a string.');
-  assert.equal(at('"\\na\u0001"'), 'Malformed JSON at position 4: unescaped control character in a string.');
-  assert.equal(at('"\\nab'), 'Malformed JSON at position 5: unterminated string.');
-  assert.equal(at('"ab'), 'Malformed JSON at position 3: unterminated string.');
-  assert.equal(at('"\\é"'), 'Malformed JSON at position 1: invalid escape in a string.');
-});
+  },
+);
 
-test('topLevelNames: the member names of the top-level object in the order written, none of nested objects or of other values', { timeout: 60_000 }, () => {
-  const names = (text: string) => {
-    const out: string[] = [];
-    parseJson(text, { topLevelNames: out });
-    return out;
-  };
-  assert.deepEqual(names('{"tag": "t", "2": 1, "n\\u0061me": {"inner": 1}, "1": [{"deep": 2}], "__proto__": null}'), ['tag', '2', 'name', '1', '__proto__']);
-  assert.deepEqual(names('[{"a": 1}, {"b": 2}]'), []);
-  assert.deepEqual(names('"text"'), []);
-  assert.deepEqual(names('{}'), []);
-  assert.deepEqual(Object.keys(parseJson('{"tag": "t", "2": 1}') as object), ['2', 'tag'], 'what enumerating the object gives instead');
-});
+test(
+  'a bad escape, a control character or the end of the text after an escape is refused where it stands',
+  { timeout: 60_000 },
+  () => {
+    const at = (text: string) => {
+      try {
+        parseJson(text);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'parsed';
+    };
+    assert.equal(at('"ab\\x"'), 'Malformed JSON at position 3: invalid escape in a string.');
+    assert.equal(at('"\\n\\n\\x"'), 'Malformed JSON at position 5: invalid escape in a string.');
+    assert.equal(
+      at('"\\n\\u00g0"'),
+      'Malformed JSON at position 3: invalid \\u escape, four hexadecimal digits were expected.',
+    );
+    assert.equal(
+      at('"\\n\\u00'),
+      'Malformed JSON at position 3: invalid \\u escape, four hexadecimal digits were expected.',
+    );
+    assert.equal(at('"\\n\\'), 'Malformed JSON at position 3: invalid escape in a string.');
+    assert.equal(at('"\\na\u0001"'), 'Malformed JSON at position 4: unescaped control character in a string.');
+    assert.equal(at('"\\nab'), 'Malformed JSON at position 5: unterminated string.');
+    assert.equal(at('"ab'), 'Malformed JSON at position 3: unterminated string.');
+    assert.equal(at('"\\é"'), 'Malformed JSON at position 1: invalid escape in a string.');
+  },
+);
+
+test(
+  'topLevelNames: the member names of the top-level object in the order written, none of nested objects or of other values',
+  { timeout: 60_000 },
+  () => {
+    const names = (text: string) => {
+      const out: string[] = [];
+      parseJson(text, { topLevelNames: out });
+      return out;
+    };
+    assert.deepEqual(names('{"tag": "t", "2": 1, "n\\u0061me": {"inner": 1}, "1": [{"deep": 2}], "__proto__": null}'), [
+      'tag',
+      '2',
+      'name',
+      '1',
+      '__proto__',
+    ]);
+    assert.deepEqual(names('[{"a": 1}, {"b": 2}]'), []);
+    assert.deepEqual(names('"text"'), []);
+    assert.deepEqual(names('{}'), []);
+    assert.deepEqual(
+      Object.keys(parseJson('{"tag": "t", "2": 1}') as object),
+      ['2', 'tag'],
+      'what enumerating the object gives instead',
+    );
+  },
+);

@@ -43,7 +43,11 @@ async function checkPages(app: FastifyInstance): Promise<void> {
   const ferns = await page(app, 'limit=5&tag=fern');
   assert.deepEqual(names(ferns.items), ['p1000', 'p2000', 'p3000', 'p4000', 'p5000']);
   const none = await page(app, 'limit=5&tag=cactus');
-  assert.deepEqual(none, { items: [], next: String(LIST_MAX_EXAMINED) }, 'a filtered page ends after the plants it may judge, with its cursor');
+  assert.deepEqual(
+    none,
+    { items: [], next: String(LIST_MAX_EXAMINED) },
+    'a filtered page ends after the plants it may judge, with its cursor',
+  );
   const last = await page(app, 'limit=50&cursor=999990');
   assert.deepEqual(names(last.items), range(999_991, 10));
   assert.equal(last.next, null, 'the last page');
@@ -72,7 +76,10 @@ describe('a list over a million plants: memory', { timeout: 600_000 }, () => {
     await checkPages(app);
     assert.ok((await readsOf('limit=50')) <= 51);
     assert.ok((await readsOf('limit=50&cursor=900000')) <= 51);
-    assert.ok((await readsOf('limit=5&tag=fern')) <= 6000, 'the plants up to the fifth fern, and on to the sixth (a page follows)');
+    assert.ok(
+      (await readsOf('limit=5&tag=fern')) <= 6000,
+      'the plants up to the fifth fern, and on to the sixth (a page follows)',
+    );
     assert.ok((await readsOf('limit=5&tag=cactus')) <= LIST_MAX_EXAMINED);
     const crud = buildApp({ specPath: fixture('crud.yaml'), tokens: [TOKEN], store });
     reads = 0;
@@ -85,7 +92,13 @@ describe('a list over a million plants: memory', { timeout: 600_000 }, () => {
 describe('a list over a million plants: postgresql', { skip: POSTGRES_MISSING, timeout: 600_000 }, () => {
   test("a page's query reads its rows and one more; a filter's batch reads its rows; an offset reads no row it skips", async () => {
     const url = await databases.fresh();
-    const store = await openPostgresStore({ url, maxPlants: MILLION, maxBytes: 1e9, connectTimeoutMs: 60_000, statementTimeoutMs: 60_000 });
+    const store = await openPostgresStore({
+      url,
+      maxPlants: MILLION,
+      maxBytes: 1e9,
+      connectTimeoutMs: 60_000,
+      statementTimeoutMs: 60_000,
+    });
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
@@ -105,13 +118,18 @@ describe('a list over a million plants: postgresql', { skip: POSTGRES_MISSING, t
       const app = buildApp({ specPath: fixture('paged.yaml'), tokens: [TOKEN], store });
       await checkPages(app);
       const crud = buildApp({ specPath: fixture('crud.yaml'), tokens: [TOKEN], store });
-      assert.deepEqual(names((await crud.inject({ method: 'GET', url: '/plants?limit=10&offset=999990', headers: AUTH })).json()), range(999_991, 10));
+      assert.deepEqual(
+        names((await crud.inject({ method: 'GET', url: '/plants?limit=10&offset=999990', headers: AUTH })).json()),
+        range(999_991, 10),
+      );
 
       /** The rows each kind of scan of plantstore_plants reads for `sql` with `values`, by EXPLAIN ANALYZE. */
       const rowsRead = async (sql: string, values: unknown[]) => {
         await client.query('DEALLOCATE ALL');
         await client.query(`PREPARE counted AS ${sql}`);
-        const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE counted(${values.map((v) => JSON.stringify(v)).join(', ')})`);
+        const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
+          `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE counted(${values.map((v) => JSON.stringify(v)).join(', ')})`,
+        );
         const read = { rows: 0, indexOnly: 0 };
         const visit = (node: PlanNode) => {
           if (node['Relation Name'] === 'plantstore_plants') {
@@ -124,8 +142,16 @@ describe('a list over a million plants: postgresql', { skip: POSTGRES_MISSING, t
         visit(rows[0]!['QUERY PLAN'][0]!.Plan);
         return read;
       };
-      assert.deepEqual(await rowsRead(PAGE_SQL, [0, 50, 4 * 1024 * 1024, 0]), { rows: 51, indexOnly: 0 }, 'the first page');
-      assert.deepEqual(await rowsRead(PAGE_SQL, [900_000, 50, 4 * 1024 * 1024, 0]), { rows: 51, indexOnly: 0 }, 'a page deep in the list');
+      assert.deepEqual(
+        await rowsRead(PAGE_SQL, [0, 50, 4 * 1024 * 1024, 0]),
+        { rows: 51, indexOnly: 0 },
+        'the first page',
+      );
+      assert.deepEqual(
+        await rowsRead(PAGE_SQL, [900_000, 50, 4 * 1024 * 1024, 0]),
+        { rows: 51, indexOnly: 0 },
+        'a page deep in the list',
+      );
       assert.equal((await rowsRead(SCAN_SQL, [0, 500])).rows, 500, "a filter's batch");
       const offset = await rowsRead(PAGE_SQL, [0, 10, 4 * 1024 * 1024, 999_990]);
       assert.ok(offset.rows <= 11, `no row an offset skips is read: ${JSON.stringify(offset)}`);

@@ -15,51 +15,75 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 type Line = Record<string, unknown> & { msg: string; reqId?: string };
 
-test('the request line is what pino writes for the request and the answer: the same fields, values and order', { timeout: 60_000 }, async () => {
-  const file = join(dir, 'log.jsonl');
-  const fd = openSync(file, 'w');
-  const log = createServerLog('info', fd);
-  const server = app({ loggerInstance: log.logger });
-  // The same request and answer through pino and its serializers, just before the server's own line.
-  const writers = new Set<unknown>();
-  server.addHook('onResponse', (request, reply, done) => {
-    writers.add(requestLineWriter(request.log));
-    request.log.info({ reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime }, 'pino line');
-    done();
-  });
-  const requests = [
-    { method: 'POST' as const, url: '/plants', headers: { ...AUTH, ...JSON_TYPE }, payload: JSON.stringify({ id: freshId(), name: 'Fern' }) },
-    { method: 'POST' as const, url: '/plants?q=%22quoted%22&x=\\', headers: { ...AUTH, ...JSON_TYPE, host: 'example.test:8080' }, payload: '{' },
-    { method: 'GET' as const, url: '/__health', headers: {} },
-    { method: 'GET' as const, url: '/nowhere/\u00e9t\u00e9', headers: {}, remoteAddress: '::1' },
-  ];
-  for (const request of requests) await server.inject(request);
-  await server.close();
-  await log.close();
-  closeSync(fd);
-  const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((text) => JSON.parse(text) as Line);
-  const ours = lines.filter((line) => line.msg === 'request completed');
-  const pinos = lines.filter((line) => line.msg === 'pino line');
-  // The server's line came from the hand-built writer (Fastify logs through a child of the logger it is given), not from pino.
-  assert.deepEqual([...writers].map((writer) => typeof writer), ['function']);
-  assert.equal(ours.length, requests.length);
-  assert.equal(pinos.length, requests.length);
-  for (const [i, line] of ours.entries()) {
-    const pinoLine = pinos[i]!;
-    assert.equal(line.reqId, pinoLine.reqId);
-    assert.deepEqual(Object.keys(line), Object.keys(pinoLine), 'the same fields in the same order');
-    const withoutTimes = ({ time, responseTime, msg, ...rest }: Line) => ({ ...rest, time: typeof time, responseTime: typeof responseTime });
-    assert.deepEqual(withoutTimes(line), withoutTimes(pinoLine));
-  }
-  assert.equal((ours[1]!.req as { host: string }).host, 'example.test:8080');
-  assert.equal((ours[1]!.req as { url: string }).url, '/plants?q=%22quoted%22&x=\\');
-  assert.equal((ours[1]!.res as { statusCode: number }).statusCode, 400);
-  // Each server line follows its pino line: one destination, in order.
-  assert.deepEqual(
-    lines.filter((line) => line.msg === 'pino line' || line.msg === 'request completed').map((line) => line.msg),
-    requests.flatMap(() => ['pino line', 'request completed']),
-  );
-});
+test(
+  'the request line is what pino writes for the request and the answer: the same fields, values and order',
+  { timeout: 60_000 },
+  async () => {
+    const file = join(dir, 'log.jsonl');
+    const fd = openSync(file, 'w');
+    const log = createServerLog('info', fd);
+    const server = app({ loggerInstance: log.logger });
+    // The same request and answer through pino and its serializers, just before the server's own line.
+    const writers = new Set<unknown>();
+    server.addHook('onResponse', (request, reply, done) => {
+      writers.add(requestLineWriter(request.log));
+      request.log.info({ reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime }, 'pino line');
+      done();
+    });
+    const requests = [
+      {
+        method: 'POST' as const,
+        url: '/plants',
+        headers: { ...AUTH, ...JSON_TYPE },
+        payload: JSON.stringify({ id: freshId(), name: 'Fern' }),
+      },
+      {
+        method: 'POST' as const,
+        url: '/plants?q=%22quoted%22&x=\\',
+        headers: { ...AUTH, ...JSON_TYPE, host: 'example.test:8080' },
+        payload: '{',
+      },
+      { method: 'GET' as const, url: '/__health', headers: {} },
+      { method: 'GET' as const, url: '/nowhere/\u00e9t\u00e9', headers: {}, remoteAddress: '::1' },
+    ];
+    for (const request of requests) await server.inject(request);
+    await server.close();
+    await log.close();
+    closeSync(fd);
+    const lines = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((text) => JSON.parse(text) as Line);
+    const ours = lines.filter((line) => line.msg === 'request completed');
+    const pinos = lines.filter((line) => line.msg === 'pino line');
+    // The server's line came from the hand-built writer (Fastify logs through a child of the logger it is given), not from pino.
+    assert.deepEqual(
+      [...writers].map((writer) => typeof writer),
+      ['function'],
+    );
+    assert.equal(ours.length, requests.length);
+    assert.equal(pinos.length, requests.length);
+    for (const [i, line] of ours.entries()) {
+      const pinoLine = pinos[i]!;
+      assert.equal(line.reqId, pinoLine.reqId);
+      assert.deepEqual(Object.keys(line), Object.keys(pinoLine), 'the same fields in the same order');
+      const withoutTimes = ({ time, responseTime, msg, ...rest }: Line) => ({
+        ...rest,
+        time: typeof time,
+        responseTime: typeof responseTime,
+      });
+      assert.deepEqual(withoutTimes(line), withoutTimes(pinoLine));
+    }
+    assert.equal((ours[1]!.req as { host: string }).host, 'example.test:8080');
+    assert.equal((ours[1]!.req as { url: string }).url, '/plants?q=%22quoted%22&x=\\');
+    assert.equal((ours[1]!.res as { statusCode: number }).statusCode, 400);
+    // Each server line follows its pino line: one destination, in order.
+    assert.deepEqual(
+      lines.filter((line) => line.msg === 'pino line' || line.msg === 'request completed').map((line) => line.msg),
+      requests.flatMap(() => ['pino line', 'request completed']),
+    );
+  },
+);
 
 test('any other logger writes the request line through pino', { timeout: 60_000 }, async () => {
   assert.equal(requestLineWriter(pino({ enabled: false })), undefined);
@@ -79,8 +103,14 @@ test('at warn the request line is not written', { timeout: 60_000 }, async () =>
   await server.close();
   await log.close();
   closeSync(fd);
-  const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((text) => JSON.parse(text) as Line);
-  assert.deepEqual(lines.map((line) => line.msg), ['a warning']);
+  const lines = readFileSync(file, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((text) => JSON.parse(text) as Line);
+  assert.deepEqual(
+    lines.map((line) => line.msg),
+    ['a warning'],
+  );
 });
 
 // sonic-boom 4.2.1, pino's destination, retried a failed write for ever at
@@ -109,42 +139,62 @@ const GOES_AWAY: Record<string, string> = {
 };
 
 for (const [what, script] of Object.entries(GOES_AWAY)) {
-  test(`a log that cannot be written is given up: a process whose log has ${what} exits`, { timeout: 60_000 }, async () => {
-    const { spawn } = await import('node:child_process');
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    // The reader goes away at once: every write to the pipe fails with EPIPE.
-    child.stdout.destroy();
-    const code = await new Promise<number | null>((resolve) => child.on('exit', (exitCode) => resolve(exitCode)));
-    assert.equal(code, 0, stderr);
-  });
+  test(
+    `a log that cannot be written is given up: a process whose log has ${what} exits`,
+    { timeout: 60_000 },
+    async () => {
+      const { spawn } = await import('node:child_process');
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      // The reader goes away at once: every write to the pipe fails with EPIPE.
+      child.stdout.destroy();
+      const code = await new Promise<number | null>((resolve) => child.on('exit', (exitCode) => resolve(exitCode)));
+      assert.equal(code, 0, stderr);
+    },
+  );
 }
-test('the log carries no query credential: token-like query parameters are redacted in the request line and in pino\'s lines, as in the journal', { timeout: 60_000 }, async () => {
-  const file = join(dir, 'credentials.jsonl');
-  const fd = openSync(file, 'w');
-  const log = createServerLog('info', fd);
-  const server = app({ loggerInstance: log.logger });
-  // pino's own serializer of the request, as an error line or another logger writes it.
-  server.addHook('onResponse', (request, reply, done) => {
-    request.log.info({ req: request, res: reply }, 'pino line');
-    done();
-  });
-  const secrets = ['s3cret-access', 's3cret-api-key', 's3cret-sig', 's3cret-encoded'];
-  const url = `/plants?page=2&access_token=${secrets[0]}&X-Api-Key=${secrets[1]}&sig=${secrets[2]}&%61uth=${secrets[3]}&plain=kept`;
-  await server.inject({ method: 'POST', url, headers: { ...AUTH, ...JSON_TYPE }, payload: JSON.stringify({ id: freshId(), name: 'Fern' }) });
-  await server.inject({ method: 'GET', url: `/nowhere?token=${secrets[0]}` });
-  await server.close();
-  await log.close();
-  closeSync(fd);
-  const text = readFileSync(file, 'utf8');
-  for (const secret of secrets) assert.doesNotMatch(text, new RegExp(secret), `${secret} is in the log`);
-  const lines = text.trimEnd().split('\n').map((line) => JSON.parse(line) as Line);
-  const urls = lines.filter((line) => line.msg === 'request completed' || line.msg === 'pino line').map((line) => (line.req as { url: string }).url);
-  assert.deepEqual(urls, [
-    '/plants?page=2&access_token=<redacted>&X-Api-Key=<redacted>&sig=<redacted>&%61uth=<redacted>&plain=kept',
-    '/plants?page=2&access_token=<redacted>&X-Api-Key=<redacted>&sig=<redacted>&%61uth=<redacted>&plain=kept',
-    '/nowhere?token=<redacted>',
-    '/nowhere?token=<redacted>',
-  ]);
-});
+test(
+  "the log carries no query credential: token-like query parameters are redacted in the request line and in pino's lines, as in the journal",
+  { timeout: 60_000 },
+  async () => {
+    const file = join(dir, 'credentials.jsonl');
+    const fd = openSync(file, 'w');
+    const log = createServerLog('info', fd);
+    const server = app({ loggerInstance: log.logger });
+    // pino's own serializer of the request, as an error line or another logger writes it.
+    server.addHook('onResponse', (request, reply, done) => {
+      request.log.info({ req: request, res: reply }, 'pino line');
+      done();
+    });
+    const secrets = ['s3cret-access', 's3cret-api-key', 's3cret-sig', 's3cret-encoded'];
+    const url = `/plants?page=2&access_token=${secrets[0]}&X-Api-Key=${secrets[1]}&sig=${secrets[2]}&%61uth=${secrets[3]}&plain=kept`;
+    await server.inject({
+      method: 'POST',
+      url,
+      headers: { ...AUTH, ...JSON_TYPE },
+      payload: JSON.stringify({ id: freshId(), name: 'Fern' }),
+    });
+    await server.inject({ method: 'GET', url: `/nowhere?token=${secrets[0]}` });
+    await server.close();
+    await log.close();
+    closeSync(fd);
+    const text = readFileSync(file, 'utf8');
+    for (const secret of secrets) assert.doesNotMatch(text, new RegExp(secret), `${secret} is in the log`);
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Line);
+    const urls = lines
+      .filter((line) => line.msg === 'request completed' || line.msg === 'pino line')
+      .map((line) => (line.req as { url: string }).url);
+    assert.deepEqual(urls, [
+      '/plants?page=2&access_token=<redacted>&X-Api-Key=<redacted>&sig=<redacted>&%61uth=<redacted>&plain=kept',
+      '/plants?page=2&access_token=<redacted>&X-Api-Key=<redacted>&sig=<redacted>&%61uth=<redacted>&plain=kept',
+      '/nowhere?token=<redacted>',
+      '/nowhere?token=<redacted>',
+    ]);
+  },
+);

@@ -25,14 +25,22 @@ const APPENDIX_A: Array<[string, string, string]> = [
 ];
 
 test('RFC 7396 Appendix A: every example merges to its result', () => {
-  for (const [original, patch, result] of APPENDIX_A) assert.equal(mergePatch(original, patch), result, `${original} + ${patch}`);
+  for (const [original, patch, result] of APPENDIX_A)
+    assert.equal(mergePatch(original, patch), result, `${original} + ${patch}`);
 });
 
-test('values the patch does not touch keep their text: every digit, the form of a number, escapes as JSON.stringify writes them; new members follow in the patch\'s order', () => {
+test("values the patch does not touch keep their text: every digit, the form of a number, escapes as JSON.stringify writes them; new members follow in the patch's order", () => {
   const stored = '{"name":"Fern","size":12.50,"stock":9223372036854775807,"care":{"water":1E3,"light":"\\u00e9"}}';
   assert.equal(
-    mergePatch(stored, ' { "care" : { "light" : null , "soil" : 0.1000000000000000000001 } , "tag" : "shade", "b": [ 1 , 2 ] } '),
+    mergePatch(
+      stored,
+      ' { "care" : { "light" : null , "soil" : 0.1000000000000000000001 } , "tag" : "shade", "b": [ 1 , 2 ] } ',
+    ),
     '{"name":"Fern","size":12.50,"stock":9223372036854775807,"care":{"water":1E3,"soil":0.1000000000000000000001},"tag":"shade","b":[1,2]}',
   );
-  assert.equal(mergePatch('{"a":1}', '\ufeff{"\\u0062":"\\u0041"}'), '{"a":1,"b":"A"}', 'a byte order mark and escapes in the patch');
+  assert.equal(
+    mergePatch('{"a":1}', '\ufeff{"\\u0062":"\\u0041"}'),
+    '{"a":1,"b":"A"}',
+    'a byte order mark and escapes in the patch',
+  );
 });

@@ -39,9 +39,16 @@ function served(specPath: string | undefined, withStub: boolean) {
   const contract = operationContract(document, source);
   const store = createMemoryStore(100, 1 << 20);
   const rule = createRule(contract, store);
-  const operations = servedOperations(document, { contract, store, rule, changes: new PlantChanges(), inference: ALL_INFERENCES });
+  const operations = servedOperations(document, {
+    contract,
+    store,
+    rule,
+    changes: new PlantChanges(),
+    inference: ALL_INFERENCES,
+  });
   const stages = withStub ? stub({}, { contract, store, rule }).stagesFor : undefined;
-  const pipelineOf = (operation: ServedOperation) => operationPipeline(operation, { authenticator: createAuthenticator(undefined), bodyLimit: 1024, stub: stages });
+  const pipelineOf = (operation: ServedOperation) =>
+    operationPipeline(operation, { authenticator: createAuthenticator(undefined), bodyLimit: 1024, stub: stages });
   return { operations, pipelineOf };
 }
 
@@ -56,13 +63,16 @@ describe('the pipelines', { timeout: 60_000 }, () => {
     for (const spec of [undefined, fixture('crud.yaml'), fixture('unmapped.yaml')]) {
       for (const withStub of [true, false]) {
         const { operations, pipelineOf } = served(spec, withStub);
-        for (const operation of operations) assert.deepEqual(named(pipelineOf(operation)), documented, `${operation.method} ${operation.path}`);
+        for (const operation of operations)
+          assert.deepEqual(named(pipelineOf(operation)), documented, `${operation.method} ${operation.path}`);
       }
     }
   });
 
   test("the doc's list is read as written: a stage moved in it no longer matches", () => {
-    const text = readFileSync(DOC, 'utf8').replace('6. **delay**', '6. **JSON syntax**').replace('7. **JSON syntax**', '7. **delay**');
+    const text = readFileSync(DOC, 'utf8')
+      .replace('6. **delay**', '6. **JSON syntax**')
+      .replace('7. **JSON syntax**', '7. **delay**');
     const { operations, pipelineOf } = served(undefined, true);
     assert.notDeepEqual(named(pipelineOf(operations[0]!)), documentedStages(text));
   });
@@ -72,7 +82,11 @@ describe('the pipelines', { timeout: 60_000 }, () => {
       const { operations, pipelineOf } = served(undefined, withStub);
       const stages = pipelineOf(operations[0]!);
       const route = routeOptionsOf(stages);
-      const inPhase = (phase: Stage['phase']) => stages.filter((stage) => stage.phase === phase).map(hookOf).filter((run) => run !== undefined);
+      const inPhase = (phase: Stage['phase']) =>
+        stages
+          .filter((stage) => stage.phase === phase)
+          .map(hookOf)
+          .filter((run) => run !== undefined);
       assert.deepEqual(route.onRequest, inPhase('onRequest'));
       assert.deepEqual(route.preParsing, inPhase('preParsing'));
       assert.deepEqual(route.preValidation, inPhase('preValidation'));
@@ -88,7 +102,8 @@ describe('the pipelines', { timeout: 60_000 }, () => {
 
   test('a stage that does not apply has nothing to run: no credentials where security is [], no body stages without a body, no parameters stage without parameters', () => {
     const { operations, pipelineOf } = served(fixture('open-operation.yaml'), false);
-    const of = (method: string, path: string) => pipelineOf(operations.find((op) => op.method === method && op.path === path)!);
+    const of = (method: string, path: string) =>
+      pipelineOf(operations.find((op) => op.method === method && op.path === path)!);
     const publicList = of('GET', '/plants');
     assert.equal(stageNamed(publicList, 'credentials'), undefined, 'security: [] needs none');
     assert.notEqual(stageNamed(publicList, 'parameters'), undefined, 'limit is checked');
@@ -107,24 +122,40 @@ describe('the pipelines', { timeout: 60_000 }, () => {
     const stages = [...pipelineOf(operations[0]!)];
     const credentials = stages.shift() as Stage;
     stages.splice(3, 0, credentials); // after the content type (preParsing)
-    assert.throws(() => routeOptionsOf(stages), /stage credentials runs in onRequest, before the stage above it \(preParsing\)/);
+    assert.throws(
+      () => routeOptionsOf(stages),
+      /stage credentials runs in onRequest, before the stage above it \(preParsing\)/,
+    );
     const handlerSwapped = [...served(undefined, false).pipelineOf(operations[0]!)];
     const [store, answer] = handlerSwapped.splice(-2, 2) as [Stage, Stage];
     handlerSwapped.push(answer, store);
-    assert.throws(() => routeOptionsOf(handlerSwapped), /handler steps are schema, store and answer, in this order; declared: schema, answer, store/);
+    assert.throws(
+      () => routeOptionsOf(handlerSwapped),
+      /handler steps are schema, store and answer, in this order; declared: schema, answer, store/,
+    );
   });
 
   test("the stub's plugin changes no route: the journal records the create, a read, a wrong method and an unknown path", async () => {
-    const app = buildApp({ stub: {}, specPath: fileURLToPath(new URL('../../../test/fixtures/get-plant-by-id.yaml', import.meta.url)) });
+    const app = buildApp({
+      stub: {},
+      specPath: fileURLToPath(new URL('../../../test/fixtures/get-plant-by-id.yaml', import.meta.url)),
+    });
     try {
       const answers = [
-        await app.inject({ method: 'POST', url: '/plants', headers: { ...AUTH, ...JSON_TYPE }, payload: '{"id": 1, "name": "Fern"}' }),
+        await app.inject({
+          method: 'POST',
+          url: '/plants',
+          headers: { ...AUTH, ...JSON_TYPE },
+          payload: '{"id": 1, "name": "Fern"}',
+        }),
         await app.inject({ method: 'GET', url: '/plants/1' }),
         await app.inject({ method: 'GET', url: '/plants' }),
         await app.inject({ method: 'GET', url: '/nowhere' }),
       ].map((res) => res.statusCode);
       assert.deepEqual(answers, [200, 401, 405, 404]);
-      const { entries } = (await app.inject({ method: 'GET', url: '/__admin/journal' })).json() as { entries: Array<{ method: string; path: string; status: number }> };
+      const { entries } = (await app.inject({ method: 'GET', url: '/__admin/journal' })).json() as {
+        entries: Array<{ method: string; path: string; status: number }>;
+      };
       assert.deepEqual(
         entries.map(({ method, path, status }) => `${method} ${path} ${status}`),
         ['POST /plants 200', 'GET /plants/1 401', 'GET /plants 405', 'GET /nowhere 404'],

@@ -21,7 +21,12 @@ after(async () => {
 });
 
 async function replica(url: string, env: Record<string, string> = {}): Promise<StartedEntry> {
-  const server = await startEntry({ PLANTSTORE_DATABASE_URL: url, PLANTSTORE_TOKENS: TOKEN, PLANTSTORE_ADMIN_TOKEN: ADMIN, ...env });
+  const server = await startEntry({
+    PLANTSTORE_DATABASE_URL: url,
+    PLANTSTORE_TOKENS: TOKEN,
+    PLANTSTORE_ADMIN_TOKEN: ADMIN,
+    ...env,
+  });
   running.push(server);
   return server;
 }
@@ -51,18 +56,26 @@ describe('replicas on one PostgreSQL database', { skip: POSTGRES_MISSING, timeou
   test('two servers are one store: one 200 among 400 concurrent creates of one id sent half to each; an id stored through one is taken for the other', async () => {
     const url = await databases.fresh();
     const [left, right] = await Promise.all([replica(url), replica(url)]);
-    const answers = await Promise.all(Array.from({ length: 400 }, (_, i) => create(i % 2 === 0 ? left : right, '9223372036854775807', `p${i}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 400 }, (_, i) => create(i % 2 === 0 ? left : right, '9223372036854775807', `p${i}`)),
+    );
     const statuses = answers.map((answer) => answer.status);
     assert.equal(statuses.filter((s) => s === 200).length, 1, `statuses: ${[...new Set(statuses)]}`);
     assert.equal(statuses.filter((s) => s === 400).length, 399);
-    assert.ok(answers.filter((a) => a.status === 400).every((a) => JSON.parse(a.body).error === 40004), 'every other answer is the duplicate error');
+    assert.ok(
+      answers.filter((a) => a.status === 400).every((a) => JSON.parse(a.body).error === 40004),
+      'every other answer is the duplicate error',
+    );
 
     assert.equal((await create(left, '-9223372036854775808')).status, 200);
     const again = await create(right, '-9223372036854775808');
     assert.equal(again.status, 400);
     assert.equal(JSON.parse(again.body).message, 'A plant with id -9223372036854775808 already exists.');
     assert.deepEqual(await storedIds(right), ['9223372036854775807', '-9223372036854775808']);
-    const reset = await fetch(`${left.url}/__admin/plants`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN}` } });
+    const reset = await fetch(`${left.url}/__admin/plants`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
     assert.deepEqual(await reset.json(), { deleted: 2 });
     assert.deepEqual(await storedIds(right), [], 'a reset through one replica empties the store for all');
   });
@@ -81,7 +94,11 @@ describe('replicas on one PostgreSQL database', { skip: POSTGRES_MISSING, timeou
       await first.exited;
       const restarted = await replica(url, { PLANTSTORE_PLANTS_FILE: file });
       // Sent concurrently, so stored in any order.
-      assert.deepEqual((await storedIds(restarted)).sort(), ['1', '2', ...ids].sort(), 'every plant answered 200 is there after the restart, once');
+      assert.deepEqual(
+        (await storedIds(restarted)).sort(),
+        ['1', '2', ...ids].sort(),
+        'every plant answered 200 is there after the restart, once',
+      );
       assert.equal((await create(restarted, '1000')).status, 400);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -105,7 +122,8 @@ describe('replicas on one PostgreSQL database', { skip: POSTGRES_MISSING, timeou
           statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
           if (answer.status === 200) answered200.push(id);
           else if (answer.status === 503) {
-            if (answer.retryAfter === null || JSON.parse(answer.body).error !== 50302) problems.push(`503 without Retry-After or error 50302: ${answer.body}`);
+            if (answer.retryAfter === null || JSON.parse(answer.body).error !== 50302)
+              problems.push(`503 without Retry-After or error 50302: ${answer.body}`);
           } else problems.push(`${answer.status} for a fresh id: ${answer.body}`);
         } catch (error) {
           problems.push(`no answer: ${(error as Error).message}`);
@@ -127,10 +145,14 @@ describe('replicas on one PostgreSQL database', { skip: POSTGRES_MISSING, timeou
     assert.ok(beforeOutage > 0, 'creates succeeded before the outage');
     assert.ok((statuses.get(503) ?? 0) > 0, `the outage was seen: ${JSON.stringify([...statuses])}`);
     assert.ok(answered200.length > beforeOutage, 'creates succeeded again after the database came back');
-    const stored = new Set((await sql<{ id: string }>(url, 'SELECT id::text AS id FROM plantstore_plants')).map((row) => row.id));
+    const stored = new Set(
+      (await sql<{ id: string }>(url, 'SELECT id::text AS id FROM plantstore_plants')).map((row) => row.id),
+    );
     const lost = answered200.filter((id) => !stored.has(id));
     assert.deepEqual(lost, [], 'every create answered 200 is in the database');
-    t.diagnostic(`answers: ${JSON.stringify(Object.fromEntries(statuses))}; ${answered200.length} answered 200, ${stored.size} plants stored`);
+    t.diagnostic(
+      `answers: ${JSON.stringify(Object.fromEntries(statuses))}; ${answered200.length} answered 200, ${stored.size} plants stored`,
+    );
     assert.equal((await fetch(`${servers[1]!.url}/__health`)).status, 200);
   });
 
@@ -138,7 +160,12 @@ describe('replicas on one PostgreSQL database', { skip: POSTGRES_MISSING, timeou
     const result = await runProcess({
       file: process.execPath,
       args: [ENTRY],
-      env: { ...process.env, PORT: '0', PLANTSTORE_TOKENS: TOKEN, PLANTSTORE_DATABASE_URL: 'postgres://plants:hunter2@127.0.0.1:1/plants' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        PLANTSTORE_TOKENS: TOKEN,
+        PLANTSTORE_DATABASE_URL: 'postgres://plants:hunter2@127.0.0.1:1/plants',
+      },
       timeoutMs: 20_000,
       name: 'the server',
     });

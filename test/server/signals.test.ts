@@ -61,10 +61,18 @@ test('SIGTERM to `npm start`: the server closes and its port is free', { timeout
     npm.child.kill('SIGTERM');
     await npm.exited;
     // Bounded by a minute, which a loaded machine does not reach: the server polls for its parent every 250 ms.
-    for (let attempt = 0; attempt < 600 && (alive(pid) || (await listening(port))); attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.equal(alive(pid), false, `the server (pid ${pid}) still runs after npm ended: an orphan\n${npm.lines.join('\n')}`);
+    for (let attempt = 0; attempt < 600 && (alive(pid) || (await listening(port))); attempt++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(
+      alive(pid),
+      false,
+      `the server (pid ${pid}) still runs after npm ended: an orphan\n${npm.lines.join('\n')}`,
+    );
     assert.equal(await listening(port), false, `port ${port} still accepts connections`);
-    assert.ok(npm.lines.some((line) => /"parentGone":\d+.*closing: answering requests in flight/.test(line)), npm.lines.join('\n'));
+    assert.ok(
+      npm.lines.some((line) => /"parentGone":\d+.*closing: answering requests in flight/.test(line)),
+      npm.lines.join('\n'),
+    );
   } finally {
     if (alive(pid)) process.kill(pid, 'SIGKILL');
   }

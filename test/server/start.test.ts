@@ -31,7 +31,9 @@ test('without PLANTSTORE_TOKENS any token is accepted and a warning is logged; S
   const { child, url, lines, exited } = await startEntry({});
   try {
     assert.equal((await create(url, 'whatever', 1)).status, 200);
-    const warning = lines.map((line) => JSON.parse(line) as { level: number; msg: string }).find((entry) => entry.msg.includes('PLANTSTORE_TOKENS is not set'));
+    const warning = lines
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .find((entry) => entry.msg.includes('PLANTSTORE_TOKENS is not set'));
     assert.equal(warning?.level, 40, 'a pino warn line');
   } finally {
     child.kill('SIGINT');
@@ -40,7 +42,13 @@ test('without PLANTSTORE_TOKENS any token is accepted and a warning is logged; S
 });
 
 test('a bad environment stops the start with exit 2 and a message naming the variable', async () => {
-  const { code, stderr } = await runProcess({ file: process.execPath, args: [ENTRY], env: { PORT: 'eighty' }, stdout: 'ignore', timeoutMs: 20_000 });
+  const { code, stderr } = await runProcess({
+    file: process.execPath,
+    args: [ENTRY],
+    env: { PORT: 'eighty' },
+    stdout: 'ignore',
+    timeoutMs: 20_000,
+  });
   assert.equal(code, 2);
   assert.match(stderr, /PORT must be a whole number/);
 });
@@ -50,7 +58,9 @@ test('without HOST the server listens on loopback only', async () => {
   try {
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
     // On all interfaces Fastify logs a "listening at" line per address.
-    const addresses = lines.flatMap((line) => [...line.matchAll(/Server listening at (http:\/\/[^\s"]+)/g)].map((m) => m[1]));
+    const addresses = lines.flatMap((line) =>
+      [...line.matchAll(/Server listening at (http:\/\/[^\s"]+)/g)].map((m) => m[1]),
+    );
     assert.deepEqual(addresses, [url]);
   } finally {
     child.kill('SIGTERM');
@@ -61,9 +71,17 @@ test('without HOST the server listens on loopback only', async () => {
 test('open controls and an accept-any-token mode are each logged at warn, with what to set instead', async () => {
   const { child, lines, exited } = await startEntry({});
   try {
-    const warnings = lines.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((entry) => entry.level === 40);
-    assert.ok(warnings.some((w) => /PLANTSTORE_TOKENS is not set.*set PLANTSTORE_TOKENS/.test(w.msg)), JSON.stringify(warnings));
-    assert.ok(warnings.some((w) => /controls on at \/__admin without a token.*set PLANTSTORE_ADMIN_TOKEN/.test(w.msg)), JSON.stringify(warnings));
+    const warnings = lines
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .filter((entry) => entry.level === 40);
+    assert.ok(
+      warnings.some((w) => /PLANTSTORE_TOKENS is not set.*set PLANTSTORE_TOKENS/.test(w.msg)),
+      JSON.stringify(warnings),
+    );
+    assert.ok(
+      warnings.some((w) => /controls on at \/__admin without a token.*set PLANTSTORE_ADMIN_TOKEN/.test(w.msg)),
+      JSON.stringify(warnings),
+    );
   } finally {
     child.kill('SIGTERM');
   }
@@ -71,17 +89,30 @@ test('open controls and an accept-any-token mode are each logged at warn, with w
   const closed = await startEntry({ PLANTSTORE_TOKENS: 'one', PLANTSTORE_ADMIN_TOKEN: 'two' });
   closed.child.kill('SIGTERM');
   await closed.exited;
-  assert.deepEqual(closed.lines.filter((line) => (JSON.parse(line) as { level: number }).level >= 40), [], 'nothing to warn about');
+  assert.deepEqual(
+    closed.lines.filter((line) => (JSON.parse(line) as { level: number }).level >= 40),
+    [],
+    'nothing to warn about',
+  );
 });
 
 test('configuration that accepts or refuses nothing stops the start with exit 2, naming the variable', async () => {
   const cases: Array<[Record<string, string>, RegExp]> = [
     [{ PLANTSTORE_TOKENS: ',' }, /PLANTSTORE_TOKENS is set but holds no token/],
     [{ PLANTSTORE_TOKENS: '' }, /PLANTSTORE_TOKENS is set but holds no token/],
-    [{ PLANTSTORE_TOKENS: 'one,two', PLANTSTORE_ADMIN_TOKEN: 'two' }, /PLANTSTORE_ADMIN_TOKEN equals a token of PLANTSTORE_TOKENS/],
+    [
+      { PLANTSTORE_TOKENS: 'one,two', PLANTSTORE_ADMIN_TOKEN: 'two' },
+      /PLANTSTORE_ADMIN_TOKEN equals a token of PLANTSTORE_TOKENS/,
+    ],
   ];
   for (const [env, message] of cases) {
-    const { code, stderr } = await runProcess({ file: process.execPath, args: [ENTRY], env: { PORT: '0', HOST: '127.0.0.1', ...env }, stdout: 'ignore', timeoutMs: 20_000 });
+    const { code, stderr } = await runProcess({
+      file: process.execPath,
+      args: [ENTRY],
+      env: { PORT: '0', HOST: '127.0.0.1', ...env },
+      stdout: 'ignore',
+      timeoutMs: 20_000,
+    });
     assert.equal(code, 2, JSON.stringify(env));
     assert.match(stderr, message);
   }
@@ -98,7 +129,18 @@ test('the request log is written asynchronously and loses no line: every request
     child.kill('SIGTERM');
   }
   assert.equal((await exited).code, 0);
-  const requestLines = lines.map((line) => JSON.parse(line) as { msg: string; reqId?: string; req?: { method: string; url: string }; res?: { statusCode: number }; responseTime?: number }).filter((entry) => entry.msg === 'request completed');
+  const requestLines = lines
+    .map(
+      (line) =>
+        JSON.parse(line) as {
+          msg: string;
+          reqId?: string;
+          req?: { method: string; url: string };
+          res?: { statusCode: number };
+          responseTime?: number;
+        },
+    )
+    .filter((entry) => entry.msg === 'request completed');
   assert.equal(requestLines.length, count);
   const first = requestLines[0]!;
   assert.equal(first.req?.method, 'POST');

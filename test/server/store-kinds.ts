@@ -33,7 +33,13 @@ export function useStoreKinds(): StoreKinds {
     // Waits far past the server's defaults: under a loaded machine a connection
     // or a statement may take seconds, and the contract's verdicts must not
     // depend on the scheduler (the 503 on a wait is tested on its own).
-    const store = await openPostgresStore({ url: url ?? (await databases.fresh()), maxPlants, maxBytes, connectTimeoutMs: 60_000, statementTimeoutMs: 60_000 });
+    const store = await openPostgresStore({
+      url: url ?? (await databases.fresh()),
+      maxPlants,
+      maxBytes,
+      connectTimeoutMs: 60_000,
+      statementTimeoutMs: 60_000,
+    });
     opened.push(store);
     return store;
   };

@@ -8,11 +8,29 @@ import { PlantTexts } from '../../server/plant-texts.js';
 
 test('texts come back exactly: latin1 and UTF-16, lone surrogates, every length from empty to past a shared buffer', () => {
   const texts = new PlantTexts();
-  const samples = ['', 'Monstera', 'ünïcödé ÿ', 'emoji 🌱', 'lone \ud800 and \udfff', 'x'.repeat(100_000), 'y'.repeat(300_000), '語'.repeat(140_000), 'z'.repeat(70_000)];
+  const samples = [
+    '',
+    'Monstera',
+    'ünïcödé ÿ',
+    'emoji 🌱',
+    'lone \ud800 and \udfff',
+    'x'.repeat(100_000),
+    'y'.repeat(300_000),
+    '語'.repeat(140_000),
+    'z'.repeat(70_000),
+  ];
   // Many small texts between the long ones, so that shared buffers fill and new ones start.
-  const all = Array.from({ length: 30_000 }, (_, i) => (i % 3000 === 0 ? samples[(i / 3000) % samples.length]! : `plant ${i} ${i % 7 === 0 ? 'ö' : ''}${i % 11 === 0 ? '🌵' : ''}`));
+  const all = Array.from({ length: 30_000 }, (_, i) =>
+    i % 3000 === 0
+      ? samples[(i / 3000) % samples.length]!
+      : `plant ${i} ${i % 7 === 0 ? 'ö' : ''}${i % 11 === 0 ? '🌵' : ''}`,
+  );
   const indexes = all.map((text) => texts.add(text));
-  assert.deepEqual(indexes, all.map((_, i) => i), 'indexes count up from 0');
+  assert.deepEqual(
+    indexes,
+    all.map((_, i) => i),
+    'indexes count up from 0',
+  );
   for (const [i, text] of all.entries()) assert.equal(texts.text(i), text, `text ${i}`);
   texts.clear();
   assert.equal(texts.add('after clear'), 0);
@@ -30,7 +48,9 @@ test('PlantIds: every id found again, none found that was not stored, listed bac
     Number.MIN_SAFE_INTEGER,
   ];
   const texts = ['9007199254740993', '-9223372036854775808', '9223372036854775807', '-0'];
-  const keys: PlantKey[] = numbers.flatMap((n, i) => (i % 1000 === 0 && texts[i / 1000] !== undefined ? [n, texts[i / 1000]!] : [n]));
+  const keys: PlantKey[] = numbers.flatMap((n, i) =>
+    i % 1000 === 0 && texts[i / 1000] !== undefined ? [n, texts[i / 1000]!] : [n],
+  );
   for (const [index, key] of keys.entries()) {
     assert.equal(ids.find(key), undefined, `${key} not yet stored`);
     assert.equal(ids.add(key), index);
@@ -40,7 +60,8 @@ test('PlantIds: every id found again, none found that was not stored, listed bac
     assert.equal(ids.find(key), index, `find ${key}`);
     assert.equal(ids.keyAt(index), key, `keyAt ${index}`);
   }
-  for (const absent of [5000, 2 ** 32 + 1, -978, 1.5, '9007199254740995', '0']) assert.equal(ids.find(absent), undefined, `${absent} was never stored`);
+  for (const absent of [5000, 2 ** 32 + 1, -978, 1.5, '9007199254740995', '0'])
+    assert.equal(ids.find(absent), undefined, `${absent} was never stored`);
   ids.clear();
   assert.equal(ids.size, 0);
   assert.equal(ids.find(0), undefined);
@@ -50,7 +71,11 @@ test('PlantIds: every id found again, none found that was not stored, listed bac
 test('PlantIds.remove: the id is found no more, every other still is (linear probing closes the gap), and its index stays handed out, marked', () => {
   const ids = new PlantIds();
   // Ids that collide (same low bits) and sit next to each other in the table, and ids kept as text.
-  const keys: PlantKey[] = [...Array.from({ length: 3000 }, (_, i) => (i % 2 === 0 ? i : i * 2 ** 32)), '9007199254740993', '-9223372036854775808'];
+  const keys: PlantKey[] = [
+    ...Array.from({ length: 3000 }, (_, i) => (i % 2 === 0 ? i : i * 2 ** 32)),
+    '9007199254740993',
+    '-9223372036854775808',
+  ];
   for (const key of keys) ids.add(key);
   const removed = new Set<PlantKey>();
   keys.forEach((key, index) => {
@@ -85,8 +110,14 @@ test('PlantTexts: replace writes over a text that fits and anew one that does no
   assert.equal(texts.deadBytes, 4 + 'ünïcödé'.length + 'short'.length + 400_000);
   assert.equal(texts.text(2), 'emoji 🌱');
   const compacted = texts.compacted((index) => index !== 3);
-  assert.deepEqual([0, 1, 2, 3].map((index) => compacted.text(index)), ['Fern', 'ж', 'emoji 🌱', 'a longer text than before']);
-  assert.deepEqual([0, 1, 2, 3].map((index) => compacted.bytesAt(index)), [4, 2, 2 * 'emoji 🌱'.length, 25]);
+  assert.deepEqual(
+    [0, 1, 2, 3].map((index) => compacted.text(index)),
+    ['Fern', 'ж', 'emoji 🌱', 'a longer text than before'],
+  );
+  assert.deepEqual(
+    [0, 1, 2, 3].map((index) => compacted.bytesAt(index)),
+    [4, 2, 2 * 'emoji 🌱'.length, 25],
+  );
   assert.equal(compacted.deadBytes, 0);
   assert.equal(compacted.add('next'), 4);
 });

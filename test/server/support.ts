@@ -22,11 +22,20 @@ export function post(
     if (value !== undefined) merged[name] = value;
   }
   const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-  return server.inject({ method: 'POST', url: '/plants', headers: merged, ...(payload === undefined ? {} : { payload }) });
+  return server.inject({
+    method: 'POST',
+    url: '/plants',
+    headers: merged,
+    ...(payload === undefined ? {} : { payload }),
+  });
 }
 
 /** Asserts the answer is the specification's Error record with the given status and error number. */
-export function assertError(response: LightMyRequestResponse, status: number, error: number): { error: number; message: string } {
+export function assertError(
+  response: LightMyRequestResponse,
+  status: number,
+  error: number,
+): { error: number; message: string } {
   assert.equal(response.statusCode, status, `status: ${response.body}`);
   assert.match(String(response.headers['content-type']), /^application\/json/);
   const body = response.json() as Record<string, unknown>;

@@ -16,7 +16,10 @@ import { app, assertError, post } from './support.js';
 const { databases, postgres } = useStoreKinds();
 
 /** Two replicas: two stores (each its own pool of connections) on one database, each served by its own app. */
-async function replicas(maxPlants: number, maxBytes: number): Promise<{ url: string; stores: PlantStore[]; apps: FastifyInstance[] }> {
+async function replicas(
+  maxPlants: number,
+  maxBytes: number,
+): Promise<{ url: string; stores: PlantStore[]; apps: FastifyInstance[] }> {
   const url = await databases.fresh();
   const stores = [await postgres(maxPlants, maxBytes, url), await postgres(maxPlants, maxBytes, url)];
   return { url, stores, apps: stores.map((store) => app({ store })) };
@@ -44,7 +47,9 @@ async function counted(url: string): Promise<{ rows: number; bytes: number; shar
 }
 
 async function storedIds(url: string): Promise<number[]> {
-  return (await sql<{ id: string }>(url, 'SELECT id::text AS id FROM plantstore_plants ORDER BY plantstore_plants.id')).map((row) => Number(row.id));
+  return (
+    await sql<{ id: string }>(url, 'SELECT id::text AS id FROM plantstore_plants ORDER BY plantstore_plants.id')
+  ).map((row) => Number(row.id));
 }
 
 const range = (from: number, count: number): number[] => Array.from({ length: count }, (_, i) => from + i);
@@ -58,10 +63,15 @@ describe('the usage shards: caps exact across two replicas', { skip: POSTGRES_MI
     assert.equal(created.length, 200, 'exactly the room left');
     const bytes = 50 * plantBytes('10', text({ name: 'Fern' })) + 200 * FERN_BYTES;
     assert.deepEqual(await counted(url), { rows: 250, bytes, shardPlants: 250, shardBytes: bytes });
-    assert.deepEqual(await storedIds(url), [...range(10, 50), ...created.sort((a, b) => a - b)], 'the plants stored are those answered 200');
+    assert.deepEqual(
+      await storedIds(url),
+      [...range(10, 50), ...created.sort((a, b) => a - b)],
+      'the plants stored are those answered 200',
+    );
 
     // Removed plants give their room back to whichever replica creates next.
-    for (const [i, id] of created.slice(0, 10).entries()) assert.notEqual(await stores[i % 2]!.remove(String(id)), undefined);
+    for (const [i, id] of created.slice(0, 10).entries())
+      assert.notEqual(await stores[i % 2]!.remove(String(id)), undefined);
     const again = await createAll(apps, range(5000, 400));
     assert.equal(again.length, 10, 'exactly the room the removes gave back');
     assert.equal((await counted(url)).rows, 250);
@@ -73,8 +83,16 @@ describe('the usage shards: caps exact across two replicas', { skip: POSTGRES_MI
     const { url, apps } = await replicas(1_000_000, 120 * FERN_BYTES);
     const created = await createAll(apps, range(1000, 400));
     assert.equal(created.length, 120);
-    assert.deepEqual(await counted(url), { rows: 120, bytes: 120 * FERN_BYTES, shardPlants: 120, shardBytes: 120 * FERN_BYTES });
-    assert.deepEqual(await storedIds(url), created.sort((a, b) => a - b));
+    assert.deepEqual(await counted(url), {
+      rows: 120,
+      bytes: 120 * FERN_BYTES,
+      shardPlants: 120,
+      shardBytes: 120 * FERN_BYTES,
+    });
+    assert.deepEqual(
+      await storedIds(url),
+      created.sort((a, b) => a - b),
+    );
   });
 
   test("each replica's own caps: one with a smaller cap refuses once the whole database holds it, whatever the other cut", async () => {
@@ -90,7 +108,8 @@ describe('the usage shards: caps exact across two replicas', { skip: POSTGRES_MI
 
   test('removes, updates and creates racing on two replicas near the caps: no deadlock, and the shards add up to the table', async () => {
     const { url, stores } = await replicas(150, 150 * (FERN_BYTES + 20));
-    for (const id of range(1000, 100)) assert.equal(await stores[id % 2]!.create(String(id), text({ name: 'Fern' })), 'created');
+    for (const id of range(1000, 100))
+      assert.equal(await stores[id % 2]!.create(String(id), text({ name: 'Fern' })), 'created');
     const work = range(0, 300).map(async (i) => {
       const store = stores[i % 2]!;
       if (i % 3 === 0) return store.remove(String(1000 + (i % 100)));
@@ -133,14 +152,24 @@ describe('the usage shards: caps exact across two replicas', { skip: POSTGRES_MI
   test('creates sent together while the pool is busy: each its own outcome, counted in the order of their shards; a second create of an id waits for the first', async () => {
     const url = await databases.fresh();
     // One connection: the first create goes alone, the 28 distinct ids called while it runs go together in one statement, the second 5 and the second 25 after them.
-    const store = await openPostgresStore({ url, maxPlants: 20, maxBytes: 1e9, poolSize: 1, connectTimeoutMs: 60_000, statementTimeoutMs: 60_000 });
+    const store = await openPostgresStore({
+      url,
+      maxPlants: 20,
+      maxBytes: 1e9,
+      poolSize: 1,
+      connectTimeoutMs: 60_000,
+      statementTimeoutMs: 60_000,
+    });
     try {
       const ids = [1, ...range(2, 14), 5, ...range(16, 14), 25];
       const names = ids.map((id, i) => `p${id}-${i}`);
       const results = await Promise.all(ids.map((id, i) => store.create(String(id), text({ name: names[i]! }))));
       // The cap of 20 holds id 1 and the 19 of the batch counted first: ids 2 to 20 (shards 2 to 20).
       // The second 25 is tried once the first was refused (so refused by the cap too), not answered "taken" by a row the first took back.
-      assert.deepEqual(results, ids.map((id, i) => (i === 15 ? 'exists' : id <= 20 ? 'created' : 'full')));
+      assert.deepEqual(
+        results,
+        ids.map((id, i) => (i === 15 ? 'exists' : id <= 20 ? 'created' : 'full')),
+      );
       assert.equal(await store.read('5'), text({ name: names[4]! }), 'the first to arrive is stored');
       assert.deepEqual(await storedIds(url), range(1, 20));
       assert.deepEqual(await counted(url).then(({ rows, shardPlants }) => [rows, shardPlants]), [20, 20]);

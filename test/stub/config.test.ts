@@ -42,7 +42,9 @@ test('stub configuration: PLANTSTORE_SEED_FILE, the former name of PLANTSTORE_PL
   assert.equal(both.warnings.length, 1, 'still a warning: the former name is set');
   assert.throws(
     () => readStubConfig({ PLANTSTORE_SEED_FILE: 'old.json', PLANTSTORE_PLANTS_FILE: 'new.json' }),
-    (e: unknown) => e instanceof ConfigError && /PLANTSTORE_PLANTS_FILE and PLANTSTORE_SEED_FILE .* name different files/.test(e.message),
+    (e: unknown) =>
+      e instanceof ConfigError &&
+      /PLANTSTORE_PLANTS_FILE and PLANTSTORE_SEED_FILE .* name different files/.test(e.message),
   );
 });
 
@@ -55,24 +57,45 @@ test('stub configuration: bad values name the variable', () => {
     [{ PLANTSTORE_DELAY_MS: '60001' }, /PLANTSTORE_DELAY_MS must be a whole number from 0 to 60000/],
     [{ PLANTSTORE_DELAY_MS: '-5' }, /PLANTSTORE_DELAY_MS/],
   ];
-  for (const [env, message] of bad) assert.throws(() => readStubConfig(env), (e: unknown) => e instanceof ConfigError && message.test(e.message));
+  for (const [env, message] of bad)
+    assert.throws(
+      () => readStubConfig(env),
+      (e: unknown) => e instanceof ConfigError && message.test(e.message),
+    );
 });
 
 test('stub configuration: PLANTSTORE_ALLOWED_HOSTS and PLANTSTORE_PREFER, their defaults, and what is refused', () => {
   const defaults = readStubConfig({});
   assert.deepEqual(defaults.allowedHosts, []);
   assert.equal(defaults.preferNeedsControlsToken, false);
-  assert.deepEqual(readStubConfig({ PLANTSTORE_ALLOWED_HOSTS: ' PlantStore , stub.internal.,' }).allowedHosts, ['plantstore', 'stub.internal.']);
+  assert.deepEqual(readStubConfig({ PLANTSTORE_ALLOWED_HOSTS: ' PlantStore , stub.internal.,' }).allowedHosts, [
+    'plantstore',
+    'stub.internal.',
+  ]);
   assert.equal(readStubConfig({ PLANTSTORE_ALLOWED_HOSTS: 'plantstore,*' }).allowedHosts, '*');
   for (const bad of ['plantstore:4010', 'http://plantstore', 'plant store', '-dash.example']) {
-    assert.throws(() => readStubConfig({ PLANTSTORE_ALLOWED_HOSTS: bad }), (error: unknown) => error instanceof ConfigError && /PLANTSTORE_ALLOWED_HOSTS must list host names/.test(error.message), bad);
+    assert.throws(
+      () => readStubConfig({ PLANTSTORE_ALLOWED_HOSTS: bad }),
+      (error: unknown) =>
+        error instanceof ConfigError && /PLANTSTORE_ALLOWED_HOSTS must list host names/.test(error.message),
+      bad,
+    );
   }
-  assert.equal(readStubConfig({ PLANTSTORE_PREFER: 'ADMIN', PLANTSTORE_ADMIN_TOKEN: 'admin-token' }).preferNeedsControlsToken, true);
+  assert.equal(
+    readStubConfig({ PLANTSTORE_PREFER: 'ADMIN', PLANTSTORE_ADMIN_TOKEN: 'admin-token' }).preferNeedsControlsToken,
+    true,
+  );
   assert.equal(readStubConfig({ PLANTSTORE_PREFER: 'open' }).preferNeedsControlsToken, false);
-  assert.throws(() => readStubConfig({ PLANTSTORE_PREFER: 'tokens' }), /PLANTSTORE_PREFER must be one of open, admin, got "tokens"/);
+  assert.throws(
+    () => readStubConfig({ PLANTSTORE_PREFER: 'tokens' }),
+    /PLANTSTORE_PREFER must be one of open, admin, got "tokens"/,
+  );
 });
 
 test('PLANTSTORE_PREFER=admin without PLANTSTORE_ADMIN_TOKEN stops the start: a guard with no token would refuse every Prefer, or none', () => {
-  assert.throws(() => checkTogether(readConfig({}), readStubConfig({ PLANTSTORE_PREFER: 'admin' })), /PLANTSTORE_PREFER=admin needs PLANTSTORE_ADMIN_TOKEN/);
+  assert.throws(
+    () => checkTogether(readConfig({}), readStubConfig({ PLANTSTORE_PREFER: 'admin' })),
+    /PLANTSTORE_PREFER=admin needs PLANTSTORE_ADMIN_TOKEN/,
+  );
   checkTogether(readConfig({}), readStubConfig({ PLANTSTORE_PREFER: 'admin', PLANTSTORE_ADMIN_TOKEN: 'admin-token' }));
 });

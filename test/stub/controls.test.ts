@@ -8,18 +8,27 @@ import { plantBytes } from '../../server/store.js';
 import type { Sleep } from '../../server/stub/index.js';
 import { AUTH, createPlant, stubApp, TOKEN } from './helpers.js';
 
-test('controls off: every /__admin path is an unknown resource (404) and Prefer is ignored', { timeout: 60_000 }, async () => {
-  for (const app of [buildApp({ tokens: [TOKEN] }), buildApp({ tokens: [TOKEN], stub: { controls: false } })]) {
-    for (const [method, url] of [['GET', '/__admin/plants'], ['DELETE', '/__admin/plants'], ['GET', '/__admin/journal'], ['PUT', '/__admin/delay']] as const) {
-      const res = await app.inject({ method, url });
-      assert.equal(res.statusCode, 404, `${method} ${url}`);
-      assert.equal(res.json().error, 40401);
+test(
+  'controls off: every /__admin path is an unknown resource (404) and Prefer is ignored',
+  { timeout: 60_000 },
+  async () => {
+    for (const app of [buildApp({ tokens: [TOKEN] }), buildApp({ tokens: [TOKEN], stub: { controls: false } })]) {
+      for (const [method, url] of [
+        ['GET', '/__admin/plants'],
+        ['DELETE', '/__admin/plants'],
+        ['GET', '/__admin/journal'],
+        ['PUT', '/__admin/delay'],
+      ] as const) {
+        const res = await app.inject({ method, url });
+        assert.equal(res.statusCode, 404, `${method} ${url}`);
+        assert.equal(res.json().error, 40401);
+      }
+      const res = await createPlant(app, { id: 1, name: 'Fern' }, { prefer: 'code=400' });
+      assert.equal(res.statusCode, 200, 'without the controls the server is the plain reference');
+      assert.deepEqual(res.json(), { name: 'Fern' });
     }
-    const res = await createPlant(app, { id: 1, name: 'Fern' }, { prefer: 'code=400' });
-    assert.equal(res.statusCode, 200, 'without the controls the server is the plain reference');
-    assert.deepEqual(res.json(), { name: 'Fern' });
-  }
-});
+  },
+);
 
 test('controls on without a token: answered without credentials', { timeout: 60_000 }, async () => {
   const app = stubApp();
@@ -28,147 +37,206 @@ test('controls on without a token: answered without credentials', { timeout: 60_
   assert.deepEqual(res.json(), { plants: [], next: null });
 });
 
-test('controls token: the controls answer 401 without it or with another token, 200 with it', { timeout: 60_000 }, async () => {
-  const app = stubApp({ stub: { controlsToken: 'admin-secret' } });
-  const missing = await app.inject({ method: 'GET', url: '/__admin/journal' });
-  assert.equal(missing.statusCode, 401);
-  assert.equal(missing.json().error, 40101);
-  assert.match(String(missing.headers['www-authenticate']), /^Bearer realm=/);
-  // The API's client token is not the controls token.
-  const wrong = await app.inject({ method: 'GET', url: '/__admin/journal', headers: AUTH });
-  assert.equal(wrong.statusCode, 401);
-  assert.equal(wrong.json().error, 40104);
-  const reset = await app.inject({ method: 'DELETE', url: '/__admin/plants', headers: AUTH });
-  assert.equal(reset.statusCode, 401, 'a reset without the controls token changes nothing');
-  const ok = await app.inject({ method: 'GET', url: '/__admin/journal', headers: { authorization: 'Bearer admin-secret' } });
-  assert.equal(ok.statusCode, 200);
-  // The controls token does not open the API when PLANTSTORE_TOKENS is set.
-  const api = await createPlant(app, { id: 1, name: 'Fern' }, { authorization: 'Bearer admin-secret' });
-  assert.equal(api.statusCode, 401);
-});
+test(
+  'controls token: the controls answer 401 without it or with another token, 200 with it',
+  { timeout: 60_000 },
+  async () => {
+    const app = stubApp({ stub: { controlsToken: 'admin-secret' } });
+    const missing = await app.inject({ method: 'GET', url: '/__admin/journal' });
+    assert.equal(missing.statusCode, 401);
+    assert.equal(missing.json().error, 40101);
+    assert.match(String(missing.headers['www-authenticate']), /^Bearer realm=/);
+    // The API's client token is not the controls token.
+    const wrong = await app.inject({ method: 'GET', url: '/__admin/journal', headers: AUTH });
+    assert.equal(wrong.statusCode, 401);
+    assert.equal(wrong.json().error, 40104);
+    const reset = await app.inject({ method: 'DELETE', url: '/__admin/plants', headers: AUTH });
+    assert.equal(reset.statusCode, 401, 'a reset without the controls token changes nothing');
+    const ok = await app.inject({
+      method: 'GET',
+      url: '/__admin/journal',
+      headers: { authorization: 'Bearer admin-secret' },
+    });
+    assert.equal(ok.statusCode, 200);
+    // The controls token does not open the API when PLANTSTORE_TOKENS is set.
+    const api = await createPlant(app, { id: 1, name: 'Fern' }, { authorization: 'Bearer admin-secret' });
+    assert.equal(api.statusCode, 401);
+  },
+);
 
-test('plants: listed with exact int64 ids as strings, reset, and stored from an array', { timeout: 60_000 }, async () => {
-  const app = stubApp();
-  assert.equal((await createPlant(app, { id: 1, name: 'Monstera', tag: 'tropical' })).statusCode, 200);
-  const big = await app.inject({
-    method: 'POST',
-    url: '/plants',
-    headers: { ...AUTH, 'content-type': 'application/json' },
-    payload: '{"id": 9223372036854775807, "name": "Max"}',
-  });
-  assert.equal(big.statusCode, 200);
-  const list = await app.inject({ method: 'GET', url: '/__admin/plants' });
-  assert.match(String(list.headers['content-type']), /^application\/json/);
-  assert.deepEqual(list.json(), {
-    plants: [
-      { id: '1', name: 'Monstera', tag: 'tropical' },
-      { id: '9223372036854775807', name: 'Max' },
-    ],
-    next: null,
-  });
+test(
+  'plants: listed with exact int64 ids as strings, reset, and stored from an array',
+  { timeout: 60_000 },
+  async () => {
+    const app = stubApp();
+    assert.equal((await createPlant(app, { id: 1, name: 'Monstera', tag: 'tropical' })).statusCode, 200);
+    const big = await app.inject({
+      method: 'POST',
+      url: '/plants',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      payload: '{"id": 9223372036854775807, "name": "Max"}',
+    });
+    assert.equal(big.statusCode, 200);
+    const list = await app.inject({ method: 'GET', url: '/__admin/plants' });
+    assert.match(String(list.headers['content-type']), /^application\/json/);
+    assert.deepEqual(list.json(), {
+      plants: [
+        { id: '1', name: 'Monstera', tag: 'tropical' },
+        { id: '9223372036854775807', name: 'Max' },
+      ],
+      next: null,
+    });
 
-  const reset = await app.inject({ method: 'DELETE', url: '/__admin/plants' });
-  assert.deepEqual(reset.json(), { deleted: 2 });
-  assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/plants' })).json(), { plants: [], next: null });
-  // After a reset the same id can be created again.
-  assert.equal((await createPlant(app, { id: 1, name: 'Monstera' })).statusCode, 200);
+    const reset = await app.inject({ method: 'DELETE', url: '/__admin/plants' });
+    assert.deepEqual(reset.json(), { deleted: 2 });
+    assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/plants' })).json(), { plants: [], next: null });
+    // After a reset the same id can be created again.
+    assert.equal((await createPlant(app, { id: 1, name: 'Monstera' })).statusCode, 200);
 
-  const add = await app.inject({
-    method: 'POST',
-    url: '/__admin/plants',
-    headers: { 'content-type': 'application/json' },
-    payload: '[{"id": 2, "name": "Fern"}, {"id": -9223372036854775808, "name": "Min", "tag": "t"}]',
-  });
-  assert.equal(add.statusCode, 200);
-  assert.deepEqual(add.json(), { created: 2 });
-  const ids = (await app.inject({ method: 'GET', url: '/__admin/plants' })).json().plants.map((p: { id: string }) => p.id);
-  assert.deepEqual(ids, ['1', '2', '-9223372036854775808']);
-  // The API sees stored plants as taken.
-  assert.equal((await createPlant(app, { id: 2, name: 'Again' })).json().error, 40004);
-});
+    const add = await app.inject({
+      method: 'POST',
+      url: '/__admin/plants',
+      headers: { 'content-type': 'application/json' },
+      payload: '[{"id": 2, "name": "Fern"}, {"id": -9223372036854775808, "name": "Min", "tag": "t"}]',
+    });
+    assert.equal(add.statusCode, 200);
+    assert.deepEqual(add.json(), { created: 2 });
+    const ids = (await app.inject({ method: 'GET', url: '/__admin/plants' }))
+      .json()
+      .plants.map((p: { id: string }) => p.id);
+    assert.deepEqual(ids, ['1', '2', '-9223372036854775808']);
+    // The API sees stored plants as taken.
+    assert.equal((await createPlant(app, { id: 2, name: 'Again' })).json().error, 40004);
+  },
+);
 
 test('POST /__admin/plants refuses bad lists whole, with the Error record', { timeout: 60_000 }, async () => {
   const app = stubApp();
   const cases: Array<[string, RegExp]> = [
     ['{"id": 1, "name": "Fern"}', /JSON array/],
-    ['[{"id": 1, "name": "Fern"}, {"id": "2", "name": "Bad"}]', /item 1 is not a valid NewPlant: \/id must be an integer/],
+    [
+      '[{"id": 1, "name": "Fern"}, {"id": "2", "name": "Bad"}]',
+      /item 1 is not a valid NewPlant: \/id must be an integer/,
+    ],
     ['[{"id": 1, "name": "Fern"}, {"id": 1, "name": "Twice"}]', /item 1 repeats the id 1/],
     ['[{"id": 9223372036854775808, "name": "Beyond"}]', /item 0 is not a valid NewPlant/],
   ];
   for (const [payload, message] of cases) {
-    const res = await app.inject({ method: 'POST', url: '/__admin/plants', headers: { 'content-type': 'application/json' }, payload });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/__admin/plants',
+      headers: { 'content-type': 'application/json' },
+      payload,
+    });
     assert.equal(res.statusCode, 400, payload);
     assert.equal(res.json().error, 40023);
     assert.match(res.json().message, message);
   }
-  assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/plants' })).json(), { plants: [], next: null }, 'nothing stored');
-  const syntax = await app.inject({ method: 'POST', url: '/__admin/plants', headers: { 'content-type': 'application/json' }, payload: '[{' });
+  assert.deepEqual(
+    (await app.inject({ method: 'GET', url: '/__admin/plants' })).json(),
+    { plants: [], next: null },
+    'nothing stored',
+  );
+  const syntax = await app.inject({
+    method: 'POST',
+    url: '/__admin/plants',
+    headers: { 'content-type': 'application/json' },
+    payload: '[{',
+  });
   assert.equal(syntax.statusCode, 400);
   assert.equal(syntax.json().error, 40001);
-  const media = await app.inject({ method: 'POST', url: '/__admin/plants', headers: { 'content-type': 'text/plain' }, payload: '[]' });
+  const media = await app.inject({
+    method: 'POST',
+    url: '/__admin/plants',
+    headers: { 'content-type': 'text/plain' },
+    payload: '[]',
+  });
   assert.equal(media.statusCode, 415);
 });
 
-test('POST /__admin/plants is all or nothing at the store cap and the byte budget: a list that does not fit is 507 and stores none of it', { timeout: 60_000 }, async () => {
-  for (const options of [{ maxPlants: 3 }, { maxBytes: 3 * plantBytes('1', '{"name":"Fern"}') }]) {
-    const app = stubApp(options);
+test(
+  'POST /__admin/plants is all or nothing at the store cap and the byte budget: a list that does not fit is 507 and stores none of it',
+  { timeout: 60_000 },
+  async () => {
+    for (const options of [{ maxPlants: 3 }, { maxBytes: 3 * plantBytes('1', '{"name":"Fern"}') }]) {
+      const app = stubApp(options);
+      assert.equal((await createPlant(app, { id: 1, name: 'Fern' })).statusCode, 200);
+      const add = await app.inject({
+        method: 'POST',
+        url: '/__admin/plants',
+        headers: { 'content-type': 'application/json' },
+        payload: '[{"id": 2, "name": "Fern"}, {"id": 3, "name": "Fern"}, {"id": 4, "name": "Fern"}]',
+      });
+      assert.equal(add.statusCode, 507, JSON.stringify(options));
+      assert.equal(add.json().error, 50701);
+      assert.match(
+        add.json().message,
+        /the 3 plants do not fit in the store, which holds 1 plants \(\d+ bytes\); none was stored/,
+      );
+      const ids = (await app.inject({ method: 'GET', url: '/__admin/plants' }))
+        .json()
+        .plants.map((p: { id: string }) => p.id);
+      assert.deepEqual(ids, ['1'], 'the first half of the list was not kept');
+    }
+  },
+);
+
+test(
+  'delay: read, set, bounded, and applied only to authenticated requests to the operation',
+  { timeout: 60_000 },
+  async () => {
+    const slept: number[] = [];
+    const sleep: Sleep = async (ms) => {
+      slept.push(ms);
+    };
+    const app = stubApp({ stub: { delayMs: 250, sleep } });
+    assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/delay' })).json(), { ms: 250 });
+
     assert.equal((await createPlant(app, { id: 1, name: 'Fern' })).statusCode, 200);
-    const add = await app.inject({
-      method: 'POST',
-      url: '/__admin/plants',
-      headers: { 'content-type': 'application/json' },
-      payload: '[{"id": 2, "name": "Fern"}, {"id": 3, "name": "Fern"}, {"id": 4, "name": "Fern"}]',
-    });
-    assert.equal(add.statusCode, 507, JSON.stringify(options));
-    assert.equal(add.json().error, 50701);
-    assert.match(add.json().message, /the 3 plants do not fit in the store, which holds 1 plants \(\d+ bytes\); none was stored/);
-    const ids = (await app.inject({ method: 'GET', url: '/__admin/plants' })).json().plants.map((p: { id: string }) => p.id);
-    assert.deepEqual(ids, ['1'], 'the first half of the list was not kept');
-  }
-});
+    assert.equal((await createPlant(app, { id: 2 })).statusCode, 400);
+    assert.deepEqual(slept, [250, 250], 'authenticated requests wait, whatever their answer');
+    assert.equal((await app.inject({ method: 'GET', url: '/nowhere' })).statusCode, 404);
+    assert.equal((await app.inject({ method: 'GET', url: '/plants' })).statusCode, 405);
+    assert.equal((await createPlant(app, { id: 1, name: 'Fern' }, { authorization: 'Basic x' })).statusCode, 401);
+    assert.equal(
+      (await createPlant(app, { id: 1, name: 'Fern' }, { authorization: 'Bearer someone-else' })).statusCode,
+      401,
+    );
+    assert.deepEqual(slept, [250, 250], 'a client without credentials holds no socket for the delay');
 
-test('delay: read, set, bounded, and applied only to authenticated requests to the operation', { timeout: 60_000 }, async () => {
-  const slept: number[] = [];
-  const sleep: Sleep = async (ms) => {
-    slept.push(ms);
-  };
-  const app = stubApp({ stub: { delayMs: 250, sleep } });
-  assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/delay' })).json(), { ms: 250 });
+    await app.inject({ method: 'GET', url: '/__health' });
+    await app.inject({ method: 'GET', url: '/__admin/plants' });
+    assert.deepEqual(slept, [250, 250], 'health and the controls are not delayed');
 
-  assert.equal((await createPlant(app, { id: 1, name: 'Fern' })).statusCode, 200);
-  assert.equal((await createPlant(app, { id: 2 })).statusCode, 400);
-  assert.deepEqual(slept, [250, 250], 'authenticated requests wait, whatever their answer');
-  assert.equal((await app.inject({ method: 'GET', url: '/nowhere' })).statusCode, 404);
-  assert.equal((await app.inject({ method: 'GET', url: '/plants' })).statusCode, 405);
-  assert.equal((await createPlant(app, { id: 1, name: 'Fern' }, { authorization: 'Basic x' })).statusCode, 401);
-  assert.equal((await createPlant(app, { id: 1, name: 'Fern' }, { authorization: 'Bearer someone-else' })).statusCode, 401);
-  assert.deepEqual(slept, [250, 250], 'a client without credentials holds no socket for the delay');
+    const put = (payload: string) =>
+      app.inject({ method: 'PUT', url: '/__admin/delay', headers: { 'content-type': 'application/json' }, payload });
+    for (const bad of ['{"ms": -1}', `{"ms": ${MAX_DELAY_MS + 1}}`, '{"ms": 1.5}', '{"ms": "10"}', '{}', '[]', '5']) {
+      const res = await put(bad);
+      assert.equal(res.statusCode, 400, bad);
+      assert.equal(res.json().error, 40023);
+      assert.match(res.json().message, /whole number of milliseconds from 0 to 60000/);
+    }
+    assert.deepEqual(
+      (await app.inject({ method: 'GET', url: '/__admin/delay' })).json(),
+      { ms: 250 },
+      'bad values change nothing',
+    );
 
-  await app.inject({ method: 'GET', url: '/__health' });
-  await app.inject({ method: 'GET', url: '/__admin/plants' });
-  assert.deepEqual(slept, [250, 250], 'health and the controls are not delayed');
-
-  const put = (payload: string) =>
-    app.inject({ method: 'PUT', url: '/__admin/delay', headers: { 'content-type': 'application/json' }, payload });
-  for (const bad of ['{"ms": -1}', `{"ms": ${MAX_DELAY_MS + 1}}`, '{"ms": 1.5}', '{"ms": "10"}', '{}', '[]', '5']) {
-    const res = await put(bad);
-    assert.equal(res.statusCode, 400, bad);
-    assert.equal(res.json().error, 40023);
-    assert.match(res.json().message, /whole number of milliseconds from 0 to 60000/);
-  }
-  assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/delay' })).json(), { ms: 250 }, 'bad values change nothing');
-
-  assert.deepEqual((await put('{"ms": 0}')).json(), { ms: 0 });
-  await createPlant(app, { id: 2, name: 'Fern' });
-  assert.equal(slept.length, 2, 'a delay of 0 does not wait');
-  assert.deepEqual((await put(`{"ms": ${MAX_DELAY_MS}}`)).json(), { ms: MAX_DELAY_MS });
-  await createPlant(app, { id: 3, name: 'Fern' });
-  assert.deepEqual(slept.slice(2), [MAX_DELAY_MS]);
-});
+    assert.deepEqual((await put('{"ms": 0}')).json(), { ms: 0 });
+    await createPlant(app, { id: 2, name: 'Fern' });
+    assert.equal(slept.length, 2, 'a delay of 0 does not wait');
+    assert.deepEqual((await put(`{"ms": ${MAX_DELAY_MS}}`)).json(), { ms: MAX_DELAY_MS });
+    await createPlant(app, { id: 3, name: 'Fern' });
+    assert.deepEqual(slept.slice(2), [MAX_DELAY_MS]);
+  },
+);
 
 test('delay with the controls off: set at start, still applied', { timeout: 60_000 }, async () => {
   const slept: number[] = [];
-  const app = buildApp({ tokens: [TOKEN], stub: { controls: false, delayMs: 40, sleep: async (ms) => void slept.push(ms) } });
+  const app = buildApp({
+    tokens: [TOKEN],
+    stub: { controls: false, delayMs: 40, sleep: async (ms) => void slept.push(ms) },
+  });
   assert.equal((await createPlant(app, { id: 1, name: 'Fern' })).statusCode, 200);
   assert.deepEqual(slept, [40]);
   assert.equal((await app.inject({ method: 'GET', url: '/__admin/delay' })).statusCode, 404);
@@ -214,81 +282,116 @@ function heldSleep() {
   };
 }
 
-test('delay: the plant is stored after the delay, not before; the journal shows the waiting request with status null', { timeout: 60_000 }, async () => {
-  const sleeps = heldSleep();
-  const app = stubApp({ stub: { delayMs: 5000, sleep: sleeps.sleep } });
-  const waiting = sleeps.nextWait();
-  const answer = createPlant(app, { id: 1, name: 'Fern' });
-  await waiting;
-  assert.equal((await app.plantStore.usage()).plants, 0, 'nothing is stored while the answer waits');
-  const during = (await app.inject({ method: 'GET', url: '/__admin/journal' })).json();
-  assert.deepEqual(during.entries.map((e: { seq: number; status: number | null }) => [e.seq, e.status]), [[1, null]]);
-  sleeps.releaseAll();
-  assert.equal((await answer).statusCode, 200);
-  assert.equal((await app.plantStore.usage()).plants, 1);
-  const after = (await app.inject({ method: 'GET', url: '/__admin/journal' })).json();
-  assert.deepEqual(after.entries.map((e: { seq: number; status: number | null }) => [e.seq, e.status]), [[1, 200]]);
-});
-
-test('delay: a client that gives up during the delay (closes its connection) has created nothing', { timeout: 60_000 }, async () => {
-  const sleeps = heldSleep();
-  let aborted!: () => void;
-  const abortSeen = new Promise<void>((resolve) => (aborted = resolve));
-  // The wait ends when the client's connection closes: the sleep's signal aborts.
-  const sleep: Sleep = (ms, signal) => {
-    signal.addEventListener('abort', () => aborted(), { once: true });
-    return sleeps.sleep(ms, signal);
-  };
-  const app = stubApp({ stub: { delayMs: MAX_DELAY_MS, sleep } });
-  let handled!: () => void;
-  const answered = new Promise<void>((resolve) => (handled = resolve));
-  // onSend: the answer is made, although the socket it would go to is gone.
-  app.addHook('onSend', (_request, _reply, payload, done) => {
-    handled();
-    done(null, payload);
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  try {
-    const { port } = app.server.address() as AddressInfo;
-    const socket = connect(port, '127.0.0.1');
-    const body = '{"id": 1, "name": "Fern"}';
+test(
+  'delay: the plant is stored after the delay, not before; the journal shows the waiting request with status null',
+  { timeout: 60_000 },
+  async () => {
+    const sleeps = heldSleep();
+    const app = stubApp({ stub: { delayMs: 5000, sleep: sleeps.sleep } });
     const waiting = sleeps.nextWait();
-    socket.write(`POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    const answer = createPlant(app, { id: 1, name: 'Fern' });
     await waiting;
-    socket.destroy();
-    await abortSeen;
-    await answered;
-    assert.equal((await app.plantStore.usage()).plants, 0, 'the plant its client never saw was not stored');
-    // The id is free: a retry is not told "already exists".
-    await app.inject({ method: 'PUT', url: '/__admin/delay', headers: { 'content-type': 'application/json' }, payload: '{"ms": 0}' });
-    assert.equal((await createPlant(app, { id: 1, name: 'Fern' })).statusCode, 200);
-  } finally {
+    assert.equal((await app.plantStore.usage()).plants, 0, 'nothing is stored while the answer waits');
+    const during = (await app.inject({ method: 'GET', url: '/__admin/journal' })).json();
+    assert.deepEqual(
+      during.entries.map((e: { seq: number; status: number | null }) => [e.seq, e.status]),
+      [[1, null]],
+    );
     sleeps.releaseAll();
-    await app.close();
-  }
-});
+    assert.equal((await answer).statusCode, 200);
+    assert.equal((await app.plantStore.usage()).plants, 1);
+    const after = (await app.inject({ method: 'GET', url: '/__admin/journal' })).json();
+    assert.deepEqual(
+      after.entries.map((e: { seq: number; status: number | null }) => [e.seq, e.status]),
+      [[1, 200]],
+    );
+  },
+);
 
-test('delay: past the most answers waiting at once, a request is answered 503 with Retry-After at once; unauthenticated ones are answered as ever', { timeout: 60_000 }, async () => {
-  const sleeps = heldSleep();
-  const app = stubApp({ stub: { delayMs: 2500, sleep: sleeps.sleep, maxWaiting: 2 } });
-  const answers = [];
-  for (const id of [1, 2]) {
+test(
+  'delay: a client that gives up during the delay (closes its connection) has created nothing',
+  { timeout: 60_000 },
+  async () => {
+    const sleeps = heldSleep();
+    let aborted!: () => void;
+    const abortSeen = new Promise<void>((resolve) => (aborted = resolve));
+    // The wait ends when the client's connection closes: the sleep's signal aborts.
+    const sleep: Sleep = (ms, signal) => {
+      signal.addEventListener('abort', () => aborted(), { once: true });
+      return sleeps.sleep(ms, signal);
+    };
+    const app = stubApp({ stub: { delayMs: MAX_DELAY_MS, sleep } });
+    let handled!: () => void;
+    const answered = new Promise<void>((resolve) => (handled = resolve));
+    // onSend: the answer is made, although the socket it would go to is gone.
+    app.addHook('onSend', (_request, _reply, payload, done) => {
+      handled();
+      done(null, payload);
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const { port } = app.server.address() as AddressInfo;
+      const socket = connect(port, '127.0.0.1');
+      const body = '{"id": 1, "name": "Fern"}';
+      const waiting = sleeps.nextWait();
+      socket.write(
+        `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
+      await waiting;
+      socket.destroy();
+      await abortSeen;
+      await answered;
+      assert.equal((await app.plantStore.usage()).plants, 0, 'the plant its client never saw was not stored');
+      // The id is free: a retry is not told "already exists".
+      await app.inject({
+        method: 'PUT',
+        url: '/__admin/delay',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"ms": 0}',
+      });
+      assert.equal((await createPlant(app, { id: 1, name: 'Fern' })).statusCode, 200);
+    } finally {
+      sleeps.releaseAll();
+      await app.close();
+    }
+  },
+);
+
+test(
+  'delay: past the most answers waiting at once, a request is answered 503 with Retry-After at once; unauthenticated ones are answered as ever',
+  { timeout: 60_000 },
+  async () => {
+    const sleeps = heldSleep();
+    const app = stubApp({ stub: { delayMs: 2500, sleep: sleeps.sleep, maxWaiting: 2 } });
+    const answers = [];
+    for (const id of [1, 2]) {
+      const waiting = sleeps.nextWait();
+      answers.push(createPlant(app, { id, name: 'Fern' }));
+      await waiting;
+    }
+    const busy = await createPlant(app, { id: 3, name: 'Fern' });
+    assert.equal(busy.statusCode, 503);
+    assert.equal(busy.json().error, 50301);
+    assert.match(
+      busy.json().message,
+      /2 answers are held by the stub \(waiting out its delay of 2500 ms, hang and dribble faults\)/,
+    );
+    assert.equal(busy.headers['retry-after'], '3');
+    assert.equal((await createPlant(app, { id: 4, name: 'Fern' }, { authorization: 'Bearer other' })).statusCode, 401);
+    sleeps.releaseAll();
+    assert.deepEqual(
+      (await Promise.all(answers)).map((a) => a.statusCode),
+      [200, 200],
+    );
+    assert.deepEqual(
+      (await app.plantStore.list(0, 1000, 1e9)).plants.map((p) => p.id),
+      ['1', '2'],
+      'the 503 stored nothing',
+    );
     const waiting = sleeps.nextWait();
-    answers.push(createPlant(app, { id, name: 'Fern' }));
+    const again = createPlant(app, { id: 3, name: 'Fern' });
     await waiting;
-  }
-  const busy = await createPlant(app, { id: 3, name: 'Fern' });
-  assert.equal(busy.statusCode, 503);
-  assert.equal(busy.json().error, 50301);
-  assert.match(busy.json().message, /2 answers are held by the stub \(waiting out its delay of 2500 ms, hang and dribble faults\)/);
-  assert.equal(busy.headers['retry-after'], '3');
-  assert.equal((await createPlant(app, { id: 4, name: 'Fern' }, { authorization: 'Bearer other' })).statusCode, 401);
-  sleeps.releaseAll();
-  assert.deepEqual((await Promise.all(answers)).map((a) => a.statusCode), [200, 200]);
-  assert.deepEqual((await app.plantStore.list(0, 1000, 1e9)).plants.map((p) => p.id), ['1', '2'], 'the 503 stored nothing');
-  const waiting = sleeps.nextWait();
-  const again = createPlant(app, { id: 3, name: 'Fern' });
-  await waiting;
-  sleeps.releaseAll();
-  assert.equal((await again).statusCode, 200, 'once answers are sent, requests wait again');
-});
+    sleeps.releaseAll();
+    assert.equal((await again).statusCode, 200, 'once answers are sent, requests wait again');
+  },
+);

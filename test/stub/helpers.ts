@@ -14,7 +14,12 @@ export function stubApp(options: AppOptions = {}): FastifyInstance {
 }
 
 export async function createPlant(app: FastifyInstance, plant: unknown, headers: Record<string, string> = {}) {
-  return app.inject({ method: 'POST', url: '/plants', headers: { ...JSON_AUTH, ...headers }, payload: JSON.stringify(plant) });
+  return app.inject({
+    method: 'POST',
+    url: '/plants',
+    headers: { ...JSON_AUTH, ...headers },
+    payload: JSON.stringify(plant),
+  });
 }
 
 /** The app listening on a free loopback port, and its base URL. */
@@ -25,7 +30,12 @@ export async function listening(app: FastifyInstance): Promise<string> {
 
 /** The stub's scheduled steps: POST /__admin/faults, which must succeed. */
 export async function schedule(app: FastifyInstance, steps: unknown[]): Promise<void> {
-  const res = await app.inject({ method: 'POST', url: '/__admin/faults', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(steps) });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/__admin/faults',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify(steps),
+  });
   if (res.statusCode !== 200) throw new Error(`POST /__admin/faults answered ${res.statusCode}: ${res.body}`);
 }
 
@@ -36,13 +46,17 @@ export async function journalEntries(app: FastifyInstance): Promise<JournalEntry
 
 /** Stored plants' ids, as the controls list them. */
 export async function storedIds(app: FastifyInstance): Promise<string[]> {
-  return (await app.inject({ method: 'GET', url: '/__admin/plants' })).json().plants.map((plant: { id: string }) => plant.id);
+  return (await app.inject({ method: 'GET', url: '/__admin/plants' }))
+    .json()
+    .plants.map((plant: { id: string }) => plant.id);
 }
 
 /** Why curl cannot be run here, or undefined when it can (tests that use it skip, saying so). */
 export const curlMissing: string | undefined = (() => {
   const probe = spawnSync('curl', ['--version'], { encoding: 'utf8' });
-  return probe.error !== undefined || probe.status !== 0 ? `curl is not on this machine (${probe.error?.message ?? `exit ${probe.status}`})` : undefined;
+  return probe.error !== undefined || probe.status !== 0
+    ? `curl is not on this machine (${probe.error?.message ?? `exit ${probe.status}`})`
+    : undefined;
 })();
 
 export interface CurlResult {
@@ -65,7 +79,17 @@ export function curl(args: string[]): Promise<CurlResult> {
 
 /** curl's arguments for POST /plants with the client token and `plant` as the body. */
 export function curlCreate(base: string, plant: unknown, headers: Record<string, string> = {}): string[] {
-  const args = ['-X', 'POST', `${base}/plants`, '-H', `authorization: Bearer ${TOKEN}`, '-H', 'content-type: application/json', '--data-binary', JSON.stringify(plant)];
+  const args = [
+    '-X',
+    'POST',
+    `${base}/plants`,
+    '-H',
+    `authorization: Bearer ${TOKEN}`,
+    '-H',
+    'content-type: application/json',
+    '--data-binary',
+    JSON.stringify(plant),
+  ];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
   return args;
 }

@@ -14,7 +14,12 @@ async function journal(app: FastifyInstance): Promise<{ size: number; total: num
 test('journal: method, path, headers, body as received and the status of each API request', async () => {
   const app = stubApp();
   await createPlant(app, { id: 1, name: 'Fern' }, { 'x-request-id': 'abc' });
-  await app.inject({ method: 'POST', url: '/plants?dry=1', headers: { ...AUTH, 'content-type': 'application/json' }, payload: '{"id": 1,' });
+  await app.inject({
+    method: 'POST',
+    url: '/plants?dry=1',
+    headers: { ...AUTH, 'content-type': 'application/json' },
+    payload: '{"id": 1,',
+  });
   await app.inject({ method: 'GET', url: '/plants' });
   const { size, total, entries } = await journal(app);
   assert.equal(size, 100);
@@ -49,7 +54,10 @@ test('journal: credentials are redacted, the scheme is kept', async () => {
     ['Bearer <redacted>', 'Basic <redacted>', '<redacted>'],
   );
   assert.equal(entries[1]?.headers.cookie, '<redacted>');
-  assert.deepEqual(entries.map((e) => e.status), [200, 401, 401]);
+  assert.deepEqual(
+    entries.map((e) => e.status),
+    [200, 401, 401],
+  );
   assert.equal(entries[1]?.body, null, 'a 401 is answered before the body is read');
 });
 
@@ -59,8 +67,14 @@ test('journal: bounded in count, the oldest entries go first', async () => {
   const { size, total, entries } = await journal(app);
   assert.equal(size, 3);
   assert.equal(total, 5);
-  assert.deepEqual(entries.map((e) => e.seq), [3, 4, 5]);
-  assert.deepEqual(entries.map((e) => JSON.parse(String(e.body)).id), [3, 4, 5]);
+  assert.deepEqual(
+    entries.map((e) => e.seq),
+    [3, 4, 5],
+  );
+  assert.deepEqual(
+    entries.map((e) => JSON.parse(String(e.body)).id),
+    [3, 4, 5],
+  );
 });
 
 test('journal: clearing empties it; numbering goes on', async () => {
@@ -71,7 +85,10 @@ test('journal: clearing empties it; numbering goes on', async () => {
   assert.deepEqual(cleared.json(), { cleared: 2 });
   assert.deepEqual((await journal(app)).entries, []);
   await createPlant(app, { id: 3, name: 'Fern' });
-  assert.deepEqual((await journal(app)).entries.map((e) => e.seq), [3]);
+  assert.deepEqual(
+    (await journal(app)).entries.map((e) => e.seq),
+    [3],
+  );
 });
 
 test('journal: /__admin and /__health are not journaled', async () => {
@@ -118,15 +135,30 @@ test('journal: every credential form is redacted: query parameters named like to
     ['/plants', { 'proxy-authorization': `Basic ${secret}`, cookie: `sid=${secret}` }],
   ];
   for (const [url, headers] of sent) {
-    await app.inject({ method: 'POST', url, headers: { ...AUTH, 'content-type': 'application/json', ...headers }, payload: '{"id": 1, "name": "a"}' });
+    await app.inject({
+      method: 'POST',
+      url,
+      headers: { ...AUTH, 'content-type': 'application/json', ...headers },
+      payload: '{"id": 1, "name": "a"}',
+    });
   }
   const res = await app.inject({ method: 'GET', url: '/__admin/journal' });
   assert.ok(!res.body.includes(secret), `a credential shows in ${res.body}`);
   assert.ok(!res.body.includes(TOKEN));
   const entries = (res.json() as { entries: JournalEntry[] }).entries;
   assert.equal(entries[0]?.path, '/plants?access_token=<redacted>&page=2', 'other parameters are kept');
-  assert.equal(entries[1]?.path, '/plants?API_KEY=<redacted>&client_secret=<redacted>&password=<redacted>&sig=<redacted>&x=1');
-  assert.deepEqual([entries[2]?.headers['x-api-key'], entries[2]?.headers['x-auth-token'], entries[2]?.headers['x-amz-security-token']], ['<redacted>', '<redacted>', '<redacted>']);
+  assert.equal(
+    entries[1]?.path,
+    '/plants?API_KEY=<redacted>&client_secret=<redacted>&password=<redacted>&sig=<redacted>&x=1',
+  );
+  assert.deepEqual(
+    [
+      entries[2]?.headers['x-api-key'],
+      entries[2]?.headers['x-auth-token'],
+      entries[2]?.headers['x-amz-security-token'],
+    ],
+    ['<redacted>', '<redacted>', '<redacted>'],
+  );
   assert.equal(entries[3]?.headers.authorization, '<redacted>', 'a value without a scheme is the secret itself');
   assert.equal(entries[4]?.headers.authorization, '<redacted>', 'an unregistered first word may be the secret');
   assert.equal(entries[5]?.headers.authorization, 'Digest <redacted>', 'a registered scheme is kept');
@@ -143,14 +175,18 @@ test('journal: a byte budget next to the count, the oldest entries going first; 
   assert.equal(page.total, 10);
   assert.ok(page.bytes <= MIN_JOURNAL_BYTES, `${page.bytes} bytes kept`);
   // 128 KiB holds three entries of 40 KB bodies, not four.
-  assert.deepEqual(page.entries.map((e) => e.seq), [8, 9, 10]);
+  assert.deepEqual(
+    page.entries.map((e) => e.seq),
+    [8, 9, 10],
+  );
   assert.ok(page.bytes > 3 * 40_000);
 });
 
 test('journal: read a page at a time with ?after=SEQ&limit=N; next is the after of the following page, null on the last', async () => {
   const app = stubApp();
   for (let id = 1; id <= 7; id++) await createPlant(app, { id, name: `p${id}` });
-  const read = async (query: string) => (await app.inject({ method: 'GET', url: `/__admin/journal${query}` })).json() as JournalPage;
+  const read = async (query: string) =>
+    (await app.inject({ method: 'GET', url: `/__admin/journal${query}` })).json() as JournalPage;
   const first = await read('?limit=3');
   assert.deepEqual([first.entries.map((e) => e.seq), first.next], [[1, 2, 3], 3]);
   const second = await read(`?after=${first.next}&limit=3`);
@@ -159,7 +195,14 @@ test('journal: read a page at a time with ?after=SEQ&limit=N; next is the after 
   assert.deepEqual([last.entries.map((e) => e.seq), last.next], [[7], null]);
   const beyond = await read('?after=7');
   assert.deepEqual([beyond.entries, beyond.next], [[], null], 'nothing newer yet: poll again with the same after');
-  for (const bad of ['?limit=0', `?limit=${MAX_JOURNAL_PAGE + 1}`, '?after=-1', '?after=x', '?limit=1.5', '?after=1&after=2']) {
+  for (const bad of [
+    '?limit=0',
+    `?limit=${MAX_JOURNAL_PAGE + 1}`,
+    '?after=-1',
+    '?after=x',
+    '?limit=1.5',
+    '?after=1&after=2',
+  ]) {
     const res = await app.inject({ method: 'GET', url: `/__admin/journal${bad}` });
     assert.equal(res.statusCode, 400, bad);
     assert.equal(res.json().error, 40023);
@@ -174,12 +217,20 @@ test('journal: a page holds at most JOURNAL_PAGE_BYTES of entries (one at least)
   const res = await app.inject({ method: 'GET', url: `/__admin/journal?limit=${MAX_JOURNAL_PAGE}` });
   assert.equal(res.statusCode, 200);
   const page = res.json() as JournalPage;
-  assert.ok(page.entries.length < 100 && page.entries.length * JOURNAL_BODY_LIMIT <= JOURNAL_PAGE_BYTES, `${page.entries.length} entries of 64 KiB on one page`);
+  assert.ok(
+    page.entries.length < 100 && page.entries.length * JOURNAL_BODY_LIMIT <= JOURNAL_PAGE_BYTES,
+    `${page.entries.length} entries of 64 KiB on one page`,
+  );
   assert.equal(page.next, page.entries.at(-1)?.seq);
 });
 
 test('journal: a fault noted on a waiting entry counts against the budget while the entry is kept, and not once it is gone', () => {
-  const request = { method: 'POST', url: '/plants', headers: { host: 'x' }, rawBody: Buffer.from('{}') } as unknown as FastifyRequest;
+  const request = {
+    method: 'POST',
+    url: '/plants',
+    headers: { host: 'x' },
+    rawBody: Buffer.from('{}'),
+  } as unknown as FastifyRequest;
   const fault = { from: 'schedule', step: { code: 503, retryAfter: 1 } } as const;
   const journal = new Journal(2, MIN_JOURNAL_BYTES);
   const waiting = journal.recordPending(request);

@@ -36,7 +36,13 @@ describe('the fault lost-answer', { timeout: 120_000 }, () => {
     onStub(async (app, base) => {
       const agent = new Agent();
       try {
-        const send = () => request(`${base}/plants`, { method: 'POST', headers: { ...JSON_AUTH, prefer: 'fault=lost-answer' }, body: JSON.stringify(PLANT), dispatcher: agent });
+        const send = () =>
+          request(`${base}/plants`, {
+            method: 'POST',
+            headers: { ...JSON_AUTH, prefer: 'fault=lost-answer' },
+            body: JSON.stringify(PLANT),
+            dispatcher: agent,
+          });
         const error = await send().then(
           () => assert.fail('the answer was delivered'),
           (reason: Error & { code?: string }) => reason,
@@ -47,7 +53,11 @@ describe('the fault lost-answer', { timeout: 120_000 }, () => {
         const again = await send();
         assert.equal(again.statusCode, 400);
         assert.equal(((await again.body.json()) as { error: number }).error, ERRORS.DUPLICATE_ID.error);
-        assert.equal(again.headers['preference-applied'], undefined, 'the lost-answer was not applied to the answer sent');
+        assert.equal(
+          again.headers['preference-applied'],
+          undefined,
+          'the lost-answer was not applied to the answer sent',
+        );
         const fault = { from: 'prefer', step: LOST_STEP };
         assert.deepEqual(await journaled(app), [
           { status: null, fault },
@@ -61,7 +71,11 @@ describe('the fault lost-answer', { timeout: 120_000 }, () => {
   test('a request that stores nothing (not a NewPlant) is answered as ever, and its scheduled step is spent', () =>
     onStub(async (app, base) => {
       await schedule(app, [LOST_STEP]);
-      const res = await request(`${base}/plants`, { method: 'POST', headers: JSON_AUTH, body: JSON.stringify({ id: 1 }) });
+      const res = await request(`${base}/plants`, {
+        method: 'POST',
+        headers: JSON_AUTH,
+        body: JSON.stringify({ id: 1 }),
+      });
       assert.equal(res.statusCode, 400);
       await res.body.dump();
       assert.deepEqual(await storedIds(app), []);
@@ -104,7 +118,12 @@ describe('the fault lost-answer', { timeout: 120_000 }, () => {
       // Its defaults retry ECONNRESET, on the methods named: POST is not among them unless named.
       const agent = new Agent().compose(interceptors.retry({ maxRetries: 2, minTimeout: 10, methods: ['POST'] }));
       try {
-        const res = await request(`${base}/plants`, { method: 'POST', headers: JSON_AUTH, body: JSON.stringify(PLANT), dispatcher: agent });
+        const res = await request(`${base}/plants`, {
+          method: 'POST',
+          headers: JSON_AUTH,
+          body: JSON.stringify(PLANT),
+          dispatcher: agent,
+        });
         assert.equal(res.statusCode, 400);
         assert.equal(((await res.body.json()) as { error: number }).error, ERRORS.DUPLICATE_ID.error);
       } finally {
@@ -121,11 +140,16 @@ describe('the fault lost-answer', { timeout: 120_000 }, () => {
     const app = stubApp({ specPath: fixturePath('operations/starter.yaml') });
     const base = await listening(app);
     try {
-      const created = await request(`${base}/plants`, { method: 'POST', headers: JSON_AUTH, body: JSON.stringify(PLANT) });
+      const created = await request(`${base}/plants`, {
+        method: 'POST',
+        headers: JSON_AUTH,
+        body: JSON.stringify(PLANT),
+      });
       assert.equal(created.statusCode, 200);
       await created.body.dump();
       await schedule(app, [LOST_STEP]);
-      const remove = () => request(`${base}/plants/7`, { method: 'DELETE', headers: { authorization: JSON_AUTH.authorization } });
+      const remove = () =>
+        request(`${base}/plants/7`, { method: 'DELETE', headers: { authorization: JSON_AUTH.authorization } });
       const error = await remove().then(
         () => assert.fail('the answer was delivered'),
         (reason: Error & { code?: string }) => reason,
@@ -147,11 +171,21 @@ describe('the fault lost-answer', { timeout: 120_000 }, () => {
   test('without a socket (app.inject): the injected request fails naming the fault, and the plant is stored', async () => {
     const app = stubApp();
     try {
-      const error = await app.inject({ method: 'POST', url: '/plants', headers: { ...JSON_AUTH, prefer: 'fault=lost-answer' }, payload: JSON.stringify(PLANT) }).then(
-        () => assert.fail('the answer was delivered'),
-        (reason: Error) => reason,
+      const error = await app
+        .inject({
+          method: 'POST',
+          url: '/plants',
+          headers: { ...JSON_AUTH, prefer: 'fault=lost-answer' },
+          payload: JSON.stringify(PLANT),
+        })
+        .then(
+          () => assert.fail('the answer was delivered'),
+          (reason: Error) => reason,
+        );
+      assert.match(
+        error.message,
+        /^the stub's fault lost-answer: the connection was reset \(app\.inject\(\) has no socket to fail\)$/,
       );
-      assert.match(error.message, /^the stub's fault lost-answer: the connection was reset \(app\.inject\(\) has no socket to fail\)$/);
       assert.deepEqual(await storedIds(app), ['7']);
     } finally {
       await app.close();

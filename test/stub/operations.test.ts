@@ -21,9 +21,16 @@ describe("the stub's stages on every operation", { timeout: 60_000 }, () => {
     assert.deepEqual(forced.json(), { error: 40499, message: 'Answer requested by the header Prefer: code=404.' });
     assert.equal(forced.headers['preference-applied'], 'code=404');
     assert.deepEqual((await read('code=200')).json(), { name: 'Fern' }, 'the success status: the plant');
-    const undeclared = await app.inject({ method: 'DELETE', url: '/plants/1', headers: { ...AUTH, prefer: 'code=200' } });
+    const undeclared = await app.inject({
+      method: 'DELETE',
+      url: '/plants/1',
+      headers: { ...AUTH, prefer: 'code=200' },
+    });
     assert.equal(undeclared.statusCode, 400);
-    assert.equal(undeclared.json().message, 'Prefer: code=200 is not a response that DELETE /plants/{id} declares; declared: 204, 400; any error status from 400 to 599 is answered with an Error record.');
+    assert.equal(
+      undeclared.json().message,
+      'Prefer: code=200 is not a response that DELETE /plants/{id} declares; declared: 204, 400; any error status from 400 to 599 is answered with an Error record.',
+    );
     const removed = await app.inject({ method: 'DELETE', url: '/plants/1', headers: { ...AUTH, prefer: 'code=204' } });
     assert.equal(removed.statusCode, 204, 'the delete deletes');
     assert.equal((await read('code=200')).statusCode, 404);
@@ -33,9 +40,26 @@ describe("the stub's stages on every operation", { timeout: 60_000 }, () => {
     const app = stubApp({ specPath: CRUD });
     await createPlant(app, { id: 1, name: 'Fern' });
     const busy = { prefer: 'code=503, retry-after=1' };
-    assert.equal((await app.inject({ method: 'PUT', url: '/plants/1', headers: { ...AUTH, 'content-type': 'application/json', ...busy }, payload: '{"name": "Palm"}' })).statusCode, 503);
-    assert.equal((await app.inject({ method: 'PATCH', url: '/plants/1', headers: { ...MERGE, ...busy }, payload: '{"tag": "x"}' })).statusCode, 503);
-    assert.equal((await app.inject({ method: 'DELETE', url: '/plants/1', headers: { ...AUTH, ...busy } })).statusCode, 503);
+    assert.equal(
+      (
+        await app.inject({
+          method: 'PUT',
+          url: '/plants/1',
+          headers: { ...AUTH, 'content-type': 'application/json', ...busy },
+          payload: '{"name": "Palm"}',
+        })
+      ).statusCode,
+      503,
+    );
+    assert.equal(
+      (await app.inject({ method: 'PATCH', url: '/plants/1', headers: { ...MERGE, ...busy }, payload: '{"tag": "x"}' }))
+        .statusCode,
+      503,
+    );
+    assert.equal(
+      (await app.inject({ method: 'DELETE', url: '/plants/1', headers: { ...AUTH, ...busy } })).statusCode,
+      503,
+    );
     assert.deepEqual((await app.inject({ method: 'GET', url: '/plants/1', headers: AUTH })).json(), { name: 'Fern' });
   });
 
@@ -49,7 +73,10 @@ describe("the stub's stages on every operation", { timeout: 60_000 }, () => {
       await app.inject({ method: 'PATCH', url: '/plants/1', headers: MERGE, payload: '{"tag": "x"}' }),
       await app.inject({ method: 'PATCH', url: '/plants/1', headers: MERGE, payload: '{"tag": "y"}' }),
     ];
-    assert.deepEqual(answers.map((res) => res.statusCode), [503, 200, 429, 200]);
+    assert.deepEqual(
+      answers.map((res) => res.statusCode),
+      [503, 200, 429, 200],
+    );
     assert.equal(answers[0]!.headers['retry-after'], '1');
     assert.deepEqual(answers[3]!.json(), { name: 'Fern', tag: 'y' }, 'the merge the 429 refused was not made');
     const entries = await journalEntries(app);

@@ -10,7 +10,10 @@ import { journalEntries, listening, stubApp, TOKEN } from './helpers.js';
 
 export const JSON_AUTH = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 
-export function post(plant: unknown, extra: { headers?: Record<string, string>; dispatcher?: Dispatcher; signal?: AbortSignal } = {}) {
+export function post(
+  plant: unknown,
+  extra: { headers?: Record<string, string>; dispatcher?: Dispatcher; signal?: AbortSignal } = {},
+) {
   const { headers, ...rest } = extra;
   return { method: 'POST' as const, headers: { ...JSON_AUTH, ...headers }, body: JSON.stringify(plant), ...rest };
 }
@@ -46,7 +49,9 @@ export async function rejection(promise: Promise<unknown>): Promise<Error & { co
 }
 
 /** A request whose answer headers arrive, then its body (read whole): the error of reading it. */
-export async function bodyRejection(answer: Promise<Dispatcher.ResponseData>): Promise<{ status: number; error: Error & { code?: string } }> {
+export async function bodyRejection(
+  answer: Promise<Dispatcher.ResponseData>,
+): Promise<{ status: number; error: Error & { code?: string } }> {
   const res = await answer;
   return { status: res.statusCode, error: await rejection(res.body.arrayBuffer()) };
 }
@@ -71,7 +76,11 @@ export function chunksOf(raw: Buffer): Buffer[] {
     assert.ok(Number.isInteger(size), `a chunk size at byte ${at}`);
     if (size === 0) return chunks;
     chunks.push(raw.subarray(lineEnd + 2, lineEnd + 2 + size));
-    assert.equal(raw.subarray(lineEnd + 2 + size, lineEnd + 4 + size).toString('latin1'), '\r\n', 'a chunk ends with CRLF');
+    assert.equal(
+      raw.subarray(lineEnd + 2 + size, lineEnd + 4 + size).toString('latin1'),
+      '\r\n',
+      'a chunk ends with CRLF',
+    );
     at = lineEnd + 4 + size;
   }
 }
@@ -85,7 +94,12 @@ export function rawExchange(base: string, body: string, headers: Record<string, 
     socket.on('data', (data) => received.push(data));
     socket.on('error', reject);
     socket.on('end', () => resolve(Buffer.concat(received)));
-    const lines = Object.entries({ ...JSON_AUTH, ...headers, 'content-length': String(Buffer.byteLength(body)), connection: 'close' }).map(([n, v]) => `${n}: ${v}\r\n`);
+    const lines = Object.entries({
+      ...JSON_AUTH,
+      ...headers,
+      'content-length': String(Buffer.byteLength(body)),
+      connection: 'close',
+    }).map(([n, v]) => `${n}: ${v}\r\n`);
     socket.write(`POST /plants HTTP/1.1\r\nHost: 127.0.0.1\r\n${lines.join('')}\r\n${body}`);
   });
 }

@@ -13,7 +13,23 @@ import { fileURLToPath } from 'node:url';
 import { runProcess, startProcess, type StartedProcess } from '../../lib/process.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url)); // from dist/test/suite/
-const COPIED = ['package.json', 'tsconfig.json', 'tsconfig.package.json', 'scripts', 'lib', 'spec', 'server', 'conformance', 'robustness', 'test', 'bench', 'tools', 'container-test', 'package-test', 'dist'];
+const COPIED = [
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.package.json',
+  'scripts',
+  'lib',
+  'spec',
+  'server',
+  'conformance',
+  'robustness',
+  'test',
+  'bench',
+  'tools',
+  'container-test',
+  'package-test',
+  'dist',
+];
 
 const copy = mkdtempSync(join(tmpdir(), 'plantstore-build-'));
 after(() => rmSync(copy, { recursive: true, force: true }));
@@ -33,42 +49,57 @@ async function health(server: StartedProcess): Promise<number> {
   return (await fetch(`${server.url}/__health`)).status;
 }
 
-test('the build swaps a whole dist/ in: servers from dist/ start and answer throughout', { timeout: 600_000 }, async () => {
-  for (const entry of COPIED) cpSync(join(ROOT, entry), join(copy, entry), { recursive: true });
-  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  const servers = [await startServer()];
-  try {
-    const build = runProcess({ file: 'npm', args: ['run', 'build', '--silent'], cwd: copy, env: { npm_config_update_notifier: 'false' }, timeoutMs: 540_000 });
-    let done = false;
-    void build.finally(() => (done = true));
-    let looks = 0;
-    let sawFreshBuild = false;
-    const missing: string[] = [];
-    const statuses = new Set<number>();
-    while (!done) {
-      looks++;
-      for (const file of ['server/start.bundle.mjs', 'conformance/cli/main.js', 'spec/openapi.parsed.json']) if (!existsSync(join(copy, 'dist', file))) missing.push(`dist/${file} (look ${looks})`);
-      statuses.add(await health(servers[0]!));
-      if (!sawFreshBuild && readdirSync(copy).some((name) => name.startsWith('dist.build-'))) {
-        // The build is under way: a server started now starts from the previous build.
-        sawFreshBuild = true;
-        const second = await startServer();
-        servers.push(second);
-        assert.equal(await health(second), 200);
+test(
+  'the build swaps a whole dist/ in: servers from dist/ start and answer throughout',
+  { timeout: 600_000 },
+  async () => {
+    for (const entry of COPIED) cpSync(join(ROOT, entry), join(copy, entry), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
+    const servers = [await startServer()];
+    try {
+      const build = runProcess({
+        file: 'npm',
+        args: ['run', 'build', '--silent'],
+        cwd: copy,
+        env: { npm_config_update_notifier: 'false' },
+        timeoutMs: 540_000,
+      });
+      let done = false;
+      void build.finally(() => (done = true));
+      let looks = 0;
+      let sawFreshBuild = false;
+      const missing: string[] = [];
+      const statuses = new Set<number>();
+      while (!done) {
+        looks++;
+        for (const file of ['server/start.bundle.mjs', 'conformance/cli/main.js', 'spec/openapi.parsed.json'])
+          if (!existsSync(join(copy, 'dist', file))) missing.push(`dist/${file} (look ${looks})`);
+        statuses.add(await health(servers[0]!));
+        if (!sawFreshBuild && readdirSync(copy).some((name) => name.startsWith('dist.build-'))) {
+          // The build is under way: a server started now starts from the previous build.
+          sawFreshBuild = true;
+          const second = await startServer();
+          servers.push(second);
+          assert.equal(await health(second), 200);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      const { code, stderr } = await build;
+      assert.equal(code, 0, stderr);
+      assert.deepEqual(missing, [], 'dist/ was whole every time it was looked at');
+      assert.deepEqual([...statuses], [200], 'the server started before the build answered every time');
+      assert.ok(sawFreshBuild, 'the build compiled into a folder of its own');
+      assert.equal(await health(servers[0]!), 200);
+      assert.deepEqual(
+        readdirSync(copy).filter((name) => name.startsWith('dist.')),
+        [],
+        'no build folder is left behind',
+      );
+      const fresh = await startServer();
+      servers.push(fresh);
+      assert.equal(await health(fresh), 200, 'the new build serves');
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
     }
-    const { code, stderr } = await build;
-    assert.equal(code, 0, stderr);
-    assert.deepEqual(missing, [], 'dist/ was whole every time it was looked at');
-    assert.deepEqual([...statuses], [200], 'the server started before the build answered every time');
-    assert.ok(sawFreshBuild, 'the build compiled into a folder of its own');
-    assert.equal(await health(servers[0]!), 200);
-    assert.deepEqual(readdirSync(copy).filter((name) => name.startsWith('dist.')), [], 'no build folder is left behind');
-    const fresh = await startServer();
-    servers.push(fresh);
-    assert.equal(await health(fresh), 200, 'the new build serves');
-  } finally {
-    await Promise.all(servers.map((server) => server.stop()));
-  }
-});
+  },
+);

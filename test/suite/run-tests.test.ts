@@ -15,8 +15,10 @@ const dir = mkdtempSync(join(tmpdir(), 'plantstore-run-tests-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const FILES: Record<string, string> = {
-  'blocked.test.mjs': "import { test } from 'node:test';\ntest('blocks its event loop', () => { const cell = new Int32Array(new SharedArrayBuffer(4)); for (;;) Atomics.wait(cell, 0, 0, 100); });\n",
-  'kept-alive.test.mjs': "import { test } from 'node:test';\ntest('leaves a timer running', () => { setInterval(() => {}, 1000); });\n",
+  'blocked.test.mjs':
+    "import { test } from 'node:test';\ntest('blocks its event loop', () => { const cell = new Int32Array(new SharedArrayBuffer(4)); for (;;) Atomics.wait(cell, 0, 0, 100); });\n",
+  'kept-alive.test.mjs':
+    "import { test } from 'node:test';\ntest('leaves a timer running', () => { setInterval(() => {}, 1000); });\n",
   'fine.test.mjs': "import { test } from 'node:test';\ntest('passes', () => {});\n",
 };
 
@@ -26,11 +28,21 @@ describe('scripts/run-tests.mjs', { timeout: 120_000 }, () => {
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
     // NODE_TEST_CONTEXT unset: the inner runner is a runner of its own, not a child reporting to this one.
     // The hanging files never end by themselves: only the deadline can end them, so the verdict does not depend on timing.
-    const run = await runProcess({ file: process.execPath, args: [RUN_TESTS, dir], env: { TEST_FILE_TIMEOUT_MS: '3000', NODE_TEST_CONTEXT: undefined }, timeoutMs: 90_000, name: 'run-tests' });
+    const run = await runProcess({
+      file: process.execPath,
+      args: [RUN_TESTS, dir],
+      env: { TEST_FILE_TIMEOUT_MS: '3000', NODE_TEST_CONTEXT: undefined },
+      timeoutMs: 90_000,
+      name: 'run-tests',
+    });
     assert.notEqual(run.code, 0, 'a run with a hanging file fails');
     const out = run.lines.join('\n');
     for (const name of ['blocked.test.js', 'kept-alive.test.js']) {
-      assert.match(out, new RegExp(`not ok \\d+ - [^\\n]*${name.replace('.', '\\.')}\\n[\\s\\S]*?test timed out after 3000ms`), `${name} is reported as timed out`);
+      assert.match(
+        out,
+        new RegExp(`not ok \\d+ - [^\\n]*${name.replace('.', '\\.')}\\n[\\s\\S]*?test timed out after 3000ms`),
+        `${name} is reported as timed out`,
+      );
     }
     assert.match(out, /ok \d+ - passes/);
     assert.match(out, /# pass [12]\n/);

@@ -47,7 +47,10 @@ export interface StepOptions {
 }
 
 /** The action as the runner runs it: `node {action path}/{runs.main}`, the inputs in INPUT_*, in a fresh workspace. */
-export async function runStep(inputs: Record<string, string>, { actionPath = ROOT, workspace = tempFolder('plantstore-action-'), env: extra = {} }: StepOptions = {}): Promise<StepRun> {
+export async function runStep(
+  inputs: Record<string, string>,
+  { actionPath = ROOT, workspace = tempFolder('plantstore-action-'), env: extra = {} }: StepOptions = {},
+): Promise<StepRun> {
   const summaryFile = join(workspace, 'step-summary.md');
   const outputFile = join(workspace, 'step-output.txt');
   writeFileSync(summaryFile, '');
@@ -62,10 +65,29 @@ export async function runStep(inputs: Record<string, string>, { actionPath = ROO
     NO_COLOR: '1',
   };
   // The runner's rule: INPUT_ and the name in upper case with spaces as underscores; the value given, else the default.
-  for (const [name, spec] of Object.entries(action.inputs)) env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = inputs[name] ?? spec.default ?? '';
-  const ran = await runProcess({ file: process.execPath, args: [join(actionPath, action.runs.main)], cwd: workspace, env, timeoutMs: 120_000, name: 'the action' });
-  const outputs = Object.fromEntries(readFileSync(outputFile, 'utf8').split('\n').filter(Boolean).map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]));
-  return { code: ran.code, log: [...ran.lines, ran.stderr].join('\n'), summary: readFileSync(summaryFile, 'utf8'), outputs, workspace };
+  for (const [name, spec] of Object.entries(action.inputs))
+    env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = inputs[name] ?? spec.default ?? '';
+  const ran = await runProcess({
+    file: process.execPath,
+    args: [join(actionPath, action.runs.main)],
+    cwd: workspace,
+    env,
+    timeoutMs: 120_000,
+    name: 'the action',
+  });
+  const outputs = Object.fromEntries(
+    readFileSync(outputFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
+  );
+  return {
+    code: ran.code,
+    log: [...ran.lines, ran.stderr].join('\n'),
+    summary: readFileSync(summaryFile, 'utf8'),
+    outputs,
+    workspace,
+  };
 }
 
 /** A checkout of the action alone (what a workflow's `uses:` fetches): action.yml, the bundle, and what it reads at run time; no node_modules, no dist/. */

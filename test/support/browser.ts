@@ -11,11 +11,23 @@ import sparticuz from '@sparticuz/chromium';
 import { chromium, type Browser } from 'playwright-core';
 
 /** Flags for a desktop Chromium named by CHROMIUM_PATH: no sandbox (tests may run as root in CI), nothing fetched in the background. */
-const DESKTOP_ARGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-gpu', '--no-first-run', '--disable-sync'];
+const DESKTOP_ARGS = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-sync',
+];
 
 /** The version of the @sparticuz/chromium package, whose major is the Chromium major it ships (its package.json is not exported: found from its entry, build/cjs/index.cjs). */
 export const BUNDLED_CHROMIUM_VERSION = (
-  JSON.parse(readFileSync(join(dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium')), '..', '..', 'package.json'), 'utf8')) as { version: string }
+  JSON.parse(
+    readFileSync(
+      join(dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium')), '..', '..', 'package.json'),
+      'utf8',
+    ),
+  ) as { version: string }
 ).version;
 
 /**
@@ -34,8 +46,10 @@ async function bundledChromium(): Promise<string> {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       // A lock left by a process killed while inflating: inflating takes seconds, not minutes.
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > giveUpAt) throw new Error(`waited 3 minutes for ${lock} to go: another process is inflating @sparticuz/chromium`);
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 120_000)
+        rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > giveUpAt)
+        throw new Error(`waited 3 minutes for ${lock} to go: another process is inflating @sparticuz/chromium`);
       await sleep(200);
     }
   }
@@ -59,7 +73,10 @@ async function bundledChromium(): Promise<string> {
 export async function chromiumExecutable(): Promise<{ path: string; args: string[] }> {
   const named = process.env.CHROMIUM_PATH;
   if (named) {
-    if (!existsSync(named)) throw new Error(`CHROMIUM_PATH names ${named}, which does not exist; unset it to use the Chromium of @sparticuz/chromium`);
+    if (!existsSync(named))
+      throw new Error(
+        `CHROMIUM_PATH names ${named}, which does not exist; unset it to use the Chromium of @sparticuz/chromium`,
+      );
     return { path: named, args: DESKTOP_ARGS };
   }
   // The package's flags are made for one page per Lambda call: --single-process

@@ -29,7 +29,11 @@ export const PROSE = 'the plant is not valid; ';
 
 /** The secret as a target writes it in the given form. */
 export function echoed(secret: string, form: EchoForm): string {
-  return form === 'json' ? JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/') : form === 'percent' ? encodeURIComponent(secret) : secret;
+  return form === 'json'
+    ? JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/')
+    : form === 'percent'
+      ? encodeURIComponent(secret)
+      : secret;
 }
 
 /** `length` characters of prose. */
@@ -54,7 +58,10 @@ export async function startEchoingTarget(secret: string): Promise<EchoingTarget>
         response.socket?.end(text);
       } else if (kind === 'refuse') {
         const body = `{"error":40101,"message":"${text}"}`;
-        response.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="plants", error="invalid_token"' });
+        response.writeHead(401, {
+          'content-type': 'application/json',
+          'www-authenticate': 'Bearer realm="plants", error="invalid_token"',
+        });
         response.end(body);
       } else {
         response.writeHead(400, { 'content-type': 'application/json' });
@@ -84,7 +91,10 @@ export const FRAGMENT_LENGTH = 8;
  * `text`, letter case aside: what a report must never show.
  */
 export function fragmentsIn(text: string, secret: string): string[] {
-  const forms = [...ECHO_FORMS.map((form) => echoed(secret, form)), JSON.stringify(echoed(secret, 'json')).slice(1, -1)];
+  const forms = [
+    ...ECHO_FORMS.map((form) => echoed(secret, form)),
+    JSON.stringify(echoed(secret, 'json')).slice(1, -1),
+  ];
   const haystack = text.toLowerCase();
   const found = new Set<string>();
   for (const form of forms) {

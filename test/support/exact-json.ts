@@ -36,7 +36,7 @@ export function parseJson(text: string, lenientTail: boolean, breakage: Breakage
       i++;
       const out: { [k: string]: Json } = Object.create(null);
       ws();
-      if (text[i] === '}') return i++, out;
+      if (text[i] === '}') return (i++, out);
       for (;;) {
         ws();
         if (text[i] !== '"') fail();
@@ -47,7 +47,7 @@ export function parseJson(text: string, lenientTail: boolean, breakage: Breakage
         out[k] = value();
         ws();
         if (text[i] === ',') i++;
-        else if (text[i] === '}') return i++, out;
+        else if (text[i] === '}') return (i++, out);
         else fail();
       }
     }
@@ -55,18 +55,22 @@ export function parseJson(text: string, lenientTail: boolean, breakage: Breakage
       i++;
       const out: Json[] = [];
       ws();
-      if (text[i] === ']') return i++, out;
+      if (text[i] === ']') return (i++, out);
       for (;;) {
         out.push(value());
         ws();
         if (text[i] === ',') i++;
-        else if (text[i] === ']') return i++, out;
+        else if (text[i] === ']') return (i++, out);
         else fail();
       }
     }
     if (c === '"') return str();
-    for (const [word, v] of [['true', true], ['false', false], ['null', null]] as const) {
-      if (text.startsWith(word, i)) return (i += word.length), v;
+    for (const [word, v] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
+      if (text.startsWith(word, i)) return ((i += word.length), v);
     }
     const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
     if (!m) fail();

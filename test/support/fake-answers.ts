@@ -21,12 +21,22 @@ function errorPayload(status: number, o: Mutations, body: Record<string, unknown
 /** The content type of an answer: the declared one, or a mutant's. */
 function contentTypeOf(status: number, o: Mutations): string {
   if (o.wrongContentType) return 'text/plain';
-  if (status >= 400 && (o.problemJsonErrors || (o.problemJsonUndeclared && status !== 400))) return 'application/problem+json';
+  if (status >= 400 && (o.problemJsonErrors || (o.problemJsonUndeclared && status !== 400)))
+    return 'application/problem+json';
   return 'application/json; charset=utf-8';
 }
 
-export function send(res: ServerResponse, status: number, o: Mutations, body: unknown, headers: Record<string, string> = {}): void {
-  const payload = status >= 400 && body !== null && typeof body === 'object' && 'error' in body ? errorPayload(status, o, body as Record<string, unknown>) : body;
+export function send(
+  res: ServerResponse,
+  status: number,
+  o: Mutations,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const payload =
+    status >= 400 && body !== null && typeof body === 'object' && 'error' in body
+      ? errorPayload(status, o, body as Record<string, unknown>)
+      : body;
   const text = payload instanceof RawJson ? payload.text : JSON.stringify(payload);
   res.writeHead(status, { 'content-type': contentTypeOf(status, o), ...headers });
   res.end(text);
@@ -34,20 +44,40 @@ export function send(res: ServerResponse, status: number, o: Mutations, body: un
 
 /** The challenge of a refusal of credentials, as the mutants write it. */
 function challengeOf(o: Mutations, code: string | undefined, scheme: string | undefined): string {
-  if (o.challengeForScheme && scheme !== undefined && scheme.toLowerCase() !== 'bearer') return `${scheme} realm="plantstore"`;
+  if (o.challengeForScheme && scheme !== undefined && scheme.toLowerCase() !== 'bearer')
+    return `${scheme} realm="plantstore"`;
   if (o.bareBearerChallenge) return 'Bearer';
   if (o.malformedChallenge) return 'Bearer realm=Plant Store';
   return `Bearer realm="plantstore"${code ? `, error="${code}"` : ''}`;
 }
 
-function unauthorized(res: ServerResponse, o: Mutations, error: number, message: string, code?: string, scheme?: string): void {
-  send(res, o.credentials403 ? 403 : 401, o, { error, message }, o.noWwwAuthenticate ? {} : { 'www-authenticate': challengeOf(o, code, scheme) });
+function unauthorized(
+  res: ServerResponse,
+  o: Mutations,
+  error: number,
+  message: string,
+  code?: string,
+  scheme?: string,
+): void {
+  send(
+    res,
+    o.credentials403 ? 403 : 401,
+    o,
+    { error, message },
+    o.noWwwAuthenticate ? {} : { 'www-authenticate': challengeOf(o, code, scheme) },
+  );
 }
 
 /** A malformed or empty token: 401 invalid_token, or a mutant's 400 invalid_request (RFC 6750 §3.1 allows it), with or without its challenge. */
 function malformedToken(res: ServerResponse, o: Mutations): void {
   if (o.malformedToken400 || o.malformedToken400Bare) {
-    return send(res, 400, o, { error: 40007, message: 'Malformed bearer token.' }, o.malformedToken400Bare ? {} : { 'www-authenticate': 'Bearer realm="plantstore", error="invalid_request"' });
+    return send(
+      res,
+      400,
+      o,
+      { error: 40007, message: 'Malformed bearer token.' },
+      o.malformedToken400Bare ? {} : { 'www-authenticate': 'Bearer realm="plantstore", error="invalid_request"' },
+    );
   }
   unauthorized(res, o, 40103, 'Malformed bearer token.', 'invalid_token');
 }
@@ -55,13 +85,18 @@ function malformedToken(res: ServerResponse, o: Mutations): void {
 /** undefined when the credentials are good, else it has answered. */
 /** A field looked up by the exact names given, as a server that forgets RFC 9110 §5.1 would. */
 function rawField(req: IncomingMessage, names: string[]): string | undefined {
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) if (names.includes(req.rawHeaders[i]!)) return req.rawHeaders[i + 1];
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
+    if (names.includes(req.rawHeaders[i]!)) return req.rawHeaders[i + 1];
   return undefined;
 }
 
 function knownToken(o: FakeOptions, token: string): boolean {
   return o.tokens!.some(
-    (t) => t === token || (o.tokenPrefixMatch && token.startsWith(t)) || (o.tokenIsPrefixOfKnown && token !== '' && t.startsWith(token)) || (o.tokenIgnoreCase && t.toLowerCase() === token.toLowerCase()),
+    (t) =>
+      t === token ||
+      (o.tokenPrefixMatch && token.startsWith(t)) ||
+      (o.tokenIsPrefixOfKnown && token !== '' && t.startsWith(token)) ||
+      (o.tokenIgnoreCase && t.toLowerCase() === token.toLowerCase()),
   );
 }
 
@@ -77,7 +112,11 @@ export function checkAuth(o: FakeOptions, req: IncomingMessage, res: ServerRespo
   const m = new RegExp(`^(\\S+)(?:${spaces.source}(.*))?$`).exec(h.trim());
   const scheme = m?.[1] ?? '';
   const token = o.oneSpaceAfterBearer || o.upToTwoSpaces ? (m?.[2] ?? '') : (m?.[2] ?? '').trim();
-  const isBearer = o.lowercaseBearerRejected ? scheme === 'Bearer' : o.schemeCaseList ? ['Bearer', 'bearer', 'BEARER'].includes(scheme) : scheme.toLowerCase() === 'bearer';
+  const isBearer = o.lowercaseBearerRejected
+    ? scheme === 'Bearer'
+    : o.schemeCaseList
+      ? ['Bearer', 'bearer', 'BEARER'].includes(scheme)
+      : scheme.toLowerCase() === 'bearer';
   if (!isBearer) {
     if (o.acceptAnyScheme && scheme.toLowerCase() === 'basic') return true;
     if (o.acceptTokenAnyScheme && m?.[2] !== undefined && knownToken(o, m[2].trim())) return true;
@@ -89,10 +128,15 @@ export function checkAuth(o: FakeOptions, req: IncomingMessage, res: ServerRespo
     malformedToken(res, o);
     return false;
   }
-  if (o.tokens && !o.acceptAnyToken && !knownToken(o, token) && !(o.acceptEmptyToken && token === '') && !(o.acceptMalformedToken && !isB64Token(token))) {
+  if (
+    o.tokens &&
+    !o.acceptAnyToken &&
+    !knownToken(o, token) &&
+    !(o.acceptEmptyToken && token === '') &&
+    !(o.acceptMalformedToken && !isB64Token(token))
+  ) {
     unauthorized(res, o, 40104, 'Unknown token.', 'invalid_token');
     return false;
   }
   return true;
 }
-

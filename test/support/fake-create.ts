@@ -72,7 +72,8 @@ export function readId(o: FakeOptions, text: string): { id: string } | { problem
     return { id: String(d) };
   }
   if (o.idByParseInt) return { id: BigInt(/^-?\d+/.exec(text)![0]).toString() };
-  if (o.integralNumeralsAsDouble && /[.eE]/.test(text)) return Number.isSafeInteger(Number(text)) ? { id: String(Number(text)) } : int64;
+  if (o.integralNumeralsAsDouble && /[.eE]/.test(text))
+    return Number.isSafeInteger(Number(text)) ? { id: String(Number(text)) } : int64;
   let n = exactInteger(text);
   if (n === undefined && o.truncateFractions) n = BigInt(Math.trunc(Number(text)));
   if (n === undefined || (o.rejectIntegralNumerals && /[.eE]/.test(text))) return int64;
@@ -92,21 +93,33 @@ function frameworkError(res: ServerResponse, o: FakeOptions, message: string): v
 function extrasOf(text: string): Record<string, unknown> {
   try {
     const parsed = JSON.parse(text) as Record<string, unknown>;
-    return Object.fromEntries(Object.entries(parsed).filter(([k, v]) => !['id', 'name', 'tag'].includes(k) && (v === null || typeof v !== 'object')));
+    return Object.fromEntries(
+      Object.entries(parsed).filter(
+        ([k, v]) => !['id', 'name', 'tag'].includes(k) && (v === null || typeof v !== 'object'),
+      ),
+    );
   } catch {
     return {};
   }
 }
 
 /** The create rule on a body that passed the credential and content-type checks. */
-export async function createPlant(o: FakeOptions, state: State, res: ServerResponse, raw: Buffer, invalid: (error: number, message: string) => void): Promise<void> {
+export async function createPlant(
+  o: FakeOptions,
+  state: State,
+  res: ServerResponse,
+  raw: Buffer,
+  invalid: (error: number, message: string) => void,
+): Promise<void> {
   const { store } = state;
   if (raw.length === 0) {
     if (o.emptyBodyOk) return send(res, 200, o, { name: '' });
-    if (o.frameworkParseErrors) return frameworkError(res, o, "Body cannot be empty when content-type is set to 'application/json'");
+    if (o.frameworkParseErrors)
+      return frameworkError(res, o, "Body cannot be empty when content-type is set to 'application/json'");
     return invalid(40002, 'Request body is required.');
   }
-  if (o.bodyLimit413 && raw.length > 8 * 1024) return send(res, 413, o, { error: 41301, message: 'Request body is too large.' });
+  if (o.bodyLimit413 && raw.length > 8 * 1024)
+    return send(res, 413, o, { error: 41301, message: 'Request body is too large.' });
   if (!o.latin1Body) {
     try {
       new TextDecoder('utf-8', { fatal: true }).decode(raw);
@@ -119,7 +132,10 @@ export async function createPlant(o: FakeOptions, state: State, res: ServerRespo
   let text = o.latin1Body ? raw.toString('latin1') : raw.toString('utf8');
   if (o.stripBom) text = text.replace(/^\uFEFF/, '');
   if (o.stripWhitespaceEverywhere) text = text.replace(/[ \t\r\n]/g, '');
-  if ((o.dropDeepNesting || o.deepNesting500 || o.hangOnDeepNesting || o.darkAfterDeepNesting || o.depthLimit) && nestingDepth(text) > 1000) {
+  if (
+    (o.dropDeepNesting || o.deepNesting500 || o.hangOnDeepNesting || o.darkAfterDeepNesting || o.depthLimit) &&
+    nestingDepth(text) > 1000
+  ) {
     if (o.dropDeepNesting) return void res.socket?.destroy();
     if (o.hangOnDeepNesting) return; // closed by close() through closeAllConnections
     if (o.darkAfterDeepNesting) return void (state.dark = true);
@@ -137,7 +153,8 @@ export async function createPlant(o: FakeOptions, state: State, res: ServerRespo
   } catch {
     if (o.acceptMalformed) return send(res, 200, o, { name: '' });
     if (o.storeThenRefuseGarbage) storeFirstValue(o, store, text);
-    if (o.frameworkParseErrors) return frameworkError(res, o, "Body is not valid JSON but content-type is set to 'application/json'");
+    if (o.frameworkParseErrors)
+      return frameworkError(res, o, "Body is not valid JSON but content-type is set to 'application/json'");
     return invalid(40001, 'Request body is not JSON.');
   }
   if (o.unwrapArray && Array.isArray(body) && body.length === 1) body = body[0]!;
@@ -148,12 +165,15 @@ export async function createPlant(o: FakeOptions, state: State, res: ServerRespo
   if (o.caseInsensitiveNames) {
     for (const k of Object.keys(fields)) {
       const lower = k.toLowerCase();
-      if (lower !== k && ['id', 'name', 'tag'].includes(lower) && !(lower in fields)) [fields[lower], fields[k]] = [fields[k]!, undefined as unknown as Json];
+      if (lower !== k && ['id', 'name', 'tag'].includes(lower) && !(lower in fields))
+        [fields[lower], fields[k]] = [fields[k]!, undefined as unknown as Json];
     }
     for (const k of Object.keys(fields)) if (fields[k] === undefined) delete fields[k];
   }
-  if (o.idFirstOnly && Object.keys(fields)[0] !== 'id') return invalid(40003, 'Request body is not a valid NewPlant: id must come first.');
-  if (o.refuseProtoNames && Object.keys(fields).some((k) => k === '__proto__' || k === 'constructor')) return invalid(40003, 'Request body is not a valid NewPlant: forbidden member name.');
+  if (o.idFirstOnly && Object.keys(fields)[0] !== 'id')
+    return invalid(40003, 'Request body is not a valid NewPlant: id must come first.');
+  if (o.refuseProtoNames && Object.keys(fields).some((k) => k === '__proto__' || k === 'constructor'))
+    return invalid(40003, 'Request body is not a valid NewPlant: forbidden member name.');
   if (o.acceptNull) for (const k of Object.keys(fields)) if (fields[k] === null) delete fields[k];
   if (o.stringsByPosition) {
     const strings = Object.values(fields).filter((v): v is string => typeof v === 'string');
@@ -196,13 +216,18 @@ export async function createPlant(o: FakeOptions, state: State, res: ServerRespo
   if (o.requireTag && tag === undefined) problems.push("/ must have required property 'tag'");
   if (o.rejectEmptyName && name === '') problems.push('/name must not be empty');
   if (o.nameMaxLength && name !== undefined && name.length > 100) problems.push('/name is too long');
-  if (o.rejectUnknownProps) for (const k of Object.keys(fields)) if (!['id', 'name', 'tag'].includes(k)) problems.push(`/${k} is not allowed`);
+  if (o.rejectUnknownProps)
+    for (const k of Object.keys(fields)) if (!['id', 'name', 'tag'].includes(k)) problems.push(`/${k} is not allowed`);
   const duplicate = () => {
     if (o.duplicatePlain400) {
       res.writeHead(400, { 'content-type': 'text/plain' });
       return void res.end('Duplicate id');
     }
-    const message = o.duplicatesByName ? `A plant named ${JSON.stringify(name)} already exists.` : o.duplicateWithoutId ? 'A plant with this id already exists.' : `A plant with id ${id} already exists.`;
+    const message = o.duplicatesByName
+      ? `A plant named ${JSON.stringify(name)} already exists.`
+      : o.duplicateWithoutId
+        ? 'A plant with this id already exists.'
+        : `A plant with id ${id} already exists.`;
     send(res, o.duplicate500 ? 500 : o.duplicate409 ? 409 : 400, o, { error: 40004, message });
   };
   if (o.storeBeforeValidate && id !== undefined) {
@@ -238,16 +263,22 @@ function answerOf(o: FakeOptions, id: string, name: string, tag: string | undefi
   if (tag === undefined) {
     if (o.nullForUnsentTag) plant.tag = null;
     else if (o.defaultTag) plant.tag = '';
-  } else if (!o.dropTag && !(o.dropEmptyStrings && tag === '') && !(o.dropLongTag && tag.length > 255)) plant.tag = kept(tag);
+  } else if (!o.dropTag && !(o.dropEmptyStrings && tag === '') && !(o.dropLongTag && tag.length > 255))
+    plant.tag = kept(tag);
   // The id as the server holds it, a JSON number of its digits (a double prints as JavaScript writes it).
-  return o.echoId ? new RawJson(`${JSON.stringify(plant).slice(0, -1)}${Object.keys(plant).length > 0 ? ',' : ''}"id":${id}}`) : plant;
+  return o.echoId
+    ? new RawJson(`${JSON.stringify(plant).slice(0, -1)}${Object.keys(plant).length > 0 ? ',' : ''}"id":${id}}`)
+    : plant;
 }
 
 /** storeThenRefuseGarbage: the first JSON value of the text, when it is a plant with a valid id, is stored before the garbage after it is seen. */
 function storeFirstValue(o: FakeOptions, store: Set<string>, text: string): void {
   try {
     const first = parseJson(text, true);
-    const idv = first !== null && typeof first === 'object' && !Array.isArray(first) && !(first instanceof Num) ? first.id : undefined;
+    const idv =
+      first !== null && typeof first === 'object' && !Array.isArray(first) && !(first instanceof Num)
+        ? first.id
+        : undefined;
     if (idv instanceof Num) {
       const read = readId(o, idv.text);
       if ('id' in read) store.add(read.id);

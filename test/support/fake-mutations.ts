@@ -143,4 +143,6 @@ export interface FakeOptions extends Mutations {
 }
 
 /** A switch: the boolean options (depthLimit takes a status). */
-export type Mutation = { [K in keyof Mutations]-?: Mutations[K] extends boolean | undefined ? K : never }[keyof Mutations];
+export type Mutation = {
+  [K in keyof Mutations]-?: Mutations[K] extends boolean | undefined ? K : never;
+}[keyof Mutations];

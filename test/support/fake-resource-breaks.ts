@@ -7,7 +7,12 @@ import type { OperationModel } from '../../conformance/model/spec-model.js';
 
 export type Role = 'create' | 'list' | 'read' | 'replace' | 'merge' | 'delete' | 'example';
 
-const ITEM = { 'GET /plants/{id}': 'read', 'PUT /plants/{id}': 'replace', 'PATCH /plants/{id}': 'merge', 'DELETE /plants/{id}': 'delete' } as const;
+const ITEM = {
+  'GET /plants/{id}': 'read',
+  'PUT /plants/{id}': 'replace',
+  'PATCH /plants/{id}': 'merge',
+  'DELETE /plants/{id}': 'delete',
+} as const;
 
 /** fixture → `METHOD /path` → what the operation does. */
 export const ROLES: Readonly<Record<string, Readonly<Record<string, Role>>>> = {
@@ -15,7 +20,12 @@ export const ROLES: Readonly<Record<string, Readonly<Record<string, Role>>>> = {
   crud: { 'GET /plants': 'list', 'POST /plants': 'create', ...ITEM },
   paged: { 'GET /plants': 'list', 'POST /plants': 'create', 'GET /plants/{id}': 'read' },
   links: { 'POST /plants': 'create', 'GET /plants/{plantId}': 'read', 'DELETE /plants/{plantId}': 'delete' },
-  'open-operation': { 'GET /plants': 'list', 'POST /plants': 'create', 'GET /plants/{id}': 'read', 'DELETE /plants/{id}': 'delete' },
+  'open-operation': {
+    'GET /plants': 'list',
+    'POST /plants': 'create',
+    'GET /plants/{id}': 'read',
+    'DELETE /plants/{id}': 'delete',
+  },
   unmapped: { 'POST /plants': 'create' },
 };
 
@@ -113,15 +123,24 @@ export const NON_STRICT: Array<[string, Break, string]> = [
 ];
 
 /** The answer of an operation beside the plant resource: its example, or one built for the unmapped fixture's watering. */
-export function answerOther(op: OperationModel, body: JsonValue | undefined, send: (status: number, body?: JsonValue) => void): void {
+export function answerOther(
+  op: OperationModel,
+  body: JsonValue | undefined,
+  send: (status: number, body?: JsonValue) => void,
+): void {
   const status = [...op.responses.keys()].sort().find((s) => s.startsWith('2')) ?? '200';
   const r = op.responses.get(status);
-  const example = (op as { responses: Map<string, unknown> }).responses && r?.schema ? exampleOf(r.schema.schema) : undefined;
-  if (op.operationId === 'storeSummary') return send(Number(status), { open: true, greeting: 'Welcome to the plant store' });
-  if (op.operationId === 'waterPlant') return send(Number(status), { litres: (body as Record<string, JsonValue>).litres!, at: '2026-01-01T00:00:00Z' });
+  const example =
+    (op as { responses: Map<string, unknown> }).responses && r?.schema ? exampleOf(r.schema.schema) : undefined;
+  if (op.operationId === 'storeSummary')
+    return send(Number(status), { open: true, greeting: 'Welcome to the plant store' });
+  if (op.operationId === 'waterPlant')
+    return send(Number(status), { litres: (body as Record<string, JsonValue>).litres!, at: '2026-01-01T00:00:00Z' });
   send(Number(status), example ?? (r?.contentTypes.length ? {} : undefined));
 }
 
 function exampleOf(schema: unknown): JsonValue | undefined {
-  return typeof schema === 'object' && schema !== null && 'example' in schema ? ((schema as { example: JsonValue }).example) : undefined;
+  return typeof schema === 'object' && schema !== null && 'example' in schema
+    ? (schema as { example: JsonValue }).example
+    : undefined;
 }

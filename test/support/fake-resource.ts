@@ -29,7 +29,11 @@ interface Store {
   ghosts: Map<string, Plant>;
 }
 
-export async function startResourceFake(fixture: string, token: string, breaks: readonly Break[] = []): Promise<ResourceFake> {
+export async function startResourceFake(
+  fixture: string,
+  token: string,
+  breaks: readonly Break[] = [],
+): Promise<ResourceFake> {
   const model = loadSpecModel(fixturePath(`operations/${fixture}.yaml`));
   const broken = new Set(breaks);
   const store: Store = { plants: new Map(), ghosts: new Map() };
@@ -61,23 +65,57 @@ function send(res: ServerResponse, status: number, body?: JsonValue, headers: Re
   res.end(toJson(body));
 }
 
-const refuse = (res: ServerResponse, status: number, message: string) => send(res, status, { error: status * 100 + 1, message });
+const refuse = (res: ServerResponse, status: number, message: string) =>
+  send(res, status, { error: status * 100 + 1, message });
 const successOf = (op: OperationModel) => Number([...op.responses.keys()].sort().find((s) => s.startsWith('2')) ?? 200);
 
-function handle(model: SpecModel, fixture: string, broken: Set<Break>, store: Store, token: string, req: IncomingMessage, text: string, res: ServerResponse): void {
+function handle(
+  model: SpecModel,
+  fixture: string,
+  broken: Set<Break>,
+  store: Store,
+  token: string,
+  req: IncomingMessage,
+  text: string,
+  res: ServerResponse,
+): void {
   const url = new URL(req.url ?? '/', 'http://fake');
   const op = operationOf(model, { method: req.method ?? 'GET', path: url.pathname });
   if (!op) {
-    const allowed = model.operations.filter((o) => operationOf({ ...model, operations: [o] }, { method: o.method, path: url.pathname }));
-    if (allowed.length > 0) return send(res, 405, { error: 40501, message: 'Method not allowed.' }, { allow: allowed.map((o) => o.method).join(', ') });
+    const allowed = model.operations.filter((o) =>
+      operationOf({ ...model, operations: [o] }, { method: o.method, path: url.pathname }),
+    );
+    if (allowed.length > 0)
+      return send(
+        res,
+        405,
+        { error: 40501, message: 'Method not allowed.' },
+        { allow: allowed.map((o) => o.method).join(', ') },
+      );
     return refuse(res, 404, 'Not found.');
   }
   const role: Role = ROLES[fixture]?.[`${op.method} ${op.path}`] ?? 'example';
-  if ((role === 'list' && broken.has('listMissing')) || (role === 'delete' && broken.has('deleteMissing')) || (role === 'example' && broken.has('exampleMissing'))) return refuse(res, 404, 'Not found.');
+  if (
+    (role === 'list' && broken.has('listMissing')) ||
+    (role === 'delete' && broken.has('deleteMissing')) ||
+    (role === 'example' && broken.has('exampleMissing'))
+  )
+    return refuse(res, 404, 'Not found.');
   const needsAuth = !op.open || (broken.has('openNeedsAuth') && op.method === 'GET');
-  const anySchemeDeletes = role === 'delete' && broken.has('deleteAnyScheme') && req.headers.authorization !== undefined;
-  if (needsAuth && !(role === 'delete' && broken.has('deleteWithoutAuth')) && !anySchemeDeletes && req.headers.authorization !== `Bearer ${token}`) {
-    return send(res, broken.has('auth403') ? 403 : 401, { error: 40101, message: 'Bearer credentials required.' }, { 'www-authenticate': 'Bearer realm="plants"' });
+  const anySchemeDeletes =
+    role === 'delete' && broken.has('deleteAnyScheme') && req.headers.authorization !== undefined;
+  if (
+    needsAuth &&
+    !(role === 'delete' && broken.has('deleteWithoutAuth')) &&
+    !anySchemeDeletes &&
+    req.headers.authorization !== `Bearer ${token}`
+  ) {
+    return send(
+      res,
+      broken.has('auth403') ? 403 : 401,
+      { error: 40101, message: 'Bearer credentials required.' },
+      { 'www-authenticate': 'Bearer realm="plants"' },
+    );
   }
   // Parameters, each by its schema.
   const params: Record<string, string> = {};
@@ -120,7 +158,17 @@ function handle(model: SpecModel, fixture: string, broken: Set<Break>, store: St
   return serve(PAGED.has(fixture), role, op, broken, store, params, id, body, res);
 }
 
-function serve(paged: boolean, role: Role, op: OperationModel, broken: Set<Break>, store: Store, params: Record<string, string>, id: string | undefined, body: JsonValue | undefined, res: ServerResponse): void {
+function serve(
+  paged: boolean,
+  role: Role,
+  op: OperationModel,
+  broken: Set<Break>,
+  store: Store,
+  params: Record<string, string>,
+  id: string | undefined,
+  body: JsonValue | undefined,
+  res: ServerResponse,
+): void {
   const { plants } = store;
   const status = successOf(op);
   const plant = body as Plant;
@@ -138,10 +186,16 @@ function serve(paged: boolean, role: Role, op: OperationModel, broken: Set<Break
       if (broken.has('listWithoutNewest')) items = items.slice(0, -1);
       if (params.tag !== undefined && !broken.has('filterIgnored')) items = items.filter((p) => p.tag === params.tag);
       const start = Number(params.cursor ?? params.offset ?? 0);
-      const limit = broken.has('limitIgnored') ? items.length : Math.min(Number(params.limit ?? 20), 100) + (broken.has('limitOffByOne') ? 1 : 0);
+      const limit = broken.has('limitIgnored')
+        ? items.length
+        : Math.min(Number(params.limit ?? 20), 100) + (broken.has('limitOffByOne') ? 1 : 0);
       const page = items.slice(start, start + Math.max(limit, 0));
       const out = page.map((p) => (broken.has('readDropsTag') || broken.has('listDropsTag') ? withoutTag(p) : p));
-      if (paged) return send(res, status, { items: out, next: start + page.length < items.length ? String(start + page.length) : null });
+      if (paged)
+        return send(res, status, {
+          items: out,
+          next: start + page.length < items.length ? String(start + page.length) : null,
+        });
       return send(res, status, out);
     }
     case 'read': {
@@ -152,7 +206,7 @@ function serve(paged: boolean, role: Role, op: OperationModel, broken: Set<Break
       return send(res, status, broken.has('readDropsTag') ? withoutTag(found) : found);
     }
     case 'replace': {
-      if (plant.id !== undefined && textOf(plant.id) !== id) return refuse(res, 400, 'The id differs from the path\'s.');
+      if (plant.id !== undefined && textOf(plant.id) !== id) return refuse(res, 400, "The id differs from the path's.");
       if (!plants.has(id!) && !broken.has('putCreates')) return unknownId();
       const stored: Plant = { id: new Numeral(id!), ...(broken.has('putMerges') ? plants.get(id!) : {}), ...plant };
       if (!broken.has('putIgnored')) plants.set(id!, stored);
@@ -162,7 +216,9 @@ function serve(paged: boolean, role: Role, op: OperationModel, broken: Set<Break
       const found = plants.get(id!);
       if (!found) return unknownId();
       const merged: Plant = broken.has('patchReplaces') ? { id: found.id! } : { ...found };
-      for (const [k, v] of Object.entries(plant)) if (v === null) delete merged[k]; else merged[k] = v;
+      for (const [k, v] of Object.entries(plant))
+        if (v === null) delete merged[k];
+        else merged[k] = v;
       plants.set(id!, merged);
       return send(res, status, merged);
     }

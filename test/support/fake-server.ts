@@ -32,10 +32,14 @@ export async function startFake(opts: FakeOptions = {}): Promise<FakeServer> {
   const server: Server = keepIdleConnectionsOpen(
     createServer((req, res) => {
       received++;
-      handle(opts, state, req, res).catch(() => send(res, 500, opts, { error: 50001, message: 'Internal server error.' }));
+      handle(opts, state, req, res).catch(() =>
+        send(res, 500, opts, { error: 50001, message: 'Internal server error.' }),
+      );
     }),
   );
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(opts.port ?? 0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) =>
+    server.once('error', reject).listen(opts.port ?? 0, '127.0.0.1', resolve),
+  );
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -89,8 +93,10 @@ async function handle(o: FakeOptions, state: State, req: IncomingMessage, res: S
     return send(res, 403, o, { error: 40301, message: 'This token may not read plants.' });
   }
   // The item path known (GET /plants/{id} served elsewhere): another method there answered 405 with Allow.
-  if (o.itemPath405 && /^\/plants\/[^/]+$/.test(path) && req.method !== 'GET') return send(res, 405, o, { error: 40501, message: 'Method not allowed.' }, { allow: 'GET' });
-  if (o.subpath500 && path.startsWith('/plants/')) return send(res, 500, o, { error: 50001, message: 'Internal server error.' });
+  if (o.itemPath405 && /^\/plants\/[^/]+$/.test(path) && req.method !== 'GET')
+    return send(res, 405, o, { error: 40501, message: 'Method not allowed.' }, { allow: 'GET' });
+  if (o.subpath500 && path.startsWith('/plants/'))
+    return send(res, 500, o, { error: 50001, message: 'Internal server error.' });
   if (path !== '/plants') {
     if (o.unknownPath200) return send(res, 200, o, { name: 'anything' });
     return send(res, 404, o, { error: 40401, message: 'Not found.' });
@@ -99,11 +105,19 @@ async function handle(o: FakeOptions, state: State, req: IncomingMessage, res: S
     if (o.hangGet && req.method === 'GET') return; // closed by close() through closeAllConnections
     if (o.extraOperations && req.method === 'GET') {
       if (!checkAuth(o, req, res)) return;
-      return send(res, 200, o, [...store].map((id) => ({ id })));
+      return send(
+        res,
+        200,
+        o,
+        [...store].map((id) => ({ id })),
+      );
     }
     if (o.otherMethods500) return send(res, 500, o, { error: 50001, message: 'Internal server error.' });
     if (o.no405) return send(res, 404, o, { error: 40401, message: 'Not found.' });
-    const allow: Record<string, string> = o.no405Allow || (o.allowOnGetOnly && req.method !== 'GET') ? {} : { allow: o.allowWithoutPost ? 'OPTIONS' : o.extraOperations ? 'GET, POST' : 'POST' };
+    const allow: Record<string, string> =
+      o.no405Allow || (o.allowOnGetOnly && req.method !== 'GET')
+        ? {}
+        : { allow: o.allowWithoutPost ? 'OPTIONS' : o.extraOperations ? 'GET, POST' : 'POST' };
     return send(res, 405, o, { error: 40501, message: 'Method not allowed.' }, allow);
   }
   const invalidStatus = o.status422 ? 422 : 400;
@@ -120,23 +134,39 @@ async function handle(o: FakeOptions, state: State, req: IncomingMessage, res: S
     return createPlant(o, state, res, raw, invalid);
   }
   if (!checkAuth(o, req, res)) return;
-  if (o.noTypeWildcardAccept && /application\/\*/.test(req.headers.accept ?? '')) return send(res, 406, o, { error: 40601, message: 'Not acceptable.' });
+  if (o.noTypeWildcardAccept && /application\/\*/.test(req.headers.accept ?? ''))
+    return send(res, 406, o, { error: 40601, message: 'Not acceptable.' });
   if (o.strictAccept && req.headers.accept !== undefined && req.headers.accept !== 'application/json') {
     return send(res, 406, o, { error: 40601, message: 'Only application/json is produced.' });
   }
   const contentType = o.exactContentTypeName ? fieldAsWritten(req, 'content-type') : req.headers['content-type'];
   // The mutant hands the charset to a decoder that does not know it, and lets the error escape.
   const charset = /;\s*charset=([^;]*)/i.exec(contentType ?? '')?.[1];
-  if (o.charsetCrash && charset !== undefined && charset.toLowerCase() !== 'utf-8') new TextDecoder(charset.replace(/"/g, '') === 'iso-8859-1' ? 'x-unknown' : charset);
-  const media = o.exactMediaType ? (contentType === 'application/json' ? contentType : undefined) : mediaTypeEssence(contentType);
-  if (o.lengthRequired && req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
+  if (o.charsetCrash && charset !== undefined && charset.toLowerCase() !== 'utf-8')
+    new TextDecoder(charset.replace(/"/g, '') === 'iso-8859-1' ? 'x-unknown' : charset);
+  const media = o.exactMediaType
+    ? contentType === 'application/json'
+      ? contentType
+      : undefined
+    : mediaTypeEssence(contentType);
+  if (
+    o.lengthRequired &&
+    req.headers['content-length'] === undefined &&
+    req.headers['transfer-encoding'] !== undefined
+  ) {
     return send(res, 411, o, { error: 41101, message: 'Content-Length required.' });
   }
   // contentLengthOnly: the server reads Content-Length bytes, none when the field is absent.
-  const raw = o.contentLengthOnly && req.headers['content-length'] === undefined ? (req.resume(), Buffer.alloc(0)) : await readBody(req, o.decodeEachChunk);
+  const raw =
+    o.contentLengthOnly && req.headers['content-length'] === undefined
+      ? (req.resume(), Buffer.alloc(0))
+      : await readBody(req, o.decodeEachChunk);
   const charsetRefused = o.charsetCaseSensitive && charset !== undefined && charset.replace(/"/g, '') !== 'utf-8';
   if (!o.ignoreContentType && raw.length > 0 && (media !== 'application/json' || charsetRefused)) {
-    return send(res, o.unsupportedMediaType400 ? 400 : 415, o, { error: 41501, message: 'Content-Type must be application/json.' });
+    return send(res, o.unsupportedMediaType400 ? 400 : 415, o, {
+      error: 41501,
+      message: 'Content-Type must be application/json.',
+    });
   }
   return createPlant(o, state, res, raw, invalid);
 }

@@ -54,7 +54,14 @@ function closer(server: Server, sockets: Set<Socket>, stop: () => void = () => {
     });
 }
 
-function hostile(server: Server, port: number, sockets: Set<Socket>, count: () => number, requests: () => number, stop?: () => void): HostileServer {
+function hostile(
+  server: Server,
+  port: number,
+  sockets: Set<Socket>,
+  count: () => number,
+  requests: () => number,
+  stop?: () => void,
+): HostileServer {
   return { url: `http://127.0.0.1:${port}`, port, connections: count, requests, close: closer(server, sockets, stop) };
 }
 
@@ -88,7 +95,8 @@ export async function notHttp(then: 'keep-open' | 'close'): Promise<HostileServe
   return hostile(server, port, sockets, count, spoken);
 }
 
-const VALID_RESPONSE_HEAD = 'HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json; charset=utf-8\r\nwww-authenticate: Bearer realm="plantstore"\r\n';
+const VALID_RESPONSE_HEAD =
+  'HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json; charset=utf-8\r\nwww-authenticate: Bearer realm="plantstore"\r\n';
 const VALID_BODY = '{"error":40101,"message":"Missing credentials."}';
 
 /**
@@ -176,9 +184,16 @@ export async function endlessBody(framing: 'chunked' | 'content-length'): Promis
     pump();
   });
   const { port, sockets, count } = await listen(server);
-  return hostile(server, port, sockets, count, () => requests, () => {
-    for (const s of [...stops]) s();
-  });
+  return hostile(
+    server,
+    port,
+    sockets,
+    count,
+    () => requests,
+    () => {
+      for (const s of [...stops]) s();
+    },
+  );
 }
 
 /** A status line, then header lines that never end, written as fast as the peer reads them (within the budgets). */
@@ -246,7 +261,10 @@ export async function goesDark(answered: number): Promise<HostileServer> {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
       return void res.end('{"name":"Fern"}');
     }
-    res.writeHead(401, { 'content-type': 'application/json; charset=utf-8', 'www-authenticate': 'Bearer realm="plantstore"' });
+    res.writeHead(401, {
+      'content-type': 'application/json; charset=utf-8',
+      'www-authenticate': 'Bearer realm="plantstore"',
+    });
     res.end(VALID_BODY);
   });
   const { port, sockets, count } = await listen(server);

@@ -1,7 +1,16 @@
 // The imports of the project's sources, read with TypeScript's own
 // pre-processor (which skips comments and strings), type imports and dynamic
 // imports included: the import-cycle test and the layers test read the same.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { after } from 'node:test';
@@ -49,7 +58,10 @@ export function importGraph(root: string, folders: readonly string[], { within =
   const graph: Graph = new Map();
   for (const file of files) {
     const imported = importsOf(file).filter((target) => !within || inGraph.has(target));
-    graph.set(relative(root, file), imported.map((target) => relative(root, target)));
+    graph.set(
+      relative(root, file),
+      imported.map((target) => relative(root, target)),
+    );
   }
   return graph;
 }

@@ -9,7 +9,8 @@ import { findPostgres, startCluster, type Cluster } from '../../tools/postgres-c
 const binaries = findPostgres();
 
 /** The reason the tests skip, or false when PostgreSQL is installed. */
-export const POSTGRES_MISSING: string | false = 'missing' in binaries ? `${binaries.missing}: the PostgreSQL tests skip` : false;
+export const POSTGRES_MISSING: string | false =
+  'missing' in binaries ? `${binaries.missing}: the PostgreSQL tests skip` : false;
 
 export interface TestDatabases {
   /** The cluster, to stop and start it. */
@@ -49,7 +50,11 @@ export function useTestDatabases(): TestDatabases {
 }
 
 /** Runs one SQL statement on `url`, for a test's own look into the database. */
-export async function sql<Row extends Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<Row[]> {
+export async function sql<Row extends Record<string, unknown>>(
+  url: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<Row[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

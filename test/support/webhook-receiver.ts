@@ -46,11 +46,17 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', async () => {
-      const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const request = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       const seen = await options.inspect?.(request);
       received.push({ ...request, seen });
       for (const wake of waiters.splice(0)) wake();
-      const answer = () => res.writeHead(statuses.shift() ?? 200, { 'content-type': 'text/plain' }).end(options.answerBody ?? 'ok');
+      const answer = () =>
+        res.writeHead(statuses.shift() ?? 200, { 'content-type': 'text/plain' }).end(options.answerBody ?? 'ok');
       if (holding) held.push(answer);
       else answer();
     });
@@ -69,7 +75,10 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
         const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`the receiver got ${received.length} requests, not ${count}: ${JSON.stringify(received.map((r) => r.body))}`);
+        if (left <= 0)
+          throw new Error(
+            `the receiver got ${received.length} requests, not ${count}: ${JSON.stringify(received.map((r) => r.body))}`,
+          );
         let timer: NodeJS.Timeout | undefined;
         await new Promise<void>((resolve) => {
           waiters.push(resolve);

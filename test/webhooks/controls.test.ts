@@ -16,11 +16,20 @@ describe('webhooks through the stub controls', { timeout: 120_000 }, () => {
   test('only the admin token names receivers: none, or an API token, is 401 and changes nothing', async () => {
     const hook = await receiver();
     const app = webhookApp([], {}, { stub: { controlsToken: 'admin-token' } });
-    const put = (headers: Record<string, string>) => app.inject({ method: 'PUT', url: '/__admin/webhooks', headers: { ...JSON_TYPE, ...headers }, payload: JSON.stringify({ receivers: [hook.url] }) });
+    const put = (headers: Record<string, string>) =>
+      app.inject({
+        method: 'PUT',
+        url: '/__admin/webhooks',
+        headers: { ...JSON_TYPE, ...headers },
+        payload: JSON.stringify({ receivers: [hook.url] }),
+      });
     assert.equal((await put({})).statusCode, 401);
     assert.equal((await put(AUTH)).statusCode, 401);
     assert.equal((await app.inject({ method: 'GET', url: '/__admin/webhooks', headers: AUTH })).statusCode, 401);
-    assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/webhooks', headers: ADMIN })).json().receivers, []);
+    assert.deepEqual(
+      (await app.inject({ method: 'GET', url: '/__admin/webhooks', headers: ADMIN })).json().receivers,
+      [],
+    );
     await createPlant(app, { id: 1, name: 'Fern' });
     const named = await put(ADMIN);
     assert.equal(named.statusCode, 200);
@@ -35,7 +44,8 @@ describe('webhooks through the stub controls', { timeout: 120_000 }, () => {
 
   test('a receiver is an http(s) URL without credentials, 16 at most: anything else is 400 and changes nothing', async () => {
     const app = webhookApp(['http://127.0.0.1:9/kept']);
-    const put = (body: unknown) => app.inject({ method: 'PUT', url: '/__admin/webhooks', headers: JSON_TYPE, payload: JSON.stringify(body) });
+    const put = (body: unknown) =>
+      app.inject({ method: 'PUT', url: '/__admin/webhooks', headers: JSON_TYPE, payload: JSON.stringify(body) });
     for (const [body, message] of [
       [{ receivers: ['ftp://127.0.0.1/x'] }, /http:\/\/ or https:\/\/ URL, got the scheme "ftp"/],
       [{ receivers: ['http://user:secret@127.0.0.1/x'] }, /no user name or password/],
@@ -50,7 +60,9 @@ describe('webhooks through the stub controls', { timeout: 120_000 }, () => {
       assert.match(res.json().message, message);
       assert.doesNotMatch(res.body, /secret/);
     }
-    assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/webhooks' })).json().receivers, ['http://127.0.0.1:9/kept']);
+    assert.deepEqual((await app.inject({ method: 'GET', url: '/__admin/webhooks' })).json().receivers, [
+      'http://127.0.0.1:9/kept',
+    ]);
     await app.close();
   });
 
@@ -77,7 +89,12 @@ describe('webhooks through the stub controls', { timeout: 120_000 }, () => {
     const secret = 'RECEIVER-ANSWER-BODY-4f1c';
     const hook = await receiver({ statuses: [503], answerBody: secret });
     const app = webhookApp([hook.url]);
-    const created = await app.inject({ method: 'POST', url: '/plants', headers: { ...AUTH, ...JSON_TYPE, cookie: 'session=s3cr3t', 'x-api-key': 'k3y' }, payload: '{"id": 1, "name": "Fern"}' });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/plants',
+      headers: { ...AUTH, ...JSON_TYPE, cookie: 'session=s3cr3t', 'x-api-key': 'k3y' },
+      payload: '{"id": 1, "name": "Fern"}',
+    });
     assert.equal(created.statusCode, 200);
     await hook.until(2);
     const entries = await settledDeliveries(app);
@@ -85,10 +102,28 @@ describe('webhooks through the stub controls', { timeout: 120_000 }, () => {
       [1, 503, 'retry'],
       [2, 200, 'delivered'],
     ]);
-    for (const res of [created, await app.inject({ method: 'GET', url: '/__admin/journal' }), await app.inject({ method: 'GET', url: '/__admin/webhooks' })]) assert.ok(!res.body.includes(secret));
-    assert.deepEqual(Object.keys(entries[0]!.headers).sort(), ['content-type', 'user-agent', 'webhook-id', 'webhook-timestamp']);
+    for (const res of [
+      created,
+      await app.inject({ method: 'GET', url: '/__admin/journal' }),
+      await app.inject({ method: 'GET', url: '/__admin/webhooks' }),
+    ])
+      assert.ok(!res.body.includes(secret));
+    assert.deepEqual(Object.keys(entries[0]!.headers).sort(), [
+      'content-type',
+      'user-agent',
+      'webhook-id',
+      'webhook-timestamp',
+    ]);
     for (const { headers } of hook.received) {
-      assert.deepEqual(Object.keys(headers).sort(), ['connection', 'content-length', 'content-type', 'host', 'user-agent', 'webhook-id', 'webhook-timestamp']);
+      assert.deepEqual(Object.keys(headers).sort(), [
+        'connection',
+        'content-length',
+        'content-type',
+        'host',
+        'user-agent',
+        'webhook-id',
+        'webhook-timestamp',
+      ]);
       assert.ok(!JSON.stringify(headers).includes(TOKEN));
     }
     await app.close();
@@ -107,7 +142,12 @@ describe('webhooks through the stub controls', { timeout: 120_000 }, () => {
   test('faults for deliveries: a copy (the same webhook-id twice), a drop, then as ever; the journal says which step did what', async () => {
     const hook = await receiver();
     const app = webhookApp([hook.url]);
-    const scheduled = await app.inject({ method: 'POST', url: '/__admin/webhooks/faults', headers: JSON_TYPE, payload: JSON.stringify([{ copies: 2 }, { drop: true }, 'normal']) });
+    const scheduled = await app.inject({
+      method: 'POST',
+      url: '/__admin/webhooks/faults',
+      headers: JSON_TYPE,
+      payload: JSON.stringify([{ copies: 2 }, { drop: true }, 'normal']),
+    });
     assert.deepEqual(scheduled.json(), { added: 3, steps: [{ copies: 2 }, { drop: true }, 'normal'] });
     for (let id = 1; id <= 3; id++) await createPlant(app, { id, name: 'Fern' });
     const received = await hook.until(3);
@@ -116,7 +156,9 @@ describe('webhooks through the stub controls', { timeout: 120_000 }, () => {
     const copies = received.filter(({ body }) => JSON.parse(body).id === 1);
     assert.equal(copies[0]!.headers['webhook-id'], copies[1]!.headers['webhook-id']);
     // By plant and copy: the second copy goes once the first is delivered, whatever the creates after it.
-    const byPlant = entries.map(({ body, copy, attempt, outcome, fault }) => [JSON.parse(body).id, copy, attempt, outcome, fault]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const byPlant = entries
+      .map(({ body, copy, attempt, outcome, fault }) => [JSON.parse(body).id, copy, attempt, outcome, fault])
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     assert.deepEqual(byPlant, [
       [1, 1, 1, 'delivered', { from: 'schedule', step: { copies: 2 } }],
       [1, 2, 1, 'delivered', { from: 'schedule', step: { copies: 2 } }],
@@ -133,7 +175,12 @@ describe('webhooks through the stub controls', { timeout: 120_000 }, () => {
   test('a delayed delivery is overtaken by a later one; POST /__admin/reset cancels it, clears the steps and restores the receivers', async () => {
     const hook = await receiver();
     const app = webhookApp([hook.url]);
-    await app.inject({ method: 'POST', url: '/__admin/webhooks/faults', headers: JSON_TYPE, payload: JSON.stringify([{ delayMs: 60_000 }, 'normal', { drop: true, every: 5 }]) });
+    await app.inject({
+      method: 'POST',
+      url: '/__admin/webhooks/faults',
+      headers: JSON_TYPE,
+      payload: JSON.stringify([{ delayMs: 60_000 }, 'normal', { drop: true, every: 5 }]),
+    });
     await createPlant(app, { id: 1, name: 'Delayed' });
     await createPlant(app, { id: 2, name: 'Overtakes' });
     const [received] = await hook.until(1);
@@ -141,7 +188,14 @@ describe('webhooks through the stub controls', { timeout: 120_000 }, () => {
     await untilPending(app, 1); // the delayed one waits, the other is delivered
     await app.inject({ method: 'PUT', url: '/__admin/webhooks', headers: JSON_TYPE, payload: '{"receivers": []}' });
     const reset = await app.inject({ method: 'POST', url: '/__admin/reset', headers: JSON_TYPE });
-    assert.deepEqual(reset.json(), { plantsDeleted: 2, journalCleared: 3, faultsCleared: 0, delayMs: 0, webhookFaultsCleared: 1, deliveriesCancelled: 1 });
+    assert.deepEqual(reset.json(), {
+      plantsDeleted: 2,
+      journalCleared: 3,
+      faultsCleared: 0,
+      delayMs: 0,
+      webhookFaultsCleared: 1,
+      deliveriesCancelled: 1,
+    });
     const after = (await app.inject({ method: 'GET', url: '/__admin/webhooks' })).json();
     assert.deepEqual([after.pending, after.receivers], [0, [hook.url]]);
     assert.deepEqual(await deliveryEntries(app), []);
@@ -152,10 +206,18 @@ describe('webhooks through the stub controls', { timeout: 120_000 }, () => {
   test('a delayed delivery is sent once its delay has passed', async () => {
     const hook = await receiver();
     const app = webhookApp([hook.url]);
-    await app.inject({ method: 'POST', url: '/__admin/webhooks/faults', headers: JSON_TYPE, payload: '[{"delayMs": 1}]' });
+    await app.inject({
+      method: 'POST',
+      url: '/__admin/webhooks/faults',
+      headers: JSON_TYPE,
+      payload: '[{"delayMs": 1}]',
+    });
     await createPlant(app, { id: 1, name: 'Fern' });
     await hook.until(1);
-    assert.deepEqual((await settledDeliveries(app)).map(({ outcome, fault }) => [outcome, fault]), [['delivered', { from: 'schedule', step: { delayMs: 1 } }]]);
+    assert.deepEqual(
+      (await settledDeliveries(app)).map(({ outcome, fault }) => [outcome, fault]),
+      [['delivered', { from: 'schedule', step: { delayMs: 1 } }]],
+    );
     await app.close();
   });
 
@@ -170,7 +232,12 @@ describe('webhooks through the stub controls', { timeout: 120_000 }, () => {
       [[{ drop: true, every: 2 }, 'normal'], /step 0 repeats .* it must be the last step/],
       [[{}], /step 0 must be "normal", \{"copies": N\}/],
     ] as const) {
-      const res = await app.inject({ method: 'POST', url: '/__admin/webhooks/faults', headers: JSON_TYPE, payload: JSON.stringify(steps) });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/__admin/webhooks/faults',
+        headers: JSON_TYPE,
+        payload: JSON.stringify(steps),
+      });
       assert.equal(res.statusCode, 400, JSON.stringify(steps));
       assert.match(res.json().message, message);
     }

@@ -22,8 +22,14 @@ describe('which event a webhook describes', { timeout: 60_000 }, () => {
   test("the starter's webhook is a plant created: its description says new and added, and its body is the create's NewPlant", () => {
     const [webhook, ...rest] = declarationsOf(STARTER);
     assert.deepEqual(rest, []);
-    assert.deepEqual([webhook!.name, webhook!.method, webhook!.event, webhook!.mediaType], ['/plant/webhook', 'POST', 'created', 'application/json']);
-    assert.match(webhook!.reason, /"new" \(description\), "added" \(description\); its body is the create operation's request body/);
+    assert.deepEqual(
+      [webhook!.name, webhook!.method, webhook!.event, webhook!.mediaType],
+      ['/plant/webhook', 'POST', 'created', 'application/json'],
+    );
+    assert.match(
+      webhook!.reason,
+      /"new" \(description\), "added" \(description\); its body is the create operation's request body/,
+    );
   });
 
   test('a document with several: each tied by its words or its body, or named with the reason it is not', () => {
@@ -59,31 +65,64 @@ describe('which event a webhook describes', { timeout: 60_000 }, () => {
   });
 
   test('PLANTSTORE_WEBHOOK_EVENTS replaces the inference; a name the document lacks stops the start', () => {
-    const tied = declarationsOf(SEVERAL, new Map([['weather', 'created'], ['/plant/webhook', 'none']]));
-    assert.deepEqual(tied.map(({ name, event }) => [name, event]), [
-      ['/plant/webhook', undefined],
-      ['plantCreated', undefined],
-      ['plantDeleted', undefined],
-      ['weather', 'created'],
-      ['newPlantForm', undefined],
-    ]);
+    const tied = declarationsOf(
+      SEVERAL,
+      new Map([
+        ['weather', 'created'],
+        ['/plant/webhook', 'none'],
+      ]),
+    );
+    assert.deepEqual(
+      tied.map(({ name, event }) => [name, event]),
+      [
+        ['/plant/webhook', undefined],
+        ['plantCreated', undefined],
+        ['plantDeleted', undefined],
+        ['weather', 'created'],
+        ['newPlantForm', undefined],
+      ],
+    );
     assert.equal(tied[0]!.reason, 'PLANTSTORE_WEBHOOK_EVENTS ties it to no event');
-    assert.throws(() => declarationsOf(SEVERAL, new Map([['nope', 'created']])), { name: 'ConfigError', message: /names the webhook "nope", which the document does not declare/ });
+    assert.throws(() => declarationsOf(SEVERAL, new Map([['nope', 'created']])), {
+      name: 'ConfigError',
+      message: /names the webhook "nope", which the document does not declare/,
+    });
   });
 
   test('at start, every webhook is named: sent after what, or never and why', () => {
     const lines = startupLines(declarationsOf(SEVERAL), (type) => type === 'created', []);
-    assert.deepEqual(lines.map(({ level }) => level), ['info', 'info', 'warn', 'warn', 'warn', 'info']);
-    assert.match(lines[0]!.message, /^webhook "\/plant\/webhook" \(POST\) is sent after a plant is created, as application\/json/);
-    assert.match(lines[2]!.message, /^webhook "plantDeleted" \(POST\) is never sent: it describes a plant deleted .* and the server serves no operation that does that$/);
-    assert.match(lines[3]!.message, /^webhook "weather" \(POST\) is never sent: it is tied to no event .*PLANTSTORE_WEBHOOK_EVENTS ties a webhook/);
-    assert.equal(lines[5]!.message, 'webhooks: no receiver yet: PLANTSTORE_WEBHOOK_URL or PUT /__admin/webhooks names one');
-    assert.equal(startupLines(declarationsOf(STARTER), () => true, ['http://127.0.0.1:1/h?token=t']).at(-1)!.message, 'webhooks: sent to http://127.0.0.1:1/h?token=<redacted>');
-    assert.deepEqual(startupLines([], () => true, []), []);
+    assert.deepEqual(
+      lines.map(({ level }) => level),
+      ['info', 'info', 'warn', 'warn', 'warn', 'info'],
+    );
+    assert.match(
+      lines[0]!.message,
+      /^webhook "\/plant\/webhook" \(POST\) is sent after a plant is created, as application\/json/,
+    );
+    assert.match(
+      lines[2]!.message,
+      /^webhook "plantDeleted" \(POST\) is never sent: it describes a plant deleted .* and the server serves no operation that does that$/,
+    );
+    assert.match(
+      lines[3]!.message,
+      /^webhook "weather" \(POST\) is never sent: it is tied to no event .*PLANTSTORE_WEBHOOK_EVENTS ties a webhook/,
+    );
+    assert.equal(
+      lines[5]!.message,
+      'webhooks: no receiver yet: PLANTSTORE_WEBHOOK_URL or PUT /__admin/webhooks names one',
+    );
+    assert.equal(
+      startupLines(declarationsOf(STARTER), () => true, ['http://127.0.0.1:1/h?token=t']).at(-1)!.message,
+      'webhooks: sent to http://127.0.0.1:1/h?token=<redacted>',
+    );
+    assert.deepEqual(
+      startupLines([], () => true, []),
+      [],
+    );
   });
 });
 
-describe('bodies checked against each webhook\'s own schema', { timeout: 60_000 }, () => {
+describe("bodies checked against each webhook's own schema", { timeout: 60_000 }, () => {
   const receiver = useReceivers();
 
   test('each webhook tied to created is sent with its method and media type; a body its schema refuses is not sent, and the journal says why', async () => {
@@ -94,7 +133,15 @@ describe('bodies checked against each webhook\'s own schema', { timeout: 60_000 
     await hook.until(3);
     const entries = await settledDeliveries(app);
     assert.deepEqual(
-      entries.map(({ webhook, method, body, outcome, headers }) => [webhook, method, JSON.parse(body).id, outcome, headers['content-type']]).sort(),
+      entries
+        .map(({ webhook, method, body, outcome, headers }) => [
+          webhook,
+          method,
+          JSON.parse(body).id,
+          outcome,
+          headers['content-type'],
+        ])
+        .sort(),
       [
         ['/plant/webhook', 'POST', 1, 'delivered', 'application/json'],
         ['/plant/webhook', 'POST', 2, 'delivered', 'application/json'],
@@ -105,30 +152,79 @@ describe('bodies checked against each webhook\'s own schema', { timeout: 60_000 
     const refused = entries.find(({ outcome }) => outcome === 'failed')!;
     assert.deepEqual([refused.attempt, refused.status], [0, null]);
     assert.match(String(refused.error), /^the body does not match the webhook's schema: .*tag/);
-    assert.deepEqual(hook.received.map(({ method, body }) => [method, JSON.parse(body).id]).sort(), [['POST', 1], ['POST', 2], ['PUT', 2]]);
+    assert.deepEqual(hook.received.map(({ method, body }) => [method, JSON.parse(body).id]).sort(), [
+      ['POST', 1],
+      ['POST', 2],
+      ['PUT', 2],
+    ]);
     await app.close();
   });
 });
 
-describe('the webhooks\' settings from the environment', { timeout: 60_000 }, () => {
+describe("the webhooks' settings from the environment", { timeout: 60_000 }, () => {
   test('defaults, and each bound named when refused', () => {
-    assert.deepEqual(readWebhookConfig({}), { receivers: [], ties: undefined, attempts: 5, backoffMs: 1000, timeoutMs: 10_000, deadlineMs: 60_000, queueSize: 1000, shutdownMs: 5000 });
-    const set = readWebhookConfig({ PLANTSTORE_WEBHOOK_URL: ' https://hooks.example/in#x ', PLANTSTORE_WEBHOOK_ATTEMPTS: '2', PLANTSTORE_WEBHOOK_BACKOFF_MS: '0', PLANTSTORE_WEBHOOK_EVENTS: 'a=created, b=c=none' });
-    assert.deepEqual([set.receivers, set.attempts, set.backoffMs, [...set.ties!]], [['https://hooks.example/in'], 2, 0, [['a', 'created'], ['b=c', 'none']]]);
+    assert.deepEqual(readWebhookConfig({}), {
+      receivers: [],
+      ties: undefined,
+      attempts: 5,
+      backoffMs: 1000,
+      timeoutMs: 10_000,
+      deadlineMs: 60_000,
+      queueSize: 1000,
+      shutdownMs: 5000,
+    });
+    const set = readWebhookConfig({
+      PLANTSTORE_WEBHOOK_URL: ' https://hooks.example/in#x ',
+      PLANTSTORE_WEBHOOK_ATTEMPTS: '2',
+      PLANTSTORE_WEBHOOK_BACKOFF_MS: '0',
+      PLANTSTORE_WEBHOOK_EVENTS: 'a=created, b=c=none',
+    });
+    assert.deepEqual(
+      [set.receivers, set.attempts, set.backoffMs, [...set.ties!]],
+      [
+        ['https://hooks.example/in'],
+        2,
+        0,
+        [
+          ['a', 'created'],
+          ['b=c', 'none'],
+        ],
+      ],
+    );
     assert.deepEqual([...readWebhookConfig({ PLANTSTORE_WEBHOOK_EVENTS: 'none' }).ties!], []);
     for (const [env, message] of [
       [{ PLANTSTORE_WEBHOOK_URL: 'ftp://x/' }, /^PLANTSTORE_WEBHOOK_URL: a receiver is an http:\/\/ or https:\/\/ URL/],
-      [{ PLANTSTORE_WEBHOOK_URL: 'http://u:hunter2@x/' }, /^PLANTSTORE_WEBHOOK_URL: a receiver URL holds no user name or password/],
+      [
+        { PLANTSTORE_WEBHOOK_URL: 'http://u:hunter2@x/' },
+        /^PLANTSTORE_WEBHOOK_URL: a receiver URL holds no user name or password/,
+      ],
       [{ PLANTSTORE_WEBHOOK_ATTEMPTS: '0' }, /^PLANTSTORE_WEBHOOK_ATTEMPTS must be a whole number from 1 to 20/],
-      [{ PLANTSTORE_WEBHOOK_BACKOFF_MS: '60001' }, /^PLANTSTORE_WEBHOOK_BACKOFF_MS must be a whole number from 0 to 60000/],
+      [
+        { PLANTSTORE_WEBHOOK_BACKOFF_MS: '60001' },
+        /^PLANTSTORE_WEBHOOK_BACKOFF_MS must be a whole number from 0 to 60000/,
+      ],
       [{ PLANTSTORE_WEBHOOK_TIMEOUT_MS: '0' }, /^PLANTSTORE_WEBHOOK_TIMEOUT_MS must be a whole number from 1 to 60000/],
-      [{ PLANTSTORE_WEBHOOK_DEADLINE_MS: 'soon' }, /^PLANTSTORE_WEBHOOK_DEADLINE_MS must be a whole number from 1 to 3600000/],
+      [
+        { PLANTSTORE_WEBHOOK_DEADLINE_MS: 'soon' },
+        /^PLANTSTORE_WEBHOOK_DEADLINE_MS must be a whole number from 1 to 3600000/,
+      ],
       [{ PLANTSTORE_WEBHOOK_QUEUE: '100001' }, /^PLANTSTORE_WEBHOOK_QUEUE must be a whole number from 1 to 100000/],
-      [{ PLANTSTORE_WEBHOOK_SHUTDOWN_MS: '-1' }, /^PLANTSTORE_WEBHOOK_SHUTDOWN_MS must be a whole number from 0 to 60000/],
-      [{ PLANTSTORE_WEBHOOK_EVENTS: 'a=born' }, /^PLANTSTORE_WEBHOOK_EVENTS is a comma-separated list of NAME=EVENT \(EVENT one of created, updated, deleted, none\)/],
+      [
+        { PLANTSTORE_WEBHOOK_SHUTDOWN_MS: '-1' },
+        /^PLANTSTORE_WEBHOOK_SHUTDOWN_MS must be a whole number from 0 to 60000/,
+      ],
+      [
+        { PLANTSTORE_WEBHOOK_EVENTS: 'a=born' },
+        /^PLANTSTORE_WEBHOOK_EVENTS is a comma-separated list of NAME=EVENT \(EVENT one of created, updated, deleted, none\)/,
+      ],
       [{ PLANTSTORE_WEBHOOK_EVENTS: 'a=created,a=deleted' }, /names the webhook "a" twice/],
     ] as const) {
-      assert.throws(() => readWebhookConfig(env), (error: Error) => error instanceof ConfigError && message.test(error.message) && !error.message.includes('hunter2'), JSON.stringify(env));
+      assert.throws(
+        () => readWebhookConfig(env),
+        (error: Error) =>
+          error instanceof ConfigError && message.test(error.message) && !error.message.includes('hunter2'),
+        JSON.stringify(env),
+      );
     }
   });
 });

@@ -19,15 +19,26 @@ describe('webhook deliveries (in-memory store)', { timeout: 120_000 }, () => {
     const [received] = await hook.until(1);
     assert.equal(received!.method, 'POST');
     assert.equal(received!.path, '/hooks/plants');
-    assert.deepEqual(received!.seen, { name: 'Fern', tag: 'shade' }, 'the plant was readable in the store when the receiver got the webhook');
+    assert.deepEqual(
+      received!.seen,
+      { name: 'Fern', tag: 'shade' },
+      'the plant was readable in the store when the receiver got the webhook',
+    );
     assert.equal(received!.headers['content-type'], 'application/json');
-    assert.deepEqual(JSON.parse(received!.body), { id: 1, name: 'Fern', tag: 'shade' }, 'the NewPlant: the id and the plant as stored');
+    assert.deepEqual(
+      JSON.parse(received!.body),
+      { id: 1, name: 'Fern', tag: 'shade' },
+      'the NewPlant: the id and the plant as stored',
+    );
     assert.match(String(received!.headers['webhook-id']), /^[0-9a-f-]{36}$/);
     assert.equal(received!.headers.authorization, undefined, 'no API credentials');
     const entries = await settledDeliveries(app);
     assert.deepEqual(attempts(entries), [[1, 200, 'delivered']]);
     assert.equal(hook.received.length, 1, 'once');
-    assert.deepEqual([entries[0]!.webhook, entries[0]!.event, entries[0]!.url, entries[0]!.delivery], ['/plant/webhook', 'created', hook.url, received!.headers['webhook-id']]);
+    assert.deepEqual(
+      [entries[0]!.webhook, entries[0]!.event, entries[0]!.url, entries[0]!.delivery],
+      ['/plant/webhook', 'created', hook.url, received!.headers['webhook-id']],
+    );
     await app.close();
   });
 
@@ -51,13 +62,26 @@ describe('webhook deliveries (in-memory store)', { timeout: 120_000 }, () => {
     const app = webhookApp([hook.url]);
     await createPlant(app, { id: 3, name: 'Fern' });
     await hook.until(1);
-    assert.equal((await app.inject({ method: 'POST', url: '/plants', headers: { 'content-type': 'application/json' }, payload: '{"id": 4, "name": "Fern"}' })).statusCode, 401);
+    assert.equal(
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/plants',
+          headers: { 'content-type': 'application/json' },
+          payload: '{"id": 4, "name": "Fern"}',
+        })
+      ).statusCode,
+      401,
+    );
     assert.equal((await createPlant(app, { id: 4 })).statusCode, 400);
     assert.equal((await createPlant(app, { id: 3, name: 'Again' })).statusCode, 400);
     assert.equal((await createPlant(app, { id: 4, name: 'Fern' }, { prefer: 'code=503' })).statusCode, 503);
     assert.equal((await createPlant(app, { id: 5, name: 'Last' })).statusCode, 200);
     const received = await hook.until(2);
-    assert.deepEqual(received.map(({ body }) => JSON.parse(body).id), [3, 5]);
+    assert.deepEqual(
+      received.map(({ body }) => JSON.parse(body).id),
+      [3, 5],
+    );
     assert.equal((await settledDeliveries(app)).length, 2);
     await app.close();
   });
@@ -65,7 +89,12 @@ describe('webhook deliveries (in-memory store)', { timeout: 120_000 }, () => {
   test('an int64 id beyond 2^53 is sent with all its digits', async () => {
     const hook = await receiver();
     const app = webhookApp([hook.url]);
-    await app.inject({ method: 'POST', url: '/plants', headers: { authorization: 'Bearer client-token', 'content-type': 'application/json' }, payload: '{"id": 9223372036854775807, "name": "Max"}' });
+    await app.inject({
+      method: 'POST',
+      url: '/plants',
+      headers: { authorization: 'Bearer client-token', 'content-type': 'application/json' },
+      payload: '{"id": 9223372036854775807, "name": "Max"}',
+    });
     const [received] = await hook.until(1);
     assert.equal(received!.body, '{"id":9223372036854775807,"name":"Max"}');
     await app.close();
@@ -88,12 +117,15 @@ describe('webhook deliveries (in-memory store)', { timeout: 120_000 }, () => {
     const retried = await receiver({ statuses: [429, 500, 408] });
     const app = webhookApp([retried.url]);
     await createPlant(app, { id: 7, name: 'Fern' });
-    assert.deepEqual(attempts(await settledDeliveries(app)).map(([, status, outcome]) => [status, outcome]), [
-      [429, 'retry'],
-      [500, 'retry'],
-      [408, 'retry'],
-      [200, 'delivered'],
-    ]);
+    assert.deepEqual(
+      attempts(await settledDeliveries(app)).map(([, status, outcome]) => [status, outcome]),
+      [
+        [429, 'retry'],
+        [500, 'retry'],
+        [408, 'retry'],
+        [200, 'delivered'],
+      ],
+    );
     await app.close();
     for (const status of [400, 410]) {
       const refusing = await receiver({ statuses: [status] });
@@ -112,20 +144,26 @@ describe('webhook deliveries (in-memory store)', { timeout: 120_000 }, () => {
     const app = webhookApp([gone.url], { attempts: 2 });
     await createPlant(app, { id: 9, name: 'Fern' });
     const entries = await settledDeliveries(app);
-    assert.deepEqual(entries.map(({ status, error, outcome }) => [status, error, outcome]), [
-      [null, 'ECONNREFUSED', 'retry'],
-      [null, 'ECONNREFUSED', 'failed'],
-    ]);
+    assert.deepEqual(
+      entries.map(({ status, error, outcome }) => [status, error, outcome]),
+      [
+        [null, 'ECONNREFUSED', 'retry'],
+        [null, 'ECONNREFUSED', 'failed'],
+      ],
+    );
     await app.close();
 
     const silent = await receiver({ hold: true });
     const slow = webhookApp([silent.url], { attempts: 2, timeoutMs: 20 });
     await createPlant(slow, { id: 10, name: 'Fern' });
     const timedOut = await settledDeliveries(slow);
-    assert.deepEqual(timedOut.map(({ status, outcome }) => [status, outcome]), [
-      [null, 'retry'],
-      [null, 'failed'],
-    ]);
+    assert.deepEqual(
+      timedOut.map(({ status, outcome }) => [status, outcome]),
+      [
+        [null, 'retry'],
+        [null, 'failed'],
+      ],
+    );
     assert.match(String(timedOut[0]!.error), /^timeout: no answer within 20 ms$/);
     await slow.close();
   });
@@ -144,7 +182,12 @@ describe('webhook deliveries (in-memory store)', { timeout: 120_000 }, () => {
   test('the queue is bounded: past it a delivery is dropped and journaled; the API answers every create at once', async () => {
     const hook = await receiver({ hold: true });
     const app = webhookApp([hook.url], { queueSize: 1 });
-    for (let id = 1; id <= 3; id++) assert.equal((await createPlant(app, { id, name: 'Fern' })).statusCode, 200, 'answered while the receiver holds the first delivery');
+    for (let id = 1; id <= 3; id++)
+      assert.equal(
+        (await createPlant(app, { id, name: 'Fern' })).statusCode,
+        200,
+        'answered while the receiver holds the first delivery',
+      );
     await hook.until(1);
     hook.release();
     const entries = await settledDeliveries(app);
@@ -160,11 +203,17 @@ describe('webhook deliveries (in-memory store)', { timeout: 120_000 }, () => {
   test('closing does not wait for a receiver that does not answer: the pending delivery is dropped after the shutdown wait', async () => {
     const hook = await receiver({ hold: true });
     const lines: string[] = [];
-    const app = webhookApp([hook.url], { shutdownMs: 10 }, { logger: { level: 'warn', stream: { write: (line: string) => void lines.push(line) } } });
+    const app = webhookApp(
+      [hook.url],
+      { shutdownMs: 10 },
+      { logger: { level: 'warn', stream: { write: (line: string) => void lines.push(line) } } },
+    );
     await createPlant(app, { id: 12, name: 'Fern' });
     await hook.until(1);
     await app.close();
-    const dropped = lines.map((line) => JSON.parse(line)).find((line) => /closing: 1 deliveries still pending after 10 ms were dropped/.test(line.msg));
+    const dropped = lines
+      .map((line) => JSON.parse(line))
+      .find((line) => /closing: 1 deliveries still pending after 10 ms were dropped/.test(line.msg));
     assert.ok(dropped, `the drop is logged: ${lines.join('')}`);
     assert.equal(dropped.deliveries.length, 1);
   });

@@ -27,13 +27,28 @@ export function useReceivers(): (options?: ReceiverOptions) => Promise<Receiver>
 }
 
 /** The starter document served with the stub on, its webhooks sent to `receivers` with no backoff (tests wait for events, not time). */
-export function webhookApp(receivers: string[], webhooks: WebhookOptions = {}, options: AppOptions = {}): FastifyInstance {
-  return buildApp({ specPath: STARTER, tokens: [TOKEN], stub: {}, webhooks: { receivers, backoffMs: 0, ...webhooks }, ...options });
+export function webhookApp(
+  receivers: string[],
+  webhooks: WebhookOptions = {},
+  options: AppOptions = {},
+): FastifyInstance {
+  return buildApp({
+    specPath: STARTER,
+    tokens: [TOKEN],
+    stub: {},
+    webhooks: { receivers, backoffMs: 0, ...webhooks },
+    ...options,
+  });
 }
 
 /** The journal's delivery attempts, oldest first. */
-export async function deliveryEntries(app: FastifyInstance, headers: Record<string, string> = {}): Promise<DeliveryEntry[]> {
-  const page = (await app.inject({ method: 'GET', url: '/__admin/journal?limit=1000', headers })).json() as { entries: Array<{ kind: string }> };
+export async function deliveryEntries(
+  app: FastifyInstance,
+  headers: Record<string, string> = {},
+): Promise<DeliveryEntry[]> {
+  const page = (await app.inject({ method: 'GET', url: '/__admin/journal?limit=1000', headers })).json() as {
+    entries: Array<{ kind: string }>;
+  };
   return page.entries.filter((entry) => entry.kind === 'delivery') as DeliveryEntry[];
 }
 
@@ -42,9 +57,14 @@ export async function deliveryEntries(app: FastifyInstance, headers: Record<stri
  * outcome; answers the attempts. Polls the controls (bounded: a minute,
  * which only a failing run reaches).
  */
-export async function settledDeliveries(app: FastifyInstance, headers: Record<string, string> = {}): Promise<DeliveryEntry[]> {
+export async function settledDeliveries(
+  app: FastifyInstance,
+  headers: Record<string, string> = {},
+): Promise<DeliveryEntry[]> {
   for (let i = 0; i < 6000; i++) {
-    const { pending } = (await app.inject({ method: 'GET', url: '/__admin/webhooks', headers })).json() as { pending: number };
+    const { pending } = (await app.inject({ method: 'GET', url: '/__admin/webhooks', headers })).json() as {
+      pending: number;
+    };
     const entries = await deliveryEntries(app, headers);
     if (pending === 0 && entries.every((entry) => entry.outcome !== null)) return entries;
     await new Promise((resolve) => setTimeout(resolve, 10));

@@ -28,8 +28,12 @@ interface Attempt {
 /** The journal's delivery attempts once none is pending or in flight (polled, bounded: a minute). */
 async function settled(url: string): Promise<Attempt[]> {
   for (let i = 0; i < 6000; i++) {
-    const { pending } = (await (await fetch(`${url}/__admin/webhooks`, { headers: ADMIN })).json()) as { pending: number };
-    const { entries } = (await (await fetch(`${url}/__admin/journal`, { headers: ADMIN })).json()) as { entries: Attempt[] };
+    const { pending } = (await (await fetch(`${url}/__admin/webhooks`, { headers: ADMIN })).json()) as {
+      pending: number;
+    };
+    const { entries } = (await (await fetch(`${url}/__admin/journal`, { headers: ADMIN })).json()) as {
+      entries: Attempt[];
+    };
     const attempts = entries.filter((entry) => entry.kind === 'delivery');
     if (pending === 0 && attempts.every((entry) => entry.outcome !== null)) return attempts;
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -40,7 +44,10 @@ async function settled(url: string): Promise<Attempt[]> {
 /** Polls until a connection of the server waits on a lock (bounded: a minute). */
 async function untilWaitingOnLock(database: string): Promise<void> {
   for (let i = 0; i < 6000; i++) {
-    const [row] = await sql<{ waiting: string }>(database, "SELECT count(*) AS waiting FROM pg_stat_activity WHERE application_name = 'plantstore' AND wait_event_type = 'Lock'");
+    const [row] = await sql<{ waiting: string }>(
+      database,
+      "SELECT count(*) AS waiting FROM pg_stat_activity WHERE application_name = 'plantstore' AND wait_event_type = 'Lock'",
+    );
     if (row!.waiting !== '0') return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -52,7 +59,12 @@ describe('webhooks on PostgreSQL', { skip: POSTGRES_MISSING, timeout: 180_000 },
     const database = await databases.fresh();
     const hook = await startReceiver({
       statuses: [503],
-      inspect: async ({ body }) => (await sql<{ plant: string }>(database, 'SELECT plant FROM plantstore_plants WHERE id = $1', [String(JSON.parse(body).id)])).map((row) => row.plant),
+      inspect: async ({ body }) =>
+        (
+          await sql<{ plant: string }>(database, 'SELECT plant FROM plantstore_plants WHERE id = $1', [
+            String(JSON.parse(body).id),
+          ])
+        ).map((row) => row.plant),
     });
     running.push(hook);
     const server = await startEntry({
@@ -64,7 +76,12 @@ describe('webhooks on PostgreSQL', { skip: POSTGRES_MISSING, timeout: 180_000 },
       PLANTSTORE_WEBHOOK_BACKOFF_MS: '0',
     });
     running.push(server);
-    assert.ok(server.lines.some((line) => line.includes('webhook \\"/plant/webhook\\" (POST) is sent after a plant is created')), 'named at start-up');
+    assert.ok(
+      server.lines.some((line) =>
+        line.includes('webhook \\"/plant/webhook\\" (POST) is sent after a plant is created'),
+      ),
+      'named at start-up',
+    );
     // The create is held inside its transaction (the usage shards locked by
     // the test) until the database shows it waiting; a webhook sent before the
     // commit would reach the receiver then, and find no plant.
@@ -72,7 +89,11 @@ describe('webhooks on PostgreSQL', { skip: POSTGRES_MISSING, timeout: 180_000 },
     await lock.connect();
     await lock.query('BEGIN');
     await lock.query('SELECT plants FROM plantstore_usage_shards FOR UPDATE');
-    const answer = fetch(`${server.url}/plants`, { method: 'POST', headers: { authorization: 'Bearer client', 'content-type': 'application/json' }, body: '{"id": 42, "name": "Fern", "tag": "shade"}' });
+    const answer = fetch(`${server.url}/plants`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer client', 'content-type': 'application/json' },
+      body: '{"id": 42, "name": "Fern", "tag": "shade"}',
+    });
     await untilWaitingOnLock(database);
     await lock.query('COMMIT');
     await lock.end();
@@ -96,14 +117,31 @@ describe('webhooks on PostgreSQL', { skip: POSTGRES_MISSING, timeout: 180_000 },
     const database = await databases.fresh();
     const hook = await startReceiver();
     running.push(hook);
-    const server = await startEntry({ PLANTSTORE_DATABASE_URL: database, PLANTSTORE_SPEC: STARTER, PLANTSTORE_TOKENS: 'client', PLANTSTORE_ADMIN_TOKEN: 'webhook-admin', PLANTSTORE_WEBHOOK_URL: hook.url });
+    const server = await startEntry({
+      PLANTSTORE_DATABASE_URL: database,
+      PLANTSTORE_SPEC: STARTER,
+      PLANTSTORE_TOKENS: 'client',
+      PLANTSTORE_ADMIN_TOKEN: 'webhook-admin',
+      PLANTSTORE_WEBHOOK_URL: hook.url,
+    });
     running.push(server);
-    const create = (body: string) => fetch(`${server.url}/plants`, { method: 'POST', headers: { authorization: 'Bearer client', 'content-type': 'application/json' }, body });
+    const create = (body: string) =>
+      fetch(`${server.url}/plants`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer client', 'content-type': 'application/json' },
+        body,
+      });
     assert.equal((await create('{"id": 1, "name": "Fern"}')).status, 200);
     assert.equal((await create('{"id": 1, "name": "Again"}')).status, 400);
     assert.equal((await create('{"id": 2, "name": "Last"}')).status, 200);
     const received = await hook.until(2);
-    assert.deepEqual(received.map(({ body }) => JSON.parse(body)), [{ id: 1, name: 'Fern' }, { id: 2, name: 'Last' }]);
+    assert.deepEqual(
+      received.map(({ body }) => JSON.parse(body)),
+      [
+        { id: 1, name: 'Fern' },
+        { id: 2, name: 'Last' },
+      ],
+    );
     assert.equal((await settled(server.url)).length, 2);
   });
 });

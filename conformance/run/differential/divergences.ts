@@ -11,7 +11,9 @@ import { OUTCOMES, type Outcome } from '../../checks/types.js';
 import type { CheckResult, TargetResult } from '../target-result.js';
 
 /** conformance/differential/divergences/prism.json (data, where --help says it is), found from this compiled file (dist/conformance/run/differential/divergences.js). */
-export const PRISM_DIVERGENCES_PATH = fileURLToPath(new URL('../../../../conformance/differential/divergences/prism.json', import.meta.url));
+export const PRISM_DIVERGENCES_PATH = fileURLToPath(
+  new URL('../../../../conformance/differential/divergences/prism.json', import.meta.url),
+);
 
 export interface Divergence {
   check: string;
@@ -55,14 +57,22 @@ export function parseDivergences(text: string, file: string): DivergenceFile {
     const at = `divergences[${i}]`;
     if (typeof raw !== 'object' || raw === null) throw bad(`${at} must be an object`);
     const e = raw as Record<string, unknown>;
-    if (typeof e.check !== 'string' || !catalog.some((c) => c.id === e.check)) throw bad(`${at}: "check" ${JSON.stringify(e.check)} is not a check of the catalog`);
+    if (typeof e.check !== 'string' || !catalog.some((c) => c.id === e.check))
+      throw bad(`${at}: "check" ${JSON.stringify(e.check)} is not a check of the catalog`);
     if (seen.has(e.check)) throw bad(`${at}: ${e.check} is listed twice`);
     seen.add(e.check);
     if (typeof e.outcome !== 'string' || !OUTCOMES.includes(e.outcome as Outcome) || e.outcome === 'pass') {
       throw bad(`${at} (${e.check}): "outcome" must be one of ${OUTCOMES.filter((x) => x !== 'pass').join(', ')}`);
     }
-    for (const key of ['reason', 'evidence'] as const) if (typeof e[key] !== 'string' || (e[key] as string).trim() === '') throw bad(`${at} (${e.check}): "${key}" must be a non-empty string`);
-    return { check: e.check, outcome: e.outcome as Outcome, reason: e.reason as string, evidence: e.evidence as string };
+    for (const key of ['reason', 'evidence'] as const)
+      if (typeof e[key] !== 'string' || (e[key] as string).trim() === '')
+        throw bad(`${at} (${e.check}): "${key}" must be a non-empty string`);
+    return {
+      check: e.check,
+      outcome: e.outcome as Outcome,
+      reason: e.reason as string,
+      evidence: e.evidence as string,
+    };
   });
   return { target: o.target, description: typeof o.description === 'string' ? o.description : '', divergences };
 }
@@ -94,7 +104,13 @@ export interface DivergenceComparison {
  */
 export function compareDivergences(target: TargetResult, file: DivergenceFile, path: string): DivergenceComparison {
   const byCheck = new Map(file.divergences.map((d) => [d.check, d]));
-  const out: DivergenceComparison = { target: target.target.name, file: path, explained: [], unexplained: [], stale: [] };
+  const out: DivergenceComparison = {
+    target: target.target.name,
+    file: path,
+    explained: [],
+    unexplained: [],
+    stale: [],
+  };
   for (const result of target.results) {
     const divergence = byCheck.get(result.id);
     if (divergence && divergence.outcome === result.outcome) out.explained.push({ result, divergence });

@@ -32,7 +32,11 @@ const WHY_MAX = 300;
 
 /** A long Expected/Actual on one line of at most `max` characters, for a reason (the full text stays in the reports); redacted before it is cut, as every shortening is. */
 export function oneLine(s: string, redact: Redactor, max = WHY_MAX): string {
-  return shorten(s, max - 1, redactor((text) => redact(text).replace(/\s+/g, ' '), redact.reach));
+  return shorten(
+    s,
+    max - 1,
+    redactor((text) => redact(text).replace(/\s+/g, ' '), redact.reach),
+  );
 }
 
 /** A row per check, in the order the targets ran them, with a cell per target. */
@@ -52,9 +56,21 @@ export function buildMatrix(targets: TargetResult[], divergences: DivergenceComp
       if (comparison) {
         const documented = comparison.explained.find((e) => e.result.id === r.id);
         const stale = comparison.stale.find((s) => s.divergence.check === r.id);
-        if (documented) cell.divergence = { status: 'documented', reason: documented.divergence.reason, evidence: documented.divergence.evidence };
-        else if (stale) cell.divergence = { status: 'stale', reason: stale.divergence.reason, evidence: stale.divergence.evidence, fileOutcome: stale.divergence.outcome };
-        else if (r.outcome !== 'pass' && !(r.outcome === 'skip' && r.ruledOut !== undefined)) cell.divergence = { status: 'unexplained' };
+        if (documented)
+          cell.divergence = {
+            status: 'documented',
+            reason: documented.divergence.reason,
+            evidence: documented.divergence.evidence,
+          };
+        else if (stale)
+          cell.divergence = {
+            status: 'stale',
+            reason: stale.divergence.reason,
+            evidence: stale.divergence.evidence,
+            fileOutcome: stale.divergence.outcome,
+          };
+        else if (r.outcome !== 'pass' && !(r.outcome === 'skip' && r.ruledOut !== undefined))
+          cell.divergence = { status: 'unexplained' };
       }
       row.cells[name] = cell;
     }
@@ -71,8 +87,15 @@ export function buildMatrix(targets: TargetResult[], divergences: DivergenceComp
       const d = cell.divergence;
       if (d?.status === 'documented') row.why.push(`${name} (documented): ${d.reason}`);
       else {
-        const detail = [r.expected && `expected ${r.expected}`, r.actual && `actual ${r.actual}`].filter(Boolean).join('; ');
-        const label = d?.status === 'unexplained' ? 'UNEXPLAINED divergence' : d?.status === 'stale' ? `divergence file says ${d.fileOutcome}` : cell.outcome;
+        const detail = [r.expected && `expected ${r.expected}`, r.actual && `actual ${r.actual}`]
+          .filter(Boolean)
+          .join('; ');
+        const label =
+          d?.status === 'unexplained'
+            ? 'UNEXPLAINED divergence'
+            : d?.status === 'stale'
+              ? `divergence file says ${d.fileOutcome}`
+              : cell.outcome;
         row.why.push(`${name} (${label}): ${oneLine(detail || cell.outcome, redact)}`);
       }
     }

@@ -27,7 +27,11 @@ export interface ReferenceOptions {
   entry?: string;
 }
 
-export async function startReference({ specPath, timeoutMs = 15_000, entry = REFERENCE_ENTRY }: ReferenceOptions = {}): Promise<ReferenceServer> {
+export async function startReference({
+  specPath,
+  timeoutMs = 15_000,
+  entry = REFERENCE_ENTRY,
+}: ReferenceOptions = {}): Promise<ReferenceServer> {
   if (!existsSync(entry)) throw new Error(`the reference server is not built: ${entry} is missing (run npm run build)`);
   const token = randomBytes(18).toString('base64url');
   const server = await startProcess({
@@ -41,7 +45,15 @@ export async function startReference({ specPath, timeoutMs = 15_000, entry = REF
     name: 'the reference server',
   });
   return {
-    target: { name: 'reference', url: server.url!, token, role: 'reference', informs: false, restrictsTokens: true, tokenFrom: 'the token the harness started it with' },
+    target: {
+      name: 'reference',
+      url: server.url!,
+      token,
+      role: 'reference',
+      informs: false,
+      restrictsTokens: true,
+      tokenFrom: 'the token the harness started it with',
+    },
     stop: async () => {
       await server.stop(5_000);
     },

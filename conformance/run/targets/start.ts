@@ -73,7 +73,11 @@ export function stopOnSignals(owned: OwnedServers, say: (line: string) => void):
 }
 
 /** Starts the servers the plan asks for (side by side) and lists every target; each server started goes into `owned` at once. */
-export async function startTargets(plan: TargetPlan, owned: OwnedServers, say: (line: string) => void): Promise<Target[]> {
+export async function startTargets(
+  plan: TargetPlan,
+  owned: OwnedServers,
+  say: (line: string) => void,
+): Promise<Target[]> {
   const own = <Server extends { stop(): Promise<void> }>(server: Server): Server => {
     owned.add(() => server.stop());
     return server;
@@ -83,8 +87,10 @@ export async function startTargets(plan: TargetPlan, owned: OwnedServers, say: (
     plan.prism ? startPrism({ specPath: plan.spec }).then(own) : Promise.resolve(undefined),
   ]);
   // If one did not start, the other is stopped with the rest of `owned`.
-  if (reference.status === 'rejected') throw new ServerStartError(`the reference server did not start: ${(reference.reason as Error).message}`);
-  if (prism.status === 'rejected') throw new ServerStartError(`the Prism mock did not start: ${(prism.reason as Error).message}`);
+  if (reference.status === 'rejected')
+    throw new ServerStartError(`the reference server did not start: ${(reference.reason as Error).message}`);
+  if (prism.status === 'rejected')
+    throw new ServerStartError(`the Prism mock did not start: ${(prism.reason as Error).message}`);
   const targets: Target[] = [];
   if (reference.value) {
     say(`reference: the project's server at ${reference.value.target.url}\n`);
@@ -93,12 +99,28 @@ export async function startTargets(plan: TargetPlan, owned: OwnedServers, say: (
   if (prism.value) {
     say(`prism: Prism 5.14.2 mock of ${relative(process.cwd(), plan.spec) || plan.spec} at ${prism.value.url}\n`);
     // Prism accepts any bearer token: a well-formed placeholder, and PS-AUTH-006 cannot run.
-    targets.push({ name: 'prism', url: prism.value.url, token: PLACEHOLDER_TOKEN, role: 'prism', informs: true, restrictsTokens: false });
+    targets.push({
+      name: 'prism',
+      url: prism.value.url,
+      token: PLACEHOLDER_TOKEN,
+      role: 'prism',
+      informs: true,
+      restrictsTokens: false,
+    });
   }
   const headers = plan.headers && plan.headers.length > 0 ? Object.fromEntries(plan.headers) : undefined;
   const secrets = plan.secrets && plan.secrets.length > 0 ? plan.secrets : undefined;
   for (const t of plan.targets) {
-    targets.push({ ...t, token: plan.token, role: 'target', informs: false, restrictsTokens: plan.restrictsTokens, tokenFrom: plan.tokenFrom, ...(headers ? { headers } : {}), ...(secrets ? { secrets } : {}) });
+    targets.push({
+      ...t,
+      token: plan.token,
+      role: 'target',
+      informs: false,
+      restrictsTokens: plan.restrictsTokens,
+      tokenFrom: plan.tokenFrom,
+      ...(headers ? { headers } : {}),
+      ...(secrets ? { secrets } : {}),
+    });
   }
   return targets;
 }
