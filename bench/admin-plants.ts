@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../server/app.js';
+import type { Response as LightMyRequestResponse } from 'light-my-request';
 
 const { values } = parseArgs({
   options: {
@@ -48,11 +49,11 @@ async function measure(build: typeof buildApp): Promise<Reading> {
   let after: number | null = 0;
   while (after !== null) {
     const started = process.hrtime.bigint();
-    const res = await app.inject({ method: 'GET', url: `/__admin/plants?after=${after}` });
+    const res: LightMyRequestResponse = await app.inject({ method: 'GET', url: `/__admin/plants?after=${after}` });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     if (res.statusCode !== 200)
       throw new Error(`GET /__admin/plants answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
-    const page = res.json() as { plants: unknown[]; next?: number | null };
+    const page = res.json<{ plants: unknown[]; next?: number | null }>();
     reading.pages++;
     reading.largestBytes = Math.max(reading.largestBytes, res.rawPayload.length);
     reading.totalBytes += res.rawPayload.length;

@@ -25,8 +25,8 @@ app.post('/plants', (request, reply) => {
     return reply.code(400).send({ error: 40003, message: 'Request body is not a valid NewPlant.' });
   }
   if (plants.has(id as number))
-    return reply.code(400).send({ error: 40004, message: `A plant with id ${id} already exists.` });
-  const plant = tag === undefined ? { name } : { name, tag: tag as string };
+    return reply.code(400).send({ error: 40004, message: `A plant with id ${id as number} already exists.` });
+  const plant = tag === undefined ? { name } : { name, tag };
   plants.set(id as number, plant);
   return reply.send(plant);
 });

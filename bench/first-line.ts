@@ -71,7 +71,7 @@ if (!values.before) {
   process.exit(2);
 }
 const runs = Number(values.runs);
-const builds = { before: resolve(values.before), after: resolve(values.after!) };
+const builds = { before: resolve(values.before), after: resolve(values.after) };
 const target = await refusingTarget();
 const refusing = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
 const unreachable = `http://127.0.0.1:${await closedPort()}`;

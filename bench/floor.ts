@@ -49,7 +49,7 @@ export function createFloorServer(options: FloorOptions): Server {
       if (!Number.isInteger(id) || typeof name !== 'string' || (tag !== undefined && typeof tag !== 'string'))
         return invalid(response);
       if (plants.has(id as number))
-        return answer(response, 400, { error: 40004, message: `A plant with id ${id} already exists.` });
+        return answer(response, 400, { error: 40004, message: `A plant with id ${id as number} already exists.` });
       const plant: FloorPlant = tag === undefined ? { name } : { name, tag };
       plants.set(id as number, plant);
       answer(response, 200, plant);

@@ -178,7 +178,11 @@ test('the image built from the Dockerfile with testcontainers', { timeout: 15 * 
           () => assert.fail('the reset step answers nothing'),
           (error: Error & { cause?: { code?: string } }) => error,
         );
-        assert.equal(reset.cause?.code, 'ECONNRESET', `${reset.message}: ${String(reset.cause)}`);
+        assert.equal(
+          reset.cause?.code,
+          'ECONNRESET',
+          `${reset.message}: ${(reset.cause as Error | undefined)?.message ?? 'no cause'}`,
+        );
         const unavailable = await call(`${base}/plants`, plant);
         assert.deepEqual(
           [unavailable.status, unavailable.headers.get('retry-after'), unavailable.body.error],

@@ -48,7 +48,7 @@ test('the README’s docker build and docker run commands, exactly as written', 
     });
     const mine = await containersPublishing4010();
     assert.equal(mine.length, 1, 'one container of the image publishes port 4010');
-    id = mine[0] as string;
+    id = mine[0]!;
 
     const { body: inspect } = await engine('GET', `/containers/${id}/json`);
     assert.equal(inspect.Config.User, 'node');

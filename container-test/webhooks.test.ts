@@ -41,14 +41,15 @@ test(
     const statuses = [503];
     const receiver = createServer((req, res) => {
       let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk));
-      req.on('end', async () => {
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => void answer());
+      const answer = async () => {
         const { plants } = (await (await fetch(`${base}/__admin/plants`, { headers: ADMIN })).json()) as {
           plants: Array<{ id: string }>;
         };
         received.push({ headers: req.headers, body, stored: plants.map(({ id }) => id) });
         res.writeHead(statuses.shift() ?? 204).end();
-      });
+      };
     });
     receiver.listen(0, '127.0.0.1');
     await once(receiver, 'listening');

@@ -82,7 +82,7 @@ export interface StartedProcess {
   /** Every stdout line so far (stdout: 'lines'); it keeps growing while the child runs. */
   lines: string[];
   /** The last 16 KiB of stderr (stderr: 'keep'). */
-  stderr(): string;
+  stderr: () => string;
   /** Resolves once the child has ended. */
   exited: Promise<Exit>;
   /** The exit, once the child has ended; undefined while it runs. */

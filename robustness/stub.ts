@@ -265,7 +265,7 @@ export function journalSizeProperty(): fc.IAsyncProperty<
           if (answer.body.includes(secret)) throw new Error(`the journal shows the credential ${secret}`);
         if (answer.body.length > JOURNAL_PAGE_ANSWER_BOUND)
           throw new Error(`a page of ${answer.body.length} characters`);
-        const page = answer.json() as JournalPage;
+        const page = answer.json<JournalPage>();
         if (page.entries.length > limit) throw new Error(`a page of ${page.entries.length} entries, limit ${limit}`);
         if (page.bytes > maxBytes && page.entries.length + seqs.length > 1)
           throw new Error(`${page.bytes} bytes kept, budget ${maxBytes}`);

@@ -42,7 +42,9 @@ let failed = false;
 // Progress every 10%, so a long run shows it is alive.
 function progress(label: string, done: number, of: number, started: number, tally: StatusTally): void {
   if (of >= 10 && done % Math.ceil(of / 10) === 0) {
-    console.log(`  ${label} ${done}/${of} after ${((performance.now() - started) / 1000).toFixed(0)} s: ${tally}`);
+    console.log(
+      `  ${label} ${done}/${of} after ${((performance.now() - started) / 1000).toFixed(0)} s: ${tally.toString()}`,
+    );
   }
 }
 
@@ -63,7 +65,7 @@ function progress(label: string, done: number, of: number, started: number, tall
   }
   const seconds = (performance.now() - started) / 1000;
   console.log(
-    `inject: ${run.tally.total} requests in ${seconds.toFixed(1)} s (${(run.tally.total / seconds).toFixed(0)}/s); per status: ${run.tally}; creates answered 200: ${run.created()}, plants stored: ${(await run.app.plantStore.usage()).plants}`,
+    `inject: ${run.tally.total} requests in ${seconds.toFixed(1)} s (${(run.tally.total / seconds).toFixed(0)}/s); per status: ${run.tally.toString()}; creates answered 200: ${run.created()}, plants stored: ${(await run.app.plantStore.usage()).plants}`,
   );
   await run.app.close();
 }
@@ -99,7 +101,7 @@ if (connections > 0) {
   }
   const seconds = (performance.now() - started) / 1000;
   console.log(
-    `sockets: ${done} connections, ${tally.total} answers in ${seconds.toFixed(1)} s; per status: ${tally}; creates answered 200: ${created}, plants stored: ${(await app.plantStore.usage()).plants}`,
+    `sockets: ${done} connections, ${tally.total} answers in ${seconds.toFixed(1)} s; per status: ${tally.toString()}; creates answered 200: ${created}, plants stored: ${(await app.plantStore.usage()).plants}`,
   );
   await app.close();
 }

@@ -98,7 +98,7 @@ const sampler = setInterval(() => {
   if (Number.isFinite(rss)) rssSamples.push(rss); // NaN once the server is gone
   const rate = ((total.total - lastSample.count) * 1000) / (now - lastSample.at);
   console.log(
-    `${((now - started) / 1000).toFixed(0).padStart(7)} ${String(total.total).padStart(10)} ${rate.toFixed(0).padStart(8)} ${rss.toFixed(1).padStart(10)}   ${interval}`,
+    `${((now - started) / 1000).toFixed(0).padStart(7)} ${String(total.total).padStart(10)} ${rate.toFixed(0).padStart(8)} ${rss.toFixed(1).padStart(10)}   ${interval.toString()}`,
   );
   lastSample = { at: now, count: total.total };
   interval = new StatusTally();
@@ -134,7 +134,7 @@ await pool.close();
 
 const afterSigterm = outcomes.length;
 const peak = Math.max(...rssSamples);
-console.log(`\ntotal: ${total.total} requests in ${((Date.now() - started) / 1000).toFixed(1)} s: ${total}`);
+console.log(`\ntotal: ${total.total} requests in ${((Date.now() - started) / 1000).toFixed(1)} s: ${total.toString()}`);
 console.log(
   `RSS: min ${Math.min(...rssSamples).toFixed(1)} MiB, peak ${peak.toFixed(1)} MiB, last ${rssSamples.at(-1)?.toFixed(1)} MiB over ${rssSamples.length} samples`,
 );

@@ -65,7 +65,8 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
    * and the answer is it.
    */
   const plantToStore = (newPlant: JsonObject, sent: SentPlant | undefined): PlantToStore => ({
-    id: String(newPlant.id as number | bigint),
+    // The NewPlant schema accepted it: an integer (number or bigint), whose digits are the store's key.
+    id: (newPlant.id as number | bigint).toString(),
     json: storedPlantText(contract.plant, newPlant, sent),
   });
   return {

@@ -108,7 +108,7 @@ class Parser extends JsonLexer {
     this.pos++; // {
     // No prototype, and no member is ever undefined: `object[name] !== undefined`
     // is the repeat check, with no Set per object.
-    const object: JsonObject = Object.create(null);
+    const object = Object.create(null) as JsonObject;
     this.skipWhitespace();
     if (this.text.charCodeAt(this.pos) === 0x7d) {
       this.pos++;

@@ -222,7 +222,7 @@ function member(name: string, value: string | number | undefined): string {
 function lineWriter(logger: Logger, destination: LineBatches): RequestLineWriter {
   const head = `{"level":${logger.levels.values.info},"time":`;
   // The logger's bindings (pid, hostname, and a child's own) as pino writes them: `,"pid":…,"hostname":…`.
-  const base = String(internals(logger)[pino.symbols.chindingsSym] ?? '');
+  const base = (internals(logger)[pino.symbols.chindingsSym] as string | undefined) ?? '';
   return (request, reply) => {
     if (!logger.isLevelEnabled('info')) return;
     const req = `"method":${JSON.stringify(request.method)},"url":${JSON.stringify(redactTarget(request.url))}${member('host', request.headers.host)}${member('remoteAddress', request.ip)}${member('remotePort', request.socket?.remotePort)}`;

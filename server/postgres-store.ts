@@ -14,7 +14,6 @@ import {
   StoreStartError,
   StoreUnavailableError,
   type CreateAllResult,
-  type CreateResult,
   type PlantStore,
   type UpdateResult,
 } from './store.js';

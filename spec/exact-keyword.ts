@@ -171,9 +171,7 @@ export function exactErrors(
   if ((safeInteger || n !== undefined) && errors === null) {
     const { range } = rules;
     if (range) {
-      const outside = safeInteger
-        ? (value as number) < range.minDouble || (value as number) > range.maxDouble
-        : outsideRange(n!, range);
+      const outside = safeInteger ? value < range.minDouble || value > range.maxDouble : outsideRange(n!, range);
       if (outside)
         errors = failed(
           errors,
@@ -218,7 +216,8 @@ export function exactKeyword(): CodeKeywordDefinition {
     schemaType: 'object',
     trackErrors: true,
     code(cxt) {
-      const { gen, data, schema, it } = cxt;
+      const { gen, data, it } = cxt;
+      const schema: unknown = cxt.schema;
       const rules = gen.scopeValue('keyword', {
         ref: checkedRules(schema as ExactRules),
         // Only standalone code needs the text (and JSON has no bigints: a document's enum may hold one).

@@ -196,7 +196,7 @@ export function translatePattern(source: string): string {
         `the property escape \\p{${body}} has no equivalent in the linear-time engine (RE2 knows general categories and scripts)`,
       );
     }
-    return `\\${negated ? 'P' : 'p'}{${CATEGORY_NAMES[value as string] ?? value}}`;
+    return `\\${negated ? 'P' : 'p'}{${CATEGORY_NAMES[value] ?? value}}`;
   };
   const characterClass = (): string => {
     // `[` read. [^] is any code point, [] none.

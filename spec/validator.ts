@@ -90,7 +90,7 @@ export interface SchemaValidators {
   /** The validator of the schema at `pointer`; `without` leaves out the keywords at these pointers (the harness's "valid but for this keyword"). */
   compile(schema: unknown, pointer: string, without?: ReadonlySet<string>): Validate;
   /** Formats no validator here checks, found while compiling. */
-  uncheckedFormats(): UncheckedFormat[];
+  uncheckedFormats: () => UncheckedFormat[];
 }
 
 /** Formats ajv-formats asserts on strings (its "full" mode); the number formats among its list are ours or annotations. */
@@ -191,7 +191,7 @@ function importsForRequires(code: string): string {
 interface AjvCompiler {
   ajv: Ajv;
   compile(schema: unknown, pointer: string, without?: ReadonlySet<string>): ValidateFunction;
-  uncheckedFormats(): UncheckedFormat[];
+  uncheckedFormats: () => UncheckedFormat[];
 }
 
 function ajvCompiler(doc: OpenApiDocument, options: ValidatorOptions, standalone: boolean): AjvCompiler {
@@ -304,11 +304,7 @@ function violations(errors: ErrorObject[], rootPointer: string): Violation[] {
       message: e.message ?? 'is invalid',
       // Our keyword's errors name the keyword they stand for (minimum, type, ...) and its pointer.
       pointer:
-        pointer ??
-        childPointer(
-          ((e.parentSchema as JsonSchema | boolean)?.[POINTER as never] as string | undefined) ?? rootPointer,
-          e.keyword,
-        ),
+        pointer ?? childPointer((e.parentSchema as JsonSchema | boolean)?.[POINTER as never] ?? rootPointer, e.keyword),
       ...(Object.keys(params).length > 0 ? { params } : {}),
     };
   });

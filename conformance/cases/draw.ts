@@ -69,7 +69,7 @@ const touchesFrozen = (path: InstancePath, frozen: readonly InstancePath[]) =>
 function namedProperty(v: Violation): string | undefined {
   const p = v.params ?? {};
   for (const key of ['missingProperty', 'additionalProperty', 'unevaluatedProperty', 'propertyName'])
-    if (typeof p[key] === 'string') return p[key] as string;
+    if (typeof p[key] === 'string') return p[key];
   return undefined;
 }
 
@@ -206,7 +206,7 @@ function fixesFor(model: DocumentSchemas, body: JsonValue, v: Violation, frozen:
       return out;
     case 'minProperties':
       if (isSchemaObject(here)) {
-        for (const name of newPropertyNames(model, holderPointer, here as Record<string, JsonValue>).slice(0, 6)) {
+        for (const name of newPropertyNames(model, holderPointer, here).slice(0, 6)) {
           const schema = propertySchema(model, holderPointer, name);
           for (const value of [...(schema ? samplesOf(model, schema.schema, schema.pointer).slice(0, 2) : []), 'x'])
             put([...at, name], value);

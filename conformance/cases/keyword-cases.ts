@@ -9,7 +9,7 @@ import type { Rational } from '../../spec/exact-number.js';
 import { integerRange } from '../../spec/formats.js';
 import { childPointer, isSchemaObject, keywordInfo, type KeywordUse } from '../../spec/schema-keywords.js';
 import { isCheckedFormat } from '../../spec/validator.js';
-import type { JsonValue } from '../model/json.js';
+import { noteText, type JsonValue } from '../model/json.js';
 import { baseBodies } from './bodies.js';
 import {
   FORMAT_SAMPLES,
@@ -144,7 +144,7 @@ function propose(
             : samplesOf(model, node, site.pointer, { type: t })[0];
         return inside(own, `as ${t} ${show(own)}`);
       });
-      const digits = String(getAt(baseBodies(model).full, [baseBodies(model).idField]) ?? 7);
+      const digits = noteText(getAt(baseBodies(model).full, [baseBodies(model).idField]) ?? 7);
       const outs = typeExemplars(digits)
         .filter((e) => !typeAllowed(allowed, e.type))
         .map((e) => outside(e.value, `as ${e.label}, ${show(e.value)}`));

@@ -123,8 +123,8 @@ export function samplesOf(
         out.push(v as JsonValue);
   };
   if ('const' in node) push(node.const);
-  if (Array.isArray(node.enum)) push(...node.enum.slice(0, 3));
-  if (Array.isArray(node.examples)) push(...node.examples);
+  if (Array.isArray(node.enum)) push(...(node.enum as unknown[]).slice(0, 3));
+  if (Array.isArray(node.examples)) push(...(node.examples as unknown[]));
   if (node.example !== undefined) push(node.example);
   if (node.default !== undefined) push(node.default);
   for (const keyword of ['anyOf', 'oneOf'] as const) {
@@ -260,12 +260,9 @@ export function setAt(body: JsonValue, path: InstancePath, value: JsonValue | un
   const [key, ...rest] = path;
   const container =
     body !== null && typeof body === 'object' && !(body instanceof Numeral) ? body : typeof key === 'number' ? [] : {};
-  const copy = (Array.isArray(container) ? [...container] : { ...(container as Body) }) as Record<
-    string | number,
-    JsonValue
-  >;
+  const copy = (Array.isArray(container) ? [...container] : { ...container }) as Record<string | number, JsonValue>;
   const next = setAt(copy[key!] ?? null, rest, value);
   if (value === undefined && rest.length === 0) delete copy[key!];
   else copy[key!] = next;
-  return copy as JsonValue;
+  return copy;
 }

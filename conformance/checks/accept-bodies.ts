@@ -2,6 +2,7 @@
 // a long value for each string field and how its refusal is graded
 // (PS-ACCEPT-004), and a negative id with its positive counterpart
 // (PS-ACCEPT-008).
+import { noteText } from '../model/json.js';
 import type { Exchange } from './exchange.js';
 import type { Candidate } from './accept-check.js';
 import { gradeAccepted } from './grades.js';
@@ -42,7 +43,7 @@ export function longStrings(ctx: CheckContext): Candidate[] {
   return [...required, ...optional].map((name) => {
     const stated = maxLengthOf(ctx, name);
     const n = stated ?? LONG;
-    const stems = [String(baseBodies(ctx.model).full[name] ?? ''), 'Ficus '];
+    const stems = [noteText(baseBodies(ctx.model).full[name]), 'Ficus '];
     return {
       note:
         stated === undefined

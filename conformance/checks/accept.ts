@@ -111,11 +111,10 @@ const keywordsInside: ExchangeCheck<BoundarySent> = {
         const note = `${c.note} (${d.use.keyword} at ${d.use.pointer})`;
         const value = keywordCaseBody(ctx, c, d.path);
         // The echo is graded on the fields of an object; a valid body of another JSON type has none to carry back.
-        const body = (
+        const body =
           value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Numeral)
             ? value
-            : {}
-        ) as Body;
+            : {};
         if (c.fixedId === undefined) return [{ request: createRequest(ctx, value, { note }), sent: { body } }];
         const toward = c.fixedId > 0n ? -1n : 1n;
         return fixedIdCases(ctx, body, c.fixedId, neighbourOf(ctx, c.fixedId, toward), note).map((x, part) => ({

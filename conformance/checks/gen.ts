@@ -169,7 +169,7 @@ export function invalidArb(model: SpecModel): fc.Arbitrary<{ mutation: string; b
         fc.boolean(),
         fc.constant(null),
       )
-      .map((b) => ({ mutation: 'not an object', body: b as JsonValue })),
+      .map((b) => ({ mutation: 'not an object', body: b })),
   );
   return fc.oneof(...arbs).filter(({ body }) => createOf(model).validateRequest(body).length > 0);
 }

@@ -6,7 +6,7 @@
 // answer (the id sent, or the id the answer carries where the document's
 // links say so), round after round for calls that follow calls.
 import type { RequestSpec } from './exchange.js';
-import { parseExact, type JsonValue } from '../model/json.js';
+import { noteText, parseExact, type JsonValue } from '../model/json.js';
 import { operationName, type OperationModel, type ParameterModel } from '../model/operation-model.js';
 import type { IdSource } from '../model/resource.js';
 import { parameterTypes, textOf } from '../cases/parameter-values.js';
@@ -109,7 +109,7 @@ export function chainAfterCreate(
   // Every member the document declares (a tag too), so that a read that drops one shows.
   const plain = validPlant(ctx, fields, 'full');
   const name = stringFields(ctx).required.find((n) => !(n in fields));
-  const body = name ? preferring(ctx, plain, { [name]: `${label} ${String(plain[idField(ctx)])}` }) : plain;
+  const body = name ? preferring(ctx, plain, { [name]: `${label} ${noteText(plain[idField(ctx)])}` }) : plain;
   const create = ctx.model.create!;
   return {
     request: createRequest(ctx, body, { note: `${label}: create the plant first` }),
@@ -179,7 +179,7 @@ export function followCalls(sent: Array<CaseExchange<unknown>>, ctx: CheckContex
 /** The id a created plant is known by for an operation's id parameter, from its chain. */
 export function chainId(chain: Chain, source: IdSource): JsonValue | undefined {
   if (source.from === 'response') return valueAt(chain.createdAnswer, source.pointer);
-  return valueAt(chain.created as JsonValue, source.pointer);
+  return valueAt(chain.created, source.pointer);
 }
 
 /** A case with its index among the cases sent (a verdict's `exchange`). */

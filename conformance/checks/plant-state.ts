@@ -3,10 +3,9 @@
 // infers"; each inference can be switched off with --inferences): a created
 // plant is read back and listed; after a successful DELETE it is gone; PUT
 // and PATCH change what GET answers; a limit bounds the list.
-import { sameValue, type JsonValue } from '../model/json.js';
+import { noteText, sameValue, type JsonValue } from '../model/json.js';
 import { operationName } from '../model/operation-model.js';
 import { flattenObject } from '../model/schema-shape.js';
-import { RuledOut } from '../model/ruled-out.js';
 import { describe, noAnswer, worst } from './grades.js';
 import {
   answerJson,
@@ -47,7 +46,7 @@ function differences(expected: JsonValue | undefined, actual: JsonValue | undefi
       : {};
   return Object.entries(expected as Record<string, JsonValue>)
     .filter(([k]) => !only || only.includes(k))
-    .filter(([k, v]) => got[k] === undefined || !sameValue(v, got[k]!))
+    .filter(([k, v]) => got[k] === undefined || !sameValue(v, got[k]))
     .map(([k]) => k);
 }
 
@@ -242,10 +241,7 @@ const listed: ExchangeCheck<OpSent> = {
       });
     const sent = chain[0]!.sent.create!;
     const filter = list.filters.find(
-      (f) =>
-        ctx.inferences.has('filter') &&
-        typeof sent[f.property] === 'string' &&
-        String(sent[f.property]).startsWith('listed-'),
+      (f) => ctx.inferences.has('filter') && noteText(sent[f.property]).startsWith('listed-'),
     );
     if (filter) {
       for (const p of pages) {

@@ -1,7 +1,7 @@
 // PS-STATE-007 and 008: PUT and PATCH change what GET answers (RFC 9110
 // §9.3.4, RFC 7396), and a limit bounds the list (inferences update and
 // limit, docs/checks.md).
-import type { JsonValue } from '../model/json.js';
+import { noteText, type JsonValue } from '../model/json.js';
 import { operationName, type OperationModel, type RequestBodyModel } from '../model/operation-model.js';
 import { flattenObject } from '../model/schema-shape.js';
 import { RuledOut } from '../model/ruled-out.js';
@@ -64,7 +64,7 @@ function changeCall(
   const media = jsonMedia(r.op)!;
   const field = changeable(ctx, media)!;
   const id = chain.created![idField(ctx)]!;
-  const value = `${kind === 'replace' ? 'replaced' : 'merged'} ${String(id)}`;
+  const value = `${kind === 'replace' ? 'replaced' : 'merged'} ${noteText(id)}`;
   const holdsId =
     media.schema &&
     flattenObject(ctx.model.doc, media.schema.schema, media.schema.pointer).fields.some((f) => f.name === idField(ctx));
@@ -94,7 +94,7 @@ function changeCall(
       : [];
   return {
     call: itemCall(ctx, r, chain, kind === 'replace' ? `replace ${field}` : `merge ${field}`, {
-      body: { contentType: media.contentType, value: body as JsonValue },
+      body: { contentType: media.contentType, value: body },
     }),
     expect,
     left,

@@ -140,7 +140,7 @@ export const PAGE = 'list page';
 export function listPages(ctx: CheckContext, list: ListModel, query: Record<string, string> = {}): Step {
   const name = operationName(list.op);
   const limit = limitValue(ctx, list, LIST_ASK);
-  const page = (n: number, extra: Record<string, string>, chain: Chain): Call => ({
+  const page = (n: number, extra: Record<string, string>): Call => ({
     ...callTo(ctx, list.op, `${PAGE} ${n}`, {
       set: { ...query, ...(limit !== undefined ? { [list.limit!.parameter.name]: String(limit) } : {}), ...extra },
       note: `${name}: ${PAGE} ${n}${limit !== undefined ? ` (limit ${limit})` : ''}`,
@@ -153,16 +153,16 @@ export function listPages(ctx: CheckContext, list: ListModel, query: Record<stri
     const items = listItems(list, body) ?? [];
     if (n > MAX_LIST_PAGES || items.some((i) => isPlant(ctx, i, chain.created))) return undefined;
     const next = nextOf(list, body);
-    if (next !== undefined && list.cursor) return page(n, { [list.cursor.name]: next }, chain);
+    if (next !== undefined && list.cursor) return page(n, { [list.cursor.name]: next });
     if (list.shape?.kind === 'array' && list.offset && limit !== undefined && items.length >= limit) {
       const seen = chain.steps
         .filter((s) => s.sent.label.startsWith(PAGE))
         .reduce((sum, s) => sum + (listItems(list, answerJson(s.exchange))?.length ?? 0), 0);
-      return page(n, { [list.offset.name]: String(seen) }, chain);
+      return page(n, { [list.offset.name]: String(seen) });
     }
     return undefined;
   };
-  return (chain) => page(1, {}, chain);
+  return () => page(1, {});
 }
 
 /** What the pages of a list a chain read say: the plant found there (if), and whether they hold the whole list. */

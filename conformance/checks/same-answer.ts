@@ -3,6 +3,7 @@
 // same request as its plain form, and must get the same answer, with the same
 // echo (Plant Store specification, Create plant rule 1). What they share:
 // the check's shape and the bodies worth writing another way.
+import { noteText } from '../model/json.js';
 import { ACCEPT_EVIDENCE, ACCEPT_GRADING, each, gradeAccepted } from './grades.js';
 import { idField, preferring, stringFields, validPlant, type Body } from './requests.js';
 import type { CheckContext, ExchangeCheck } from './types.js';
@@ -19,7 +20,7 @@ export function richPlant(ctx: CheckContext): Body {
   const plant = validPlant(ctx, {}, 'full');
   const { required, optional } = stringFields(ctx);
   const unique = Object.fromEntries(
-    [...required, ...optional].map((name) => [name, `${name} ${String(plant[idField(ctx)])}`]),
+    [...required, ...optional].map((name) => [name, `${name} ${noteText(plant[idField(ctx)])}`]),
   );
   return preferring(ctx, plant, unique);
 }

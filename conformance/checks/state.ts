@@ -1,4 +1,5 @@
 // State: what the store keeps between requests.
+import { noteText } from '../model/json.js';
 import { describe, errorBodyProblem, gradeAccepted, noAnswer } from './grades.js';
 import { idsDoublesMerge } from '../cases/bodies.js';
 import { createRequest, idField, preferring, stringFields, validPlant, type Body } from './requests.js';
@@ -87,13 +88,13 @@ const exactIds: ExchangeCheck<Body> = {
       return name ? preferring(ctx, body, { [name]: `exact ${id}` }) : body;
     });
     return [
-      ...bodies.map((b) => ({ request: createRequest(ctx, b, { note: `id ${String(b[idField(ctx)])}` }), sent: b })),
+      ...bodies.map((b) => ({ request: createRequest(ctx, b, { note: `id ${noteText(b[idField(ctx)])}` }), sent: b })),
       // Another name: a target that refuses a repeated name, not a repeated id, would hide merged ids.
       {
         request: createRequest(
           ctx,
           name
-            ? preferring(ctx, bodies[1]!, { [name]: `exact ${String(bodies[1]![idField(ctx)])} again` })
+            ? preferring(ctx, bodies[1]!, { [name]: `exact ${noteText(bodies[1]![idField(ctx)])} again` })
             : { ...bodies[1]! },
           { note: 'the second id again: does the target reject a duplicate?' },
         ),
@@ -120,7 +121,7 @@ const exactIds: ExchangeCheck<Body> = {
         return {
           ...v,
           exchange: i,
-          expected: `${v.expected} (id ${String(sent[idField(ctx)])} is a plant of its own)`,
+          expected: `${v.expected} (id ${noteText(sent[idField(ctx)])} is a plant of its own)`,
         };
     }
     return { outcome: 'pass' };

@@ -88,7 +88,7 @@ export function parseCompatArgs(argv: string[], env: NodeJS.ProcessEnv = process
   );
   const given = (name: string) => {
     const o = COMPAT_OPTIONS.find((x) => x.name === name)!;
-    return flags[name] !== undefined ? { value: flags[name]!, from: `--${name}` } : fromEnvironment(o, env);
+    return flags[name] !== undefined ? { value: flags[name], from: `--${name}` } : fromEnvironment(o, env);
   };
   const text = (name: string) => {
     const g = given(name);

@@ -158,7 +158,7 @@ export function parseHeaders(given: Given | undefined): Array<[string, string]> 
       throw new UsageError(
         `${given!.from} ${JSON.stringify(raw)}: a header is written "Name: value", e.g. -H "x-api-key: $API_KEY"`,
       );
-    // eslint-disable-next-line no-control-regex
+
     if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value))
       throw new UsageError(
         `${given!.from} ${name}: a header value cannot hold control characters (a line break would start another header)`,
@@ -244,7 +244,10 @@ export function fromFile(o: OptionSpec, value: unknown, file: string): Given | u
   const from = `${o.name} in ${file}`;
   if (value === null || value === undefined) return undefined;
   if (o.type === 'boolean') {
-    const flag = typeof value === 'boolean' ? value : BOOLEAN_WORDS[String(value).trim().toLowerCase()];
+    const flag =
+      typeof value === 'boolean'
+        ? value
+        : BOOLEAN_WORDS[(typeof value === 'string' ? value : JSON.stringify(value)).trim().toLowerCase()];
     if (flag === undefined) throw new UsageError(`${from} is true or false, not ${JSON.stringify(value)}`);
     return { value: flag, from };
   }

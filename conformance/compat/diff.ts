@@ -267,8 +267,9 @@ function sourceOf(path: string[]): Source {
 
 /** The verdict of the whole comparison per side. */
 export function verdictOf(changes: Change[]): { clients: SideVerdict; servers: SideVerdict } {
-  return changes.reduce((v, c) => ({ clients: worse(v.clients, c.clients), servers: worse(v.servers, c.servers) }), {
-    clients: 'compatible' as SideVerdict,
-    servers: 'compatible' as SideVerdict,
-  });
+  const none: { clients: SideVerdict; servers: SideVerdict } = { clients: 'compatible', servers: 'compatible' };
+  return changes.reduce(
+    (v, c) => ({ clients: worse(v.clients, c.clients), servers: worse(v.servers, c.servers) }),
+    none,
+  );
 }

@@ -240,7 +240,11 @@ function firstAndBranches(group: string[], cs: Contribution[], by: Map<string, C
 /** `enum` and `const`: the values every part allows. */
 function mergeValues(by: Map<string, Contribution[]>): GroupResult | false {
   const all = [
-    ...(by.get('enum') ?? []).map((c) => ({ c, keyword: 'enum', values: Array.isArray(c.value) ? c.value : [] })),
+    ...(by.get('enum') ?? []).map((c) => ({
+      c,
+      keyword: 'enum',
+      values: Array.isArray(c.value) ? (c.value as unknown[]) : [],
+    })),
     ...(by.get('const') ?? []).map((c) => ({ c, keyword: 'const', values: [c.value] })),
   ];
   if (all.length === 1) return one(all[0]!.keyword, all[0]!.c);
@@ -269,7 +273,7 @@ export function stray<P extends Part>(parts: P[]): { merged: P[]; residual: P[] 
     ),
   );
   const keys = (p: P, k: string) =>
-    isSchemaObject(p.schema) && isSchemaObject(p.schema[k]) ? Object.keys(p.schema[k] as JsonSchema) : [];
+    isSchemaObject(p.schema) && isSchemaObject(p.schema[k]) ? Object.keys(p.schema[k]) : [];
   for (let changed = true; changed;) {
     changed = false;
     const merged = parts.filter((p) => !residual.has(p));

@@ -80,7 +80,7 @@ function target(name: string, served: Served): Target {
 }
 
 /** No check ran: every count is 0. */
-const NOTHING_RAN: Summary = { pass: 0, 'non-strict': 0, fail: 0, skip: 0, error: 0 } as Summary;
+const NOTHING_RAN: Summary = { pass: 0, 'non-strict': 0, fail: 0, skip: 0, error: 0 };
 
 async function cross(side: Side, checksOf: 'base' | 'head', o: ExecutionOptions): Promise<CrossRun> {
   const serving = checksOf === 'base' ? 'head' : 'base';

@@ -50,7 +50,7 @@ export function readDocuments(specs: Array<{ value: string; from: string }>, cwd
         });
       } catch (err) {
         const stderr =
-          String((err as { stderr?: unknown }).stderr ?? (err as Error).message)
+          String((err as { stderr?: string | Buffer }).stderr ?? (err as Error).message)
             .trim()
             .split('\n')[0] ?? '';
         const why =

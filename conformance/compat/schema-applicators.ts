@@ -4,7 +4,7 @@
 // as the walk compares schemas (Walk.compareNode); what a name, an item or a
 // branch added or removed does, each rule says.
 import { resolveReference, type OpenApiDocument } from '../../spec/openapi.js';
-import { childPointer, isSchemaObject, type JsonSchema } from '../../spec/schema-keywords.js';
+import { isSchemaObject, type JsonSchema } from '../../spec/schema-keywords.js';
 import type { Effect } from './change.js';
 import { covers, stringList, typesOf } from './schema-assertions.js';
 import {
@@ -111,8 +111,8 @@ export function schemaMapDelta(
   under: boolean,
   k: string,
 ): void {
-  const before = isSchemaObject(b[k]) ? (b[k] as JsonSchema) : {};
-  const after = isSchemaObject(h[k]) ? (h[k] as JsonSchema) : {};
+  const before = isSchemaObject(b[k]) ? b[k] : {};
+  const after = isSchemaObject(h[k]) ? h[k] : {};
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     const pb = keywordPointer(b, bp, k, key);
     const ph = keywordPointer(h, hp, k, key);
@@ -314,7 +314,7 @@ export function branchesDelta(
     if (exclusive) {
       for (const d of w.out.slice(start)) {
         if (d.effect === 'tighter' || d.effect === 'looser' || d.effect === 'both')
-          Object.assign(d, { effect: 'unknown' as Effect, reason: overlap, byRole: undefined });
+          Object.assign(d, { effect: 'unknown', reason: overlap, byRole: undefined });
       }
     }
   }

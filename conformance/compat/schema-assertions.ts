@@ -260,7 +260,11 @@ export function formatDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, h
  */
 export function patternDelta(w: Walk, b: JsonSchema, bp: string, h: JsonSchema, hp: string, under: boolean): void {
   const list = (s: JsonSchema) =>
-    s.pattern === undefined ? [] : Array.isArray(s.pattern) ? stringList(s.pattern) : [String(s.pattern)];
+    s.pattern === undefined
+      ? []
+      : Array.isArray(s.pattern)
+        ? stringList(s.pattern as unknown[])
+        : [typeof s.pattern === 'string' ? s.pattern : JSON.stringify(s.pattern)];
   const before = list(b);
   const after = list(h);
   const added = after.filter((p) => !before.includes(p));

@@ -93,7 +93,7 @@ export const sameJson = (a: unknown, b: unknown): boolean => canonical(a) === ca
 /** A value as a message shows it (bigints keep their digits). */
 export function shown(value: unknown): string {
   if (value === undefined) return '(absent)';
-  const text = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)) ?? String(value);
+  const text = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)) ?? typeof value;
   return text.replace(/"(-?\d+)n"/g, '$1');
 }
 

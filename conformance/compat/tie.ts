@@ -47,7 +47,7 @@ function namesOf(change: Change): { names: string[]; keyword: string } {
     if (typeof v === 'string' && ['echo', 'response', 'content'].includes(change.keyword)) names.add(v);
   if (change.keyword === 'operation') {
     for (const label of [change.after, change.before]) {
-      const [method, path] = String(label ?? '').split(' ');
+      const [method, path] = (typeof label === 'string' ? label : '').split(' ');
       if (path) names.add(path.replace(/\{[^}]*\}/g, ''));
       if (method) names.add(`${method} `);
     }

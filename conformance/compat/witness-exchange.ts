@@ -43,8 +43,10 @@ const operationOf = (usage: string) => usage.slice(usage.lastIndexOf(' of ') + 4
 /** What a security scheme asks to be sent, in words. */
 function credentials(scheme: unknown, name: string): string {
   if (!isSchemaObject(scheme)) return name;
-  if (scheme.type === 'http')
-    return `Authorization: ${String(scheme.scheme ?? '')[0]?.toUpperCase() ?? ''}${String(scheme.scheme ?? '').slice(1)} …`;
+  if (scheme.type === 'http') {
+    const word = typeof scheme.scheme === 'string' ? scheme.scheme : '';
+    return `Authorization: ${word.slice(0, 1).toUpperCase()}${word.slice(1)} …`;
+  }
   if (scheme.type === 'apiKey') return `the ${String(scheme.in)} ${String(scheme.name)}`;
   return `${String(scheme.type)} credentials (${name})`;
 }

@@ -84,7 +84,7 @@ function candidates(change: Change): unknown[] {
     case 'enum':
     case 'const':
       return [
-        ...values.flatMap((v) => (change.keyword === 'enum' && Array.isArray(v) ? v : [v])),
+        ...values.flatMap((v): unknown[] => (change.keyword === 'enum' && Array.isArray(v) ? (v as unknown[]) : [v])),
         ...STRINGS,
         ...EVERY_TYPE,
       ];
@@ -146,7 +146,7 @@ function examplesAt(d: WitnessDocument, pointer: string): unknown[] {
       for (const e of Object.values(holder.examples)) if (isSchemaObject(e) && e.value !== undefined) out.push(e.value);
   }
   const { schema } = resolveSchema(d.doc, schemaAtPointer(d, pointer), pointer);
-  if (isSchemaObject(schema) && Array.isArray(schema.examples)) out.push(...schema.examples);
+  if (isSchemaObject(schema) && Array.isArray(schema.examples)) out.push(...(schema.examples as unknown[]));
   return out;
 }
 

@@ -26,6 +26,12 @@ export function toJson(value: JsonValue): string {
   return JSON.stringify(value);
 }
 
+/** A value as a note shows it: a string as itself, anything else as its JSON text (nothing for no value). */
+export function noteText(value: JsonValue | undefined): string {
+  if (value === undefined) return '';
+  return typeof value === 'string' ? value : toJson(value);
+}
+
 /** Parses a response body, or undefined when it is not JSON. */
 export function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
@@ -81,7 +87,7 @@ export function sameValue(a: JsonValue, b: JsonValue): boolean {
   if (Array.isArray(a) || Array.isArray(b))
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]!));
   const ka = Object.keys(a);
-  const kb = Object.keys(b as Record<string, JsonValue>);
+  const kb = Object.keys(b);
   return (
     ka.length === kb.length &&
     ka.every(

@@ -39,7 +39,10 @@ export async function lintSpec(specPath: string, rulesetPath = DEFAULT_RULESET):
   const results = await spectral.run(doc);
   return results.map((r) => ({
     code: String(r.code),
-    severity: String(r.code).startsWith(HOUSE_RULE) && r.severity === 0 ? 'warning' : (SEVERITY[r.severity] ?? 'hint'),
+    severity:
+      String(r.code).startsWith(HOUSE_RULE) && (r.severity as number) === 0
+        ? 'warning'
+        : (SEVERITY[r.severity] ?? 'hint'),
     message: r.message,
     path: r.path.join('.'),
   }));

@@ -93,7 +93,7 @@ function mediaExamples(
   const out: unknown[] = [];
   if (media?.example !== undefined) out.push(media.example);
   for (const e of Object.values(media?.examples ?? {})) if (e && e.value !== undefined) out.push(e.value);
-  if (isSchemaObject(schema) && Array.isArray(schema.examples)) out.push(...schema.examples);
+  if (isSchemaObject(schema) && Array.isArray(schema.examples)) out.push(...(schema.examples as unknown[]));
   return out;
 }
 
@@ -182,7 +182,7 @@ export function operationModel(
       const examples = [
         p.example,
         ...Object.values(p.examples ?? {}).map((e) => e?.value),
-        ...(isSchemaObject(p.schema) && Array.isArray(p.schema.examples) ? p.schema.examples : []),
+        ...(isSchemaObject(p.schema) && Array.isArray(p.schema.examples) ? (p.schema.examples as unknown[]) : []),
       ].filter((v) => v !== undefined);
       return {
         name: p.name,

@@ -5,7 +5,7 @@
 // C0 controls, DEL, C1 controls, and the bidirectional formatting characters
 // that reorder what a terminal shows (ALM, LRM, RLM, LRE/RLE/PDF/LRO/RLO,
 // LRI/RLI/FSI/PDI).
-// eslint-disable-next-line no-control-regex
+
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 

@@ -118,7 +118,7 @@ function fragments(forms: readonly string[]): (text: string) => string {
   const windows = new Windows(forms.map((form) => form.toLowerCase()));
   if (windows.size === 0) return (text) => text;
   const characters = new Set([...forms.join('')].flatMap((c) => [c, c.toLowerCase(), c.toUpperCase()]));
-  const klass = [...characters].map((c) => c.replace(/[\\\]\[^-]/g, '\\$&')).join('');
+  const klass = [...characters].map((c) => c.replace(/[\\\][^-]/g, '\\$&')).join('');
   const placeholders = PLACEHOLDERS.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
   const runs = new RegExp(`${placeholders}|[${klass}]{${FRAGMENT},}`, 'gu');
   return (text) => text.replace(runs, (run) => (PLACEHOLDERS.includes(run) ? run : redactWindows(run, windows)));

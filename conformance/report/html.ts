@@ -47,7 +47,7 @@ function clientMain(): void {
   type Report = JsonReport & { generated?: string };
   type Target = Report['targets'][number];
   const OUTCOMES: Outcome[] = ['pass', 'non-strict', 'fail', 'skip', 'error'];
-  const report = JSON.parse(document.getElementById('report-data')!.textContent!) as Report;
+  const report = JSON.parse(document.getElementById('report-data')!.textContent) as Report;
 
   /** Builds an element; strings become text nodes, never markup. */
   function h(

@@ -15,7 +15,7 @@ import {
 
 export function xmlEscape(s: string): string {
   // Characters XML 1.0 cannot carry at all are dropped.
-  // eslint-disable-next-line no-control-regex
+
   return s
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
     .replace(/&/g, '&amp;')

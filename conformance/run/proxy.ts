@@ -20,5 +20,5 @@ export function throughProxy(env: NodeJS.ProcessEnv = process.env): boolean {
  */
 export function dispatcher(options: Agent.Options, env: NodeJS.ProcessEnv = process.env): Dispatcher {
   if (!throughProxy(env)) return new Agent(options);
-  return new EnvHttpProxyAgent({ ...options, proxyTunnel: false } as EnvHttpProxyAgent.Options);
+  return new EnvHttpProxyAgent({ ...options, proxyTunnel: false });
 }

@@ -39,6 +39,8 @@ export interface ItemContext {
 
 type ItemHandler = OperationHandler<
   { id: string; text?: string; patch?: ParsedBody },
+  // A read's stored text (or undefined) and an update's outcome ('missing' and 'full' among them) share the result.
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents
   string | UpdateResult | undefined
 >;
 
@@ -57,8 +59,9 @@ export function itemHandler(role: Exclude<PlantRole, 'list'>, context: ItemConte
           validate: context.validatePlant,
           named: 'Plant',
         };
+  // The id parameter is read as an exact int64 (parameters.ts): a number, or a bigint beyond 2^53.
   const idOf = (request: FastifyRequest): string =>
-    String(request.parameterValues!.path[context.idParameter] as number | bigint);
+    (request.parameterValues!.path[context.idParameter] as number | bigint).toString();
   const committed = (event: PlantChangeEvent, id: string, json: string) => changes.committed({ event, id, json });
   // Said as the app is built, so that a listener (the webhooks) can name at start what is never told.
   const TOLD = { replace: 'replaced', merge: 'merged', delete: 'deleted' } as const;
@@ -82,7 +85,7 @@ export function itemHandler(role: Exclude<PlantRole, 'list'>, context: ItemConte
           if (!isObject(body.value))
             throw new ApiError('INVALID_BODY', 'Request body is not a valid Plant: it must be a JSON object.');
           checkSameId(body.value, id);
-          return { id, text: storedPlantText(context.plant, body.value as JsonObject, { sent: body, at: 0 }) };
+          return { id, text: storedPlantText(context.plant, body.value, { sent: body, at: 0 }) };
         },
         store: ({ id, text }) =>
           changed(
@@ -151,6 +154,13 @@ function notFound(id: string): ApiError {
  * The id a body or a patch names, when it names one, must be the path's:
  * a replace or a merge does not move a plant to another id (400).
  */
+/** A body member's value as an error message quotes it: a number's or string's own text, else its JSON type. */
+function describedValue(value: JsonValue): string {
+  if (value instanceof NonIntegralNumber) return JSON.stringify(value.numeral);
+  if (typeof value === 'object' && value !== null) return Array.isArray(value) ? 'an array' : 'an object';
+  return JSON.stringify(String(value));
+}
+
 function checkSameId(value: JsonValue, id: string, what: 'replace' | 'merge' = 'replace'): void {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, ID_PROPERTY)) return;
   const named = (value as JsonObject)[ID_PROPERTY]!;
@@ -162,7 +172,7 @@ function checkSameId(value: JsonValue, id: string, what: 'replace' | 'merge' = '
     const verb = what === 'merge' ? 'A merge patch cannot change' : 'A replacement cannot change';
     throw new ApiError(
       'ID_MISMATCH',
-      `${verb} the plant's id: the body's ${ID_PROPERTY} is ${JSON.stringify(String(named))}, the path names ${id}.`,
+      `${verb} the plant's id: the body's ${ID_PROPERTY} is ${describedValue(named)}, the path names ${id}.`,
     );
   }
 }
@@ -175,7 +185,7 @@ function mergedPlant(context: ItemContext, old: string, patch: string): string {
   refuseInvalidPlant(context.validatePlant, value, 'The merged plant is not a valid Plant');
   if (!isObject(value))
     throw new ApiError('INVALID_BODY', 'The merged plant is not a valid Plant: it must be a JSON object.');
-  return storedPlantText(context.plant, value as JsonObject, { sent: { text, topLevelNames }, at: 0 });
+  return storedPlantText(context.plant, value, { sent: { text, topLevelNames }, at: 0 });
 }
 
 function isObject(value: JsonValue): value is JsonObject {

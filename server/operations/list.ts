@@ -168,7 +168,7 @@ function isArraySchema(schema: unknown): boolean {
 
 function resolved$ref(doc: OpenApiDocument, schema: unknown): unknown {
   for (let depth = 0; isSchemaObject(schema) && typeof schema.$ref === 'string' && depth < 16; depth++) {
-    const ref = schema.$ref as string;
+    const ref = schema.$ref;
     schema = ref.startsWith('#/components/schemas/')
       ? doc.components.schemas[
           decodeURIComponent(ref.slice('#/components/schemas/'.length)).replace(/~1/g, '/').replace(/~0/g, '~')

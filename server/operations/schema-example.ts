@@ -152,7 +152,7 @@ function stringValue(schema: Record<string, unknown>): string {
 }
 
 function numberValue(schema: Record<string, unknown>, integer: boolean): number {
-  const bound = (keyword: string) => (typeof schema[keyword] === 'number' ? (schema[keyword] as number) : undefined);
+  const bound = (keyword: string) => (typeof schema[keyword] === 'number' ? schema[keyword] : undefined);
   const step = bound('multipleOf') ?? (integer ? 1 : undefined);
   let value =
     bound('minimum') ?? (bound('exclusiveMinimum') !== undefined ? bound('exclusiveMinimum')! + (step ?? 1) : 0);

@@ -28,7 +28,7 @@ import { exampleAnswer, exampleHandler, isJson } from './examples.js';
 import { itemHandler, type SuccessAnswer } from './item.js';
 import { listHandler, listRules, type ListInference } from './list.js';
 import { checkParameters, parameterRules, pathPattern } from './parameters.js';
-import { plantRoles, type PlantRole } from './resource.js';
+import { plantRoles, type PlantRole, type ResourceRole } from './resource.js';
 
 /** The inferences PLANTSTORE_INFER switches: the resource's operations, and each rule of the list's parameters. */
 export interface Inference extends ListInference {
@@ -54,7 +54,9 @@ export interface ServedOperation {
   body: { mediaTypes: string[]; json: boolean } | undefined;
   /** Its declared responses (the stub's Prefer answers them). */
   responses: Record<string, ResponseObject>;
-  // The handler's input and result differ per operation; the pipeline keeps each handler's own together.
+  // The handler's input and result differ per operation; the pipeline keeps each handler's own together
+  // (an existential type, which TypeScript spells with any).
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   handler: OperationHandler<any, any>;
 }
 
@@ -70,7 +72,7 @@ export interface ServeContext {
 export function servedOperations(doc: OpenApiDocument, context: ServeContext): ServedOperation[] {
   const operations = operationsOf(doc);
   const create = createOperation(doc);
-  const roles = context.inference.resource ? plantRoles(doc, create, operations) : new Map();
+  const roles = context.inference.resource ? plantRoles(doc, create, operations) : new Map<string, ResourceRole>();
   // Compiled only when the document has more than the create operation's body: the shipped one starts as fast as before.
   let compiled: SchemaValidators | undefined;
   const validators = (): SchemaValidators => (compiled ??= schemaValidators(doc, VALIDATOR_OPTIONS));
@@ -128,7 +130,7 @@ export function servedOperations(doc: OpenApiDocument, context: ServeContext): S
         // A replacement with no declared body is read as JSON, judged as a Plant.
         body: served.body ?? (role.role === 'replace' ? { mediaTypes: ['application/json'], json: true } : undefined),
         role: role.role,
-        note: `${ITEM_NOTES[role.role as Exclude<PlantRole, 'list'>]} the plant whose id is the path parameter ${role.idParameter} (found by ${role.by === 'links' ? "the create's links" : "the path's shape"})`,
+        note: `${ITEM_NOTES[role.role]} the plant whose id is the path parameter ${role.idParameter} (found by ${role.by === 'links' ? "the create's links" : "the path's shape"})`,
         handler: itemHandler(role.role, {
           store: context.store,
           changes: context.changes,

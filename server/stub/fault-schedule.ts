@@ -187,13 +187,13 @@ function parseStep(item: JsonValue, name: string, checkExample: ExampleCheck): F
     );
   }
   if (code !== undefined) {
-    const problem = checkExample(code, example as string | undefined);
+    const problem = checkExample(code, example);
     if (problem !== undefined) throw new StepError(`${name}: "example": ${problem}`);
   }
   // Listed in one order whatever the order sent: what is answered, then the wait, then how it repeats.
   if (code !== undefined) step.code = code;
   if (retryAfter !== undefined) step.retryAfter = retryAfter;
-  if (example !== undefined) step.example = example as string;
+  if (example !== undefined) step.example = example;
   if (fault !== undefined) step.fault = fault as WireFault;
   if (fault === 'dribble') {
     step.bytes = number('bytes', 1, MAX_DRIBBLE_BYTES) ?? DEFAULT_DRIBBLE_BYTES;
@@ -288,10 +288,7 @@ export class FaultSchedule<Step extends ScheduledStep = FaultStep> {
       return step;
     }
     head.seen++;
-    const hit =
-      (step as Repeating).every !== undefined
-        ? head.seen % (step as Repeating).every! === 0
-        : head.draw!() < (step as Repeating).probability!;
+    const hit = step.every !== undefined ? head.seen % step.every === 0 : head.draw!() < step.probability!;
     return hit ? step : undefined;
   }
 }
@@ -318,6 +315,6 @@ function isObject(value: JsonValue): value is JsonObject {
 
 /** A value as the message quotes it: its JSON, shortened. */
 function shortJson(value: JsonValue): string {
-  const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(value);
+  const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? typeof value;
   return text.length > 64 ? `${text.slice(0, 61)}...` : text;
 }

@@ -141,7 +141,8 @@ export function faultHooks({
     if (!step.delayMs) return apply();
     const hold = held.acquire(request.raw.socket, holderOf(request));
     if (typeof hold === 'string') return done(busy(held, hold, step.delayMs / 1000));
-    hold.wait(step.delayMs).then(() => {
+    // wait() resolves when the time is up or the hold ends early; it never rejects.
+    void hold.wait(step.delayMs).then(() => {
       const gone = hold.ended === 'client-gone';
       hold.release();
       // A client gone during the wait gets nothing; the handler finds the answer cannot be delivered and stores nothing.
@@ -230,7 +231,8 @@ const WIRE: Record<WireFault, WireAction> = {
     reply.hijack();
     // Held until the client gives up (its connection closes), MAX_HOLD_MS
     // pass, or the server closes; then the connection is closed, unanswered.
-    hold.wait(MAX_HOLD_MS).then(() => {
+    // wait() resolves when the time is up or the hold ends early; it never rejects.
+    void hold.wait(MAX_HOLD_MS).then(() => {
       hold.release();
       dropConnection(request, reply, 'hang');
     });
@@ -312,7 +314,8 @@ function dribbled(text: Buffer, bytes: number, intervalMs: number, hold: Hold): 
       } else if (offset === 0) {
         next(this);
       } else {
-        hold.wait(intervalMs).then(() => {
+        // wait() resolves when the time is up or the hold ends early; it never rejects.
+        void hold.wait(intervalMs).then(() => {
           waited += intervalMs;
           next(this);
         });

@@ -21,7 +21,6 @@
 import type { FastifyPluginCallback, FastifyRequest, preValidationHookHandler } from 'fastify';
 import { createAuthenticator } from '../auth.js';
 import type { CreateRule } from '../create.js';
-import { ApiError } from '../errors.js';
 import {
   DEFAULT_JOURNAL_BYTES,
   DEFAULT_JOURNAL_SIZE,
@@ -87,7 +86,7 @@ export interface Stub {
    */
   plugin: FastifyPluginCallback;
   /** Its stages of an operation's pipeline, which pipeline.ts puts in their places: Prefer answers what the operation declares. */
-  stagesFor(operation: DeclaredOperation): StubStages;
+  stagesFor: (operation: DeclaredOperation) => StubStages;
 }
 
 /** The stub, for buildApp; throws a RangeError for a delay out of bounds, or a Prefer guard without a token. */
@@ -210,7 +209,8 @@ function delayHook({ delay, held, journal, pending }: DelayContext): preValidati
     if (typeof hold === 'string') return done(busy(held, hold, delay.ms / 1000, `its delay of ${delay.ms} ms`));
     if (journal.capacity > 0) pending.set(request, journal.recordPending(request));
     // Ends early when the server closes or the client is gone: either way, go on.
-    hold.wait(delay.ms).then(() => {
+    // wait() resolves when the time is up or the hold ends early; it never rejects.
+    void hold.wait(delay.ms).then(() => {
       hold.release();
       done();
     });

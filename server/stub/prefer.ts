@@ -46,12 +46,6 @@ const WORD = `(?:${TCHARS}|"(?:[^"\\\\]|\\\\.)*")`;
 const PARAMETER = `${TCHARS}(?:[ \\t]*=[ \\t]*${WORD})?`;
 const PREFERENCE = new RegExp(`^(${TCHARS})(?:[ \\t]*=[ \\t]*(${WORD}))?((?:[ \\t]*;(?:[ \\t]*${PARAMETER})?)*)$`);
 
-type ResponseContent = {
-  schema?: Record<string, unknown>;
-  example?: unknown;
-  examples?: Record<string, { value?: unknown }>;
-};
-
 /** The statuses the operation declares, and the answers a step's `code` gets (read from the OpenAPI document, not listed here). */
 export interface CodeAnswers {
   /** Declared statuses, as the document lists them. */
@@ -92,8 +86,7 @@ export function codeAnswers(contract: DeclaredOperation): CodeAnswers {
   const method = contract.method.toUpperCase();
   const declared = Object.keys(responses).filter((status) => /^[1-5]\d\d$/.test(status));
   const success = declared.find((status) => status.startsWith('2'));
-  const examplesOf = (code: string) =>
-    (responses[code]?.content?.['application/json'] as ResponseContent | undefined)?.examples ?? {};
+  const examplesOf = (code: string) => responses[code]?.content?.['application/json']?.examples ?? {};
   // Own properties only: `example=__proto__` or `example=constructor` must not resolve through Object.prototype.
   return {
     declared,
@@ -106,7 +99,7 @@ export function codeAnswers(contract: DeclaredOperation): CodeAnswers {
     answer(step, injected) {
       const status = step.code as number;
       const code = String(status);
-      const content = responses[code]?.content?.['application/json'] as ResponseContent | undefined;
+      const content = responses[code]?.content?.['application/json'];
       const examples = content?.examples ?? {};
       const example =
         step.example !== undefined

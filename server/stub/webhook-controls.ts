@@ -8,7 +8,7 @@
 //   DELETE /__admin/webhooks/faults   clear them
 //
 // Only the environment and these controls name receivers: no API request can.
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ParsedBody } from '../body.js';
 import { ApiError } from '../errors.js';
 import { NonIntegralNumber } from '../json.js';
@@ -35,7 +35,7 @@ export function controlWebhooks(deliveries: Deliveries, record: DeliveryObserver
 
 export function registerWebhookControls(
   app: FastifyInstance,
-  onRequest: onRequestHookHandler,
+  onRequest: (request: FastifyRequest) => Promise<void>,
   jsonBody: (request: FastifyRequest) => ParsedBody,
   { deliveries, schedule }: WebhookControl,
 ): void {
@@ -53,7 +53,7 @@ export function registerWebhookControls(
       );
     }
     try {
-      deliveries.receivers = receiverList(receivers as string[]);
+      deliveries.receivers = receiverList(receivers);
     } catch (error) {
       throw error instanceof ReceiverError ? invalid(`Receivers not changed: ${error.message}.`) : error;
     }

@@ -245,7 +245,8 @@ export class Deliveries {
     this.inFlight++;
     const record = this.observer?.record(info, delivery.fault);
     const abort = (delivery.abort = new AbortController());
-    this.connections
+    // send() settles every attempt as a result (an answer, a timeout, an error); it never rejects.
+    void this.connections
       .send({
         url: info.url,
         method: info.method,

@@ -22,10 +22,7 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 async function withStderr(run: () => Promise<number>): Promise<{ code: number; stderr: string }> {
   const write = process.stderr.write.bind(process.stderr);
   let stderr = '';
-  process.stderr.write = ((chunk: string | Uint8Array) => (
-    (stderr += String(chunk)),
-    true
-  )) as typeof process.stderr.write;
+  process.stderr.write = (chunk: string | Uint8Array) => ((stderr += String(chunk)), true);
   try {
     return { code: await run(), stderr };
   } finally {

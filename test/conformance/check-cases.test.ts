@@ -34,7 +34,7 @@ function context(): CheckContext {
 function exchangeCheck(id: string): ExchangeCheck<unknown> {
   const check = catalog.find((c) => c.id === id);
   assert.equal(check?.kind, 'exchange', id);
-  return check as ExchangeCheck<unknown>;
+  return check;
 }
 
 /** An exchange whose answer is 200 with `body` as JSON. */

@@ -151,7 +151,7 @@ describe('a target that a hostile body blocks', { timeout: 300_000 }, () => {
       );
       // PS-ROBUST-002's body nested 10 000 deep is the first that blocks it.
       assert.equal(r.stoppedBy?.check, 'PS-ROBUST-002', JSON.stringify(r.stoppedBy));
-      assert.match(r.stoppedBy!.case ?? '', /nest/);
+      assert.match(r.stoppedBy.case ?? '', /nest/);
       const disruptive = new Set(catalog.filter((c) => DISRUPTIVE.has(c.stage ?? 'ordinary')).map((c) => c.id));
       const others = r.results.filter((x) => !disruptive.has(x.id));
       // Every other check, the aggregate ones included, has the verdict it has against the baseline: none is an error.

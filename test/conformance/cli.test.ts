@@ -215,7 +215,7 @@ describe('plantstore-conformance CLI', { timeout: 300_000 }, () => {
     writeFileSync(broken, text.join('\n'));
     const r = await cli(['--spec', broken, '--target', 'http://127.0.0.1:9']);
     assert.equal(r.code, 2, r.stdout + r.stderr);
-    const column = text[at]!.indexOf("'#/") + 1;
+    const column = text[at].indexOf("'#/") + 1;
     assert.ok(
       r.stderr.includes(
         `cannot read the spec ${broken}:${at + 1}:${column}: $ref at #/components/schemas/NewPlant/allOf/0/$ref: "#/components/schemas/Plantt" resolves to nothing`,

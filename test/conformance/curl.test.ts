@@ -3,11 +3,14 @@
 // with the token taken from $PLANTSTORE_TOKEN (and never printed).
 import { strict as assert } from 'node:assert';
 import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { createServer, type IncomingMessage } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { toCurl } from '../../conformance/run/curl.js';
 import type { RequestSpec } from '../../conformance/checks/exchange.js';
+
+const runFile = promisify(execFile);
 
 let hasCurl = true;
 try {
@@ -74,14 +77,10 @@ async function capture(line: (base: string) => string): Promise<Captured> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    await new Promise<void>((resolve, reject) =>
-      execFile(
-        'sh',
-        ['-c', `${line(base)} -o /dev/null`],
-        { env: { ...process.env, PLANTSTORE_TOKEN: TOKEN }, timeout: 20_000 },
-        (err) => (err ? reject(err) : resolve()),
-      ),
-    );
+    await runFile('sh', ['-c', `${line(base)} -o /dev/null`], {
+      env: { ...process.env, PLANTSTORE_TOKEN: TOKEN },
+      timeout: 20_000,
+    });
     assert.equal(got.length, 1);
     return got[0]!;
   } finally {
@@ -186,14 +185,7 @@ async function captureRaw(line: (base: string) => string, expected: number): Pro
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    await new Promise<void>((resolve, reject) =>
-      execFile(
-        'sh',
-        ['-c', line(base)],
-        { env: { ...process.env, PLANTSTORE_TOKEN: TOKEN }, timeout: 20_000 },
-        (err) => (err ? reject(err) : resolve()),
-      ),
-    );
+    await runFile('sh', ['-c', line(base)], { env: { ...process.env, PLANTSTORE_TOKEN: TOKEN }, timeout: 20_000 });
     assert.equal(got.length, expected);
     return got;
   } finally {

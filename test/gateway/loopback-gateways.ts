@@ -104,5 +104,5 @@ export async function recordingProxy(): Promise<RecordingProxy> {
 /** HTTPS in front of `upstream`, with the given certificate and key. */
 export async function tlsTerminator(upstream: string, cert: string, key: string): Promise<Gateway> {
   const server = createHttpsServer({ cert, key }, (req, res) => forward(upstream, req, res));
-  return listen(server as unknown as Server, 'https');
+  return listen(server, 'https');
 }

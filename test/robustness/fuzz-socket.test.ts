@@ -49,8 +49,8 @@ test(`${RUNS} connections of pipelined, mismatched and malformed requests: every
   // Every 200 answered over the wire is a stored plant, and no plant was stored without its 200.
   assert.equal((await app.plantStore.usage()).plants, created);
   for (const status of ['200', '400', '401', '431'])
-    assert.ok((tally.counts.get(status) ?? 0) > 0, `no ${status} in ${tally}`);
-  console.log(`fuzz (sockets, seed ${FUZZ_SEED}): ${tally}`);
+    assert.ok((tally.counts.get(status) ?? 0) > 0, `no ${status} in ${tally.toString()}`);
+  console.log(`fuzz (sockets, seed ${FUZZ_SEED}): ${tally.toString()}`);
 });
 
 const auth: Array<[string, string]> = [

@@ -112,7 +112,7 @@ test(
       }
       assert.ok(reports.json.includes(TOKEN_VAR), 'the JSON report names the token $PLANTSTORE_TOKEN');
       assert.ok(console.includes(`you sent Bearer ${TOKEN_VAR}`), 'the console shows where the token stood');
-      // eslint-disable-next-line no-control-regex
+
       const control = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
       assert.doesNotMatch(console, control, 'no control character reaches the terminal');
       assert.ok(console.includes('\\x1b]0;owned\\x07\\x1b[2J\\x9b31m\\u202eevil'), 'the controls are shown escaped');

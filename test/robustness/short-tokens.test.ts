@@ -33,7 +33,7 @@ function exchange(token: string, authorization: string): Exchange {
       headers: { 'content-type': 'application/json', accept: 'application/json', authorization },
       body: body(token),
     },
-  } as Exchange;
+  };
 }
 
 /** The -H arguments of a curl line that carry the Authorization field. */

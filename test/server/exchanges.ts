@@ -62,7 +62,7 @@ function judgeByDocument(
       `${exchange.label}: the Error record is JSON`,
     );
     assert.deepEqual(
-      Object.keys(response.json() as object).sort(),
+      Object.keys(response.json<object>()).sort(),
       ['error', 'message'],
       `${exchange.label}: the Error record`,
     );
@@ -116,7 +116,7 @@ export async function runExchanges(
     if (exchange.json !== undefined) assert.deepEqual(response.json(), exchange.json, `${exchange.label}: the body`);
     if (exchange.error !== undefined)
       assert.equal(
-        (response.json() as { error: number }).error,
+        response.json<{ error: number }>().error,
         exchange.error,
         `${exchange.label}: the Error record's number`,
       );

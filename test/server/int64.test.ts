@@ -47,7 +47,7 @@ test('integral numerals are integers (JSON Schema 2020-12): 5.0, 5e2, 50E-1, -0'
     ['9.223372036854775807e18', '9223372036854775807'],
   ];
   for (const [numeral, stored] of cases) {
-    server.plantStore.clear();
+    await server.plantStore.clear();
     const response = await post(server, `{"id": ${numeral}, "name": "n"}`);
     assert.equal(response.statusCode, 200, numeral);
     assert.ok(await server.plantStore.get(stored), `${numeral} stored as ${stored}`);

@@ -25,7 +25,7 @@ async function fill(server: FastifyInstance, count: number, name = (i: number) =
 const list = async (server: FastifyInstance, query = '') => {
   const response = await server.inject({ method: 'GET', url: `/plants${query}`, headers: AUTH });
   assert.equal(response.statusCode, 200, response.body);
-  return response.json() as unknown;
+  return response.json<unknown>();
 };
 const names = (plants: unknown) => (plants as Array<{ name: string }>).map(({ name }) => name);
 

@@ -153,9 +153,9 @@ describe('the pipelines', { timeout: 60_000 }, () => {
         await app.inject({ method: 'GET', url: '/nowhere' }),
       ].map((res) => res.statusCode);
       assert.deepEqual(answers, [200, 401, 405, 404]);
-      const { entries } = (await app.inject({ method: 'GET', url: '/__admin/journal' })).json() as {
+      const { entries } = (await app.inject({ method: 'GET', url: '/__admin/journal' })).json<{
         entries: Array<{ method: string; path: string; status: number }>;
-      };
+      }>();
       assert.deepEqual(
         entries.map(({ method, path, status }) => `${method} ${path} ${status}`),
         ['POST /plants 200', 'GET /plants/1 401', 'GET /plants 405', 'GET /nowhere 404'],

@@ -43,8 +43,8 @@ test(
       assert.ok(row !== undefined, `no row of the table names ${name}`);
       const numbers = row.replace(/(\d),(\d{3})/g, '$1$2');
       assert.ok(
-        new RegExp(`(^|[^\\d.])${String(value).replace(/\./g, '\\.')}([^\\d]|$)`).test(numbers),
-        `the row of ${name} does not say ${String(value)}: ${row}`,
+        new RegExp(`(^|[^\\d.])${(value as number | string).toString().replace(/\./g, '\\.')}([^\\d]|$)`).test(numbers),
+        `the row of ${name} does not say ${(value as number | string).toString()}: ${row}`,
       );
     }
   },

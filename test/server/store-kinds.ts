@@ -17,7 +17,7 @@ export type MakeStore = (maxPlants?: number, maxBytes?: number) => Promise<Plant
 export interface StoreKinds {
   databases: TestDatabases;
   /** A PostgreSQL store on a fresh database, or on `url`; closed after the file's tests. */
-  postgres(maxPlants?: number, maxBytes?: number, url?: string): Promise<PlantStore>;
+  postgres: (maxPlants?: number, maxBytes?: number, url?: string) => Promise<PlantStore>;
   /** Each kind: its name, a maker, and the test options that skip it where PostgreSQL is missing. */
   kinds: Array<[string, MakeStore, { skip: string | false }]>;
 }

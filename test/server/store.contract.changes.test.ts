@@ -170,7 +170,7 @@ for (const [kind, make, options] of kinds) {
           'a page of 3 judges the plants up to a fourth match: it knows then that a page follows',
         );
         assert.equal(first.next, 9, 'which starts after the last plant judged before that match');
-        const rest = await store.list(first.next!, 10, 1e9, { match: ferns });
+        const rest = await store.list(first.next, 10, 1e9, { match: ferns });
         assert.deepEqual(
           rest,
           { plants: [10, 13, 16, 19].map((n) => plants[n - 1]!), next: null },
@@ -241,7 +241,7 @@ test(
     // Each update adds a member to the plant as committed: a lost update would lose a member.
     const added = (name: string) => (json: string) => `${json.slice(0, -1)},${JSON.stringify(name)}:true}`;
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? left : right).update('1', added(`m${i}`))),
+      Array.from({ length: 20 }, async (_, i) => (i % 2 === 0 ? left : right).update('1', added(`m${i}`))),
     );
     assert.ok(results.every((result) => typeof result === 'object'));
     const members = Object.keys(JSON.parse((await left.read('1'))!) as object);

@@ -227,7 +227,9 @@ describe('the PostgreSQL store', { skip: POSTGRES_MISSING }, () => {
       const url = await databases.fresh();
       const [left, right] = [await postgres(3, 1e9, url), await postgres(3, 1e9, url)];
       const results = await Promise.all(
-        Array.from({ length: 400 }, (_, i) => (i % 2 === 0 ? left : right).create('4242', text({ name: `p${i}` }))),
+        Array.from({ length: 400 }, async (_, i) =>
+          (i % 2 === 0 ? left : right).create('4242', text({ name: `p${i}` })),
+        ),
       );
       assert.equal(results.filter((r) => r === 'created').length, 1, 'exactly one create wins');
       assert.equal(results.filter((r) => r === 'exists').length, 399);

@@ -38,7 +38,7 @@ export function assertError(
 ): { error: number; message: string } {
   assert.equal(response.statusCode, status, `status: ${response.body}`);
   assert.match(String(response.headers['content-type']), /^application\/json/);
-  const body = response.json() as Record<string, unknown>;
+  const body = response.json<Record<string, unknown>>();
   assert.deepEqual(Object.keys(body).sort(), ['error', 'message']);
   assert.equal(body.error, error, `error number: ${response.body}`);
   assert.equal(typeof body.message, 'string');

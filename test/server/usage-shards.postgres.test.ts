@@ -163,7 +163,7 @@ describe('the usage shards: caps exact across two replicas', { skip: POSTGRES_MI
     try {
       const ids = [1, ...range(2, 14), 5, ...range(16, 14), 25];
       const names = ids.map((id, i) => `p${id}-${i}`);
-      const results = await Promise.all(ids.map((id, i) => store.create(String(id), text({ name: names[i]! }))));
+      const results = await Promise.all(ids.map(async (id, i) => store.create(String(id), text({ name: names[i]! }))));
       // The cap of 20 holds id 1 and the 19 of the batch counted first: ids 2 to 20 (shards 2 to 20).
       // The second 25 is tried once the first was refused (so refused by the cap too), not answered "taken" by a row the first took back.
       assert.deepEqual(

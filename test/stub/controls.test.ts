@@ -252,7 +252,7 @@ test('a delayed answer is sent at once when the server closes', { timeout: 60_00
       started();
       signal.addEventListener('abort', () => {
         aborted = true;
-        reject(signal.reason);
+        reject(signal.reason as Error);
       });
     });
   const app = stubApp({ stub: { delayMs: MAX_DELAY_MS, sleep } });
@@ -272,7 +272,7 @@ function heldSleep() {
   const sleep: Sleep = (_ms, signal) =>
     new Promise<void>((resolve, reject) => {
       held.push(resolve);
-      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
       onWait();
     });
   return {

@@ -48,7 +48,7 @@ test('journal: credentials are redacted, the scheme is kept', async () => {
   const res = await app.inject({ method: 'GET', url: '/__admin/journal' });
   assert.ok(!res.body.includes(TOKEN), 'the token appears nowhere in the journal');
   assert.ok(!res.body.includes('dXNlcjpwYXNz') && !res.body.includes('s3cret'));
-  const entries = (res.json() as { entries: JournalEntry[] }).entries;
+  const entries = res.json<{ entries: JournalEntry[] }>().entries;
   assert.deepEqual(
     entries.map((e) => e.headers.authorization),
     ['Bearer <redacted>', 'Basic <redacted>', '<redacted>'],
@@ -145,7 +145,7 @@ test('journal: every credential form is redacted: query parameters named like to
   const res = await app.inject({ method: 'GET', url: '/__admin/journal' });
   assert.ok(!res.body.includes(secret), `a credential shows in ${res.body}`);
   assert.ok(!res.body.includes(TOKEN));
-  const entries = (res.json() as { entries: JournalEntry[] }).entries;
+  const entries = res.json<{ entries: JournalEntry[] }>().entries;
   assert.equal(entries[0]?.path, '/plants?access_token=<redacted>&page=2', 'other parameters are kept');
   assert.equal(
     entries[1]?.path,
@@ -170,7 +170,7 @@ test('journal: a byte budget next to the count, the oldest entries going first; 
   const body = (id: number) => JSON.stringify({ id, name: 'x'.repeat(40_000) });
   const app = stubApp({ stub: { journalSize: 100, journalBytes: MIN_JOURNAL_BYTES } });
   for (let id = 1; id <= 10; id++) assert.equal((await createPlant(app, JSON.parse(body(id)))).statusCode, 200);
-  const page = (await app.inject({ method: 'GET', url: '/__admin/journal' })).json() as JournalPage;
+  const page = (await app.inject({ method: 'GET', url: '/__admin/journal' })).json<JournalPage>();
   assert.equal(page.maxBytes, MIN_JOURNAL_BYTES);
   assert.equal(page.total, 10);
   assert.ok(page.bytes <= MIN_JOURNAL_BYTES, `${page.bytes} bytes kept`);
@@ -186,7 +186,7 @@ test('journal: read a page at a time with ?after=SEQ&limit=N; next is the after 
   const app = stubApp();
   for (let id = 1; id <= 7; id++) await createPlant(app, { id, name: `p${id}` });
   const read = async (query: string) =>
-    (await app.inject({ method: 'GET', url: `/__admin/journal${query}` })).json() as JournalPage;
+    (await app.inject({ method: 'GET', url: `/__admin/journal${query}` })).json<JournalPage>();
   const first = await read('?limit=3');
   assert.deepEqual([first.entries.map((e) => e.seq), first.next], [[1, 2, 3], 3]);
   const second = await read(`?after=${first.next}&limit=3`);
@@ -216,7 +216,7 @@ test('journal: a page holds at most JOURNAL_PAGE_BYTES of entries (one at least)
   for (let id = 1; id <= 100; id++) await createPlant(app, { id, name });
   const res = await app.inject({ method: 'GET', url: `/__admin/journal?limit=${MAX_JOURNAL_PAGE}` });
   assert.equal(res.statusCode, 200);
-  const page = res.json() as JournalPage;
+  const page = res.json<JournalPage>();
   assert.ok(
     page.entries.length < 100 && page.entries.length * JOURNAL_BODY_LIMIT <= JOURNAL_PAGE_BYTES,
     `${page.entries.length} entries of 64 KiB on one page`,

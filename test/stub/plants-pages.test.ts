@@ -31,7 +31,7 @@ async function page(app: FastifyInstance, query = ''): Promise<{ page: Page; byt
   const res = await app.inject({ method: 'GET', url: `/__admin/plants${query}` });
   assert.equal(res.statusCode, 200, res.body.slice(0, 300));
   assert.match(String(res.headers['content-type']), /^application\/json/);
-  return { page: res.json() as Page, bytes: res.rawPayload.length, text: res.body };
+  return { page: res.json<Page>(), bytes: res.rawPayload.length, text: res.body };
 }
 
 /** Every page from the first, following `next`. */

@@ -35,7 +35,7 @@ export function send(
 ): void {
   const payload =
     status >= 400 && body !== null && typeof body === 'object' && 'error' in body
-      ? errorPayload(status, o, body as Record<string, unknown>)
+      ? errorPayload(status, o, body)
       : body;
   const text = payload instanceof RawJson ? payload.text : JSON.stringify(payload);
   res.writeHead(status, { 'content-type': contentTypeOf(status, o), ...headers });

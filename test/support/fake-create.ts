@@ -161,7 +161,7 @@ export async function createPlant(
   if (body === null || typeof body !== 'object' || Array.isArray(body) || body instanceof Num) {
     return invalid(40003, 'Request body is not a valid NewPlant: / must be object.');
   }
-  const fields = body as { [k: string]: Json };
+  const fields = body;
   if (o.caseInsensitiveNames) {
     for (const k of Object.keys(fields)) {
       const lower = k.toLowerCase();

@@ -45,7 +45,8 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', async () => {
+    req.on('end', () => void answer());
+    const answer = async () => {
       const request = {
         method: req.method ?? '',
         path: req.url ?? '',
@@ -55,11 +56,11 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
       const seen = await options.inspect?.(request);
       received.push({ ...request, seen });
       for (const wake of waiters.splice(0)) wake();
-      const answer = () =>
+      const reply = () =>
         res.writeHead(statuses.shift() ?? 200, { 'content-type': 'text/plain' }).end(options.answerBody ?? 'ok');
-      if (holding) held.push(answer);
-      else answer();
-    });
+      if (holding) held.push(reply);
+      else reply();
+    };
   });
   server.on('connection', (socket) => {
     sockets.add(socket);

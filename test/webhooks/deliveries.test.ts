@@ -11,7 +11,7 @@ const receiver = useReceivers();
 
 describe('webhook deliveries (in-memory store)', { timeout: 120_000 }, () => {
   test('a create that stored the plant sends the webhook once, after the store has it, with the declared body and media type', async () => {
-    let app: ReturnType<typeof webhookApp> | undefined;
+    let app: ReturnType<typeof webhookApp> | undefined = undefined;
     const hook = await receiver({ inspect: () => app!.plantStore.get('1') });
     app = webhookApp([hook.url]);
     const created = await createPlant(app, { id: 1, name: 'Fern', tag: 'shade', note: 'not a Plant property' });

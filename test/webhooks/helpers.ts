@@ -46,9 +46,9 @@ export async function deliveryEntries(
   app: FastifyInstance,
   headers: Record<string, string> = {},
 ): Promise<DeliveryEntry[]> {
-  const page = (await app.inject({ method: 'GET', url: '/__admin/journal?limit=1000', headers })).json() as {
+  const page = (await app.inject({ method: 'GET', url: '/__admin/journal?limit=1000', headers })).json<{
     entries: Array<{ kind: string }>;
-  };
+  }>();
   return page.entries.filter((entry) => entry.kind === 'delivery') as DeliveryEntry[];
 }
 
@@ -62,9 +62,9 @@ export async function settledDeliveries(
   headers: Record<string, string> = {},
 ): Promise<DeliveryEntry[]> {
   for (let i = 0; i < 6000; i++) {
-    const { pending } = (await app.inject({ method: 'GET', url: '/__admin/webhooks', headers })).json() as {
+    const { pending } = (await app.inject({ method: 'GET', url: '/__admin/webhooks', headers })).json<{
       pending: number;
-    };
+    }>();
     const entries = await deliveryEntries(app, headers);
     if (pending === 0 && entries.every((entry) => entry.outcome !== null)) return entries;
     await new Promise((resolve) => setTimeout(resolve, 10));

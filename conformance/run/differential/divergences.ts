@@ -65,7 +65,7 @@ export function parseDivergences(text: string, file: string): DivergenceFile {
       throw bad(`${at} (${e.check}): "outcome" must be one of ${OUTCOMES.filter((x) => x !== 'pass').join(', ')}`);
     }
     for (const key of ['reason', 'evidence'] as const)
-      if (typeof e[key] !== 'string' || (e[key] as string).trim() === '')
+      if (typeof e[key] !== 'string' || e[key].trim() === '')
         throw bad(`${at} (${e.check}): "${key}" must be a non-empty string`);
     return {
       check: e.check,
