@@ -5,7 +5,7 @@
 import { noteText } from '../model/json.js';
 import type { Exchange } from './exchange.js';
 import type { Candidate } from './accept-check.js';
-import { gradeAccepted } from './grades.js';
+import { gradeAccepted } from './body-grades.js';
 import { baseBodies } from '../cases/bodies.js';
 import { stringsOfLength } from '../cases/schema-values.js';
 import { keywordDerivations } from '../cases/keyword-cases.js';

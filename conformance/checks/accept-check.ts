@@ -1,7 +1,8 @@
 // The shape of an acceptance check: it sends bodies the document makes
 // valid (each checked against the request validator first) and expects each
 // accepted and echoed.
-import { ACCEPT_EVIDENCE, ACCEPT_GRADING, each, gradeAccepted } from './grades.js';
+import { each } from './grades.js';
+import { ACCEPT_EVIDENCE, ACCEPT_GRADING, gradeAccepted } from './body-grades.js';
 import { RuledOut } from '../cases/draw.js';
 import { createRequest, whyInvalid, type Body } from './requests.js';
 import { spec } from './sources.js';

@@ -6,7 +6,8 @@
 import { Numeral } from '../model/json.js';
 import { acceptCheck, RULE1 } from './accept-check.js';
 import { gradeLong, longStrings, negativeId } from './accept-bodies.js';
-import { ACCEPT_EVIDENCE, ACCEPT_GRADING, each, gradeAccepted, worst } from './grades.js';
+import { each, worst } from './grades.js';
+import { ACCEPT_EVIDENCE, ACCEPT_GRADING, gradeAccepted } from './body-grades.js';
 import { keywordDerivations, UNNAMED_PROPERTY } from '../cases/keyword-cases.js';
 import {
   createRequest,

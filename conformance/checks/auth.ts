@@ -3,7 +3,9 @@
 // bad credentials is not in the specification; RFC 9110 and RFC 6750 make it
 // binding.
 import type { JsonValue } from '../model/json.js';
-import { ACCEPT_EVIDENCE, ACCEPT_GRADING, each, gradeAccepted, gradeUnauthorized, noAnswer } from './grades.js';
+import { each, noAnswer } from './grades.js';
+import { ACCEPT_EVIDENCE, ACCEPT_GRADING, gradeAccepted } from './body-grades.js';
+import { gradeUnauthorized } from './auth-grades.js';
 import { caseOf, createRequest, validPlant, type Body } from './requests.js';
 import { RULE1, sameAnswerCheck } from './same-answer.js';
 import { rfc } from './sources.js';

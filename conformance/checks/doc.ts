@@ -7,7 +7,8 @@ import type { Exchange, RequestSpec } from './exchange.js';
 import type { OperationModel } from '../model/spec-model.js';
 import { operationCall } from './op-requests.js';
 import { declaredAnswerProblem, RFC_STATUSES } from './declared.js';
-import { describe, each, gradeUnauthorized, noAnswer } from './grades.js';
+import { describe, each, noAnswer } from './grades.js';
+import { gradeUnauthorized } from './auth-grades.js';
 import { rfc, spec } from './sources.js';
 import type { Case, Check, CheckContext, ExchangeCheck, Verdict } from './types.js';
 

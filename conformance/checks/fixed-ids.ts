@@ -1,7 +1,8 @@
 // Acceptance of the ids at the ends of the int64 range and of 0: each sent
 // beside a neighbour, so that a target which answers 200 but stores the id
 // rounded (or refuses it as a duplicate of its neighbour) is seen.
-import { describe, gradeAccepted, sameDuplicateAnswer } from './grades.js';
+import { describe } from './grades.js';
+import { gradeAccepted, sameDuplicateAnswer } from './body-grades.js';
 import { RuledOut } from '../cases/draw.js';
 import { createRequest, freshId, idField, validPlant, type Body } from './requests.js';
 import { PLANT_STORE_SPEC } from './sources.js';

@@ -12,7 +12,7 @@ import { keywordDerivations } from '../cases/keyword-cases.js';
 import { baseBodies, idFieldOf } from '../cases/bodies.js';
 import { getAt, patternSamples, setAt, typeAllowed, typeExemplars } from '../cases/schema-values.js';
 import { createOf, type FieldModel, type SpecModel } from '../model/spec-model.js';
-import { ACCEPT_EVIDENCE, ACCEPT_GRADING, gradeAccepted, gradeRejected } from './grades.js';
+import { ACCEPT_EVIDENCE, ACCEPT_GRADING, gradeAccepted, gradeRejected } from './body-grades.js';
 import { createRequest, freshId, idField, type Body } from './requests.js';
 import { spec } from './sources.js';
 import type { Check, CheckContext, PropertyCheck } from './types.js';

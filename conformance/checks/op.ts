@@ -10,7 +10,8 @@ import { flattenObject } from '../model/schema-shape.js';
 import { operationName, type OperationModel, type RequestBodyModel } from '../model/operation-model.js';
 import type { JsonValue } from '../model/json.js';
 import { RuledOut } from '../model/ruled-out.js';
-import { gradeUnauthorized, describe } from './grades.js';
+import { describe } from './grades.js';
+import { gradeUnauthorized } from './auth-grades.js';
 import {
   chainAfterCreate,
   chainId,

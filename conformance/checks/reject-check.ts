@@ -3,7 +3,8 @@
 // tells a refusal apart from the target's answer to a duplicate id where a
 // lenient reading of the id may meet a stored plant.
 import type { RequestSpec } from './exchange.js';
-import { describe, gradeRejected, sameDuplicateAnswer, worst } from './grades.js';
+import { describe, worst } from './grades.js';
+import { gradeRejected, sameDuplicateAnswer } from './body-grades.js';
 import { createRequest, idField, validPlant } from './requests.js';
 import { spec } from './sources.js';
 import type { Case, CheckContext, ExchangeCheck, Level, Source, Verdict } from './types.js';

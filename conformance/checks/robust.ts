@@ -5,7 +5,8 @@
 import type { Exchange } from './exchange.js';
 import { Numeral, toJson, type JsonValue } from '../model/json.js';
 import { UNNAMED_PROPERTY } from '../cases/keyword-cases.js';
-import { describe, each, errorBodyProblem, gradeAccepted, hung, noAnswer, serverFailure } from './grades.js';
+import { describe, each, hung, noAnswer, serverFailure } from './grades.js';
+import { errorBodyProblem, gradeAccepted } from './body-grades.js';
 import { RuledOut } from '../cases/draw.js';
 import type { InstancePath } from '../cases/schema-values.js';
 import { createRequest, idField, invalidPlant, stringFields, validPlant, whyInvalid, type Body } from './requests.js';

@@ -4,7 +4,8 @@
 // echo (Plant Store specification, Create plant rule 1). What they share:
 // the check's shape and the bodies worth writing another way.
 import { noteText } from '../model/json.js';
-import { ACCEPT_EVIDENCE, ACCEPT_GRADING, each, gradeAccepted } from './grades.js';
+import { each } from './grades.js';
+import { ACCEPT_EVIDENCE, ACCEPT_GRADING, gradeAccepted } from './body-grades.js';
 import { idField, preferring, stringFields, validPlant, type Body } from './requests.js';
 import type { CheckContext, ExchangeCheck } from './types.js';
 

@@ -1,6 +1,7 @@
 // State: what the store keeps between requests.
 import { noteText } from '../model/json.js';
-import { describe, errorBodyProblem, gradeAccepted, noAnswer } from './grades.js';
+import { describe, noAnswer } from './grades.js';
+import { errorBodyProblem, gradeAccepted } from './body-grades.js';
 import { idsDoublesMerge } from '../cases/bodies.js';
 import { createRequest, idField, preferring, stringFields, validPlant, type Body } from './requests.js';
 import { PLANT_STORE_SPEC } from './sources.js';

@@ -1,7 +1,7 @@
 // The document's patterns in the harness (issue 35, medium 1): where the
 // harness matches a property name against a `patternProperties` key of the
 // document (drawing a valid body in cases/draw.ts, grading what an answer
-// carries back in checks/grades.ts), it runs the key on the validators'
+// carries back in checks/body-grades.ts), it runs the key on the validators'
 // linear-time engine (spec/linear-pattern.ts). With V8's engine, the key
 // `^([\s\S]+)+X$` against a 40-character name never returned: the whole run
 // hung. Each call runs in a worker that the test ends at a generous
@@ -86,7 +86,7 @@ async function inWorker(document: string, body: string): Promise<unknown> {
     (async () => {
       const { loadSpecModel } = await import(${JSON.stringify(url('conformance/model/spec-model.js'))});
       const draw = await import(${JSON.stringify(url('conformance/cases/draw.js'))});
-      const grades = await import(${JSON.stringify(url('conformance/checks/grades.js'))});
+      const grades = await import(${JSON.stringify(url('conformance/checks/body-grades.js'))});
       const model = loadSpecModel(workerData.document);
       parentPort.postMessage(await (async () => { ${body} })());
     })().catch((err) => parentPort.postMessage({ error: String(err && err.stack || err) }));`;
