@@ -1,9 +1,9 @@
 // The catalog: every check, in report order (by family, then by number). A
 // check's ID names its file: PS-JSON-* are defined in json.ts, PS-ROBUST-* in
-// robust.ts (test/conformance/catalog.test.ts holds every file to it). IDs
-// are stable and never renumbered: frozen-ids.json lists every ID ever
-// published (`npm run docs:checks` adds new ones), and a test fails when one
-// of them is gone from the catalog.
+// the robust-*.ts files (test/conformance/catalog.test.ts holds every file to
+// it). IDs are stable and never renumbered: frozen-ids.json lists every ID
+// ever published (`npm run docs:checks` adds new ones), and a test fails when
+// one of them is gone from the catalog.
 import { acceptChecks } from './accept.js';
 import { authChecks } from './auth.js';
 import { docChecks } from './doc.js';
@@ -13,20 +13,22 @@ import { jsonChecks } from './json.js';
 import { opChecks } from './op.js';
 import { rejectChecks } from './reject.js';
 import { respChecks } from './resp.js';
-import { robustChecks } from './robust.js';
+import { robustBodyChecks } from './robust-bodies.js';
+import { robustByteChecks } from './robust-bytes.js';
+import { robustHeadChecks } from './robust-heads.js';
 import { stateChecks } from './state.js';
 import type { Check } from './types.js';
 
 /**
  * The families in report order (what a server must accept, then refuse,
- * then the rest), each with the checks its file defines: the file is the
- * family's name in lower case.
+ * then the rest), each with the checks its files define: a file named the
+ * family's name in lower case, or that name and a dash (robust-bytes.ts).
  */
 export const FAMILIES: Readonly<Record<string, readonly Check[]>> = {
   ACCEPT: acceptChecks,
   JSON: jsonChecks,
   REJECT: rejectChecks,
-  ROBUST: robustChecks,
+  ROBUST: [...robustByteChecks, ...robustBodyChecks, ...robustHeadChecks],
   AUTH: authChecks,
   HTTP: httpChecks,
   STATE: stateChecks,
