@@ -1,8 +1,9 @@
 // A target on 127.0.0.1 that echoes a secret at a chosen place of its
 // answers, and a search for what is left of the secret in a text: for the
 // tests that no fragment of a secret survives the harness's shortening of
-// what a target sent (test/robustness/harness-output.test.ts,
-// test/action/action.test.ts).
+// what a target sent (test/robustness/secret-fragments.test.ts,
+// test/robustness/redaction.test.ts, test/action/action.test.ts), and the
+// secrets those tests echo.
 //
 // The base URL says what it does: {url}/{kind}/{form}/{offset}, the
 // operation's path after it. The secret stands `offset` characters into
@@ -23,6 +24,11 @@ import { keepIdleConnectionsOpen } from './keep-alive.js';
 export type EchoKind = 'answer' | 'refuse' | 'garbage';
 export type EchoForm = 'plain' | 'json' | 'percent';
 export const ECHO_FORMS: EchoForm[] = ['plain', 'json', 'percent'];
+
+/** A 40-character token with every b64token character class: "/" (JSON-escaped as "\\/"), "+" and "=" (percent-encoded), "." "~" "-" "_". */
+export const LONG_TOKEN = 'Zq7/Kp+Rw9.Xt~Lm-Nb_Vc3/Hd8+Jf2.Gs5~Ty6=';
+/** The value of a -H header whose name looks secret. */
+export const API_KEY = 'k3y/Vx+Pq8.Wm~Rt-Ls_Nz4/Bg7+Cd2.Fh9~Jy5=';
 
 /** Prose around the secret; no run of 8 of its characters is part of a secret the tests use. */
 export const PROSE = 'the plant is not valid; ';
