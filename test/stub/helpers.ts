@@ -28,6 +28,16 @@ export async function listening(app: FastifyInstance): Promise<string> {
   return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 }
 
+/** POST /__admin/faults with `body` as written, whatever it answers: for the tests of what it takes and refuses. */
+export function postFaults(app: FastifyInstance, body: string, headers: Record<string, string> = {}) {
+  return app.inject({
+    method: 'POST',
+    url: '/__admin/faults',
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: body,
+  });
+}
+
 /** The stub's scheduled steps: POST /__admin/faults, which must succeed. */
 export async function schedule(app: FastifyInstance, steps: unknown[]): Promise<void> {
   const res = await app.inject({
