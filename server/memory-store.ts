@@ -1,184 +1,81 @@
-// The in-memory store: the plants' ids and JSON texts outside the V8 heap
-// (plant-ids.ts, plant-texts.ts), each plant at an index in the order
-// stored, with its seq beside it. An update keeps the plant's index (and so
-// its place in the order); a remove leaves its index behind, marked. The
-// indexes and bytes left behind are given back by compacting, which copies
-// the live plants into new tables once the dead ones pass a quarter of the
-// live (and a floor): memory stays within a quarter of what the caps count,
-// and a page's walk over removed plants stays as bounded.
+// The in-memory store: each resource's items in a ResourceItems of their own
+// (memory-items.ts: ids and texts outside the V8 heap), the caps and the
+// running seq shared by all of them. The plant resource's top-level items
+// (PLANTS) are the store's own methods, without a place to look up: the
+// shipped document's create is as fast as when they were the only items.
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_PLANTS } from './limits.js';
-import { PlantIds, type PlantKey } from './plant-ids.js';
-import { keptBytes, PlantTexts } from './plant-texts.js';
-import { countedBytes, plantBytes, plantFromJson, type MemoryStore, type PlantEntry } from './store.js';
-
-/** Removed indexes and dead text bytes the store leaves behind before it compacts, at least. */
-const MIN_DEAD_INDEXES = 1024;
-const MIN_DEAD_BYTES = 1024 * 1024;
+import { ResourceItems, type SharedCount } from './memory-items.js';
+import { plantFromJson, PLANTS, type MemoryItems, type MemoryStore, type Place } from './store.js';
 
 export function createMemoryStore(
   maxPlants: number = DEFAULT_MAX_PLANTS,
   maxBytes: number = DEFAULT_MAX_BYTES,
 ): MemoryStore {
-  // Keyed by the id as a number when it is a safe integer (most ids), else by
-  // its decimal string; keyOf maps each id to exactly one key, so number and
-  // string keys never stand for the same id. The heap holds nothing per plant.
-  let ids = new PlantIds();
-  let texts = new PlantTexts();
-  /** The seq of the plant at each index: rising with the index, as plants are only appended. */
-  let seqs: Float64Array = new Float64Array(1024);
-  let nextSeq = 1;
-  let bytes = 0;
-  const fits = (count: number, more: number) => ids.size + count <= maxPlants && bytes + more <= maxBytes;
-  const store = (key: PlantKey, text: string, kept?: number) => {
-    // An id, its text and its seq get the same index: all count up from 0 together.
-    const index = ids.add(key);
-    texts.add(text, kept);
-    if (index === seqs.length) seqs = grown(seqs);
-    seqs[index] = nextSeq++;
+  const shared: SharedCount = { items: 0, bytes: 0, nextSeq: 1, maxItems: maxPlants, maxBytes };
+  /** Each resource's items, by its key; a nested resource's places have a parent's key, and only theirs (store.ts, Place). */
+  let resources = new Map<string, ResourceItems>();
+  const counters = new Map<string, number>();
+  const resourceOf = (place: Place): ResourceItems => {
+    let items = resources.get(place.resource);
+    if (items === undefined) resources.set(place.resource, (items = new ResourceItems(shared, place.parent !== '')));
+    return items;
   };
-  /** The first index whose seq is above `after` (binary search: seqs rise with the index). */
-  const firstAfter = (after: number): number => {
-    let low = 0;
-    let high = ids.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (seqs[middle]! > after) high = middle;
-      else low = middle + 1;
-    }
-    return low;
+  const placed = (place: Place): MemoryItems => {
+    const { parent } = place;
+    // Looked up on each call: clear() replaces every resource's items.
+    const items = () => resourceOf(place);
+    return {
+      create: (id, json) => items().create(parent, id, json),
+      createAll: (entries) => items().createAll(parent, entries),
+      read: (id) => items().read(parent, id),
+      update: (id, change) => items().update(parent, id, change),
+      remove: (id, check) => items().remove(parent, id, check),
+      list: (after, limit, pageBytes, options) => items().list(parent, after, limit, pageBytes, options),
+      count: () => items().count(parent),
+    };
   };
-  const compactWhenWorthIt = (): void => {
-    const deadIndexes = ids.length - ids.size;
-    if (
-      deadIndexes <= Math.max(MIN_DEAD_INDEXES, ids.size / 4) &&
-      texts.deadBytes <= Math.max(MIN_DEAD_BYTES, bytes / 4)
-    )
-      return;
-    const old = { ids, seqs };
-    texts = texts.compacted((index) => old.ids.holds(index));
-    ids = new PlantIds();
-    seqs = new Float64Array(Math.max(1024, old.ids.size));
-    for (let index = 0; index < old.ids.length; index++) {
-      const key = old.ids.keyAt(index);
-      if (key === undefined) continue;
-      seqs[ids.add(key)] = old.seqs[index]!;
-    }
-  };
-  const read = (id: string): string | undefined => {
-    const index = ids.find(keyOf(id));
-    return index === undefined ? undefined : texts.text(index);
-  };
+  let plants = resourceOf(PLANTS);
+  const views = new Map<string, MemoryItems>();
   return {
-    create(id, json) {
-      const key = keyOf(id);
-      // Check and insert happen in one synchronous step, so concurrent
-      // creates of one id cannot both succeed.
-      if (ids.find(key) !== undefined) return 'exists';
-      const kept = keptBytes(json);
-      const size = countedBytes(id, kept);
-      if (!fits(1, size)) return 'full';
-      store(key, json, kept);
-      bytes += size;
-      return 'created';
-    },
-    createAll(entries) {
-      const taken = entries.filter(({ id }) => ids.find(keyOf(id)) !== undefined).map(({ id }) => id);
-      if (taken.length > 0) return { taken };
-      let more = 0;
-      for (const { id, json } of entries) more += plantBytes(id, json);
-      if (!fits(entries.length, more)) return 'full';
-      for (const { id, json } of entries) store(keyOf(id), json);
-      bytes += more;
-      return 'created';
-    },
+    // The plant resource's top-level items: no lookup on the hot path.
+    create: (id, json) => plants.create('', id, json),
+    createAll: (entries) => plants.createAll('', entries),
+    read: (id) => plants.read('', id),
     get: (id) => {
-      const json = read(id);
+      const json = plants.read('', id);
       return json === undefined ? undefined : plantFromJson(json);
     },
-    read,
-    update(id, change) {
-      const index = ids.find(keyOf(id));
-      if (index === undefined) return 'missing';
-      // Synchronous from the read to the write: no other change comes between.
-      const json = change(texts.text(index));
-      const kept = keptBytes(json);
-      const grows = countedBytes(id, kept) - countedBytes(id, texts.bytesAt(index));
-      if (grows > 0 && bytes + grows > maxBytes) return 'full';
-      texts.replace(index, json, kept);
-      bytes += grows;
-      compactWhenWorthIt();
-      return { updated: json };
-    },
-    remove(id) {
-      const key = keyOf(id);
-      const index = ids.find(key);
-      if (index === undefined) return undefined;
-      const json = texts.text(index);
-      bytes -= countedBytes(id, texts.bytesAt(index));
-      ids.remove(key, index);
-      texts.remove(index);
-      compactWhenWorthIt();
-      return json;
-    },
-    list(after, limit, maxBytes, { skip = 0, match, maxExamined = Number.POSITIVE_INFINITY } = {}) {
-      const plants: PlantEntry[] = [];
-      let counted = 0;
-      let skipped = 0;
-      let examined = 0;
-      /** The seq of the last plant the page took, skipped or judged: the next page starts after it. */
-      let last = after;
-      for (let index = firstAfter(after); index < ids.length; index++) {
-        const key = ids.keyAt(index);
-        if (key === undefined) continue;
-        let json: string | undefined;
-        if (match !== undefined) {
-          if (examined >= maxExamined) return { plants, next: last };
-          examined++;
-          json = texts.text(index);
-          if (!match(json)) {
-            last = seqs[index]!;
-            continue;
-          }
-        }
-        if (skipped < skip) {
-          skipped++;
-          last = seqs[index]!;
-          continue;
-        }
-        if (plants.length >= limit) return { plants, next: last };
-        const id = String(key);
-        const size = countedBytes(id, texts.bytesAt(index));
-        if (plants.length > 0 && counted + size > maxBytes) return { plants, next: last };
-        counted += size;
-        plants.push({ id, json: json ?? texts.text(index) });
-        last = seqs[index]!;
+    update: (id, change) => plants.update('', id, change),
+    remove: (id, check) => plants.remove('', id, check),
+    list: (after, limit, pageBytes, options) => plants.list('', after, limit, pageBytes, options),
+    count: () => plants.count(''),
+    items(place) {
+      const key = `${place.resource}\u0000${place.parent}`;
+      let view = views.get(key);
+      // Views are kept while few; a view per parent of a large nested resource is made when asked for.
+      if (view === undefined) {
+        view = placed(place);
+        if (views.size < 1024) views.set(key, view);
       }
-      return { plants, next: null };
+      return view;
+    },
+    removeUnder: (resource, parent) => resources.get(resource)?.removeUnder(parent) ?? 0,
+    nextNumbers(resource, count) {
+      const first = counters.get(resource) ?? 1;
+      counters.set(resource, first + count);
+      return first;
     },
     clear: () => {
-      const count = ids.size;
-      // The seqs go on: an `after` from before the clear finds what is stored since.
-      ids = new PlantIds();
-      texts = new PlantTexts();
-      seqs = new Float64Array(1024);
-      bytes = 0;
+      const count = shared.items;
+      // The seqs go on: an `after` from before the clear finds what is stored since. So do the sequences of ids.
+      resources = new Map();
+      plants = resourceOf(PLANTS);
+      shared.items = 0;
+      shared.bytes = 0;
       return count;
     },
-    usage: () => ({ plants: ids.size, bytes }),
+    usage: () => ({ plants: shared.items, bytes: shared.bytes }),
     health: () => ({ store: 'memory', ok: true }),
     close: () => {},
   };
-
-  function grown(array: Float64Array): Float64Array {
-    const larger = new Float64Array(2 * array.length);
-    larger.set(array);
-    return larger;
-  }
-}
-
-/** The map key of an id: a number for a canonical safe-integer decimal ("-0" is not canonical), else the string itself. */
-function keyOf(id: string): PlantKey {
-  if (id.length > 16) return id; // 17 characters or more: near or beyond 2^53, keep the digits as the key
-  const value = Number(id);
-  return Number.isSafeInteger(value) && String(value) === id ? value : id;
 }

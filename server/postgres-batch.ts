@@ -10,6 +10,9 @@ import type pg from 'pg';
 import type { CreateResult } from './store.js';
 
 export interface PendingCreate {
+  /** Its place (store.ts, Place). */
+  resource: string;
+  parent: string;
   id: string;
   json: string;
   bytes: number;
@@ -32,14 +35,16 @@ export function createBatcher(
   let running = 0;
   const next = (): void => {
     while (running < inFlight && queue.length > 0) {
-      // At most one create of an id per batch: a second waits for a later
-      // batch, and so for the first's commit or rollback, as it would alone.
+      // At most one create of an id of a place per batch: a second waits for
+      // a later batch, and so for the first's commit or rollback, as it would alone.
       const ids = new Set<string>();
       const taken: typeof queue = [];
       for (let i = 0; i < queue.length && taken.length < maxBatch;) {
-        if (ids.has(queue[i]!.entry.id)) i++;
+        const { resource, parent, id } = queue[i]!.entry;
+        const key = resource === '' && parent === '' ? id : `${resource}\u0000${parent}\u0000${id}`;
+        if (ids.has(key)) i++;
         else {
-          ids.add(queue[i]!.entry.id);
+          ids.add(key);
           taken.push(...queue.splice(i, 1));
         }
       }
@@ -72,8 +77,10 @@ export async function runBatch(
   const { rows } = await pool.query<{ results: CreateResult[] }>({
     // Named: the database parses and plans it once per connection.
     name: 'plantstore_create_batch',
-    text: 'SELECT plantstore_create_batch($1::bigint[], $2::text[], $3::bigint[], $4, $5, $6) AS results',
+    text: 'SELECT plantstore_create_batch($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6, $7, $8) AS results',
     values: [
+      batch.map(({ resource }) => resource),
+      batch.map(({ parent }) => parent),
       batch.map(({ id }) => id),
       batch.map(({ json }) => json),
       batch.map(({ bytes }) => bytes),

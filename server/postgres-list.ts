@@ -1,9 +1,10 @@
-// A page of the PostgreSQL store's plants (PlantStore.list), in the order
-// stored. Its work is bounded by the page whatever the table holds: the
-// rows after `after` in the seq index, as many as the page takes and one
-// more (is there a next page?); an offset finds where the page starts in
-// the index alone, reading no plant; a filter reads rows in batches, at
-// most `maxExamined` of them and one more, and judges each in the server.
+// A page of one place's items in the PostgreSQL store (ItemStore.list), in
+// the order stored. Its work is bounded by the page whatever the table
+// holds: the rows of the place after `after` in the (resource, parent, seq)
+// index, as many as the page takes and one more (is there a next page?); an
+// offset finds where the page starts in the index alone, reading no item; a
+// filter reads rows in batches, at most `maxExamined` of them and one more,
+// and judges each in the server.
 import type pg from 'pg';
 import { plantBytes, type ListOptions, type PlantEntry, type PlantPage } from './store.js';
 
@@ -11,6 +12,8 @@ import { plantBytes, type ListOptions, type PlantEntry, type PlantPage } from '.
 const MATCH_BATCH = 500;
 
 export interface PageQuery extends ListOptions {
+  resource: string;
+  parent: string;
   after: number;
   limit: number;
   maxBytes: number;
@@ -20,27 +23,31 @@ export function listPage(pool: pg.Pool, query: PageQuery): Promise<PlantPage> {
   return query.match === undefined ? plainPage(pool, query) : matchedPage(pool, query, query.match);
 }
 
-/** A page: $1 after, $2 limit, $3 bytes, $4 skip. Exported for the test that counts the rows it reads. */
-export const PAGE_SQL = `SELECT seq::text AS seq, id::text AS id, CASE WHEN kept THEN plant END AS plant FROM (
+/** A page: $1 after, $2 limit, $3 bytes, $4 skip, $5 resource, $6 parent. Exported for the test that counts the rows it reads. */
+export const PAGE_SQL = `SELECT seq::text AS seq, id, CASE WHEN kept THEN plant END AS plant FROM (
     SELECT seq, id, plant, row_number() OVER w <= $2 AND (row_number() OVER w = 1 OR sum(bytes) OVER w <= $3) AS kept
     FROM (SELECT seq, id, plant, bytes FROM plantstore_plants
-          WHERE seq > $1 AND ($4 = 0 OR seq >= (SELECT seq FROM plantstore_plants WHERE seq > $1 ORDER BY seq OFFSET $4 LIMIT 1))
+          WHERE resource = $5 AND parent = $6 AND seq > $1
+            AND ($4 = 0 OR seq >= (SELECT seq FROM plantstore_plants WHERE resource = $5 AND parent = $6 AND seq > $1 ORDER BY seq OFFSET $4 LIMIT 1))
           ORDER BY seq LIMIT $2 + 1) AS following
     WINDOW w AS (ORDER BY seq)
   ) AS counted ORDER BY counted.seq`;
 
-/** A batch of a filtered page: $1 after, $2 rows; ordered by the column, not by the text the answer names seq. */
+/** A batch of a filtered page: $1 after, $2 rows, $3 resource, $4 parent; ordered by the column, not by the text the answer names seq. */
 export const SCAN_SQL =
-  'SELECT seq::text AS seq, id::text AS id, plant FROM plantstore_plants WHERE seq > $1 ORDER BY plantstore_plants.seq LIMIT $2';
+  'SELECT seq::text AS seq, id, plant FROM plantstore_plants WHERE resource = $3 AND parent = $4 AND seq > $1 ORDER BY plantstore_plants.seq LIMIT $2';
 
-async function plainPage(pool: pg.Pool, { after, limit, maxBytes, skip = 0 }: PageQuery): Promise<PlantPage> {
+async function plainPage(
+  pool: pg.Pool,
+  { resource, parent, after, limit, maxBytes, skip = 0 }: PageQuery,
+): Promise<PlantPage> {
   // The plants after `after` (past the `skip` first, found in the seq index) up to the limit and
   // one more (is there a next page?), with their running byte count; a plant's text is sent only
   // when it is in the page.
   const { rows } = await pool.query<{ seq: string; id: string; plant: string | null }>({
     name: 'plantstore_list',
     text: PAGE_SQL,
-    values: [after, limit, maxBytes, skip],
+    values: [after, limit, maxBytes, skip, resource, parent],
   });
   const plants: PlantEntry[] = [];
   let last = after;
@@ -54,7 +61,7 @@ async function plainPage(pool: pg.Pool, { after, limit, maxBytes, skip = 0 }: Pa
 
 async function matchedPage(
   pool: pg.Pool,
-  { after, limit, maxBytes, skip = 0, maxExamined = Number.POSITIVE_INFINITY }: PageQuery,
+  { resource, parent, after, limit, maxBytes, skip = 0, maxExamined = Number.POSITIVE_INFINITY }: PageQuery,
   match: (json: string) => boolean,
 ): Promise<PlantPage> {
   const plants: PlantEntry[] = [];
@@ -68,7 +75,7 @@ async function matchedPage(
     const { rows } = await pool.query<{ seq: string; id: string; plant: string }>({
       name: 'plantstore_scan',
       text: SCAN_SQL,
-      values: [last, size],
+      values: [last, size, resource, parent],
     });
     for (const row of rows) {
       if (examined >= maxExamined) return { plants, next: last };
@@ -84,7 +91,7 @@ async function matchedPage(
         continue;
       }
       if (plants.length >= limit) return { plants, next: last };
-      const bytes = plantBytes(row.id, row.plant);
+      const bytes = plantBytes(row.id, row.plant, parent);
       if (plants.length > 0 && counted + bytes > maxBytes) return { plants, next: last };
       counted += bytes;
       plants.push({ id: row.id, json: row.plant });

@@ -4,23 +4,38 @@
 // build expects; a database that holds a newer version (written by a newer
 // build) is refused rather than misread.
 //
-//   plantstore_plants        one row per plant: the id (bigint, the primary
-//                            key, so the duplicate rule holds across
-//                            replicas), the order of storing, the plant as
-//                            the JSON the API echoes, its bytes as
+//   plantstore_plants        one row per item of every resource: its place
+//                            (the resource's key, '' for the plant resource,
+//                            and its parent's key, '' at the top level) and
+//                            its id (text: an integer id's decimal digits,
+//                            a string id as sent), which together are the
+//                            primary key, so the duplicate rule holds
+//                            across replicas; the order of storing, the item
+//                            as the JSON the API answers, its bytes as
 //                            plantBytes() counts them
-//   plantstore_usage_shards  USAGE_SHARDS rows: the plants and bytes counted
+//   plantstore_usage_shards  USAGE_SHARDS rows: the items and bytes counted
 //                            on each shard, and each shard's slice of the
 //                            caps (docs/replicas.md says why the caps stay
-//                            exact); a plant is counted on the shard of its id
+//                            exact); an item is counted on the shard of its id
+//   plantstore_counters      one row per resource whose ids the server
+//                            assigns: the next number of its sequence
 //   plantstore_schema        one row: the schema's version
+//
+// The text columns compare byte by byte (COLLATE "C"): an id is equal to
+// itself only, whatever the database's locale, the comparisons cost a
+// memcmp, and the items under a parent (`/1`, `/1/…`) are one range of the
+// primary key.
 //
 // Version 1 counted every plant on one row, plantstore_usage, which every
 // create of every replica locked until it committed. MIGRATE moves its count
 // onto shard 0 and drops it, so that a server of version 1 still running
-// fails (503) instead of counting beside the shards.
+// fails (503) instead of counting beside the shards. Version 2 kept plants
+// only, by a bigint id: MIGRATE makes its rows the plant resource's
+// top-level items (resource and parent ''), its ids their decimal text, and
+// drops version 2's functions, so that a server of version 2 still running
+// fails (503) instead of writing beside the places.
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Rows the usage is counted on: creates of ids on different shards never wait for each other's commit. */
 export const USAGE_SHARDS = 32;
@@ -28,20 +43,27 @@ export const USAGE_SHARDS = 32;
 /** A key of ours for pg_advisory_xact_lock: replicas starting at once take turns creating the schema. */
 export const SCHEMA_LOCK_KEY = 7_140_517_001;
 
-export const CREATE_SCHEMA = `
+/** The tables, in their newest shape (MIGRATE brings an older one to it; CREATE_FUNCTIONS follows both). */
+export const CREATE_TABLES = `
 CREATE TABLE IF NOT EXISTS plantstore_schema (
   singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
   version integer NOT NULL
 );
 CREATE TABLE IF NOT EXISTS plantstore_plants (
-  id bigint PRIMARY KEY,
+  resource text COLLATE "C" NOT NULL DEFAULT '',
+  parent text COLLATE "C" NOT NULL DEFAULT '',
+  id text COLLATE "C" NOT NULL,
   seq bigint GENERATED ALWAYS AS IDENTITY,
-  -- The plant as the JSON text the API echoes: JSON escapes what a text
+  -- The item as the JSON text the API echoes: JSON escapes what a text
   -- column cannot hold (NUL, lone surrogates), so it comes back exactly.
   plant text NOT NULL,
-  bytes bigint NOT NULL
+  bytes bigint NOT NULL,
+  PRIMARY KEY (resource, parent, id)
 );
-CREATE INDEX IF NOT EXISTS plantstore_plants_seq ON plantstore_plants (seq);
+CREATE TABLE IF NOT EXISTS plantstore_counters (
+  resource text COLLATE "C" PRIMARY KEY,
+  next bigint NOT NULL
+);
 -- plants, bytes: what the shard counted (a shard's count can go below zero
 -- where a plant counted on shard 0 by the migration is removed from its own
 -- shard: only the sum means anything). plants_slice, bytes_slice: the most
@@ -58,6 +80,12 @@ CREATE TABLE IF NOT EXISTS plantstore_usage_shards (
   max_bytes bigint
 );
 INSERT INTO plantstore_usage_shards (shard) SELECT generate_series(0, ${USAGE_SHARDS - 1}) ON CONFLICT DO NOTHING;
+`;
+
+/** The indexes and functions, once the tables have their newest shape. */
+export const CREATE_FUNCTIONS = `
+-- A page of one place's items, in the order stored.
+CREATE INDEX IF NOT EXISTS plantstore_plants_place_seq ON plantstore_plants (resource, parent, seq);
 
 -- Counts a change of (p_plants, p_bytes) on p_shard, within the caps, and
 -- answers whether it fit. The fast way (p_fast) locks one row: the shard's
@@ -121,55 +149,41 @@ BEGIN
   RETURN true;
 END $$;
 
--- The shard an id is counted on.
-CREATE OR REPLACE FUNCTION plantstore_shard(p_id bigint) RETURNS integer LANGUAGE sql IMMUTABLE AS $$
-  SELECT ((p_id % ${USAGE_SHARDS}) + ${USAGE_SHARDS})::integer % ${USAGE_SHARDS}
+-- The shard an id is counted on (only the shards' sum means anything: any
+-- spread does). Version 2's, of a bigint id, is dropped by MIGRATE.
+CREATE OR REPLACE FUNCTION plantstore_shard(p_id text) RETURNS integer LANGUAGE sql IMMUTABLE AS $$
+  SELECT ((hashtext(p_id)::bigint % ${USAGE_SHARDS} + ${USAGE_SHARDS}) % ${USAGE_SHARDS})::integer
 $$;
-
--- One create in one statement, so one round trip: the insert decides the
--- duplicate rule (the primary key; ON CONFLICT DO NOTHING waits for a
--- concurrent insert of the same id and then finds it taken), then the caps
--- are checked and counted on the id's shard. A create that does not fit
--- takes its row back before it commits, so no one ever sees it. Version 1's
--- (without p_fast) is dropped above: a server of version 1 still running
--- answers 503 rather than counting beside the shards.
-CREATE OR REPLACE FUNCTION plantstore_create(p_id bigint, p_plant text, p_bytes bigint, p_max_plants bigint, p_max_bytes bigint, p_fast boolean)
-RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-  INSERT INTO plantstore_plants (id, plant, bytes) VALUES (p_id, p_plant, p_bytes) ON CONFLICT (id) DO NOTHING;
-  IF NOT FOUND THEN
-    RETURN 'exists';
-  END IF;
-  IF NOT plantstore_count(plantstore_shard(p_id), 1, p_bytes, p_max_plants, p_max_bytes, p_fast) THEN
-    DELETE FROM plantstore_plants WHERE id = p_id;
-    RETURN 'full';
-  END IF;
-  RETURN 'created';
-END $$;
 
 -- Several creates in one statement, so in one transaction and one commit
 -- (server/postgres-batch.ts); each one's outcome, in their order. Every
--- plant is inserted first, in the order of the ids, then counted, in the
--- order of the shards: a batch waits for a plant's row (a create of the
--- same id in another batch) only while it holds no shard, and takes shards
--- in ascending order, so no two batches wait for each other in a circle.
--- The store sends no two creates of one id in one batch (the second would
--- find the first's row, which a refusal by the caps then takes back).
-CREATE OR REPLACE FUNCTION plantstore_create_batch(p_ids bigint[], p_plants text[], p_bytes bigint[], p_max_plants bigint, p_max_bytes bigint, p_fast boolean)
+-- item is inserted first, in the order of its place and id, then counted,
+-- in the order of the shards: a batch waits for an item's row (a create of
+-- the same id in another batch) only while it holds no shard, and takes
+-- shards in ascending order, so no two batches wait for each other in a
+-- circle. The insert decides the duplicate rule (the primary key; ON
+-- CONFLICT DO NOTHING waits for a concurrent insert of the same id and then
+-- finds it taken); a create that does not fit the caps takes its row back
+-- before it commits, so no one ever sees it. The store sends no two creates
+-- of one id of one place in one batch (the second would find the first's
+-- row, which a refusal by the caps then takes back).
+CREATE OR REPLACE FUNCTION plantstore_create_batch(p_resources text[], p_parents text[], p_ids text[], p_plants text[], p_bytes bigint[], p_max_plants bigint, p_max_bytes bigint, p_fast boolean)
 RETURNS text[] LANGUAGE plpgsql AS $$
 DECLARE
   results text[] := array_fill('exists'::text, ARRAY[cardinality(p_ids)]);
   i bigint;
 BEGIN
-  FOR i IN SELECT n FROM unnest(p_ids) WITH ORDINALITY AS u (id, n) ORDER BY id, n LOOP
-    INSERT INTO plantstore_plants (id, plant, bytes) VALUES (p_ids[i], p_plants[i], p_bytes[i]) ON CONFLICT (id) DO NOTHING;
+  FOR i IN SELECT n FROM unnest(p_resources, p_parents, p_ids) WITH ORDINALITY AS u (resource, parent, id, n)
+           ORDER BY resource COLLATE "C", parent COLLATE "C", id COLLATE "C", n LOOP
+    INSERT INTO plantstore_plants (resource, parent, id, plant, bytes) VALUES (p_resources[i], p_parents[i], p_ids[i], p_plants[i], p_bytes[i])
+      ON CONFLICT (resource, parent, id) DO NOTHING;
     IF FOUND THEN
       results[i] := 'created';
     END IF;
   END LOOP;
   FOR i IN SELECT n FROM unnest(p_ids) WITH ORDINALITY AS u (id, n) WHERE results[n] = 'created' ORDER BY plantstore_shard(id), n LOOP
     IF NOT plantstore_count(plantstore_shard(p_ids[i]), 1, p_bytes[i], p_max_plants, p_max_bytes, p_fast) THEN
-      DELETE FROM plantstore_plants WHERE id = p_ids[i];
+      DELETE FROM plantstore_plants WHERE resource = p_resources[i] AND parent = p_parents[i] AND id = p_ids[i];
       results[i] := 'full';
     END IF;
   END LOOP;
@@ -177,7 +191,13 @@ BEGIN
 END $$;
 `;
 
-/** Version 1's one usage row, onto shard 0 (its slice: what it counted, so no slice is over its count), then gone. */
+/**
+ * Version 1's one usage row, onto shard 0 (its slice: what it counted, so no
+ * slice is over its count), then gone. Version 2's table of plants by a
+ * bigint id, into places: its rows the plant resource's top-level items,
+ * its ids their decimal text (the key the server makes of an integer id),
+ * and its functions of a bigint id dropped.
+ */
 export const MIGRATE = `
 DO $$
 BEGIN
@@ -189,6 +209,21 @@ BEGIN
     -- No slice is cut from the caps until the next create cuts them all.
     UPDATE plantstore_usage_shards SET max_plants = NULL, max_bytes = NULL;
     DROP TABLE plantstore_usage;
+  END IF;
+  IF EXISTS (SELECT 1 FROM information_schema.columns
+             WHERE table_schema = current_schema() AND table_name = 'plantstore_plants' AND column_name = 'id' AND data_type = 'bigint') THEN
+    LOCK TABLE plantstore_plants IN ACCESS EXCLUSIVE MODE;
+    ALTER TABLE plantstore_plants DROP CONSTRAINT plantstore_plants_pkey;
+    ALTER TABLE plantstore_plants
+      ALTER COLUMN id TYPE text COLLATE "C" USING id::text,
+      ADD COLUMN resource text COLLATE "C" NOT NULL DEFAULT '',
+      ADD COLUMN parent text COLLATE "C" NOT NULL DEFAULT '';
+    ALTER TABLE plantstore_plants ADD PRIMARY KEY (resource, parent, id);
+    DROP INDEX IF EXISTS plantstore_plants_seq;
+    -- The usage stays as counted: an item is now counted down on the shard of its id's text, and only the shards' sum means anything.
+    DROP FUNCTION IF EXISTS plantstore_create(bigint, text, bigint, bigint, bigint, boolean);
+    DROP FUNCTION IF EXISTS plantstore_create_batch(bigint[], text[], bigint[], bigint, bigint, boolean);
+    DROP FUNCTION IF EXISTS plantstore_shard(bigint);
   END IF;
 END $$;
 `;

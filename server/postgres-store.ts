@@ -1,19 +1,23 @@
-// The PostgreSQL store (PLANTSTORE_DATABASE_URL): the plants outlive the
-// process, and replicas sharing one database behave as one store. The
-// duplicate rule is the table's primary key and the caps are counted in the
-// same transaction as the insert, on one of several rows (postgres-schema.ts,
-// docs/replicas.md), so both hold however many replicas write at once.
+// The PostgreSQL store (PLANTSTORE_DATABASE_URL): the items of every
+// resource outlive the process, and replicas sharing one database behave as
+// one store. The duplicate rule is the table's primary key (place and id)
+// and the caps are counted in the same transaction as the insert, on one of
+// several rows (postgres-schema.ts, docs/replicas.md), so both hold however
+// many replicas write at once.
 import pg from 'pg';
 import { DATABASE_CONNECT_TIMEOUT, DATABASE_STATEMENT_TIMEOUT, DEFAULT_POOL_SIZE } from './limits.js';
 import { createBatcher, runBatch } from './postgres-batch.js';
 import { listPage } from './postgres-list.js';
-import { CREATE_SCHEMA, MIGRATE, SCHEMA_LOCK_KEY, SCHEMA_VERSION } from './postgres-schema.js';
+import { CREATE_FUNCTIONS, CREATE_TABLES, MIGRATE, SCHEMA_LOCK_KEY, SCHEMA_VERSION } from './postgres-schema.js';
 import {
   plantBytes,
   plantFromJson,
+  PLANTS,
   StoreStartError,
   StoreUnavailableError,
   type CreateAllResult,
+  type ItemStore,
+  type Place,
   type PlantStore,
   type UpdateResult,
 } from './store.js';
@@ -93,8 +97,10 @@ async function createSchema(pool: pg.Pool, { maxPlants, maxBytes }: PostgresStor
         );
       }
     }
-    await client.query(CREATE_SCHEMA);
+    // The tables, then an older schema brought to their shape, then what reads the new shape.
+    await client.query(CREATE_TABLES);
     await client.query(MIGRATE);
+    await client.query(CREATE_FUNCTIONS);
     // The slices cut from this server's caps now, not by its first create (which would roll back and run again).
     await client.query(
       'SELECT plantstore_cut(0, 0, 0, $1, $2) FROM plantstore_usage_shards WHERE shard = 0 AND (max_plants IS DISTINCT FROM $1 OR max_bytes IS DISTINCT FROM $2)',
@@ -170,93 +176,177 @@ function postgresStore(
     CREATE_BATCH,
   );
 
-  return {
-    create: (id, json) => guarded(() => batched({ id, json, bytes: plantBytes(id, json) })),
-
-    createAll: (entries) =>
-      transaction<CreateAllResult>(async (client, fast) => {
-        const ids = entries.map(({ id }) => id);
-        const sizes = entries.map(({ id, json }) => plantBytes(id, json));
-        const inserted = await client.query<{ id: string }>(
-          `INSERT INTO plantstore_plants (id, plant, bytes)
-           SELECT id, plant, bytes FROM unnest($1::bigint[], $2::text[], $3::bigint[]) WITH ORDINALITY AS list (id, plant, bytes, position)
-           ORDER BY position
-           ON CONFLICT (id) DO NOTHING
-           RETURNING id::text AS id`,
-          [ids, entries.map(({ json }) => json), sizes],
-        );
-        if (inserted.rows.length !== entries.length) {
-          // The ids this insert did not store were stored before it.
-          const stored = new Set(inserted.rows.map((row) => row.id));
-          return { keep: false, outcome: { taken: ids.filter((id) => !stored.has(id)) } };
-        }
-        const more = sizes.reduce((sum, size) => sum + size, 0);
-        // All counted on the first id's shard: only the shards' sum means anything.
-        const fits = await count(client, fast, ids[0] ?? '0', entries.length, more);
-        return fits ? { keep: true, outcome: 'created' } : { keep: false, outcome: 'full' };
-      }),
-
-    get: (id) =>
-      guarded(async () => {
-        const { rows } = await pool.query<{ plant: string }>('SELECT plant FROM plantstore_plants WHERE id = $1', [id]);
-        return rows[0] === undefined ? undefined : plantFromJson(rows[0].plant);
-      }),
-
-    read: (id) =>
-      guarded(async () => {
-        const { rows } = await pool.query<{ plant: string }>({
-          name: 'plantstore_read',
-          text: 'SELECT plant FROM plantstore_plants WHERE id = $1',
-          values: [id],
-        });
-        return rows[0]?.plant;
-      }),
-
-    async update(id, change) {
-      // What `change` throws is the caller's refusal, not the database's failure: kept apart, thrown as it is.
+  /** The items of one place. */
+  const placed = ({ resource, parent }: Place): ItemStore => {
+    /** A remove judged by `check` first: the row locked, judged, then removed, in one transaction. */
+    const removeChecked = async (id: string, check: (json: string) => void): Promise<string | undefined> => {
+      // What `check` throws is the caller's refusal, not the database's failure: kept apart, thrown as it is.
       let refusal: { error: unknown } | undefined;
-      const outcome = await transaction<UpdateResult>(async (client, fast) => {
-        // The row's lock first, then the usage shards', as every write takes them: no deadlock.
+      const outcome = await transaction<string | undefined>(async (client) => {
         const { rows } = await client.query<{ plant: string; bytes: string }>(
-          'SELECT plant, bytes FROM plantstore_plants WHERE id = $1 FOR UPDATE',
-          [id],
+          'SELECT plant, bytes FROM plantstore_plants WHERE resource = $1 AND parent = $2 AND id = $3 FOR UPDATE',
+          [resource, parent, id],
         );
-        if (rows[0] === undefined) return { keep: false, outcome: 'missing' };
-        let json: string;
+        if (rows[0] === undefined) return { keep: false, outcome: undefined };
         try {
-          json = change(rows[0].plant);
+          check(rows[0].plant);
         } catch (error) {
           refusal = { error };
-          return { keep: false, outcome: 'missing' };
+          return { keep: false, outcome: undefined };
         }
-        const size = plantBytes(id, json);
-        const grows = size - Number(rows[0].bytes);
-        if (!(await count(client, fast, id, 0, grows))) return { keep: false, outcome: 'full' };
-        await client.query('UPDATE plantstore_plants SET plant = $2, bytes = $3 WHERE id = $1', [id, json, size]);
-        return { keep: true, outcome: { updated: json } };
+        await client.query('DELETE FROM plantstore_plants WHERE resource = $1 AND parent = $2 AND id = $3', [
+          resource,
+          parent,
+          id,
+        ]);
+        await client.query('SELECT plantstore_count(plantstore_shard($1), -1, $2, $3, $4, false)', [
+          id,
+          -Number(rows[0].bytes),
+          maxPlants,
+          maxBytes,
+        ]);
+        return { keep: true, outcome: rows[0].plant };
       });
       if (refusal !== undefined) throw refusal.error;
       return outcome;
+    };
+    return {
+      create: (id, json) => guarded(() => batched({ resource, parent, id, json, bytes: plantBytes(id, json, parent) })),
+
+      createAll: (entries) =>
+        transaction<CreateAllResult>(async (client, fast) => {
+          const ids = entries.map(({ id }) => id);
+          const sizes = entries.map(({ id, json }) => plantBytes(id, json, parent));
+          const inserted = await client.query<{ id: string }>(
+            `INSERT INTO plantstore_plants (resource, parent, id, plant, bytes)
+           SELECT $1, $2, id, plant, bytes FROM unnest($3::text[], $4::text[], $5::bigint[]) WITH ORDINALITY AS list (id, plant, bytes, position)
+           ORDER BY position
+           ON CONFLICT (resource, parent, id) DO NOTHING
+           RETURNING id`,
+            [resource, parent, ids, entries.map(({ json }) => json), sizes],
+          );
+          if (inserted.rows.length !== entries.length) {
+            // The ids this insert did not store were stored before it.
+            const stored = new Set(inserted.rows.map((row) => row.id));
+            return { keep: false, outcome: { taken: ids.filter((id) => !stored.has(id)) } };
+          }
+          const more = sizes.reduce((sum, size) => sum + size, 0);
+          // All counted on the first id's shard: only the shards' sum means anything.
+          const fits = await count(client, fast, ids[0] ?? '0', entries.length, more);
+          return fits ? { keep: true, outcome: 'created' } : { keep: false, outcome: 'full' };
+        }),
+
+      read: (id) =>
+        guarded(async () => {
+          const { rows } = await pool.query<{ plant: string }>({
+            name: 'plantstore_read',
+            text: 'SELECT plant FROM plantstore_plants WHERE resource = $1 AND parent = $2 AND id = $3',
+            values: [resource, parent, id],
+          });
+          return rows[0]?.plant;
+        }),
+
+      async update(id, change) {
+        // What `change` throws is the caller's refusal, not the database's failure: kept apart, thrown as it is.
+        let refusal: { error: unknown } | undefined;
+        const outcome = await transaction<UpdateResult>(async (client, fast) => {
+          // The row's lock first, then the usage shards', as every write takes them: no deadlock.
+          const { rows } = await client.query<{ plant: string; bytes: string }>(
+            'SELECT plant, bytes FROM plantstore_plants WHERE resource = $1 AND parent = $2 AND id = $3 FOR UPDATE',
+            [resource, parent, id],
+          );
+          if (rows[0] === undefined) return { keep: false, outcome: 'missing' };
+          let json: string;
+          try {
+            json = change(rows[0].plant);
+          } catch (error) {
+            refusal = { error };
+            return { keep: false, outcome: 'missing' };
+          }
+          const size = plantBytes(id, json, parent);
+          const grows = size - Number(rows[0].bytes);
+          if (!(await count(client, fast, id, 0, grows))) return { keep: false, outcome: 'full' };
+          await client.query(
+            'UPDATE plantstore_plants SET plant = $4, bytes = $5 WHERE resource = $1 AND parent = $2 AND id = $3',
+            [resource, parent, id, json, size],
+          );
+          return { keep: true, outcome: { updated: json } };
+        });
+        if (refusal !== undefined) throw refusal.error;
+        return outcome;
+      },
+
+      async remove(id, check) {
+        if (check !== undefined) return removeChecked(id, check);
+        return guarded(async () => {
+          // One statement: the row goes and its shard gives its bytes back, or neither.
+          const { rows } = await pool.query<{ plant: string }>({
+            name: 'plantstore_remove',
+            text: `WITH gone AS (DELETE FROM plantstore_plants WHERE resource = $1 AND parent = $2 AND id = $3 RETURNING plant, bytes)
+                 SELECT plant, plantstore_count(plantstore_shard($3), -1, -bytes, $4, $5, false) FROM gone`,
+            values: [resource, parent, id, maxPlants, maxBytes],
+          });
+          return rows[0]?.plant;
+        });
+      },
+
+      list: (after, limit, pageBytes, options = {}) =>
+        guarded(() => listPage(pool, { resource, parent, after, limit, maxBytes: pageBytes, ...options })),
+
+      count: () =>
+        guarded(async () => {
+          // The place's entries of the (resource, parent, seq) index: the one read that grows with the place.
+          const { rows } = await pool.query<{ count: string }>({
+            name: 'plantstore_count_place',
+            text: 'SELECT count(*) AS count FROM plantstore_plants WHERE resource = $1 AND parent = $2',
+            values: [resource, parent],
+          });
+          return Number(rows[0]!.count);
+        }),
+    };
+  };
+
+  const plants = placed(PLANTS);
+  return {
+    ...plants,
+    items: (place) => (place.resource === '' && place.parent === '' ? plants : placed(place)),
+
+    get: async (id) => {
+      const json = await plants.read(id);
+      return json === undefined ? undefined : plantFromJson(json);
     },
 
-    remove: (id) =>
+    removeUnder: (resource, parent) =>
       guarded(async () => {
-        // One statement: the row goes and its shard gives its bytes back, or neither.
-        const { rows } = await pool.query<{ plant: string }>({
-          name: 'plantstore_remove',
-          text: `WITH gone AS (DELETE FROM plantstore_plants WHERE id = $1 RETURNING plant, bytes)
-                 SELECT plant, plantstore_count(plantstore_shard($1), -1, -bytes, $2, $3, false) FROM gone`,
-          values: [id, maxPlants, maxBytes],
+        // The items under `parent` and below it (`/1`, `/1/…`): one range of the primary key, as its columns compare bytes.
+        const { rows } = await pool.query<{ removed: string }>({
+          name: 'plantstore_remove_under',
+          text: `WITH gone AS (DELETE FROM plantstore_plants
+                   WHERE resource = $1 AND (parent = $2 OR (parent >= $2 || '/' AND parent < $2 || '0'))
+                   RETURNING id, bytes),
+                 shards AS (SELECT plantstore_shard(id) AS shard, count(*) AS items, sum(bytes) AS bytes FROM gone GROUP BY 1)
+                 SELECT coalesce(sum(items), 0)::text AS removed, bool_and(plantstore_count(shard, -items, -bytes, $3, $4, false)) AS counted FROM shards`,
+          values: [resource, parent, maxPlants, maxBytes],
         });
-        return rows[0]?.plant;
+        return Number(rows[0]!.removed);
       }),
 
-    list: (after, limit, pageBytes, options = {}) =>
-      guarded(() => listPage(pool, { after, limit, maxBytes: pageBytes, ...options })),
+    nextNumbers: (resource, amount) =>
+      guarded(async () => {
+        // One statement: the counter's row is locked until it commits, so no two callers get one number.
+        const { rows } = await pool.query<{ first: string }>({
+          name: 'plantstore_next_numbers',
+          text: `INSERT INTO plantstore_counters AS counter (resource, next) VALUES ($1, 1 + $2::bigint)
+                 ON CONFLICT (resource) DO UPDATE SET next = counter.next + $2::bigint
+                 RETURNING (next - $2::bigint)::text AS first`,
+          values: [resource, amount],
+        });
+        return Number(rows[0]!.first);
+      }),
 
     clear: () =>
       transaction(async (client) => {
-        // The plants' table first, as every create locks it before the usage shards (in their order): no deadlock.
+        // The items' table first, as every create locks it before the usage shards (in their order): no deadlock.
         await client.query('LOCK TABLE plantstore_plants IN ACCESS EXCLUSIVE MODE');
         await client.query('SELECT 1 FROM plantstore_usage_shards ORDER BY shard FOR UPDATE');
         const { rows } = await client.query<{ plants: string }>(

@@ -144,17 +144,17 @@ describe('a list over a million plants: postgresql', { skip: POSTGRES_MISSING, t
         return read;
       };
       assert.deepEqual(
-        await rowsRead(PAGE_SQL, [0, 50, 4 * 1024 * 1024, 0]),
+        await rowsRead(PAGE_SQL, [0, 50, 4 * 1024 * 1024, 0, '', '']),
         { rows: 51, indexOnly: 0 },
         'the first page',
       );
       assert.deepEqual(
-        await rowsRead(PAGE_SQL, [900_000, 50, 4 * 1024 * 1024, 0]),
+        await rowsRead(PAGE_SQL, [900_000, 50, 4 * 1024 * 1024, 0, '', '']),
         { rows: 51, indexOnly: 0 },
         'a page deep in the list',
       );
-      assert.equal((await rowsRead(SCAN_SQL, [0, 500])).rows, 500, "a filter's batch");
-      const offset = await rowsRead(PAGE_SQL, [0, 10, 4 * 1024 * 1024, 999_990]);
+      assert.equal((await rowsRead(SCAN_SQL, [0, 500, '', ''])).rows, 500, "a filter's batch");
+      const offset = await rowsRead(PAGE_SQL, [0, 10, 4 * 1024 * 1024, 999_990, '', '']);
       assert.ok(offset.rows <= 11, `no row an offset skips is read: ${JSON.stringify(offset)}`);
     } finally {
       await client.end();

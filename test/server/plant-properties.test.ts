@@ -124,7 +124,7 @@ for (const [kind, make, options] of stores) {
             '{"name":"Moss","stock":2.50E1}',
           );
           if (url !== undefined) {
-            const rows = await sql<{ plant: string }>(url, 'SELECT plant FROM plantstore_plants WHERE id = 2');
+            const rows = await sql<{ plant: string }>(url, "SELECT plant FROM plantstore_plants WHERE id = '2'");
             assert.deepEqual(
               rows,
               [{ plant: '{"stock":9007199254740993,"name":"Ivy"}' }],
