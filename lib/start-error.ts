@@ -24,6 +24,10 @@ export const START_ERRORS = {
     exitCode: 2,
     what: 'an OpenAPI document the server cannot serve or the harness cannot read (spec/openapi.ts DocumentError)',
   },
+  PLANTSTORE_UNSERVED: {
+    exitCode: 2,
+    what: 'a document a strict server (PLANTSTORE_STRICT=on) cannot serve as it is written (server/operations/served-notes.ts UnservedError)',
+  },
   PLANTSTORE_SERVER_START: {
     exitCode: 2,
     what: 'a server the harness starts (the reference, the Prism mock) that did not start (conformance/run/targets/start.ts ServerStartError)',

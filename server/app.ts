@@ -12,11 +12,10 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { readOpenApi } from '../spec/openapi.js';
+import { operationsOf, readOpenApi } from '../spec/openapi.js';
 import { createAuthenticator } from './auth.js';
 import { installBodyParser } from './body.js';
 import { PlantChanges } from './changes.js';
-import { createRule } from './create.js';
 import { answerErrorsAsRecords, sendError } from './error-handler.js';
 import { ApiError } from './errors.js';
 import { requestLineWriter } from './logging.js';
@@ -28,7 +27,9 @@ import {
   TIMEOUT_CHECK_INTERVAL,
 } from './limits.js';
 import { createMemoryStore } from './memory-store.js';
+import { findResources } from './operations/resources.js';
 import { ALL_INFERENCES, servedOperations, type Inference } from './operations/served.js';
+import { UnservedError, unservedLine } from './operations/served-notes.js';
 import { answerUnroutedRequests, healthRoute, methodNotAllowed, methodsAt, operationRoutes } from './routes.js';
 import type { PlantStore } from './store.js';
 import { InitialPlantsError, type InitialPlants } from './stub/initial-plants.js';
@@ -81,6 +82,12 @@ export interface AppOptions {
   initialPlants?: InitialPlants;
   /** The document's webhooks, sent to receivers after their events (webhooks/); none sent when absent. */
   webhooks?: WebhookOptions;
+  /**
+   * Refuse a document with a feature the server does not serve as it is
+   * written (PLANTSTORE_STRICT=on): buildApp throws an UnservedError naming
+   * each. Off, each is logged at start (app.unservedFeatures).
+   */
+  strict?: boolean;
 }
 
 declare module 'fastify' {
@@ -92,6 +99,8 @@ declare module 'fastify' {
     documentWarnings: readonly string[];
     /** How each operation of the document is served, a line each (start.ts logs them). */
     operationNotes: readonly string[];
+    /** What of the document the server does not serve as it is written, a line each (start.ts logs them at warn). */
+    unservedFeatures: readonly string[];
   }
 }
 
@@ -99,21 +108,32 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
   const { document, source } = readOpenApi(options.specPath);
-  const contract = operationContract(document, source);
+  const inference = { ...ALL_INFERENCES, ...options.inference };
+  const model = findResources(document, operationsOf(document), {
+    inferResources: inference.resource,
+    inferReferences: inference.reference,
+  });
+  // The plant resource's create: a DocumentError when the document has none.
+  const contract = operationContract(document, source, model);
   const store =
     options.store ?? createMemoryStore(options.maxPlants ?? DEFAULT_MAX_PLANTS, options.maxBytes ?? DEFAULT_MAX_BYTES);
-  const rule = createRule(contract, store);
   // A listener's failure is the server's to log: the change committed whatever it does.
   const changes = new PlantChanges((error, change) =>
     app.log.error({ err: error, event: change.event, id: change.id }, 'a listener of committed changes failed'),
   );
-  const operations = servedOperations(document, {
+  const {
+    operations,
+    plants: rule,
+    unserved,
+  } = servedOperations(document, {
     contract,
+    model: model!,
     store,
-    rule,
     changes,
-    inference: { ...ALL_INFERENCES, ...options.inference },
+    inference,
+    sharedStore: options.store !== undefined,
   });
+  if (options.strict && unserved.length > 0) throw new UnservedError(unserved);
 
   const app = Fastify({
     ...(options.loggerInstance !== undefined
@@ -175,6 +195,7 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
     'operationNotes',
     operations.map(({ method, path, note }) => `${method} ${path} ${note}`),
   );
+  app.decorate('unservedFeatures', unserved.map(unservedLine));
   answerOnTheWire(app, methodNotAllowed(contract.path, methodsAt(operations, contract.path)));
   installBodyParser(app, bodyLimit);
   answerErrorsAsRecords(app, bodyLimit);

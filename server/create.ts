@@ -1,44 +1,70 @@
-// The create rule: a NewPlant (the request body) becomes a stored plant.
-// One mapping, used by the operation's route (one plant) and by the initial
-// plants and the stub's controls (a list, all or none).
-import type { FastifyReply } from 'fastify';
-import { readBody } from './body.js';
-import type { PlantChanges } from './changes.js';
-import { ApiError } from './errors.js';
+// The create rule: a create's body (a NewPlant, or any resource's) becomes
+// a stored item. One mapping per resource, used by its create operation's
+// route (one item) and, for the plant resource, by the initial plants and
+// the stub's controls (a list, all or none). Where the server picks ids
+// (operations/resource-ids.ts), it makes one from the resource's sequence,
+// and the item's text gets it as its first member when the item declares it.
+import { ApiError, type ErrorCode } from './errors.js';
 import type { JsonObject, JsonValue } from './json.js';
-import type { OperationHandler } from './pipeline.js';
-import type { CreateAllResult, CreateResult, MaybePromise, PlantEntry, PlantStore } from './store.js';
+import type { ItemKind } from './operations/item-kind.js';
+import { idJson, idOfValue, type IdMaker } from './operations/resource-ids.js';
+import {
+  andThen,
+  type CreateAllResult,
+  type CreateResult,
+  type ItemStore,
+  type MaybePromise,
+  type Place,
+  type PlantEntry,
+  type PlantStore,
+} from './store.js';
 import { itemPositions, storedPlantText, type SentJson, type SentPlant } from './stored-plant.js';
-import type { OperationContract } from './validation.js';
 
 /** A valid NewPlant, ready for the store: its id as an exact decimal string and the plant's JSON text (the answer). */
 export type PlantToStore = PlantEntry;
 
+/** A valid create body, ready for the store: its id (undefined where the server picks it) and the item's JSON text. */
+export interface NewItem {
+  id: string | undefined;
+  json: string;
+  /** Its place, for any but the plant resource's top level. */
+  place?: Place;
+  /** The body, where its members name items of other resources that must be stored. */
+  value?: JsonObject;
+}
+
 /** How storeAll refuses a list: `fail` makes the error, whose message names the list's source; its kind is 'full' when the list does not fit. */
 export type ListFailure = (message: string, kind: 'invalid' | 'full') => Error;
 
+/** Most ids made for one create before the server gives up (each taken by then): a pattern with few strings runs out. */
+const MOST_ID_TRIES = 16;
+
 export interface CreateRule {
+  kind: ItemKind;
   /**
-   * The plant a request body asks to store; throws the 400 for a missing
-   * body or one that is not a NewPlant. `sent` is the text it was parsed
-   * from (body.ts), whose values the stored plant keeps as sent.
+   * The item a request body asks to store; throws the 400 for a missing
+   * body or one its schema refuses. `sent` is the text it was parsed from
+   * (body.ts), whose values the stored item keeps as sent.
    */
-  fromBody(body: JsonValue | undefined, sent?: SentJson): PlantToStore;
+  fromBody(body: JsonValue | undefined, sent?: SentJson): NewItem;
   /**
-   * Stores one plant; throws (or rejects with) the 400 for a taken id, the
-   * 507 for a full store. Answers at once when the store does, so the
-   * in-memory store's hot path makes no promise. The create operation's
-   * handler (createHandler) tells the change feed once the store has it.
+   * Stores one item in `items` (the plant resource's top level unless
+   * given); throws (or rejects with) the 400 or 409 for a taken id, the 507
+   * for a full store. Answers the stored entry (with the id the server made
+   * where it picks them), at once when the store does, so the in-memory
+   * store's hot path makes no promise. The create operation's handler tells
+   * the change feed once the store has it.
    */
-  store(entry: PlantToStore): MaybePromise<void>;
+  store(item: NewItem, items?: ItemStore): MaybePromise<PlantEntry>;
   /**
-   * Validates every record of a list as a NewPlant and checks that no id
-   * repeats in it, then stores them all or none (the count cap and the
-   * byte budget included) and answers how many were stored. A list whose
-   * every id is stored already is, with `alreadyStored: 'skip'`, left as it
-   * is and answers 0: a replica or a restart on a shared database finds
-   * the initial plants stored. `sent` is the text the list was parsed from,
-   * when it was (a request body, a file).
+   * Validates every record of a list as a create body and checks that no id
+   * repeats in it, then stores them all or none in the resource's top level
+   * (the count cap and the byte budget included) and answers how many were
+   * stored. A list whose every id is stored already (or, where the server
+   * picks ids, a list given to a place that holds items) is, with
+   * `alreadyStored: 'skip'`, left as it is and answers 0: a replica or a
+   * restart on a shared database finds the initial plants stored. `sent` is
+   * the text the list was parsed from, when it was (a request body, a file).
    */
   storeAll(
     list: JsonValue,
@@ -49,59 +75,127 @@ export interface CreateRule {
 }
 
 /**
- * The rule, storing into `store`. It tells no change feed: the create
- * operation's handler does, while the lists of storeAll (the initial
- * plants, the stub's controls) set a test up and are not changes anyone is
- * told of.
+ * The rule of `kind`'s items, storing into `store`. It tells no change feed:
+ * the create operation's handler does, while the lists of storeAll (the
+ * initial plants, the stub's controls) set a test up and are not changes
+ * anyone is told of. `conflict` is the create's declared status for a taken
+ * id (409 where it declares one, RFC 9110 §15.5.10; else 400).
  */
-export function createRule(contract: OperationContract, store: PlantStore): CreateRule {
-  const answer = (result: CreateResult, { id }: PlantToStore): void => {
-    if (result === 'exists') throw new ApiError('DUPLICATE_ID', `A plant with id ${id} already exists.`);
+export function createRule(kind: ItemKind, store: PlantStore, conflict: 400 | 409 = 400): CreateRule {
+  const { resource } = kind;
+  const idRule = resource.id;
+  const noun = resource.noun;
+  const duplicate: ErrorCode = conflict === 409 ? 'DUPLICATE_CONFLICT' : 'DUPLICATE_ID';
+  const answer = (result: CreateResult, id: string): void => {
+    if (result === 'exists') throw new ApiError(duplicate, `${article(noun)} with id ${id} already exists.`);
     if (result === 'full') throw new ApiError('STORE_FULL');
   };
-  /**
-   * The mapping, for a record the NewPlant schema accepted: its id, and the
-   * plant's JSON text, made once, here (stored-plant.ts): the store keeps it
-   * and the answer is it.
-   */
-  const plantToStore = (newPlant: JsonObject, sent: SentPlant | undefined): PlantToStore => ({
-    // The NewPlant schema accepted it: an integer (number or bigint), whose digits are the store's key.
-    id: (newPlant.id as number | bigint).toString(),
-    json: storedPlantText(contract.plant, newPlant, sent),
-  });
+  const maker = kind.ids !== undefined && 'make' in kind.ids ? kind.ids : undefined;
+  /** The item's text with the id the server made, first, where the item declares its id member. */
+  const keepsId = idRule.property !== undefined && kind.shape.keeps(idRule.property);
+  const withId = (json: string, id: string): string =>
+    keepsId
+      ? `{${JSON.stringify(idRule.property)}:${idJson(id, idRule.kind)}${json === '{}' ? '' : `,${json.slice(1, -1)}`}}`
+      : json;
+  const madeId = (ids: IdMaker, n: number): string => {
+    const id = ids.make(n);
+    if (id === undefined) throw new ApiError('NO_ID_LEFT', `No ${noun} id is left: the server makes ${ids.how}.`);
+    return id;
+  };
+  const assigned = (item: NewItem, items: ItemStore, tries: number): MaybePromise<PlantEntry> => {
+    if (maker === undefined)
+      throw new ApiError(
+        'NO_ID_LEFT',
+        `No ${noun} id can be made: ${(kind.ids as { unmakeable: string }).unmakeable}.`,
+      );
+    return andThen(store.nextNumbers(resource.key, 1), (n) => {
+      const id = madeId(maker, n);
+      const json = withId(item.json, id);
+      return andThen(items.create(id, json), (result) => {
+        // A client may have chosen the id (ids of either kind): the next number.
+        if (result === 'exists' && tries < MOST_ID_TRIES) return assigned(item, items, tries + 1);
+        answer(result, id);
+        return { id, json };
+      });
+    });
+  };
+  const fromValue = (value: JsonObject, sent: SentPlant | undefined): NewItem => {
+    // The body's schema accepted it: an id of the rule's kind, where it carries one.
+    const id = idRule.property === undefined ? undefined : idOfValue(value[idRule.property], idRule.kind);
+    const json = storedPlantText(kind.shape, value, sent);
+    return resource.references.length === 0 ? { id, json } : { id, json, value };
+  };
+  const validated = (value: JsonValue, what: string): JsonObject => {
+    const violations = kind.validateCreate(value);
+    if (violations.length > 0) throw new ApiError('INVALID_NEW_PLANT', `${what}: ${violations.join('; ')}.`);
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      throw new ApiError('INVALID_NEW_PLANT', `${what}: it must be a JSON object.`);
+    return value as JsonObject;
+  };
+  const named =
+    kind.createNamed === 'the declared schema' ? 'valid against the declared schema' : `a valid ${kind.createNamed}`;
   return {
+    kind,
     fromBody(body, sent) {
-      if (body === undefined) throw new ApiError('BODY_REQUIRED');
-      const violations = contract.validateRequestBody(body);
-      if (violations.length > 0) {
-        throw new ApiError('INVALID_NEW_PLANT', `Request body is not a valid NewPlant: ${violations.join('; ')}.`);
-      }
-      return plantToStore(body as JsonObject, sent && { sent, at: 0 });
+      if (body === undefined)
+        throw new ApiError(
+          'BODY_REQUIRED',
+          kind.createNamed === 'NewPlant' ? undefined : `Request body is required: send ${bodyOf(kind.createNamed)}.`,
+        );
+      return fromValue(validated(body, `Request body is not ${named}`), sent && { sent, at: 0 });
     },
-    store(entry) {
-      const result = store.create(entry.id, entry.json);
-      return result instanceof Promise ? result.then((settled) => answer(settled, entry)) : answer(result, entry);
+    store(item, items = store) {
+      if (item.id === undefined) return assigned(item, items, 0);
+      const id = item.id;
+      const result = items.create(id, item.json);
+      if (result instanceof Promise)
+        return result.then((settled) => {
+          answer(settled, id);
+          return item as PlantEntry;
+        });
+      answer(result, id);
+      return item as PlantEntry;
     },
     async storeAll(list, source, fail, { alreadyStored = 'refuse', sent } = {}) {
-      if (!Array.isArray(list)) throw fail(`${source} must be a JSON array of NewPlant records`, 'invalid');
-      const entries: PlantToStore[] = [];
+      if (!Array.isArray(list)) throw fail(`${source} must be a JSON array of ${kind.createNamed} records`, 'invalid');
+      const items: NewItem[] = [];
       const seen = new Set<string>();
       const positions = sent === undefined ? undefined : itemPositions(sent.text);
-      list.forEach((item, index) => {
-        const violations = contract.validateRequestBody(item);
-        if (violations.length > 0)
-          throw fail(`${source}: item ${index} is not a valid NewPlant: ${violations.join('; ')}`, 'invalid');
-        const entry = plantToStore(item as JsonObject, sent && positions && { sent, at: positions[index]! });
-        if (seen.has(entry.id)) throw fail(`${source}: item ${index} repeats the id ${entry.id}`, 'invalid');
-        seen.add(entry.id);
-        entries.push(entry);
+      list.forEach((value, index) => {
+        let item: NewItem;
+        try {
+          item = fromValue(
+            validated(value, `item ${index} is not a valid ${kind.createNamed}`),
+            sent && positions && { sent, at: positions[index]! },
+          );
+        } catch (error) {
+          if (error instanceof ApiError) throw fail(`${source}: ${error.message.replace(/\.$/, '')}`, 'invalid');
+          throw error;
+        }
+        if (item.id !== undefined && seen.has(item.id))
+          throw fail(`${source}: item ${index} repeats the id ${item.id}`, 'invalid');
+        if (item.id !== undefined) seen.add(item.id);
+        items.push(item);
+      });
+      const unnamed = items.filter(({ id }) => id === undefined).length;
+      if (unnamed > 0 && alreadyStored === 'skip' && (await store.count()) > 0) return 0;
+      if (unnamed > 0 && maker === undefined)
+        throw fail(
+          `${source}: no ${noun} id can be made: ${(kind.ids as { unmakeable: string }).unmakeable}`,
+          'invalid',
+        );
+      let next = unnamed === 0 ? 0 : await store.nextNumbers(resource.key, unnamed);
+      const entries = items.map(({ id, json }): PlantEntry => {
+        if (id !== undefined) return { id, json };
+        const made = madeId(maker!, next++);
+        return { id: made, json: withId(json, made) };
       });
       const result: CreateAllResult = await store.createAll(entries);
       if (result === 'created') return entries.length;
       if (result === 'full') {
         const { plants, bytes } = await store.usage();
         throw fail(
-          `${source}: the ${entries.length} plants do not fit in the store, which holds ${plants} plants (${bytes} bytes); none was stored`,
+          `${source}: the ${entries.length} ${noun}s do not fit in the store, which holds ${plants} ${noun === 'plant' ? 'plants' : 'items'} (${bytes} bytes); none was stored`,
           'full',
         );
       }
@@ -115,32 +209,11 @@ export function createRule(contract: OperationContract, store: PlantStore): Crea
   };
 }
 
-/**
- * The create operation's handler steps (pipeline.ts): the body judged as a
- * NewPlant, the plant stored (then the change is committed), and `status`
- * (the document's success status) with the stored plant, whose JSON text
- * the create rule made once for the store and the answer.
- */
-export function createHandler(
-  rule: CreateRule,
-  changes: PlantChanges,
-  status: number,
-): OperationHandler<PlantToStore, void> {
-  changes.tells('created');
-  const committed = (plant: PlantToStore): void => {
-    if (changes.heard) changes.committed({ event: 'created', id: plant.id, json: plant.json });
-  };
-  return {
-    schema(request) {
-      const body = readBody(request); // JSON: the stage JSON syntax let it through
-      return rule.fromBody(body?.value, body);
-    },
-    store(plant) {
-      const stored = rule.store(plant);
-      if (stored === undefined) return committed(plant);
-      return stored.then(() => committed(plant));
-    },
-    answer: (plant, _stored, reply: FastifyReply) =>
-      reply.code(status).type('application/json; charset=utf-8').send(plant.json),
-  };
+/** "A plant", "An order". */
+export function article(noun: string): string {
+  return `${/^[aeiou]/i.test(noun) ? 'An' : 'A'} ${noun}`;
+}
+
+function bodyOf(named: string): string {
+  return named === 'the declared schema' ? 'a body of the declared schema' : `a ${named} record`;
 }

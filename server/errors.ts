@@ -19,6 +19,13 @@ export const ERRORS = {
   INVALID_PARAMETER: { status: 400, error: 40007, message: 'A parameter of the request is not valid.' },
   INVALID_BODY: { status: 400, error: 40008, message: "Request body is not valid against the operation's schema." },
   ID_MISMATCH: { status: 400, error: 40009, message: "The body's id is not the id of the plant the path names." },
+  // A status the document declares for a condition is answered with it (400 where it declares none of the others).
+  UNKNOWN_REFERENCE: { status: 400, error: 40010, message: 'The body names an item the store does not hold.' },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 400,
+    error: 40011,
+    message: 'The idempotency key was used before with another request body.',
+  },
   // 40021-40029: the stub's controls and its Prefer header (server/stub/).
   PREFER_MALFORMED: { status: 400, error: 40021, message: 'Malformed Prefer header (RFC 7240 §2).' },
   PREFER_UNDECLARED: {
@@ -60,12 +67,44 @@ export const ERRORS = {
   NOT_FOUND: { status: 404, error: 40401, message: 'No such resource.' },
   PLANT_NOT_FOUND: { status: 404, error: 40402, message: 'No plant has this id.' },
   METHOD_NOT_ALLOWED: { status: 405, error: 40501, message: 'Method not allowed.' },
+  DUPLICATE_CONFLICT: { status: 409, error: 40901, message: 'An item with this id already exists.' },
+  UNKNOWN_REFERENCE_CONFLICT: { status: 409, error: 40902, message: 'The body names an item the store does not hold.' },
+  IDEMPOTENCY_KEY_REUSED_CONFLICT: {
+    status: 409,
+    error: 40903,
+    message: 'The idempotency key was used before with another request body.',
+  },
+  IDEMPOTENCY_KEY_IN_FLIGHT: {
+    status: 409,
+    error: 40904,
+    message: 'A request with this idempotency key is still being answered: retry once it is.',
+  },
   REQUEST_TIMEOUT: { status: 408, error: 40801, message: 'The request was not received in time.' },
+  PRECONDITION_FAILED: {
+    status: 412,
+    error: 41201,
+    message: 'Precondition failed: the item is not in the state the request names (If-Match, If-None-Match).',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, error: 41301, message: 'Request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     error: 41501,
     message: 'Unsupported media type: send Content-Type: application/json (UTF-8).',
+  },
+  UNKNOWN_REFERENCE_UNPROCESSABLE: {
+    status: 422,
+    error: 42201,
+    message: 'The body names an item the store does not hold.',
+  },
+  IDEMPOTENCY_KEY_REUSED_UNPROCESSABLE: {
+    status: 422,
+    error: 42202,
+    message: 'The idempotency key was used before with another request body.',
+  },
+  PRECONDITION_REQUIRED: {
+    status: 428,
+    error: 42801,
+    message: 'This request must be conditional: send If-Match with the entity tag of the item as last read.',
   },
   HEADERS_TOO_LARGE: { status: 431, error: 43101, message: 'Request header fields are too large.' },
   INTERNAL: { status: 500, error: 50001, message: 'Internal server error.' },
@@ -86,6 +125,16 @@ export const ERRORS = {
     message: 'The stub sent this answer a few bytes at a time (the fault dribble): nothing was stored.',
   },
   STORE_FULL: { status: 507, error: 50701, message: 'The store is full: no more plants can be stored.' },
+  TOO_MANY_TO_SORT: {
+    status: 507,
+    error: 50702,
+    message: 'The list holds more items than the server sorts: ask for it unsorted, or filtered to fewer.',
+  },
+  NO_ID_LEFT: {
+    status: 507,
+    error: 50703,
+    message: "No id is left: every id the id's schema allows that the server makes is taken.",
+  },
 } as const satisfies Record<string, { status: number; error: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -8,11 +8,12 @@
 // quarter of what the caps count, and a page's walk over removed items stays
 // as bounded.
 //
-// A top-level resource keys an item by its id alone (a number for a safe
+// An item at the top level is keyed by its id alone (a number for a safe
 // integer, else its text: the plant resource's ids, as before resources
-// were many). A nested resource keys it by its parent's key and its id
-// (`/1` NUL `7`), and keeps, for each parent, the indexes of its items in the
-// order stored: a page of one parent's items walks that parent's list only.
+// were many). An item under a parent (of a nested resource) is keyed by its
+// parent's key and its id (`/1` NUL `7`), and each parent keeps the indexes
+// of its items in the order stored: a page of one parent's items walks that
+// parent's list only.
 import { PlantIds, type PlantKey } from './plant-ids.js';
 import { keptBytes, PlantTexts } from './plant-texts.js';
 import { countedBytes, plantBytes, type CreateAllResult, type CreateResult, type PlantEntry } from './store.js';
@@ -44,15 +45,12 @@ export class ResourceItems {
   private texts = new PlantTexts();
   /** The seq of the item at each index: rising with the index, as items are only appended. */
   private seqs: Float64Array = new Float64Array(1024);
-  /** For a nested resource: each parent's items. */
-  private parents: Map<string, ParentList> | undefined;
+  /** Each parent's items (of a nested resource). */
+  private readonly parents = new Map<string, ParentList>();
+  /** Items under a parent, of those held. */
+  private nested = 0;
 
-  constructor(
-    private readonly shared: SharedCount,
-    nested: boolean,
-  ) {
-    if (nested) this.parents = new Map();
-  }
+  constructor(private readonly shared: SharedCount) {}
 
   /** Items held. */
   get size(): number {
@@ -60,7 +58,7 @@ export class ResourceItems {
   }
 
   keyOf(parent: string, id: string): PlantKey {
-    return this.parents === undefined ? keyOf(id) : `${parent}${NESTED}${id}`;
+    return parent === '' ? keyOf(id) : `${parent}${NESTED}${id}`;
   }
 
   create(parent: string, id: string, json: string): CreateResult {
@@ -118,7 +116,6 @@ export class ResourceItems {
 
   /** Removes the items whose parent is `parent` or lies below it; how many. */
   removeUnder(parent: string): number {
-    if (this.parents === undefined) return 0;
     let removed = 0;
     for (const [key, list] of [...this.parents]) {
       if (key !== parent && !key.startsWith(`${parent}/`)) continue;
@@ -134,7 +131,7 @@ export class ResourceItems {
   }
 
   count(parent: string): number {
-    return this.parents === undefined ? this.ids.size : (this.parents.get(parent)?.live ?? 0);
+    return parent === '' ? this.ids.size - this.nested : (this.parents.get(parent)?.live ?? 0);
   }
 
   list(
@@ -150,7 +147,7 @@ export class ResourceItems {
     let examined = 0;
     /** The seq of the last item the page took, skipped or judged: the next page starts after it. */
     let last = after;
-    const order = this.parents === undefined ? undefined : (this.parents.get(parent)?.indexes ?? []);
+    const order = parent === '' ? undefined : (this.parents.get(parent)?.indexes ?? []);
     const end = order === undefined ? this.ids.length : order.length;
     for (let at = this.firstAfter(after, order); at < end; at++) {
       const index = order === undefined ? at : order[at]!;
@@ -193,11 +190,12 @@ export class ResourceItems {
     if (index === this.seqs.length) this.seqs = grown(this.seqs);
     this.seqs[index] = this.shared.nextSeq++;
     this.shared.items++;
-    if (this.parents !== undefined) {
+    if (parent !== '') {
       let list = this.parents.get(parent);
       if (list === undefined) this.parents.set(parent, (list = { indexes: [], live: 0 }));
       list.indexes.push(index);
       list.live++;
+      this.nested++;
     }
   }
 
@@ -206,9 +204,11 @@ export class ResourceItems {
     this.shared.items--;
     this.ids.remove(key, index);
     this.texts.remove(index);
-    const list = this.parents?.get(parent);
+    if (parent === '') return;
+    this.nested--;
+    const list = this.parents.get(parent);
     // A parent with no items left takes no room: its list goes (compacting drops its removed indexes).
-    if (list !== undefined && --list.live === 0) this.parents!.delete(parent);
+    if (list !== undefined && --list.live === 0) this.parents.delete(parent);
   }
 
   /** The first position (an index, or a place in a parent's list) whose seq is above `after`: binary search, as seqs rise. */
@@ -234,7 +234,7 @@ export class ResourceItems {
     this.texts = this.texts.compacted((index) => old.ids.holds(index));
     this.ids = new PlantIds();
     this.seqs = new Float64Array(Math.max(1024, old.ids.size));
-    const moved = this.parents === undefined ? undefined : new Int32Array(old.ids.length);
+    const moved = this.parents.size === 0 ? undefined : new Int32Array(old.ids.length);
     for (let index = 0; index < old.ids.length; index++) {
       const key = old.ids.keyAt(index);
       if (key === undefined) continue;
@@ -242,10 +242,8 @@ export class ResourceItems {
       this.seqs[now] = old.seqs[index]!;
       if (moved !== undefined) moved[index] = now;
     }
-    if (this.parents !== undefined) {
-      for (const list of this.parents.values())
-        list.indexes = list.indexes.filter((index) => old.ids.holds(index)).map((index) => moved![index]!);
-    }
+    for (const list of this.parents.values())
+      list.indexes = list.indexes.filter((index) => old.ids.holds(index)).map((index) => moved![index]!);
   }
 }
 

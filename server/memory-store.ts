@@ -12,12 +12,12 @@ export function createMemoryStore(
   maxBytes: number = DEFAULT_MAX_BYTES,
 ): MemoryStore {
   const shared: SharedCount = { items: 0, bytes: 0, nextSeq: 1, maxItems: maxPlants, maxBytes };
-  /** Each resource's items, by its key; a nested resource's places have a parent's key, and only theirs (store.ts, Place). */
+  /** Each resource's items, by its key. */
   let resources = new Map<string, ResourceItems>();
   const counters = new Map<string, number>();
   const resourceOf = (place: Place): ResourceItems => {
     let items = resources.get(place.resource);
-    if (items === undefined) resources.set(place.resource, (items = new ResourceItems(shared, place.parent !== '')));
+    if (items === undefined) resources.set(place.resource, (items = new ResourceItems(shared)));
     return items;
   };
   const placed = (place: Place): MemoryItems => {

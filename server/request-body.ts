@@ -8,6 +8,7 @@ import {
   DocumentError,
   createOperation,
   OPENAPI_PATH,
+  operationsOf,
   readOpenApi,
   resolveReference,
   type OpenApiDocument,
@@ -15,6 +16,7 @@ import {
 import { childPointer } from '../spec/schema-keywords.js';
 import { validatorModule, type ValidatorOptions } from '../spec/validator.js';
 import { NonIntegralNumber } from './json.js';
+import { findResources, type ResourceModel } from './operations/resources.js';
 
 /** The media type the server reads request bodies in (body.ts). */
 const JSON_MEDIA_TYPE = 'application/json';
@@ -41,9 +43,17 @@ export function requestBodyValidatorModule(specPath: string = OPENAPI_PATH): str
   ].join('\n');
 }
 
-/** The create operation and the schema of its JSON request body; a DocumentError when it has none. */
-export function requestBodySchema(doc: OpenApiDocument) {
-  const { path, method, operation, pointer } = createOperation(doc);
+/**
+ * The plant resource's create operation (operations/resources.ts) and the
+ * schema of its JSON request body; a DocumentError when there is none (the
+ * message spec/operations.ts gives), or it has none.
+ */
+export function requestBodySchema(doc: OpenApiDocument, model?: ResourceModel) {
+  const operations = operationsOf(doc);
+  const found = model ?? findResources(doc, operations, { inferResources: true, inferReferences: false });
+  const pointer0 =
+    found === undefined ? undefined : [...found.plants.roles].find(([, { role }]) => role === 'create')?.[0];
+  const { path, method, operation, pointer } = operations.find((op) => op.pointer === pointer0) ?? createOperation(doc);
   const bodyPointer = childPointer(pointer, 'requestBody');
   if (operation.requestBody === undefined)
     throw new DocumentError(bodyPointer, 'requestBody', `${method} ${path} declares no request body`);

@@ -72,6 +72,7 @@ try {
     maxBytes: config.maxBytes,
     specPath: config.specPath,
     inference: config.inference,
+    strict: config.strict,
     loggerInstance: log.logger,
     secrets,
     stub: {
@@ -98,6 +99,8 @@ for (const warning of [...openSettings(config, stub), ...stub.warnings]) app.log
 for (const warning of app.documentWarnings) app.log.warn(warning);
 // How each operation of the document is served: one served from its examples is named here, never a silent 404.
 for (const note of app.operationNotes) app.log.info(note);
+// What of the document is not served as written, feature by feature (PLANTSTORE_STRICT=on refuses such a document).
+for (const feature of app.unservedFeatures) app.log.warn(feature);
 
 const running = app;
 let closing = false;

@@ -15,12 +15,14 @@ import {
   readOpenApi,
   resolveReference,
   type OpenApiDocument,
+  type OperationObject,
   type ResponseObject,
 } from '../spec/openapi.js';
 import * as shipped from '../spec/openapi.validator.js';
 import { childPointer, isSchemaObject } from '../spec/schema-keywords.js';
 import { schemaValidators, validatorOf, type UncheckedFormat, type Validate } from '../spec/validator.js';
 import type { JsonValue } from './json.js';
+import { successSchema, type ResourceModel } from './operations/resources.js';
 import { requestBodySchema, VALIDATOR_OPTIONS } from './request-body.js';
 
 export interface OperationContract {
@@ -82,9 +84,16 @@ function requestBodyValidator(
   return { validate: validators.compile(schema, schemaPointer), uncheckedFormats: validators.uncheckedFormats() };
 }
 
-/** The contract of the create operation of `doc`, whose text is `source`; a DocumentError when the server cannot serve it. */
-export function operationContract(doc: OpenApiDocument, source: string): OperationContract {
-  const { path, method, operation, pointer, requestBody, content, schema, schemaPointer } = requestBodySchema(doc);
+/**
+ * The contract of the plant resource's create operation of `doc` (found in
+ * `model`, else as operations/resources.ts finds it), whose text is
+ * `source`; a DocumentError when the server cannot serve it.
+ */
+export function operationContract(doc: OpenApiDocument, source: string, model?: ResourceModel): OperationContract {
+  const { path, method, operation, pointer, requestBody, content, schema, schemaPointer } = requestBodySchema(
+    doc,
+    model,
+  );
   const { validate, uncheckedFormats } = requestBodyValidator(doc, source, schema, schemaPointer);
   const responses: Record<string, ResponseObject> = {};
   for (const [status, response] of Object.entries(operation.responses ?? {})) {
@@ -101,29 +110,19 @@ export function operationContract(doc: OpenApiDocument, source: string): Operati
       return violations.length === 0 ? [] : describe(violations);
     },
     warnings: uncheckedFormats.map(formatWarning),
-    plant: plantShape(
-      doc,
-      successSchema(doc, pointer, operation.responses?.['200']) ?? { schema, pointer: schemaPointer },
-    ),
+    plant: plantShape(doc, itemSchema(doc, pointer, operation) ?? { schema, pointer: schemaPointer }),
     document: doc,
   };
 }
 
-/** The JSON schema of the operation's 200 answer (Plant) and its pointer, when the document declares one. */
-function successSchema(
+/** The schema of the create's success answer (Plant: its lowest 2xx that declares JSON content) and its pointer, when it declares one. */
+function itemSchema(
   doc: OpenApiDocument,
-  operationPointer: string,
-  response: ResponseObject | undefined,
+  pointer: string,
+  operation: OperationObject,
 ): { schema: unknown; pointer: string } | undefined {
-  if (response === undefined) return undefined;
-  const { value, pointer } = resolveReference(doc, response, childPointer(operationPointer, 'responses', '200'));
-  const schema = value.content?.[JSON_MEDIA_TYPE]?.schema;
-  return schema === undefined
-    ? undefined
-    : { schema, pointer: childPointer(pointer, 'content', JSON_MEDIA_TYPE, 'schema') };
+  return successSchema(doc, { path: '', method: '', operation, pointer, parameters: [] });
 }
-
-const JSON_MEDIA_TYPE = 'application/json';
 const ARRAY_INDEX = /^(0|[1-9]\d*)$/;
 
 /**
@@ -131,7 +130,10 @@ const ARRAY_INDEX = /^(0|[1-9]\d*)$/;
  * two: a property declared in one branch of `anyOf` or `oneOf`, or under
  * `if`/`then`, is not one every Plant has.
  */
-function plantShape(doc: OpenApiDocument, { schema, pointer }: { schema: unknown; pointer: string }): PlantShape {
+export function plantShape(
+  doc: OpenApiDocument,
+  { schema, pointer }: { schema: unknown; pointer: string },
+): PlantShape {
   const names = new Set<string>();
   const patterns: RegExp[] = [];
   const seen = new Set<string>();

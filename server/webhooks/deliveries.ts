@@ -139,7 +139,8 @@ export class Deliveries {
 
   /** The change feed's listener: takes note, and does the work on a later turn of the event loop. */
   readonly dispatch = (change: PlantChange): void => {
-    if (this.closed || this.receiverList.length === 0 || !this.byChange.has(change.event)) return;
+    if (this.closed || this.receiverList.length === 0 || !this.byChange.has(change.event) || change.resource !== '')
+      return;
     if (this.inbox.push(change) === 1) setImmediate(() => this.takeInbox());
   };
 

@@ -6,12 +6,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { readOpenApi } from '../../spec/openapi.js';
+import { operationsOf, readOpenApi } from '../../spec/openapi.js';
 import { buildApp } from '../../server/app.js';
 import { createAuthenticator } from '../../server/auth.js';
 import { PlantChanges } from '../../server/changes.js';
-import { createRule } from '../../server/create.js';
 import { createMemoryStore } from '../../server/memory-store.js';
+import { findResources } from '../../server/operations/resources.js';
 import { ALL_INFERENCES, servedOperations, type ServedOperation } from '../../server/operations/served.js';
 import { routeOptionsOf, type Stage } from '../../server/pipeline.js';
 import { operationPipeline } from '../../server/routes.js';
@@ -36,13 +36,13 @@ function documentedStages(markdown: string): Array<{ name: string; stubOnly: boo
 /** The served operations of a document, and the stub's stages for them when asked for. */
 function served(specPath: string | undefined, withStub: boolean) {
   const { document, source } = readOpenApi(specPath);
-  const contract = operationContract(document, source);
+  const model = findResources(document, operationsOf(document), { inferResources: true, inferReferences: true })!;
+  const contract = operationContract(document, source, model);
   const store = createMemoryStore(100, 1 << 20);
-  const rule = createRule(contract, store);
-  const operations = servedOperations(document, {
+  const { operations, plants: rule } = servedOperations(document, {
     contract,
+    model,
     store,
-    rule,
     changes: new PlantChanges(),
     inference: ALL_INFERENCES,
   });
