@@ -18,6 +18,7 @@ import { installBodyParser } from './body.js';
 import { PlantChanges } from './changes.js';
 import { answerErrorsAsRecords, sendError } from './error-handler.js';
 import { ApiError } from './errors.js';
+import type { JsonValue } from './json.js';
 import { requestLineWriter } from './logging.js';
 import {
   DEFAULT_BODY_LIMIT,
@@ -27,6 +28,7 @@ import {
   TIMEOUT_CHECK_INTERVAL,
 } from './limits.js';
 import { createMemoryStore } from './memory-store.js';
+import type { ItemKind } from './operations/item-kind.js';
 import { findResources } from './operations/resources.js';
 import { ALL_INFERENCES, servedOperations, type Inference } from './operations/served.js';
 import { UnservedError, unservedLine } from './operations/served-notes.js';
@@ -35,6 +37,7 @@ import type { PlantStore } from './store.js';
 import { InitialPlantsError, type InitialPlants } from './stub/initial-plants.js';
 import { stub, type StubOptions } from './stub/index.js';
 import { operationContract } from './validation.js';
+import type { WebhookResource } from './webhooks/declarations.js';
 import { webhooks, type WebhookOptions } from './webhooks/index.js';
 import { answerClientError, answerOnTheWire } from './wire.js';
 
@@ -124,6 +127,7 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   const {
     operations,
     plants: rule,
+    kinds,
     unserved,
   } = servedOperations(document, {
     contract,
@@ -204,7 +208,9 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   const authenticator = createAuthenticator(options.tokens);
   // The webhooks are a plugin that listens to the committed changes; the stub's controls and journal see their deliveries.
   const theWebhooks =
-    options.webhooks === undefined ? undefined : webhooks(options.webhooks, { contract, changes, log: app.log });
+    options.webhooks === undefined
+      ? undefined
+      : webhooks(options.webhooks, { contract, resources: webhookResources(kinds), changes, log: app.log });
   // The stub's controls and journal are a plugin; its stages of each operation go into that route's pipeline.
   const secrets = [
     ...(options.tokens ?? []),
@@ -251,4 +257,23 @@ class OneLinePerRequest extends LogController {
       'request completed',
     );
   }
+}
+
+/** The resources as the webhooks see them, the plant resource first. */
+function webhookResources(kinds: ReadonlyMap<string, ItemKind>): WebhookResource[] {
+  return [...kinds.values()]
+    .sort((a, b) => Number(b.resource.key === '') - Number(a.resource.key === ''))
+    .map(({ resource, shape, validateCreate }) => {
+      const idMember = resource.id.property ?? 'id';
+      return {
+        key: resource.key,
+        noun: resource.noun,
+        createBody: resource.createBody && { value: resource.createBody.schema, pointer: resource.createBody.pointer },
+        item: { value: resource.item.schema, pointer: resource.item.pointer },
+        idMember,
+        idKind: resource.id.kind,
+        storesId: shape.keeps(idMember),
+        validateCreate: (body) => validateCreate(body as JsonValue),
+      };
+    });
 }

@@ -28,7 +28,8 @@ export type ChangeListener = (change: PlantChange) => void;
 
 export class PlantChanges {
   private readonly listeners: ChangeListener[] = [];
-  private readonly told = new Set<PlantChangeEvent>();
+  /** The events some operation tells, of each resource (`resource` NUL `event`). */
+  private readonly told = new Set<string>();
 
   /** `failed` hears what a listener throws: a committed change is answered as committed whatever a listener does. */
   constructor(private readonly failed: (error: unknown, change: PlantChange) => void = () => {}) {}
@@ -53,13 +54,13 @@ export class PlantChanges {
     return this.listeners.length > 0;
   }
 
-  /** Said by each operation that tells `event`, as the app is built: a listener can then name what never comes. */
-  tells(event: PlantChangeEvent): void {
-    this.told.add(event);
+  /** Said by each operation that tells `event` of `resource`'s items, as the app is built: a listener can then name what never comes. */
+  tells(event: PlantChangeEvent, resource = ''): void {
+    this.told.add(`${resource}\u0000${event}`);
   }
 
-  /** Whether some operation of the app tells `event`. */
-  isTold(event: PlantChangeEvent): boolean {
-    return this.told.has(event);
+  /** Whether some operation of the app tells `event` of `resource`'s items. */
+  isTold(event: PlantChangeEvent, resource = ''): boolean {
+    return this.told.has(`${resource}\u0000${event}`);
   }
 }

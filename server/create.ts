@@ -18,7 +18,7 @@ import {
   type PlantEntry,
   type PlantStore,
 } from './store.js';
-import { itemPositions, storedPlantText, type SentJson, type SentPlant } from './stored-plant.js';
+import { itemPositions, storedPlantText, withoutMember, type SentJson, type SentPlant } from './stored-plant.js';
 
 /** A valid NewPlant, ready for the store: its id as an exact decimal string and the plant's JSON text (the answer). */
 export type PlantToStore = PlantEntry;
@@ -120,9 +120,15 @@ export function createRule(kind: ItemKind, store: PlantStore, conflict: 400 | 40
     });
   };
   const fromValue = (value: JsonObject, sent: SentPlant | undefined): NewItem => {
-    // The body's schema accepted it: an id of the rule's kind, where it carries one.
-    const id = idRule.property === undefined ? undefined : idOfValue(value[idRule.property], idRule.kind);
-    const json = storedPlantText(kind.shape, value, sent);
+    // The body's schema accepted it: an id of the rule's kind, where it carries one and the client may choose it.
+    const id =
+      idRule.property === undefined || idRule.chosenBy === 'server'
+        ? undefined
+        : idOfValue(value[idRule.property], idRule.kind);
+    const kept = storedPlantText(kind.shape, value, sent);
+    // An id the server picks replaces one a client sent anyway (readOnly: OpenAPI 3.1 §4.8.24.1).
+    const json =
+      id === undefined && keepsId && Object.hasOwn(value, idRule.property!) ? withoutMember(kept, idRule.property!) : kept;
     return resource.references.length === 0 ? { id, json } : { id, json, value };
   };
   const validated = (value: JsonValue, what: string): JsonObject => {

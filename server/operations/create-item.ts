@@ -33,8 +33,8 @@ export function createHandler(
   changes: PlantChanges,
   { status, places, checkReferences, headers }: CreateOptions,
 ): OperationHandler<NewItem, PlantEntry | Created> {
-  changes.tells('created');
   const resource = rule.kind.resource.key;
+  changes.tells('created', resource);
   const committed = (entry: PlantEntry, place: Place): void => {
     if (changes.heard)
       changes.committed({ event: 'created', resource, parent: place.parent, id: entry.id, json: entry.json });

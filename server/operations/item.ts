@@ -100,8 +100,8 @@ export function itemHandler(role: ItemRole, context: ItemContext): OperationHand
     changes.committed({ event, resource: kind.resource.key, parent: place.parent, id, json });
   // Said as the app is built, so that a listener (the webhooks) can name at start what is never told.
   const TOLD = { replace: 'replaced', merge: 'merged', delete: 'deleted' } as const;
-  if (role !== 'read') changes.tells(TOLD[role]);
-  if (context.creates !== undefined) changes.tells('created');
+  if (role !== 'read') changes.tells(TOLD[role], kind.resource.key);
+  if (context.creates !== undefined) changes.tells('created', kind.resource.key);
   const send = (reply: FastifyReply, { json, status, notModified }: ItemResult): FastifyReply => {
     if (context.sendsEtag) reply.header('etag', entityTag(json));
     // RFC 9110 §15.4.5: a 304 has no content, and carries the ETag a 200 would.

@@ -101,6 +101,8 @@ export interface Served {
   operations: ServedOperation[];
   /** The plant resource's create rule (the initial plants and the stub's controls store with it). */
   plants: CreateRule;
+  /** What each resource's items are, by its key. */
+  kinds: ReadonlyMap<string, ItemKind>;
   /** What the server does not serve as the document says, per operation and feature (start.ts names each; a strict start refuses them). */
   unserved: Unserved[];
 }
@@ -142,7 +144,8 @@ export function servedOperations(doc: OpenApiDocument, context: ServeContext): S
       handler: idempotentHandler(made.handler, keys, named, made.responses),
     };
   });
-  return { operations: served, plants: kinds.get('')!.rule, unserved };
+  const itemKinds = new Map([...kinds].map(([key, { kind }]) => [key, kind]));
+  return { operations: served, plants: kinds.get('')!.rule, kinds: itemKinds, unserved };
 
   function serve(operation: OperationLocation): ServedOperation {
     const named = `${operation.method} ${operation.path}`;

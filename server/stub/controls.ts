@@ -69,7 +69,10 @@ export function registerControls(
   app.get(`${CONTROLS_PREFIX}/plants`, { onRequest }, async (request, reply) => {
     const { after, limit } = pageOf(request, 'the stored plants', DEFAULT_PLANTS_PAGE, MAX_PLANTS_PAGE);
     const page = await store.list(after, limit, PLANTS_PAGE_BYTES);
-    return reply.type('application/json; charset=utf-8').send(plantsPageJson(page, contract.plant.keeps('id')));
+    const idMember = rule.kind.resource.id.property ?? 'id';
+    return reply
+      .type('application/json; charset=utf-8')
+      .send(plantsPageJson(page, contract.plant.keeps(idMember) ? idMember : undefined));
   });
   app.post(`${CONTROLS_PREFIX}/plants`, { onRequest }, async (request) => {
     const body = requiredJsonBody(request);
@@ -160,15 +163,16 @@ function pageOf(
 
 /**
  * A page of plants as the answer's JSON text, made of the stored texts as
- * they are (no object per plant): each plant with its id first, as a decimal
- * string (a JSON number would lose int64 digits in most clients). A Plant
- * that declares `id` stores it too, as sent: the listing shows it once, as
- * the decimal string.
+ * they are (no object per plant): each plant with its id first, as a string
+ * (an integer id's decimal digits: a JSON number would lose int64 digits in
+ * most clients). A Plant that declares its id member (`storedId`) stores it
+ * too, as sent: the listing shows it once, as the string.
  */
-function plantsPageJson({ plants, next }: PlantPage, storesId: boolean): string {
+function plantsPageJson({ plants, next }: PlantPage, storedId: string | undefined): string {
   const entries = plants.map(({ id, json: stored }) => {
-    const json = storesId ? withoutMember(stored, 'id') : stored;
-    return json === '{}' ? `{"id":"${id}"}` : `{"id":"${id}",${json.slice(1)}`;
+    const json = storedId === undefined ? stored : withoutMember(stored, storedId);
+    const named = JSON.stringify(id);
+    return json === '{}' ? `{"id":${named}}` : `{"id":${named},${json.slice(1)}`;
   });
   return `{"plants":[${entries.join(',')}],"next":${next}}`;
 }

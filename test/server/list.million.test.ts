@@ -129,7 +129,7 @@ describe('a list over a million plants: postgresql', { skip: POSTGRES_MISSING, t
         await client.query('DEALLOCATE ALL');
         await client.query(`PREPARE counted AS ${sql}`);
         const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
-          `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE counted(${values.map((v) => JSON.stringify(v)).join(', ')})`,
+          `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE counted(${values.map((v) => (typeof v === 'string' ? `'${v.replace(/'/g, "''")}'` : JSON.stringify(v))).join(', ')})`,
         );
         const read = { rows: 0, indexOnly: 0 };
         const visit = (node: PlanNode) => {
