@@ -128,7 +128,9 @@ export function createRule(kind: ItemKind, store: PlantStore, conflict: 400 | 40
     const kept = storedPlantText(kind.shape, value, sent);
     // An id the server picks replaces one a client sent anyway (readOnly: OpenAPI 3.1 §4.8.24.1).
     const json =
-      id === undefined && keepsId && Object.hasOwn(value, idRule.property!) ? withoutMember(kept, idRule.property!) : kept;
+      id === undefined && keepsId && Object.hasOwn(value, idRule.property!)
+        ? withoutMember(kept, idRule.property!)
+        : kept;
     return resource.references.length === 0 ? { id, json } : { id, json, value };
   };
   const validated = (value: JsonValue, what: string): JsonObject => {
