@@ -17,7 +17,7 @@ export interface ItemKind {
   /** The members an item keeps of a body: those its schema declares. */
   shape: PlantShape;
   /** The create's body: its violations as sentences; [] when valid. */
-  validateCreate(body: JsonValue): string[];
+  validateCreate: (body: JsonValue) => string[];
   /** The create body's name in messages (`NewPlant`, `Order`, or "the declared schema"). */
   createNamed: string;
   /** The item schema's validator: a replaced or merged item must pass it. */

@@ -71,7 +71,7 @@ export function valueText(value: JsonValue | undefined): string {
   if (typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value)))
     return BigInt(value).toString();
   if (value instanceof NonIntegralNumber) return value.numeral;
-  return String(value);
+  return typeof value === 'string' ? value : JSON.stringify(value ?? null);
 }
 
 /** The resources nested in `resource`, at any depth. */
