@@ -170,6 +170,8 @@ export function servedOperations(doc: OpenApiDocument, context: ServeContext): S
       body: body && { mediaTypes: body.mediaTypes, json: body.json },
     };
     const report = (feature: string, reason: string) => unserved.push({ operation: named, feature, reason });
+    for (const { parameter } of operation.parameters)
+      if (parameter.in === 'cookie') report(`the cookie parameter ${parameter.name}`, 'cookie parameters are not read');
     if (found === undefined || role === undefined || (role.role === 'merge' && body === undefined))
       return asExample(
         doc,
@@ -184,6 +186,9 @@ export function servedOperations(doc: OpenApiDocument, context: ServeContext): S
     const success = successAnswer(doc, operation);
     const checkReferences =
       found.references.length === 0 ? undefined : referenceCheck(found.references, store, responses);
+    const declaredTypes = Object.keys(success.response?.content ?? {});
+    if (declaredTypes.length > 0 && success.contentType === undefined)
+      report(`its answer's media type (${declaredTypes.join(', ')})`, 'the server answers JSON');
     // The list's headers are its rules' (list-rules.ts).
     if (role.role !== 'list')
       for (const header of answerHeaders(success.response, ['location', 'etag'], doc).unsent)
