@@ -324,8 +324,8 @@ function postgresStore(
           text: `WITH gone AS (DELETE FROM plantstore_plants
                    WHERE resource = $1 AND (parent = $2 OR (parent >= $2 || '/' AND parent < $2 || '0'))
                    RETURNING id, bytes),
-                 shards AS (SELECT plantstore_shard(id) AS shard, count(*) AS items, sum(bytes) AS bytes FROM gone GROUP BY 1)
-                 SELECT coalesce(sum(items), 0)::text AS removed, bool_and(plantstore_count(shard, -items, -bytes, $3, $4, false)) AS counted FROM shards`,
+                 shards AS (SELECT plantstore_shard(id) AS shard, count(*) AS items, sum(bytes)::bigint AS bytes FROM gone GROUP BY 1)
+                 SELECT coalesce(sum(items), 0)::text AS removed, bool_and(plantstore_count(shard, -items, -bytes, $3::bigint, $4::bigint, false)) AS counted FROM shards`,
           values: [resource, parent, maxPlants, maxBytes],
         });
         return Number(rows[0]!.removed);

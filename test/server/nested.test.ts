@@ -4,7 +4,10 @@
 // stored plant, 422 where it does not). Every answer is judged against the
 // document (client.ts).
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
 import { buildApp } from '../../server/app.js';
 import { Client, documentFixture } from './client.js';
 import { useStoreKinds } from './store-kinds.js';
@@ -13,6 +16,24 @@ import { TOKEN } from './support.js';
 const { kinds } = useStoreKinds();
 const NESTED = documentFixture('nested.yaml');
 const ORDERS = documentFixture('orders.yaml');
+const dir = mkdtempSync(join(tmpdir(), 'plantstore-nested-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** nested.yaml with a DELETE of a garden. */
+function withGardenDelete(): string {
+  const text = readFileSync(NESTED, 'utf8');
+  const anchor = '  /gardens/{gardenId}/plants:\n';
+  assert.ok(text.includes(anchor));
+  const path = join(dir, 'nested-delete.yaml');
+  writeFileSync(
+    path,
+    text.replace(
+      anchor,
+      `    delete:\n      operationId: deleteGarden\n      parameters:\n        - $ref: '#/components/parameters/GardenId'\n      responses:\n        '204':\n          description: Gone, with its plants\n${anchor}`,
+    ),
+  );
+  return path;
+}
 
 for (const [kind, make, options] of kinds) {
   describe(`several resources: ${kind}`, options, () => {
@@ -114,6 +135,47 @@ for (const [kind, make, options] of kinds) {
           { status: 401, error: 40101 },
           { credentials: false },
         );
+      },
+    );
+
+    test(
+      'a garden deleted takes its plants with it: they are gone, and a garden of the same id starts empty',
+      { timeout: 120_000 },
+      async () => {
+        const store = await make();
+        const specPath = withGardenDelete();
+        const app = buildApp({ specPath, tokens: [TOKEN], store });
+        const client = new Client(app, specPath);
+        for (const id of [1, 10])
+          await client.send(`garden ${id}`, 'POST', '/gardens', { status: 201 }, { body: { id, name: `g${id}` } });
+        for (const id of [5, 6])
+          await client.send(
+            `plant ${id} in garden 1`,
+            'POST',
+            '/gardens/1/plants',
+            { status: 201 },
+            { body: { id, name: 'Fern' } },
+          );
+        await client.send(
+          'plant 5 in garden 10',
+          'POST',
+          '/gardens/10/plants',
+          { status: 201 },
+          { body: { id: 5, name: 'Ivy' } },
+        );
+        await client.send('delete garden 1', 'DELETE', '/gardens/1', { status: 204, empty: true });
+        await client.send('its plants are gone with it', 'GET', '/gardens/1/plants/5', { status: 404, error: 40402 });
+        assert.equal(
+          (await store.usage()).plants,
+          2,
+          'garden 10 and its plant: the bytes and places of the others given back',
+        );
+        await client.send('garden 10 keeps its plant', 'GET', '/gardens/10/plants', {
+          status: 200,
+          json: [{ id: 5, name: 'Ivy' }],
+        });
+        await client.send('garden 1 again', 'POST', '/gardens', { status: 201 }, { body: { id: 1, name: 'g1' } });
+        await client.send('starts empty', 'GET', '/gardens/1/plants', { status: 200, json: [] });
       },
     );
 
