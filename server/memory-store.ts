@@ -36,7 +36,7 @@ export function createMemoryStore(
   };
   let plants = resourceOf(PLANTS);
   const views = new Map<string, MemoryItems>();
-  return {
+  const store: MemoryStore = {
     // The plant resource's top-level items: no lookup on the hot path.
     create: (id, json) => plants.create('', id, json),
     createAll: (entries) => plants.createAll('', entries),
@@ -50,6 +50,8 @@ export function createMemoryStore(
     list: (after, limit, pageBytes, options) => plants.list('', after, limit, pageBytes, options),
     count: () => plants.count(''),
     items(place) {
+      // The plant resource's top level is the store's own methods.
+      if (place.resource === '' && place.parent === '') return store;
       const key = `${place.resource}\u0000${place.parent}`;
       let view = views.get(key);
       // Views are kept while few; a view per parent of a large nested resource is made when asked for.
@@ -78,4 +80,5 @@ export function createMemoryStore(
     health: () => ({ store: 'memory', ok: true }),
     close: () => {},
   };
+  return store;
 }

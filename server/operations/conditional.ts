@@ -33,8 +33,15 @@ interface EntityTag {
 
 /** The preconditions of a request's header fields (§13.1.1, §13.1.2). */
 export function preconditionsOf(headers: IncomingHttpHeaders): Preconditions {
-  return { ifMatch: entityTags(headers['if-match']), ifNoneMatch: entityTags(headers['if-none-match']) };
+  const ifMatch = headers['if-match'];
+  const ifNoneMatch = headers['if-none-match'];
+  return ifMatch === undefined && ifNoneMatch === undefined
+    ? NONE
+    : { ifMatch: entityTags(ifMatch), ifNoneMatch: entityTags(ifNoneMatch) };
 }
+
+/** A request without preconditions (most), one object for all of them. */
+const NONE: Preconditions = Object.freeze({ ifMatch: undefined, ifNoneMatch: undefined });
 
 export function isConditional({ ifMatch, ifNoneMatch }: Preconditions): boolean {
   return ifMatch !== undefined || ifNoneMatch !== undefined;
@@ -70,8 +77,10 @@ export function judgePreconditions(
   json: string | undefined,
   safe: boolean,
 ): { notModified: boolean } {
-  const current = json === undefined ? undefined : entityTag(json);
   const { ifMatch, ifNoneMatch } = conditions;
+  // Most requests carry no precondition: no digest for them.
+  if (ifMatch === undefined && ifNoneMatch === undefined) return { notModified: false };
+  const current = json === undefined ? undefined : entityTag(json);
   // §13.1.1: true for "*" where a current representation exists, else a strong match of one listed.
   if (ifMatch !== undefined) {
     const holds =

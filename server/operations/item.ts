@@ -111,11 +111,15 @@ export function itemHandler(role: ItemRole, context: ItemContext): OperationHand
   };
   const items = (input: ItemInput): ItemStore => places.itemsAt(input.place);
   /** The parent first (404), then the precondition the operation requires (428), then `work`. */
-  const guarded = <T>(input: ItemInput, change: boolean, work: () => MaybePromise<T>): MaybePromise<T> =>
-    andThen(places.checkParent(input.place), () => {
-      if (change && context.preconditionRequired && !isConditional(input.conditions)) throw preconditionRequired(noun);
-      return work();
-    });
+  const guarded =
+    kind.resource.parent === undefined && !context.preconditionRequired
+      ? <T>(_input: ItemInput, _change: boolean, work: () => MaybePromise<T>): MaybePromise<T> => work()
+      : <T>(input: ItemInput, change: boolean, work: () => MaybePromise<T>): MaybePromise<T> =>
+          andThen(places.checkParent(input.place), () => {
+            if (change && context.preconditionRequired && !isConditional(input.conditions))
+              throw preconditionRequired(noun);
+            return work();
+          });
   const notFound = (id: string): ApiError => new ApiError('PLANT_NOT_FOUND', `No ${noun} has the id ${id}.`);
   const judge = (input: ItemInput) => (json: string) => void judgePreconditions(input.conditions, json, false);
   switch (role) {

@@ -88,14 +88,15 @@ export function listHandler(
         pageNumber,
       };
     },
-    store: (query) =>
-      andThen(places.checkParent(query.place), () =>
-        andThen(query.empty ? { plants: [], next: null } : pageOf(query), (page) =>
+    store: (query) => {
+      const page = () =>
+        andThen(query.empty ? { plants: [], next: null } : pageOf(query), (found: ListPage) =>
           rules.total === undefined
-            ? page
-            : andThen(places.itemsAt(query.place).count(), (total) => ({ ...page, total })),
-        ),
-      ),
+            ? found
+            : andThen(places.itemsAt(query.place).count(), (total) => ({ ...found, total })),
+        );
+      return places.resource.parent === undefined ? page() : andThen(places.checkParent(query.place), page);
+    },
     answer(query, page, reply) {
       const plants = `[${page.plants.map(({ json }) => json).join(',')}]`;
       if (rules.total !== undefined) reply.header(rules.total, String(page.total));

@@ -52,10 +52,12 @@ export function resourcePlaces(resource: Resource, store: PlantStore, below: rea
           const itemKey = `${key}/${encodeURIComponent(id)}`;
           for (const nested of below) await store.removeUnder(nested.key, itemKey);
         };
+  // A top-level resource has one place: its items looked up once.
+  const topItems = resource.scope.length === 0 ? store.items(top) : undefined;
   return {
     resource,
     placeOf,
-    itemsAt: (place) => store.items(place),
+    itemsAt: topItems === undefined ? (place) => store.items(place) : () => topItems,
     checkParent,
     removeBelow,
   };
@@ -68,6 +70,8 @@ export function parentKey(values: ReadonlyArray<JsonValue | undefined>): string 
 
 /** A path parameter's value as the id it is: an integer's exact digits, a string as it is. */
 export function valueText(value: JsonValue | undefined): string {
+  // A safe integer's decimal digits are String's (-0 aside, which is the id 0).
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value === 0 ? '0' : String(value);
   if (typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value)))
     return BigInt(value).toString();
   if (value instanceof NonIntegralNumber) return value.numeral;
