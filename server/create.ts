@@ -166,6 +166,12 @@ export function createRule(kind: ItemKind, store: PlantStore, conflict: 400 | 40
     },
     async storeAll(list, source, fail, { alreadyStored = 'refuse', sent } = {}) {
       if (!Array.isArray(list)) throw fail(`${source} must be a JSON array of ${kind.createNamed} records`, 'invalid');
+      // Items of a nested resource live under a parent a list does not name.
+      if (resource.scope.length > 0)
+        throw fail(
+          `${source}: the ${noun}s live under the ${resource.scope.join(', ')} of ${resource.collectionPath}, which a list does not give: create them through the API`,
+          'invalid',
+        );
       const items: NewItem[] = [];
       const seen = new Set<string>();
       const positions = sent === undefined ? undefined : itemPositions(sent.text);

@@ -10,6 +10,7 @@ import { AUTH, JSON_AUTH, journalEntries, schedule, stubApp } from './helpers.js
 
 const ORDERS = fixturePath('documents/orders.yaml');
 const SERVER_ID = fixturePath('documents/server-id.yaml');
+const NESTED = fixturePath('documents/nested.yaml');
 
 describe('the stub on every resource', { timeout: 60_000 }, () => {
   test("orders.yaml: Prefer, the schedule's faults and the journal on an order's operations; a fault stores no order; the reset empties both resources", async () => {
@@ -49,6 +50,21 @@ describe('the stub on every resource', { timeout: 60_000 }, () => {
     assert.equal(reset.json().plantsDeleted, 2, 'every item counted: a plant and an order');
     assert.deepEqual((await app.inject({ method: 'GET', url: '/orders', headers: AUTH })).json(), []);
     assert.deepEqual((await app.inject({ method: 'GET', url: '/plants', headers: AUTH })).json(), []);
+  });
+
+  test('nested.yaml: the plants live in gardens, which a list does not give: the controls refuse to store one, saying why', async () => {
+    const app = stubApp({ specPath: NESTED });
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/__admin/plants',
+      headers: { 'content-type': 'application/json' },
+      payload: '[{"id": 1, "name": "Fern"}]',
+    });
+    assert.equal(refused.statusCode, 400);
+    assert.match(
+      refused.json().message,
+      /the plants live under the gardenId of \/gardens\/\{gardenId\}\/plants, which a list does not give/,
+    );
   });
 
   test('server-id.yaml: plants stored by the controls without ids get them from the server, as a create would', async () => {
