@@ -95,6 +95,15 @@ export const PLANTS_PAGE_BYTES = 4 * 1024 * 1024;
  * plants match among a million.
  */
 export const LIST_MAX_EXAMINED = 10_000;
+/**
+ * Bytes of plants one page of the API's list reads at most to judge a filter,
+ * as the byte budget counts them (at least one plant): a page that reaches it
+ * ends there, with its cursor where the list declares one. The count alone
+ * bounded nothing: 240 plants of a megabyte whose text the cheap look could
+ * not rule out were parsed whole for one 40-byte GET (2.3 to 2.9 s, every
+ * other client waiting; issue 41).
+ */
+export const LIST_MAX_EXAMINED_BYTES = 4 * 1024 * 1024;
 
 /** Longest answer delay of the stub in milliseconds; PLANTSTORE_DELAY_MS. */
 export const MAX_DELAY_MS = 60_000;

@@ -14,11 +14,18 @@
 //
 // Every page is bounded as GET /__admin/plants's is (MAX_PLANTS_PAGE plants,
 // PLANTS_PAGE_BYTES), and a filtered page judges at most LIST_MAX_EXAMINED
-// plants: its work is bounded whatever the store holds.
+// plants and LIST_MAX_EXAMINED_BYTES of them: its work is bounded whatever
+// the store holds, however large its plants.
 import type { OpenApiDocument } from '../../spec/openapi.js';
 import { isSchemaObject } from '../../spec/schema-keywords.js';
 import { NonIntegralNumber, parseJson, type JsonObject, type JsonValue } from '../json.js';
-import { DEFAULT_PLANTS_PAGE, LIST_MAX_EXAMINED, MAX_PLANTS_PAGE, PLANTS_PAGE_BYTES } from '../limits.js';
+import {
+  DEFAULT_PLANTS_PAGE,
+  LIST_MAX_EXAMINED,
+  LIST_MAX_EXAMINED_BYTES,
+  MAX_PLANTS_PAGE,
+  PLANTS_PAGE_BYTES,
+} from '../limits.js';
 import type { OperationHandler } from '../pipeline.js';
 import { jsonText, type PlantPage, type PlantStore } from '../store.js';
 import type { PlantShape } from '../validation.js';
@@ -218,6 +225,7 @@ export function listHandler(
             skip,
             match,
             maxExamined: match === undefined ? undefined : LIST_MAX_EXAMINED,
+            maxExaminedBytes: match === undefined ? undefined : LIST_MAX_EXAMINED_BYTES,
           }),
     answer(_query, page, reply) {
       const plants = `[${page.plants.map(({ json }) => json).join(',')}]`;
