@@ -4,11 +4,15 @@
 // a wrong guess costs a case, never a wrong verdict. Sources, in order: the
 // document's own examples (its author's valid values), then values built
 // from the keywords that are there (const, enum, pattern, lengths, bounds,
-// format, required).
+// format, required). Every candidate fits the budget of a made value
+// (spec/value-budget.ts): a schema whose least value is larger (three arrays
+// nested, each of minItems 1000) gets no candidate of that size, where it
+// once ran compat to its deadline.
 // The numbers a schema allows are in number-values.ts.
 import fc from 'fast-check';
 import { childPointer, isSchemaObject, type JsonSchema } from '../../spec/schema-keywords.js';
 import { rationalOf } from '../../spec/exact-number.js';
+import { MAX_MADE_BYTES, MAX_MADE_VALUES, withinBudget } from '../../spec/value-budget.js';
 import { Numeral, type JsonValue } from '../model/json.js';
 import { resolveSchema, type DocumentSchemas } from '../model/spec-model.js';
 import { numberSamples } from './number-values.js';
@@ -118,7 +122,8 @@ export function samplesOf(
         v !== undefined &&
         (opts.type === undefined ||
           jsonTypeOf(v as JsonValue) === opts.type ||
-          (opts.type === 'number' && jsonTypeOf(v as JsonValue) === 'integer'))
+          (opts.type === 'number' && jsonTypeOf(v as JsonValue) === 'integer')) &&
+        withinBudget(v)
       )
         out.push(v as JsonValue);
   };
@@ -154,7 +159,9 @@ export function samplesOf(
       const fitting = [...(format ?? []), ...patterned].filter(
         (s) => Array.from(s).length >= min && Array.from(s).length <= max,
       );
-      push(...fitting, ...stringsOfLength(Math.min(Math.max(min, 'conformance'.length), max), ['conformance']));
+      const length = Math.min(Math.max(min, 'conformance'.length), max);
+      // Never written out past the budget: a minLength of ten million gets no string of that length.
+      push(...fitting, ...(length <= MAX_MADE_BYTES ? stringsOfLength(length, ['conformance']) : []));
     } else if (type === 'integer' || type === 'number') push(...numberSamples(node, type === 'integer', 7n));
     else if (type === 'boolean') push(true);
     else if (type === 'null') push(null);
@@ -164,8 +171,9 @@ export function samplesOf(
   return out;
 }
 
-/** An array its keywords allow, as far as they say: prefixItems in order, then items, as many as minItems asks (one at least), an item `contains` wants, distinct where uniqueItems asks. */
-function arraySample(model: DocumentSchemas, node: JsonSchema, at: string, depth: number): JsonValue[] {
+/** An array its keywords allow, as far as they say: prefixItems in order, then items, as many as minItems asks (one at least), an item `contains` wants, distinct where uniqueItems asks; none when minItems passes the budget of a made value. */
+function arraySample(model: DocumentSchemas, node: JsonSchema, at: string, depth: number): JsonValue[] | undefined {
+  if (typeof node.minItems === 'number' && node.minItems > MAX_MADE_VALUES) return undefined;
   const prefix = Array.isArray(node.prefixItems)
     ? node.prefixItems.map((s, i) => samplesOf(model, s, childPointer(at, 'prefixItems', i), {}, depth + 1)[0] ?? null)
     : [];

@@ -31,7 +31,7 @@ import { jsonText, type PlantPage, type PlantStore } from '../store.js';
 import type { PlantShape } from '../validation.js';
 import type { SuccessAnswer } from './item.js';
 import type { ParameterRule } from './parameters.js';
-import { exampleOf } from './schema-example.js';
+import { madeValue } from './schema-example.js';
 
 /** Which rules of the list's parameters apply (PLANTSTORE_INFER); each on by default. */
 export interface ListInference {
@@ -139,9 +139,12 @@ function listShape(doc: OpenApiDocument, schema: unknown): ListShape | { unanswe
   const extras: Record<string, JsonValue> = {};
   for (const name of required) {
     if (name === items || name === nextName) continue;
-    const value = exampleOf(doc, properties[name], { members: 'required' });
-    if (value === undefined) return { unanswerable: `no value could be made for its required property ${name}` };
-    extras[name] = value;
+    const made = madeValue(doc, properties[name], { members: 'required' });
+    if (made === undefined || 'spent' in made)
+      return {
+        unanswerable: `no value could be made for its required property ${name}${made === undefined ? '' : ` (it ${made.spent})`}`,
+      };
+    extras[name] = made.value;
   }
   if (nextName === undefined) return { kind: 'page', items, extras };
   const next = resolved$ref(doc, properties[nextName]);
