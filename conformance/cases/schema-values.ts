@@ -57,14 +57,20 @@ export const FORMAT_SAMPLES: Readonly<Record<string, { inside: string[]; outside
   'json-pointer': { inside: ['/plants/0'], outside: ['plants/0'] },
 };
 
-/** A string of exactly `length` code points (JSON Schema counts code points), built from the characters of `stems` (strings known valid). */
+/**
+ * A string of exactly `length` code points (JSON Schema counts code points),
+ * built from the characters of `stems` (strings known valid); none longer
+ * than the budget of a made value (a maxLength of a hundred million once ran
+ * compat to its deadline).
+ */
 export function stringsOfLength(length: number, stems: string[]): string[] {
   const out = new Set<string>();
+  if (length > MAX_MADE_BYTES) return [];
   for (const stem of [...stems, 'plant', 'x']) {
     const points = Array.from(stem);
     if (points.length === 0) continue;
-    let s: string[] = [];
-    while (s.length < length) s = s.concat(points);
+    // The stem repeated, then cut to the length (in linear time: appending a stem at a time copied the whole string each time).
+    const s = Array.from(points.join('').repeat(Math.ceil(length / points.length)));
     out.add(s.slice(0, length).join(''));
     // Repeating the last character keeps a pattern anchored on the stem's start happy.
     if (points.length < length)
@@ -159,9 +165,7 @@ export function samplesOf(
       const fitting = [...(format ?? []), ...patterned].filter(
         (s) => Array.from(s).length >= min && Array.from(s).length <= max,
       );
-      const length = Math.min(Math.max(min, 'conformance'.length), max);
-      // Never written out past the budget: a minLength of ten million gets no string of that length.
-      push(...fitting, ...(length <= MAX_MADE_BYTES ? stringsOfLength(length, ['conformance']) : []));
+      push(...fitting, ...stringsOfLength(Math.min(Math.max(min, 'conformance'.length), max), ['conformance']));
     } else if (type === 'integer' || type === 'number') push(...numberSamples(node, type === 'integer', 7n));
     else if (type === 'boolean') push(true);
     else if (type === 'null') push(null);

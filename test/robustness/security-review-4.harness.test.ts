@@ -64,6 +64,28 @@ function repository(): { workspace: string; git: (...args: string[]) => void } {
 
 const FROM_SOURCES = { entry: join('dist', 'scripts', 'action.js') };
 
+/** compat of `base` and `head` under a deadline: its exit code, what it said on standard error, its Markdown report. */
+async function compat(
+  base: string,
+  head: string,
+  dir: string,
+): Promise<{ code: number; stderr: string; markdown: string }> {
+  const markdown = join(dir, 'compat.md');
+  const stderr: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = (chunk: string | Uint8Array) => (stderr.push(String(chunk)), true);
+  try {
+    // The deadline is the review's proof: the build it read ran to it.
+    const code = await compatWithDeadline(
+      [`--base=${base}`, `--head=${head}`, `--markdown=${markdown}`, '--seed=1', '--deadline=240'],
+      { env: {} },
+    );
+    return { code, stderr: stderr.join(''), markdown: existsSync(markdown) ? readFileSync(markdown, 'utf8') : '' };
+  } finally {
+    process.stderr.write = write;
+  }
+}
+
 describe('the fourth security review: the Action and compat', { timeout: 600_000 }, () => {
   test('medium 3: a committed link at spec/openapi.yaml to a credentials file outside the workspace stops the compat step with exit 2, naming the input; nothing of the file is in the log, the summary or the reports', async () => {
     const outside = tempFolder('plantstore-outside-');
@@ -129,27 +151,22 @@ describe('the fourth security review: the Action and compat', { timeout: 600_000
     const dir = tempFolder('plantstore-review-4-compat-');
     const head = join(dir, 'nested-3.yaml');
     writeFileSync(head, nestedArraysDocument(3));
-    const markdown = join(dir, 'compat.md');
-    const stderr: string[] = [];
-    const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = (chunk: string | Uint8Array) => (stderr.push(String(chunk)), true);
-    let code: number;
-    try {
-      // The deadline is the review's proof: the build it read ran to it.
-      code = await compatWithDeadline(
-        [
-          `--base=${fixturePath('operations/unmapped.yaml')}`,
-          `--head=${head}`,
-          `--markdown=${markdown}`,
-          '--seed=1',
-          '--deadline=240',
-        ],
-        { env: {} },
-      );
-    } finally {
-      process.stderr.write = write;
-    }
-    assert.notEqual(code, 2, stderr.join(''));
-    assert.match(readFileSync(markdown, 'utf8'), new RegExp(`more than ${MAX_MADE_VALUES} values`));
+    const { code, stderr, markdown } = await compat(fixturePath('operations/unmapped.yaml'), head, dir);
+    assert.notEqual(code, 2, stderr);
+    assert.match(markdown, new RegExp(`more than ${MAX_MADE_VALUES} values`));
+  });
+
+  test('low 3: compat on a document whose maxLength is a hundred million ends: the harness writes out no string that long', async () => {
+    const dir = tempFolder('plantstore-review-4-compat-');
+    const head = join(dir, 'max-length.yaml');
+    const name = '          description: The name of the plant\n';
+    writeFileSync(
+      head,
+      readFileSync(join(ROOT, 'spec', 'openapi.yaml'), 'utf8').replace(name, `${name}          maxLength: 100000000\n`),
+    );
+    assert.match(readFileSync(head, 'utf8'), /maxLength: 100000000/);
+    const { code, stderr, markdown } = await compat(join(ROOT, 'spec', 'openapi.yaml'), head, dir);
+    assert.notEqual(code, 2, stderr);
+    assert.match(markdown, /maxLength added: 100000000/);
   });
 });
