@@ -1,7 +1,7 @@
 // Bearer authentication (RFC 6750) for the API's operation.
-import { hash, timingSafeEqual } from 'node:crypto';
 import { isB64Token, TOKEN } from '../lib/http-syntax.js';
 import { ApiError } from './errors.js';
+import { acceptedValues } from './security/accepted.js';
 
 export const REALM = 'plantstore';
 
@@ -18,11 +18,9 @@ export interface Authenticator {
 }
 
 export function createAuthenticator(tokens: readonly string[] | undefined): Authenticator {
-  // Tokens are compared through their SHA-256 digests with timingSafeEqual:
-  // equal-length inputs, so neither the content nor the length of an accepted
-  // token leaks through the comparison's timing.
-  const digests = (tokens ?? []).map(digest);
-  const restrictsTokens = tokens !== undefined;
+  // Compared in constant time (security/accepted.ts).
+  const accepted = acceptedValues(tokens);
+  const restrictsTokens = accepted.restricts;
   return {
     restrictsTokens,
     check(authorization) {
@@ -37,20 +35,9 @@ export function createAuthenticator(tokens: readonly string[] | undefined): Auth
       }
       const token = AFTER_SCHEME.exec(authorization.slice(scheme.length))?.[1];
       if (token === undefined || !isB64Token(token)) throw challenge('MALFORMED_TOKEN', 'invalid_token');
-      if (restrictsTokens) {
-        const presented = digest(token);
-        let accepted = false;
-        // No early exit: every configured token is compared.
-        for (const known of digests) accepted = timingSafeEqual(presented, known) || accepted;
-        if (!accepted) throw challenge('UNKNOWN_TOKEN', 'invalid_token');
-      }
+      if (!accepted.accepts(token)) throw challenge('UNKNOWN_TOKEN', 'invalid_token');
     },
   };
-}
-
-function digest(token: string): Buffer {
-  // One-shot hashing: no Hash object per request.
-  return hash('sha256', token, 'buffer');
 }
 
 function challenge(

@@ -1,22 +1,72 @@
-// How an error reaches the client: every error a route, a hook or Fastify
-// itself raises is answered with the specification's Error record, from the
-// table of errors.ts.
+// How an error reaches the client, the one writer of every error answer:
+// ours (errors.ts), Fastify's, the stub's. Each is written in the media type
+// and the schema the document declares for its status on the operation that
+// answers it (error-shapes.ts: the route's config carries its shapes), else
+// as the specification's Error record, application/json.
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { ErrorRecord } from './error-body.js';
+import { ERROR_RECORDS, type ErrorAnswer, type ErrorShapes } from './error-shapes.js';
 import { ApiError } from './errors.js';
 import { STORE_RETRY_AFTER_SECONDS } from './limits.js';
 import { StoreUnavailableError } from './store.js';
 
-/** Sends `error` as its Error record, with its headers. */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** How the operation's errors are written, by status (error-shapes.ts); absent on the server's own routes. */
+    errorShapes?: ErrorShapes;
+    /** WWW-Authenticate of the operation's 401 (security/check.ts), for a 401 the stub answers. */
+    challenge?: string;
+  }
+  interface FastifyInstance {
+    /** How errors no operation answers are written (an unknown path, a malformed request). */
+    errorShapes: ErrorShapes;
+  }
+}
+
+/** The record an ApiError says. */
+export function recordOf(error: ApiError): ErrorRecord {
+  return { status: error.status, error: error.body.error, message: error.body.message };
+}
+
+/** The shapes that apply to `reply`: its operation's, else the app's, else the Error record. */
+export function shapesOf(reply: FastifyReply): ErrorShapes {
+  return reply.request.routeOptions.config.errorShapes ?? reply.server.errorShapes ?? ERROR_RECORDS;
+}
+
+/** The path of the request target (no query: it may carry a key), for a problem's `instance`. */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/** The answer `record` gets on `reply`'s operation. */
+export function errorAnswer(reply: FastifyReply, record: ErrorRecord): ErrorAnswer {
+  return shapesOf(reply).of(record.status).answer(record, pathOf(reply.request.url));
+}
+
+/** Sends `record` with its status and `headers`, in the shape its status has on the operation. */
+export function sendRecord(
+  reply: FastifyReply,
+  record: ErrorRecord,
+  headers: Readonly<Record<string, string>> = {},
+): FastifyReply {
+  const answer = errorAnswer(reply, record);
+  reply.code(record.status).headers(headers);
+  if (answer === undefined) return reply.send();
+  return reply.type(answer.contentType).send(answer.text);
+}
+
+/** Sends `error`, with its headers. */
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
-  return reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8').send(error.body);
+  return sendRecord(reply, recordOf(error), error.headers);
 }
 
 /**
- * Answers every error a route, a hook or Fastify itself raises with an Error
- * record: ours as they are, Fastify's client errors as 400, 413 or 415, and
- * anything else as a bare 500 (logged, never shown).
+ * Answers every error a route, a hook or Fastify itself raises: ours as
+ * they are, Fastify's client errors as 400, 413 or 415, and anything else as
+ * a bare 500 (logged, never shown).
  */
-export function answerErrorsAsRecords(app: FastifyInstance, bodyLimit: number): void {
+export function answerErrors(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     if (error instanceof ApiError) return sendError(reply, error);
     if (error instanceof StoreUnavailableError) {
