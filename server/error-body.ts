@@ -63,7 +63,7 @@ const MESSAGE_NAMES = new Set([
   'reason',
 ]);
 const TITLE_NAMES = new Set(['title', 'summary']);
-const CODE_NAMES = new Set(['code', 'error', 'errorcode', 'errno', 'errornumber']);
+const CODE_NAMES = new Set(['code', 'error', 'errorcode', 'errno', 'errornumber', 'logref']);
 const STATUS_NAMES = new Set(['status', 'statuscode', 'httpstatus', 'httpcode']);
 const NESTED_NAMES = new Set(['error', 'errors', 'details', 'problem', 'problems']);
 

@@ -62,8 +62,9 @@ export function credentialStage(
   const plain = challenges.map(({ value }) => value).join(', ') || undefined;
   const invalidToken = challenges.map(({ value, invalid }) => invalid ?? value).join(', ') || undefined;
   const forms = possible.map((alternative) => alternative.map(({ scheme }) => formOf(scheme)));
+  // Two requirements that ask for the same (an OAuth token, or an OpenID Connect one: both a bearer token) are said once.
   const listed = (part: 'send' | 'use') =>
-    forms.map((form) => form.map((one) => one[part]).join(' with ')).join(', or ');
+    [...new Set(forms.map((form) => form.map((one) => one[part]).join(' with ')))].join(', or ');
   // Every requirement needs a scheme this server cannot check (the start said so): no request meets one.
   const never = `Authentication required, and no request can meet this operation's security requirements here: they need ${security.alternatives.map((alternative) => alternative.map(({ scheme }) => formOf(scheme).send).join(' with ')).join(', or ')}, which this server does not check.`;
   const missing = forms.length === 0 ? never : `Authentication required: send ${listed('send')}.`;
