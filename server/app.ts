@@ -179,9 +179,11 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
     // The router's own errors (a request target with bad percent-encoding,
     // FST_ERR_BAD_URL) would otherwise get Fastify's body, not an Error record.
     frameworkErrors: (_error, _request, reply) => {
+      // No route was found for it: written as the document's operations agree (error-shapes.ts).
       sendError(
         reply,
         new ApiError('MALFORMED_REQUEST', 'Malformed request: the request target is not a valid URI (RFC 3986).'),
+        app.errorShapes,
       );
     },
   });

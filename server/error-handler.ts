@@ -28,9 +28,16 @@ export function recordOf(error: ApiError): ErrorRecord {
   return { status: error.status, error: error.body.error, message: error.body.message };
 }
 
-/** The shapes that apply to `reply`: its operation's, else the app's, else the Error record. */
+/**
+ * The shapes that apply to `reply`: its operation's; for a request no route
+ * takes (404, 405, a request without Host), those the document's operations
+ * agree on; on the server's own routes (health, the stub's controls), which
+ * are no operation of the document, the Error record.
+ */
 export function shapesOf(reply: FastifyReply): ErrorShapes {
-  return reply.request.routeOptions.config.errorShapes ?? reply.server.errorShapes ?? ERROR_RECORDS;
+  const own = reply.request.routeOptions.config.errorShapes;
+  if (own !== undefined) return own;
+  return reply.request.is404 ? (reply.server.errorShapes ?? ERROR_RECORDS) : ERROR_RECORDS;
 }
 
 /** The path of the request target (no query: it may carry a key), for a problem's `instance`. */
@@ -39,26 +46,27 @@ function pathOf(url: string): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
-/** The answer `record` gets on `reply`'s operation. */
-export function errorAnswer(reply: FastifyReply, record: ErrorRecord): ErrorAnswer {
-  return shapesOf(reply).of(record.status).answer(record, pathOf(reply.request.url));
+/** The answer `record` gets on `reply`'s operation (or in `shapes`). */
+export function errorAnswer(reply: FastifyReply, record: ErrorRecord, shapes = shapesOf(reply)): ErrorAnswer {
+  return shapes.of(record.status).answer(record, pathOf(reply.request.url));
 }
 
-/** Sends `record` with its status and `headers`, in the shape its status has on the operation. */
+/** Sends `record` with its status and `headers`, in the shape its status has on the operation (or in `shapes`). */
 export function sendRecord(
   reply: FastifyReply,
   record: ErrorRecord,
   headers: Readonly<Record<string, string>> = {},
+  shapes = shapesOf(reply),
 ): FastifyReply {
-  const answer = errorAnswer(reply, record);
+  const answer = errorAnswer(reply, record, shapes);
   reply.code(record.status).headers(headers);
   if (answer === undefined) return reply.send();
   return reply.type(answer.contentType).send(answer.text);
 }
 
-/** Sends `error`, with its headers. */
-export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
-  return sendRecord(reply, recordOf(error), error.headers);
+/** Sends `error`, with its headers, in the shape its status has on the operation (or in `shapes`). */
+export function sendError(reply: FastifyReply, error: ApiError, shapes = shapesOf(reply)): FastifyReply {
+  return sendRecord(reply, recordOf(error), error.headers, shapes);
 }
 
 /**

@@ -112,6 +112,39 @@ test('an admin token equal to an API token is refused, naming both variables; di
   );
   const distinct = { ...env, PLANTSTORE_ADMIN_TOKEN: 'gamma' };
   assert.doesNotThrow(() => checkTogether(readConfig(distinct), readStubConfig(distinct)));
+  const asKey = { PLANTSTORE_CREDENTIALS: 'plantKey=gamma', PLANTSTORE_ADMIN_TOKEN: 'gamma' };
+  assert.throws(
+    () => checkTogether(readConfig(asKey), readStubConfig(asKey)),
+    (e: unknown) =>
+      e instanceof ConfigError &&
+      e.message ===
+        'PLANTSTORE_ADMIN_TOKEN equals a credential of plantKey in PLANTSTORE_CREDENTIALS: the controls token must differ from every API credential',
+  );
+});
+
+test('PLANTSTORE_CREDENTIALS: scheme=value pairs, a scheme once per value, a comma and a backslash escaped in a value; a pair without both refused by its place, never its value', () => {
+  assert.deepEqual(
+    readConfig({ PLANTSTORE_CREDENTIALS: ' basicAuth=alice:pa\\,ss , plantKey=k1,plantKey=k\\\\2,, sess=a=b ' })
+      .credentials,
+    new Map([
+      ['basicAuth', ['alice:pa,ss']],
+      ['plantKey', ['k1', 'k\\2']],
+      ['sess', ['a=b']],
+    ]),
+  );
+  for (const [raw, message] of [
+    ['', /^PLANTSTORE_CREDENTIALS is set but holds no scheme=value pair/],
+    [' , ', /^PLANTSTORE_CREDENTIALS is set but holds no scheme=value pair/],
+    ['plantKey=k1,secret-without-scheme', /^PLANTSTORE_CREDENTIALS: pair 2 is not scheme=value/],
+    ['=secret-value', /^PLANTSTORE_CREDENTIALS: pair 1 is not scheme=value/],
+    ['plantKey=', /^PLANTSTORE_CREDENTIALS: pair 1 is not scheme=value/],
+  ] as const) {
+    assert.throws(
+      () => readConfig({ PLANTSTORE_CREDENTIALS: raw }),
+      (e: unknown) => e instanceof ConfigError && message.test(e.message) && !e.message.includes('secret'),
+      JSON.stringify(raw),
+    );
+  }
 });
 
 test('open settings are listed with what to set instead: controls without a token (schemes that accept any credential: the app says, by the document)', () => {

@@ -256,6 +256,22 @@ describe('what no operation answers', () => {
     assert.deepEqual(Object.keys(wrongMethod.json<object>()), ['error', 'message']);
   });
 
+  test("a request target that is not a URI is a problem too; the stub's own endpoints, no operation of the document, answer the Error record", async () => {
+    const app = appOf(specPath, { stub: {} });
+    const badTarget = await app.inject({ method: 'GET', url: '/plants/%zz' });
+    assert.equal(badTarget.statusCode, 400);
+    assert.match(String(badTarget.headers['content-type']), /^application\/problem\+json/);
+    const control = await app.inject({
+      method: 'POST',
+      url: '/__admin/faults',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"steps": "no"}',
+    });
+    assert.equal(control.statusCode, 400);
+    assert.match(String(control.headers['content-type']), /^application\/json/);
+    assert.equal(control.json<{ error: number }>().error, 40023);
+  });
+
   test('a request the HTTP parser refuses, answered on the socket, as a problem too', async () => {
     const app = appOf(specPath);
     await app.listen({ port: 0, host: '127.0.0.1' });
