@@ -63,18 +63,18 @@ const ABSENT: PresentedKey = { absent: true };
 
 /** The API key in `location` under `name` (a header's name in lower case). */
 export function presentedKey(request: FastifyRequest, location: KeyLocation, name: string): PresentedKey {
+  // Own properties only, and strings: a key the document names `__proto__` finds nothing inherited.
   if (location === 'header') {
-    const value = request.headers[name];
-    if (value === undefined) return ABSENT;
+    const value = Object.hasOwn(request.headers, name) ? request.headers[name] : undefined;
     if (Array.isArray(value)) return value.length === 1 ? { key: value[0]!.trim() } : { repeated: value.length };
-    return { key: value.trim() };
+    return typeof value === 'string' ? { key: value.trim() } : ABSENT;
   }
   if (location === 'query') {
     // Fastify's query parser has percent-decoded the value (and read `+` as a space).
-    const value = (request.query as Record<string, string | string[] | undefined> | undefined)?.[name];
-    if (value === undefined) return ABSENT;
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const value = Object.hasOwn(query, name) ? query[name] : undefined;
     if (Array.isArray(value)) return { repeated: value.length };
-    return { key: value };
+    return typeof value === 'string' ? { key: value } : ABSENT;
   }
   return cookieValue(request.headers.cookie, name);
 }

@@ -131,6 +131,22 @@ describe('API keys', () => {
     );
   });
 
+  test('keys the document names __proto__ and constructor find nothing inherited: 401 without them, never a 500', async () => {
+    const spec = documentWith(
+      {
+        q: { type: 'apiKey', in: 'query', name: '__proto__' },
+        h: { type: 'apiKey', in: 'header', name: 'constructor' },
+      },
+      [{ q: [] }, { h: [] }],
+    );
+    const app = appOf(spec);
+    const without = await list(app);
+    assert.equal(without.statusCode, 401);
+    assert.equal(without.json<{ error: number }>().error, 40101);
+    assert.equal((await list(app, {}, '/plants?__proto__=k1')).statusCode, 200);
+    assert.equal((await list(app, { constructor: 'k2' })).statusCode, 200);
+  });
+
   test('without a configured key any key that is not empty is accepted', async () => {
     const spec = documentWith({ h: { type: 'apiKey', in: 'header', name: 'X-Plant' } }, [{ h: [] }]);
     const app = appOf(spec);
