@@ -20,6 +20,8 @@ import { MIN_SECRET_LENGTH, redactTarget, valueRedactor } from './redact.js';
 
 export interface ServerLog {
   logger: Logger;
+  /** Query parameters whose values the log's URLs never show, besides those named like a credential: the document's API keys (start.ts, once the document is read). */
+  redactParameters(names: readonly string[]): void;
   /** Writes what is gathered now: synchronously, unless a write is in flight, which then takes it next. Safe to call at any time, and twice. */
   flush(): void;
   /** Writes everything gathered and resolves once it is written (or the file refused it): then the file may be closed. */
@@ -29,13 +31,13 @@ export interface ServerLog {
 /**
  * The request as the log shows it (docs/server.md: method, URL, host, remote
  * address and port); the URL with the value of every token-like query
- * parameter redacted, as the stub's journal shows it (redact.ts): a log is
- * read by more people than the tokens are meant for.
+ * parameter, and of the document's API keys, redacted, as the stub's journal
+ * shows it (redact.ts): a log is read by more people than the tokens are meant for.
  */
-function requestFields(request: FastifyRequest): Record<string, unknown> {
+function requestFields(request: FastifyRequest, keyParameters: readonly string[]): Record<string, unknown> {
   return {
     method: request.method,
-    url: redactTarget(request.url),
+    url: redactTarget(request.url, keyParameters),
     host: request.headers.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
@@ -154,6 +156,8 @@ class LineBatches implements DestinationStream {
   private redact: (line: string) => string;
   /** Values learnt while the server runs (redactAlso), the oldest first. */
   private readonly learnt = new Set<string>();
+  /** The document's query API keys, redacted from the URLs by name (redact.ts redactTarget). */
+  keyParameters: readonly string[] = [];
 
   constructor(
     readonly file: LogFile,
@@ -253,7 +257,7 @@ function lineWriter(logger: Logger, destination: LineBatches): RequestLineWriter
   const base = (internals(logger)[pino.symbols.chindingsSym] as string | undefined) ?? '';
   return (request, reply) => {
     if (!logger.isLevelEnabled('info')) return;
-    const req = `"method":${JSON.stringify(request.method)},"url":${JSON.stringify(redactTarget(request.url))}${member('host', request.headers.host)}${member('remoteAddress', request.ip)}${member('remotePort', request.socket?.remotePort)}`;
+    const req = `"method":${JSON.stringify(request.method)},"url":${JSON.stringify(redactTarget(request.url, destination.keyParameters))}${member('host', request.headers.host)}${member('remoteAddress', request.ip)}${member('remotePort', request.socket?.remotePort)}`;
     destination.write(
       `${head}${Date.now()}${base}${member('reqId', request.id)},"req":{${req}},"res":{"statusCode":${reply.statusCode}}${member('responseTime', reply.elapsedTime)},"msg":"request completed"}\n`,
     );
@@ -307,7 +311,7 @@ export function createServerLog(
     {
       level,
       serializers: {
-        req: requestFields,
+        req: (request: FastifyRequest) => requestFields(request, batches.keyParameters),
         res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }),
         err: errorFields,
       },
@@ -318,6 +322,7 @@ export function createServerLog(
   process.once('exit', atExit);
   return {
     logger,
+    redactParameters: (names) => void (batches.keyParameters = names),
     flush: () => batches.flushSync(),
     async close() {
       process.removeListener('exit', atExit);

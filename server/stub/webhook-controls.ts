@@ -84,7 +84,7 @@ export function resetWebhooks({ deliveries, schedule }: WebhookControl): {
 function view(deliveries: Deliveries) {
   const { attempts, backoffMs, timeoutMs, deadlineMs, queueSize, queueBytes } = deliveries.settings;
   return {
-    receivers: deliveries.receivers.map(redactTarget),
+    receivers: deliveries.receivers.map((url) => redactTarget(url)),
     webhooks: deliveries.declarations.map(({ name, method, event, reason, mediaType }) => ({
       name,
       method,

@@ -130,7 +130,7 @@ export function startupLines(
       message:
         receivers.length === 0
           ? 'webhooks: no receiver yet: PLANTSTORE_WEBHOOK_URL or PUT /__admin/webhooks names one'
-          : `webhooks: sent to ${receivers.map(redactTarget).join(', ')}`,
+          : `webhooks: sent to ${receivers.map((url) => redactTarget(url)).join(', ')}`,
     });
   }
   return lines;
