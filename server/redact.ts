@@ -91,6 +91,31 @@ export function redactTarget(target: string, names: readonly string[] = []): str
   return `${url.slice(0, query)}?${parameters.join('&')}`;
 }
 
+/**
+ * The credentials a URL carries, for redaction by value (valueRedactor):
+ * the value of every query parameter redactTarget redacts by name, as
+ * written and decoded, and the password and user name of its user
+ * information. A webhook receiver's `?access_token=…` then never reaches the
+ * log, whatever line would carry it.
+ */
+export function targetCredentials(target: string): string[] {
+  const values: string[] = [];
+  const userinfo = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)@/i.exec(target)?.[1];
+  if (userinfo !== undefined) for (const part of userinfo.split(':')) values.push(part, decodedName(part));
+  const query = target.indexOf('?');
+  if (query === -1) return values.filter((value) => value !== '');
+  for (const parameter of target
+    .slice(query + 1)
+    .split('#')[0]!
+    .split('&')) {
+    const equals = parameter.indexOf('=');
+    if (equals === -1 || !CREDENTIAL_NAME.test(decodedName(parameter.slice(0, equals)))) continue;
+    const value = parameter.slice(equals + 1);
+    values.push(value, decodedName(value));
+  }
+  return values.filter((value) => value !== '');
+}
+
 function decodedName(name: string): string {
   try {
     return decodeURIComponent(name.replace(/\+/g, ' '));
