@@ -139,12 +139,18 @@ export class ResourceItems {
     after: number,
     limit: number,
     maxBytes: number,
-    { skip = 0, match, maxExamined = Number.POSITIVE_INFINITY }: ListOptions = {},
+    {
+      skip = 0,
+      match,
+      maxExamined = Number.POSITIVE_INFINITY,
+      maxExaminedBytes = Number.POSITIVE_INFINITY,
+    }: ListOptions = {},
   ): PlantPage {
     const plants: PlantEntry[] = [];
     let counted = 0;
     let skipped = 0;
     let examined = 0;
+    let examinedBytes = 0;
     /** The seq of the last item the page took, skipped or judged: the next page starts after it. */
     let last = after;
     const order = parent === '' ? undefined : (this.parents.get(parent)?.indexes ?? []);
@@ -153,10 +159,15 @@ export class ResourceItems {
       const index = order === undefined ? at : order[at]!;
       const key = this.ids.keyAt(index);
       if (key === undefined) continue;
+      const id = order === undefined ? String(key) : idOfNested(key as string);
       let json: string | undefined;
       if (match !== undefined) {
         if (examined >= maxExamined) return { plants, next: last };
+        // Counted before the text is read: a page never reads past its budget but for its first item.
+        const size = countedBytes(id, this.texts.bytesAt(index), parent);
+        if (examined > 0 && examinedBytes + size > maxExaminedBytes) return { plants, next: last };
         examined++;
+        examinedBytes += size;
         json = this.texts.text(index);
         if (!match(json)) {
           last = this.seqs[index]!;
@@ -169,7 +180,6 @@ export class ResourceItems {
         continue;
       }
       if (plants.length >= limit) return { plants, next: last };
-      const id = order === undefined ? String(key) : idOfNested(key as string);
       const size = countedBytes(id, this.texts.bytesAt(index), parent);
       if (plants.length > 0 && counted + size > maxBytes) return { plants, next: last };
       counted += size;

@@ -11,7 +11,7 @@ import type { JsonValue } from '../json.js';
 import { DEFAULT_PLANTS_PAGE, MAX_PLANTS_PAGE } from '../limits.js';
 import type { PlantShape } from '../validation.js';
 import type { ParameterRule } from './parameters.js';
-import { exampleOf } from './schema-example.js';
+import { madeValue } from './schema-example.js';
 import { sortRule, type SortRule } from './list-sort.js';
 
 /** Which rules of the list's parameters and headers apply (PLANTSTORE_INFER); each on by default. */
@@ -249,9 +249,12 @@ function requiredExtras(
   const extras: Record<string, JsonValue> = {};
   for (const name of Array.isArray(schema.required) ? (schema.required as string[]) : []) {
     if (skip.includes(name)) continue;
-    const value = exampleOf(doc, properties[name], { members: 'required' });
-    if (value === undefined) return { unanswerable: `no value could be made for its required property ${name}` };
-    extras[name] = value;
+    const made = madeValue(doc, properties[name], { members: 'required' });
+    if (made === undefined || 'spent' in made)
+      return {
+        unanswerable: `no value could be made for its required property ${name}${made === undefined ? '' : ` (it ${made.spent})`}`,
+      };
+    extras[name] = made.value;
   }
   return { extras };
 }

@@ -11,12 +11,14 @@
 //
 // Every page is bounded as GET /__admin/plants's is (MAX_PLANTS_PAGE items,
 // PLANTS_PAGE_BYTES), a filtered page judges at most LIST_MAX_EXAMINED
-// items, and a sort reads at most LIST_MAX_SORTED items (507 past them):
-// its work is bounded whatever the store holds.
+// items and LIST_MAX_EXAMINED_BYTES of them, and a sort reads at most
+// LIST_MAX_SORTED items and LIST_SORTED_BYTES (507 past them): its work is
+// bounded whatever the store holds, however large its items.
 import { ApiError } from '../errors.js';
 import { NonIntegralNumber, parseJson, type JsonObject, type JsonValue } from '../json.js';
 import {
   LIST_MAX_EXAMINED,
+  LIST_MAX_EXAMINED_BYTES,
   LIST_MAX_SORTED,
   LIST_SORTED_BYTES,
   MAX_PLANTS_PAGE,
@@ -117,10 +119,15 @@ export function listHandler(
         skip: query.skip,
         match: query.match,
         maxExamined: query.match === undefined ? undefined : LIST_MAX_EXAMINED,
+        maxExaminedBytes: query.match === undefined ? undefined : LIST_MAX_EXAMINED_BYTES,
       });
     // A sort reads the whole list first: at most LIST_MAX_SORTED items and LIST_SORTED_BYTES of them.
     return andThen(
-      items.list(0, LIST_MAX_SORTED, LIST_SORTED_BYTES, { match: query.match, maxExamined: LIST_MAX_SORTED }),
+      items.list(0, LIST_MAX_SORTED, LIST_SORTED_BYTES, {
+        match: query.match,
+        maxExamined: LIST_MAX_SORTED,
+        maxExaminedBytes: LIST_SORTED_BYTES,
+      }),
       (all: PlantPage): ListPage => {
         if (all.next !== null)
           throw new ApiError(

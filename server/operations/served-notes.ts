@@ -129,19 +129,6 @@ function requiredHeader(header: unknown, doc: OpenApiDocument | undefined): bool
   return isSchemaObject(resolved) && resolved.required === true;
 }
 
-/**
- * Whether the operation requires credentials: its own `security`, else the
- * document's (OpenAPI 3.1 §4.8.10); none when the list is empty or holds an
- * empty requirement (`{}`: anonymous access is one of the choices).
- */
-export function requiresCredentials(doc: OpenApiDocument, { operation }: OperationLocation): boolean {
-  const requirements = operation.security ?? doc.security;
-  if (!Array.isArray(requirements) || requirements.length === 0) return false;
-  return !requirements.some(
-    (requirement) => requirement !== null && typeof requirement === 'object' && Object.keys(requirement).length === 0,
-  );
-}
-
 export function declaredResponses(doc: OpenApiDocument, operation: OperationLocation): Record<string, ResponseObject> {
   const responses: Record<string, ResponseObject> = {};
   for (const [status, response] of Object.entries(operation.operation.responses ?? {})) {

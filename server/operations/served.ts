@@ -15,6 +15,7 @@ import { createRule, type CreateRule } from '../create.js';
 import type { OperationHandler } from '../pipeline.js';
 import { VALIDATOR_OPTIONS } from '../request-body.js';
 import type { PlantStore } from '../store.js';
+import { documentSchemes, operationSecurity, type OperationSecurity } from '../security/schemes.js';
 import type { OperationContract } from '../validation.js';
 import { bodyRule, judgedBody, type BodyRule } from './body-rule.js';
 import { entityTag as entityTagOf } from './conditional.js';
@@ -35,7 +36,6 @@ import {
   exampleNote,
   itemNote,
   listNote,
-  requiresCredentials,
   successAnswer,
   type Unserved,
 } from './served-notes.js';
@@ -50,6 +50,8 @@ export interface Inference extends ListInference {
   reference: boolean;
   /** An `Idempotency-Key` request header keeps the first answer to a key and replays it (idempotency.ts). */
   idempotency: boolean;
+  /** An error body that is neither problem details nor the Error record is filled by its members' names (error-body.ts); off, it is the Error record. */
+  errors: boolean;
 }
 
 export const ALL_INFERENCES: Inference = {
@@ -63,6 +65,7 @@ export const ALL_INFERENCES: Inference = {
   total: true,
   reference: true,
   idempotency: true,
+  errors: true,
 };
 
 export interface ServedOperation {
@@ -74,8 +77,8 @@ export interface ServedOperation {
   role: ResourceRole | 'example';
   /** How it is served, for the start-up log. */
   note: string;
-  /** Whether it requires credentials (its own `security`, else the document's). */
-  credentials: boolean;
+  /** The credentials it requires (its own `security`, else the document's): alternatives, each of schemes all needed. */
+  security: OperationSecurity;
   parameters: onRequestHookHandler | undefined;
   /** The request body's media types and whether they are JSON; undefined when it declares none. */
   body: { mediaTypes: string[]; json: boolean } | undefined;
@@ -111,6 +114,7 @@ export interface Served {
 export function servedOperations(doc: OpenApiDocument, context: ServeContext): Served {
   const operations = operationsOf(doc);
   const { model, store, changes, inference } = context;
+  const schemes = documentSchemes(doc);
   // Compiled only when the document has more than the create operation's body: the shipped one starts as fast as before.
   let compiled: SchemaValidators | undefined;
   const validators = (): SchemaValidators => (compiled ??= schemaValidators(doc, VALIDATOR_OPTIONS));
@@ -164,7 +168,7 @@ export function servedOperations(doc: OpenApiDocument, context: ServeContext): S
       method: operation.method,
       path: operation.path,
       pathPattern: pathPattern(operation.path, parameters),
-      credentials: requiresCredentials(doc, operation),
+      security: operationSecurity(doc, operation, schemes),
       responses,
       parameters: checkParameters(parameters),
       body: body && { mediaTypes: body.mediaTypes, json: body.json },
