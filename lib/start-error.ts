@@ -18,7 +18,7 @@ export const START_ERRORS = {
   },
   PLANTSTORE_STORE_START: {
     exitCode: 2,
-    what: 'a store that cannot be used at start: its database unreachable, or of a newer schema (server/store.ts StoreStartError)',
+    what: 'a store that cannot be used at start: its database unreachable, or of a newer schema (server/store/store.ts StoreStartError)',
   },
   PLANTSTORE_DOCUMENT: {
     exitCode: 2,

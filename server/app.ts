@@ -14,12 +14,12 @@ import Fastify, {
 } from 'fastify';
 import { operationsOf, readOpenApi } from '../spec/openapi.js';
 import { childPointer } from '../spec/schema-keywords.js';
-import { installBodyParser } from './body.js';
+import { installBodyParser } from './http/body.js';
 import { PlantChanges } from './changes.js';
-import { answerErrors, sendError } from './error-handler.js';
-import { ErrorShapeMaker, type ErrorShapes } from './error-shapes.js';
-import { ApiError } from './errors.js';
-import type { JsonValue } from './json.js';
+import { answerErrors, sendError } from './http/error-handler.js';
+import { ErrorShapeMaker, type ErrorShapes } from './http/error-shapes.js';
+import { ApiError } from './http/errors.js';
+import type { JsonValue } from './json/json.js';
 import { requestLineWriter } from './logging.js';
 import {
   DEFAULT_BODY_LIMIT,
@@ -28,23 +28,23 @@ import {
   DEFAULT_REQUEST_TIMEOUT,
   TIMEOUT_CHECK_INTERVAL,
 } from './limits.js';
-import { createMemoryStore } from './memory-store.js';
+import { createMemoryStore } from './store/memory-store.js';
 import type { ItemKind } from './operations/item-kind.js';
 import { findResources } from './operations/resources.js';
 import { ALL_INFERENCES, servedOperations, type Inference } from './operations/served.js';
 import { UnservedError, unservedLine } from './operations/served-notes.js';
-import { answerUnroutedRequests, healthRoute, methodNotAllowed, methodsAt, operationRoutes } from './routes.js';
+import { answerUnroutedRequests, healthRoute, methodNotAllowed, methodsAt, operationRoutes } from './http/routes.js';
 import { credentialStage } from './security/check.js';
 import { schemeCredentials } from './security/credentials.js';
 import { documentSchemes, keyNames, unsatisfiable } from './security/schemes.js';
 import type { CredentialNames } from './redact.js';
-import type { PlantStore } from './store.js';
+import type { PlantStore } from './store/store.js';
 import { InitialPlantsError, type InitialPlants } from './stub/initial-plants.js';
 import { stub, type StubOptions } from './stub/index.js';
-import { operationContract } from './validation.js';
+import { operationContract } from './http/validation.js';
 import type { WebhookResource } from './webhooks/declarations.js';
 import { webhooks, type WebhookOptions } from './webhooks/index.js';
-import { answerClientError, answerOnTheWire } from './wire.js';
+import { answerClientError, answerOnTheWire } from './http/wire.js';
 
 export interface AppOptions {
   /** Bearer tokens every bearer scheme (HTTP bearer, oauth2, openIdConnect) accepts; undefined accepts any well-formed token. */

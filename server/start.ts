@@ -7,7 +7,7 @@ import { checkTogether, openSettings, readConfig, readStubConfig, type ServerCon
 import { configuredSecrets } from './security/credentials.js';
 import { readInitialPlantsFile } from './stub/initial-plants.js';
 import { createServerLog, logFormat, type ServerLog } from './logging.js';
-import type { PlantStore } from './store.js';
+import type { PlantStore } from './store/store.js';
 import { readWebhookConfig } from './webhooks/config.js';
 
 /** A setting, a file, the document or the database the server cannot start with: the reason on standard error, and the error's exit code (2). */
@@ -54,7 +54,7 @@ try {
   if (config.databaseUrl !== undefined) {
     const logger = log.logger;
     // Loaded only when asked for: the in-memory default does not pay for the driver at start-up.
-    const { openPostgresStore, redactDatabaseUrl } = await import('./postgres-store.js');
+    const { openPostgresStore, redactDatabaseUrl } = await import('./store/postgres-store.js');
     logger.info(`plants kept in PostgreSQL at ${redactDatabaseUrl(config.databaseUrl)}`);
     store = await openPostgresStore({
       url: config.databaseUrl,

@@ -21,10 +21,10 @@
 // error, and the route that needs the body raises it (rejectUnreadableBody,
 // or readBody).
 import type { FastifyInstance, FastifyRequest, preParsingHookHandler, preValidationHookHandler } from 'fastify';
-import { parseMediaType } from '../lib/http-syntax.js';
+import { parseMediaType } from '../../lib/http-syntax.js';
 import { ApiError } from './errors.js';
-import { JsonSyntaxError, parseJson, type JsonValue } from './json.js';
-import type { SentJson } from './stored-plant.js';
+import { JsonSyntaxError, parseJson, type JsonValue } from '../json/json.js';
+import type { SentJson } from '../operations/stored-plant.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

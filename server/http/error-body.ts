@@ -16,10 +16,10 @@
 // A best effort: error-shapes.ts judges the body with the schema's validator
 // and falls back when it refuses it.
 import { STATUS_CODES } from 'node:http';
-import { resolveReference, type OpenApiDocument } from '../spec/openapi.js';
-import { isSchemaObject } from '../spec/schema-keywords.js';
-import type { JsonValue } from './json.js';
-import { exampleOf } from './operations/schema-example.js';
+import { resolveReference, type OpenApiDocument } from '../../spec/openapi.js';
+import { isSchemaObject } from '../../spec/schema-keywords.js';
+import type { JsonValue } from '../json/json.js';
+import { exampleOf } from '../operations/schema-example.js';
 
 /** What an error answer says: its HTTP status, our error number and its message. */
 export interface ErrorRecord {

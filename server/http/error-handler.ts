@@ -7,8 +7,8 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { ErrorRecord } from './error-body.js';
 import { ERROR_RECORDS, type ErrorAnswer, type ErrorShapes } from './error-shapes.js';
 import { ApiError } from './errors.js';
-import { STORE_RETRY_AFTER_SECONDS } from './limits.js';
-import { StoreUnavailableError } from './store.js';
+import { STORE_RETRY_AFTER_SECONDS } from '../limits.js';
+import { StoreUnavailableError } from '../store/store.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

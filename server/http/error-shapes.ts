@@ -14,13 +14,13 @@
 // A request no operation answers (an unknown path, a malformed request) gets
 // the shape every operation of the document agrees on for its status, else
 // the Error record.
-import { parseMediaType } from '../lib/http-syntax.js';
-import type { OpenApiDocument, ResponseObject } from '../spec/openapi.js';
-import { childPointer, isSchemaObject } from '../spec/schema-keywords.js';
-import { schemaValidators, type SchemaValidators } from '../spec/validator.js';
+import { parseMediaType } from '../../lib/http-syntax.js';
+import type { OpenApiDocument, ResponseObject } from '../../spec/openapi.js';
+import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
+import { schemaValidators, type SchemaValidators } from '../../spec/validator.js';
 import { dereferenced, fittedErrorBody, type ErrorRecord } from './error-body.js';
-import { jsonText } from './store.js';
-import { exampleOf } from './operations/schema-example.js';
+import { jsonText } from '../store/store.js';
+import { exampleOf } from '../operations/schema-example.js';
 import { VALIDATOR_OPTIONS } from './request-body.js';
 
 /** An error answer's Content-Type and text; undefined: the declared response has no content, and none is sent. */

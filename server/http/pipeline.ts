@@ -15,7 +15,7 @@ import type {
 } from 'fastify';
 import { rejectUnreadableBody, requireMediaType } from './body.js';
 import { ApiError } from './errors.js';
-import type { MaybePromise } from './store.js';
+import type { MaybePromise } from '../store/store.js';
 import { answerCanBeDelivered } from './wire.js';
 
 /** The stub's stages of a pipeline (server/stub/ makes them); each absent without the stub. */

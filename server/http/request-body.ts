@@ -12,11 +12,11 @@ import {
   readOpenApi,
   resolveReference,
   type OpenApiDocument,
-} from '../spec/openapi.js';
-import { childPointer } from '../spec/schema-keywords.js';
-import { validatorModule, type ValidatorOptions } from '../spec/validator.js';
-import { NonIntegralNumber } from './json.js';
-import { findResources, type ResourceModel } from './operations/resources.js';
+} from '../../spec/openapi.js';
+import { childPointer } from '../../spec/schema-keywords.js';
+import { validatorModule, type ValidatorOptions } from '../../spec/validator.js';
+import { NonIntegralNumber } from '../json/json.js';
+import { findResources, type ResourceModel } from '../operations/resources.js';
 
 /** The media type the server reads request bodies in (body.ts). */
 const JSON_MEDIA_TYPE = 'application/json';
@@ -36,7 +36,7 @@ export function requestBodyValidatorModule(specPath: string = OPENAPI_PATH): str
   const { document, source } = readOpenApi(specPath);
   const { schema, schemaPointer } = requestBodySchema(document);
   return [
-    `// Generated at build time from ${JSON.stringify(specPath.split(/[\\/]/).pop())} (server/request-body.ts): do not edit.`,
+    `// Generated at build time from ${JSON.stringify(specPath.split(/[\\/]/).pop())} (server/http/request-body.ts): do not edit.`,
     `export const source = ${JSON.stringify(source)};`,
     `export const schemaPointer = ${JSON.stringify(schemaPointer)};`,
     validatorModule(document, schema, schemaPointer, VALIDATOR_OPTIONS),

@@ -2,18 +2,18 @@
 // pipeline (pipeline.ts); the health check; and the answers for everything
 // else (404, 405, a request without Host).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HTTP_METHODS } from '../spec/openapi.js';
+import { HTTP_METHODS } from '../../spec/openapi.js';
 import { sendError } from './error-handler.js';
 import type { ErrorShapes } from './error-shapes.js';
 import { ApiError } from './errors.js';
-import { STORE_RETRY_AFTER_SECONDS } from './limits.js';
-import { routePath } from './operations/parameters.js';
-import type { ServedOperation } from './operations/served.js';
+import { STORE_RETRY_AFTER_SECONDS } from '../limits.js';
+import { routePath } from '../operations/parameters.js';
+import type { ServedOperation } from '../operations/served.js';
 import { pipeline, routeOptionsOf, type StubStages } from './pipeline.js';
-import type { CredentialStage } from './security/check.js';
-import type { OperationSecurity } from './security/schemes.js';
-import type { PlantStore } from './store.js';
-import type { DeclaredOperation } from './stub/prefer.js';
+import type { CredentialStage } from '../security/check.js';
+import type { OperationSecurity } from '../security/schemes.js';
+import type { PlantStore } from '../store/store.js';
+import type { DeclaredOperation } from '../stub/prefer.js';
 
 /** Paths under this prefix are the server's own (health, the stub's controls), outside the API's paths. */
 export const RESERVED_PREFIX = '/__';

@@ -17,12 +17,12 @@ import {
   type OpenApiDocument,
   type OperationObject,
   type ResponseObject,
-} from '../spec/openapi.js';
-import * as shipped from '../spec/openapi.validator.js';
-import { childPointer, isSchemaObject } from '../spec/schema-keywords.js';
-import { schemaValidators, validatorOf, type UncheckedFormat, type Validate } from '../spec/validator.js';
-import type { JsonValue } from './json.js';
-import { successSchema, type ResourceModel } from './operations/resources.js';
+} from '../../spec/openapi.js';
+import * as shipped from '../../spec/openapi.validator.js';
+import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
+import { schemaValidators, validatorOf, type UncheckedFormat, type Validate } from '../../spec/validator.js';
+import type { JsonValue } from '../json/json.js';
+import { successSchema, type ResourceModel } from '../operations/resources.js';
 import { requestBodySchema, VALIDATOR_OPTIONS } from './request-body.js';
 
 export interface OperationContract {

@@ -15,7 +15,7 @@
 // Objects are created without a prototype, so `__proto__` and `constructor`
 // are ordinary member names and pollute nothing.
 import { JsonLexer, JsonSyntaxError } from './json-lexer.js';
-import { JSON_MAX_DEPTH } from './limits.js';
+import { JSON_MAX_DEPTH } from '../limits.js';
 import { isDigit, NonIntegralNumber, numberValue } from './json-number.js';
 
 export { JsonSyntaxError, NonIntegralNumber };

@@ -6,9 +6,9 @@ import type { FastifyRequest } from 'fastify';
 import { resolveReference, type OpenApiDocument, type OperationLocation } from '../../spec/openapi.js';
 import { childPointer } from '../../spec/schema-keywords.js';
 import type { SchemaValidators, Validate } from '../../spec/validator.js';
-import { readBody, type ParsedBody } from '../body.js';
-import { ApiError } from '../errors.js';
-import { describe } from '../validation.js';
+import { readBody, type ParsedBody } from '../http/body.js';
+import { ApiError } from '../http/errors.js';
+import { describe } from '../http/validation.js';
 import { isJson } from './examples.js';
 
 export interface BodyRule {

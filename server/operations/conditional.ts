@@ -12,7 +12,7 @@
 // server MUST evaluate them, §13.2.1).
 import { hash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../http/errors.js';
 
 /** The strong entity tag of an item's JSON text. */
 export function entityTag(json: string): string {

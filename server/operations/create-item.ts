@@ -5,11 +5,11 @@
 // the feed; the answer is the declared success status with the stored item
 // and the headers the document declares for it (Location, ETag).
 import type { FastifyReply } from 'fastify';
-import { readBody } from '../body.js';
+import { readBody } from '../http/body.js';
 import type { PlantChanges } from '../changes.js';
-import type { CreateRule, NewItem } from '../create.js';
-import type { OperationHandler } from '../pipeline.js';
-import { andThen, PLANTS, type MaybePromise, type Place, type PlantEntry } from '../store.js';
+import type { CreateRule, NewItem } from './create.js';
+import type { OperationHandler } from '../http/pipeline.js';
+import { andThen, PLANTS, type MaybePromise, type Place, type PlantEntry } from '../store/store.js';
 import type { ResourcePlaces } from './places.js';
 
 export interface CreateOptions {

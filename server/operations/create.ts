@@ -4,10 +4,10 @@
 // the stub's controls (a list, all or none). Where the server picks ids
 // (operations/resource-ids.ts), it makes one from the resource's sequence,
 // and the item's text gets it as its first member when the item declares it.
-import { ApiError, type ErrorCode } from './errors.js';
-import type { JsonObject, JsonValue } from './json.js';
-import type { ItemKind } from './operations/item-kind.js';
-import { idJson, idOfValue, type IdMaker } from './operations/resource-ids.js';
+import { ApiError, type ErrorCode } from '../http/errors.js';
+import type { JsonObject, JsonValue } from '../json/json.js';
+import type { ItemKind } from './item-kind.js';
+import { idJson, idOfValue, type IdMaker } from './resource-ids.js';
 import {
   andThen,
   type CreateAllResult,
@@ -17,7 +17,7 @@ import {
   type Place,
   type PlantEntry,
   type PlantStore,
-} from './store.js';
+} from '../store/store.js';
 import { itemPositions, storedPlantText, withoutMember, type SentJson, type SentPlant } from './stored-plant.js';
 
 /** A valid NewPlant, ready for the store: its id as an exact decimal string and the plant's JSON text (the answer). */

@@ -18,9 +18,9 @@ import {
 } from '../../spec/openapi.js';
 import { childPointer } from '../../spec/schema-keywords.js';
 import type { SchemaValidators } from '../../spec/validator.js';
-import { ApiError } from '../errors.js';
-import type { OperationHandler } from '../pipeline.js';
-import { jsonText } from '../store.js';
+import { ApiError } from '../http/errors.js';
+import type { OperationHandler } from '../http/pipeline.js';
+import { jsonText } from '../store/store.js';
 import { madeValue } from './schema-example.js';
 
 /** What an operation beside the resource answers, made once at start. */

@@ -20,14 +20,14 @@
 // oldest going first (docs/security.md).
 import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, type ErrorCode } from '../errors.js';
+import { ApiError, type ErrorCode } from '../http/errors.js';
 import {
   IDEMPOTENCY_IN_FLIGHT_MS,
   IDEMPOTENCY_MAX_BYTES,
   IDEMPOTENCY_MAX_KEYS,
   IDEMPOTENCY_RETENTION_MS,
 } from '../limits.js';
-import type { OperationHandler } from '../pipeline.js';
+import type { OperationHandler } from '../http/pipeline.js';
 
 /** The request header, as the draft names it. */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';

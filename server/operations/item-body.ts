@@ -4,10 +4,10 @@
 // declares where the body leaves it out (a readOnly id is not sent); a
 // merge is the stored item with the patch applied (RFC 7396), judged as a
 // whole item.
-import { ApiError } from '../errors.js';
-import { NonIntegralNumber, parseJson, type JsonObject, type JsonValue } from '../json.js';
-import { storedPlantText } from '../stored-plant.js';
-import { describe } from '../validation.js';
+import { ApiError } from '../http/errors.js';
+import { NonIntegralNumber, parseJson, type JsonObject, type JsonValue } from '../json/json.js';
+import { storedPlantText } from './stored-plant.js';
+import { describe } from '../http/validation.js';
 import type { ItemKind } from './item-kind.js';
 import { mergePatch } from './merge-patch.js';
 import { idJson, type IdRule } from './resource-ids.js';

@@ -7,8 +7,8 @@
 // shipped document.
 import type { OpenApiDocument } from '../../spec/openapi.js';
 import type { SchemaValidators, Validate } from '../../spec/validator.js';
-import type { JsonValue } from '../json.js';
-import { describe, plantShape, type OperationContract, type PlantShape } from '../validation.js';
+import type { JsonValue } from '../json/json.js';
+import { describe, plantShape, type OperationContract, type PlantShape } from '../http/validation.js';
 import { idMaker, type IdMaker } from './resource-ids.js';
 import type { Resource } from './resources.js';
 

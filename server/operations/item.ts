@@ -9,14 +9,14 @@
 // that changes the item; a change that commits is told to the change feed
 // (changes.ts) before it is answered.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ParsedBody } from '../body.js';
+import type { ParsedBody } from '../http/body.js';
 import type { PlantChangeEvent, PlantChanges } from '../changes.js';
-import type { NewItem } from '../create.js';
-import { ApiError } from '../errors.js';
-import type { JsonObject } from '../json.js';
-import type { OperationHandler } from '../pipeline.js';
-import { andThen, type ItemStore, type MaybePromise, type Place, type UpdateResult } from '../store.js';
-import { storedPlantText } from '../stored-plant.js';
+import type { NewItem } from './create.js';
+import { ApiError } from '../http/errors.js';
+import type { JsonObject } from '../json/json.js';
+import type { OperationHandler } from '../http/pipeline.js';
+import { andThen, type ItemStore, type MaybePromise, type Place, type UpdateResult } from '../store/store.js';
+import { storedPlantText } from './stored-plant.js';
 import { judgedBody, type BodyRule } from './body-rule.js';
 import {
   entityTag,

@@ -7,9 +7,9 @@
 // it declares (Link, a total count).
 import { resolveReference, type OpenApiDocument, type ResponseObject } from '../../spec/openapi.js';
 import { isSchemaObject } from '../../spec/schema-keywords.js';
-import type { JsonValue } from '../json.js';
+import type { JsonValue } from '../json/json.js';
 import { DEFAULT_PLANTS_PAGE, MAX_PLANTS_PAGE } from '../limits.js';
-import type { PlantShape } from '../validation.js';
+import type { PlantShape } from '../http/validation.js';
 import type { ParameterRule } from './parameters.js';
 import { madeValue } from './schema-example.js';
 import { sortRule, type SortRule } from './list-sort.js';

@@ -10,7 +10,7 @@
 // false before true; values of different types by type (numbers, strings,
 // booleans, then anything else); an item without the member comes last
 // whichever the direction; items that compare equal keep the order stored.
-import { NonIntegralNumber, parseJson, type JsonObject, type JsonValue } from '../json.js';
+import { NonIntegralNumber, parseJson, type JsonObject, type JsonValue } from '../json/json.js';
 import type { ParameterRule } from './parameters.js';
 
 const SORT_NAMES = new Set(['sort', 'sort_by', 'sortby', 'order_by', 'orderby', 'ordering']);

@@ -14,8 +14,8 @@
 // items and LIST_MAX_EXAMINED_BYTES of them, and a sort reads at most
 // LIST_MAX_SORTED items and LIST_SORTED_BYTES (507 past them): its work is
 // bounded whatever the store holds, however large its items.
-import { ApiError } from '../errors.js';
-import { NonIntegralNumber, parseJson, type JsonObject, type JsonValue } from '../json.js';
+import { ApiError } from '../http/errors.js';
+import { NonIntegralNumber, parseJson, type JsonObject, type JsonValue } from '../json/json.js';
 import {
   LIST_MAX_EXAMINED,
   LIST_MAX_EXAMINED_BYTES,
@@ -24,8 +24,8 @@ import {
   MAX_PLANTS_PAGE,
   PLANTS_PAGE_BYTES,
 } from '../limits.js';
-import type { OperationHandler } from '../pipeline.js';
-import { andThen, jsonText, type MaybePromise, type Place, type PlantEntry, type PlantPage } from '../store.js';
+import type { OperationHandler } from '../http/pipeline.js';
+import { andThen, jsonText, type MaybePromise, type Place, type PlantEntry, type PlantPage } from '../store/store.js';
 import type { SuccessAnswer } from './item.js';
 import type { ListRules, ListShape } from './list-rules.js';
 import { sortedTexts, sortKeys, type SortKey } from './list-sort.js';

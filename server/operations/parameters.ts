@@ -20,8 +20,8 @@ import {
 } from '../../spec/openapi.js';
 import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
 import { describeViolation, type SchemaValidators, type Validate } from '../../spec/validator.js';
-import { ApiError } from '../errors.js';
-import { parseJson, type JsonValue } from '../json.js';
+import { ApiError } from '../http/errors.js';
+import { parseJson, type JsonValue } from '../json/json.js';
 
 /** The values of an operation's parameters, by location and name (a header's name in lower case). */
 export interface ParameterValues {

@@ -4,9 +4,9 @@
 // declared 404 when it is not); and the items a removed item leaves behind
 // under it, removed with it.
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../errors.js';
-import { NonIntegralNumber, type JsonValue } from '../json.js';
-import type { ItemStore, MaybePromise, Place, PlantStore } from '../store.js';
+import { ApiError } from '../http/errors.js';
+import { NonIntegralNumber, type JsonValue } from '../json/json.js';
+import type { ItemStore, MaybePromise, Place, PlantStore } from '../store/store.js';
 import type { Resource } from './resources.js';
 
 /** What an operation on a resource's items needs of the store and the request's path. */

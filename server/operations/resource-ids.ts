@@ -19,7 +19,7 @@ import { createRequire } from 'node:module';
 import type { OpenApiDocument, OperationLocation } from '../../spec/openapi.js';
 import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
 import type { SchemaValidators, Validate } from '../../spec/validator.js';
-import type { JsonValue } from '../json.js';
+import type { JsonValue } from '../json/json.js';
 import { declaredProperties, schemaTypes } from './schema-properties.js';
 import type { Located } from './resources.js';
 

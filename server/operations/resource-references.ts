@@ -16,9 +16,9 @@
 // known by its parent too, which a member alone does not give.
 import { resolveReference, type OpenApiDocument } from '../../spec/openapi.js';
 import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
-import type { NewItem } from '../create.js';
-import { ApiError, type ErrorCode } from '../errors.js';
-import { andThen, type MaybePromise, type PlantStore } from '../store.js';
+import type { NewItem } from './create.js';
+import { ApiError, type ErrorCode } from '../http/errors.js';
+import { andThen, type MaybePromise, type PlantStore } from '../store/store.js';
 import { idOfValue } from './resource-ids.js';
 import type { Resource } from './resources.js';
 import { declaredProperties, wordsOf } from './schema-properties.js';

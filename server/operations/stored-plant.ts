@@ -16,10 +16,10 @@
 //   0.1), and an object lists names like "42" first.
 // Both write a string the same way, so a plant's text does not depend on
 // the path it took.
-import type { JsonObject, JsonValue } from './json.js';
-import { SentReader } from './json-text.js';
-import { plantJson } from './store.js';
-import type { PlantShape } from './validation.js';
+import type { JsonObject, JsonValue } from '../json/json.js';
+import { SentReader } from '../json/json-text.js';
+import { plantJson } from '../store/store.js';
+import type { PlantShape } from '../http/validation.js';
 
 /** The JSON text a value was parsed from, and the member names of its top-level object in the order written (parseJson's topLevelNames). */
 export interface SentJson {

@@ -2,9 +2,9 @@
 // stub's controls and its Prefer guard (the admin token). The operations of
 // the document check the credentials of every scheme they declare in
 // security/check.ts.
-import { ApiError } from './errors.js';
-import { acceptedValues } from './security/accepted.js';
-import { authorizationOf, bearerToken } from './security/presented.js';
+import { ApiError } from '../http/errors.js';
+import { acceptedValues } from './accepted.js';
+import { authorizationOf, bearerToken } from './presented.js';
 
 /** The realm of every challenge (RFC 9110 §11.5): one protection space, the API and its stub. */
 export const REALM = 'plantstore';

@@ -3,7 +3,7 @@
 // running seq shared by all of them. The plant resource's top-level items
 // (PLANTS) are the store's own methods, without a place to look up: the
 // shipped document's create is as fast as when they were the only items.
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_PLANTS } from './limits.js';
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_PLANTS } from '../limits.js';
 import { ResourceItems, type SharedCount } from './memory-items.js';
 import { plantFromJson, PLANTS, type MemoryItems, type MemoryStore, type Place } from './store.js';
 

@@ -11,7 +11,7 @@
 // A text whose characters are all below U+0100 is kept in latin1 (a byte a
 // character), any other in UTF-16 (two bytes a code unit, so every string
 // comes back exactly): keptBytes() says which, and the store's byte budget
-// counts exactly that (server/store.ts, plantBytes).
+// counts exactly that (server/store/store.ts, plantBytes).
 
 /** The smallest buffer, and the largest one texts share; a longer text gets a buffer of its own. */
 const FIRST_CHUNK_BYTES = 64 * 1024;

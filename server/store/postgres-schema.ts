@@ -156,7 +156,7 @@ CREATE OR REPLACE FUNCTION plantstore_shard(p_id text) RETURNS integer LANGUAGE 
 $$;
 
 -- Several creates in one statement, so in one transaction and one commit
--- (server/postgres-batch.ts); each one's outcome, in their order. Every
+-- (server/store/postgres-batch.ts); each one's outcome, in their order. Every
 -- item is inserted first, in the order of its place and id, then counted,
 -- in the order of the shards: a batch waits for an item's row (a create of
 -- the same id in another batch) only while it holds no shard, and takes

@@ -5,7 +5,7 @@
 // several rows (postgres-schema.ts, docs/replicas.md), so both hold however
 // many replicas write at once.
 import pg from 'pg';
-import { DATABASE_CONNECT_TIMEOUT, DATABASE_STATEMENT_TIMEOUT, DEFAULT_POOL_SIZE } from './limits.js';
+import { DATABASE_CONNECT_TIMEOUT, DATABASE_STATEMENT_TIMEOUT, DEFAULT_POOL_SIZE } from '../limits.js';
 import { createBatcher, runBatch } from './postgres-batch.js';
 import { placedItems, type PostgresTools } from './postgres-items.js';
 import { CREATE_FUNCTIONS, CREATE_TABLES, MIGRATE, SCHEMA_LOCK_KEY, SCHEMA_VERSION } from './postgres-schema.js';

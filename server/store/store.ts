@@ -4,9 +4,9 @@
 // for a nested resource, its parent's key; the caps count every item of
 // every resource. Two implementations: in memory (memory-store.ts) and
 // PostgreSQL (postgres-store.ts).
-import { StartError } from '../lib/start-error.js';
-import { NonIntegralNumber, parseJson, type JsonValue } from './json.js';
-import { PLANT_OVERHEAD_BYTES } from './limits.js';
+import { StartError } from '../../lib/start-error.js';
+import { NonIntegralNumber, parseJson, type JsonValue } from '../json/json.js';
+import { PLANT_OVERHEAD_BYTES } from '../limits.js';
 import { keptBytes } from './plant-texts.js';
 
 /** A stored plant read back from its JSON text (get()): the members of the Plant record as sent, as plain objects. */

@@ -13,10 +13,10 @@
 //                             and the webhooks' receivers, delivery faults and pending deliveries
 //   ...    /__admin/webhooks  the webhooks' receivers and delivery faults (webhook-controls.ts)
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isJsonMediaType, readBody, type ParsedBody } from '../body.js';
-import type { CreateRule } from '../create.js';
-import { ApiError } from '../errors.js';
-import { NonIntegralNumber, type JsonObject, type JsonValue } from '../json.js';
+import { isJsonMediaType, readBody, type ParsedBody } from '../http/body.js';
+import type { CreateRule } from '../operations/create.js';
+import { ApiError } from '../http/errors.js';
+import { NonIntegralNumber, type JsonObject, type JsonValue } from '../json/json.js';
 import {
   DEFAULT_JOURNAL_PAGE,
   DEFAULT_PLANTS_PAGE,
@@ -25,10 +25,10 @@ import {
   MAX_PLANTS_PAGE,
   PLANTS_PAGE_BYTES,
 } from '../limits.js';
-import { RESERVED_PREFIX } from '../routes.js';
-import type { PlantPage, PlantStore } from '../store.js';
-import { withoutMember } from '../stored-plant.js';
-import type { OperationContract } from '../validation.js';
+import { RESERVED_PREFIX } from '../http/routes.js';
+import type { PlantPage, PlantStore } from '../store/store.js';
+import { withoutMember } from '../operations/stored-plant.js';
+import type { OperationContract } from '../http/validation.js';
 import { parseSteps, StepError, type ExampleCheck, type FaultSchedule } from './fault-schedule.js';
 import { controlsGuard } from './controls-guard.js';
 import type { Journal } from './journal.js';

@@ -12,12 +12,12 @@
 import type { FastifyReply } from 'fastify';
 import { TOKEN } from '../../lib/http-syntax.js';
 import type { MediaTypeObject } from '../../spec/openapi.js';
-import { REALM } from '../auth.js';
-import type { ErrorRecord } from '../error-body.js';
-import { sendRecord } from '../error-handler.js';
-import { ApiError } from '../errors.js';
+import { REALM } from '../security/auth.js';
+import type { ErrorRecord } from '../http/error-body.js';
+import { sendRecord } from '../http/error-handler.js';
+import { ApiError } from '../http/errors.js';
 import { isJson } from '../operations/examples.js';
-import { jsonText } from '../store.js';
+import { jsonText } from '../store/store.js';
 import {
   MAX_DELAY_MS,
   MAX_DRIBBLE_BYTES,
@@ -26,7 +26,7 @@ import {
   DEFAULT_DRIBBLE_BYTES,
   DEFAULT_DRIBBLE_INTERVAL_MS,
 } from '../limits.js';
-import type { OperationContract } from '../validation.js';
+import type { OperationContract } from '../http/validation.js';
 import {
   WIRE_FAULTS,
   type ExampleCheck,

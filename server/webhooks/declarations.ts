@@ -30,9 +30,9 @@ import {
 import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
 import { describeViolation, schemaValidators } from '../../spec/validator.js';
 import type { PlantChangeEvent } from '../changes.js';
-import type { JsonValue } from '../json.js';
-import { requestBodySchema, VALIDATOR_OPTIONS } from '../request-body.js';
-import type { OperationContract } from '../validation.js';
+import type { JsonValue } from '../json/json.js';
+import { requestBodySchema, VALIDATOR_OPTIONS } from '../http/request-body.js';
+import type { OperationContract } from '../http/validation.js';
 
 /** The events a webhook may describe; `updated` is a plant replaced or merged. */
 export const WEBHOOK_EVENTS = ['created', 'updated', 'deleted'] as const;

@@ -8,11 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PlantChange, PlantChangeEvent } from '../changes.js';
-import { parseJson } from '../json.js';
+import { parseJson } from '../json/json.js';
 import { MAX_CONCURRENT_DELIVERIES } from '../limits.js';
 import { redactInLog } from '../logging.js';
 import { redactTarget, targetCredentials } from '../redact.js';
-import { withoutMember } from '../stored-plant.js';
+import { withoutMember } from '../operations/stored-plant.js';
 import { CHANGES_OF, type WebhookDeclaration } from './declarations.js';
 import {
   deliveryBytes,

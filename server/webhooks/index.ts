@@ -16,7 +16,7 @@ import { ConfigError } from '../config.js';
 import type { PlantChanges, PlantChangeEvent } from '../changes.js';
 import { WEBHOOK_DEFAULTS } from '../limits.js';
 import { redactTarget } from '../redact.js';
-import type { OperationContract } from '../validation.js';
+import type { OperationContract } from '../http/validation.js';
 import {
   CHANGES_OF,
   readWebhooks,

@@ -9,7 +9,7 @@ import { DivergenceFileError } from '../../conformance/run/differential/divergen
 import { ReportWriteError } from '../../conformance/report/write.js';
 import { ServerStartError } from '../../conformance/run/targets/start.js';
 import { ConfigError } from '../../server/config.js';
-import { StoreStartError } from '../../server/store.js';
+import { StoreStartError } from '../../server/store/store.js';
 import { UnservedError } from '../../server/operations/served-notes.js';
 import { InitialPlantsError } from '../../server/stub/initial-plants.js';
 import { DocumentError } from '../../spec/openapi.js';

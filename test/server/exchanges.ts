@@ -8,8 +8,8 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { operationsOf, readOpenApi, resolveReference, type OpenApiDocument } from '../../spec/openapi.js';
 import { childPointer } from '../../spec/schema-keywords.js';
 import { schemaValidators, type SchemaValidators } from '../../spec/validator.js';
-import { parseJson } from '../../server/json.js';
-import { VALIDATOR_OPTIONS } from '../../server/request-body.js';
+import { parseJson } from '../../server/json/json.js';
+import { VALIDATOR_OPTIONS } from '../../server/http/request-body.js';
 import { AUTH } from './support.js';
 
 export interface Exchange {

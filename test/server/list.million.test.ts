@@ -12,9 +12,9 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../server/app.js';
 import { LIST_MAX_EXAMINED, PLANT_OVERHEAD_BYTES } from '../../server/limits.js';
-import { PlantTexts } from '../../server/plant-texts.js';
-import { PAGE_SQL, SCAN_SQL } from '../../server/postgres-list.js';
-import { openPostgresStore } from '../../server/postgres-store.js';
+import { PlantTexts } from '../../server/store/plant-texts.js';
+import { PAGE_SQL, SCAN_SQL } from '../../server/store/postgres-list.js';
+import { openPostgresStore } from '../../server/store/postgres-store.js';
 import { POSTGRES_MISSING, useTestDatabases } from '../support/postgres.js';
 import { AUTH, TOKEN } from './support.js';
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { plantBytes } from '../../server/store.js';
+import { plantBytes } from '../../server/store/store.js';
 import { fixturePath } from '../support/fixtures.js';
 import { POSTGRES_MISSING, sql } from '../support/postgres.js';
 import { text, useStoreKinds } from './store-kinds.js';

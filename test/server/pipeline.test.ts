@@ -1,4 +1,4 @@
-// Every operation's pipeline (server/pipeline.ts): its stages are the order
+// Every operation's pipeline (server/http/pipeline.ts): its stages are the order
 // of checks of docs/server.md, whatever the operation (a stage that does not
 // apply has nothing to run), the route is made of them in that order, and
 // the stub hands its stages to each route rather than changing the routes.
@@ -9,15 +9,15 @@ import { fileURLToPath } from 'node:url';
 import { operationsOf, readOpenApi } from '../../spec/openapi.js';
 import { buildApp } from '../../server/app.js';
 import { PlantChanges } from '../../server/changes.js';
-import { createMemoryStore } from '../../server/memory-store.js';
+import { createMemoryStore } from '../../server/store/memory-store.js';
 import { findResources } from '../../server/operations/resources.js';
 import { ALL_INFERENCES, servedOperations, type ServedOperation } from '../../server/operations/served.js';
-import { routeOptionsOf, type Stage } from '../../server/pipeline.js';
-import { operationPipeline } from '../../server/routes.js';
+import { routeOptionsOf, type Stage } from '../../server/http/pipeline.js';
+import { operationPipeline } from '../../server/http/routes.js';
 import { acceptedValues } from '../../server/security/accepted.js';
 import { credentialStage } from '../../server/security/check.js';
 import { stub } from '../../server/stub/index.js';
-import { operationContract } from '../../server/validation.js';
+import { operationContract } from '../../server/http/validation.js';
 import { AUTH, JSON_TYPE } from './support.js';
 
 const DOC = fileURLToPath(new URL('../../../docs/server.md', import.meta.url)); // from dist/test/server/

@@ -10,7 +10,7 @@ import { after, describe, test } from 'node:test';
 import { operationsOf, readOpenApi } from '../../spec/openapi.js';
 import { schemaValidators } from '../../spec/validator.js';
 import { buildApp } from '../../server/app.js';
-import { VALIDATOR_OPTIONS } from '../../server/request-body.js';
+import { VALIDATOR_OPTIONS } from '../../server/http/request-body.js';
 import { idMaker } from '../../server/operations/resource-ids.js';
 import { findResources } from '../../server/operations/resources.js';
 import { Client, documentFixture } from './client.js';

@@ -5,7 +5,7 @@
 // a remove judged by a precondition, string ids kept exactly.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { plantBytes, PLANTS, type Place } from '../../server/store.js';
+import { plantBytes, PLANTS, type Place } from '../../server/store/store.js';
 import { text, useStoreKinds } from './store-kinds.js';
 
 const { kinds, databases, postgres } = useStoreKinds();

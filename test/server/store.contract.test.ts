@@ -4,9 +4,9 @@
 // (replicas) on one database, its schema, and the database going away.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { openPostgresStore, redactDatabaseUrl } from '../../server/postgres-store.js';
+import { openPostgresStore, redactDatabaseUrl } from '../../server/store/postgres-store.js';
 import { PLANT_OVERHEAD_BYTES } from '../../server/limits.js';
-import { plantBytes, StoreStartError, StoreUnavailableError } from '../../server/store.js';
+import { plantBytes, StoreStartError, StoreUnavailableError } from '../../server/store/store.js';
 import { POSTGRES_MISSING, sql } from '../support/postgres.js';
 import { entry, text, useStoreKinds } from './store-kinds.js';
 import { app, assertError, post } from './support.js';

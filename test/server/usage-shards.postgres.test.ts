@@ -1,14 +1,14 @@
 // The caps of the PostgreSQL store counted on several rows (the usage
-// shards, server/postgres-schema.ts): exact across replicas at the cap's
+// shards, server/store/postgres-schema.ts): exact across replicas at the cap's
 // edge, for the count and for the bytes, with each replica's own caps, after
 // removes and updates racing creates, and on a database of the schema's
 // version 1 (one usage row), which is migrated with its counts. And creates
-// sent together while the pool is busy (server/postgres-batch.ts).
+// sent together while the pool is busy (server/store/postgres-batch.ts).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { openPostgresStore } from '../../server/postgres-store.js';
-import { plantBytes, type PlantStore } from '../../server/store.js';
+import { openPostgresStore } from '../../server/store/postgres-store.js';
+import { plantBytes, type PlantStore } from '../../server/store/store.js';
 import { POSTGRES_MISSING, sql } from '../support/postgres.js';
 import { text, useStoreKinds } from './store-kinds.js';
 import { app, assertError, post } from './support.js';
