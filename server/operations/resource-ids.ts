@@ -21,22 +21,9 @@ import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
 import type { SchemaValidators, Validate } from '../../spec/validator.js';
 import type { JsonValue } from '../json/json.js';
 import { declaredProperties, schemaTypes } from './schema-properties.js';
-import type { Located } from './resources.js';
+import type { IdRule, Located } from './resource-model.js';
 
-export interface IdRule {
-  /** The body member that carries the id, where the item or the create's body declares one. */
-  property: string | undefined;
-  kind: 'integer' | 'string';
-  /**
-   * Who picks it: `client` (the create's body requires it, or a PUT names
-   * it), `server` (the create's body does not declare it, or it is readOnly:
-   * OpenAPI 3.1 §4.8.24.1, JSON Schema validation §9.4), `either` (the body
-   * may carry it; the server makes one when it does not).
-   */
-  chosenBy: 'client' | 'server' | 'either';
-  /** The schema a made id must fit: the id member's in the item, else the path parameter's. */
-  schema: Located | undefined;
-}
+export type { IdRule } from './resource-model.js';
 
 /** The id rule of a resource, from its item, its create's body and its item operations. */
 export function idRule(

@@ -16,19 +16,18 @@
 // known by its parent too, which a member alone does not give.
 import { resolveReference, type OpenApiDocument } from '../../spec/openapi.js';
 import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
-import type { NewItem } from './create.js';
 import { ApiError, type ErrorCode } from '../http/errors.js';
+import type { JsonObject } from '../json/json.js';
 import { andThen, type MaybePromise, type PlantStore } from '../store/store.js';
 import { idOfValue } from './resource-ids.js';
-import type { Resource } from './resources.js';
+import type { Reference, Resource } from './resource-model.js';
 import { declaredProperties, wordsOf } from './schema-properties.js';
 
-export interface Reference {
-  /** The body member. */
-  property: string;
-  /** The resource whose item it names. */
-  target: Resource;
-  by: 'links' | 'names';
+export type { Reference } from './resource-model.js';
+
+/** What a reference check reads of an item to store (a create's NewItem): its body. */
+export interface ReferringItem {
+  value?: JsonObject;
 }
 
 const LINKED_MEMBER = /^\$(request|response)\.body#\/([^/]+)$/;
@@ -105,7 +104,7 @@ export function referenceCheck(
   references: readonly Reference[],
   store: PlantStore,
   responses: Record<string, unknown>,
-): (item: NewItem) => MaybePromise<void> {
+): (item: ReferringItem) => MaybePromise<void> {
   const code: ErrorCode =
     '422' in responses
       ? 'UNKNOWN_REFERENCE_UNPROCESSABLE'
@@ -114,7 +113,7 @@ export function referenceCheck(
         : '400' in responses
           ? 'UNKNOWN_REFERENCE'
           : 'UNKNOWN_REFERENCE_UNPROCESSABLE';
-  const check = (item: NewItem, at: number): MaybePromise<void> => {
+  const check = (item: ReferringItem, at: number): MaybePromise<void> => {
     for (let i = at; i < references.length; i++) {
       const { property, target } = references[i]!;
       const value = item.value === undefined || !Object.hasOwn(item.value, property) ? undefined : item.value[property];

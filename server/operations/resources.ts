@@ -23,6 +23,7 @@
 //   (`/gardens/{gardenId}` of `/gardens/{gardenId}/plants`), that resource is
 //   the parent, which must hold the item the path names;
 // - every other operation is on no resource (examples.ts).
+import { isJsonBased } from '../../lib/http-syntax.js';
 import {
   CREATE_OPERATION_ID,
   resolveReference,
@@ -31,50 +32,12 @@ import {
   type ResponseObject,
 } from '../../spec/openapi.js';
 import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
-import { isJson } from './examples.js';
-import { idRule, type IdRule } from './resource-ids.js';
-import { referencesOf, type Reference } from './resource-references.js';
+import { idRule } from './resource-ids.js';
+import { referencesOf } from './resource-references.js';
+import type { ItemRole, Located, Resource, ResourceModel, ResourceRole } from './resource-model.js';
 import { singular, wordsOf } from './schema-properties.js';
 
-export type ItemRole = 'read' | 'replace' | 'merge' | 'delete';
-export type ResourceRole = 'create' | 'list' | ItemRole;
-
-/** A schema of the document and where it is. */
-export interface Located {
-  schema: unknown;
-  pointer: string;
-}
-
-export interface Resource {
-  /** The store's key of its items: '' for the plant resource, else the collection path with its parameters unnamed (`/gardens/{}/plants`). */
-  key: string;
-  /** Its noun, in the singular: the last literal segment of the collection path (`plant` for /gardens/{gardenId}/plants). */
-  noun: string;
-  collectionPath: string;
-  /** The path of one item, where the document declares one. */
-  itemPath: string | undefined;
-  /** The path parameter that carries the id on the item operations. */
-  idParameter: string | undefined;
-  /** The collection path's parameters, outermost first: their values are the key of the items' parent. */
-  scope: string[];
-  /** The resource whose item path the collection path begins with. */
-  parent: Resource | undefined;
-  id: IdRule;
-  /** What an item is: the create's success schema, else the read's, else the create's request body's. */
-  item: Located;
-  /** The create's request body schema, where a POST creates. */
-  createBody: Located | undefined;
-  /** Each operation on it (by pointer): its role, and why (the path's shape, or the create's links). */
-  roles: Map<string, { role: ResourceRole; by: 'shape' | 'links' }>;
-  /** Body members that name an item of another resource. */
-  references: Reference[];
-}
-
-/** The resources of a document, and the plant resource among them (the one the stub's controls and initial plants fill). */
-export interface ResourceModel {
-  resources: Resource[];
-  plants: Resource;
-}
+export type { ItemRole, Located, Resource, ResourceModel, ResourceRole } from './resource-model.js';
 
 const ITEM_ROLES: Readonly<Record<string, ItemRole>> = {
   GET: 'read',
@@ -308,7 +271,7 @@ export function jsonBodySchema(doc: OpenApiDocument, operation: OperationLocatio
     operation.operation.requestBody,
     childPointer(operation.pointer, 'requestBody'),
   );
-  const mediaType = Object.keys(body.content ?? {}).find(isJson);
+  const mediaType = Object.keys(body.content ?? {}).find(isJsonBased);
   const schema = mediaType === undefined ? undefined : body.content[mediaType]?.schema;
   return schema === undefined ? undefined : { schema, pointer: childPointer(pointer, 'content', mediaType!, 'schema') };
 }
@@ -324,7 +287,7 @@ export function successSchema(doc: OpenApiDocument, operation: OperationLocation
       responses[status] as ResponseObject,
       childPointer(operation.pointer, 'responses', status),
     );
-    const mediaType = Object.keys(value.content ?? {}).find(isJson);
+    const mediaType = Object.keys(value.content ?? {}).find(isJsonBased);
     const schema = mediaType === undefined ? undefined : value.content![mediaType]!.schema;
     if (schema !== undefined) return { schema, pointer: childPointer(pointer, 'content', mediaType!, 'schema') };
   }

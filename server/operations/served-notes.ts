@@ -3,6 +3,7 @@
 // features start.ts names, and that a strict start refuses:
 // PLANTSTORE_STRICT), and what served.ts reads of an operation's answers:
 // its success, its declared responses and headers, its credentials.
+import { isJsonBased } from '../../lib/http-syntax.js';
 import {
   resolveReference,
   type OpenApiDocument,
@@ -11,7 +12,7 @@ import {
 } from '../../spec/openapi.js';
 import { StartError } from '../../lib/start-error.js';
 import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
-import { isJson, type ExampleAnswer } from './examples.js';
+import type { ExampleAnswer } from './examples.js';
 import type { SuccessAnswer } from './item.js';
 import type { ItemKind } from './item-kind.js';
 import type { ListRules } from './list-rules.js';
@@ -153,7 +154,7 @@ export function successAnswer(
     responses[key] as ResponseObject,
     childPointer(operation.pointer, 'responses', key),
   );
-  const mediaType = Object.keys(response.content ?? {}).find(isJson);
+  const mediaType = Object.keys(response.content ?? {}).find(isJsonBased);
   return {
     status: Number(key),
     contentType: mediaType === undefined ? undefined : `${mediaType}; charset=utf-8`,

@@ -10,13 +10,12 @@
 //   bytes=N           with fault=dribble: bytes per chunk
 //   interval=MS       with fault=dribble: milliseconds between chunks
 import type { FastifyReply } from 'fastify';
-import { TOKEN } from '../../lib/http-syntax.js';
+import { TOKEN, isJsonBased } from '../../lib/http-syntax.js';
 import type { MediaTypeObject } from '../../spec/openapi.js';
 import { REALM } from '../security/auth.js';
 import type { ErrorRecord } from '../http/error-body.js';
 import { sendRecord } from '../http/error-handler.js';
 import { ApiError } from '../http/errors.js';
-import { isJson } from '../operations/examples.js';
 import { jsonText } from '../store/store.js';
 import {
   MAX_DELAY_MS,
@@ -93,7 +92,7 @@ export type DeclaredOperation = Pick<OperationContract, 'method' | 'path' | 'res
 function jsonContent(content: Record<string, MediaTypeObject> | undefined): [string, MediaTypeObject] | undefined {
   if (content === undefined) return undefined;
   if (content['application/json'] !== undefined) return ['application/json', content['application/json']];
-  const mediaType = Object.keys(content).find(isJson);
+  const mediaType = Object.keys(content).find(isJsonBased);
   return mediaType === undefined ? undefined : [mediaType, content[mediaType]!];
 }
 
