@@ -28,9 +28,9 @@
 import { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
-import type { Authenticator } from '../auth.js';
-import { errorAnswer } from '../error-handler.js';
-import { ApiError, ERRORS } from '../errors.js';
+import type { Authenticator } from '../security/auth.js';
+import { errorAnswer } from '../http/error-handler.js';
+import { ApiError, ERRORS } from '../http/errors.js';
 import { MAX_HOLD_MS } from '../limits.js';
 import {
   mulberry32,

@@ -19,8 +19,8 @@
 // Initial plants (initial-plants.ts) are read by start.ts and stored by
 // buildApp, with or without the plugin.
 import type { FastifyPluginCallback, FastifyRequest, preValidationHookHandler } from 'fastify';
-import { createAuthenticator } from '../auth.js';
-import type { CreateRule } from '../create.js';
+import { createAuthenticator } from '../security/auth.js';
+import type { CreateRule } from '../operations/create.js';
 import {
   DEFAULT_JOURNAL_BYTES,
   DEFAULT_JOURNAL_SIZE,
@@ -28,11 +28,11 @@ import {
   MAX_WAITING_ANSWERS,
   MAX_WAITING_PER_CREDENTIAL,
 } from '../limits.js';
-import type { StubStages } from '../pipeline.js';
-import { RESERVED_PREFIX } from '../routes.js';
+import type { StubStages } from '../http/pipeline.js';
+import { RESERVED_PREFIX } from '../http/routes.js';
 import type { CredentialNames } from '../redact.js';
-import type { PlantStore } from '../store.js';
-import type { OperationContract } from '../validation.js';
+import type { PlantStore } from '../store/store.js';
+import type { OperationContract } from '../http/validation.js';
 import type { Deliveries } from '../webhooks/index.js';
 import { registerControls, type DelaySetting } from './controls.js';
 import { FaultSchedule } from './fault-schedule.js';

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { test } from 'node:test';
 import { buildApp } from '../../server/app.js';
 import { MAX_DELAY_MS } from '../../server/limits.js';
-import { plantBytes } from '../../server/store.js';
+import { plantBytes } from '../../server/store/store.js';
 import type { Sleep } from '../../server/stub/index.js';
 import { AUTH, createPlant, stubApp, TOKEN } from './helpers.js';
 
