@@ -30,7 +30,8 @@ import { IdAllocator } from '../cases/ids.js';
 import { runRedactor } from '../redact/secrets.js';
 import type { ObservedExchange } from './coverage.js';
 import { summarize, type CheckResult, type TargetResult } from './result.js';
-import { checkResult, type Sent } from './case-results.js';
+import { checkResult, type Sent, type Tracer } from './case-results.js';
+import { traceOf } from './traces.js';
 import type { StoppedBy } from './target-result.js';
 import { TargetHealth } from './target-health.js';
 import { AggregateVerdicts, partialVerdict } from './verdicts.js';
@@ -196,6 +197,7 @@ export async function runTarget(
       checks.filter((c): c is AggregateCheck => c.kind === 'aggregate'),
       shared,
     );
+    const tracer: Tracer = (v, ex) => aggregates.traceOf(v) ?? traceOf(opts.model, ex);
     // Of every exchange, what the coverage of the document needs: the request's method and path, the status.
     const observed: ObservedExchange[] = [];
     let done = 0;
@@ -203,7 +205,7 @@ export async function runTarget(
       // A check not run (the target given up) is no failure found: it does not count against --max-failures.
       const notRun = verdict.cause?.startsWith('not run: ') === true;
       if (!target.informs && !notRun && failsRun(verdict.outcome, opts.strict === true)) budget.failures++;
-      results.set(check.id, checkResult(check, verdict, sent, target.token));
+      results.set(check.id, checkResult(check, verdict, sent, target.token, tracer));
       opts.onProgress?.(++done, checks.length, target.name, check.id);
     };
     const nothingSent: Sent = { exchanges: [], requests: 0 };

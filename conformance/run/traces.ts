@@ -1,0 +1,115 @@
+// What a departing case shows of the target's state, as data: the values
+// the target accepted though the document refuses them (it may have stored
+// them), and the values an answer carries that its declared schema refuses.
+// The grouping by root cause (root-causes.ts) links a later failure to the
+// departure that explains it by these values, never by the names of checks.
+import type { Exchange } from '../checks/exchange.js';
+import { operationOf } from '../checks/declared.js';
+import { responseFor } from '../checks/op-grades.js';
+import { mediaTypeEssence } from '../../lib/http-syntax.js';
+import { escapePointer } from '../../spec/schema-keywords.js';
+import { describeViolation, type Violation } from '../../spec/validator.js';
+import { Numeral, parseExact, toJson, type JsonValue } from '../model/json.js';
+import { operationName, type Validator } from '../model/operation-model.js';
+import type { SpecModel } from '../model/spec-model.js';
+import type { CaseTrace, ValueAt } from './target-result.js';
+
+/** The most values a trace keeps of one body (a list of a hundred plants with a bad tag each). */
+export const TRACE_VALUES = 50;
+
+/** A header of a request, whatever the letter case of its name. */
+function header(headers: Record<string, string>, name: string): string | undefined {
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+  return key === undefined ? undefined : headers[key];
+}
+
+/** The text of a body, or undefined when it is not UTF-8 (such a body has no JSON values to speak of). */
+function utf8(body: string | Buffer): string | undefined {
+  if (typeof body === 'string') return body;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The member a pointer names in a JSON value; undefined when there is none. */
+function at(value: JsonValue, pointer: string): JsonValue | undefined {
+  let node: JsonValue | undefined = value;
+  for (const raw of pointer.split('/').slice(1)) {
+    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(node)) node = node[Number(token)];
+    else if (node !== null && typeof node === 'object' && !(node instanceof Numeral))
+      node = Object.prototype.hasOwnProperty.call(node, token) ? node[token] : undefined;
+    else return undefined;
+    if (node === undefined) return undefined;
+  }
+  return node;
+}
+
+/**
+ * The values a validator refuses in a body, each at its pointer: the value
+ * there as JSON text, or no value for a required member that is missing;
+ * `worded`, with the violation as the checks word it.
+ * A violation of the whole body (not an object, say) names no member: left
+ * out, as it stores no value of a member.
+ */
+export function refusedValues(value: JsonValue, validate: Validator, worded = false): ValueAt[] {
+  const out: ValueAt[] = [];
+  const seen = new Set<string>();
+  const add = (v: ValueAt) => {
+    const key = `${v.pointer}\u0000${v.value ?? ''}`;
+    if (v.pointer === '' || seen.has(key) || out.length >= TRACE_VALUES) return;
+    seen.add(key);
+    out.push(v);
+  };
+  for (const violation of validate(value))
+    add({ ...valueOf(value, violation), ...(worded ? { problem: describeViolation(violation) } : {}) });
+  return out;
+}
+
+function valueOf(body: JsonValue, v: Violation): ValueAt {
+  const missing = v.keyword === 'required' ? v.params?.missingProperty : undefined;
+  if (typeof missing === 'string') return { pointer: `${v.instancePath}/${escapePointer(missing)}` };
+  const extra = v.params?.additionalProperty ?? v.params?.unevaluatedProperty;
+  const pointer = typeof extra === 'string' ? `${v.instancePath}/${escapePointer(extra)}` : v.instancePath;
+  const found = at(body, pointer);
+  return found === undefined ? { pointer } : { pointer, value: toJson(found) };
+}
+
+/** The validator of the request body an exchange sent, by its media type. */
+function requestValidator(model: SpecModel, ex: Exchange): Validator | undefined {
+  const op = operationOf(model, ex.request);
+  const type = mediaTypeEssence(header(ex.request.headers, 'content-type'));
+  return op?.requestBodies.find((b) => b.contentType === type)?.validate;
+}
+
+/**
+ * What a departing case's exchange shows of the target's state, or
+ * undefined when it shows nothing: `accepted` when the target answered 2xx
+ * to a body its operation's schema refuses, `answered` when the answer has a
+ * status the document declares, its content type, and a JSON body the
+ * declared schema refuses.
+ */
+export function traceOf(model: SpecModel, ex: Exchange | undefined): CaseTrace | undefined {
+  if (!ex?.response) return undefined;
+  const op = operationOf(model, ex.request);
+  if (!op) return undefined;
+  const { status } = ex.response;
+  const trace: CaseTrace = { operation: operationName(op), status };
+  const validateRequest = requestValidator(model, ex);
+  const sent = ex.request.body === undefined ? undefined : utf8(ex.request.body);
+  if (status >= 200 && status < 300 && validateRequest && sent !== undefined) {
+    const parsed = parseExact(sent);
+    const accepted = parsed.ok ? refusedValues(parsed.value, validateRequest) : [];
+    if (accepted.length > 0) trace.accepted = accepted;
+  }
+  const declared = op.responses.get(String(status)) ?? responseFor(op, status);
+  const type = mediaTypeEssence(ex.response.headers['content-type']) ?? '';
+  if (declared?.validate && (declared.contentTypes.length === 0 || declared.contentTypes.includes(type))) {
+    const parsed = parseExact(ex.response.bodyText);
+    const answered = parsed.ok ? refusedValues(parsed.value, declared.validate, true) : [];
+    if (answered.length > 0) trace.answered = answered;
+  }
+  return trace.accepted || trace.answered ? trace : undefined;
+}
