@@ -309,7 +309,7 @@ test(
 );
 
 test(
-  'delay: a client that gives up during the delay (closes its connection) has created nothing',
+  'delay: a client that gives up during the delay (closes its connection) has created nothing, and its entry says abandoned (status null), not the 400 no one was sent',
   { timeout: 60_000 },
   async () => {
     const sleeps = heldSleep();
@@ -342,6 +342,12 @@ test(
       await abortSeen;
       await answered;
       assert.equal((await app.plantStore.usage()).plants, 0, 'the plant its client never saw was not stored');
+      // Nothing was sent: the journal says the client abandoned it, never the 400 the server made of it.
+      const journaled = (await app.inject({ method: 'GET', url: '/__admin/journal' })).json();
+      assert.deepEqual(
+        journaled.entries.map((e: { status: number | null; abandoned: boolean }) => [e.status, e.abandoned]),
+        [[null, true]],
+      );
       // The id is free: a retry is not told "already exists".
       await app.inject({
         method: 'PUT',
@@ -350,6 +356,14 @@ test(
         payload: '{"ms": 0}',
       });
       assert.equal((await createPlant(app, { id: 1, name: 'Fern' })).statusCode, 200);
+      const after = (await app.inject({ method: 'GET', url: '/__admin/journal' })).json();
+      assert.deepEqual(
+        after.entries.map((e: { status: number | null; abandoned: boolean }) => [e.status, e.abandoned]),
+        [
+          [null, true],
+          [200, false],
+        ],
+      );
     } finally {
       sleeps.releaseAll();
       await app.close();
