@@ -16,6 +16,8 @@ export interface JsonReport {
   idOffset?: number;
   strict: boolean;
   lint: LintFinding[];
+  /** Added with issue 45: why the document was not linted, when it was not (a --target run with the shipped document); `lint` is then empty. */
+  lintSkipped?: string;
   targets: Array<{
     name: string;
     url: string;
@@ -76,6 +78,7 @@ export function toJsonReport(run: RunResult): JsonReport {
     ...(run.idOffset ? { idOffset: run.idOffset } : {}),
     strict: run.strict,
     lint: run.lint,
+    ...(run.lintSkipped !== undefined ? { lintSkipped: run.lintSkipped } : {}),
     targets: run.targets.map((t) => {
       const { target, summary, unreachable, results, diagnosis } = t;
       const comparison = run.divergences.find((d) => d.target === target.name);

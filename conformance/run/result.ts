@@ -40,6 +40,8 @@ export interface RunResult {
   strict: boolean;
   /** The spec's lint findings (none stops a run; our own house rules are warnings). */
   lint: LintFinding[];
+  /** Why the document was not linted, when it was not (a --target run with the shipped document). */
+  lintSkipped?: string;
   targets: TargetResult[];
   /** Per check, the outcome on each target side by side, and where they disagree, why. */
   matrix: MatrixRow[];
