@@ -10,7 +10,7 @@ import { PRISM_DIVERGENCES_PATH } from '../run/differential/divergences.js';
 import { ConfigFileError, findConfigFile, readConfigFile } from './config-file.js';
 import { COMMANDS, OPTIONS, type Command } from './options.js';
 import { didYouMean } from './suggest.js';
-import { lastReportPath, rerunFrom } from './rerun.js';
+import { lastReportPath, rerunFrom, type Rerun } from './rerun.js';
 import { catalog } from '../checks/index.js';
 import type { Inference } from '../checks/types.js';
 import {
@@ -74,8 +74,8 @@ export interface CliOptions {
   configFile: string | undefined;
   /** Values of 8 or more characters the configuration file took from ${VAR}: redacted by value in every report. */
   secrets: string[];
-  /** --rerun-failed: the report read, and what the run says of it (the checks, seed and id offset are set from it). */
-  rerun?: { from: string; note: string };
+  /** --rerun-failed: the report read, what the run says of it (the checks, seed and id offset are set from it), and its lint with what it linted. */
+  rerun?: { from: string; note: string; lint?: Rerun['lint'] };
 }
 
 /**
@@ -228,7 +228,7 @@ export function parseCliArgs(
     spec: string('spec') ?? OPENAPI_PATH,
     color: flag('no-color') ? false : undefined,
     configFile,
-    ...(rerun ? { rerun: { from: rerun.from, note: rerun.note } } : {}),
+    ...(rerun ? { rerun: { from: rerun.from, note: rerun.note, ...(rerun.lint ? { lint: rerun.lint } : {}) } } : {}),
     // Shorter values ("50" from ${CASES}) are no secrets, and redacting them would garble every report;
     // nor is a target's URL, which every report names (credentials in a URL are refused: values.ts).
     secrets: secrets.filter(

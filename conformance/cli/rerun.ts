@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import { UsageError } from './values.js';
+import type { LintFinding } from '../model/lint.js';
 
 /** Where --rerun-failed looks when --last-report does not say: the --json file, else the --reports folder's, else the default run's. */
 export function lastReportPath(given: { lastReport?: string; json?: string; reports?: string }): string {
@@ -25,11 +26,15 @@ export interface Rerun {
   idOffset: number;
   /** What the run says about it, on stderr. */
   note: string;
+  /** The report's lint and the digest of what it linted (document, ruleset, harness version), when it has both: a rerun with the same digest reuses them. */
+  lint?: { digest: string; findings: LintFinding[] };
 }
 
 interface ReportShape {
   seed?: unknown;
   strict?: unknown;
+  lint?: unknown;
+  lintDigest?: unknown;
   targets?: Array<{ informs?: unknown; results?: Array<{ id?: unknown; outcome?: unknown }> }>;
 }
 
@@ -64,6 +69,10 @@ export function rerunFrom(path: string, strict: boolean, known: readonly string[
   const idOffset = randomInt(1, 2 ** 31 - 1);
   // IDs are never removed (frozen-ids.json); the catalog's order is the report's.
   const only = known.filter((id) => failed.has(id));
+  const lint =
+    typeof report.lintDigest === 'string' && Array.isArray(report.lint)
+      ? { lint: { digest: report.lintDigest, findings: report.lint as LintFinding[] } }
+      : {};
   return only.length === 0
     ? {
         from: path,
@@ -71,6 +80,7 @@ export function rerunFrom(path: string, strict: boolean, known: readonly string[
         seed,
         idOffset,
         note: `--rerun-failed: no check failed in ${path}: running every check (seed ${seed}, id offset ${idOffset})`,
+        ...lint,
       }
     : {
         from: path,
@@ -78,5 +88,6 @@ export function rerunFrom(path: string, strict: boolean, known: readonly string[
         seed,
         idOffset,
         note: `--rerun-failed: ${only.length} check(s) failed or errored in ${path}: running only ${only.join(', ')} (seed ${seed}, id offset ${idOffset})`,
+        ...lint,
       };
 }

@@ -12,7 +12,10 @@ import type { CliOptions } from './args.js';
 import { computeCoverage } from '../run/coverage.js';
 import { compareDivergences, loadDivergences, type DivergenceFile } from '../run/differential/divergences.js';
 import { formatMs, formatSeconds } from '../run/http.js';
-import { lintApart, type LintOutcome } from '../model/lint.js';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { DEFAULT_RULESET, lintApart, type LintOutcome } from '../model/lint.js';
+import { harnessVersion } from '../report/version.js';
 import { closingLine, diagnosisLines, renderConsole, whatFailedLines } from '../report/console.js';
 import { HarWriter } from '../report/har.js';
 import { writeReports } from '../report/write.js';
@@ -52,7 +55,12 @@ export async function runCommand(options: CliOptions): Promise<number> {
       return 2;
     }
     return report(
-      runResult({ ...parts, lint: linted.findings, ...(lint.skipped ? { lintSkipped: lint.skipped } : {}) }),
+      runResult({
+        ...parts,
+        lint: linted.findings,
+        ...(lint.skipped ? { lintSkipped: lint.skipped } : {}),
+        ...(lint.digest ? { lintDigest: lint.digest } : {}),
+      }),
       options,
       color,
     );
@@ -71,6 +79,14 @@ function lintShown(options: CliOptions): 'warnings' | 'count' | 'none' {
   return options.targets.length === 0 ? 'warnings' : resolve(options.spec) === resolve(OPENAPI_PATH) ? 'none' : 'count';
 }
 
+/** What a lint depends on: the document, the ruleset and the harness's version (its rules' code), as one digest. */
+function lintDigest(spec: string): string {
+  const hash = createHash('sha256');
+  for (const part of [readFileSync(spec), readFileSync(DEFAULT_RULESET), harnessVersion()])
+    hash.update(part).update('\0');
+  return `sha256:${hash.digest('hex')}`;
+}
+
 /**
  * The document's lint (Spectral, a second or more of CPU), planned so that
  * it never delays a target's checks: on a thread of its own (lintApart),
@@ -78,19 +94,44 @@ function lintShown(options: CliOptions): 'warnings' | 'count' | 'none' {
  * when no target got that far), and awaited for the report. Not run at all
  * where it cannot change anything: a --target run with the shipped
  * document, whose warnings the console leaves out and whose lint the
- * project's CI runs (`npm run lint:spec`).
+ * project's CI runs (`npm run lint:spec`); and a --rerun-failed run whose
+ * document and ruleset are those the last report was linted with (its
+ * findings are reused).
  */
-function plannedLint(options: CliOptions): { start: () => void; outcome: Promise<LintOutcome>; skipped?: string } {
+function plannedLint(options: CliOptions): {
+  start: () => void;
+  outcome: Promise<LintOutcome>;
+  skipped?: string;
+  digest?: string;
+} {
   if (lintShown(options) === 'none')
     return {
       start: () => undefined,
       outcome: Promise.resolve({ findings: [] }),
       skipped: 'the shipped document, against a --target: its lint cannot change the run (npm run lint:spec lists it)',
     };
+  let digest: string | undefined;
+  try {
+    digest = lintDigest(options.spec);
+  } catch {
+    // A file that cannot be read: the lint says why, when it runs.
+  }
+  const last = options.rerun?.lint;
+  if (digest !== undefined && last?.digest === digest)
+    return {
+      start: () => undefined,
+      outcome: Promise.resolve({ findings: last.findings }),
+      skipped: `not run again: the document and the ruleset are those the last report (${options.rerun!.from}) was linted with, whose findings these are`,
+      digest,
+    };
   let begin!: () => void;
   const started = new Promise<void>((resolve) => (begin = resolve));
   // After the event that asked for it has been written: the line that says checks started goes out first.
-  return { start: () => setImmediate(begin), outcome: started.then(() => lintApart(options.spec)) };
+  return {
+    start: () => setImmediate(begin),
+    outcome: started.then(() => lintApart(options.spec)),
+    ...(digest !== undefined ? { digest } : {}),
+  };
 }
 
 interface Inputs {

@@ -40,8 +40,10 @@ export interface RunResult {
   strict: boolean;
   /** The spec's lint findings (none stops a run; our own house rules are warnings). */
   lint: LintFinding[];
-  /** Why the document was not linted, when it was not (a --target run with the shipped document). */
+  /** Why the document was not linted, when it was not (a --target run with the shipped document; a rerun of a document linted last time, whose findings `lint` holds). */
   lintSkipped?: string;
+  /** The digest of what the lint depends on (the document, the ruleset, the harness's version): a --rerun-failed with the same digest reuses `lint`. */
+  lintDigest?: string;
   targets: TargetResult[];
   /** Per check, the outcome on each target side by side, and where they disagree, why. */
   matrix: MatrixRow[];

@@ -115,28 +115,32 @@ describe('the lint of the document, beside a target run', { timeout: 300_000 }, 
     });
   });
 
-  it('another document is linted (on a thread of its own): its warnings are counted and in the report', async () => {
+  it('another document is linted (on a thread of its own), and a rerun of it reuses that lint', async () => {
     const evolved = join(dir, 'evolved.yaml');
     // An integer without a format: a warning of the project's rule plantstore-integer-format.
     writeFileSync(evolved, readFileSync(OPENAPI_PATH, 'utf8').replace(/^ *format: int32\n/m, ''));
-    await withFake({}, async (fake) => {
-      const run = await cli([
-        '--spec',
-        evolved,
-        '--target',
-        fake.url,
-        '--token',
-        TOKEN,
-        '--only',
-        'PS-ACCEPT-001',
-        '--json',
-        REPORT,
-      ]);
-      assert.equal(run.code, 0, run.output);
+    await withFake({ status201: true }, async (fake) => {
+      const args = ['--spec', evolved, '--target', fake.url, '--token', TOKEN, '--json', REPORT];
+      const run = await cli([...args, '--only', 'PS-ACCEPT-001']);
+      assert.equal(run.code, 1, run.output);
       assert.match(run.stdout, /Spec lint: \d+ warning\(s\) about the document/);
-      const report = read();
-      assert.equal(report.lintSkipped, undefined);
-      assert.ok(report.lint.some((f) => f.code === 'plantstore-integer-format'));
+      const first = read();
+      assert.equal(first.lintSkipped, undefined);
+      assert.ok(first.lint.some((f) => f.code === 'plantstore-integer-format'));
+      assert.match(first.lintDigest ?? '', /^sha256:[0-9a-f]{64}$/);
+      // The same document and ruleset: the rerun does not lint again, and reports the same findings.
+      const rerun = await cli([...args, '--rerun-failed']);
+      assert.equal(rerun.code, 1, rerun.output);
+      const second = read();
+      assert.match(second.lintSkipped ?? '', /^not run again: the document and the ruleset are those the last report/);
+      assert.deepEqual(second.lint, first.lint);
+      assert.equal(second.lintDigest, first.lintDigest);
+      // The document changed: it is linted again.
+      writeFileSync(evolved, `${readFileSync(evolved, 'utf8')}\n# changed\n`);
+      await cli([...args, '--rerun-failed']);
+      const third = read();
+      assert.equal(third.lintSkipped, undefined);
+      assert.notEqual(third.lintDigest, first.lintDigest);
     });
   });
 });
