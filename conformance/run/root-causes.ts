@@ -18,7 +18,10 @@
 //   `/37/tag` 42 in the list after a create with `tag: 42` was accepted;
 //   every value the schema refuses there at a member where a root took
 //   values, one of them a value it took), in a departure that names them.
-//   It is listed under its root, by the operation and status of the answer.
+//   It is listed under its root, by the operation and status of the answer;
+// - a valid create refused whose id is one IEEE 754 double with an id the
+//   target accepted in the run: every such refusal of one operation is one
+//   root (the target reads ids as doubles), whichever check sent it.
 import { SEVERITY, type Outcome } from '../checks/types.js';
 import { parseExact, sameValue } from '../model/json.js';
 import type { CaseResult, CheckResult, TargetResult, ValueAt } from './target-result.js';
@@ -64,6 +67,8 @@ export interface FailureGroup {
   accepted?: { operation: string; values: ValueAt[] };
   /** The later failures it explains: answers that carry the values it accepted. */
   consequences?: Consequence[];
+  /** For valid creates refused because the target took their ids for others it had stored (one IEEE 754 double): each refused id and the id it was taken for. */
+  sameDouble?: { operation: string; ids: Array<{ refused: string; as: string }> };
 }
 
 /** The most values a report names of one consequence. */
@@ -250,6 +255,43 @@ function rootCause(root: Root): string {
 }
 
 /**
+ * Valid creates refused because the target took their ids for ids it had
+ * accepted, the same IEEE 754 double (traces.ts linkSameDouble): one root
+ * per operation, whatever check sent them (ids above 2^53 that a double
+ * cannot tell apart, drawn ids near the int64 ends).
+ */
+function sameDoubleGroups(departures: Departure[]): FailureGroup[] {
+  const byOperation = new Map<string, Departure[]>();
+  for (const d of departures) {
+    const op = d.c.trace!.operation;
+    byOperation.set(op, [...(byOperation.get(op) ?? []), d]);
+  }
+  return [...byOperation].map(([operation, members]) => {
+    const first = members[0]!.c;
+    const group: FailureGroup = {
+      cause: '',
+      outcome: first.outcome,
+      checks: [],
+      reproduce: null,
+      expected: first.expected,
+      actual: first.actual,
+      sameDouble: { operation, ids: [] },
+    };
+    for (const { check, c } of members) {
+      if (!group.checks.includes(check)) group.checks.push(check);
+      if (SEVERITY[c.outcome] > SEVERITY[group.outcome]) group.outcome = c.outcome;
+      keepShorter(group, c);
+      const pair = { refused: c.trace!.refusedId!, as: c.trace!.sameDoubleAs! };
+      if (!group.sameDouble!.ids.some((p) => p.refused === pair.refused)) group.sameDouble!.ids.push(pair);
+    }
+    const ids = group.sameDouble!.ids;
+    const shown = ids.slice(0, 2).map((p) => `${p.refused} refused as ${p.as}`);
+    group.cause = `${operation} takes ids that are one IEEE 754 double for one plant (${shown.join(', ')}${ids.length > 2 ? ', …' : ''}): ids read as doubles`;
+    return group;
+  });
+}
+
+/**
  * A target's failures grouped by the departure behind them, the group that
  * accounts for the most checks first (then in report order): each root with
  * the consequences it explains, then every other departure as its cause
@@ -259,10 +301,11 @@ function rootCause(root: Root): string {
 export function failureGroups(t: TargetResult, strict: boolean): FailureGroup[] {
   const departures = departuresOf(t, strict);
   const roots = rootsOf(departures.filter((d) => isRoot(d.c)));
+  const conflated = departures.filter((d) => !isRoot(d.c) && d.c.trace?.sameDoubleAs !== undefined);
   const rest: Departure[] = [];
   const seen = new Map<Consequence, Set<string>>();
   for (const d of departures) {
-    if (isRoot(d.c)) continue;
+    if (isRoot(d.c) || conflated.includes(d)) continue;
     const root = explaining(roots, d.c);
     if (!root) {
       rest.push(d);
@@ -311,7 +354,9 @@ export function failureGroups(t: TargetResult, strict: boolean): FailureGroup[] 
       ...(consequences.length > 0 ? { consequences } : {}),
     };
   });
-  return [...rooted, ...symptomGroups(rest)].sort((a, b) => checksOf(b).length - checksOf(a).length);
+  return [...rooted, ...sameDoubleGroups(conflated), ...symptomGroups(rest)].sort(
+    (a, b) => checksOf(b).length - checksOf(a).length,
+  );
 }
 
 /** Departures that no root explains, grouped by cause and family (a cause a plain case shows too: by cause alone). */

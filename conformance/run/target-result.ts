@@ -37,6 +37,10 @@ export interface CaseTrace {
   accepted?: ValueAt[];
   /** The answer has a declared status and content type, and a body its schema refuses: the values it refuses there. */
   answered?: ValueAt[];
+  /** A create with a body the document accepts, refused with a 4xx: the id it carried (JSON text). */
+  refusedId?: string;
+  /** Another id the target accepted in the run that is the same IEEE 754 double as `refusedId`: the target takes them for one plant. */
+  sameDoubleAs?: string;
 }
 
 /** The most cases of one check a report lists; the rest are counted (CheckResult.moreCases). */

@@ -12,7 +12,8 @@ import { describeViolation, type Violation } from '../../spec/validator.js';
 import { Numeral, parseExact, toJson, type JsonValue } from '../model/json.js';
 import { operationName, type Validator } from '../model/operation-model.js';
 import type { SpecModel } from '../model/spec-model.js';
-import type { CaseTrace, ValueAt } from './target-result.js';
+import type { CaseTrace, CheckResult, ValueAt } from './target-result.js';
+import { idFieldOf } from '../cases/bodies.js';
 
 /** The most values a trace keeps of one body (a list of a hundred plants with a bad tag each). */
 export const TRACE_VALUES = 50;
@@ -104,6 +105,12 @@ export function traceOf(model: SpecModel, ex: Exchange | undefined): CaseTrace |
     const accepted = parsed.ok ? refusedValues(parsed.value, validateRequest) : [];
     if (accepted.length > 0) trace.accepted = accepted;
   }
+  // A valid create refused: its id, which the run compares with the ids the target accepted (sameDouble).
+  if (status >= 400 && status < 500 && op.pointer === model.create?.pointer && sent !== undefined) {
+    const parsed = parseExact(sent);
+    const id = parsed.ok ? idOf(model, parsed.value) : undefined;
+    if (id !== undefined && parsed.ok && model.create.validateRequest(parsed.value).length === 0) trace.refusedId = id;
+  }
   const declared = op.responses.get(String(status)) ?? responseFor(op, status);
   const type = mediaTypeEssence(ex.response.headers['content-type']) ?? '';
   if (declared?.validate && (declared.contentTypes.length === 0 || declared.contentTypes.includes(type))) {
@@ -111,5 +118,40 @@ export function traceOf(model: SpecModel, ex: Exchange | undefined): CaseTrace |
     const answered = parsed.ok ? refusedValues(parsed.value, declared.validate, true) : [];
     if (answered.length > 0) trace.answered = answered;
   }
-  return trace.accepted || trace.answered ? trace : undefined;
+  return trace.accepted || trace.answered || trace.refusedId ? trace : undefined;
+}
+
+/** The id member of a create's body, as JSON text, when it is an integer numeral. */
+function idOf(model: SpecModel, body: JsonValue): string | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || body instanceof Numeral) return undefined;
+  const id = body[idFieldOf(model)];
+  const text = id === undefined ? undefined : toJson(id);
+  return text !== undefined && /^-?\d+$/.test(text) ? text : undefined;
+}
+
+/** The id of a create the target accepted (2xx), whatever else its body held: the target stored a plant under it. */
+export function acceptedId(model: SpecModel, ex: Exchange): string | undefined {
+  const status = ex.response?.status;
+  if (status === undefined || status < 200 || status > 299 || ex.request.body === undefined) return undefined;
+  if (operationOf(model, ex.request)?.pointer !== model.create?.pointer) return undefined;
+  const sent = utf8(ex.request.body);
+  const parsed = sent === undefined ? undefined : parseExact(sent);
+  return parsed?.ok ? idOf(model, parsed.value) : undefined;
+}
+
+/**
+ * Marks each refused create whose id is the same IEEE 754 double as another
+ * id the target accepted in the run (2^53 + 1 and 2^53, say): a server that
+ * reads ids as doubles (JSON.parse) takes them for one plant, and refuses
+ * the second as already stored. The evidence is the two ids, not a message.
+ */
+export function linkSameDouble(results: CheckResult[], accepted: ReadonlySet<string>): void {
+  const byDouble = new Map<number, string[]>();
+  for (const id of accepted) byDouble.set(Number(id), [...(byDouble.get(Number(id)) ?? []), id]);
+  for (const r of results)
+    for (const c of r.cases ?? []) {
+      const id = c.trace?.refusedId;
+      const twin = id === undefined ? undefined : byDouble.get(Number(id))?.find((a) => a !== id);
+      if (twin !== undefined) c.trace!.sameDoubleAs = twin;
+    }
 }

@@ -146,6 +146,52 @@ describe('the grouping by root cause', () => {
     assert.equal(failureGroups(t, false).length, 2);
   });
 
+  it('takes valid creates refused as ids one double with ids the target took for one root, whatever the check', () => {
+    const refused = (id: string, as: string): CaseTrace => ({
+      operation: 'POST /plants',
+      status: 400,
+      refusedId: id,
+      sameDoubleAs: as,
+    });
+    const groups = failureGroups(
+      target(
+        result(
+          'PS-STATE-002',
+          departing(
+            'PS-STATE-002',
+            'a valid POST /plants is answered 400, not 200',
+            refused('9007199254740993', '9007199254740992'),
+          ),
+        ),
+        result(
+          'PS-GEN-001',
+          departing(
+            'PS-GEN-001',
+            'a valid POST /plants is answered 400, not 200',
+            refused('9143431625595715814', '9143431625595715819'),
+          ),
+        ),
+        // A refusal with no such twin is another cause.
+        result(
+          'PS-ACCEPT-007',
+          departing('PS-ACCEPT-007', 'a valid POST /plants is answered 400, not 200', {
+            operation: 'POST /plants',
+            status: 400,
+            refusedId: '0',
+          }),
+        ),
+      ),
+      false,
+    );
+    assert.equal(groups.length, 2);
+    assert.deepEqual(groups[0]!.checks, ['PS-STATE-002', 'PS-GEN-001']);
+    assert.deepEqual(groups[0]!.sameDouble?.ids, [
+      { refused: '9007199254740993', as: '9007199254740992' },
+      { refused: '9143431625595715814', as: '9143431625595715819' },
+    ]);
+    assert.deepEqual(groups[1]!.checks, ['PS-ACCEPT-007']);
+  });
+
   it('counts non-strict departures only under --strict', () => {
     const t = target(
       result('PS-REJECT-011', departing('PS-REJECT-011', 'another media type accepted', undefined, 'non-strict')),

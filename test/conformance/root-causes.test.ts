@@ -13,6 +13,8 @@ import { checksOf, exitCode, failureGroups, runResult, type TargetResult } from 
 import { runTarget } from '../../conformance/run/runner.js';
 import { catalog } from '../../conformance/checks/index.js';
 import { startResourceFake } from '../support/fake-resource.js';
+import { startFake } from '../support/fake-server.js';
+import { loadSpecModel } from '../../conformance/model/spec-model.js';
 
 const TOKEN = 'root-causes-test-token';
 // The resource fake serves the document's operations, not every way of writing a request: it compares
@@ -106,5 +108,31 @@ describe('the same document, served right: no root cause', () => {
   it('a fake that refuses the bad tags has no failure at all', async () => {
     const t = await run([]);
     assert.deepEqual(failureGroups(t, false), []);
+  });
+});
+
+describe('a target that reads ids as doubles: its refusals of ids it cannot tell apart are one root', () => {
+  it('every valid create refused as an id one double with one it took is one cause, with the pairs', async () => {
+    const fake = await startFake({ tokens: [TOKEN], roundIds: true });
+    let t: TargetResult;
+    try {
+      t = await runTarget(
+        { model: loadSpecModel(), targets: [], seed: 11, cases: 10, timeoutMs: 60_000 },
+        { name: 'target', url: fake.url, token: TOKEN, role: 'target', informs: false, restrictsTokens: true },
+      );
+    } finally {
+      await fake.close();
+    }
+    const groups = failureGroups(t, false);
+    const conflated = groups.filter((g) => g.sameDouble !== undefined);
+    assert.equal(conflated.length, 1, groups.map((g) => g.cause).join('\n'));
+    const root = conflated[0]!;
+    assert.ok(root.checks.includes('PS-STATE-002'), root.checks.join(', '));
+    assert.ok(root.checks.length >= 2, `several checks: ${root.checks.join(', ')}`);
+    for (const { refused, as } of root.sameDouble!.ids) {
+      assert.notEqual(refused, as);
+      assert.equal(Number(refused), Number(as), `${refused} and ${as} are one double`);
+    }
+    assert.equal(groups.filter((g) => g.checks.includes('PS-STATE-002')).length, 1);
   });
 });
