@@ -12,11 +12,14 @@ import { describeViolation, type Violation } from '../../spec/validator.js';
 import { Numeral, parseExact, toJson, type JsonValue } from '../model/json.js';
 import { operationName, type Validator } from '../model/operation-model.js';
 import type { SpecModel } from '../model/spec-model.js';
+import { NO_SECRETS, shorten, type Redactor } from '../redact/shorten.js';
 import type { CaseTrace, CheckResult, ValueAt } from './target-result.js';
 import { idFieldOf } from '../cases/bodies.js';
 
 /** The most values a trace keeps of one body (a list of a hundred plants with a bad tag each). */
 export const TRACE_VALUES = 50;
+/** What a trace keeps of one value, a pointer or a problem: a target may answer a megabyte there (redacted, then cut: shorten). */
+export const TRACE_TEXT = 300;
 
 /** A header of a request, whatever the letter case of its name. */
 function header(headers: Record<string, string>, name: string): string | undefined {
@@ -55,7 +58,13 @@ function at(value: JsonValue, pointer: string): JsonValue | undefined {
  * A violation of the whole body (not an object, say) names no member: left
  * out, as it stores no value of a member.
  */
-export function refusedValues(value: JsonValue, validate: Validator, worded = false): ValueAt[] {
+export function refusedValues(
+  value: JsonValue,
+  validate: Validator,
+  worded = false,
+  redact: Redactor = NO_SECRETS,
+): ValueAt[] {
+  const cut = (text: string) => shorten(text, TRACE_TEXT, redact);
   const out: ValueAt[] = [];
   const seen = new Set<string>();
   const add = (v: ValueAt) => {
@@ -64,8 +73,14 @@ export function refusedValues(value: JsonValue, validate: Validator, worded = fa
     seen.add(key);
     out.push(v);
   };
-  for (const violation of validate(value))
-    add({ ...valueOf(value, violation), ...(worded ? { problem: describeViolation(violation) } : {}) });
+  for (const violation of validate(value)) {
+    const { pointer, value: found } = valueOf(value, violation);
+    add({
+      pointer: cut(pointer),
+      ...(found !== undefined ? { value: cut(found) } : {}),
+      ...(worded ? { problem: cut(describeViolation(violation)) } : {}),
+    });
+  }
   return out;
 }
 
@@ -115,7 +130,7 @@ export function traceOf(model: SpecModel, ex: Exchange | undefined): CaseTrace |
   const type = mediaTypeEssence(ex.response.headers['content-type']) ?? '';
   if (declared?.validate && (declared.contentTypes.length === 0 || declared.contentTypes.includes(type))) {
     const parsed = parseExact(ex.response.bodyText);
-    const answered = parsed.ok ? refusedValues(parsed.value, declared.validate, true) : [];
+    const answered = parsed.ok ? refusedValues(parsed.value, declared.validate, true, ex.redact) : [];
     if (answered.length > 0) trace.answered = answered;
   }
   return trace.accepted || trace.answered || trace.refusedId ? trace : undefined;
