@@ -3,13 +3,14 @@
 // cause its Expected, Actual and curl line, and the later failures it
 // explains; a departure's details span the matrix's width, not a last
 // column; on a phone nothing makes the page scroll sideways. Layout facts
-// are asserted, not pixels; the screenshots are kept in reports/ (their
-// paths are in the test's output) for a person to look at.
+// are asserted, not pixels; the screenshots (the page's top, What failed,
+// an opened departure) are kept in reports/ (their paths are in the test's
+// output) for a person to look at.
 import { strict as assert } from 'node:assert';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { after, before, describe, it, type TestContext } from 'node:test';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { catalog } from '../../conformance/checks/index.js';
 import { computeCoverage } from '../../conformance/run/coverage.js';
 import { toHtml } from '../../conformance/report/html.js';
@@ -74,6 +75,39 @@ async function open(viewport: { width: number; height: number }): Promise<{ page
 const overflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
+/**
+ * Screenshots for a person to look at: the page's top as the viewport shows
+ * it, What failed of the broken target, and any other part named. Not one
+ * full-page picture: headless Chromium repeats parts of a page this tall
+ * (10,000 to 19,000 px) in one, which would show a page that is not there.
+ */
+async function keepScreenshots(
+  t: TestContext,
+  page: Page,
+  device: string,
+  parts: Record<string, Locator> = {},
+): Promise<void> {
+  const shots: [string, (path: string) => Promise<unknown>][] = [
+    [
+      'top',
+      async (path) => {
+        await page.evaluate(() => window.scrollTo(0, 0));
+        return page.screenshot({ path });
+      },
+    ],
+    ['what-failed', (path) => page.locator('ol[data-failures="stores-bad-tags"]').screenshot({ path })],
+    ...Object.entries(parts).map(([name, part]): [string, (path: string) => Promise<unknown>] => [
+      name,
+      (path) => part.screenshot({ path }),
+    ]),
+  ];
+  for (const [name, take] of shots) {
+    const path = `${REPORTS}html-report.${device}.${name}.png`;
+    await take(path);
+    t.diagnostic(`screenshot: ${path}`);
+  }
+}
+
 describe('the HTML report at a laptop’s width and a phone’s', () => {
   it('a laptop (1366×768): each root cause with Expected, Actual, curl and its consequences, at the page’s width', async (t) => {
     const { page, problems } = await open(LAPTOP);
@@ -101,14 +135,13 @@ describe('the HTML report at a laptop’s width and a phone’s', () => {
       const row = page.locator('#matrix tr.check-row[data-id="PS-STATE-008"]');
       await row.locator('summary').click();
       const detail = page.locator('#matrix tr.detail-row[data-detail-for="PS-STATE-008"] td.detail');
-      assert.ok(await detail.isVisible());
+      // The row is shown on the details' toggle event, which the browser fires in a task of its own after the click.
+      await detail.waitFor({ state: 'visible' });
       const box = await detail.boundingBox();
       assert.ok(box && box.width >= 0.6 * LAPTOP.width, `the details are ${box?.width} px wide`);
       assert.ok(((await detail.textContent()) ?? '').includes('Expected'));
       assert.equal(await overflow(page), 0);
-      const shot = `${REPORTS}html-report.laptop-1366x768.png`;
-      await page.screenshot({ path: shot, fullPage: true });
-      t.diagnostic(`screenshot: ${shot}`);
+      await keepScreenshots(t, page, 'laptop-1366x768', { 'details-PS-STATE-008': detail });
       assert.deepEqual(problems, []);
     } finally {
       await page.close();
@@ -129,10 +162,11 @@ describe('the HTML report at a laptop’s width and a phone’s', () => {
       const holder = await page.locator('div.scroll:has(#matrix)').boundingBox();
       assert.ok(matrix && holder && holder.width <= PHONE.width, 'the matrix scrolls within its box');
       await page.locator('#matrix tr.check-row[data-id="PS-STATE-008"] summary').click();
+      await page
+        .locator('#matrix tr.detail-row[data-detail-for="PS-STATE-008"] td.detail')
+        .waitFor({ state: 'visible' });
       assert.equal(await overflow(page), 0, 'opened details make the page no wider');
-      const shot = `${REPORTS}html-report.phone-390x844.png`;
-      await page.screenshot({ path: shot, fullPage: true });
-      t.diagnostic(`screenshot: ${shot}`);
+      await keepScreenshots(t, page, 'phone-390x844');
       assert.deepEqual(problems, []);
     } finally {
       await page.close();
