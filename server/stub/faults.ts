@@ -149,6 +149,7 @@ export function faultHooks({
     // wait() resolves when the time is up or the hold ends early; it never rejects.
     void hold.wait(step.delayMs).then(() => {
       const gone = hold.ended === 'client-gone';
+      if (gone) entry?.abandoned();
       hold.release();
       // A client gone during the wait gets nothing; the handler finds the answer cannot be delivered and stores nothing.
       if (gone && step.code === undefined && step.fault === undefined) return done();
@@ -230,7 +231,7 @@ const WIRE: Record<WireFault, WireAction> = {
   truncated(_request, reply) {
     reply.code(200).type(JSON_TYPE).send(FAULT_HALF);
   },
-  hang(request, reply, done, _step, { held }) {
+  hang(request, reply, done, _step, { held, entry }) {
     const hold = held.acquire(request.raw.socket, holderOf(request));
     if (typeof hold === 'string') return done(busy(held, hold, 1));
     reply.hijack();
@@ -238,6 +239,7 @@ const WIRE: Record<WireFault, WireAction> = {
     // pass, or the server closes; then the connection is closed, unanswered.
     // wait() resolves when the time is up or the hold ends early; it never rejects.
     void hold.wait(MAX_HOLD_MS).then(() => {
+      if (hold.ended === 'client-gone') entry?.abandoned();
       hold.release();
       dropConnection(request, reply, 'hang');
     });

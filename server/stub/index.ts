@@ -204,17 +204,21 @@ interface DelayContext {
  * closes its connection, which ends the wait; the handler then finds the
  * answer cannot be delivered and stores nothing (wire.ts,
  * answerCanBeDelivered), so no plant is created that its client never saw.
- * The request is journaled as it starts to wait, with status null.
+ * The request is journaled as it starts to wait, with status null; a
+ * request whose client goes away during the wait stays so, `abandoned`.
  */
 function delayHook({ delay, held, journal, pending }: DelayContext): preValidationHookHandler {
   return (request, _reply, done) => {
     if (delay.ms === 0) return done();
     const hold = held.acquire(request.raw.socket, holderOf(request));
     if (typeof hold === 'string') return done(busy(held, hold, delay.ms / 1000, `its delay of ${delay.ms} ms`));
-    if (journal.capacity > 0) pending.set(request, journal.recordPending(request));
+    const entry = journal.capacity > 0 ? journal.recordPending(request) : undefined;
+    if (entry !== undefined) pending.set(request, entry);
     // Ends early when the server closes or the client is gone: either way, go on.
     // wait() resolves when the time is up or the hold ends early; it never rejects.
     void hold.wait(delay.ms).then(() => {
+      // A client gone during the wait is sent nothing: its entry says so, not the status the server makes of it.
+      if (hold.ended === 'client-gone') entry?.abandoned();
       hold.release();
       done();
     });
