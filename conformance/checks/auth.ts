@@ -10,6 +10,7 @@ import { caseOf, createRequest, validPlant, type Body } from './requests.js';
 import { RULE1, sameAnswerCheck } from './same-answer.js';
 import { rfc } from './sources.js';
 import type { Check, CheckContext, ExchangeCheck, Level, Source } from './types.js';
+import { RuledOut } from '../model/ruled-out.js';
 import { createOf } from '../model/spec-model.js';
 
 const RFC6750_3 =
@@ -63,7 +64,8 @@ function authCheck(options: AuthCheckOptions): ExchangeCheck {
 /** The auth scheme as RFC 6750 §2.1 spells it, once the document is known to declare HTTP bearer (its `scheme` is case-insensitive). */
 function schemeWord(ctx: CheckContext): string {
   const s = createOf(ctx.model).securitySchemes.find((x) => x.type === 'http' && x.scheme?.toLowerCase() === 'bearer');
-  if (!s) throw new Error('the operation declares no HTTP bearer security scheme');
+  // Not a crash: the check sends bearer credentials, which a document without the scheme rules out (issue 42, item 6).
+  if (!s) throw new RuledOut('the create declares no HTTP bearer security scheme: this check sends bearer credentials');
   return 'Bearer';
 }
 

@@ -17,6 +17,13 @@ import { robustBodyChecks } from './robust-bodies.js';
 import { robustByteChecks } from './robust-bytes.js';
 import { robustHeadChecks } from './robust-heads.js';
 import { stateChecks } from './state.js';
+import { condChecks } from './cond.js';
+import { headChecks } from './head.js';
+import { idemChecks } from './idem.js';
+import { identChecks } from './ident.js';
+import { pageChecks } from './page.js';
+import { queryChecks } from './query.js';
+import { refChecks } from './ref.js';
 import type { Check } from './types.js';
 
 /**
@@ -33,6 +40,13 @@ export const FAMILIES: Readonly<Record<string, readonly Check[]>> = {
   HTTP: httpChecks,
   STATE: stateChecks,
   OP: opChecks,
+  IDENT: identChecks,
+  REF: refChecks,
+  PAGE: pageChecks,
+  QUERY: queryChecks,
+  COND: condChecks,
+  IDEM: idemChecks,
+  HEAD: headChecks,
   GEN: genChecks,
   DOC: docChecks,
   RESP: respChecks,

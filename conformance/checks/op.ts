@@ -14,20 +14,25 @@ import { describe } from './grades.js';
 import { gradeUnauthorized } from './auth-grades.js';
 import {
   chainAfterCreate,
+  chainEtag,
   chainId,
   chains,
   followCalls,
   idParameter,
   idSourceOf,
   idText,
+  itemResource,
   startWith,
   type Call,
   type Chain,
   type OpSent,
+  type Step,
 } from './op-cases.js';
+import { itemCall } from './resource-calls.js';
+import { parameterRole } from '../model/parameter-roles.js';
+import type { ResourceModel } from '../model/resource.js';
 import { gradeRefused, gradeValid, perOperation } from './op-grades.js';
 import { callTo, writable, type CallOptions } from './op-requests.js';
-import { idField } from './requests.js';
 import { rfc } from './sources.js';
 import type { Case, CheckContext, ExchangeCheck, Verdict } from './types.js';
 
@@ -37,26 +42,36 @@ const OPENAPI_RESPONSES = {
   url: 'https://spec.openapis.org/oas/v3.1.0#responses-object',
 };
 
-/** Whether the operation acts on a stored plant, so that a valid request to it is sent right after a create. */
-function needsPlant(ctx: CheckContext, op: OperationModel): boolean {
-  if (!ctx.model.create || op.pointer === ctx.model.create.pointer || !idParameter(ctx, op)) return false;
-  const r = ctx.model.resource.operations.find((x) => x.op.pointer === op.pointer);
-  return !(r?.by === 'shape' && !ctx.inferences.has('resource'));
+/** The resource whose stored item the operation acts on, so that a valid request to it is sent right after a create of one; undefined: none. */
+function needsItem(ctx: CheckContext, op: OperationModel): ResourceModel | undefined {
+  const r = itemResource(ctx, op);
+  if (!r?.create || !idParameter(ctx, op)) return undefined;
+  const known = r.operations.find((x) => x.op.pointer === op.pointer);
+  return known?.by === 'shape' && !ctx.inferences.has('resource') ? undefined : r;
 }
 
-/** A body of this media type for `op` that carries the plant's id where its schema has the property (a replace, say). */
+/** Whether a request to `op` carries an entity tag the item was answered with (it declares If-Match). */
+const takesEtag = (op: OperationModel) => op.parameters.some((p) => parameterRole(p)?.role === 'if-match');
+
+/** A body of this media type for `op` that carries the item's id where its schema has its member (a replace, say). */
 function bodyFor(
   ctx: CheckContext,
   op: OperationModel,
   media: RequestBodyModel,
+  chain: Chain | undefined,
   id: JsonValue | undefined,
 ): CallOptions['body'] {
-  if (op.pointer === ctx.model.create?.pointer && media === op.requestBodies[0]) return undefined;
-  const holdsId =
-    id !== undefined &&
-    media.schema &&
-    flattenObject(ctx.model.doc, media.schema.schema, media.schema.pointer).fields.some((f) => f.name === idField(ctx));
-  return { contentType: media.contentType, value: validBody(ctx.model, media, holdsId ? [[[idField(ctx)], id]] : []) };
+  if (ctx.model.resources.some((r) => r.create?.pointer === op.pointer) && media === op.requestBodies[0])
+    return undefined;
+  const r = chain?.resource;
+  const members = r ? [r.identity.request, r.identity.answer?.member] : [];
+  const holds =
+    id !== undefined && media.schema
+      ? flattenObject(ctx.model.doc, media.schema.schema, media.schema.pointer).fields.find(
+          (f) => members.includes(f.name) && !f.readOnly,
+        )
+      : undefined;
+  return { contentType: media.contentType, value: validBody(ctx.model, media, holds ? [[[holds.name], id!]] : []) };
 }
 
 /** The valid requests to an operation: required parameters only, then every optional one too, once per writable media type. */
@@ -64,15 +79,28 @@ function validCalls(ctx: CheckContext, op: OperationModel, chain: Chain | undefi
   const source = chain ? idSourceOf(ctx, op) : undefined;
   const id = chain && source ? chainId(chain, source) : undefined;
   const set = id !== undefined && source ? { [source.parameter]: idText(id) } : {};
+  const etag = chain ? chainEtag(chain) : undefined;
+  const inChain: CallOptions = chain
+    ? { parent: chain.parent ?? 0, ...(etag !== undefined ? { ifMatch: etag } : {}) }
+    : {};
   const medias = op.requestBodies.filter(writable);
   const out: Call[] = [];
   const variants: Array<[CallOptions, string]> = [[{}, 'its required parameters']];
   if (op.parameters.some((p) => !p.required)) variants.push([{ optional: true, pick: 1 }, 'every parameter']);
   for (const [i, media] of (medias.length > 0 ? medias : [undefined]).entries()) {
     for (const [v, label] of i === 0 ? variants : variants.slice(0, 1)) {
-      const body = media ? bodyFor(ctx, op, media, id) : undefined;
-      const what = `a valid request with ${label}${media ? `, a ${media.contentType} body` : ''}${id !== undefined ? `, the plant just created` : ''}`;
-      out.push(callTo(ctx, op, what, { ...v, ...opts, set, ...(body !== undefined ? { body } : {}), note: undefined }));
+      const body = media ? bodyFor(ctx, op, media, chain, id) : undefined;
+      const what = `a valid request with ${label}${media ? `, a ${media.contentType} body` : ''}${id !== undefined ? `, the item just created` : ''}`;
+      out.push(
+        callTo(ctx, op, what, {
+          ...inChain,
+          ...v,
+          ...opts,
+          set,
+          ...(body !== undefined ? { body } : {}),
+          note: undefined,
+        }),
+      );
     }
   }
   return out;
@@ -108,11 +136,32 @@ function validCases(
     validCalls(c, op, ch, opts),
 ): Array<Case<OpSent>> {
   return eachOperation(ctx, 'the harness can build no valid request to any operation of the document', (op, out) => {
-    if (needsPlant(ctx, op)) {
-      // One chain (one plant) per request: a DELETE removes the plant the next request would need.
+    const resource = needsItem(ctx, op);
+    if (resource) {
+      // An If-Match takes the entity tag a read of the item answered (RFC 9110 §13.1.1), where the create gave none.
+      const read = resource.read;
+      const first: Step[] =
+        takesEtag(op) &&
+        read &&
+        read.op.pointer !== op.pointer &&
+        !(read.by === 'shape' && !ctx.inferences.has('resource'))
+          ? [(chain) => (chainEtag(chain) === undefined ? itemCall(ctx, read, chain, 'read for its entity tag') : [])]
+          : [];
+      // One chain (one item) per request: a DELETE removes the item the next request would need.
       const count = calls(ctx, op, undefined).length;
       for (let i = 0; i < count; i++)
-        out.push(chainAfterCreate(ctx, out.length, operationName(op), [(chain) => calls(ctx, op, chain)[i]]));
+        out.push(
+          chainAfterCreate(
+            ctx,
+            out.length,
+            operationName(op),
+            [...first, (chain) => calls(ctx, op, chain)[i]],
+            {},
+            {
+              resource,
+            },
+          ),
+        );
     } else {
       for (const call of calls(ctx, op, undefined)) out.push(startWith(out.length, call));
     }
@@ -157,7 +206,7 @@ const implemented: ExchangeCheck<OpSent> = {
         graded.push({ operation: name, verdict: { outcome: 'pass' } });
         continue;
       }
-      const itemWithoutCreate = !ctx.model.create && idParameter(ctx, op) !== undefined;
+      const itemWithoutCreate = !itemResource(ctx, op)?.create && idParameter(ctx, op) !== undefined;
       const statuses = [...new Set(calls.map((c) => c.exchange.response!.status))].join(', ');
       graded.push({
         operation: name,
@@ -165,12 +214,12 @@ const implemented: ExchangeCheck<OpSent> = {
         verdict: itemWithoutCreate
           ? {
               outcome: 'skip',
-              actual: `${name} acts on a stored plant and the document has no create to store one: its ${statuses} may be right`,
+              actual: `${name} acts on a stored item and the document has no create to store one: its ${statuses} may be right`,
             }
           : {
               outcome: 'fail',
               expected: `${name} answers a valid request with a status it declares (${[...op.responses.keys()].join(', ')})`,
-              actual: `${name} is not implemented: each of its ${calls.length} valid request(s)${needsPlant(ctx, op) ? ', each right after a create,' : ''} answered ${statuses}: ${describe(calls[0]!.exchange)}`,
+              actual: `${name} is not implemented: each of its ${calls.length} valid request(s)${needsItem(ctx, op) ? ', each right after a create,' : ''} answered ${statuses}: ${describe(calls[0]!.exchange)}`,
               cause: `a declared operation (${name}) is not implemented`,
             },
       });

@@ -29,7 +29,7 @@ export interface Refusal {
 }
 
 /** What a case of a reject check sent: an invalid request, or one of the two creates that show the target's answer to a duplicate id. */
-type RejectSent = { refusal: Refusal } | { probe: 'fresh' | 'again'; id: bigint };
+type RejectSent = { refusal: Refusal } | { probe: 'fresh' | 'again'; id: bigint | string };
 
 export interface RejectCheckOptions {
   id: string;
@@ -78,7 +78,9 @@ export function rejectCheck(options: RejectCheckOptions): ExchangeCheck<RejectSe
       const probes: Array<Case<RejectSent>> = [];
       if (refusals.some((r) => r.mayMeetStored !== undefined)) {
         const body = validPlant(ctx);
-        const id = BigInt(body[idField(ctx)] as bigint);
+        const raw = body[idField(ctx)];
+        // An id of any kind: a duplicate's answer names it as it was sent (a UUID as text).
+        const id = typeof raw === 'string' ? raw : BigInt(raw as bigint);
         probes.push(
           {
             request: createRequest(ctx, body, {

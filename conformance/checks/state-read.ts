@@ -1,129 +1,101 @@
-// PS-STATE-004 to 008: what the document's shape and RFC 9110 §9.3 say the
-// plant resource keeps between requests (docs/checks.md, "What the harness
-// infers"; each inference can be switched off with --inferences): a created
-// plant is read back and listed; after a successful DELETE it is gone; PUT
-// and PATCH change what GET answers; a limit bounds the list.
-import { noteText, sameValue, type JsonValue } from '../model/json.js';
+// PS-STATE-004 and 005: what the document's shape and RFC 9110 §9.3 say
+// each resource keeps between requests (docs/checks.md, "What the harness
+// infers"; each inference can be switched off with --no-infer): a created
+// item is read back and listed (state-gone.ts: after a DELETE it is gone).
+// Each runs on every resource of the document that has a create and the
+// operation it needs, a nested one under a parent stored before the checks.
+import { noteText, type JsonValue } from '../model/json.js';
 import { operationName } from '../model/operation-model.js';
-import { flattenObject } from '../model/schema-shape.js';
-import { describe, noAnswer, worst } from './grades.js';
+import type { ResourceModel } from '../model/resource.js';
+import { RuledOut } from '../model/ruled-out.js';
+import { describe, noAnswer } from './grades.js';
+import { requireIdField } from '../cases/bodies.js';
+import { unknownIdOf } from './item-bodies.js';
 import {
   answerJson,
   chainAfterCreate,
+  chainOf,
   chains,
   followCalls,
+  idText,
   isSuccess,
   type Chain,
-  type Indexed,
   type OpSent,
 } from './op-cases.js';
-import { freshId, idField } from './requests.js';
 import { idsAboveDoubles } from '../cases/bodies.js';
 import {
-  isPlant,
+  isItem,
   itemCall,
   listItems,
   listPages,
   PAGE,
   readableList,
   readPages,
-  resourceOp,
+  resourcesWith,
   switchedOff,
+  usable,
 } from './resource-calls.js';
+import { at, combined, created, differences, forbidden, skipAll, steps } from './state-verdicts.js';
 import { rfc } from './sources.js';
-import type { CaseExchange, ExchangeCheck, Verdict } from './types.js';
+import { callTo } from './op-requests.js';
+import type { Case, CheckContext, ExchangeCheck, Verdict } from './types.js';
 
 const GET = rfc(9110, '§9.3.1 GET', 'section-9.3.1');
 const BEYOND = 'read back, an id beyond 2^53';
-const at = (c: Indexed, v: Verdict): Verdict => ({ exchange: c.index, ...v });
+const NEVER = 'never stored';
 
-/** The members of `expected` that `actual` does not carry with the same value. */
-function differences(expected: JsonValue | undefined, actual: JsonValue | undefined, only?: string[]): string[] {
-  if (expected === null || typeof expected !== 'object' || Array.isArray(expected)) return [];
-  const got =
-    actual !== null && typeof actual === 'object' && !Array.isArray(actual)
-      ? (actual as Record<string, JsonValue>)
-      : {};
-  return Object.entries(expected as Record<string, JsonValue>)
-    .filter(([k]) => !only || only.includes(k))
-    .filter(([k, v]) => got[k] === undefined || !sameValue(v, got[k]))
-    .map(([k]) => k);
-}
-
-/** Each chain's steps by label; a chain whose create was refused is left out (the create checks grade it). */
-function created(cases: Array<CaseExchange<unknown>>): Indexed[][] {
-  return chains(cases).filter((steps) => !steps[0]!.sent.create || isSuccess(steps[0]!.exchange));
-}
-
-/** A chain's steps whose label starts with `label`. */
-const steps = (chain: Indexed[], label: string) => chain.filter((s) => s.sent.label.startsWith(label));
-
-/**
- * A read refused with 403: the token may create but not read (authorization
- * per operation, which PS-OP-002 grades non-strict), so the read shows
- * nothing of the plant either way.
- */
-function forbidden(read: Indexed): Verdict | undefined {
-  if (read.exchange.response?.status !== 403) return undefined;
-  return at(read, {
-    outcome: 'skip',
-    actual: `${read.sent.operation} refuses the token with 403 (authorization per operation, PS-OP-002 grades it): the plant cannot be read back: ${describe(read.exchange)}`,
-  });
-}
-
-function skipAll(cases: Array<CaseExchange<unknown>>): Verdict {
-  const refused = chains(cases).find((s) => s[0]!.sent.create && !isSuccess(s[0]!.exchange));
-  return {
-    outcome: 'skip',
-    actual: refused ? `the create before it was not accepted: ${describe(refused[0]!.exchange)}` : 'nothing was sent',
-  };
-}
+/** The chain a verdict is about: its resource, from its create, or from the operation of its first step. */
+export const chainResource = (ctx: CheckContext, collection: string | undefined) =>
+  ctx.model.resources.find((r) => r.collection === collection) ?? ctx.model.resource;
 
 const readBack: ExchangeCheck<OpSent> = {
   kind: 'exchange',
   id: 'PS-STATE-004',
-  title: 'A created plant is read back: GET on its item answers the Plant the create answered',
+  title: 'A created item is read back: GET on its item answers what the create answered (every resource)',
   level: 'MUST',
   source: GET,
   requirement:
-    "The GET method requests transfer of a current selected representation for the target resource. (The item path is the collection path and one integer parameter, or the create's links name it: a created plant is its resource; an id never stored: 404, RFC 9110 §15.5.5.)",
+    "The GET method requests transfer of a current selected representation for the target resource. (The item path is the collection path and one parameter, or the create's links name it: a created item is its resource, named by the id the client chose, the answer's id member or the Location it was answered; an id never stored: 404, RFC 9110 §15.5.5.)",
   grading:
-    "MUST (inference read-back): a created plant missing from GET on its item right after its 2xx, or answered with other values than the create answered (a dropped tag), fails. An id never stored answered 2xx or 400 is non-strict (404 is our decision and the RFC's status, not the document's); a 5xx fails. A read refused with 403 (the token may not read: authorization per operation) shows nothing of the plant: skip.",
+    "MUST (inference read-back): a created item missing from GET on its item right after its 2xx, or answered with other values than the create answered (a dropped tag), fails. An id never stored answered 2xx or 400 is non-strict (404 is our decision and the RFC's status, not the document's); a 5xx fails. A read refused with 403 (the token may not read: authorization per operation) shows nothing of the item: skip; so does a created item whose id is nowhere the harness looks.",
   evidence:
-    "A create answered 2xx, then GET of its item answered 2xx with every member of the create's answer, same values (once more with an id beyond 2^53 that no double holds, where the document allows one); GET of an id never stored answered 404.",
+    "For each resource with a create and a read: a create answered 2xx, then GET of its item answered 2xx with every member of the create's answer, same values (for the create checks' own resource, once more with an id beyond 2^53 that no double holds, where the document allows one); GET of an id never stored answered 404.",
   precondition: (ctx) => switchedOff(ctx, 'read-back'),
   cases: (ctx) => {
-    const read = resourceOp(ctx, ctx.model.resource.read, 'read a plant');
-    const unknown = String(freshId(ctx));
-    // A path id read as a double (JavaScript's Number) finds none of the plants whose ids lie beyond 2^53 (RFC 8259 §6).
-    const beyond = idsAboveDoubles(ctx.model, ctx.ids).map((id) =>
-      chainAfterCreate(
-        ctx,
-        2,
-        BEYOND,
-        [(chain) => itemCall(ctx, read, chain, `read the plant just created, id ${id}`)],
-        { [idField(ctx)]: id },
-      ),
-    );
-    return [
-      chainAfterCreate(ctx, 0, 'read back', [(chain) => itemCall(ctx, read, chain, 'read the plant just created')]),
-      {
-        request: itemCall(
-          ctx,
-          read,
-          { steps: [], created: { [idField(ctx)]: unknown } },
-          `an id never stored (${unknown})`,
-        ).request,
-        sent: { operation: operationName(read.op), label: 'never stored', chain: 1, step: 0, rest: [] },
-      },
-      ...beyond,
-    ];
+    const found = resourcesWith(ctx, (r) => r.read);
+    if (found.length === 0) throw new RuledOut(`the document declares no operation that would read an item back`);
+    const out: Array<Case<OpSent>> = [];
+    for (const { resource, op: read } of found) {
+      const read1 = (chain: Chain) => itemCall(ctx, read, chain, 'read the item just created');
+      out.push(chainAfterCreate(ctx, out.length, 'read back', [read1], {}, { resource }));
+      const unknown = unknownIdOf(ctx, resource);
+      const label = `an id never stored (${idText(unknown)})`;
+      out.push({
+        request: callTo(ctx, read.op, label, { set: { [read.id!.parameter]: idText(unknown) } }).request,
+        sent: { operation: operationName(read.op), label: NEVER, chain: out.length, step: 0, rest: [] },
+      });
+      if (resource !== ctx.model.resource || resource.identity.request === undefined) continue;
+      // A path id read as a double (JavaScript's Number) finds none of the items whose ids lie beyond 2^53 (RFC 8259 §6).
+      for (const id of idsAboveDoubles(ctx.model, ctx.ids))
+        out.push(
+          chainAfterCreate(
+            ctx,
+            out.length,
+            BEYOND,
+            [(chain) => itemCall(ctx, read, chain, `read the item just created, id ${id}`)],
+            {
+              [requireIdField(ctx.model)]: id,
+            },
+          ),
+        );
+    }
+    return out;
   },
   follow: (sent, ctx) => followCalls(sent, ctx),
   verify: (cases) => {
     const verdicts: Verdict[] = [];
     for (const chain of chains(cases)) {
-      if (chain[0]!.sent.label === 'never stored') {
+      if (chain[0]!.sent.label === NEVER) {
         const c = chain[0]!;
         const missing = noAnswer(c.exchange);
         const status = c.exchange.response?.status ?? 0;
@@ -147,10 +119,16 @@ const readBack: ExchangeCheck<OpSent> = {
       const [create, read] = chain;
       // An id beyond 2^53 refused at the create is for the create checks (PS-ACCEPT-009) to grade.
       if (!read && create!.sent.label === `create (${BEYOND})`) continue;
-      if (!read) return skipAll(cases);
+      if (!read) {
+        verdicts.push(skipAll(chain));
+        continue;
+      }
       const missing = noAnswer(read.exchange);
-      if (missing) return at(read, missing);
-      const expected = `${read.sent.operation} answers 2xx with the Plant the create answered`;
+      if (missing) {
+        verdicts.push(at(read, missing));
+        continue;
+      }
+      const expected = `${read.sent.operation} answers 2xx with the item the create answered`;
       const family = create!.sent.label === `create (${BEYOND})` ? { family: 'an id beyond 2^53' } : {};
       const refused = forbidden(read);
       if (refused) {
@@ -163,8 +141,8 @@ const readBack: ExchangeCheck<OpSent> = {
             outcome: 'fail',
             ...family,
             expected,
-            actual: `${read.sent.operation}: the plant just created is missing: ${describe(read.exchange)}`,
-            cause: `a created plant is missing from ${read.sent.operation}`,
+            actual: `${read.sent.operation}: the item just created is missing: ${describe(read.exchange)}`,
+            cause: `a created item is missing from ${read.sent.operation}`,
           }),
         );
         continue;
@@ -180,213 +158,144 @@ const readBack: ExchangeCheck<OpSent> = {
                 ...family,
                 expected,
                 actual: `${read.sent.operation}: ${diff.join(', ')} not as the create answered: ${describe(read.exchange)}`,
-                cause: `${read.sent.operation} answers another Plant than the create did`,
+                cause: `${read.sent.operation} answers another item than the create did`,
               },
         ),
       );
     }
-    return worst(verdicts);
+    return combined(verdicts, skipAll(cases));
   },
 };
+
+/** A string member of the create's request a filter of the list selects by, where it has one (inference filter). */
+function filterOf(ctx: CheckContext, r: ResourceModel) {
+  const list = r.list;
+  if (!list || !ctx.inferences.has('filter') || !r.create) return undefined;
+  return list.filters.find((f) =>
+    r.create!.request.fields.some((x) => x.name === f.property && x.types.includes('string')),
+  );
+}
 
 const listed: ExchangeCheck<OpSent> = {
   kind: 'exchange',
   id: 'PS-STATE-005',
   title:
-    'A created plant is in the list, as the create answered it; a filter named after a Plant property lists only the plants that have its value',
+    'A created item is in the list, as the create answered it; a filter named after an item property lists only the items that have its value (every resource)',
   level: 'MUST',
   source: GET,
   requirement:
-    'The GET method requests transfer of a current selected representation for the target resource. (GET on the collection path lists the stored plants; a query parameter named after a Plant property selects the plants whose property equals it.)',
+    'The GET method requests transfer of a current selected representation for the target resource. (GET on the collection path lists the stored items; a query parameter named after an item property selects the items whose property equals it.)',
   grading:
-    "MUST (inference listed): a created plant missing from a list whose pages are all read (the last page's cursor is null or absent, or a page holds fewer plants than the limit asked), or listed with other values than the create answered, fails; a list the harness cannot read to its end is skip for the plant (the server may bound a page). Filter (inference filter): a listed plant whose property differs from the filter's value fails.",
+    'MUST (inference listed): a created item missing from a list whose pages are all read (the last page\'s cursor is null or absent, its Link names no rel="next", or a page holds fewer items than the limit asked), or listed with other values than the create answered, fails; a list the harness cannot read to its end is skip for the item (the server may bound a page). Filter (inference filter): a listed item whose property differs from the filter\'s value fails.',
   evidence:
-    'A create answered 2xx (with a tag of its own where the list has a filter by it), then the list read page by page (its limit at 100 or its maximum, its cursor or offset) until the plant is found or the list ends.',
+    'For each resource with a create and a list: a create answered 2xx (with a tag of its own where the list has a filter by it), then the list read page by page (its limit at 100 or its maximum; its Link rel="next", cursor, offset or page number) until the item is found or the list ends.',
   precondition: (ctx) => switchedOff(ctx, 'listed'),
   cases: (ctx) => {
-    const list = readableList(ctx);
-    const filter = ctx.inferences.has('filter')
-      ? list.filters.find((f) =>
-          flattenObject(
-            ctx.model.doc,
-            ctx.model.create!.requestSchema.schema,
-            ctx.model.create!.requestSchema.pointer,
-          ).fields.some((x) => x.name === f.property && x.types.includes('string')),
-        )
-      : undefined;
-    const value = `listed-${ctx.seed}-${String(freshId(ctx))}`;
-    const fields = filter ? { [filter.property]: value } : {};
-    return [
-      chainAfterCreate(
-        ctx,
-        0,
-        'listed',
-        [listPages(ctx, list, filter ? { [filter.parameter.name]: value } : {})],
-        fields,
-      ),
-    ];
-  },
-  follow: (sent, ctx) => followCalls(sent, ctx),
-  verify: (cases, ctx) => {
-    const list = ctx.model.resource.list!;
-    const chain = created(cases)[0];
-    if (!chain) return skipAll(cases);
-    const pages = steps(chain, PAGE);
-    const bad = pages.find((p) => !isSuccess(p.exchange) || !listItems(list, answerJson(p.exchange)));
-    if (bad)
-      return at(bad, {
-        outcome: bad.exchange.response && bad.exchange.response.status < 500 ? 'skip' : 'fail',
-        expected: `${bad.sent.operation} answers 2xx with its declared list`,
-        actual: describe(bad.exchange),
-      });
-    const sent = chain[0]!.sent.create!;
-    const filter = list.filters.find(
-      (f) => ctx.inferences.has('filter') && noteText(sent[f.property]).startsWith('listed-'),
-    );
-    if (filter) {
-      for (const p of pages) {
-        // The plant just created, listed without the property, is the comparison's to grade below, not the filter's.
-        const other = listItems(list, answerJson(p.exchange))!.find(
-          (i) =>
-            (i as Record<string, JsonValue>)?.[filter.property] !== sent[filter.property] &&
-            !((i as Record<string, JsonValue>)?.[filter.property] === undefined && isPlant(ctx, i, sent)),
-        );
-        if (other !== undefined)
-          return at(p, {
-            outcome: 'fail',
-            expected: `only plants whose ${filter.property} is ${JSON.stringify(sent[filter.property])}`,
-            actual: `${p.sent.operation}?${filter.parameter.name}=…: a plant with another ${filter.property}: ${describe(p.exchange)}`,
-            cause: `the list's filter ${filter.parameter.name} lists plants whose ${filter.property} differs`,
-          });
-      }
-    }
-    const read = readPages(ctx, list, pages, sent);
-    const last = pages[pages.length - 1]!;
-    const expected = `the plant just created, in ${last.sent.operation}, as the create answered it`;
-    if (read.found !== undefined) {
-      const diff = differences(answerJson(chain[0]!.exchange), read.found);
-      return diff.length === 0
-        ? { outcome: 'pass' }
-        : at(last, {
-            outcome: 'fail',
-            expected,
-            actual: `listed with ${diff.join(', ')} not as the create answered: ${describe(last.exchange)}`,
-            cause: 'the list holds another Plant than the create answered',
-          });
-    }
-    if (!read.complete)
-      return at(last, {
-        outcome: 'skip',
-        expected,
-        actual: `not in the ${read.count} plants of ${pages.length} page(s) read, and ${read.why}`,
-      });
-    return at(last, {
-      outcome: 'fail',
-      expected,
-      actual: `${last.sent.operation}: the plant just created is missing from the whole list (${read.count} plants, ${read.why}): ${describe(last.exchange)}`,
-      cause: 'a created plant is missing from the list',
+    const found = ctx.model.resources.filter((r) => r.create && usable(ctx, r.list) && r.list.shape);
+    if (found.length === 0) readableList(ctx);
+    return found.map((resource, i) => {
+      const list = readableList(ctx, resource);
+      const filter = filterOf(ctx, resource);
+      const value = `listed-${ctx.seed}-${ctx.ids.fresh()}`;
+      const fields = filter ? { [filter.property]: value } : {};
+      const step = listPages(ctx, list, filter ? { [filter.parameter.name]: value } : {});
+      return chainAfterCreate(ctx, i, 'listed', [step], fields, { resource });
     });
   },
-};
-
-const DELETE_SOURCE = rfc(9110, '§9.3.5 DELETE', 'section-9.3.5');
-
-const gone: ExchangeCheck<OpSent> = {
-  kind: 'exchange',
-  id: 'PS-STATE-006',
-  title:
-    'After a successful DELETE the plant is gone: GET of its item is refused, the list leaves it out, a second DELETE gets no 5xx',
-  level: 'MUST',
-  source: DELETE_SOURCE,
-  requirement:
-    'The DELETE method requests that the origin server remove the association between the target resource and its current functionality. ... If a DELETE method is successfully applied, the origin server SHOULD send a 202, 204 or 200 status code.',
-  grading:
-    'MUST (inference delete): after a 2xx to DELETE, GET of the item answered 2xx, or the plant still in the list, fails (the association is removed); a second DELETE answered 5xx fails, 2xx is non-strict (404 is our decision; DELETE is idempotent, RFC 9110 §9.2.2).',
-  evidence:
-    'A create answered 2xx, its DELETE answered 2xx, then GET of its item (where declared) refused with a 4xx, the list (where declared, read to its end) without it, and a second DELETE answered 4xx.',
-  precondition: (ctx) => switchedOff(ctx, 'delete'),
-  cases: (ctx) => {
-    const del = resourceOp(ctx, ctx.model.resource.delete, 'delete a plant');
-    const read = ctx.model.resource.read;
-    const list = ctx.model.resource.list;
-    const useRead = read && !(read.by === 'shape' && !ctx.inferences.has('resource'));
-    const useList = list?.shape && !(list.by === 'shape' && !ctx.inferences.has('resource'));
-    const again = (chain: Chain) => itemCall(ctx, del, chain, 'delete again');
-    return [
-      chainAfterCreate(ctx, 0, 'gone', [
-        (chain) => itemCall(ctx, del, chain, 'delete'),
-        ...(useRead ? [(chain: Chain) => itemCall(ctx, read, chain, 'read after delete')] : []),
-        ...(useList ? [listPages(ctx, list)] : []),
-        again,
-      ]),
-    ];
-  },
   follow: (sent, ctx) => followCalls(sent, ctx),
   verify: (cases, ctx) => {
-    const chain = created(cases)[0];
-    if (!chain) return skipAll(cases);
-    const [del] = steps(chain, 'delete');
-    if (!del) return skipAll(cases);
-    if (!isSuccess(del.exchange))
-      return at(del, {
-        outcome: 'skip',
-        actual: `the DELETE was not successful (PS-OP-* grade it): ${describe(del.exchange)}`,
-      });
     const verdicts: Verdict[] = [];
-    for (const read of steps(chain, 'read after delete')) {
-      const status = read.exchange.response?.status;
-      if (status === undefined) verdicts.push(at(read, noAnswer(read.exchange)!));
-      else if (status < 400 || status >= 500)
+    for (const chain of created(cases)) {
+      const resource = chainResource(ctx, chain[0]!.sent.collection);
+      const list = resource.list!;
+      const pages = steps(chain, PAGE);
+      if (pages.length === 0) {
+        verdicts.push(skipAll(chain));
+        continue;
+      }
+      const bad = pages.find((p) => !isSuccess(p.exchange) || !listItems(list, answerJson(p.exchange)));
+      if (bad) {
         verdicts.push(
-          at(read, {
-            outcome: 'fail',
-            expected: `${read.sent.operation} refuses the plant deleted (404)`,
-            actual: `${read.sent.operation} after a ${del.exchange.response!.status} to its DELETE: ${describe(read.exchange)}`,
-            cause: 'a deleted plant is still read',
+          at(bad, {
+            outcome: bad.exchange.response && bad.exchange.response.status < 500 ? 'skip' : 'fail',
+            expected: `${bad.sent.operation} answers 2xx with its declared list`,
+            actual: describe(bad.exchange),
           }),
         );
-    }
-    const pages = steps(chain, PAGE);
-    if (pages.length > 0 && ctx.model.resource.list) {
-      const seen = readPages(ctx, ctx.model.resource.list, pages, chain[0]!.sent.create);
-      if (seen.found !== undefined) {
-        const last = pages[pages.length - 1]!;
+        continue;
+      }
+      const sent = chain[0]!.sent.create!;
+      const state = chainOf(chain, ctx);
+      const filter = filterOf(ctx, resource);
+      const filtered = filter && noteText(sent[filter.property]).startsWith('listed-') ? filter : undefined;
+      const wrong = filtered ? filterMiss(ctx, list, pages, filtered.property, sent, state) : undefined;
+      if (wrong) {
+        verdicts.push(wrong(filtered!.parameter.name));
+        continue;
+      }
+      const read = readPages(ctx, list, pages, state);
+      const last = pages[pages.length - 1]!;
+      const expected = `the item just created, in ${last.sent.operation}, as the create answered it`;
+      if (read.found !== undefined) {
+        const diff = differences(answerJson(chain[0]!.exchange), read.found);
+        verdicts.push(
+          diff.length === 0
+            ? { outcome: 'pass' }
+            : at(last, {
+                outcome: 'fail',
+                expected,
+                actual: `listed with ${diff.join(', ')} not as the create answered: ${describe(last.exchange)}`,
+                cause: 'the list holds another item than the create answered',
+              }),
+        );
+      } else if (!read.complete)
+        verdicts.push(
+          at(last, {
+            outcome: 'skip',
+            expected,
+            actual: `not in the ${read.count} items of ${pages.length} page(s) read, and ${read.why}`,
+          }),
+        );
+      else
         verdicts.push(
           at(last, {
             outcome: 'fail',
-            expected: 'the list leaves the deleted plant out',
-            actual: `${last.sent.operation} after a ${del.exchange.response!.status} to its DELETE still lists it: ${describe(last.exchange)}`,
-            cause: 'a deleted plant is still listed',
-          }),
-        );
-      }
-    }
-    for (const again of steps(chain, 'delete again')) {
-      const status = again.exchange.response?.status;
-      const expected = `404 to a second DELETE of ${again.sent.operation}`;
-      if (status === undefined) verdicts.push(at(again, noAnswer(again.exchange)!));
-      else if (status >= 500)
-        verdicts.push(
-          at(again, {
-            outcome: 'fail',
             expected,
-            actual: describe(again.exchange),
-            cause: 'a second DELETE of a plant is answered 5xx',
-          }),
-        );
-      else if (status < 300)
-        verdicts.push(
-          at(again, {
-            outcome: 'non-strict',
-            expected,
-            actual: describe(again.exchange),
-            cause: 'a second DELETE of a plant succeeds',
+            actual: `${last.sent.operation}: the item just created is missing from the whole list (${read.count} items, ${read.why}): ${describe(last.exchange)}`,
+            cause: 'a created item is missing from the list',
           }),
         );
     }
-    return worst(verdicts);
+    return combined(verdicts, skipAll(cases));
   },
 };
 
-export const plantStateChecks = [readBack, listed, gone];
-export { differences, created, steps, skipAll, at, forbidden };
+/** A listed item whose filtered property differs from the value asked: a verdict maker, or undefined. */
+function filterMiss(
+  ctx: CheckContext,
+  list: NonNullable<ResourceModel['list']>,
+  pages: ReturnType<typeof steps>,
+  property: string,
+  sent: Record<string, JsonValue>,
+  state: Chain,
+): ((parameter: string) => Verdict) | undefined {
+  for (const p of pages) {
+    // The item just created, listed without the property, is the comparison's to grade below, not the filter's.
+    const other = listItems(list, answerJson(p.exchange))!.find(
+      (i) =>
+        (i as Record<string, JsonValue>)?.[property] !== sent[property] &&
+        !((i as Record<string, JsonValue>)?.[property] === undefined && isItem(ctx, i, state)),
+    );
+    if (other !== undefined)
+      return (parameter) =>
+        at(p, {
+          outcome: 'fail',
+          expected: `only items whose ${property} is ${JSON.stringify(sent[property])}`,
+          actual: `${p.sent.operation}?${parameter}=…: an item with another ${property}: ${describe(p.exchange)}`,
+          cause: `the list's filter ${parameter} lists items whose ${property} differs`,
+        });
+  }
+  return undefined;
+}
+
+export const stateReadChecks = [readBack, listed];

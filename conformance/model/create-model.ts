@@ -1,9 +1,9 @@
-// The create operation ("Create plant"), found in the document alone: the
-// operation with operationId createPlant, else the POST whose request body
-// has a required integer property that identifies the plant (`id`, int64
-// today). The create checks (PS-ACCEPT-*, PS-REJECT-*, …) exercise it; a
-// document without one is still checked on its other operations, and every
-// create check says why it skipped.
+// A create operation as the create checks read it, and whether a POST is one
+// (resource.ts finds every collection's; spec-model.ts picks the one the
+// create checks, PS-ACCEPT-*, PS-REJECT-*, …, exercise: operationId
+// createPlant, else the first in the document that needs no other item
+// first). A document without one is still checked on its other operations,
+// and every create check says why it skipped.
 import { CREATE_OPERATION_ID, type OpenApiDocument } from '../../spec/openapi.js';
 import { refName, type OperationModel, type ResponseModel, type Validator } from './operation-model.js';
 import { flattenObject, type ObjectModel } from './schema-shape.js';
@@ -21,9 +21,6 @@ export interface CreateModel extends OperationModel {
   answer: ObjectModel;
 }
 
-/** The name the identifying property has when several integers are required (the specification's `id`). */
-export const ID_PROPERTY = 'id';
-
 /** The required integer properties of an operation's request body: what could identify a plant. */
 function requiredIntegers(doc: OpenApiDocument, op: OperationModel): string[] {
   if (!op.requestSchema) return [];
@@ -32,26 +29,11 @@ function requiredIntegers(doc: OpenApiDocument, op: OperationModel): string[] {
     .map((f) => f.name);
 }
 
-/** The create operation of the document, or why it has none. */
-export function findCreate(
+/** A create operation as the create checks read it (its request, answer and statuses), or why it cannot be one. */
+export function createModelOf(
   doc: OpenApiDocument,
-  operations: readonly OperationModel[],
+  candidate: OperationModel,
 ): { create: CreateModel } | { missing: string } {
-  let candidate = operations.find((op) => op.operationId === CREATE_OPERATION_ID);
-  if (!candidate) {
-    const posts = operations.filter((op) => op.method === 'POST' && requiredIntegers(doc, op).length > 0);
-    const withId = posts.filter((op) => requiredIntegers(doc, op).includes(ID_PROPERTY));
-    const chosen = withId.length > 0 ? withId : posts;
-    if (chosen.length === 0)
-      return {
-        missing: `no operation has operationId ${CREATE_OPERATION_ID}, and no POST takes a body with a required integer property that could identify a plant`,
-      };
-    if (chosen.length > 1)
-      return {
-        missing: `no operation has operationId ${CREATE_OPERATION_ID}, and ${chosen.length} POST operations (${chosen.map((op) => op.path).join(', ')}) take a body with a required integer ${ID_PROPERTY}: the harness cannot tell which creates a plant`,
-      };
-    candidate = chosen[0]!;
-  }
   const statuses = [...candidate.responses.keys()].sort();
   const success = statuses.find((s) => s.startsWith('2'));
   const error = statuses.find((s) => s.startsWith('4'));
@@ -62,7 +44,7 @@ export function findCreate(
   ].filter(Boolean);
   if (lacks.length > 0)
     return {
-      missing: `${candidate.method} ${candidate.path} creates plants but declares no ${lacks.join(', no ')}, which the create checks grade by`,
+      missing: `${candidate.method} ${candidate.path} creates items but declares no ${lacks.join(', no ')}, which the create checks grade by`,
     };
   const requestSchema = candidate.requestSchema!;
   const successModel = candidate.responses.get(success!)!;
@@ -80,4 +62,22 @@ export function findCreate(
         : { fields: [], required: [], additionalProperties: true, patterns: [] },
     },
   };
+}
+
+/**
+ * Whether a POST creates items of a collection: its path ends in a literal
+ * segment and it takes a body, and the document says so one way or another:
+ * operationId createPlant, a required integer member (the starter's id), an
+ * item path beside it, a GET that lists it, or a declared 201 (RFC 9110
+ * §15.3.2: "one or more new resources have been created").
+ */
+export function createsItems(doc: OpenApiDocument, op: OperationModel, operations: readonly OperationModel[]): boolean {
+  if (op.operationId === CREATE_OPERATION_ID) return true;
+  if (op.method !== 'POST' || op.requestBodies.length === 0 || /\}$/.test(op.path)) return false;
+  const prefix = op.path.endsWith('/') ? op.path : `${op.path}/`;
+  const hasItem = operations.some(
+    (o) => o.path.startsWith(prefix) && /^\{[^{}/]+\}$/.test(o.path.slice(prefix.length)),
+  );
+  const hasList = operations.some((o) => o.path === op.path && o.method === 'GET');
+  return requiredIntegers(doc, op).length > 0 || hasItem || hasList || op.responses.has('201');
 }

@@ -21,6 +21,19 @@ export interface ResponseModel {
   validate?: Validator;
   /** Its OpenAPI links (OpenAPI 3.1 §4.8.20), as the document writes them, and their pointer. */
   links?: { links: Record<string, unknown>; pointer: string };
+  /** The headers it declares (OpenAPI 3.1 §4.8.21 Header Object), `Content-Type` left out as the Response Object says. */
+  headers: HeaderModel[];
+}
+
+/** A response header the document declares. */
+export interface HeaderModel {
+  name: string;
+  required: boolean;
+  /** Its pointer in the document. */
+  pointer: string;
+  schema?: { schema: unknown; pointer: string };
+  /** Its schema's validator, on the value the field's text stands for (7 for `X-Total-Count: 7`). */
+  validate?: Validator;
 }
 
 export interface ParameterModel {
@@ -32,6 +45,8 @@ export interface ParameterModel {
   style: string;
   explode: boolean;
   schema?: { schema: unknown; pointer: string };
+  /** The media type of a parameter declared with `content` instead of `schema` (OpenAPI 3.1 §4.8.12.4): its value is sent as that type's text (JSON). */
+  contentType?: string;
   /** Its schema's validator, on the value the text of the parameter stands for (7 for `?limit=7`). */
   validate?: Validator;
   example?: unknown;
@@ -111,6 +126,25 @@ function responsesOf(
     const schema = first !== undefined ? content[first]!.schema : undefined;
     const schemaPointer = first !== undefined ? childPointer(rp, 'content', first, 'schema') : '';
     const links = (r as { links?: unknown }).links;
+    const rawHeaders = (r as { headers?: unknown }).headers;
+    const headers: HeaderModel[] = [];
+    for (const [name, h] of Object.entries(isSchemaObject(rawHeaders) ? rawHeaders : {})) {
+      if (name.toLowerCase() === 'content-type') continue;
+      const { value, pointer: hp } = resolveReference(doc, h as never, childPointer(rp, 'headers', name));
+      const header = value as { required?: unknown; schema?: unknown };
+      const schema = isSchemaObject(header) && header.schema !== undefined ? header.schema : undefined;
+      headers.push({
+        name,
+        required: isSchemaObject(header) && header.required === true,
+        pointer: hp,
+        ...(schema !== undefined
+          ? {
+              schema: { schema, pointer: childPointer(hp, 'schema') },
+              validate: validators.compile(schema, childPointer(hp, 'schema')),
+            }
+          : {}),
+      });
+    }
     responses.set(status, {
       status,
       description: r.description,
@@ -119,6 +153,7 @@ function responsesOf(
       schema: schema !== undefined ? { schema, pointer: schemaPointer } : undefined,
       validate: schema !== undefined ? validators.compile(schema, schemaPointer) : undefined,
       ...(isSchemaObject(links) ? { links: { links, pointer: childPointer(rp, 'links') } } : {}),
+      headers,
     });
   }
   return responses;
@@ -175,8 +210,17 @@ export function operationModel(
       ? { description: (operation as unknown as { description: string }).description }
       : {}),
     parameters: op.parameters.map(({ parameter: p, pointer: pp }): ParameterModel => {
-      const schema = p.schema !== undefined ? { schema: p.schema, pointer: childPointer(pp, 'schema') } : undefined;
-      const raw = p as { description?: unknown; style?: unknown; explode?: unknown };
+      const raw = p as { description?: unknown; style?: unknown; explode?: unknown; content?: unknown };
+      // A parameter declared with `content` (a map of one media type) instead of `schema`: its media type's schema.
+      const content = isSchemaObject(raw.content) ? Object.entries(raw.content)[0] : undefined;
+      const contentSchema =
+        content && isSchemaObject(content[1]) ? (content[1] as { schema?: unknown }).schema : undefined;
+      const schema =
+        p.schema !== undefined
+          ? { schema: p.schema, pointer: childPointer(pp, 'schema') }
+          : contentSchema !== undefined
+            ? { schema: contentSchema, pointer: childPointer(pp, 'content', content![0], 'schema') }
+            : undefined;
       const style =
         typeof raw.style === 'string' ? raw.style : p.in === 'query' || p.in === 'cookie' ? 'form' : 'simple';
       const examples = [
@@ -192,6 +236,7 @@ export function operationModel(
         style,
         explode: typeof raw.explode === 'boolean' ? raw.explode : style === 'form',
         schema,
+        ...(content ? { contentType: content[0] } : {}),
         validate: schema && validators.compile(schema.schema, schema.pointer),
         example: examples[0],
         examples,

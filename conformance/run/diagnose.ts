@@ -25,6 +25,7 @@ import { NO_SECRETS, shorten } from '../redact/shorten.js';
 import type { OperationModel, SpecModel } from '../model/spec-model.js';
 import { operationCall } from '../checks/op-requests.js';
 import type { Target } from '../model/target.js';
+import { RuledOut } from '../model/ruled-out.js';
 
 export type DiagnosisKind =
   | 'unreachable'
@@ -229,7 +230,15 @@ export async function diagnose(
     auth: () => `Bearer ${target.token}`,
     inferences: new Set(),
   };
-  const create = await send(validRequest(ctx, op));
+  let valid: RequestSpec;
+  try {
+    valid = validRequest(ctx, op);
+  } catch (err) {
+    // The document allows no valid request the harness can make: nothing to diagnose by; every check says why it skips.
+    if (err instanceof RuledOut) return { preflight: first };
+    throw err;
+  }
+  const create = await send(valid);
   if (!create.response) return { diagnosis: await noAnswer(create, target, timeoutMs), preflight: first };
   const status = create.response.status;
   const request = `A valid ${op.method} ${op.path}`;

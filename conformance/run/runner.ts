@@ -7,6 +7,7 @@ import { catalog as defaultCatalog } from '../checks/index.js';
 import { runProperty } from '../checks/property.js';
 import {
   DISRUPTIVE,
+  ONE_AT_A_TIME,
   INFERENCES,
   MAX_BATCH,
   MAX_FOLLOW_ROUNDS,
@@ -33,6 +34,7 @@ import { summarize, type CheckResult, type TargetResult } from './result.js';
 import { checkResult, type Sent } from './case-results.js';
 import type { StoppedBy } from './target-result.js';
 import { TargetHealth } from './target-health.js';
+import { storePrerequisites } from './setup.js';
 import { AggregateVerdicts, partialVerdict } from './verdicts.js';
 import type { SpecModel } from '../model/spec-model.js';
 import type { Target } from '../model/target.js';
@@ -191,6 +193,9 @@ export async function runTarget(
       auth: () => `Bearer ${target.token}`,
       inferences: new Set(opts.inferences ?? INFERENCES),
     };
+    // What the checks' requests need to exist first (parents, referenced items), stored once before them.
+    if (!diagnosis && health.reason === undefined)
+      shared.prerequisites = await storePrerequisites(shared, (spec) => send(target.url, spec, health.abandon, SETUP));
     const results = new Map<string, CheckResult>();
     const aggregates = new AggregateVerdicts(
       checks.filter((c): c is AggregateCheck => c.kind === 'aggregate'),
@@ -313,7 +318,7 @@ export async function runTarget(
     for (const stage of STAGES) {
       const staged = checks.filter((c) => c.kind !== 'aggregate' && (c.stage ?? 'ordinary') === stage);
       const aliveBefore = health.reason === undefined;
-      await pool(staged, DISRUPTIVE.has(stage) ? 1 : (opts.concurrency ?? 4), runCheck);
+      await pool(staged, ONE_AT_A_TIME.has(stage) ? 1 : (opts.concurrency ?? 4), runCheck);
       if (aliveBefore && health.reason !== undefined && DISRUPTIVE.has(stage)) diedDisrupted = true;
     }
     for (const check of checks) {
@@ -352,6 +357,8 @@ export async function runTarget(
 
 /** The check named for the diagnosis's requests. */
 const DIAGNOSIS = 'diagnosis';
+/** The check named for the requests that store what the checks need first (setup.ts). */
+const SETUP = 'setup';
 
 /** The request after which a target stopped answering, as the results carry it. */
 function stoppedByOf(ex: Exchange, token: string): StoppedBy {
