@@ -7,9 +7,10 @@
 // variables the `config-variables` input lists and which may only tune the
 // run (ACTION_CONFIG_KEYS: never the target, the token, the document or where
 // a report goes); none of the step's PLANTSTORE_* variables; and every path
-// an input names (`reports`, `config`) resolves inside the workspace, links
-// followed.
-import { lstatSync, realpathSync } from 'node:fs';
+// it reads or writes (`reports`, `config`, the documents compat compares:
+// spec/openapi.yaml and a `compat-base` that is a file) resolves inside the
+// workspace, links followed.
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ConfigPolicy } from '../conformance/cli/args.js';
 
@@ -39,6 +40,39 @@ export function workspaceOf(env: NodeJS.ProcessEnv): string {
  * elsewhere, a link committed in the workspace that points out of it).
  */
 export function insideWorkspace(workspace: string, path: string, input: string): string {
+  return within(workspace, path, `the input \`${input}\``);
+}
+
+/**
+ * The documents compat reads, each resolved inside the workspace as
+ * insideWorkspace resolves an input's path: the head (spec/openapi.yaml, the
+ * pull request's document, which may be a committed link) and the base when
+ * `compat-base` names a file rather than a git revision (read from git's
+ * objects, where a committed link is only the text of its target). A file
+ * that does not exist is left for compat to report.
+ */
+export function compatDocuments(workspace: string, base: string, head: string): { base: string; head: string } {
+  return {
+    base: readAsFile(resolve(base)) ? within(workspace, base, 'the input `compat-base`') : base,
+    head: within(workspace, head, 'the new document compat compares'),
+  };
+}
+
+/** Whether compat reads `path` as a file (conformance/compat/revision.ts): it is one, or a link that leads nowhere (refused as such). */
+function readAsFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    try {
+      return lstatSync(path).isSymbolicLink();
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** `path` resolved, links followed, when it is inside the workspace; else a message naming `what`. */
+function within(workspace: string, path: string, what: string): string {
   const root = realpathSync(workspace);
   let existing = resolve(path);
   const rest: string[] = [];
@@ -56,12 +90,12 @@ export function insideWorkspace(workspace: string, path: string, input: string):
   try {
     real = join(realpathSync(existing), ...rest);
   } catch {
-    throw new Error(`the input \`${input}\` (${JSON.stringify(path)}) goes through a link that leads nowhere`);
+    throw new Error(`${what} (${JSON.stringify(path)}) goes through a link that leads nowhere`);
   }
-  const within = relative(root, real);
-  if (within === '..' || within.startsWith(`..${sep}`) || isAbsolute(within)) {
+  const inside = relative(root, real);
+  if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
     throw new Error(
-      `the input \`${input}\` (${JSON.stringify(path)}) is outside the workspace: the action reads and writes only there`,
+      `${what} (${JSON.stringify(path)}) is outside the workspace: the action reads and writes only there`,
     );
   }
   return real;

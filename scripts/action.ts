@@ -8,7 +8,8 @@
 // curl line) to $GITHUB_STEP_SUMMARY, sets the step's outputs, and exits
 // with the harness's code, so the step fails on 1 (a check failed) or 2 (the
 // harness could not do its job). The harness's options come from the inputs
-// alone, and every path stays in the workspace (action-workspace.ts).
+// alone, and every path it reads or writes stays in the workspace, compat's
+// documents included (action-workspace.ts).
 import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,8 +18,10 @@ import type { JsonReport } from '../conformance/report/json.js';
 import { fenced, inline } from '../conformance/report/markdown.js';
 import { FRAGMENT } from '../conformance/redact/shorten.js';
 import { tokenForms } from '../conformance/redact/secrets.js';
+import { DEFAULT_DOCUMENT } from '../conformance/compat/revision.js';
 import {
   actionConfigPolicy,
+  compatDocuments,
   harnessEnvironment,
   insideWorkspace,
   variableNames,
@@ -32,8 +35,10 @@ export interface ActionInputs {
   strict: boolean;
   seed: string;
   reports: string;
-  /** A git revision (or a file) to compare the workspace's spec/openapi.yaml with (`compat --base`); empty: no compat. */
+  /** A git revision (or a file in the workspace, resolved) to compare the workspace's spec/openapi.yaml with (`compat --base`); empty: no compat. */
   compatBase?: string;
+  /** The workspace's spec/openapi.yaml, resolved inside it (`compat --head`); with compatBase only. */
+  compatHead?: string;
   /** A configuration file in the workspace that tunes the run (`config`), resolved; empty: none is read. */
   config?: string;
   /** The environment variables the configuration file's ${VAR} may read (`config-variables`). */
@@ -44,8 +49,8 @@ export interface ActionInputs {
 export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
   const target = (env.INPUT_TARGET ?? '').trim();
   // The runner keeps the hyphen: INPUT_ and the name in upper case, spaces as underscores (actions/toolkit getInput).
-  const compatBase = (env['INPUT_COMPAT-BASE'] ?? '').trim();
-  if (!target && !compatBase)
+  const compatInput = (env['INPUT_COMPAT-BASE'] ?? '').trim();
+  if (!target && !compatInput)
     throw new Error(
       'the input `target` is required: the base URL of the server to check (or `compat-base` alone, to compare the document with a git revision)',
     );
@@ -58,13 +63,16 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
   const configInput = (env.INPUT_CONFIG ?? '').trim();
   const config = configInput ? insideWorkspace(workspace, configInput, 'config') : '';
   const configVariables = variableNames(env['INPUT_CONFIG-VARIABLES'] ?? '');
+  // The documents compat reads are the pull request's too: a committed link must not lead out of the workspace.
+  const compat = compatInput ? compatDocuments(workspace, compatInput, DEFAULT_DOCUMENT) : undefined;
   return {
     target,
     token: env.INPUT_TOKEN ?? '',
     strict: strict === 'true',
     seed: (env.INPUT_SEED ?? '').trim(),
     reports,
-    compatBase,
+    compatBase: compat?.base ?? '',
+    compatHead: compat?.head,
     config,
     configVariables,
   };
@@ -91,6 +99,7 @@ export const COMPAT_FILES = ['compat.json', 'compat.md'];
 export function compatArgs(inputs: ActionInputs): string[] {
   return [
     `--base=${inputs.compatBase ?? ''}`,
+    ...(inputs.compatHead ? [`--head=${inputs.compatHead}`] : []),
     `--json=${join(inputs.reports, COMPAT_FILES[0]!)}`,
     `--markdown=${join(inputs.reports, COMPAT_FILES[1]!)}`,
     ...(inputs.seed ? [`--seed=${inputs.seed}`] : []),

@@ -13,11 +13,12 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { readOpenApi } from '../spec/openapi.js';
-import { createAuthenticator } from './auth.js';
+import { childPointer } from '../spec/schema-keywords.js';
 import { installBodyParser } from './body.js';
 import { PlantChanges } from './changes.js';
 import { createRule } from './create.js';
-import { answerErrorsAsRecords, sendError } from './error-handler.js';
+import { answerErrors, sendError } from './error-handler.js';
+import { ErrorShapeMaker, type ErrorShapes } from './error-shapes.js';
 import { ApiError } from './errors.js';
 import { requestLineWriter } from './logging.js';
 import {
@@ -30,6 +31,10 @@ import {
 import { createMemoryStore } from './memory-store.js';
 import { ALL_INFERENCES, servedOperations, type Inference } from './operations/served.js';
 import { answerUnroutedRequests, healthRoute, methodNotAllowed, methodsAt, operationRoutes } from './routes.js';
+import { credentialStage } from './security/check.js';
+import { schemeCredentials } from './security/credentials.js';
+import { documentSchemes, keyNames, unsatisfiable } from './security/schemes.js';
+import type { CredentialNames } from './redact.js';
 import type { PlantStore } from './store.js';
 import { InitialPlantsError, type InitialPlants } from './stub/initial-plants.js';
 import { stub, type StubOptions } from './stub/index.js';
@@ -38,8 +43,14 @@ import { webhooks, type WebhookOptions } from './webhooks/index.js';
 import { answerClientError, answerOnTheWire } from './wire.js';
 
 export interface AppOptions {
-  /** Accepted bearer tokens; undefined accepts any well-formed token. */
+  /** Bearer tokens every bearer scheme (HTTP bearer, oauth2, openIdConnect) accepts; undefined accepts any well-formed token. */
   tokens?: readonly string[];
+  /**
+   * Accepted credentials by security scheme name (PLANTSTORE_CREDENTIALS):
+   * tokens, `user-id:password` pairs, API keys. A scheme with none (and a
+   * bearer scheme without `tokens`) accepts any well-formed credential.
+   */
+  credentials?: ReadonlyMap<string, readonly string[]>;
   /** Largest request body in bytes (413 beyond). */
   bodyLimit?: number;
   /** Most plants the default in-memory store keeps (507 beyond). */
@@ -92,6 +103,10 @@ declare module 'fastify' {
     documentWarnings: readonly string[];
     /** How each operation of the document is served, a line each (start.ts logs them). */
     operationNotes: readonly string[];
+    /** Security schemes that accept any credential, and settings that open nothing, each with what to set (start.ts logs them at warn). */
+    credentialWarnings: readonly string[];
+    /** The document's API keys' names: what they carry is redacted by name (the journal here; start.ts gives the log the query's). */
+    credentialNames: CredentialNames;
   }
 }
 
@@ -107,13 +122,35 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   const changes = new PlantChanges((error, change) =>
     app.log.error({ err: error, event: change.event, id: change.id }, 'a listener of committed changes failed'),
   );
-  const operations = servedOperations(document, {
-    contract,
-    store,
-    rule,
-    changes,
-    inference: { ...ALL_INFERENCES, ...options.inference },
-  });
+  const inference = { ...ALL_INFERENCES, ...options.inference };
+  const operations = servedOperations(document, { contract, store, rule, changes, inference });
+  // Every scheme's accepted credentials (security/), and each operation's stage that checks them.
+  const schemes = documentSchemes(document);
+  const used = new Set(
+    operations.flatMap(({ security }) => security.alternatives.flat().map(({ scheme }) => scheme.name)),
+  );
+  const credentials = schemeCredentials(schemes, used, { tokens: options.tokens, credentials: options.credentials });
+  const securityWarnings = operations.flatMap(({ method, path, security }) =>
+    security.alternatives.flatMap((alternative) => {
+      const why = unsatisfiable(alternative);
+      return why === undefined
+        ? []
+        : [
+            `${method} ${path}: its security requirement ${alternative.map(({ scheme }) => scheme.name).join(' and ')} is never met: ${why}`,
+          ];
+    }),
+  );
+  // How each operation writes its errors, and what no operation answers (error-shapes.ts).
+  const shapeMaker = new ErrorShapeMaker(document, inference.errors);
+  const shapes = new Map<object, ErrorShapes>(
+    operations.map((operation) => [
+      operation,
+      shapeMaker.forOperation(operation.responses, {
+        operation: `${operation.method} ${operation.path}`,
+        pointer: childPointer('#/paths', operation.path, operation.method.toLowerCase()),
+      }),
+    ]),
+  );
 
   const app = Fastify({
     ...(options.loggerInstance !== undefined
@@ -142,14 +179,17 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
     // The router's own errors (a request target with bad percent-encoding,
     // FST_ERR_BAD_URL) would otherwise get Fastify's body, not an Error record.
     frameworkErrors: (_error, _request, reply) => {
+      // No route was found for it: written as the document's operations agree (error-shapes.ts).
       sendError(
         reply,
         new ApiError('MALFORMED_REQUEST', 'Malformed request: the request target is not a valid URI (RFC 3986).'),
+        app.errorShapes,
       );
     },
   });
   app.decorate('plantStore', store);
   app.decorate('plantChanges', changes);
+  app.decorate('errorShapes', shapeMaker.agreed([...shapes.values()]));
   const { initialPlants } = options;
   if (initialPlants !== undefined) {
     // A plugin, so that the store is filled before the server is ready: the first request finds the plants.
@@ -170,31 +210,38 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
       }
     });
   }
-  app.decorate('documentWarnings', contract.warnings);
+  app.decorate('documentWarnings', [...contract.warnings, ...securityWarnings, ...shapeMaker.warnings]);
+  app.decorate('credentialWarnings', credentials.warnings);
+  const credentialNames = keyNames(schemes);
+  app.decorate('credentialNames', credentialNames);
   app.decorate(
     'operationNotes',
     operations.map(({ method, path, note }) => `${method} ${path} ${note}`),
   );
   answerOnTheWire(app, methodNotAllowed(contract.path, methodsAt(operations, contract.path)));
   installBodyParser(app, bodyLimit);
-  answerErrorsAsRecords(app, bodyLimit);
+  answerErrors(app, bodyLimit);
   answerUnroutedRequests(app, operations);
   healthRoute(app, store);
-  const authenticator = createAuthenticator(options.tokens);
   // The webhooks are a plugin that listens to the committed changes; the stub's controls and journal see their deliveries.
   const theWebhooks =
     options.webhooks === undefined ? undefined : webhooks(options.webhooks, { contract, changes, log: app.log });
   // The stub's controls and journal are a plugin; its stages of each operation go into that route's pipeline.
   const secrets = [
-    ...(options.tokens ?? []),
+    ...credentials.secrets,
     ...(options.stub?.controlsToken === undefined ? [] : [options.stub.controlsToken]),
     ...(options.secrets ?? []),
   ];
   const theStub =
     options.stub === undefined
       ? undefined
-      : stub(options.stub, { contract, store, rule, secrets, deliveries: theWebhooks?.deliveries });
-  operationRoutes(app, operations, { authenticator, bodyLimit, stub: theStub?.stagesFor });
+      : stub(options.stub, { contract, store, rule, secrets, credentialNames, deliveries: theWebhooks?.deliveries });
+  operationRoutes(app, operations, {
+    credentials: (security) => credentialStage(security, (scheme) => credentials.accepted(scheme)),
+    errorShapes: (operation) => shapes.get(operation)!,
+    bodyLimit,
+    stub: theStub?.stagesFor,
+  });
   if (theWebhooks !== undefined) app.register(theWebhooks.plugin);
   if (theStub !== undefined) app.register(theStub.plugin);
   return app;

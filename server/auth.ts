@@ -1,14 +1,13 @@
-// Bearer authentication (RFC 6750) for the API's operation.
-import { hash, timingSafeEqual } from 'node:crypto';
-import { isB64Token, TOKEN } from '../lib/http-syntax.js';
+// A bearer token (RFC 6750) checked against one list of accepted tokens: the
+// stub's controls and its Prefer guard (the admin token). The operations of
+// the document check the credentials of every scheme they declare in
+// security/check.ts.
 import { ApiError } from './errors.js';
+import { acceptedValues } from './security/accepted.js';
+import { authorizationOf, bearerToken } from './security/presented.js';
 
+/** The realm of every challenge (RFC 9110 §11.5): one protection space, the API and its stub. */
 export const REALM = 'plantstore';
-
-// RFC 6750 §2.1: credentials = "Bearer" 1*SP b64token (isB64Token)
-// RFC 9110 §11.1: auth-scheme = token, case-insensitive.
-const SCHEME = new RegExp(TOKEN.source.replace(/\$$/, '')); // a token at the start of the header
-const AFTER_SCHEME = /^ +(.*)$/s;
 
 /** Decides whether a request's Authorization header is acceptable. */
 export interface Authenticator {
@@ -18,39 +17,27 @@ export interface Authenticator {
 }
 
 export function createAuthenticator(tokens: readonly string[] | undefined): Authenticator {
-  // Tokens are compared through their SHA-256 digests with timingSafeEqual:
-  // equal-length inputs, so neither the content nor the length of an accepted
-  // token leaks through the comparison's timing.
-  const digests = (tokens ?? []).map(digest);
-  const restrictsTokens = tokens !== undefined;
+  // Compared in constant time (security/accepted.ts).
+  const accepted = acceptedValues(tokens);
+  const restrictsTokens = accepted.restricts;
   return {
     restrictsTokens,
     check(authorization) {
       if (authorization === undefined || authorization === '') {
         throw challenge('MISSING_CREDENTIALS');
       }
-      const scheme = SCHEME.exec(authorization)?.[0];
-      if (scheme === undefined || scheme.toLowerCase() !== 'bearer') {
+      // RFC 6750 §2.1: credentials = "Bearer" 1*SP b64token; RFC 9110 §11.1: the scheme is case-insensitive.
+      const { scheme, credentials } = authorizationOf(authorization);
+      if (scheme !== 'bearer') {
         // RFC 6750 §3.1: a request that "attempted using an unsupported
         // authentication method" gets a challenge without an error code.
         throw challenge('UNSUPPORTED_SCHEME');
       }
-      const token = AFTER_SCHEME.exec(authorization.slice(scheme.length))?.[1];
-      if (token === undefined || !isB64Token(token)) throw challenge('MALFORMED_TOKEN', 'invalid_token');
-      if (restrictsTokens) {
-        const presented = digest(token);
-        let accepted = false;
-        // No early exit: every configured token is compared.
-        for (const known of digests) accepted = timingSafeEqual(presented, known) || accepted;
-        if (!accepted) throw challenge('UNKNOWN_TOKEN', 'invalid_token');
-      }
+      const token = bearerToken(credentials);
+      if (token === undefined) throw challenge('MALFORMED_TOKEN', 'invalid_token');
+      if (!accepted.accepts(token)) throw challenge('UNKNOWN_TOKEN', 'invalid_token');
     },
   };
-}
-
-function digest(token: string): Buffer {
-  // One-shot hashing: no Hash object per request.
-  return hash('sha256', token, 'buffer');
 }
 
 function challenge(

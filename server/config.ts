@@ -23,6 +23,8 @@ export interface ServerConfig {
   port: number;
   host: string;
   tokens: string[] | undefined;
+  /** PLANTSTORE_CREDENTIALS: the values each security scheme accepts, by the scheme's name (security/credentials.ts checks them against the document). */
+  credentials: Map<string, string[]> | undefined;
   logLevel: string;
   /** LOG_FORMAT: json or pretty; unset, pretty at a terminal and JSON lines elsewhere (logging.ts logFormat). */
   logFormat: 'json' | 'pretty' | undefined;
@@ -74,6 +76,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     port: integer(env, 'PORT', 4010, 0, 65535),
     host: env.HOST?.trim() || DEFAULT_HOST,
     tokens: tokens(env.PLANTSTORE_TOKENS),
+    credentials: credentials(env.PLANTSTORE_CREDENTIALS),
     logLevel: logLevel(env.LOG_LEVEL),
     logFormat: env.LOG_FORMAT?.trim() ? oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json') : undefined,
     bodyLimit: integer(env, 'PLANTSTORE_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1, MAX_BODY_LIMIT),
@@ -150,6 +153,44 @@ function tokens(raw: string | undefined): string[] | undefined {
   if (!list.every(isB64Token))
     throw new ConfigError(`PLANTSTORE_TOKENS holds a token outside RFC 6750 §2.1 b64token syntax (${B64TOKEN_SYNTAX})`);
   return list;
+}
+
+/**
+ * PLANTSTORE_CREDENTIALS: `scheme=value` pairs, comma-separated, a scheme
+ * named as often as it has values (`basicAuth=alice:s3cret,plantKey=k1`).
+ * Within a value, `\,` is a comma and `\\` a backslash. Messages name the
+ * pair's place and scheme, never its value.
+ */
+function credentials(raw: string | undefined): Map<string, string[]> | undefined {
+  if (raw === undefined) return undefined;
+  const pairs: string[] = [];
+  let current = '';
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (c === '\\' && (raw[i + 1] === ',' || raw[i + 1] === '\\')) current += raw[++i];
+    else if (c === ',') {
+      pairs.push(current);
+      current = '';
+    } else current += c;
+  }
+  pairs.push(current);
+  const byScheme = new Map<string, string[]>();
+  for (const [index, pair] of pairs.map((p) => p.trim()).entries()) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    const scheme = equals === -1 ? '' : pair.slice(0, equals).trim();
+    const value = equals === -1 ? '' : pair.slice(equals + 1).trim();
+    if (scheme === '' || value === '')
+      throw new ConfigError(
+        `PLANTSTORE_CREDENTIALS: pair ${index + 1} is not scheme=value (the name of a security scheme of the document, then its credential)`,
+      );
+    byScheme.set(scheme, [...(byScheme.get(scheme) ?? []), value]);
+  }
+  if (byScheme.size === 0)
+    throw new ConfigError(
+      'PLANTSTORE_CREDENTIALS is set but holds no scheme=value pair: list the credentials, comma-separated, or unset it',
+    );
+  return byScheme;
 }
 
 /** A postgres:// or postgresql:// URL; messages never repeat it, as it may hold a password. */
@@ -243,6 +284,12 @@ export function checkTogether(config: ServerConfig, stub: StubConfig): void {
       'PLANTSTORE_ADMIN_TOKEN equals a token of PLANTSTORE_TOKENS: the controls token must differ from every API token',
     );
   }
+  const named = [...(config.credentials ?? [])].find(([, values]) => values.includes(stub.controlsToken ?? ''));
+  if (stub.controlsToken !== undefined && named !== undefined) {
+    throw new ConfigError(
+      `PLANTSTORE_ADMIN_TOKEN equals a credential of ${named[0]} in PLANTSTORE_CREDENTIALS: the controls token must differ from every API credential`,
+    );
+  }
   // A guard with no token would refuse every Prefer, or (read as unset) none: neither is what was meant.
   if (stub.preferNeedsControlsToken && stub.controlsToken === undefined) {
     throw new ConfigError(
@@ -252,13 +299,9 @@ export function checkTogether(config: ServerConfig, stub: StubConfig): void {
 }
 
 /** What start.ts logs at warn because it is open to anyone who reaches the port, each with what to set instead. */
-export function openSettings(config: ServerConfig, stub: StubConfig): string[] {
+export function openSettings(_config: ServerConfig, stub: StubConfig): string[] {
   const open: string[] = [];
-  if (config.tokens === undefined) {
-    open.push(
-      'PLANTSTORE_TOKENS is not set: any well-formed bearer token is accepted; set PLANTSTORE_TOKENS to the tokens your clients send',
-    );
-  }
+  // Which schemes accept any credential depends on the document: buildApp says (security/credentials.ts, app.credentialWarnings).
   if (stub.controls && stub.controlsToken === undefined) {
     open.push(
       'stub controls on at /__admin without a token: anyone who reaches the port can read the journal, change the store, schedule faults and name webhook receivers; ' +

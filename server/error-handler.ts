@@ -1,22 +1,80 @@
-// How an error reaches the client: every error a route, a hook or Fastify
-// itself raises is answered with the specification's Error record, from the
-// table of errors.ts.
+// How an error reaches the client, the one writer of every error answer:
+// ours (errors.ts), Fastify's, the stub's. Each is written in the media type
+// and the schema the document declares for its status on the operation that
+// answers it (error-shapes.ts: the route's config carries its shapes), else
+// as the specification's Error record, application/json.
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { ErrorRecord } from './error-body.js';
+import { ERROR_RECORDS, type ErrorAnswer, type ErrorShapes } from './error-shapes.js';
 import { ApiError } from './errors.js';
 import { STORE_RETRY_AFTER_SECONDS } from './limits.js';
 import { StoreUnavailableError } from './store.js';
 
-/** Sends `error` as its Error record, with its headers. */
-export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
-  return reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8').send(error.body);
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** How the operation's errors are written, by status (error-shapes.ts); absent on the server's own routes. */
+    errorShapes?: ErrorShapes;
+    /** WWW-Authenticate of the operation's 401 (security/check.ts), for a 401 the stub answers. */
+    challenge?: string;
+  }
+  interface FastifyInstance {
+    /** How errors no operation answers are written (an unknown path, a malformed request). */
+    errorShapes: ErrorShapes;
+  }
+}
+
+/** The record an ApiError says. */
+export function recordOf(error: ApiError): ErrorRecord {
+  return { status: error.status, error: error.body.error, message: error.body.message };
 }
 
 /**
- * Answers every error a route, a hook or Fastify itself raises with an Error
- * record: ours as they are, Fastify's client errors as 400, 413 or 415, and
- * anything else as a bare 500 (logged, never shown).
+ * The shapes that apply to `reply`: its operation's; for a request no route
+ * takes (404, 405, a request without Host), those the document's operations
+ * agree on; on the server's own routes (health, the stub's controls), which
+ * are no operation of the document, the Error record.
  */
-export function answerErrorsAsRecords(app: FastifyInstance, bodyLimit: number): void {
+export function shapesOf(reply: FastifyReply): ErrorShapes {
+  const own = reply.request.routeOptions.config.errorShapes;
+  if (own !== undefined) return own;
+  return reply.request.is404 ? (reply.server.errorShapes ?? ERROR_RECORDS) : ERROR_RECORDS;
+}
+
+/** The path of the request target (no query: it may carry a key), for a problem's `instance`. */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/** The answer `record` gets on `reply`'s operation (or in `shapes`). */
+export function errorAnswer(reply: FastifyReply, record: ErrorRecord, shapes = shapesOf(reply)): ErrorAnswer {
+  return shapes.of(record.status).answer(record, pathOf(reply.request.url));
+}
+
+/** Sends `record` with its status and `headers`, in the shape its status has on the operation (or in `shapes`). */
+export function sendRecord(
+  reply: FastifyReply,
+  record: ErrorRecord,
+  headers: Readonly<Record<string, string>> = {},
+  shapes = shapesOf(reply),
+): FastifyReply {
+  const answer = errorAnswer(reply, record, shapes);
+  reply.code(record.status).headers(headers);
+  if (answer === undefined) return reply.send();
+  return reply.type(answer.contentType).send(answer.text);
+}
+
+/** Sends `error`, with its headers, in the shape its status has on the operation (or in `shapes`). */
+export function sendError(reply: FastifyReply, error: ApiError, shapes = shapesOf(reply)): FastifyReply {
+  return sendRecord(reply, recordOf(error), error.headers, shapes);
+}
+
+/**
+ * Answers every error a route, a hook or Fastify itself raises: ours as
+ * they are, Fastify's client errors as 400, 413 or 415, and anything else as
+ * a bare 500 (logged, never shown).
+ */
+export function answerErrors(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     if (error instanceof ApiError) return sendError(reply, error);
     if (error instanceof StoreUnavailableError) {

@@ -44,6 +44,14 @@ export const ERRORS = {
       'Malformed bearer token: a token is one or more of A-Z a-z 0-9 - . _ ~ + / followed by any = (RFC 6750 §2.1).',
   },
   UNKNOWN_TOKEN: { status: 401, error: 40104, message: 'The bearer token is not accepted.' },
+  MALFORMED_BASIC: {
+    status: 401,
+    error: 40105,
+    message:
+      'Malformed Basic credentials: send Authorization: Basic with the base64 of user-id:password, in UTF-8, without control characters (RFC 7617 §2).',
+  },
+  UNKNOWN_BASIC: { status: 401, error: 40106, message: 'The Basic credentials are not accepted.' },
+  UNKNOWN_API_KEY: { status: 401, error: 40107, message: 'The API key is not accepted.' },
   // 40301-40309: the stub's controls and its Prefer header (server/stub/).
   PREFER_FORBIDDEN: {
     status: 403,

@@ -95,6 +95,15 @@ export const PLANTS_PAGE_BYTES = 4 * 1024 * 1024;
  * plants match among a million.
  */
 export const LIST_MAX_EXAMINED = 10_000;
+/**
+ * Bytes of plants one page of the API's list reads at most to judge a filter,
+ * as the byte budget counts them (at least one plant): a page that reaches it
+ * ends there, with its cursor where the list declares one. The count alone
+ * bounded nothing: 240 plants of a megabyte whose text the cheap look could
+ * not rule out were parsed whole for one 40-byte GET (2.3 to 2.9 s, every
+ * other client waiting; issue 41).
+ */
+export const LIST_MAX_EXAMINED_BYTES = 4 * 1024 * 1024;
 
 /** Longest answer delay of the stub in milliseconds; PLANTSTORE_DELAY_MS. */
 export const MAX_DELAY_MS = 60_000;
@@ -154,6 +163,19 @@ export const MAX_WEBHOOK_DEADLINE_MS = 3_600_000;
 /** Deliveries pending at once (waiting, in flight, or waiting to retry); past it a new one is dropped and logged; PLANTSTORE_WEBHOOK_QUEUE. */
 export const DEFAULT_WEBHOOK_QUEUE = 1000;
 export const MAX_WEBHOOK_QUEUE = 100_000;
+/**
+ * Bytes the pending deliveries may hold together, counted as the journal
+ * counts its entries (deliveries.ts, deliveryBytes); past it a new one is
+ * dropped, logged and journaled; PLANTSTORE_WEBHOOK_QUEUE_BYTES. The count
+ * alone let 1000 deliveries of a megabyte hold a gigabyte while a receiver
+ * was down (issue 41). The smallest budget holds a delivery of the default
+ * body limit.
+ */
+export const DEFAULT_WEBHOOK_QUEUE_BYTES = 64 * 1024 * 1024;
+export const MIN_WEBHOOK_QUEUE_BYTES = 2 * 1024 * 1024;
+export const MAX_WEBHOOK_QUEUE_BYTES = 1024 * 1024 * 1024;
+/** What a pending delivery costs besides its body, URL, headers and names (deliveryBytes). */
+export const DELIVERY_OVERHEAD_BYTES = 256;
 /** Milliseconds a closing server (SIGTERM) waits for pending deliveries before it drops them; PLANTSTORE_WEBHOOK_SHUTDOWN_MS. */
 export const DEFAULT_WEBHOOK_SHUTDOWN_MS = 5000;
 export const MAX_WEBHOOK_SHUTDOWN_MS = 60_000;
@@ -164,6 +186,7 @@ export const WEBHOOK_DEFAULTS = {
   timeoutMs: DEFAULT_WEBHOOK_TIMEOUT_MS,
   deadlineMs: DEFAULT_WEBHOOK_DEADLINE_MS,
   queueSize: DEFAULT_WEBHOOK_QUEUE,
+  queueBytes: DEFAULT_WEBHOOK_QUEUE_BYTES,
   shutdownMs: DEFAULT_WEBHOOK_SHUTDOWN_MS,
 } as const;
 /** Attempts in flight at once, to every receiver together; the other deliveries wait their turn. */
@@ -176,3 +199,10 @@ export const MAX_RECEIVER_URL_LENGTH = 2048;
 export const MAX_RECEIVER_ANSWER_BYTES = 1024 * 1024;
 /** Most copies of one delivery a scheduled step sends ({"copies": N}). */
 export const MAX_DELIVERY_COPIES = 10;
+/**
+ * Values the server's log learns to redact while it runs (a webhook
+ * receiver's credentials, logging.ts), the last ones kept: the admin may
+ * replace the receivers any number of times, and the log's redaction does
+ * not grow without end (16 receivers hold far fewer).
+ */
+export const MAX_LEARNT_LOG_SECRETS = 256;

@@ -15,10 +15,13 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { write as fsWrite, writeSync } from 'node:fs';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { createRequire } from 'node:module';
-import { redactTarget, valueRedactor } from './redact.js';
+import { MAX_LEARNT_LOG_SECRETS } from './limits.js';
+import { MIN_SECRET_LENGTH, redactTarget, valueRedactor } from './redact.js';
 
 export interface ServerLog {
   logger: Logger;
+  /** Query parameters whose values the log's URLs never show, besides those named like a credential: the document's API keys (start.ts, once the document is read). */
+  redactParameters(names: readonly string[]): void;
   /** Writes what is gathered now: synchronously, unless a write is in flight, which then takes it next. Safe to call at any time, and twice. */
   flush(): void;
   /** Writes everything gathered and resolves once it is written (or the file refused it): then the file may be closed. */
@@ -28,13 +31,13 @@ export interface ServerLog {
 /**
  * The request as the log shows it (docs/server.md: method, URL, host, remote
  * address and port); the URL with the value of every token-like query
- * parameter redacted, as the stub's journal shows it (redact.ts): a log is
- * read by more people than the tokens are meant for.
+ * parameter, and of the document's API keys, redacted, as the stub's journal
+ * shows it (redact.ts): a log is read by more people than the tokens are meant for.
  */
-function requestFields(request: FastifyRequest): Record<string, unknown> {
+function requestFields(request: FastifyRequest, keyParameters: readonly string[]): Record<string, unknown> {
   return {
     method: request.method,
-    url: redactTarget(request.url),
+    url: redactTarget(request.url, keyParameters),
     host: request.headers.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
@@ -149,15 +152,34 @@ class LineBatches implements DestinationStream {
   /** Characters gathered, which are bytes for the ASCII lines pino and the request line write. */
   private bytes = 0;
   private readonly timer: NodeJS.Timeout;
+  /** Each line's secrets out (redact.ts valueRedactor): whatever logged them, a URL, a header, an error's message. */
+  private redact: (line: string) => string;
+  /** Values learnt while the server runs (redactAlso), the oldest first. */
+  private readonly learnt = new Set<string>();
+  /** The document's query API keys, redacted from the URLs by name (redact.ts redactTarget). */
+  keyParameters: readonly string[] = [];
 
   constructor(
     readonly file: LogFile,
-    /** Each line's secrets out (redact.ts valueRedactor): whatever logged them, a URL, a header, an error's message. */
-    private readonly redact: (line: string) => string,
+    /** The server's secrets, known at start. */
+    private readonly secrets: readonly string[],
     /** pino-pretty's formatter, for a person at a terminal; undefined: JSON lines. */
     private readonly pretty?: (line: string) => string,
   ) {
+    this.redact = valueRedactor(secrets);
     this.timer = setInterval(() => this.handOver(), FLUSH_INTERVAL_MS).unref();
+  }
+
+  /** Redacts these values too from now on (a webhook receiver's credentials), keeping the last MAX_LEARNT_LOG_SECRETS learnt. */
+  redactAlso(values: readonly string[]): void {
+    const fresh = values.filter((value) => value.length >= MIN_SECRET_LENGTH && !this.learnt.has(value));
+    if (fresh.length === 0) return;
+    for (const value of fresh) this.learnt.add(value);
+    for (const value of this.learnt) {
+      if (this.learnt.size <= MAX_LEARNT_LOG_SECRETS) break;
+      this.learnt.delete(value);
+    }
+    this.redact = valueRedactor([...this.secrets, ...this.learnt]);
   }
 
   write(line: string): void {
@@ -187,6 +209,16 @@ class LineBatches implements DestinationStream {
     this.lines = [];
     this.bytes = 0;
   }
+}
+
+/**
+ * For a logger writing to a destination createServerLog made: its lines
+ * redact `values` too from now on (redact.ts valueRedactor). Any other
+ * logger (a test's, pino's own) is left as it is.
+ */
+export function redactInLog(logger: FastifyBaseLogger, values: readonly string[]): void {
+  const destination = internals(logger)[pino.symbols.streamSym];
+  if (destination instanceof LineBatches && values.length > 0) destination.redactAlso(values);
 }
 
 type RequestLineWriter = (request: FastifyRequest, reply: FastifyReply) => void;
@@ -225,7 +257,7 @@ function lineWriter(logger: Logger, destination: LineBatches): RequestLineWriter
   const base = (internals(logger)[pino.symbols.chindingsSym] as string | undefined) ?? '';
   return (request, reply) => {
     if (!logger.isLevelEnabled('info')) return;
-    const req = `"method":${JSON.stringify(request.method)},"url":${JSON.stringify(redactTarget(request.url))}${member('host', request.headers.host)}${member('remoteAddress', request.ip)}${member('remotePort', request.socket?.remotePort)}`;
+    const req = `"method":${JSON.stringify(request.method)},"url":${JSON.stringify(redactTarget(request.url, destination.keyParameters))}${member('host', request.headers.host)}${member('remoteAddress', request.ip)}${member('remotePort', request.socket?.remotePort)}`;
     destination.write(
       `${head}${Date.now()}${base}${member('reqId', request.id)},"req":{${req}},"res":{"statusCode":${reply.statusCode}}${member('responseTime', reply.elapsedTime)},"msg":"request completed"}\n`,
     );
@@ -274,16 +306,12 @@ export function createServerLog(
   format: LogFormat = 'json',
   colorize = false,
 ): ServerLog {
-  const batches = new LineBatches(
-    new LogFile(fd),
-    valueRedactor(secrets),
-    format === 'pretty' ? prettyLines(colorize) : undefined,
-  );
+  const batches = new LineBatches(new LogFile(fd), secrets, format === 'pretty' ? prettyLines(colorize) : undefined);
   const logger = pino(
     {
       level,
       serializers: {
-        req: requestFields,
+        req: (request: FastifyRequest) => requestFields(request, batches.keyParameters),
         res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }),
         err: errorFields,
       },
@@ -294,6 +322,7 @@ export function createServerLog(
   process.once('exit', atExit);
   return {
     logger,
+    redactParameters: (names) => void (batches.keyParameters = names),
     flush: () => batches.flushSync(),
     async close() {
       process.removeListener('exit', atExit);

@@ -120,11 +120,17 @@ export function createMemoryStore(
       compactWhenWorthIt();
       return json;
     },
-    list(after, limit, maxBytes, { skip = 0, match, maxExamined = Number.POSITIVE_INFINITY } = {}) {
+    list(
+      after,
+      limit,
+      maxBytes,
+      { skip = 0, match, maxExamined = Number.POSITIVE_INFINITY, maxExaminedBytes = Number.POSITIVE_INFINITY } = {},
+    ) {
       const plants: PlantEntry[] = [];
       let counted = 0;
       let skipped = 0;
       let examined = 0;
+      let examinedBytes = 0;
       /** The seq of the last plant the page took, skipped or judged: the next page starts after it. */
       let last = after;
       for (let index = firstAfter(after); index < ids.length; index++) {
@@ -133,7 +139,11 @@ export function createMemoryStore(
         let json: string | undefined;
         if (match !== undefined) {
           if (examined >= maxExamined) return { plants, next: last };
+          // Counted before the text is read: a page never reads past its budget but for its first plant.
+          const size = countedBytes(String(key), texts.bytesAt(index));
+          if (examined > 0 && examinedBytes + size > maxExaminedBytes) return { plants, next: last };
           examined++;
+          examinedBytes += size;
           json = texts.text(index);
           if (!match(json)) {
             last = seqs[index]!;

@@ -13,7 +13,6 @@ import type {
   preValidationHookHandler,
   RouteHandlerMethod,
 } from 'fastify';
-import type { Authenticator } from './auth.js';
 import { rejectUnreadableBody, requireMediaType } from './body.js';
 import { ApiError } from './errors.js';
 import type { MaybePromise } from './store.js';
@@ -43,8 +42,8 @@ export interface OperationHandler<Input, Result> {
 }
 
 export interface PipelineOptions<Input, Result> {
-  /** Checks the credentials; undefined when the operation requires none (`security: []`). */
-  authenticator: Authenticator | undefined;
+  /** Checks the credentials (security/check.ts); undefined when the operation requires none (`security: []`). */
+  credentials: onRequestHookHandler | undefined;
   /** Reads and checks the parameters (operations/parameters.ts); undefined when the operation declares none. */
   parameters: onRequestHookHandler | undefined;
   /** The media types the request body may have; undefined when the operation declares no body. */
@@ -87,15 +86,11 @@ export const PHASES = ['onRequest', 'preParsing', 'parsing', 'preValidation', 'p
  * test compares the two): what a request meets, first to last.
  */
 export function pipeline<Input, Result>(options: PipelineOptions<Input, Result>): ReadonlyArray<Stage<Input, Result>> {
-  const { authenticator, parameters, requestMediaTypes, jsonBody, bodyLimit, stub, handler } = options;
+  const { credentials, parameters, requestMediaTypes, jsonBody, bodyLimit, stub, handler } = options;
   const withBody = requestMediaTypes !== undefined;
   return [
     // Credentials first: a request without them is answered before its body is read.
-    {
-      name: 'credentials',
-      phase: 'onRequest',
-      run: authenticator === undefined ? undefined : checkCredentials(authenticator),
-    },
+    { name: 'credentials', phase: 'onRequest', run: credentials },
     { name: 'Prefer', stubOnly: true, phase: 'onRequest', run: stub?.prefer },
     { name: 'parameters', phase: 'onRequest', run: parameters },
     { name: 'content type', phase: 'preParsing', run: withBody ? requireMediaType(requestMediaTypes) : undefined },
@@ -179,15 +174,4 @@ export function routeOptionsOf<Input, Result>(stages: ReadonlyArray<Stage<Input,
     return result.then((settled) => send(input, settled, reply));
   };
   return { onRequest, preParsing, bodyLimit, preValidation, preHandler, handler };
-}
-
-function checkCredentials(authenticator: Authenticator): onRequestHookHandler {
-  return (request, _reply, done) => {
-    try {
-      authenticator.check(request.headers.authorization);
-    } catch (error) {
-      return done(error as Error);
-    }
-    done();
-  };
 }

@@ -3,7 +3,9 @@
 // rows after `after` in the seq index, as many as the page takes and one
 // more (is there a next page?); an offset finds where the page starts in
 // the index alone, reading no plant; a filter reads rows in batches, at
-// most `maxExamined` of them and one more, and judges each in the server.
+// most `maxExamined` of them and one more, and judges each in the server,
+// the database sending a row's text only while the page's byte budget for
+// judging (`maxExaminedBytes`) holds it.
 import type pg from 'pg';
 import { plantBytes, type ListOptions, type PlantEntry, type PlantPage } from './store.js';
 
@@ -29,9 +31,16 @@ export const PAGE_SQL = `SELECT seq::text AS seq, id::text AS id, CASE WHEN kept
     WINDOW w AS (ORDER BY seq)
   ) AS counted ORDER BY counted.seq`;
 
-/** A batch of a filtered page: $1 after, $2 rows; ordered by the column, not by the text the answer names seq. */
-export const SCAN_SQL =
-  'SELECT seq::text AS seq, id::text AS id, plant FROM plantstore_plants WHERE seq > $1 ORDER BY plantstore_plants.seq LIMIT $2';
+/**
+ * A batch of a filtered page: $1 after, $2 rows, $3 the bytes the page may
+ * still read, $4 whether the first row is read whatever its size (the page
+ * has read none yet). A row past the bytes comes without its text (null).
+ */
+export const SCAN_SQL = `SELECT seq::text AS seq, id::text AS id, bytes::text AS bytes, CASE WHEN kept THEN plant END AS plant FROM (
+    SELECT seq, id, plant, bytes, ($4::boolean AND row_number() OVER w = 1) OR sum(bytes) OVER w <= $3 AS kept
+    FROM (SELECT seq, id, plant, bytes FROM plantstore_plants WHERE seq > $1 ORDER BY seq LIMIT $2) AS following
+    WINDOW w AS (ORDER BY seq)
+  ) AS counted ORDER BY counted.seq`;
 
 async function plainPage(pool: pg.Pool, { after, limit, maxBytes, skip = 0 }: PageQuery): Promise<PlantPage> {
   // The plants after `after` (past the `skip` first, found in the seq index) up to the limit and
@@ -54,25 +63,40 @@ async function plainPage(pool: pg.Pool, { after, limit, maxBytes, skip = 0 }: Pa
 
 async function matchedPage(
   pool: pg.Pool,
-  { after, limit, maxBytes, skip = 0, maxExamined = Number.POSITIVE_INFINITY }: PageQuery,
+  {
+    after,
+    limit,
+    maxBytes,
+    skip = 0,
+    maxExamined = Number.POSITIVE_INFINITY,
+    maxExaminedBytes = Number.MAX_SAFE_INTEGER,
+  }: PageQuery,
   match: (json: string) => boolean,
 ): Promise<PlantPage> {
   const plants: PlantEntry[] = [];
   let counted = 0;
   let skipped = 0;
   let examined = 0;
+  let examinedBytes = 0;
   /** The seq of the last row the page took, skipped or judged: the next batch, and the next page, start after it. */
   let last = after;
   for (;;) {
     const size = Math.min(MATCH_BATCH, maxExamined - examined + 1);
-    const { rows } = await pool.query<{ seq: string; id: string; plant: string }>({
+    const { rows } = await pool.query<{ seq: string; id: string; bytes: string; plant: string | null }>({
       name: 'plantstore_scan',
       text: SCAN_SQL,
-      values: [last, size],
+      values: [
+        last,
+        size,
+        Math.max(0, Math.min(maxExaminedBytes, Number.MAX_SAFE_INTEGER) - examinedBytes),
+        examined === 0,
+      ],
     });
     for (const row of rows) {
-      if (examined >= maxExamined) return { plants, next: last };
+      // Past the bytes the page may judge, the database sent no text: the page ends before that row.
+      if (examined >= maxExamined || row.plant === null) return { plants, next: last };
       examined++;
+      examinedBytes += Number(row.bytes);
       const seq = Number(row.seq);
       if (!match(row.plant)) {
         last = seq;

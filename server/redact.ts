@@ -35,11 +35,27 @@ const AUTH_SCHEMES = new Set([
   'vapid',
 ]);
 
+/**
+ * The names the document gives its API keys (security schemes of type
+ * apiKey): a header (lower case), a query parameter or a cookie named so
+ * carries a credential whatever its name looks like (`X-Plant`, `?k=`).
+ */
+export interface CredentialNames {
+  header: readonly string[];
+  query: readonly string[];
+  cookie: readonly string[];
+}
+
+export const NO_NAMES: CredentialNames = { header: [], query: [], cookie: [] };
+
 /** Credentials keep a registered scheme and lose the rest (`Bearer <redacted>`); other credential headers are replaced whole. */
-export function redactHeaders(headers: FastifyRequest['headers']): Record<string, string | string[] | undefined> {
+export function redactHeaders(
+  headers: FastifyRequest['headers'],
+  names: CredentialNames = NO_NAMES,
+): Record<string, string | string[] | undefined> {
   const out: Record<string, string | string[] | undefined> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || !CREDENTIAL_NAME.test(name)) out[name] = value;
+    if (value === undefined || !(CREDENTIAL_NAME.test(name) || names.header.includes(name))) out[name] = value;
     else if (name === 'authorization' || name === 'proxy-authorization')
       out[name] = Array.isArray(value) ? value.map(keepScheme) : keepScheme(value);
     else out[name] = Array.isArray(value) ? value.map(() => REDACTED) : REDACTED;
@@ -57,7 +73,7 @@ function keepScheme(credentials: string): string {
  * parameter redacted (`?access_token=<redacted>`), and the user information
  * of an absolute-form target (`http://user:password@host/`).
  */
-export function redactTarget(target: string): string {
+export function redactTarget(target: string, names: readonly string[] = []): string {
   // An origin-form target without a query (nearly every request, on the log's hot path) holds no credential.
   if (target.charCodeAt(0) === 0x2f && target.indexOf('?') === -1) return target;
   const url = target.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, `$1${REDACTED}@`);
@@ -69,9 +85,35 @@ export function redactTarget(target: string): string {
     .map((parameter) => {
       const equals = parameter.indexOf('=');
       const name = equals === -1 ? parameter : parameter.slice(0, equals);
-      return CREDENTIAL_NAME.test(decodedName(name)) ? `${name}=${REDACTED}` : parameter;
+      const decoded = decodedName(name);
+      return CREDENTIAL_NAME.test(decoded) || names.includes(decoded) ? `${name}=${REDACTED}` : parameter;
     });
   return `${url.slice(0, query)}?${parameters.join('&')}`;
+}
+
+/**
+ * The credentials a URL carries, for redaction by value (valueRedactor):
+ * the value of every query parameter redactTarget redacts by name, as
+ * written and decoded, and the password and user name of its user
+ * information. A webhook receiver's `?access_token=…` then never reaches the
+ * log, whatever line would carry it.
+ */
+export function targetCredentials(target: string): string[] {
+  const values: string[] = [];
+  const userinfo = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)@/i.exec(target)?.[1];
+  if (userinfo !== undefined) for (const part of userinfo.split(':')) values.push(part, decodedName(part));
+  const query = target.indexOf('?');
+  if (query === -1) return values.filter((value) => value !== '');
+  for (const parameter of target
+    .slice(query + 1)
+    .split('#')[0]!
+    .split('&')) {
+    const equals = parameter.indexOf('=');
+    if (equals === -1 || !CREDENTIAL_NAME.test(decodedName(parameter.slice(0, equals)))) continue;
+    const value = parameter.slice(equals + 1);
+    values.push(value, decodedName(value));
+  }
+  return values.filter((value) => value !== '');
 }
 
 function decodedName(name: string): string {
@@ -118,11 +160,32 @@ export function valueRedactor(secrets: Iterable<string>): (text: string) => stri
   return (text) => (text.length < MIN_SECRET_LENGTH ? text : text.replace(pattern, REDACTED));
 }
 
-/** The credentials a request presents itself (the token of its Authorization, the value of each header named like a credential): redacted by value wherever else they appear in what is shown of it. */
-export function presentedCredentials(headers: FastifyRequest['headers']): string[] {
+/**
+ * The credentials a request presents itself (the token of its
+ * Authorization, the value of each header named like a credential or as the
+ * document names an API key, the document's API keys in its query and its
+ * cookies): redacted by value wherever else they appear in what is shown of it.
+ */
+export function presentedCredentials(
+  headers: FastifyRequest['headers'],
+  names: CredentialNames = NO_NAMES,
+  target = '',
+): string[] {
   const values: string[] = [];
+  if (names.query.length > 0 && target.includes('?')) {
+    const query = new URLSearchParams(target.slice(target.indexOf('?') + 1));
+    for (const name of names.query) values.push(...query.getAll(name));
+  }
+  const cookies = headers.cookie;
+  if (names.cookie.length > 0 && typeof cookies === 'string') {
+    for (const pair of cookies.split(';')) {
+      const equals = pair.indexOf('=');
+      if (equals !== -1 && names.cookie.includes(pair.slice(0, equals).trim()))
+        values.push(pair.slice(equals + 1).trim());
+    }
+  }
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || !CREDENTIAL_NAME.test(name)) continue;
+    if (value === undefined || !(CREDENTIAL_NAME.test(name) || names.header.includes(name))) continue;
     for (const item of Array.isArray(value) ? value : [value]) {
       values.push(item);
       const afterScheme = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+ +(.+)$/.exec(item)?.[1];

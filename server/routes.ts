@@ -3,13 +3,15 @@
 // else (404, 405, a request without Host).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HTTP_METHODS } from '../spec/openapi.js';
-import type { Authenticator } from './auth.js';
 import { sendError } from './error-handler.js';
+import type { ErrorShapes } from './error-shapes.js';
 import { ApiError } from './errors.js';
 import { STORE_RETRY_AFTER_SECONDS } from './limits.js';
 import { routePath } from './operations/parameters.js';
 import type { ServedOperation } from './operations/served.js';
 import { pipeline, routeOptionsOf, type StubStages } from './pipeline.js';
+import type { CredentialStage } from './security/check.js';
+import type { OperationSecurity } from './security/schemes.js';
 import type { PlantStore } from './store.js';
 import type { DeclaredOperation } from './stub/prefer.js';
 
@@ -18,7 +20,10 @@ export const RESERVED_PREFIX = '/__';
 export const HEALTH_PATH = `${RESERVED_PREFIX}health`;
 
 export interface OperationRoutesOptions {
-  authenticator: Authenticator;
+  /** An operation's stage `credentials` for its security (security/check.ts); undefined when it requires none. */
+  credentials: (security: OperationSecurity) => CredentialStage | undefined;
+  /** How an operation's errors are written (error-shapes.ts); the Error record when not given. */
+  errorShapes?: (operation: ServedOperation) => ErrorShapes;
   /** Largest request body in bytes (413 beyond). */
   bodyLimit: number;
   /** The stub's stages for an operation, when buildApp was given the stub. */
@@ -28,15 +33,16 @@ export interface OperationRoutesOptions {
 /** The pipeline of one served operation. */
 export function operationPipeline(
   operation: ServedOperation,
-  { authenticator, bodyLimit, stub }: OperationRoutesOptions,
+  { credentials, bodyLimit, stub }: OperationRoutesOptions,
+  stage: CredentialStage | undefined = credentials(operation.security),
 ) {
   return pipeline({
-    authenticator: operation.credentials ? authenticator : undefined,
+    credentials: stage?.run,
     parameters: operation.parameters,
     requestMediaTypes: operation.body?.mediaTypes,
     jsonBody: operation.body?.json ?? false,
     bodyLimit,
-    stub: stub?.(operation),
+    stub: stub?.({ ...operation, challenge: stage?.challenge }),
     handler: operation.handler,
   });
 }
@@ -50,12 +56,15 @@ export function operationRoutes(
   // Declared once, so that every request has the same shape (the stage `parameters` fills it in).
   app.decorateRequest('parameterValues', null);
   for (const operation of operations) {
+    const stage = options.credentials(operation.security);
     // RFC 9110 §9.3.2: HEAD is GET without the content, wherever the document declares GET.
     app.route({
       method: operation.method,
       url: routePath(operation.path),
       exposeHeadRoute: operation.method === 'GET',
-      ...routeOptionsOf(operationPipeline(operation, options)),
+      // What the error writer reads of the operation (error-handler.ts).
+      config: { errorShapes: options.errorShapes?.(operation), challenge: stage?.challenge },
+      ...routeOptionsOf(operationPipeline(operation, options, stage)),
     });
   }
 }

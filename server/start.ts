@@ -4,6 +4,7 @@
 import { StartError } from '../lib/start-error.js';
 import { buildApp } from './app.js';
 import { checkTogether, openSettings, readConfig, readStubConfig, type ServerConfig } from './config.js';
+import { configuredSecrets } from './security/credentials.js';
 import { readInitialPlantsFile } from './stub/initial-plants.js';
 import { createServerLog, logFormat, type ServerLog } from './logging.js';
 import type { PlantStore } from './store.js';
@@ -45,7 +46,7 @@ try {
   log = createServerLog(
     config.logLevel,
     1,
-    [...(config.tokens ?? []), ...secrets],
+    [...(config.tokens ?? []), ...configuredSecrets(config.credentials), ...secrets],
     format,
     process.stdout.isTTY === true && !process.env.NO_COLOR,
   );
@@ -67,6 +68,7 @@ try {
   app = buildApp({
     store,
     tokens: config.tokens,
+    credentials: config.credentials,
     bodyLimit: config.bodyLimit,
     maxPlants: config.maxPlants,
     maxBytes: config.maxBytes,
@@ -87,6 +89,8 @@ try {
       stub.plantsFile === undefined ? undefined : readInitialPlantsFile(stub.plantsFile.path, stub.plantsFile.variable),
     webhooks: readWebhookConfig(),
   });
+  // The document's API keys sent in the query: the log's URLs show them redacted, whatever their names.
+  log.redactParameters(app.credentialNames.query);
 } catch (error) {
   if (!(error instanceof StartError)) throw error;
   refuseToStart(error);
@@ -94,7 +98,8 @@ try {
 // The database's connections close after the server's last answer.
 if (store !== undefined) app.addHook('onClose', async () => store.close());
 
-for (const warning of [...openSettings(config, stub), ...stub.warnings]) app.log.warn(warning);
+for (const warning of [...openSettings(config, stub), ...app.credentialWarnings, ...stub.warnings])
+  app.log.warn(warning);
 for (const warning of app.documentWarnings) app.log.warn(warning);
 // How each operation of the document is served: one served from its examples is named here, never a silent 404.
 for (const note of app.operationNotes) app.log.info(note);

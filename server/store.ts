@@ -39,6 +39,8 @@ export interface ListOptions {
   match?: (json: string) => boolean;
   /** With `match`: the most plants one page reads to judge (the page ends there, short or empty, with its next). */
   maxExamined?: number;
+  /** With `match`: the most bytes of plants one page reads to judge, as plantBytes() counts them (one plant at least; the page ends there as at maxExamined). */
+  maxExaminedBytes?: number;
 }
 
 /** update's outcome: the plant's new JSON text, or why nothing changed. */
@@ -131,8 +133,9 @@ export interface PlantStore {
    * size). A plant's seq is its running number in the order of storing,
    * from 1; it is never reused (an update keeps it), and clear() does not
    * reset it, so an `after` from before a clear finds what was stored
-   * since. The work of a page is bounded by its limit and by `maxExamined`,
-   * whatever the store holds (the skipped plants' texts are not read).
+   * since. The work of a page is bounded by its limit and by `maxExamined`
+   * and `maxExaminedBytes`, whatever the store holds (the skipped plants'
+   * texts are not read).
    */
   list(after: number, limit: number, maxBytes: number, options?: ListOptions): MaybePromise<PlantPage>;
   /** Removes every plant; answers how many there were. */

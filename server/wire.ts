@@ -4,6 +4,8 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { recordOf } from './error-handler.js';
+import type { ErrorShapes } from './error-shapes.js';
 import { ApiError } from './errors.js';
 
 type SocketWithResponse = Socket & { _httpMessage?: ServerResponse | null };
@@ -20,7 +22,7 @@ export function answerOnTheWire(app: FastifyInstance, methodNotAllowed: ApiError
   app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
   // CONNECT asks for a tunnel (RFC 9110 §9.3.6); Node hands it to a 'connect'
   // listener and, without one, drops the connection unanswered.
-  app.server.on('connect', (_request, socket: Socket) => answerRaw(socket, methodNotAllowed));
+  app.server.on('connect', (_request, socket: Socket) => answerRaw(socket, methodNotAllowed, app.errorShapes));
 }
 
 /**
@@ -39,7 +41,7 @@ export function answerClientError(this: FastifyInstance, error: Error & { code?:
         : 'MALFORMED_HTTP';
   // Its code and reason only: the error also carries `rawPacket`, the request's bytes, credentials included.
   this.log.debug({ err: { type: error.name, code: error.code, message: error.message } }, 'client error');
-  answerRaw(socket, new ApiError(code));
+  answerRaw(socket, new ApiError(code), this.errorShapes);
 }
 
 /**
@@ -64,26 +66,31 @@ export function answerCanBeDelivered(reply: FastifyReply): boolean {
  * first, in order (RFC 9112 §9.3.2): writing at once would cut their answers
  * off, after their plants were stored.
  */
-function answerRaw(socket: Socket, error: ApiError): void {
+function answerRaw(socket: Socket, error: ApiError, shapes: ErrorShapes): void {
   const pending = (socket as SocketWithResponse)._httpMessage;
   if (pending && !pending.writableFinished && pending.req?.complete && !socket.destroyed) {
-    pending.once('close', () => setImmediate(() => answerRaw(socket, error)));
+    pending.once('close', () => setImmediate(() => answerRaw(socket, error, shapes)));
     return;
   }
-  if (socket.writable && !pending?.headersSent) writeRawError(socket, error);
+  if (socket.writable && !pending?.headersSent) writeRawError(socket, error, shapes);
   socket.destroy();
 }
 
 /** `allow` as `Allow`, `retry-after` as `Retry-After`: as the other header names here are written. */
 const headerName = (name: string) => name.replace(/(^|-)[a-z]/g, (start) => start.toUpperCase());
 
-function writeRawError(socket: Socket, { status, body, headers }: ApiError): void {
-  const text = JSON.stringify(body);
+/** The error in the shape the document's operations agree on for its status (error-shapes.ts), else the Error record. */
+function writeRawError(socket: Socket, error: ApiError, shapes: ErrorShapes): void {
+  const { status, headers } = error;
+  // No request was read: no path for a problem's instance.
+  const answer = shapes.of(status).answer(recordOf(error), undefined);
+  const text = answer?.text ?? '';
+  const contentType = answer === undefined ? '' : `Content-Type: ${answer.contentType}\r\n`;
   const extraHeaders = Object.entries(headers)
     .map(([name, value]) => `${headerName(name)}: ${value}\r\n`)
     .join('');
   socket.write(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n${extraHeaders}` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${contentType}${extraHeaders}` +
       `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
   );
 }

@@ -48,7 +48,7 @@ export function readOpenApi(path: string = OPENAPI_PATH): { document: OpenApiDoc
     try {
       parsed = safeIntegersAsNumbers(parseYaml(text));
     } catch (error) {
-      throw new DocumentError('#', undefined, `${path} is not YAML or JSON: ${(error as Error).message}`);
+      throw new DocumentError('#', undefined, `${path} is not YAML or JSON: ${whereParsingStopped(error)}`);
     }
   }
   const doc = parsed as OpenApiDocument;
@@ -59,14 +59,14 @@ export function readOpenApi(path: string = OPENAPI_PATH): { document: OpenApiDoc
     throw new DocumentError(
       '#/openapi',
       'openapi',
-      `${JSON.stringify(doc.openapi)}: only OpenAPI 3.1 documents are read (their schemas are JSON Schema 2020-12)`,
+      `${versionShown(doc.openapi)}: only OpenAPI 3.1 documents are read (their schemas are JSON Schema 2020-12)`,
     );
   }
   if (doc.jsonSchemaDialect !== undefined && doc.jsonSchemaDialect !== OPENAPI_31_DIALECT) {
     throw new DocumentError(
       '#/jsonSchemaDialect',
       'jsonSchemaDialect',
-      `${JSON.stringify(doc.jsonSchemaDialect)}: only the OpenAPI 3.1 default dialect (${OPENAPI_31_DIALECT}) is read`,
+      `another dialect: only the OpenAPI 3.1 default dialect (${OPENAPI_31_DIALECT}) is read`,
     );
   }
   doc.components = {
@@ -75,6 +75,29 @@ export function readOpenApi(path: string = OPENAPI_PATH): { document: OpenApiDoc
   };
   checkReferences(doc);
   return { document: doc, source: text };
+}
+
+/**
+ * Where the YAML parser stopped, by position only (line, column, and the
+ * parser's code for what it met): its own message quotes the text around
+ * that place, and a file that is not a document may hold anything (a
+ * pull request that links spec/openapi.yaml to a credentials file once had
+ * its keys printed in the step's log; issue 41).
+ */
+function whereParsingStopped(error: unknown): string {
+  const { code, linePos } = error as { code?: unknown; linePos?: Array<{ line: number; col: number }> };
+  const at = linePos?.[0];
+  const what = typeof code === 'string' && /^[A-Z0-9_]+$/.test(code) ? ` (${code})` : '';
+  return at === undefined
+    ? `the YAML parser stopped${what || ` (${(error as Error).name})`}`
+    : `the YAML parser stopped at line ${at.line}, column ${at.col}${what}`;
+}
+
+/** The `openapi` field as a message shows it: quoted when it is a version number, never any other text of the file. */
+function versionShown(value: unknown): string {
+  return typeof value === 'string' && /^\d{1,3}(\.\d{1,3}){0,3}$/.test(value)
+    ? JSON.stringify(value)
+    : 'not a version number';
 }
 
 /** The file's text, read MAX_DOCUMENT_BYTES at most (a device or a pipe included): a larger one is a DocumentError. */

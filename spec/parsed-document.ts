@@ -57,7 +57,8 @@ const requireFromHere = createRequire(import.meta.url);
  * needs it, and its bundle leaves it out.
  */
 export function parseYaml(text: string): unknown {
-  return (requireFromHere('yaml') as typeof Yaml).parse(text, { intAsBigInt: true });
+  // logLevel error: its warnings (an unknown tag) go to standard error with the text around them, which is not ours to print.
+  return (requireFromHere('yaml') as typeof Yaml).parse(text, { intAsBigInt: true, logLevel: 'error' });
 }
 
 /** Bigints that fit a double exactly become numbers; larger ones stay bigints (only numeric keywords and examples can hold them). */

@@ -1,6 +1,7 @@
 // The cases of the array keywords (JSON Schema Validation 2020-12 §6.4):
 // minItems, maxItems and uniqueItems. contains and its bounds draw from the
 // applicators' pool (keyword-applicators.ts).
+import { MAX_MADE_VALUES } from '../../spec/value-budget.js';
 import type { JsonValue } from '../model/json.js';
 import { samplesOf } from './schema-values.js';
 import type { Proposal, ProposalSite, Proposer } from './keyword-proposals.js';
@@ -19,7 +20,8 @@ function proposeItems(at: ProposalSite, keyword: string, value: unknown): Propos
     return value === true
       ? [inside(of(2), 'with two different items'), outside([item, item], 'with the same item twice')]
       : [];
-  if (typeof value !== 'number') return [];
+  // An array longer than the budget of a made value is not made: the keyword gets no case, and coverage says why.
+  if (typeof value !== 'number' || value + 1 > MAX_MADE_VALUES) return [];
   return keyword === 'minItems'
     ? [inside(of(value), `with ${value} items`), outside(of(value - 1), `with ${value - 1} items`)]
     : [inside(of(value), `with ${value} items`), outside(of(value + 1), `with ${value + 1} items`)];

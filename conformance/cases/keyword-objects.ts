@@ -2,6 +2,7 @@
 // additionalProperties and unevaluatedProperties from the Core): which
 // properties a body has, and how many.
 import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
+import { MAX_MADE_VALUES } from '../../spec/value-budget.js';
 import type { JsonValue } from '../model/json.js';
 import { samplesOf, setAt, typeExemplars } from './schema-values.js';
 import { show, UNNAMED_PROPERTY } from './keyword-sites.js';
@@ -62,7 +63,8 @@ function proposeAdditional(at: ProposalSite, keyword: string, value: unknown): P
 /** minProperties and maxProperties: the base trimmed or padded to the bound, and one past it. */
 function proposePropertyCount(at: ProposalSite, keyword: string, value: unknown): Proposal[] {
   const { current, inside, outside } = at;
-  if (!isSchemaObject(current) || typeof value !== 'number') return [];
+  // An object of more members than the budget of a made value is not made: the keyword gets no case, and coverage says why.
+  if (!isSchemaObject(current) || typeof value !== 'number' || value + 1 > MAX_MADE_VALUES) return [];
   const keys = Object.keys(current);
   const trimmed = (n: number) => Object.fromEntries(keys.slice(0, n).map((k) => [k, current[k]!])) as JsonValue;
   const padded = (n: number) =>

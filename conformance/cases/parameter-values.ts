@@ -7,6 +7,7 @@
 // as valid, and one it accepts never as invalid.
 import { isSchemaObject } from '../../spec/schema-keywords.js';
 import { integerRange } from '../../spec/formats.js';
+import { MAX_MADE_BYTES } from '../../spec/value-budget.js';
 import { Numeral, type JsonValue } from '../model/json.js';
 import { resolveSchema, type ParameterModel, type SpecModel } from '../model/spec-model.js';
 import { RuledOut } from '../model/ruled-out.js';
@@ -115,9 +116,10 @@ function refusable(model: SpecModel, p: ParameterModel): Array<[string, string]>
   }
   if (types.includes('boolean')) out.push(['maybe', 'neither true nor false']);
   if (types.includes('string') || types.length === 0) {
-    if (typeof s.minLength === 'number' && s.minLength > 0)
+    // No string longer than the budget of a made value (spec/value-budget.ts) is written out.
+    if (typeof s.minLength === 'number' && s.minLength > 0 && s.minLength - 1 <= MAX_MADE_BYTES)
       out.push(['x'.repeat(s.minLength - 1), 'one character shorter than its minLength']);
-    if (typeof s.maxLength === 'number')
+    if (typeof s.maxLength === 'number' && s.maxLength + 1 <= MAX_MADE_BYTES)
       out.push(['x'.repeat(s.maxLength + 1), 'one character longer than its maxLength']);
     if (typeof s.pattern === 'string')
       out.push([' ', 'a space, which its pattern does not match'], ['!?', 'text its pattern does not match']);

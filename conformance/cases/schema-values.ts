@@ -4,11 +4,15 @@
 // a wrong guess costs a case, never a wrong verdict. Sources, in order: the
 // document's own examples (its author's valid values), then values built
 // from the keywords that are there (const, enum, pattern, lengths, bounds,
-// format, required).
+// format, required). Every candidate fits the budget of a made value
+// (spec/value-budget.ts): a schema whose least value is larger (three arrays
+// nested, each of minItems 1000) gets no candidate of that size, where it
+// once ran compat to its deadline.
 // The numbers a schema allows are in number-values.ts.
 import fc from 'fast-check';
 import { childPointer, isSchemaObject, type JsonSchema } from '../../spec/schema-keywords.js';
 import { rationalOf } from '../../spec/exact-number.js';
+import { MAX_MADE_BYTES, MAX_MADE_VALUES, withinBudget } from '../../spec/value-budget.js';
 import { Numeral, type JsonValue } from '../model/json.js';
 import { resolveSchema, type DocumentSchemas } from '../model/spec-model.js';
 import { numberSamples } from './number-values.js';
@@ -58,14 +62,20 @@ export const FORMAT_SAMPLES: Readonly<Record<string, { inside: string[]; outside
   'uri-template': { inside: ['/plants/{id}'], outside: ['/plants/{id'] },
 };
 
-/** A string of exactly `length` code points (JSON Schema counts code points), built from the characters of `stems` (strings known valid). */
+/**
+ * A string of exactly `length` code points (JSON Schema counts code points),
+ * built from the characters of `stems` (strings known valid); none longer
+ * than the budget of a made value (a maxLength of a hundred million once ran
+ * compat to its deadline).
+ */
 export function stringsOfLength(length: number, stems: string[]): string[] {
   const out = new Set<string>();
+  if (length > MAX_MADE_BYTES) return [];
   for (const stem of [...stems, 'plant', 'x']) {
     const points = Array.from(stem);
     if (points.length === 0) continue;
-    let s: string[] = [];
-    while (s.length < length) s = s.concat(points);
+    // The stem repeated, then cut to the length (in linear time: appending a stem at a time copied the whole string each time).
+    const s = Array.from(points.join('').repeat(Math.ceil(length / points.length)));
     out.add(s.slice(0, length).join(''));
     // Repeating the last character keeps a pattern anchored on the stem's start happy.
     if (points.length < length)
@@ -123,7 +133,8 @@ export function samplesOf(
         v !== undefined &&
         (opts.type === undefined ||
           jsonTypeOf(v as JsonValue) === opts.type ||
-          (opts.type === 'number' && jsonTypeOf(v as JsonValue) === 'integer'))
+          (opts.type === 'number' && jsonTypeOf(v as JsonValue) === 'integer')) &&
+        withinBudget(v)
       )
         out.push(v as JsonValue);
   };
@@ -171,8 +182,9 @@ export function samplesOf(
   return out;
 }
 
-/** An array its keywords allow, as far as they say: prefixItems in order, then items, as many as minItems asks (one at least), an item `contains` wants, distinct where uniqueItems asks. */
-function arraySample(model: DocumentSchemas, node: JsonSchema, at: string, depth: number): JsonValue[] {
+/** An array its keywords allow, as far as they say: prefixItems in order, then items, as many as minItems asks (one at least), an item `contains` wants, distinct where uniqueItems asks; none when minItems passes the budget of a made value. */
+function arraySample(model: DocumentSchemas, node: JsonSchema, at: string, depth: number): JsonValue[] | undefined {
+  if (typeof node.minItems === 'number' && node.minItems > MAX_MADE_VALUES) return undefined;
   const prefix = Array.isArray(node.prefixItems)
     ? node.prefixItems.map((s, i) => samplesOf(model, s, childPointer(at, 'prefixItems', i), {}, depth + 1)[0] ?? null)
     : [];

@@ -12,6 +12,7 @@ import { rationalOf } from '../../spec/exact-number.js';
 import { INTEGER_FORMAT_RANGES } from '../../spec/formats.js';
 import type { OpenApiDocument } from '../../spec/openapi.js';
 import { isSchemaObject } from '../../spec/schema-keywords.js';
+import { MAX_MADE_BYTES, MAX_MADE_VALUES } from '../../spec/value-budget.js';
 import { documentKeywordUses, schemaValidators } from '../../spec/validator.js';
 import { repair, schemaAtPointer } from '../cases/draw.js';
 import { samplesOf } from '../cases/schema-values.js';
@@ -56,9 +57,10 @@ function around(value: unknown): unknown[] {
   return [x, x - 1, x + 1, x / 2];
 }
 
-const lengths = (value: unknown): number[] => {
+/** n - 1, n and n + 1 for a length `value`, each within `most` (the budget of a made value): none past it is made. */
+const lengths = (value: unknown, most: number): number[] => {
   const n = typeof value === 'number' ? value : typeof value === 'bigint' ? Number(value) : NaN;
-  return Number.isInteger(n) && n >= 0 && n < 100_000 ? [n - 1, n, n + 1].filter((x) => x >= 0) : [];
+  return Number.isInteger(n) && n >= 0 ? [n - 1, n, n + 1].filter((x) => x >= 0 && x <= most) : [];
 };
 
 /** One value of each JSON type, and strings a pattern or an enum may tell apart. */
@@ -71,10 +73,12 @@ function candidates(change: Change): unknown[] {
   switch (change.keyword) {
     case 'maxLength':
     case 'minLength':
-      return values.flatMap(lengths).map((n) => 'w'.repeat(n));
+      return values.flatMap((v) => lengths(v, MAX_MADE_BYTES)).map((n) => 'w'.repeat(n));
     case 'maxItems':
     case 'minItems':
-      return values.flatMap(lengths).map((n) => Array.from({ length: n }, (_, i) => `w${i}`));
+      return values
+        .flatMap((v) => lengths(v, MAX_MADE_VALUES))
+        .map((n) => Array.from({ length: n }, (_, i) => `w${i}`));
     case 'maximum':
     case 'exclusiveMaximum':
     case 'minimum':

@@ -5,6 +5,7 @@
 // listed as not exercised, with the reason, never left out.
 import { isExtension, isSchemaObject, keywordInfo, subschemas, type KeywordUse } from '../../spec/schema-keywords.js';
 import { isCheckedFormat } from '../../spec/validator.js';
+import { MAX_MADE_BYTES, MAX_MADE_VALUES } from '../../spec/value-budget.js';
 import { operationOf } from '../checks/declared.js';
 import { keywordDerivations, STRUCTURAL } from '../cases/keyword-cases.js';
 import type { ObservedExchange, TargetResult } from './target-result.js';
@@ -238,6 +239,8 @@ function keywordCoverage(model: SpecModel, ran: Set<string>, responses: Response
     if (parameters.has(use.schemaPointer) && !STRUCTURAL.has(use.keyword))
       return entry('exercised', ['PS-DOC-002'], 'a parameter value drawn from it is sent (inside only)');
     if (STRUCTURAL.has(use.keyword)) return entry('not exercised', [], 'leads to no keyword the run exercised');
+    const past = pastTheBudget(use);
+    if (d && past !== undefined) return entry('not exercised', [], past);
     if (d)
       return entry('not exercised', [], 'no value just inside or just outside it could be derived from the document');
     if (request.has(use.schemaPointer))
@@ -266,6 +269,19 @@ function keywordCoverage(model: SpecModel, ran: Set<string>, responses: Response
         }
       : k;
   });
+}
+
+/** Why a length bound gets no case: its values would pass the budget of a made value (spec/value-budget.ts). */
+function pastTheBudget({ keyword, value }: KeywordUse): string | undefined {
+  if (typeof value !== 'number') return undefined;
+  const most = /^(min|max)Length$/.test(keyword)
+    ? MAX_MADE_BYTES
+    : /^(min|max)(Items|Properties)$/.test(keyword)
+      ? MAX_MADE_VALUES
+      : undefined;
+  return most !== undefined && value + 1 > most
+    ? `a value at its bound or just past it (${value}) would pass the budget of a value made from a schema (${most}): none is made`
+    : undefined;
 }
 
 /** Where a `$ref` keyword leads in the document, when it is one. */

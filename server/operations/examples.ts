@@ -5,8 +5,9 @@
 // 200) with that response's example: the media type's `example`, its first
 // `examples`, else a value made from the schema (schema-example.ts) that the
 // schema's validator accepts. Stateless: the stored plants are not read.
-// An answer that cannot be made (a schema no value was found for) is 501,
-// and the start-up line says so: never a silent 404.
+// An answer that cannot be made (a schema no value was found for, or whose
+// value would pass the budget of a made value) is 501, and the start-up
+// line says so: never a silent 404.
 import type { FastifyRequest } from 'fastify';
 import {
   resolveReference,
@@ -20,7 +21,7 @@ import type { SchemaValidators } from '../../spec/validator.js';
 import { ApiError } from '../errors.js';
 import type { OperationHandler } from '../pipeline.js';
 import { jsonText } from '../store.js';
-import { exampleOf } from './schema-example.js';
+import { madeValue } from './schema-example.js';
 
 /** What an operation beside the resource answers, made once at start. */
 export interface ExampleAnswer {
@@ -56,12 +57,20 @@ export function exampleAnswer(
   if (media.schema === undefined) return { status, contentType, body: isJson(mediaType) ? '{}' : '', source: 'schema' };
   const schemaPointer = childPointer(responsePointer, 'content', mediaType, 'schema');
   const validate = validators.compile(media.schema, schemaPointer);
+  let spent: string | undefined;
   for (const members of ['all', 'required'] as const) {
-    const value = exampleOf(doc, media.schema, { members });
-    if (value !== undefined && validate(value).length === 0)
-      return { status, contentType, body: written(value, mediaType), source: 'schema' };
+    const made = madeValue(doc, media.schema, { members });
+    if (made !== undefined && 'spent' in made) spent = made.spent;
+    else if (made !== undefined && validate(made.value).length === 0)
+      return { status, contentType, body: written(made.value, mediaType), source: 'schema' };
   }
-  return { unavailable: `no example in the document, and no value made from the schema at ${schemaPointer} passes it` };
+  // Past the budget of a made value (spec/value-budget.ts) as for a schema no value fits: 501, saying why.
+  return {
+    unavailable:
+      spent === undefined
+        ? `no example in the document, and no value made from the schema at ${schemaPointer} passes it`
+        : `no example in the document, and the value made from the schema at ${schemaPointer} ${spent}`,
+  };
 }
 
 /** The lowest 2xx status the operation declares (its key), else `default` as 200, else 200 with no content. */

@@ -14,17 +14,24 @@
 //
 // Every page is bounded as GET /__admin/plants's is (MAX_PLANTS_PAGE plants,
 // PLANTS_PAGE_BYTES), and a filtered page judges at most LIST_MAX_EXAMINED
-// plants: its work is bounded whatever the store holds.
+// plants and LIST_MAX_EXAMINED_BYTES of them: its work is bounded whatever
+// the store holds, however large its plants.
 import type { OpenApiDocument } from '../../spec/openapi.js';
 import { isSchemaObject } from '../../spec/schema-keywords.js';
 import { NonIntegralNumber, parseJson, type JsonObject, type JsonValue } from '../json.js';
-import { DEFAULT_PLANTS_PAGE, LIST_MAX_EXAMINED, MAX_PLANTS_PAGE, PLANTS_PAGE_BYTES } from '../limits.js';
+import {
+  DEFAULT_PLANTS_PAGE,
+  LIST_MAX_EXAMINED,
+  LIST_MAX_EXAMINED_BYTES,
+  MAX_PLANTS_PAGE,
+  PLANTS_PAGE_BYTES,
+} from '../limits.js';
 import type { OperationHandler } from '../pipeline.js';
 import { jsonText, type PlantPage, type PlantStore } from '../store.js';
 import type { PlantShape } from '../validation.js';
 import type { SuccessAnswer } from './item.js';
 import type { ParameterRule } from './parameters.js';
-import { exampleOf } from './schema-example.js';
+import { madeValue } from './schema-example.js';
 
 /** Which rules of the list's parameters apply (PLANTSTORE_INFER); each on by default. */
 export interface ListInference {
@@ -132,9 +139,12 @@ function listShape(doc: OpenApiDocument, schema: unknown): ListShape | { unanswe
   const extras: Record<string, JsonValue> = {};
   for (const name of required) {
     if (name === items || name === nextName) continue;
-    const value = exampleOf(doc, properties[name], { members: 'required' });
-    if (value === undefined) return { unanswerable: `no value could be made for its required property ${name}` };
-    extras[name] = value;
+    const made = madeValue(doc, properties[name], { members: 'required' });
+    if (made === undefined || 'spent' in made)
+      return {
+        unanswerable: `no value could be made for its required property ${name}${made === undefined ? '' : ` (it ${made.spent})`}`,
+      };
+    extras[name] = made.value;
   }
   if (nextName === undefined) return { kind: 'page', items, extras };
   const next = resolved$ref(doc, properties[nextName]);
@@ -218,6 +228,7 @@ export function listHandler(
             skip,
             match,
             maxExamined: match === undefined ? undefined : LIST_MAX_EXAMINED,
+            maxExaminedBytes: match === undefined ? undefined : LIST_MAX_EXAMINED_BYTES,
           }),
     answer(_query, page, reply) {
       const plants = `[${page.plants.map(({ json }) => json).join(',')}]`;

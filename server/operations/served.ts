@@ -22,6 +22,7 @@ import { createHandler, type CreateRule } from '../create.js';
 import type { OperationHandler } from '../pipeline.js';
 import { VALIDATOR_OPTIONS } from '../request-body.js';
 import type { PlantStore } from '../store.js';
+import { documentSchemes, operationSecurity, type OperationSecurity } from '../security/schemes.js';
 import type { OperationContract } from '../validation.js';
 import { bodyRule, judgedBody, type BodyRule } from './body-rule.js';
 import { exampleAnswer, exampleHandler, isJson } from './examples.js';
@@ -34,9 +35,18 @@ import { plantRoles, type PlantRole, type ResourceRole } from './resource.js';
 export interface Inference extends ListInference {
   /** Operations on the plant resource are served from the store; off, every operation but create is answered from examples. */
   resource: boolean;
+  /** An error body that is neither problem details nor the Error record is filled by its members' names (error-body.ts); off, it is the Error record. */
+  errors: boolean;
 }
 
-export const ALL_INFERENCES: Inference = { resource: true, limit: true, offset: true, cursor: true, filter: true };
+export const ALL_INFERENCES: Inference = {
+  resource: true,
+  limit: true,
+  offset: true,
+  cursor: true,
+  filter: true,
+  errors: true,
+};
 
 export interface ServedOperation {
   method: string;
@@ -47,8 +57,8 @@ export interface ServedOperation {
   role: 'create' | PlantRole | 'example';
   /** How it is served, for the start-up log. */
   note: string;
-  /** Whether it requires credentials (its own `security`, else the document's). */
-  credentials: boolean;
+  /** The credentials it requires (its own `security`, else the document's): alternatives, each of schemes all needed. */
+  security: OperationSecurity;
   parameters: onRequestHookHandler | undefined;
   /** The request body's media types and whether they are JSON; undefined when it declares none. */
   body: { mediaTypes: string[]; json: boolean } | undefined;
@@ -73,6 +83,7 @@ export function servedOperations(doc: OpenApiDocument, context: ServeContext): S
   const operations = operationsOf(doc);
   const create = createOperation(doc);
   const roles = context.inference.resource ? plantRoles(doc, create, operations) : new Map<string, ResourceRole>();
+  const schemes = documentSchemes(doc);
   // Compiled only when the document has more than the create operation's body: the shipped one starts as fast as before.
   let compiled: SchemaValidators | undefined;
   const validators = (): SchemaValidators => (compiled ??= schemaValidators(doc, VALIDATOR_OPTIONS));
@@ -89,7 +100,7 @@ export function servedOperations(doc: OpenApiDocument, context: ServeContext): S
       method: operation.method,
       path: operation.path,
       pathPattern: pathPattern(operation.path, parameters),
-      credentials: requiresCredentials(doc, operation),
+      security: operationSecurity(doc, operation, schemes),
       responses,
     };
     if (operation.pointer === create.pointer) {
@@ -192,19 +203,6 @@ function listNote(rules: Exclude<ReturnType<typeof listRules>, { unanswerable: s
     parts.push(`${rules.filters.join(', ')} ${rules.filters.length === 1 ? 'filters' : 'filter'}`);
   if (rules.unused.length > 0) parts.push(`${rules.unused.join(', ')} checked, with no effect`);
   return parts.join('; ');
-}
-
-/**
- * Whether the operation requires credentials: its own `security`, else the
- * document's (OpenAPI 3.1 §4.8.10); none when the list is empty or holds an
- * empty requirement (`{}`: anonymous access is one of the choices).
- */
-function requiresCredentials(doc: OpenApiDocument, { operation }: OperationLocation): boolean {
-  const requirements = operation.security ?? doc.security;
-  if (!Array.isArray(requirements) || requirements.length === 0) return false;
-  return !requirements.some(
-    (requirement) => requirement !== null && typeof requirement === 'object' && Object.keys(requirement).length === 0,
-  );
 }
 
 function declaredResponses(doc: OpenApiDocument, operation: OperationLocation): Record<string, ResponseObject> {

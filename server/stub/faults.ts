@@ -22,13 +22,14 @@
 //   garbage         a 200 whose body is bytes that are not JSON, Content-Length exact
 //   truncated       a 200 whose body is JSON cut short, Content-Length exact
 //   hang            no answer until the client gives up (or MAX_HOLD_MS, or the server closes)
-//   dribble         a 503 Error record with Retry-After, chunked, `bytes` bytes every `intervalMs` ms
+//   dribble         a 503 error (as the operation writes them) with Retry-After, chunked, `bytes` bytes every `intervalMs` ms
 //   lost-answer     the request is handled as ever (a valid plant is stored); an answer
 //                   that says it was (2xx) is lost: TCP RST instead, no byte of it sent
 import { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
 import type { Authenticator } from '../auth.js';
+import { errorAnswer } from '../error-handler.js';
 import { ApiError, ERRORS } from '../errors.js';
 import { MAX_HOLD_MS } from '../limits.js';
 import {
@@ -79,10 +80,14 @@ export const GARBAGE = garbageBytes(64);
  * is expected to be unavailable); one second, as the stub's other 503s.
  */
 export const DRIBBLE_RETRY_AFTER_SECONDS = 1;
-/** The dribble fault's answer: a complete Error record, sent a few bytes at a time. */
-export const DRIBBLE_TEXT = Buffer.from(
-  JSON.stringify({ error: ERRORS.STUB_DRIBBLE.error, message: ERRORS.STUB_DRIBBLE.message }),
-);
+/** The dribble fault's error: its Error record is DRIBBLE_TEXT; an operation that declares its 503 otherwise gets that shape. */
+const DRIBBLE = {
+  status: ERRORS.STUB_DRIBBLE.status,
+  error: ERRORS.STUB_DRIBBLE.error,
+  message: ERRORS.STUB_DRIBBLE.message,
+};
+/** The dribble fault's answer as the Error record: a complete one, sent a few bytes at a time. */
+export const DRIBBLE_TEXT = Buffer.from(JSON.stringify({ error: DRIBBLE.error, message: DRIBBLE.message }));
 
 /** The header that carries the admin token for `Prefer` when PLANTSTORE_PREFER=admin: `Bearer <admin token>`, as the controls' Authorization. */
 export const PREFER_AUTHORIZATION = 'plantstore-admin-authorization';
@@ -244,11 +249,12 @@ const WIRE: Record<WireFault, WireAction> = {
   dribble(request, reply, done, step, { held }) {
     const hold = held.acquire(request.raw.socket, holderOf(request));
     if (typeof hold === 'string') return done(busy(held, hold, 1));
-    reply
-      .code(ERRORS.STUB_DRIBBLE.status)
-      .header('retry-after', String(DRIBBLE_RETRY_AFTER_SECONDS))
-      .type(JSON_TYPE)
-      .send(dribbled(DRIBBLE_TEXT, step.bytes as number, step.intervalMs as number, hold));
+    // Written as the operation writes its 503s (error-handler.ts); a 503 declared with no content dribbles nothing.
+    const answer = errorAnswer(reply, DRIBBLE);
+    reply.code(DRIBBLE.status).header('retry-after', String(DRIBBLE_RETRY_AFTER_SECONDS));
+    if (answer !== undefined) reply.type(answer.contentType);
+    const text = answer === undefined ? Buffer.alloc(0) : Buffer.from(answer.text);
+    reply.send(dribbled(text, step.bytes as number, step.intervalMs as number, hold));
   },
 };
 

@@ -9,6 +9,7 @@ import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { Socket } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
+import { credentialOf } from '../security/check.js';
 
 /** Waits `ms` milliseconds, or less when `signal` aborts (the client is gone, or the server is closing). */
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
@@ -79,9 +80,9 @@ export class HeldAnswers {
   }
 }
 
-/** Whose place a request takes: its credential as sent (the operation's requests are authenticated before anything is held). */
+/** Whose place a request takes: its credential as sent, its Authorization or its keys (the operation's requests are authenticated before anything is held). */
 export function holderOf(request: FastifyRequest): string {
-  return request.headers.authorization ?? '';
+  return credentialOf(request);
 }
 
 /**

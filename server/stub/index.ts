@@ -30,6 +30,7 @@ import {
 } from '../limits.js';
 import type { StubStages } from '../pipeline.js';
 import { RESERVED_PREFIX } from '../routes.js';
+import type { CredentialNames } from '../redact.js';
 import type { PlantStore } from '../store.js';
 import type { OperationContract } from '../validation.js';
 import type { Deliveries } from '../webhooks/index.js';
@@ -73,6 +74,8 @@ export interface StubContext {
   rule: CreateRule;
   /** The server's secrets (its tokens, ...): the journal never shows them, wherever they appear. */
   secrets?: readonly string[];
+  /** The document's API keys' names: the journal redacts what they carry by name (redact.ts). */
+  credentialNames?: CredentialNames;
   /** The webhooks' deliveries, when the app sends webhooks: the controls name their receivers and schedule their faults, the journal records their attempts. */
   deliveries?: Deliveries | undefined;
 }
@@ -102,6 +105,7 @@ export function stub(options: StubOptions, context: StubContext): Stub {
     controls ? (options.journalSize ?? DEFAULT_JOURNAL_SIZE) : 0,
     options.journalBytes ?? DEFAULT_JOURNAL_BYTES,
     context.secrets ?? [],
+    context.credentialNames,
   );
   // Held answers end early when the server closes, so that `docker stop`
   // answers the requests in flight at once instead of waiting out their

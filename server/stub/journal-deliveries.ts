@@ -10,9 +10,12 @@ export interface DeliverySlot {
   kind: 'delivery';
   seq: number;
   time: number;
-  info: AttemptInfo;
-  /** The body sent, or its first JOURNAL_BODY_LIMIT bytes. */
+  /** What was sent, less the body: a slot never holds the whole body of a large delivery. */
+  info: Omit<AttemptInfo, 'body'>;
+  /** The body sent, or a copy of its first JOURNAL_BODY_LIMIT bytes. */
   body: Buffer;
+  /** The body's length as sent. */
+  bodyBytes: number;
   status: number | null;
   error: string | null;
   outcome: Outcome | null;
@@ -32,7 +35,9 @@ export function deliverySlot(
   fault: unknown,
   requestBytes: (url: string, headers: Record<string, string>, body: Buffer) => number,
 ): DeliverySlot {
-  const body = info.body.length > JOURNAL_BODY_LIMIT ? info.body.subarray(0, JOURNAL_BODY_LIMIT) : info.body;
+  const { body: sent, ...described } = info;
+  // A copy, not a slice: a slice would keep the whole body of a large delivery alive as long as the entry.
+  const body = sent.length > JOURNAL_BODY_LIMIT ? Buffer.from(sent.subarray(0, JOURNAL_BODY_LIMIT)) : sent;
   const bytes =
     requestBytes(info.url, info.headers, body) +
     2 * (info.webhook.length + info.delivery.length + (JSON.stringify(fault)?.length ?? 0));
@@ -40,8 +45,9 @@ export function deliverySlot(
     kind: 'delivery',
     seq,
     time: Date.now(),
-    info,
+    info: described,
     body,
+    bodyBytes: sent.length,
     status: null,
     error: null,
     outcome: null,
@@ -77,8 +83,8 @@ export function presentDelivery(slot: DeliverySlot): DeliveryEntry {
     // The receiver as the journal shows a request's target: credentials in its query redacted.
     url: redactTarget(info.url),
     body: body.toString('utf8'),
-    bodyBytes: info.body.length,
-    bodyTruncated: body.length !== info.body.length,
+    bodyBytes: slot.bodyBytes,
+    bodyTruncated: body.length !== slot.bodyBytes,
     status: slot.status,
     error: slot.error,
     outcome: slot.outcome,

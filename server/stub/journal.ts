@@ -6,7 +6,14 @@
 // the entry.
 import type { FastifyRequest } from 'fastify';
 import { JOURNAL_BODY_LIMIT, JOURNAL_ENTRY_OVERHEAD_BYTES, JOURNAL_PAGE_BYTES } from '../limits.js';
-import { presentedCredentials, redactHeaders, redactTarget, valueRedactor } from '../redact.js';
+import {
+  NO_NAMES,
+  presentedCredentials,
+  redactHeaders,
+  redactTarget,
+  valueRedactor,
+  type CredentialNames,
+} from '../redact.js';
 import type { AttemptInfo, AttemptRecord } from '../webhooks/deliveries.js';
 import type { InjectedFault } from './fault-schedule.js';
 import { deliverySlot, presentDelivery, type DeliveryEntry, type DeliverySlot } from './journal-deliveries.js';
@@ -90,6 +97,8 @@ export class Journal {
     readonly maxBytes: number,
     /** The server's secrets (API tokens, the admin token, ...): never shown, wherever they appear. */
     private readonly secrets: readonly string[] = [],
+    /** The document's API keys' names: the header, query parameter or cookie they are in is redacted by name. */
+    private readonly names: CredentialNames = NO_NAMES,
   ) {}
 
   /** Bytes the kept entries count against the budget. */
@@ -144,7 +153,7 @@ export class Journal {
       const slot = this.slots[index]!;
       if (entries.length > 0 && bytes + slot.bytes > JOURNAL_PAGE_BYTES) break;
       bytes += slot.bytes;
-      entries.push(present(slot, this.secrets));
+      entries.push(present(slot, this.secrets, this.names));
     }
     const last = entries.at(-1);
     return {
@@ -246,15 +255,15 @@ function entryBytes(url: string, headers: FastifyRequest['headers'], body: Buffe
   return bytes;
 }
 
-function present(slot: JournalSlot, secrets: readonly string[]): JournalEntry | DeliveryEntry {
+function present(slot: JournalSlot, secrets: readonly string[], names: CredentialNames): JournalEntry | DeliveryEntry {
   if (slot.kind === 'delivery') {
     const byValue = valueRedactor(secrets);
     const delivery = presentDelivery(slot);
     return { ...delivery, url: byValue(delivery.url), body: byValue(delivery.body) };
   }
   const { body, bodyBytes } = slot;
-  const byValue = valueRedactor([...secrets, ...presentedCredentials(slot.headers)]);
-  const headers = redactHeaders(slot.headers);
+  const byValue = valueRedactor([...secrets, ...presentedCredentials(slot.headers, names, slot.url)]);
+  const headers = redactHeaders(slot.headers, names);
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.map(byValue) : byValue(value);
   }
@@ -263,7 +272,7 @@ function present(slot: JournalSlot, secrets: readonly string[]): JournalEntry | 
     seq: slot.seq,
     time: new Date(slot.time).toISOString(),
     method: slot.method,
-    path: byValue(redactTarget(slot.url)),
+    path: byValue(redactTarget(slot.url, names.query)),
     headers,
     body: body === null ? null : byValue(body.toString('utf8')),
     bodyBytes,

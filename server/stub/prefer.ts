@@ -11,8 +11,13 @@
 //   interval=MS       with fault=dribble: milliseconds between chunks
 import type { FastifyReply } from 'fastify';
 import { TOKEN } from '../../lib/http-syntax.js';
+import type { MediaTypeObject } from '../../spec/openapi.js';
 import { REALM } from '../auth.js';
+import type { ErrorRecord } from '../error-body.js';
+import { sendRecord } from '../error-handler.js';
 import { ApiError } from '../errors.js';
+import { isJson } from '../operations/examples.js';
+import { jsonText } from '../store.js';
 import {
   MAX_DELAY_MS,
   MAX_DRIBBLE_BYTES,
@@ -60,7 +65,9 @@ export interface CodeAnswers {
 
 export interface ForcedAnswer {
   status: number;
-  body: unknown;
+  /** The document's example for the status, in its media type; else `record` is written as the operation writes that status's errors. */
+  example: { contentType: string; text: string } | undefined;
+  record: ErrorRecord;
   headers: Record<string, string>;
 }
 
@@ -70,23 +77,32 @@ export interface ForcedAnswer {
  * send Proxy-Authenticate; §15.5.9 a server SHOULD close the connection
  * after a 408. A forced answer carries them, as a real one would.
  */
-function requiredHeaders(status: number, method: string): Record<string, string> {
-  if (status === 401) return { 'www-authenticate': `Bearer realm="${REALM}"` };
+function requiredHeaders(status: number, method: string, challenge: string | undefined): Record<string, string> {
+  // The operation's own challenge (security/check.ts); an operation that requires no credentials gets a Bearer one.
+  if (status === 401) return { 'www-authenticate': challenge ?? `Bearer realm="${REALM}"` };
   if (status === 405) return { allow: method };
   if (status === 407) return { 'proxy-authenticate': `Bearer realm="${REALM}"` };
   if (status === 408) return { connection: 'close' };
   return {};
 }
 
-/** What Prefer reads of an operation: its method, its path and the responses it declares. */
-export type DeclaredOperation = Pick<OperationContract, 'method' | 'path' | 'responses'>;
+/** What Prefer reads of an operation: its method, its path, the responses it declares, and its 401's challenge. */
+export type DeclaredOperation = Pick<OperationContract, 'method' | 'path' | 'responses'> & { challenge?: string };
+
+/** The media type of a response's content that Prefer answers examples in: its JSON one (application/json first), else none. */
+function jsonContent(content: Record<string, MediaTypeObject> | undefined): [string, MediaTypeObject] | undefined {
+  if (content === undefined) return undefined;
+  if (content['application/json'] !== undefined) return ['application/json', content['application/json']];
+  const mediaType = Object.keys(content).find(isJson);
+  return mediaType === undefined ? undefined : [mediaType, content[mediaType]!];
+}
 
 export function codeAnswers(contract: DeclaredOperation): CodeAnswers {
   const { responses } = contract;
   const method = contract.method.toUpperCase();
   const declared = Object.keys(responses).filter((status) => /^[1-5]\d\d$/.test(status));
   const success = declared.find((status) => status.startsWith('2'));
-  const examplesOf = (code: string) => responses[code]?.content?.['application/json']?.examples ?? {};
+  const examplesOf = (code: string) => jsonContent(responses[code]?.content)?.[1].examples ?? {};
   // Own properties only: `example=__proto__` or `example=constructor` must not resolve through Object.prototype.
   return {
     declared,
@@ -99,24 +115,38 @@ export function codeAnswers(contract: DeclaredOperation): CodeAnswers {
     answer(step, injected) {
       const status = step.code as number;
       const code = String(status);
-      const content = responses[code]?.content?.['application/json'];
+      const declared = jsonContent(responses[code]?.content);
+      const content = declared?.[1];
       const examples = content?.examples ?? {};
       const example =
         step.example !== undefined
           ? examples[step.example]?.value
           : (content?.example ?? Object.values(examples)[0]?.value);
-      const body = example ?? {
-        // No example in the document (or an undeclared status): an Error record of our own.
+      // No example in the document (or an undeclared status): an error of our own, in the status's declared shape.
+      const record = {
+        status,
         error: status * 100 + 99,
         message:
           injected.from === 'prefer'
             ? `Answer requested by the header Prefer: code=${code}.`
             : `Answer requested by the stub's fault schedule: ${JSON.stringify(injected.step)}.`,
       };
-      const headers = requiredHeaders(status, method);
+      const mediaType = declared?.[0];
+      const headers = requiredHeaders(status, method, contract.challenge);
       if (step.retryAfter !== undefined) headers['retry-after'] = String(step.retryAfter);
       if (injected.from === 'prefer') headers['preference-applied'] = preferenceApplied(step);
-      return { status, body, headers };
+      return {
+        status,
+        example:
+          example === undefined || mediaType === undefined
+            ? undefined
+            : {
+                contentType: mediaType === 'application/json' ? 'application/json; charset=utf-8' : mediaType,
+                text: jsonText(example),
+              },
+        record,
+        headers,
+      };
     },
   };
 }
@@ -241,7 +271,8 @@ export function parsePrefer(header: string): Map<string, string | undefined> {
   return preferences;
 }
 
-/** Sends a forced answer. */
+/** Sends a forced answer: the document's example, else the record through the error writer (error-handler.ts). */
 export function sendForced(reply: FastifyReply, answer: ForcedAnswer): FastifyReply {
-  return reply.code(answer.status).headers(answer.headers).type('application/json; charset=utf-8').send(answer.body);
+  if (answer.example === undefined) return sendRecord(reply, answer.record, answer.headers);
+  return reply.code(answer.status).headers(answer.headers).type(answer.example.contentType).send(answer.example.text);
 }

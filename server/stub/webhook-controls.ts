@@ -82,9 +82,9 @@ export function resetWebhooks({ deliveries, schedule }: WebhookControl): {
 }
 
 function view(deliveries: Deliveries) {
-  const { attempts, backoffMs, timeoutMs, deadlineMs, queueSize } = deliveries.settings;
+  const { attempts, backoffMs, timeoutMs, deadlineMs, queueSize, queueBytes } = deliveries.settings;
   return {
-    receivers: deliveries.receivers.map(redactTarget),
+    receivers: deliveries.receivers.map((url) => redactTarget(url)),
     webhooks: deliveries.declarations.map(({ name, method, event, reason, mediaType }) => ({
       name,
       method,
@@ -93,6 +93,7 @@ function view(deliveries: Deliveries) {
       mediaType: mediaType ?? null,
     })),
     pending: deliveries.pendingCount,
-    settings: { attempts, backoffMs, timeoutMs, deadlineMs, queueSize },
+    pendingBytes: deliveries.pendingBytes,
+    settings: { attempts, backoffMs, timeoutMs, deadlineMs, queueSize, queueBytes },
   };
 }

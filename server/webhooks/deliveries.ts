@@ -1,88 +1,44 @@
 // The deliveries: each event, for each webhook tied to it and each receiver,
 // becomes a delivery, sent on a later turn of the event loop (never in the
 // request that caused the event), retried with backoff when it fails
-// (retries.ts says when), and bounded: attempts, a deadline, a queue,
-// attempts in flight at once, and a wait at shutdown after which what is
-// left is dropped and logged.
+// (retries.ts says when), and bounded: attempts, a deadline (also while a
+// delivery waits for a place in flight: past it, it is failed unattempted),
+// a queue counted in deliveries and in bytes, attempts in flight at once,
+// and a wait at shutdown after which what is left is dropped and logged.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PlantChange, PlantChangeEvent } from '../changes.js';
 import { parseJson } from '../json.js';
 import { MAX_CONCURRENT_DELIVERIES } from '../limits.js';
+import { redactInLog } from '../logging.js';
+import { redactTarget, targetCredentials } from '../redact.js';
 import { withoutMember } from '../stored-plant.js';
 import { CHANGES_OF, type WebhookDeclaration } from './declarations.js';
+import {
+  deliveryBytes,
+  type AttemptInfo,
+  type Delivery,
+  type DeliveryObserver,
+  type DeliverySettings,
+} from './delivery.js';
 import { judge, type Outcome } from './retries.js';
 import { Connections, type AttemptResult } from './send.js';
 
 export type { Outcome } from './retries.js';
+export type { AttemptInfo, AttemptRecord, DeliveryFault, DeliveryObserver, DeliverySettings } from './delivery.js';
 
-export interface DeliverySettings {
-  /** Attempts per delivery, the first included. */
-  attempts: number;
-  /** The wait before the first retry; each later one doubles it, up to MAX_WEBHOOK_BACKOFF_MS. */
-  backoffMs: number;
-  /** Milliseconds one attempt may take. */
-  timeoutMs: number;
-  /** No attempt of a delivery starts later than this after its event (and a scheduled delay). */
-  deadlineMs: number;
-  /** Most deliveries pending at once. */
-  queueSize: number;
-}
-
-/** What a step of the stub's schedule does to one delivery, and the step as the journal shows it. */
-export interface DeliveryFault {
-  drop?: boolean;
-  /** Times the delivery is sent, one after the other, each with the same webhook-id (at-least-once). */
-  copies?: number;
-  /** Milliseconds before its first attempt. */
-  delayMs?: number;
-  shown: unknown;
-}
-
-/** One attempt, as the journal records it: what was sent, where. */
-export interface AttemptInfo {
-  /** The webhook's name in the document, and the change it is sent for. */
-  webhook: string;
-  event: PlantChangeEvent;
-  /** The webhook-id: one per event and webhook, the same for every receiver, retry and copy. */
-  delivery: string;
-  /** 1, or 2 and more for a copy the stub's schedule sends again. */
-  copy: number;
-  /** 1 for the first attempt of the copy; 0 for a delivery never attempted (dropped). */
-  attempt: number;
-  method: string;
-  /** The receiver. */
-  url: string;
-  /** Sent exactly so (send.ts adds content-length only). */
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
-/** A recorded attempt, told how it ended. */
-export interface AttemptRecord {
-  settled(result: AttemptResult & { outcome: Outcome }): void;
-}
-
-/** The stub's view of the deliveries: its fault schedule and its journal. */
-export interface DeliveryObserver {
-  nextFault(): DeliveryFault | undefined;
-  record(info: AttemptInfo, fault: unknown): AttemptRecord | undefined;
-}
-
-interface Delivery {
-  info: AttemptInfo;
-  copies: number;
-  deadline: number;
-  fault: unknown;
-  timer?: NodeJS.Timeout;
-  abort?: AbortController;
-}
+/** A settled delivery keeps its description for the log, not its body. */
+const NO_BODY = Buffer.alloc(0);
 
 export class Deliveries {
   private receiverList: readonly string[];
   private readonly pending = new Set<Delivery>();
+  /** Bytes the pending deliveries count (deliveryBytes). */
+  private bytes = 0;
   private ready: Delivery[] = [];
   private head = 0;
+  /** The deliveries of `ready` before this index have their deadline's timer, or were taken. */
+  private armed = 0;
   private inFlight = 0;
   private inbox: PlantChange[] = [];
   private idle: Array<() => void> = [];
@@ -104,6 +60,7 @@ export class Deliveries {
     },
   ) {
     this.receiverList = initialReceivers;
+    this.redactCredentials(initialReceivers);
     for (const declaration of declarations) {
       for (const change of declaration.event === undefined ? [] : CHANGES_OF[declaration.event])
         this.byChange.set(change, [...(this.byChange.get(change) ?? []), declaration]);
@@ -121,11 +78,22 @@ export class Deliveries {
   /** Replaces the receivers (already checked: receivers.ts); deliveries pending keep theirs. */
   set receivers(list: readonly string[]) {
     this.receiverList = list;
+    this.redactCredentials(list);
+  }
+
+  /** The credentials of the receivers' URLs (a query's access_token, a password) are never in any line of the server's log. */
+  private redactCredentials(receivers: readonly string[]): void {
+    redactInLog(this.context.log, receivers.flatMap(targetCredentials));
   }
 
   /** Deliveries pending: waiting, in flight, or waiting to retry; and changes not yet made deliveries. */
   get pendingCount(): number {
     return this.pending.size + this.inbox.length;
+  }
+
+  /** Bytes the pending deliveries hold, as the queue's byte budget counts them. */
+  get pendingBytes(): number {
+    return this.bytes;
   }
 
   /** Whether some webhook is sent after some change. */
@@ -188,15 +156,20 @@ export class Deliveries {
           ?.record(info, shown)
           ?.settled({ status: null, error: reason, outcome: problems.length > 0 ? 'failed' : 'dropped' });
         this.context.log.warn(
-          { webhook: webhook.name, delivery, receiver: url, plant: change.id },
+          { webhook: webhook.name, delivery, receiver: redactTarget(url), plant: change.id },
           `webhook: not sent: ${reason}`,
         );
       };
+      const bytes = deliveryBytes(info);
+      const { queueSize, queueBytes } = this.settings;
       if (problems.length > 0) refuse(`the body does not match the webhook's schema: ${problems.join('; ')}`);
       else if (fault?.drop) refuse("dropped by the stub's schedule");
-      else if (this.pending.size >= this.settings.queueSize)
-        refuse(`${this.settings.queueSize} deliveries are pending, the most the queue holds`);
-      else this.add({ info, copies: fault?.copies ?? 1, deadline: 0, fault: shown }, fault?.delayMs ?? 0);
+      else if (this.pending.size >= queueSize) refuse(`${queueSize} deliveries are pending, the most the queue holds`);
+      else if (this.bytes + bytes > queueBytes)
+        refuse(
+          `the deliveries pending hold ${this.bytes} bytes, and this one's ${bytes} would pass the queue's budget of ${queueBytes} bytes`,
+        );
+      else this.add({ info, copies: fault?.copies ?? 1, deadline: 0, fault: shown, bytes }, fault?.delayMs ?? 0);
     }
   }
 
@@ -213,6 +186,7 @@ export class Deliveries {
 
   private add(delivery: Delivery, delayMs: number): void {
     this.pending.add(delivery);
+    this.bytes += delivery.bytes;
     delivery.deadline = Date.now() + delayMs + this.settings.deadlineMs;
     if (delayMs === 0) return void this.ready.push(delivery);
     this.wait(delivery, delayMs);
@@ -232,10 +206,43 @@ export class Deliveries {
       const delivery = this.ready[this.head++]!;
       if (this.head >= 1024 && this.head * 2 >= this.ready.length) {
         this.ready = this.ready.slice(this.head);
+        this.armed = Math.max(0, this.armed - this.head);
         this.head = 0;
       }
-      if (this.pending.has(delivery)) this.attempt(delivery);
+      if (!this.pending.has(delivery)) continue;
+      clearTimeout(delivery.timer);
+      delivery.timer = undefined;
+      // "No attempt starts later than the deadline" (docs/stub.md): checked as the attempt would start, whatever kept it waiting.
+      if (Date.now() > delivery.deadline) this.expire(delivery);
+      else this.attempt(delivery);
     }
+    // Those left waiting for a place are settled at their deadline, not when a place frees up (an attempt may hold one for its whole timeout).
+    for (let index = Math.max(this.armed, this.head); index < this.ready.length; index++) {
+      const delivery = this.ready[index]!;
+      if (!this.pending.has(delivery)) continue;
+      delivery.timer = setTimeout(() => this.expire(delivery), Math.max(0, delivery.deadline - Date.now()) + 1);
+      delivery.timer.unref();
+    }
+    this.armed = this.ready.length;
+  }
+
+  /** A delivery whose deadline passed before its next attempt could start: failed, with no attempt made (journaled as attempt 0). */
+  private expire(delivery: Delivery): void {
+    if (!this.pending.has(delivery)) return;
+    const reason = `gave up: its deadline passed before its ${delivery.info.attempt === 0 ? 'first attempt' : 'next attempt'} could start (${MAX_CONCURRENT_DELIVERIES} attempts in flight at most)`;
+    const info = { ...delivery.info, attempt: 0 };
+    this.observer?.record(info, delivery.fault)?.settled({ status: null, error: reason, outcome: 'failed' });
+    this.log(info, { status: null, error: reason }, 'failed', reason);
+    this.release(delivery);
+  }
+
+  /** No longer pending: its bytes and its body go. */
+  private release(delivery: Delivery): void {
+    clearTimeout(delivery.timer);
+    if (!this.pending.delete(delivery)) return;
+    this.bytes -= delivery.bytes;
+    delivery.info = { ...delivery.info, body: NO_BODY };
+    this.settleIdle();
   }
 
   private attempt(delivery: Delivery): void {
@@ -278,8 +285,7 @@ export class Deliveries {
       this.ready.push(delivery);
       return;
     }
-    this.pending.delete(delivery);
-    this.settleIdle();
+    this.release(delivery);
   }
 
   /** Tells drain() when nothing is pending or about to be. */
@@ -291,7 +297,7 @@ export class Deliveries {
     const fields = {
       webhook: info.webhook,
       delivery: info.delivery,
-      receiver: info.url,
+      receiver: redactTarget(info.url),
       attempt: info.attempt,
       copy: info.copy,
       status: result.status,
@@ -310,8 +316,10 @@ export class Deliveries {
       delivery.abort?.abort();
     }
     this.pending.clear();
+    this.bytes = 0;
     this.ready = [];
     this.head = 0;
+    this.armed = 0;
     this.inbox = [];
     this.settleIdle();
     return dropped;

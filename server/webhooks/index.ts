@@ -6,7 +6,8 @@
 // journal see.
 //
 //   declarations.ts  the document's webhooks and the event each describes
-//   deliveries.ts    the queue, the retries and their bounds, the shutdown
+//   deliveries.ts    the queue (in deliveries and bytes), the retries and their bounds, the shutdown
+//   delivery.ts      what a delivery is, what the journal records of it, what it costs the queue
 //   send.ts          one attempt on the wire
 //   receivers.ts     what a receiver's URL may be
 //   config.ts        the settings from the environment
@@ -32,6 +33,8 @@ export interface WebhookOptions {
   timeoutMs?: number;
   deadlineMs?: number;
   queueSize?: number;
+  /** Most bytes the pending deliveries hold together (PLANTSTORE_WEBHOOK_QUEUE_BYTES). */
+  queueBytes?: number;
   /** Milliseconds app.close() waits for pending deliveries before it drops them. */
   shutdownMs?: number;
   /** Replaces Math.random in the backoff's jitter (tests). */
@@ -60,6 +63,7 @@ export function webhooks(options: WebhookOptions, { contract, changes, log }: We
       timeoutMs: options.timeoutMs ?? WEBHOOK_DEFAULTS.timeoutMs,
       deadlineMs: options.deadlineMs ?? WEBHOOK_DEFAULTS.deadlineMs,
       queueSize: options.queueSize ?? WEBHOOK_DEFAULTS.queueSize,
+      queueBytes: options.queueBytes ?? WEBHOOK_DEFAULTS.queueBytes,
     },
     declarations,
     receiverList(options.receivers ?? []),
@@ -126,7 +130,7 @@ export function startupLines(
       message:
         receivers.length === 0
           ? 'webhooks: no receiver yet: PLANTSTORE_WEBHOOK_URL or PUT /__admin/webhooks names one'
-          : `webhooks: sent to ${receivers.map(redactTarget).join(', ')}`,
+          : `webhooks: sent to ${receivers.map((url) => redactTarget(url)).join(', ')}`,
     });
   }
   return lines;

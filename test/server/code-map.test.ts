@@ -1,7 +1,7 @@
 // The maps of the code in the docs ("Where the code is" in docs/server.md,
 // and in docs/stub.md for the stub and the webhooks) name every file of
-// server/, server/operations/, server/stub/ and server/webhooks/, and no
-// file that is not there.
+// server/, server/operations/, server/security/, server/stub/ and
+// server/webhooks/, and no file that is not there.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,12 +28,13 @@ const filesOf = (folder: string) =>
     .map((entry) => `${folder}/${entry.name}`);
 
 describe('the maps of the code', { timeout: 30_000 }, () => {
-  test('docs/server.md names every file of server/, server/operations/, server/stub/ and server/webhooks/, and none that is gone', () => {
+  test('docs/server.md names every file of server/, server/operations/, server/security/, server/stub/ and server/webhooks/, and none that is gone', () => {
     assert.deepEqual(
       mappedFiles('server.md'),
       [
         ...filesOf('server'),
         ...filesOf('server/operations'),
+        ...filesOf('server/security'),
         ...filesOf('server/stub'),
         ...filesOf('server/webhooks'),
       ].sort(),

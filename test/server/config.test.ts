@@ -8,6 +8,7 @@ test('defaults: port 4010 and loopback (as Prism), any token, info, 1 MiB, a mil
     port: 4010,
     host: '127.0.0.1',
     tokens: undefined,
+    credentials: undefined,
     logLevel: 'info',
     logFormat: undefined,
     bodyLimit: 1048576,
@@ -16,7 +17,7 @@ test('defaults: port 4010 and loopback (as Prism), any token, info, 1 MiB, a mil
     specPath: undefined,
     databaseUrl: undefined,
     databasePool: 10,
-    inference: { resource: true, limit: true, offset: true, cursor: true, filter: true },
+    inference: { resource: true, limit: true, offset: true, cursor: true, filter: true, errors: true },
   });
   assert.equal(readConfig({ HOST: ' ' }).host, '127.0.0.1', 'a blank HOST is the default');
   assert.equal(readConfig({ HOST: '0.0.0.0' }).host, '0.0.0.0', 'all interfaces only when asked for (the image does)');
@@ -41,6 +42,7 @@ test('values are read and trimmed; tokens are comma-separated', () => {
     port: 4011,
     host: '127.0.0.1',
     tokens: ['a', 'b', 'c'],
+    credentials: undefined,
     logLevel: 'warn',
     logFormat: 'json',
     bodyLimit: 2048,
@@ -49,7 +51,7 @@ test('values are read and trimmed; tokens are comma-separated', () => {
     specPath: 'evolved.yaml',
     databaseUrl: 'postgresql://plants:pw@db.internal:5432/plants?sslmode=require',
     databasePool: 4,
-    inference: { resource: false, limit: true, offset: false, cursor: true, filter: false },
+    inference: { resource: false, limit: true, offset: false, cursor: true, filter: false, errors: false },
   });
   assert.deepEqual(readConfig({ PLANTSTORE_INFER: 'none' }).inference, {
     resource: false,
@@ -57,6 +59,7 @@ test('values are read and trimmed; tokens are comma-separated', () => {
     offset: false,
     cursor: false,
     filter: false,
+    errors: false,
   });
 });
 
@@ -73,7 +76,7 @@ test('bad values are refused with a message naming the variable', () => {
     [{ PLANTSTORE_DATABASE_POOL: '0' }, /^PLANTSTORE_DATABASE_POOL must be a whole number from 1 to 1000/],
     [
       { PLANTSTORE_INFER: 'limit,pages' },
-      /^PLANTSTORE_INFER must be none, or a comma-separated list of resource, limit, offset, cursor, filter; got "limit,pages"/,
+      /^PLANTSTORE_INFER must be none, or a comma-separated list of resource, limit, offset, cursor, filter, errors; got "limit,pages"/,
     ],
     [{ PLANTSTORE_INFER: ',' }, /^PLANTSTORE_INFER must be none/],
     // Refused without repeating the value, which may hold a password.
@@ -109,17 +112,46 @@ test('an admin token equal to an API token is refused, naming both variables; di
   );
   const distinct = { ...env, PLANTSTORE_ADMIN_TOKEN: 'gamma' };
   assert.doesNotThrow(() => checkTogether(readConfig(distinct), readStubConfig(distinct)));
+  const asKey = { PLANTSTORE_CREDENTIALS: 'plantKey=gamma', PLANTSTORE_ADMIN_TOKEN: 'gamma' };
+  assert.throws(
+    () => checkTogether(readConfig(asKey), readStubConfig(asKey)),
+    (e: unknown) =>
+      e instanceof ConfigError &&
+      e.message ===
+        'PLANTSTORE_ADMIN_TOKEN equals a credential of plantKey in PLANTSTORE_CREDENTIALS: the controls token must differ from every API credential',
+  );
 });
 
-test('open settings are listed with what to set instead: any token accepted, controls without a token', () => {
+test('PLANTSTORE_CREDENTIALS: scheme=value pairs, a scheme once per value, a comma and a backslash escaped in a value; a pair without both refused by its place, never its value', () => {
+  assert.deepEqual(
+    readConfig({ PLANTSTORE_CREDENTIALS: ' basicAuth=alice:pa\\,ss , plantKey=k1,plantKey=k\\\\2,, sess=a=b ' })
+      .credentials,
+    new Map([
+      ['basicAuth', ['alice:pa,ss']],
+      ['plantKey', ['k1', 'k\\2']],
+      ['sess', ['a=b']],
+    ]),
+  );
+  for (const [raw, message] of [
+    ['', /^PLANTSTORE_CREDENTIALS is set but holds no scheme=value pair/],
+    [' , ', /^PLANTSTORE_CREDENTIALS is set but holds no scheme=value pair/],
+    ['plantKey=k1,secret-without-scheme', /^PLANTSTORE_CREDENTIALS: pair 2 is not scheme=value/],
+    ['=secret-value', /^PLANTSTORE_CREDENTIALS: pair 1 is not scheme=value/],
+    ['plantKey=', /^PLANTSTORE_CREDENTIALS: pair 1 is not scheme=value/],
+  ] as const) {
+    assert.throws(
+      () => readConfig({ PLANTSTORE_CREDENTIALS: raw }),
+      (e: unknown) => e instanceof ConfigError && message.test(e.message) && !e.message.includes('secret'),
+      JSON.stringify(raw),
+    );
+  }
+});
+
+test('open settings are listed with what to set instead: controls without a token (schemes that accept any credential: the app says, by the document)', () => {
   const open = openSettings(readConfig({}), readStubConfig({}));
-  assert.equal(open.length, 2);
+  assert.equal(open.length, 1);
   assert.match(
     open[0] ?? '',
-    /PLANTSTORE_TOKENS is not set: any well-formed bearer token is accepted; set PLANTSTORE_TOKENS/,
-  );
-  assert.match(
-    open[1] ?? '',
     /controls on at \/__admin without a token.*set PLANTSTORE_ADMIN_TOKEN, or PLANTSTORE_ADMIN=off/,
   );
   const closed = { PLANTSTORE_TOKENS: 'a', PLANTSTORE_ADMIN_TOKEN: 'b' };

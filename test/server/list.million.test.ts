@@ -153,7 +153,7 @@ describe('a list over a million plants: postgresql', { skip: POSTGRES_MISSING, t
         { rows: 51, indexOnly: 0 },
         'a page deep in the list',
       );
-      assert.equal((await rowsRead(SCAN_SQL, [0, 500])).rows, 500, "a filter's batch");
+      assert.equal((await rowsRead(SCAN_SQL, [0, 500, 4 * 1024 * 1024, true])).rows, 500, "a filter's batch");
       const offset = await rowsRead(PAGE_SQL, [0, 10, 4 * 1024 * 1024, 999_990]);
       assert.ok(offset.rows <= 11, `no row an offset skips is read: ${JSON.stringify(offset)}`);
     } finally {

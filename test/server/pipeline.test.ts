@@ -8,13 +8,14 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { readOpenApi } from '../../spec/openapi.js';
 import { buildApp } from '../../server/app.js';
-import { createAuthenticator } from '../../server/auth.js';
 import { PlantChanges } from '../../server/changes.js';
 import { createRule } from '../../server/create.js';
 import { createMemoryStore } from '../../server/memory-store.js';
 import { ALL_INFERENCES, servedOperations, type ServedOperation } from '../../server/operations/served.js';
 import { routeOptionsOf, type Stage } from '../../server/pipeline.js';
 import { operationPipeline } from '../../server/routes.js';
+import { acceptedValues } from '../../server/security/accepted.js';
+import { credentialStage } from '../../server/security/check.js';
 import { stub } from '../../server/stub/index.js';
 import { operationContract } from '../../server/validation.js';
 import { AUTH, JSON_TYPE } from './support.js';
@@ -48,7 +49,11 @@ function served(specPath: string | undefined, withStub: boolean) {
   });
   const stages = withStub ? stub({}, { contract, store, rule }).stagesFor : undefined;
   const pipelineOf = (operation: ServedOperation) =>
-    operationPipeline(operation, { authenticator: createAuthenticator(undefined), bodyLimit: 1024, stub: stages });
+    operationPipeline(operation, {
+      credentials: (security) => credentialStage(security, () => acceptedValues(undefined)),
+      bodyLimit: 1024,
+      stub: stages,
+    });
   return { operations, pipelineOf };
 }
 

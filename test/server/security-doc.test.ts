@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import * as limits from '../../server/limits.js';
 import { MIN_SECRET_LENGTH } from '../../server/redact.js';
 import { MAX_DOCUMENT_BYTES } from '../../spec/openapi.js';
+import { MAX_MADE_BYTES, MAX_MADE_VALUES } from '../../spec/value-budget.js';
 import { MAX_BODY } from '../../conformance/run/http.js';
 import { HAR_BODY_BYTES } from '../../conformance/report/har.js';
 import { BODY_SHOWN } from '../../conformance/checks/grades.js';
@@ -34,7 +35,13 @@ test(
   { timeout: 30_000 },
   () => {
     const rows = boundsRows();
-    const constants: Record<string, unknown> = { ...limits, MAX_DOCUMENT_BYTES, MIN_SECRET_LENGTH };
+    const constants: Record<string, unknown> = {
+      ...limits,
+      MAX_DOCUMENT_BYTES,
+      MIN_SECRET_LENGTH,
+      MAX_MADE_VALUES,
+      MAX_MADE_BYTES,
+    };
     assert.ok(Object.keys(constants).length >= 40, `${Object.keys(constants).length} constants`);
     for (const [name, value] of Object.entries(constants)) {
       // A group of defaults (WEBHOOK_DEFAULTS) is made of constants that have rows of their own.
@@ -53,6 +60,7 @@ test(
 test('the defaults of the stub that are not constants are in the table too', { timeout: 30_000 }, () => {
   const rows = boundsRows().join('\n');
   for (const variable of [
+    'PLANTSTORE_WEBHOOK_QUEUE_BYTES',
     'PORT',
     'PLANTSTORE_TOKENS',
     'PLANTSTORE_ADMIN',

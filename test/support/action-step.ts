@@ -44,12 +44,19 @@ export interface StepOptions {
   workspace?: string;
   /** More of the step's environment (its `env:`). */
   env?: Record<string, string>;
+  /** The module run, inside the action's path (default: action.yml's `runs.main`, the committed bundle; `dist/scripts/action.js` runs the step as built from the sources). */
+  entry?: string;
 }
 
 /** The action as the runner runs it: `node {action path}/{runs.main}`, the inputs in INPUT_*, in a fresh workspace. */
 export async function runStep(
   inputs: Record<string, string>,
-  { actionPath = ROOT, workspace = tempFolder('plantstore-action-'), env: extra = {} }: StepOptions = {},
+  {
+    actionPath = ROOT,
+    workspace = tempFolder('plantstore-action-'),
+    env: extra = {},
+    entry = action.runs.main,
+  }: StepOptions = {},
 ): Promise<StepRun> {
   const summaryFile = join(workspace, 'step-summary.md');
   const outputFile = join(workspace, 'step-output.txt');
@@ -69,7 +76,7 @@ export async function runStep(
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = inputs[name] ?? spec.default ?? '';
   const ran = await runProcess({
     file: process.execPath,
-    args: [join(actionPath, action.runs.main)],
+    args: [join(actionPath, entry)],
     cwd: workspace,
     env,
     timeoutMs: 120_000,

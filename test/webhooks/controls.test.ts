@@ -80,7 +80,15 @@ describe('webhooks through the stub controls', { timeout: 120_000 }, () => {
         },
       ],
       pending: 0,
-      settings: { attempts: 4, backoffMs: 0, timeoutMs: 10_000, deadlineMs: 5000, queueSize: 1000 },
+      pendingBytes: 0,
+      settings: {
+        attempts: 4,
+        backoffMs: 0,
+        timeoutMs: 10_000,
+        deadlineMs: 5000,
+        queueSize: 1000,
+        queueBytes: 67_108_864,
+      },
     });
     await app.close();
   });

@@ -171,6 +171,7 @@ describe("the webhooks' settings from the environment", { timeout: 60_000 }, () 
       timeoutMs: 10_000,
       deadlineMs: 60_000,
       queueSize: 1000,
+      queueBytes: 67_108_864,
       shutdownMs: 5000,
     });
     const set = readWebhookConfig({
@@ -209,6 +210,10 @@ describe("the webhooks' settings from the environment", { timeout: 60_000 }, () 
         /^PLANTSTORE_WEBHOOK_DEADLINE_MS must be a whole number from 1 to 3600000/,
       ],
       [{ PLANTSTORE_WEBHOOK_QUEUE: '100001' }, /^PLANTSTORE_WEBHOOK_QUEUE must be a whole number from 1 to 100000/],
+      [
+        { PLANTSTORE_WEBHOOK_QUEUE_BYTES: '1048576' },
+        /^PLANTSTORE_WEBHOOK_QUEUE_BYTES must be a whole number from 2097152 to 1073741824/,
+      ],
       [
         { PLANTSTORE_WEBHOOK_SHUTDOWN_MS: '-1' },
         /^PLANTSTORE_WEBHOOK_SHUTDOWN_MS must be a whole number from 0 to 60000/,
