@@ -1,40 +1,19 @@
 // PS-OP-*: every operation the document declares, create included. Valid
 // requests drawn from the document (each parameter, each media type of the
-// body), right after a create where the operation acts on a stored plant;
+// body), right after a create where the operation acts on a stored item;
 // requests invalid in one place; credentials per operation. A failing case
 // names its operation, and the verdict says per operation what passed, so
 // that the IDs stay the same as documents change.
 import { invalidParameterValues } from '../cases/parameter-values.js';
-import { brokenBodies, validBody } from '../cases/operation-bodies.js';
-import { flattenObject } from '../model/schema-shape.js';
-import { operationName, type OperationModel, type RequestBodyModel } from '../model/operation-model.js';
-import type { JsonValue } from '../model/json.js';
-import { RuledOut } from '../model/ruled-out.js';
+import { brokenBodies } from '../cases/operation-bodies.js';
+import { operationName, type OperationModel } from '../model/operation-model.js';
 import { describe } from './grades.js';
 import { gradeUnauthorized } from './auth-grades.js';
-import {
-  chainAfterCreate,
-  chainEtag,
-  chainId,
-  chains,
-  followCalls,
-  idParameter,
-  idSourceOf,
-  idText,
-  itemResource,
-  startWith,
-  type Call,
-  type Chain,
-  type OpSent,
-  type Step,
-} from './op-cases.js';
-import { itemCall } from './resource-calls.js';
-import { parameterRole } from '../model/parameter-roles.js';
-import type { ResourceModel } from '../model/resource.js';
+import { followCalls, idParameter, itemResource, startWith, type Call, type Chain, type OpSent } from './op-cases.js';
 import { gradeRefused, gradeValid, perOperation } from './op-grades.js';
 import { callTo, writable, type CallOptions } from './op-requests.js';
 import { rfc } from './sources.js';
-import type { Case, CheckContext, ExchangeCheck, Verdict } from './types.js';
+import type { CheckContext, ExchangeCheck, Verdict } from './types.js';
 
 const OPENAPI_RESPONSES = {
   document: 'OpenAPI 3.1',
@@ -42,141 +21,17 @@ const OPENAPI_RESPONSES = {
   url: 'https://spec.openapis.org/oas/v3.1.0#responses-object',
 };
 
-/** The resource whose stored item the operation acts on, so that a valid request to it is sent right after a create of one; undefined: none. */
-function needsItem(ctx: CheckContext, op: OperationModel): ResourceModel | undefined {
-  const r = itemResource(ctx, op);
-  if (!r?.create || !idParameter(ctx, op)) return undefined;
-  const known = r.operations.find((x) => x.op.pointer === op.pointer);
-  return known?.by === 'shape' && !ctx.inferences.has('resource') ? undefined : r;
-}
+import {
+  allNames,
+  byName,
+  callsOf,
+  eachOperation,
+  needsItem,
+  validCalls,
+  validCases,
+  whyNoRequest,
+} from './op-calls.js';
 
-/** Whether a request to `op` carries an entity tag the item was answered with (it declares If-Match). */
-const takesEtag = (op: OperationModel) => op.parameters.some((p) => parameterRole(p)?.role === 'if-match');
-
-/** A body of this media type for `op` that carries the item's id where its schema has its member (a replace, say). */
-function bodyFor(
-  ctx: CheckContext,
-  op: OperationModel,
-  media: RequestBodyModel,
-  chain: Chain | undefined,
-  id: JsonValue | undefined,
-): CallOptions['body'] {
-  if (ctx.model.resources.some((r) => r.create?.pointer === op.pointer) && media === op.requestBodies[0])
-    return undefined;
-  const r = chain?.resource;
-  const members = r ? [r.identity.request, r.identity.answer?.member] : [];
-  const holds =
-    id !== undefined && media.schema
-      ? flattenObject(ctx.model.doc, media.schema.schema, media.schema.pointer).fields.find(
-          (f) => members.includes(f.name) && !f.readOnly,
-        )
-      : undefined;
-  return { contentType: media.contentType, value: validBody(ctx.model, media, holds ? [[[holds.name], id!]] : []) };
-}
-
-/** The valid requests to an operation: required parameters only, then every optional one too, once per writable media type. */
-function validCalls(ctx: CheckContext, op: OperationModel, chain: Chain | undefined, opts: CallOptions = {}): Call[] {
-  const source = chain ? idSourceOf(ctx, op) : undefined;
-  const id = chain && source ? chainId(chain, source) : undefined;
-  const set = id !== undefined && source ? { [source.parameter]: idText(id) } : {};
-  const etag = chain ? chainEtag(chain) : undefined;
-  const inChain: CallOptions = chain
-    ? { parent: chain.parent ?? 0, ...(etag !== undefined ? { ifMatch: etag } : {}) }
-    : {};
-  const medias = op.requestBodies.filter(writable);
-  const out: Call[] = [];
-  const variants: Array<[CallOptions, string]> = [[{}, 'its required parameters']];
-  if (op.parameters.some((p) => !p.required)) variants.push([{ optional: true, pick: 1 }, 'every parameter']);
-  for (const [i, media] of (medias.length > 0 ? medias : [undefined]).entries()) {
-    for (const [v, label] of i === 0 ? variants : variants.slice(0, 1)) {
-      const body = media ? bodyFor(ctx, op, media, chain, id) : undefined;
-      const what = `a valid request with ${label}${media ? `, a ${media.contentType} body` : ''}${id !== undefined ? `, the item just created` : ''}`;
-      out.push(
-        callTo(ctx, op, what, {
-          ...inChain,
-          ...v,
-          ...opts,
-          set,
-          ...(body !== undefined ? { body } : {}),
-          note: undefined,
-        }),
-      );
-    }
-  }
-  return out;
-}
-
-/**
- * The cases `add` gives each operation of the document, numbered as one
- * list; an operation the document allows no such request to (RuledOut) is
- * left out, and when every one is, RuledOut saying `none`.
- */
-function eachOperation(
-  ctx: CheckContext,
-  none: string,
-  add: (op: OperationModel, out: Array<Case<OpSent>>) => void,
-): Array<Case<OpSent>> {
-  const out: Array<Case<OpSent>> = [];
-  for (const op of ctx.model.operations) {
-    try {
-      add(op, out);
-    } catch (err) {
-      if (!(err instanceof RuledOut)) throw err;
-    }
-  }
-  if (out.length === 0) throw new RuledOut(none);
-  return out;
-}
-
-/** Valid requests to every operation, each its own chain: a create first where the operation acts on a plant. */
-function validCases(
-  ctx: CheckContext,
-  opts: CallOptions = {},
-  calls: (ctx: CheckContext, op: OperationModel, chain: Chain | undefined) => Call[] = (c, op, ch) =>
-    validCalls(c, op, ch, opts),
-): Array<Case<OpSent>> {
-  return eachOperation(ctx, 'the harness can build no valid request to any operation of the document', (op, out) => {
-    const resource = needsItem(ctx, op);
-    if (resource) {
-      // An If-Match takes the entity tag a read of the item answered (RFC 9110 §13.1.1), where the create gave none.
-      const read = resource.read;
-      const first: Step[] =
-        takesEtag(op) &&
-        read &&
-        read.op.pointer !== op.pointer &&
-        !(read.by === 'shape' && !ctx.inferences.has('resource'))
-          ? [(chain) => (chainEtag(chain) === undefined ? itemCall(ctx, read, chain, 'read for its entity tag') : [])]
-          : [];
-      // One chain (one item) per request: a DELETE removes the item the next request would need.
-      const count = calls(ctx, op, undefined).length;
-      for (let i = 0; i < count; i++)
-        out.push(
-          chainAfterCreate(
-            ctx,
-            out.length,
-            operationName(op),
-            [...first, (chain) => calls(ctx, op, chain)[i]],
-            {},
-            {
-              resource,
-            },
-          ),
-        );
-    } else {
-      for (const call of calls(ctx, op, undefined)) out.push(startWith(out.length, call));
-    }
-  });
-}
-
-/** The document's operations by name (`METHOD /path`), for grading a call by its operation. */
-const byName = (ctx: CheckContext) => new Map(ctx.model.operations.map((op) => [operationName(op), op]));
-
-/** The calls of each chain (its create left out), each with its operation. */
-function callsOf(cases: Parameters<typeof chains>[0]) {
-  return chains(cases).flatMap((steps) => steps.filter((s) => !s.sent.create));
-}
-
-const allNames = (ctx: CheckContext) => ctx.model.operations.map(operationName);
 const NOT_IMPLEMENTED = new Set([404, 405, 501]);
 
 const implemented: ExchangeCheck<OpSent> = {
@@ -224,7 +79,7 @@ const implemented: ExchangeCheck<OpSent> = {
             },
       });
     }
-    return perOperation(graded, allNames(ctx));
+    return perOperation(graded, allNames(ctx), (name) => whyNoRequest(ctx, name));
   },
 };
 
@@ -251,7 +106,7 @@ const validAnswers: ExchangeCheck<OpSent> = {
       verdict: gradeValid(ops.get(c.sent.operation)!, c.exchange),
     }));
     // A create that prepares a call and is refused ends its chain: the create checks grade it.
-    return perOperation(graded, allNames(ctx));
+    return perOperation(graded, allNames(ctx), (name) => whyNoRequest(ctx, name));
   },
 };
 
@@ -302,7 +157,7 @@ const refused: ExchangeCheck<OpSent> = {
       index: c.index,
       verdict: gradeRefused(ctx, ops.get(c.sent.operation)!, c.exchange, c.sent.label),
     }));
-    return perOperation(graded, allNames(ctx));
+    return perOperation(graded, allNames(ctx), (name) => whyNoRequest(ctx, name));
   },
 };
 
@@ -377,7 +232,7 @@ const perOperationSecurity: ExchangeCheck<OpSent> = {
       }
       return { operation: c.sent.operation, index: c.index, verdict };
     });
-    return perOperation(graded, allNames(ctx));
+    return perOperation(graded, allNames(ctx), (name) => whyNoRequest(ctx, name));
   },
 };
 

@@ -68,7 +68,8 @@ function protocolValue(ctx: CheckContext, p: ParameterModel, opts: ParameterOpti
   if (!role) return undefined;
   if (role.role === 'if-match') return opts.ifMatch ?? '*';
   if (role.role === 'if-none-match') return opts.ifNoneMatch ?? UNMATCHED_ETAG;
-  if (role.by === 'protocol' || ctx.inferences.has('idempotency'))
+  // By its name the key is filled either way (a drawn, fixed value would make every create a retry); by its description, with the inference on.
+  if (role.by !== 'description' || ctx.inferences.has('idempotency'))
     return opts.idempotencyKey ?? freshParameterValue(ctx, p);
   return undefined;
 }

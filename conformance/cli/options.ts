@@ -98,7 +98,7 @@ const ROWS: OptionRow[] = [
     name: 'no-infer',
     type: 'string',
     value: 'LIST',
-    help: 'switch off inferences the state checks rest on (comma-separated: resource, read-back, listed, delete, update, limit, filter; docs/checks.md says what each infers); a check that rests on one is then skip',
+    help: 'switch off inferences the checks rest on (comma-separated: resource, read-back, listed, delete, update, limit, filter, identity, location, reference, nested, pages, sort, idempotency; docs/checks.md says what each infers); a check that rests on one is then skip',
   },
   { name: 'strict', type: 'boolean', help: 'count non-strict outcomes as failures' },
   {
