@@ -11,6 +11,7 @@ import { baseBodies, fieldChanges, freshIdFor, plantBrokenBy, plantWith } from '
 import type { Body, InstancePath } from '../cases/schema-values.js';
 import type { Case, CheckContext } from './types.js';
 import { createOf } from '../model/spec-model.js';
+import { requestCredentials, type SentCredential } from './credentials.js';
 
 export type { Body };
 
@@ -19,16 +20,25 @@ export function caseOf(request: RequestSpec): Case {
   return { request, sent: undefined };
 }
 
-/** A request to the operation under test, with credentials and the declared content type unless told otherwise. */
+/**
+ * A request to the operation under test, with credentials and the declared
+ * content type unless told otherwise: `auth` an Authorization value (null:
+ * no credentials of any scheme), `credentials` those of given schemes
+ * (credentials.ts requestCredentials).
+ */
 export function createRequest(
   ctx: CheckContext,
   body: JsonValue | { raw: string | Buffer } | undefined,
-  opts: { auth?: string | null; contentType?: string | null; note?: string } = {},
+  opts: {
+    auth?: string | null;
+    credentials?: readonly SentCredential[] | null;
+    contentType?: string | null;
+    note?: string;
+  } = {},
 ): RequestSpec {
   const op = createOf(ctx.model);
-  const headers: Record<string, string> = {};
-  const auth = opts.auth === undefined ? ctx.auth() : opts.auth;
-  if (auth !== null) headers.authorization = auth;
+  const credentialled = requestCredentials(ctx.target, op, { method: op.method, path: op.path, headers: {} }, opts);
+  const headers: Record<string, string> = credentialled.headers;
   const ct = opts.contentType === undefined ? op.requestContentTypes[0]! : opts.contentType;
   if (ct !== null) headers['content-type'] = ct;
   let raw: string | Buffer | undefined;
@@ -36,7 +46,7 @@ export function createRequest(
   else if (typeof body === 'object' && body !== null && 'raw' in body && !Array.isArray(body))
     raw = (body as { raw: string | Buffer }).raw;
   else raw = toJson(body as JsonValue);
-  return { method: op.method, path: op.path, headers, body: raw, note: opts.note };
+  return { method: op.method, path: credentialled.path, headers, body: raw, note: opts.note };
 }
 
 /**

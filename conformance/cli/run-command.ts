@@ -9,6 +9,7 @@ import { OPENAPI_PATH } from '../../spec/openapi.js';
 import { echoesRedactable } from '../redact/secrets.js';
 import { StartError } from '../../lib/start-error.js';
 import type { CliOptions } from './args.js';
+import { checkCredentials } from './credentials.js';
 import { computeCoverage } from '../run/coverage.js';
 import { compareDivergences, loadDivergences, type DivergenceFile } from '../run/differential/divergences.js';
 import { formatMs, formatSeconds } from '../run/http.js';
@@ -85,6 +86,13 @@ function readInputs(options: CliOptions): Inputs | undefined {
     model = loadSpecModel(options.spec);
   } catch (err) {
     complain(`cannot read the spec ${describeDocumentError(err, options.spec)}`);
+    return undefined;
+  }
+  // A --credential for a scheme the document does not declare would be sent nowhere: said before anything starts.
+  try {
+    checkCredentials(model, options.credentials);
+  } catch (err) {
+    complain((err as Error).message);
     return undefined;
   }
   return { model, divergenceFile };
