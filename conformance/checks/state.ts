@@ -7,6 +7,7 @@ import { createRequest, idField, preferring, stringFields, validPlant, type Body
 import { PLANT_STORE_SPEC } from './sources.js';
 import { MAX_BATCH, type CaseExchange, type Check, type ExchangeCheck, type Verdict } from './types.js';
 import { createOf } from '../model/spec-model.js';
+import { errorCovers, errorStatusText } from '../model/create-model.js';
 import { plantStateChecks } from './plant-state.js';
 import { plantUpdateChecks } from './plant-update.js';
 
@@ -49,8 +50,9 @@ const duplicateId: ExchangeCheck<Body> = {
     const missing = noAnswer(b);
     if (missing) return { ...missing, exchange: 2 };
     const status = b.response!.status;
-    const expected = `${createOf(ctx.model).error.status} with an ${createOf(ctx.model).error.schemaName} body`;
-    if (String(status) === createOf(ctx.model).error.status) {
+    const create = createOf(ctx.model);
+    const expected = `${errorStatusText(create.error)} with an ${create.error.schemaName ?? 'error'} body`;
+    if (errorCovers(create, status)) {
       const problem = errorBodyProblem(ctx, b);
       // Plant Store specification, Errors rule 1 binds every 400, whatever its cause.
       return problem

@@ -244,7 +244,14 @@ export interface PropertyCheck<Value = unknown, Sent = undefined> extends CheckB
 /** Grades every exchange of the run against the document (response conformance). */
 export interface AggregateCheck extends CheckBase {
   kind: 'aggregate';
+  /** An exchange the check does not apply to is `skip`, which does not make the check a skip. */
   verifyEach(exchange: Exchange, ctx: CheckContext): Verdict;
+  /**
+   * Why the check is skip when it applied to no exchange of the run (none
+   * set: it passes then); where its precondition gives a reason too, the
+   * skip is the document's doing (ruled out).
+   */
+  noneApplied?: string;
 }
 
 export type Check = ExchangeCheck<unknown> | PropertyCheck<unknown, unknown> | AggregateCheck;
