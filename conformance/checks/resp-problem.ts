@@ -7,7 +7,7 @@ import { mediaTypeEssence } from '../../lib/http-syntax.js';
 import { Numeral, parseExact, toJson, type JsonValue } from '../model/json.js';
 import { describe } from './grades.js';
 import { rfc } from './sources.js';
-import type { AggregateCheck, Verdict } from './types.js';
+import type { AggregateCheck } from './types.js';
 
 /** RFC 9457 §6.1: the media type of problem details in JSON. */
 export const PROBLEM_JSON = 'application/problem+json';
@@ -44,7 +44,7 @@ export const problemDetailsCheck: AggregateCheck = {
     const status = ex.response.status;
     const expected = `a problem details object whose status member, if any, is ${status}`;
     const parsed = parseExact(ex.response.bodyText);
-    if (!parsed.ok || !isObject(parsed.value as JsonValue))
+    if (!parsed.ok || !isObject(parsed.value))
       return {
         outcome: 'non-strict',
         expected,
