@@ -6,7 +6,8 @@ import type { JsonValue } from '../model/json.js';
 import { each, noAnswer } from './grades.js';
 import { ACCEPT_EVIDENCE, ACCEPT_GRADING, gradeAccepted } from './body-grades.js';
 import { challengeRule, gradeUnauthorized } from './auth-grades.js';
-import { describeAlternative } from '../model/security.js';
+import { credentialKind, describeAlternative } from '../model/security.js';
+import { credentialFor, defaultAlternative } from './credentials.js';
 import { caseOf, createRequest, validPlant, type Body } from './requests.js';
 import { RULE1, sameAnswerCheck } from './same-answer.js';
 import { rfc } from './sources.js';
@@ -51,6 +52,12 @@ export function bearerCreate(ctx: CheckContext): string | undefined {
   if (create.open) return `the create operation needs no credentials (${create.method} ${create.path})`;
   if (create.bearerRequired) return undefined;
   return `the create operation needs ${create.security.map(describeAlternative).join(', or ')}, not a bearer token: this check sends bearer credentials (PS-OP-004 to PS-OP-007 check every scheme)`;
+}
+
+/** The bearer token the create is sent with: its scheme's --credential, else the token (credentials.ts credentialFor). */
+function bearerToken(ctx: CheckContext): string {
+  const scheme = defaultAlternative(ctx.target, createOf(ctx.model))?.find((s) => credentialKind(s) === 'bearer');
+  return scheme ? credentialFor(ctx.target, scheme).value : ctx.target.token;
 }
 
 /** Why a check that sends the create without credentials cannot run: the create needs none. */
@@ -105,7 +112,7 @@ const anyLetterCase: ExchangeCheck<Body> = {
     ['bearer', 'BEARER', 'bEaReR'].map((scheme) => {
       const body = validPlant(ctx);
       return {
-        request: createRequest(ctx, body, { auth: `${scheme} ${ctx.target.token}`, note: `scheme ${scheme}` }),
+        request: createRequest(ctx, body, { auth: `${scheme} ${bearerToken(ctx)}`, note: `scheme ${scheme}` }),
         sent: body,
       };
     }),
@@ -145,9 +152,14 @@ const unknownTokens: ExchangeCheck<TokenCase> = {
   evidence: `A random well-formed token refused first (the target restricts tokens); then each near miss of the real token refused as above. ${AUTH_EVIDENCE}`,
   precondition: bearerCreate,
   cases: (ctx) => {
-    const token = ctx.target.token;
+    const token = bearerToken(ctx);
+    // The curl line rebuilds a near miss from $PLANTSTORE_TOKEN only where the token is --token's.
+    const fromToken = token === ctx.target.token;
     const plain = (auth: string, note: string, probe: boolean, shell?: string) => ({
-      request: { ...createRequest(ctx, validPlant(ctx), { auth, note }), authorizationShell: shell },
+      request: {
+        ...createRequest(ctx, validPlant(ctx), { auth, note }),
+        ...(fromToken && shell !== undefined ? { authorizationShell: shell } : {}),
+      },
       sent: { probe },
     });
     const swapped = swapCase(token);
@@ -209,7 +221,7 @@ const spacesAfterScheme = sameAnswerCheck({
       const sent = validPlant(ctx);
       return {
         request: createRequest(ctx, sent, {
-          auth: `Bearer${' '.repeat(spaces)}${ctx.target.token}`,
+          auth: `Bearer${' '.repeat(spaces)}${bearerToken(ctx)}`,
           note: `${spaces} spaces after Bearer`,
         }),
         sent,
@@ -269,9 +281,9 @@ export const authChecks: Check[] = [
     grading:
       'MUST: the document requires bearer authentication (RFC 6750 §2.1): the token under another scheme, or alone, is no Bearer credential, so the request is unauthenticated: a 2xx fails, as every answer but 401 with the Bearer challenge does, for the reasons of PS-AUTH-002.',
     credentials: (ctx) => [
-      [`Basic ${ctx.target.token}`, 'the real token after Basic'],
-      [`Token ${ctx.target.token}`, 'the real token after Token'],
-      [ctx.target.token, 'the real token with no scheme'],
+      [`Basic ${bearerToken(ctx)}`, 'the real token after Basic'],
+      [`Token ${bearerToken(ctx)}`, 'the real token after Token'],
+      [bearerToken(ctx), 'the real token with no scheme'],
     ],
   }),
   authCheck({
