@@ -48,6 +48,15 @@ export function credentialDiagnosis(
       ? ` Or give the credentials of another alternative: ${others.map((a) => a.map(credentialFlag).join(' and ')).join('; or ')}.`
       : '';
   const gateway = ' If a gateway before the target needs a header of its own, give it with -H "Name: value".';
+  if (target.role !== 'target') {
+    // A server the harness starts takes no --credential: it is given its own bearer token only.
+    return {
+      kind: 'no-credential',
+      problem: `the ${target.role} server the harness started refuses the placeholder for ${alternative.map(describeScheme).join(' and ')}`,
+      evidence: `${needs}; it was answered ${answered}.`,
+      fix: `The harness gives the servers it starts a bearer token only, and --credential goes to the --targets: check a server that serves this document's schemes with --target and --credential.`,
+    };
+  }
   if (missing.length > 0) {
     return {
       kind: 'no-credential',

@@ -28,6 +28,7 @@ import { loadSpecModel } from '../../conformance/model/spec-model.js';
 import { declaredSchemes } from '../../conformance/model/security.js';
 import { PLACEHOLDER_TOKEN, type Target } from '../../conformance/model/target.js';
 import { fixturePath } from '../support/fixtures.js';
+import { credentialDiagnosis } from '../../conformance/run/diagnose-credentials.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-credentials-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -252,5 +253,27 @@ describe('a refusal in any JSON media type compared with the answer to a duplica
     const b = problem(400, { title: 'Duplicate', detail: 'id 9 taken', at: '2026-01-01T00:00:01Z' });
     assert.equal(sameDuplicateAnswer(a, 7n, b, 9n), 'different');
     assert.equal(sameDuplicateAnswer(a, 7n, b, 9n, 'exact', ['title', 'detail']), 'same');
+  });
+});
+
+describe('the diagnosis of a credential refused', () => {
+  const create = op(apiKey, 'POST', '/plants');
+  const key = declaredSchemes(apiKey.doc);
+  it('none given: names the scheme, where it goes and what to set', () => {
+    const d = credentialDiagnosis(target(), create, key, '401');
+    assert.equal(d.kind, 'no-credential');
+    assert.match(d.problem, /the API key X-API-Key \(apiKey in header, scheme plantKey\)/);
+    assert.match(d.fix, /^Set --credential plantKey=…/);
+  });
+  it('given and refused: says where it came from', () => {
+    const given = target({ credentials: [{ scheme: 'plantKey', value: 'k', from: '--credential plantKey' }] });
+    const d = credentialDiagnosis(given, create, key, '401');
+    assert.equal(d.kind, 'credential-refused');
+    assert.match(d.problem, /from --credential plantKey/);
+    assert.ok(!JSON.stringify(d).includes('"k"'));
+  });
+  it('a server the harness started: no --credential reaches it, and the fix says so', () => {
+    const d = credentialDiagnosis(target({ role: 'reference' }), create, key, '401');
+    assert.match(d.fix, /--credential goes to the --targets/);
   });
 });
