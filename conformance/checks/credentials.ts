@@ -265,3 +265,25 @@ export function requestCredentials(
   const out = withCredentials(req, elsewhere);
   return { ...out, headers: { ...out.headers, authorization: opts.auth } };
 }
+
+/**
+ * The schemes whose credential the requests to `target` carry as a
+ * placeholder (none was given), each with the operations that need it in
+ * the alternative they are sent with: what to warn of where some
+ * credential was given, so that a target that checks them does not refuse
+ * those requests for a credential the user forgot.
+ */
+export function placeholderSchemes(
+  target: Target,
+  operations: readonly OperationModel[],
+): Array<{ scheme: SecuritySchemeModel; operations: string[] }> {
+  const out = new Map<string, { scheme: SecuritySchemeModel; operations: string[] }>();
+  for (const op of operations)
+    for (const s of defaultAlternative(target, op) ?? [])
+      if (credentialFor(target, s).from === undefined) {
+        const entry = out.get(s.name) ?? { scheme: s, operations: [] };
+        entry.operations.push(`${op.method} ${op.path}`);
+        out.set(s.name, entry);
+      }
+  return [...out.values()];
+}

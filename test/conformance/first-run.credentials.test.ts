@@ -77,6 +77,23 @@ describe('first runs against a document that needs an API key, HTTP Basic or a c
         assert.ok(!run.output.includes(value), 'no credential in the output');
     }));
 
+  it('a credential given for some schemes but not for another an operation needs: a warning names it and the operations', () =>
+    withSecured('auth-alternatives', async (fake) => {
+      const run = await cli([
+        ...spec('auth-alternatives'),
+        '--target',
+        fake.url,
+        '--credential',
+        `basicAuth=${FAKE_CREDENTIALS.basicAuth}`,
+        '--only',
+        'PS-OP-001',
+      ]);
+      assert.match(
+        run.stderr,
+        /warning: no credential was given for the API key admin_session \(apiKey in cookie, scheme adminSession\), which DELETE \/plants\/\{id\} needs: target \(http:[^)]*\) gets a placeholder \(--credential adminSession=…\)/,
+      );
+    }));
+
   it('a -H header named like the API key is its credential: sent where the scheme says, and left out where a check sends none', () =>
     withSecured('api-key', async (fake) => {
       const run = await cli([
