@@ -9,6 +9,8 @@
 // (targetHeaders).
 import type { RequestSpec } from './exchange.js';
 import type { OperationModel } from '../model/operation-model.js';
+import type { SpecModel } from '../model/spec-model.js';
+import { operationOf } from './declared.js';
 import { credentialKind, inAuthorization, type CredentialKind, type SecuritySchemeModel } from '../model/security.js';
 import { PLACEHOLDER_TOKEN, type Target } from '../model/target.js';
 
@@ -286,4 +288,16 @@ export function placeholderSchemes(
         out.set(s.name, entry);
       }
   return [...out.values()];
+}
+
+/**
+ * A request built by hand (a read of an id, a page of a list) with the
+ * credentials of the operation it goes to, as createRequest and
+ * operationCall give theirs: an operation's credentials are not always an
+ * Authorization value (an API key, a cookie), so a hand-built request does
+ * not take `ctx.auth()`. Unchanged where it goes to no declared operation.
+ */
+export function withOperationCredentials(model: SpecModel, target: Target, req: RequestSpec): RequestSpec {
+  const op = operationOf(model, req);
+  return op ? withCredentials(req, defaultCredentials(target, op)) : req;
 }

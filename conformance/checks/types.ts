@@ -101,7 +101,12 @@ export interface CheckContext {
   /** The random seed of the generated cases. */
   seed: number;
   cases: number;
-  /** The Authorization value that the target accepts. */
+  /**
+   * The Authorization value of the target's bearer token. A request to an
+   * operation carries its own scheme's credentials through createRequest,
+   * operationCall or, built by hand, withOperationCredentials
+   * (credentials.ts): an API key or a cookie is no Authorization value.
+   */
   auth(): string;
   /** The inferences from the document the checks grade by (--inferences; docs/checks.md): each on unless switched off. */
   inferences: ReadonlySet<Inference>;

@@ -19,6 +19,7 @@ import {
   PLACEHOLDER_BASIC,
   withCredentials,
   withoutCredentials,
+  withOperationCredentials,
   withTargetHeaders,
 } from '../../conformance/checks/credentials.js';
 import { challengeProblem, challengeRule, gradeUnauthorized } from '../../conformance/checks/auth-grades.js';
@@ -168,6 +169,14 @@ describe('where each credential goes', () => {
     );
     assert.deepEqual(credentialFor(target(), basic!), { value: PLACEHOLDER_BASIC });
     assert.deepEqual(credentialFor(target(), header!), { value: PLACEHOLDER_TOKEN });
+  });
+
+  it('a request built by hand carries the credentials of the operation it goes to; none where it goes to no declared one', () => {
+    const given = target({ credentials: [{ scheme: 'plantKey', value: 'k', from: '--credential plantKey' }] });
+    const read = withOperationCredentials(apiKey, given, { method: 'DELETE', path: '/plants/7', headers: {} });
+    assert.deepEqual(read.headers, { 'x-api-key': 'k' });
+    const elsewhere = withOperationCredentials(apiKey, given, { method: 'GET', path: '/nowhere', headers: {} });
+    assert.deepEqual(elsewhere.headers, {});
   });
 
   it('which alternative a request satisfies: the first whose credentials were all given, else the first; none for security: []', () => {
