@@ -82,6 +82,26 @@ describe(
       for (const id of SECURED_EVIDENCE['oauth2-scopes'])
         assert.equal(r.results.find((y) => y.id === id)!.outcome, 'pass', id);
     });
+    for (const fixture of ['problem-json', 'problem-default'] as const)
+      it(`${fixture}: a second run against the same server, whose fixed ids the first stored, fails no check: a duplicate refused in problem details is recognised, each problem with an instance of its own`, async () => {
+        const fake = await startSecuredFake(fixture, ['problemInstance']);
+        try {
+          for (const idOffset of [0n, 1n]) {
+            const r = await runTarget(
+              { model: fake.model, targets: [], seed: 42, idOffset, cases: 5, timeoutMs: 10_000 },
+              { name: 'fake', url: fake.url, token: FAKE_TOKEN, role: 'target', informs: false, restrictsTokens: true },
+            );
+            assert.deepEqual(failing(r), [], `run ${idOffset + 1n}`);
+            const fixedIds = r.results.filter((x) =>
+              ['PS-ACCEPT-007', 'PS-ACCEPT-009', 'PS-ACCEPT-010'].includes(x.id),
+            );
+            for (const x of fixedIds)
+              assert.equal(x.outcome, 'pass', `run ${idOffset + 1n}, ${x.id}: ${x.actual ?? ''}`);
+          }
+        } finally {
+          await fake.close();
+        }
+      });
     for (const row of SECURED_BREAKS) {
       it(`${row.fixture}: ${row.broken} is failed by ${row.check}, for its rule (${row.why})`, async () => {
         const r = await run(row.fixture, [row.broken]);
