@@ -19,6 +19,7 @@ const RFC6750_3 =
 const AUTH_GRADING = `MUST: the request is not served (Authentication rule 1: every operation requires bearer authentication) and the refusal carries a Bearer challenge with an auth-param that RFC 9110 §11.6.1 can read (RFC 6750 §3, MUST): else fail. The status 401 is a SHOULD (RFC 6750 §3.1): another 4xx is non-strict.`;
 const ANY_SCHEME_GRADING = `MUST: the request is not served (the create's security requirement, OpenAPI 3.1 §4.8.30), and a 401 carries a challenge (RFC 9110 §15.5.2): Bearer with an auth-param where every alternative needs a bearer token (RFC 6750 §3, whatever the status), Basic with a realm where every one needs HTTP Basic (RFC 7617 §2), any challenge for an API key (no scheme is registered for one): else fail. The status 401 is a SHOULD for a bearer token (RFC 6750 §3.1) and our decision otherwise: another 4xx is non-strict.`;
 const AUTH_EVIDENCE = `A 4xx, its WWW-Authenticate parsed into challenges, one of them Bearer with at least one auth-param; 401 for a pass.`;
+const ANY_SCHEME_EVIDENCE = `A 4xx, its WWW-Authenticate parsed into challenges: one of them Bearer with at least one auth-param where every alternative of the create's requirement needs a bearer token, Basic with a realm where every one needs HTTP Basic, any otherwise; 401 for a pass.`;
 const RFC9110_11_6_1 =
   'A server generating a 401 (Unauthorized) response MUST send a WWW-Authenticate header field containing at least one challenge.';
 
@@ -37,6 +38,8 @@ interface AuthCheckOptions {
   /** The check is about the order of the checks, not the refusal (PS-AUTH-007): see gradeUnauthorized. */
   bodyFirst?: boolean;
   grading?: string;
+  /** What a pass needs, where it is not a Bearer challenge. */
+  evidence?: string;
   /** The family of input it sends (CheckBase.family). */
   family: string;
 }
@@ -82,7 +85,7 @@ function authCheck(options: AuthCheckOptions): ExchangeCheck {
       (bodyFirst
         ? 'SHOULD: RFC 9110 does not order the checks of credentials and body; answering 401 first is our decision (docs/server.md), so a refusal of the body first is non-strict. A 2xx or a 5xx fails, and a 401 must carry a challenge (RFC 9110 §15.5.2): Bearer with an auth-param for a bearer token (RFC 6750 §3), Basic with a realm for HTTP Basic (RFC 7617 §2).'
         : AUTH_GRADING),
-    evidence: AUTH_EVIDENCE,
+    evidence: options.evidence ?? AUTH_EVIDENCE,
     precondition: options.precondition ?? bearerCreate,
     cases: (ctx) => credentials(ctx).map(([auth, note]) => caseOf(createRequest(ctx, body(ctx), { auth, note }))),
     verify: (cases, ctx) =>
@@ -238,6 +241,7 @@ export const authChecks: Check[] = [
       'Missing credentials (none of any scheme): 401 with a challenge, WWW-Authenticate: Bearer for a bearer token, Basic for HTTP Basic',
     credentials: () => [[null, 'no credentials of any scheme']],
     precondition: securedCreate,
+    evidence: ANY_SCHEME_EVIDENCE,
     source: rfc(9110, '§15.5.2 401 Unauthorized', 'section-15.5.2'),
     requirement: `The 401 (Unauthorized) status code indicates that the request has not been applied because it lacks valid authentication credentials for the target resource. The server generating a 401 response MUST send a WWW-Authenticate header field (Section 11.6.1) containing at least one challenge applicable to the target resource. RFC 6750 §3 (a bearer token): ${RFC6750_3} RFC 7617 §2 (Basic): the challenge is "Basic" with the REQUIRED realm parameter.`,
     grading: ANY_SCHEME_GRADING,
@@ -292,6 +296,7 @@ export const authChecks: Check[] = [
     title: 'Credentials are checked before the body: no credentials and a malformed body give 401',
     credentials: () => [[null, 'no credentials and a malformed body']],
     precondition: securedCreate,
+    evidence: ANY_SCHEME_EVIDENCE,
     body: () => ({ raw: '{"id": ' }),
     level: 'SHOULD',
     // RFC 9110 does not order the checks. We ask for 401 because a request
