@@ -19,6 +19,7 @@ import {
   type OpSent,
 } from './op-cases.js';
 import { callTo } from './op-requests.js';
+import { defaultCredentials, withCredentials } from './credentials.js';
 import { pathWithin, switchedOff, usable } from './resource-calls.js';
 import { rfc } from './sources.js';
 import { at, combined, created, differences, skipAll, steps } from './state-verdicts.js';
@@ -44,7 +45,8 @@ function readLocation(ctx: CheckContext, r: ResourceModel, chain: Chain): Call |
     : {
         operation: `GET ${location}`,
         label: READ_LOCATION,
-        request: { method: 'GET', path, headers: { authorization: ctx.auth() } },
+        // No read operation to carry its own: the credentials the create was sent with.
+        request: withCredentials({ method: 'GET', path, headers: {} }, defaultCredentials(ctx.target, r.create!)),
       };
   return {
     ...base,

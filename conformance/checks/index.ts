@@ -11,6 +11,7 @@ import { genChecks } from './gen.js';
 import { httpChecks } from './http.js';
 import { jsonChecks } from './json.js';
 import { opChecks } from './op.js';
+import { opSecurityChecks } from './op-security.js';
 import { rejectChecks } from './reject.js';
 import { respChecks } from './resp.js';
 import { robustBodyChecks } from './robust-bodies.js';
@@ -39,7 +40,7 @@ export const FAMILIES: Readonly<Record<string, readonly Check[]>> = {
   AUTH: authChecks,
   HTTP: httpChecks,
   STATE: stateChecks,
-  OP: opChecks,
+  OP: [...opChecks, ...opSecurityChecks],
   IDENT: identChecks,
   REF: refChecks,
   PAGE: pageChecks,

@@ -14,13 +14,16 @@ import type { Call } from './chain.js';
 
 export { freshParameterValue, UNMATCHED_ETAG } from './parameters.js';
 import type { CheckContext } from './types.js';
+import { requestCredentials, type SentCredential } from './credentials.js';
 
 /** What a request to an operation carries; whatever a check does not set is drawn from the document. */
 export interface CallOptions extends ParameterOptions {
   /** The body: a value of a media type, raw text, none (null), or drawn from the document (undefined). */
   body?: { contentType: string; value: JsonValue } | { contentType: string; raw: string } | null;
-  /** The Authorization value; null: none; undefined: the token's. */
+  /** The Authorization value; null: no credentials of any scheme; undefined: the operation's own (credentials.ts). */
   auth?: string | null;
+  /** The credentials of these schemes instead of the operation's own; null: none (credentials.ts requestCredentials). */
+  credentials?: readonly SentCredential[] | null;
   note?: string;
 }
 
@@ -76,15 +79,12 @@ export function operationCall(ctx: CheckContext, op: OperationModel, opts: CallO
     body = 'raw' in chosen ? chosen.raw : encodeBody(chosen.contentType, chosen.value);
     headers['content-type'] = chosen.contentType;
   }
-  const auth = opts.auth === undefined ? ctx.auth() : opts.auth;
-  if (auth !== null) headers.authorization = auth;
-  return {
-    method: op.method,
-    path: `${path}${query}`,
-    headers,
-    body,
-    note: opts.note ?? operationName(op),
-  };
+  return requestCredentials(
+    ctx.target,
+    op,
+    { method: op.method, path: `${path}${query}`, headers, body, note: opts.note ?? operationName(op) },
+    opts,
+  );
 }
 
 /** A call to `op` (a step of a chain): its request as operationCall builds it, its note `METHOD /path: label` unless `opts` says another. */

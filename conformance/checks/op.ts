@@ -1,14 +1,13 @@
 // PS-OP-*: every operation the document declares, create included. Valid
 // requests drawn from the document (each parameter, each media type of the
 // body), right after a create where the operation acts on a stored item;
-// requests invalid in one place; credentials per operation. A failing case
+// requests invalid in one place; credentials per operation (op-security.ts). A failing case
 // names its operation, and the verdict says per operation what passed, so
 // that the IDs stay the same as documents change.
 import { invalidParameterValues } from '../cases/parameter-values.js';
 import { brokenBodies } from '../cases/operation-bodies.js';
 import { operationName, type OperationModel } from '../model/operation-model.js';
 import { describe } from './grades.js';
-import { gradeUnauthorized } from './auth-grades.js';
 import { followCalls, idParameter, itemResource, startWith, type Call, type Chain, type OpSent } from './op-cases.js';
 import { gradeRefused, gradeValid, perOperation } from './op-grades.js';
 import { callTo, writable, type CallOptions } from './op-requests.js';
@@ -161,79 +160,5 @@ const refused: ExchangeCheck<OpSent> = {
   },
 };
 
-/** Credentials a bearer scheme refuses, each with its note. */
-const BAD_CREDENTIALS: Array<[string | null, string]> = [
-  [null, 'no credentials'],
-  ['Basic cGxhbnQ6c3RvcmU=', 'another scheme (Basic)'],
-  ['Bearer', 'a malformed credential (Bearer without a token)'],
-];
-
-/** A valid call sent with other credentials: `auth` as its Authorization, or none. */
-function withCredentials(call: Call, auth: string | null, label: string, note: string): Call {
-  const headers = { ...call.request.headers };
-  delete headers.authorization;
-  if (auth !== null) headers.authorization = auth;
-  return {
-    operation: call.operation,
-    label,
-    request: { ...call.request, headers, note: `${call.operation}: ${note}` },
-  };
-}
-
-function securityCalls(ctx: CheckContext, op: OperationModel, chain: Chain | undefined): Call[] {
-  const [first] = validCalls(ctx, op, chain);
-  if (!first) return [];
-  if (op.bearerRequired)
-    return BAD_CREDENTIALS.map(([auth, note]) => withCredentials(first, auth, `${note}, bearer required`, note));
-  if (op.open)
-    return [withCredentials(first, null, 'no credentials, none required', 'no credentials (it declares none needed)')];
-  return [];
-}
-
-const perOperationSecurity: ExchangeCheck<OpSent> = {
-  kind: 'exchange',
-  id: 'PS-OP-004',
-  title:
-    "Each operation's own security requirement: where bearer is required, no credentials, another scheme and a malformed credential get 401 with a Bearer challenge; an operation that needs none serves a request without credentials",
-  level: 'MUST',
-  source: rfc(6750, '§3 The WWW-Authenticate Response Header Field', 'section-3'),
-  requirement:
-    'If the protected resource request does not include authentication credentials or does not contain an access token that enables access to the protected resource, the resource server MUST include the HTTP "WWW-Authenticate" response header field. (OpenAPI 3.1 §4.8.10: an operation\'s `security` "overrides any declared top-level security"; an empty one, or an empty alternative, needs no credentials.)',
-  grading:
-    'MUST: a bearer-protected operation that serves a request without valid bearer credentials (a 2xx, or a 5xx), or refuses it without a Bearer challenge, fails; another 4xx than 401 with the challenge is non-strict (RFC 6750 §3.1: SHOULD). An operation that declares no security and answers a valid request without credentials 401 or 403 fails (its declared security is binding). Operations with another scheme: skip for them.',
-  evidence:
-    'For each operation, its valid request (after a create of the plant it acts on) with each of the three bad credentials where bearer is required, or without credentials where none is: 401 with a Bearer challenge, or anything but 401/403 and 5xx, for a pass.',
-  cases: (ctx) => validCases(ctx, {}, securityCalls),
-  follow: (sent, ctx) => followCalls(sent, ctx),
-  verify: (cases, ctx) => {
-    const ops = byName(ctx);
-    const graded = callsOf(cases).map((c) => {
-      const op = ops.get(c.sent.operation)!;
-      const ex = c.exchange;
-      let verdict: Verdict;
-      if (op.bearerRequired) {
-        const v = gradeUnauthorized(ex);
-        verdict =
-          v.outcome === 'pass' ? v : { ...v, actual: `${c.sent.operation}, ${c.sent.label}: ${v.actual ?? ''}` };
-      } else {
-        const status = ex.response?.status;
-        verdict =
-          status === 401 || status === 403 || (status !== undefined && status >= 500)
-            ? {
-                outcome: 'fail',
-                expected: `${c.sent.operation} declares no security: a request without credentials is served`,
-                actual: `${c.sent.operation}: ${describe(ex)}`,
-                cause: `an operation that declares no security refuses a request without credentials (${status})`,
-                facts: { status },
-              }
-            : ex.response
-              ? { outcome: 'pass' }
-              : { outcome: 'error', expected: 'an HTTP answer', actual: describe(ex) };
-      }
-      return { operation: c.sent.operation, index: c.index, verdict };
-    });
-    return perOperation(graded, allNames(ctx), (name) => whyNoRequest(ctx, name));
-  },
-};
-
-export const opChecks = [implemented, validAnswers, refused, perOperationSecurity];
+// PS-OP-004 to 007, each operation's security requirement, are in op-security.ts.
+export const opChecks = [implemented, validAnswers, refused];

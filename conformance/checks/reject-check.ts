@@ -4,7 +4,7 @@
 // lenient reading of the id may meet a stored plant.
 import type { RequestSpec } from './exchange.js';
 import { describe, worst } from './grades.js';
-import { gradeRejected, sameDuplicateAnswer } from './body-grades.js';
+import { gradeRejected, refusalMembers, sameDuplicateAnswer } from './body-grades.js';
 import { createRequest, idField, validPlant } from './requests.js';
 import { spec } from './sources.js';
 import type { Case, CheckContext, ExchangeCheck, Level, Source, Verdict } from './types.js';
@@ -119,7 +119,14 @@ export function rejectCheck(options: RejectCheckOptions): ExchangeCheck<RejectSe
         }
         const stored = c.sent.refusal.mayMeetStored;
         if (v.outcome === 'pass' && stored !== undefined && again !== undefined && 'probe' in again.sent) {
-          const like = sameDuplicateAnswer(c.exchange, stored, again.exchange, again.sent.id, 'any');
+          const like = sameDuplicateAnswer(
+            c.exchange,
+            stored,
+            again.exchange,
+            again.sent.id,
+            'any',
+            refusalMembers(ctx, again.exchange),
+          );
           // The refusal's own message names another id than the one sent (2^63 read as a double is
           // 9223372036854775808, stored; -2^63-1 is -2^63): the id was read leniently, as that one.
           const other = otherIdNamed(c.exchange.response?.bodyText ?? '', stored);

@@ -21,6 +21,7 @@ import type { Body, InstancePath } from '../cases/schema-values.js';
 import type { Case, CheckContext } from './types.js';
 import { fillParameters } from './parameters.js';
 import { createOf } from '../model/spec-model.js';
+import { requestCredentials, type SentCredential } from './credentials.js';
 
 export type { Body };
 
@@ -32,17 +33,29 @@ export function caseOf(request: RequestSpec): Case {
 /**
  * A request to the operation under test, with credentials and the declared
  * content type unless told otherwise, and its parameters filled as every
- * request's are (parameters.ts: the path's parents, a fresh idempotency key).
+ * request's are (parameters.ts: the path's parents, a fresh idempotency key):
+ * `auth` an Authorization value (null: no credentials of any scheme),
+ * `credentials` those of given schemes (credentials.ts requestCredentials).
  */
 export function createRequest(
   ctx: CheckContext,
   body: JsonValue | { raw: string | Buffer } | undefined,
-  opts: { auth?: string | null; contentType?: string | null; note?: string } = {},
+  opts: {
+    auth?: string | null;
+    credentials?: readonly SentCredential[] | null;
+    contentType?: string | null;
+    note?: string;
+  } = {},
 ): RequestSpec {
   const op = createOf(ctx.model);
-  const { path, query, headers } = fillParameters(ctx, op);
-  const auth = opts.auth === undefined ? ctx.auth() : opts.auth;
-  if (auth !== null) headers.authorization = auth;
+  const { path, query, headers: parameterHeaders } = fillParameters(ctx, op);
+  const credentialled = requestCredentials(
+    ctx.target,
+    op,
+    { method: op.method, path: `${path}${query}`, headers: parameterHeaders },
+    opts,
+  );
+  const headers: Record<string, string> = credentialled.headers;
   const ct = opts.contentType === undefined ? op.requestContentTypes[0]! : opts.contentType;
   if (ct !== null) headers['content-type'] = ct;
   let raw: string | Buffer | undefined;
@@ -50,7 +63,7 @@ export function createRequest(
   else if (typeof body === 'object' && body !== null && 'raw' in body && !Array.isArray(body))
     raw = (body as { raw: string | Buffer }).raw;
   else raw = toJson(body as JsonValue);
-  return { method: op.method, path: `${path}${query}`, headers, body: raw, note: opts.note };
+  return { method: op.method, path: credentialled.path, headers, body: raw, note: opts.note };
 }
 
 /**

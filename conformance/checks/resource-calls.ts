@@ -11,6 +11,8 @@ import { resolveSchema } from '../model/schema-shape.js';
 import { isSchemaObject } from '../../spec/schema-keywords.js';
 import { Numeral } from '../model/json.js';
 import { nextLink } from '../../lib/link-header.js';
+import { declaredSchemes } from '../model/security.js';
+import { defaultCredentials, withCredentials, withoutCredentials } from './credentials.js';
 import type { Exchange } from './exchange.js';
 import { answerJson, chainEtag, chainId, idText, valueAt, type Call, type Chain, type Step } from './op-cases.js';
 import { callTo, type CallOptions } from './op-requests.js';
@@ -235,7 +237,15 @@ export function listPages(
       ...(opts.values ? { values: opts.values } : {}),
       note: `${name}: ${label}${limit !== undefined ? ` (limit ${limit})` : ''}`,
     });
-    const request = how.path !== undefined ? { ...call.request, path: how.path } : call.request;
+    // A next page's path comes from the target (Link, a cursor that is a URL): it carries the list's own
+    // credentials, not the target's echo of them (an API key in the query would be lost or doubled).
+    const request =
+      how.path !== undefined
+        ? withCredentials(
+            withoutCredentials({ ...call.request, path: how.path }, declaredSchemes(ctx.model.doc)),
+            defaultCredentials(ctx.target, list.op),
+          )
+        : call.request;
     return { ...call, request, then: (c) => more(c, n + 1) };
   };
   const more = (chain: Chain, n: number): Call | undefined => {

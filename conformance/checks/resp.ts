@@ -6,6 +6,8 @@ import { parseExact } from '../model/json.js';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
 import { describeViolation } from '../../spec/validator.js';
 import { declared, operationOf, RFC_STATUSES } from './declared.js';
+import { mediaOf, refName } from '../model/operation-model.js';
+import { problemDetailsCheck } from './resp-problem.js';
 import { describe, serverFailure } from './grades.js';
 import { rfc, spec } from './sources.js';
 import type { AggregateCheck, Verdict } from './types.js';
@@ -14,6 +16,7 @@ import type { AggregateCheck, Verdict } from './types.js';
 const skip: Verdict = { outcome: 'skip' };
 
 export const respChecks: AggregateCheck[] = [
+  problemDetailsCheck,
   {
     kind: 'aggregate',
     id: 'PS-RESP-004',
@@ -100,9 +103,13 @@ export const respChecks: AggregateCheck[] = [
     verifyEach: (ex, ctx) => {
       if (!ex.response) return skip;
       const d = declared(ctx.model, ex);
-      const validate = d ? d.validate : ex.response.status >= 400 ? ctx.model.error?.validate : undefined;
+      // The schema declared for the media type answered (a response may declare several); else the first's.
+      const ct = mediaTypeEssence(ex.response.headers['content-type']) ?? '';
+      const record = d ?? (ex.response.status >= 400 ? ctx.model.error : undefined);
+      const media = record && (mediaOf(record, ct) ?? record.media[0]);
+      const validate = media?.validate;
       if (!validate) return { outcome: 'pass' };
-      const name = d ? d.schemaName : ctx.model.error?.schemaName;
+      const name = refName(media.schema?.schema) ?? `${media.contentType} body`;
       const grade = d ? 'fail' : 'non-strict'; // the specification binds the body of declared statuses only
       const parsed = parseExact(ex.response.bodyText);
       if (!parsed.ok) return { outcome: grade, expected: `a JSON ${name}`, actual: `not JSON: ${describe(ex)}` };

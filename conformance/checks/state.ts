@@ -13,6 +13,7 @@ import { stateReadChecks } from './state-read.js';
 import { stateUpdateChecks } from './state-update.js';
 import { stateNestedChecks } from './state-nested.js';
 import { stateGoneChecks } from './state-gone.js';
+import { errorCovers, errorStatusText } from '../model/create-model.js';
 
 const duplicateId: ExchangeCheck<Body> = {
   kind: 'exchange',
@@ -75,8 +76,9 @@ const duplicateId: ExchangeCheck<Body> = {
             : `a create of an id already stored is answered ${status}, not the 409 declared`,
       };
     }
-    const expected = `${createOf(ctx.model).error.status} with an ${createOf(ctx.model).error.schemaName} body`;
-    if (String(status) === createOf(ctx.model).error.status) {
+    const create = createOf(ctx.model);
+    const expected = `${errorStatusText(create.error)} with an ${create.error.schemaName ?? 'error'} body`;
+    if (errorCovers(create, status)) {
       const problem = errorBodyProblem(ctx, b);
       // Plant Store specification, Errors rule 1 binds every 400, whatever its cause.
       return problem

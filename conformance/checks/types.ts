@@ -102,7 +102,12 @@ export interface CheckContext {
   /** The random seed of the generated cases. */
   seed: number;
   cases: number;
-  /** The Authorization value that the target accepts. */
+  /**
+   * The Authorization value of the target's bearer token. A request to an
+   * operation carries its own scheme's credentials through createRequest,
+   * operationCall or, built by hand, withOperationCredentials
+   * (credentials.ts): an API key or a cookie is no Authorization value.
+   */
   auth(): string;
   /** The inferences from the document the checks grade by (--inferences; docs/checks.md): each on unless switched off. */
   inferences: ReadonlySet<Inference>;
@@ -295,7 +300,14 @@ export interface PropertyCheck<Value = unknown, Sent = undefined> extends CheckB
 /** Grades every exchange of the run against the document (response conformance). */
 export interface AggregateCheck extends CheckBase {
   kind: 'aggregate';
+  /** An exchange the check does not apply to is `skip`, which does not make the check a skip. */
   verifyEach(exchange: Exchange, ctx: CheckContext): Verdict;
+  /**
+   * Why the check is skip when it applied to no exchange of the run (none
+   * set: it passes then); where its precondition gives a reason too, the
+   * skip is the document's doing (ruled out).
+   */
+  noneApplied?: string;
 }
 
 export type Check = ExchangeCheck<unknown> | PropertyCheck<unknown, unknown> | AggregateCheck;

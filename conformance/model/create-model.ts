@@ -5,7 +5,13 @@
 // first). A document without one is still checked on its other operations,
 // and every create check says why it skipped.
 import { CREATE_OPERATION_ID, type OpenApiDocument } from '../../spec/openapi.js';
-import { refName, type OperationModel, type ResponseModel, type Validator } from './operation-model.js';
+import {
+  declaredResponse,
+  refName,
+  type OperationModel,
+  type ResponseModel,
+  type Validator,
+} from './operation-model.js';
 import { flattenObject, type ObjectModel } from './schema-shape.js';
 
 export interface CreateModel extends OperationModel {
@@ -15,7 +21,7 @@ export interface CreateModel extends OperationModel {
   validateRequest: Validator;
   /** The declared success response (the lowest 2xx). */
   success: ResponseModel;
-  /** The declared error response (the lowest 4xx). */
+  /** The declared error response: the lowest 4xx, else the 4XX range, else `default` (errorCovers says which statuses it stands for). */
   error: ResponseModel;
   /** The fields of the success schema (the document's Plant). */
   answer: ObjectModel;
@@ -36,11 +42,12 @@ export function createModelOf(
 ): { create: CreateModel } | { missing: string } {
   const statuses = [...candidate.responses.keys()].sort();
   const success = statuses.find((s) => s.startsWith('2'));
-  const error = statuses.find((s) => s.startsWith('4'));
+  // A document that declares its refusals only as a range or as `default` (OpenAPI 3.1 §4.8.16.2) has that error record.
+  const error = statuses.find((s) => s.startsWith('4')) ?? (statuses.includes('default') ? 'default' : undefined);
   const lacks = [
     !candidate.requestSchema || !candidate.validateRequest ? 'a request body schema' : undefined,
     success === undefined ? 'a 2xx response' : undefined,
-    error === undefined ? 'a 4xx response' : undefined,
+    error === undefined ? 'a 4xx or default response' : undefined,
   ].filter(Boolean);
   if (lacks.length > 0)
     return {
@@ -80,4 +87,15 @@ export function createsItems(doc: OpenApiDocument, op: OperationModel, operation
   );
   const hasList = operations.some((o) => o.path === op.path && o.method === 'GET');
   return requiredIntegers(doc, op).length > 0 || hasItem || hasList || op.responses.has('201');
+}
+
+/** Whether the create's error record is what the document declares for a refusal with `status` (its own status, its range, or `default` where nothing else covers it). */
+export function errorCovers(create: CreateModel, status: number): boolean {
+  return status >= 400 && status < 500 && declaredResponse(create, status) === create.error;
+}
+
+/** The statuses the error record stands for, in words: "400", "a 4xx", "a 4xx (the default response)". */
+export function errorStatusText(error: ResponseModel): string {
+  if (/^\d{3}$/.test(error.status)) return error.status;
+  return error.status === 'default' ? 'a 4xx (the default response)' : `a ${error.status.toLowerCase()}`;
 }

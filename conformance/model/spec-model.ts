@@ -30,7 +30,7 @@ export interface SpecModel {
   /** The operation the create checks exercise, "Create plant"; undefined when the document has none (`createMissing` says why). Read it with createOf. */
   create?: CreateModel;
   createMissing?: string;
-  /** The document's error record: the create's declared 4xx, else the first 4xx with a schema that an operation declares. */
+  /** The document's error record: the create's (its 4xx, 4XX or default), else the first 4xx with a schema that an operation declares, else the first default with one. */
   error?: ResponseModel;
   /** The resource of `create`: the operations that list, read, replace, merge and delete the items it stores. */
   resource: ResourceModel;
@@ -67,7 +67,8 @@ function errorRecord(
       .find((s) => s.startsWith('4') && op.responses.get(s)!.validate !== undefined);
     if (status !== undefined) return op.responses.get(status);
   }
-  return undefined;
+  // Refusals declared only as `default` (OpenAPI 3.1 §4.8.16.2): its record.
+  return operations.map((op) => op.responses.get('default')).find((r) => r?.validate !== undefined);
 }
 
 /**

@@ -37,6 +37,8 @@ import { TargetHealth } from './target-health.js';
 import { storePrerequisites } from './setup.js';
 import { AggregateVerdicts, partialVerdict } from './verdicts.js';
 import type { SpecModel } from '../model/spec-model.js';
+import { declaredSchemes } from '../model/security.js';
+import { withTargetHeaders } from '../checks/credentials.js';
 import type { Target } from '../model/target.js';
 
 export interface RunOptions {
@@ -140,15 +142,17 @@ export async function runTarget(
   // Room for a batch of concurrent cases (PS-STATE-003) beside the checks running at once; every
   // exchange carries the target's secrets, redacted from whatever of it a report shortens.
   const client = new HttpClient(opts.timeoutMs, (opts.concurrency ?? 4) + MAX_BATCH, runRedactor([target]));
-  // Every request carries the target's own headers (-H); each exchange on the wire is recorded (--har), with the check that sent it.
+  // Every request carries the target's own headers (-H) but those that carry a credential of the document's schemes
+  // (credentials.ts withTargetHeaders); each exchange on the wire is recorded (--har), with the check that sent it.
   const extra = target.headers ?? {};
+  const schemes = declaredSchemes(opts.model.doc);
   const sendOnWire = async (
     base: string,
     spec: RequestSpec,
     abandon?: AbortSignal,
     sentBy?: string,
   ): Promise<Exchange> => {
-    const request = Object.keys(extra).length > 0 ? { ...spec, headers: { ...spec.headers, ...extra } } : spec;
+    const request = withTargetHeaders(spec, extra, schemes);
     const tagged = (ex: Exchange): Exchange => (sentBy === undefined ? ex : Object.assign(ex, { sentBy }));
     if (!opts.onWire || abandon?.aborted) return tagged(await client.send(base, request, abandon));
     const startedAt = Date.now();
@@ -167,7 +171,7 @@ export async function runTarget(
       const waited = await waitForAnswer(
         opts.model,
         target,
-        (spec) => client.send(target.url, { ...spec, headers: { ...spec.headers, ...extra } }),
+        (spec) => client.send(target.url, withTargetHeaders(spec, extra, schemes)),
         opts.waitForMs,
         opts.timeoutMs,
       );
@@ -331,7 +335,17 @@ export async function runTarget(
         record(check, dead(), { exchanges: [], requests: aggregates.count });
       else if (stoppedEarly && verdict.outcome !== 'fail')
         record(check, stopped(), { exchanges: [], requests: aggregates.count });
-      else record(check, verdict, { exchanges: [], requests: aggregates.count });
+      else {
+        // It applied to no exchange, and the document says why none could: skipped because of the document.
+        const ruledOut = verdict.outcome === 'skip' ? check.precondition?.(shared) : undefined;
+        record(
+          check,
+          ruledOut !== undefined ? { outcome: 'skip', actual: ruledOut } : verdict,
+          ruledOut !== undefined
+            ? { exchanges: [], requests: aggregates.count, ruledOut }
+            : { exchanges: [], requests: aggregates.count },
+        );
+      }
     }
     const ordered = checks.map((c) => results.get(c.id)!);
     // A target that answered but cannot be checked meaningfully (the token refused, no Plant Store at the

@@ -68,6 +68,8 @@ export function causeOf(verdict: Verdict, ex: Exchange | undefined): string {
  */
 export class AggregateVerdicts {
   private readonly kept = new Map<string, { worst: Verdict; cases: Verdict[]; omitted: number }>();
+  /** The checks that applied to some exchange (graded it otherwise than skip). */
+  private readonly applied = new Set<string>();
   /** Exchanges graded. */
   count = 0;
 
@@ -89,6 +91,7 @@ export class AggregateVerdicts {
           actual: `harness error: ${(err as Error).message}`,
         };
       }
+      if (verdict.outcome !== 'skip') this.applied.add(check.id);
       if (!departs(verdict.outcome)) continue;
       const kept = {
         ...verdict,
@@ -105,6 +108,8 @@ export class AggregateVerdicts {
 
   verdict(check: Check): Verdict {
     const entry = this.kept.get(check.id);
+    if (!entry && check.kind === 'aggregate' && check.noneApplied !== undefined && !this.applied.has(check.id))
+      return { outcome: 'skip', actual: check.noneApplied };
     if (!entry) return { outcome: 'pass' };
     return { ...entry.worst, cases: entry.cases, ...(entry.omitted > 0 ? { casesOmitted: entry.omitted } : {}) };
   }

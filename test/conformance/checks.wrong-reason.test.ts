@@ -6,6 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { NON_STRICT } from '../support/fake-resource-breaks.js';
+import { SECURED_ALLOWED, SECURED_BREAKS } from '../support/fake-secured-breaks.js';
 import { catalog } from '../../conformance/checks/index.js';
 import type { TargetResult } from '../../conformance/run/result.js';
 import { runTarget } from '../../conformance/run/runner.js';
@@ -84,7 +85,8 @@ function switches(row: FakeRow): string {
 
 describe('the tables of wrong-reason mutants and allowed choices', { timeout: 300_000 }, () => {
   it('give every check of the catalog at least one wrong-reason mutant', () => {
-    const covered = new Set([...WRONG_REASON_MUTANTS, ...RESOURCE_WRONG_REASON].map((r) => r.check));
+    // Those of every security scheme and error media type run in any-scheme.test.ts, on the fakes of test/fixtures/documents/.
+    const covered = new Set([...WRONG_REASON_MUTANTS, ...RESOURCE_WRONG_REASON, ...SECURED_BREAKS].map((r) => r.check));
     assert.deepEqual(
       catalog.map((c) => c.id).filter((id) => !covered.has(id)),
       [],
@@ -93,7 +95,14 @@ describe('the tables of wrong-reason mutants and allowed choices', { timeout: 30
 
   it('name only checks of the catalog, with an outcome the policy allows', () => {
     const ids = new Set(catalog.map((c) => c.id));
-    for (const row of [...WRONG_REASON_MUTANTS, ...ALLOWED_CHOICES, ...RESOURCE_WRONG_REASON, ...RESOURCE_ALLOWED])
+    for (const row of [
+      ...WRONG_REASON_MUTANTS,
+      ...ALLOWED_CHOICES,
+      ...RESOURCE_WRONG_REASON,
+      ...RESOURCE_ALLOWED,
+      ...SECURED_BREAKS,
+      ...SECURED_ALLOWED,
+    ])
       assert.ok(ids.has(row.check), `${row.check} is in the catalog`);
     for (const row of [...RESOURCE_WRONG_REASON, ...RESOURCE_ALLOWED])
       assert.ok(
@@ -116,6 +125,7 @@ describe('the tables of wrong-reason mutants and allowed choices', { timeout: 30
     const covered = new Set([
       ...ALLOWED_CHOICES.filter((r) => r.expected === 'non-strict').map((r) => r.check),
       ...NON_STRICT.map(([, , check]) => check),
+      ...SECURED_ALLOWED.filter((r) => r.expected === 'non-strict').map((r) => r.check),
     ]);
     assert.deepEqual(
       lenient.filter((id) => !covered.has(id)),

@@ -6,7 +6,7 @@ import { relative } from 'node:path';
 import { StartError } from '../../../lib/start-error.js';
 import { startPrism } from './prism.js';
 import { startReference } from './reference.js';
-import { PLACEHOLDER_TOKEN, type Target } from '../../model/target.js';
+import { PLACEHOLDER_TOKEN, type GivenCredential, type Target } from '../../model/target.js';
 
 export interface TargetPlan {
   reference: boolean;
@@ -21,6 +21,8 @@ export interface TargetPlan {
   restrictsTokens: boolean;
   /** Where the token came from; undefined: none given. */
   tokenFrom?: string;
+  /** Credentials of the document's security schemes for the --targets (--credential). */
+  credentials?: GivenCredential[];
   /** Headers for every request to the --targets. */
   headers?: Array<[name: string, value: string]>;
   /** Values to redact by value in every report (what the configuration file took from ${VAR}). */
@@ -118,6 +120,7 @@ export async function startTargets(
       informs: false,
       restrictsTokens: plan.restrictsTokens,
       tokenFrom: plan.tokenFrom,
+      ...(plan.credentials && plan.credentials.length > 0 ? { credentials: plan.credentials } : {}),
       ...(headers ? { headers } : {}),
       ...(secrets ? { secrets } : {}),
     });
