@@ -12,7 +12,6 @@ import { caseOf, createRequest, validPlant, type Body } from './requests.js';
 import { RULE1, sameAnswerCheck } from './same-answer.js';
 import { rfc } from './sources.js';
 import type { Check, CheckContext, ExchangeCheck, Level, Source } from './types.js';
-import { RuledOut } from '../model/ruled-out.js';
 import { createOf } from '../model/spec-model.js';
 
 const RFC6750_3 =

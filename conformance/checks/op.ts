@@ -1,15 +1,16 @@
 // PS-OP-*: every operation the document declares, create included. Valid
 // requests drawn from the document (each parameter, each media type of the
 // body), right after a create where the operation acts on a stored item;
-// requests invalid in one place; credentials per operation (op-security.ts). A failing case
-// names its operation, and the verdict says per operation what passed, so
-// that the IDs stay the same as documents change.
+// requests invalid in one place (credentials per operation: op-security.ts).
+// A failing case names its operation, and the verdict says per operation
+// what passed, so that the IDs stay the same as documents change.
 import { invalidParameterValues } from '../cases/parameter-values.js';
 import { brokenBodies } from '../cases/operation-bodies.js';
 import { operationName, type OperationModel } from '../model/operation-model.js';
 import { describe } from './grades.js';
-import { followCalls, idParameter, itemResource, startWith, type Call, type Chain, type OpSent } from './op-cases.js';
+import { followCalls, idParameter, itemResource, startWith, type Call, type OpSent } from './op-cases.js';
 import { gradeRefused, gradeValid, perOperation } from './op-grades.js';
+import { allNames, byName, callsOf, eachOperation, needsItem, validCases, whyNoRequest } from './op-calls.js';
 import { callTo, writable, type CallOptions } from './op-requests.js';
 import { rfc } from './sources.js';
 import type { CheckContext, ExchangeCheck, Verdict } from './types.js';
@@ -19,17 +20,6 @@ const OPENAPI_RESPONSES = {
   section: '§4.8.16 Responses Object',
   url: 'https://spec.openapis.org/oas/v3.1.0#responses-object',
 };
-
-import {
-  allNames,
-  byName,
-  callsOf,
-  eachOperation,
-  needsItem,
-  validCalls,
-  validCases,
-  whyNoRequest,
-} from './op-calls.js';
 
 const NOT_IMPLEMENTED = new Set([404, 405, 501]);
 
