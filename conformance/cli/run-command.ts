@@ -11,7 +11,7 @@ import { StartError } from '../../lib/start-error.js';
 import type { CliOptions } from './args.js';
 import { checkCredentials } from './credentials.js';
 import { placeholderSchemes } from '../checks/credentials.js';
-import { credentialKind, describeScheme } from '../model/security.js';
+import { credentialKind, declaredSchemes, describeScheme } from '../model/security.js';
 import { computeCoverage } from '../run/coverage.js';
 import { compareDivergences, loadDivergences, type DivergenceFile } from '../run/differential/divergences.js';
 import { formatMs, formatSeconds } from '../run/http.js';
@@ -39,7 +39,7 @@ export async function runCommand(options: CliOptions): Promise<number> {
   try {
     // Opened before anything is sent: a HAR path that cannot be written stops the run at once.
     if (options.har) har = new HarWriter(options.har);
-    const targets = await startTargets(options, owned, say);
+    const targets = await startTargets({ ...options, schemes: declaredSchemes(inputs.model.doc) }, owned, say);
     const parts = await runChecks(options, inputs, targets, har);
     await owned.stopAll();
     const color = options.color !== false && process.stdout.isTTY === true && !process.env.NO_COLOR;

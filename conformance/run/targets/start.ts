@@ -6,6 +6,7 @@ import { relative } from 'node:path';
 import { StartError } from '../../../lib/start-error.js';
 import { startPrism } from './prism.js';
 import { startReference } from './reference.js';
+import type { SecuritySchemeModel } from '../../model/security.js';
 import { PLACEHOLDER_TOKEN, type GivenCredential, type Target } from '../../model/target.js';
 
 export interface TargetPlan {
@@ -13,6 +14,8 @@ export interface TargetPlan {
   prism: boolean;
   /** The document the reference server serves and Prism mocks. */
   spec: string;
+  /** The document's security schemes: the reference server is started with a credential for each (reference.ts). */
+  schemes?: readonly SecuritySchemeModel[];
   /** The --target URLs, with their column names. */
   targets: Array<{ name: string; url: string }>;
   /** The bearer token of the --targets. */
@@ -85,7 +88,9 @@ export async function startTargets(
     return server;
   };
   const [reference, prism] = await Promise.allSettled([
-    plan.reference ? startReference({ specPath: plan.spec }).then(own) : Promise.resolve(undefined),
+    plan.reference
+      ? startReference({ specPath: plan.spec, schemes: plan.schemes ?? [] }).then(own)
+      : Promise.resolve(undefined),
     plan.prism ? startPrism({ specPath: plan.spec }).then(own) : Promise.resolve(undefined),
   ]);
   // If one did not start, the other is stopped with the rest of `owned`.
