@@ -236,7 +236,7 @@ export function refusalMembers(ctx: CheckContext, ex: Exchange): string[] | unde
  * Whether a refusal of a body with id `aId` is the target's answer to a
  * known duplicate `bId`: the same 4xx and the same body, member by member
  * (`members` only, where given: refusalMembers), its strings compared once
- * each id is replaced by `{id}` (with `numbers: 'any'`, any other number
+ * each id is replaced by `{id}`, in nested members too (with `numbers: 'any'`, any other number
  * too: a server may print an id it read as a double, 9223372036854776000),
  * whatever the JSON media type (the Error record, problem details,
  * vnd.error…). 'same' when a string names the id (then it is that answer),
@@ -270,17 +270,22 @@ export function sameDuplicateAnswer(
   };
   let namesId = false;
   let strings = 0;
-  for (const name of compared) {
-    const va = ea[name];
-    const vb = eb[name];
+  // Member by member, into nested objects and arrays (an error record under a member of its own,
+  // {"error": {"code": …, "message": …}}): every string masked, everything else equal.
+  const same = (va: unknown, vb: unknown): boolean => {
     if (typeof va === 'string' && typeof vb === 'string') {
       strings++;
       const ma = masked(va, aId);
       const mb = masked(vb, bId);
-      if (ma !== mb) return 'different';
       if (mb.includes('{id}')) namesId = true;
-    } else if (JSON.stringify(va) !== JSON.stringify(vb)) return 'different';
-  }
+      return ma === mb;
+    }
+    if (isPlainObject(va) && isPlainObject(vb))
+      return [...new Set([...Object.keys(va), ...Object.keys(vb)])].every((k) => same(va[k], vb[k]));
+    if (Array.isArray(va) && Array.isArray(vb)) return va.length === vb.length && va.every((x, i) => same(x, vb[i]));
+    return JSON.stringify(va) === JSON.stringify(vb);
+  };
+  for (const name of compared) if (!same(ea[name], eb[name])) return 'different';
   // A refusal with no text at all to compare (no message, no detail) says nothing of the id.
   return namesId && strings > 0 ? 'same' : 'indistinct';
 }

@@ -263,6 +263,12 @@ describe('a refusal in any JSON media type compared with the answer to a duplica
     assert.equal(sameDuplicateAnswer(a, 7n, b, 9n), 'different');
     assert.equal(sameDuplicateAnswer(a, 7n, b, 9n, 'exact', ['title', 'detail']), 'same');
   });
+  it('an error record under a member of its own ({"error": {"code", "message"}}): compared inside it', () => {
+    const nested = (id: number, code: number) =>
+      problem(400, { error: { code, message: `A plant with id ${id} already exists.` } });
+    assert.equal(sameDuplicateAnswer(nested(7, 40004), 7n, nested(9, 40004), 9n, 'exact', ['error']), 'same');
+    assert.equal(sameDuplicateAnswer(nested(7, 40001), 7n, nested(9, 40004), 9n, 'exact', ['error']), 'different');
+  });
 });
 
 describe('the diagnosis of a credential refused', () => {
