@@ -351,6 +351,22 @@ export const DOC_ALLOWED: DocAllowedRow[] = [
     source: "the draft's SHOULD (422)",
   },
   {
+    fixture: 'orders',
+    breaks: ['dangling403'],
+    check: 'PS-REF-001',
+    expected: 'non-strict',
+    choice: 'a create naming an item never stored answered 403, which the create does not declare',
+    source: 'RFC 9110 §15.5.4: a refusal; the document declares 422 for it',
+  },
+  {
+    fixture: 'idempotency',
+    breaks: ['replayMarked'],
+    check: 'PS-IDEM-001',
+    expected: 'non-strict',
+    choice: 'a replay answers the first item with a member that marks it a replay',
+    source: "the draft leaves what a replay's body holds to the server (its fingerprint is the request's)",
+  },
+  {
     fixture: 'link-relations',
     breaks: ['relUppercase'],
     check: 'PS-PAGE-001',

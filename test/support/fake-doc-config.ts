@@ -199,5 +199,7 @@ export type DocBreak =
   | 'noIfMatch400' // a PUT without If-Match answered 400, not 428 (non-strict)
   | 'conflict400' // a duplicate id answered 400, not the declared 409 (non-strict)
   | 'otherBodyReplayed' // an idempotency key reused with another body answers the first answer again (non-strict)
+  | 'dangling403' // a create naming an item never stored answered 403, a 4xx the create does not declare (non-strict)
+  | 'replayMarked' // a replay answers the first answer with a member that says it is one (`replayed: true`; non-strict)
   | 'relUppercase' // rel="NEXT": relation types are compared case-insensitively (RFC 8288 §2.1.1)
   | 'emptyLastPage'; // the last full page names a next one, which is empty and names none

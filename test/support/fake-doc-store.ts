@@ -26,6 +26,10 @@ export interface Stored {
   seq: number;
 }
 
+/** A JSON object (not an array, not null). */
+const isObject = (v: JsonValue | undefined): v is Record<string, JsonValue> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
 const refuse = (status: number, message: string): Answer => ({ status, body: { error: status * 100 + 1, message } });
 
 /** Whether an entity tag list (If-Match, If-None-Match) names `tag`: `*` names any; weakly, W/ is ignored. */
@@ -91,7 +95,10 @@ export class DocStore {
     const key = keyHeader !== undefined ? j.headers[keyHeader] : undefined;
     if (key !== undefined && !this.broken.has('keyIgnored')) {
       const seen = this.keys.get(key);
-      if (seen && (seen.body === toJson(body) || this.broken.has('otherBodyReplayed'))) return seen.answer;
+      if (seen && (seen.body === toJson(body) || this.broken.has('otherBodyReplayed')))
+        return this.broken.has('replayMarked') && isObject(seen.answer.body)
+          ? { ...seen.answer, body: { ...seen.answer.body, replayed: true } }
+          : seen.answer;
       if (seen && this.broken.has('keyReuse500')) throw new Error('the key is taken');
       if (seen) return refuse(422, 'The idempotency key was used with another body.');
     }
@@ -108,7 +115,10 @@ export class DocStore {
       const named = textOf(body[ref.member]!);
       const exists = [...this.items.values()].some((s) => s.collection === ref.collection && s.id === named);
       if (!exists && !this.broken.has('dangling'))
-        return refuse(this.broken.has('dangling404') ? 404 : ref.status, `${ref.member} names nothing stored.`);
+        return refuse(
+          this.broken.has('dangling404') ? 404 : this.broken.has('dangling403') ? 403 : ref.status,
+          `${ref.member} names nothing stored.`,
+        );
     }
     let id: string;
     const answer: Record<string, JsonValue> = { ...body };
