@@ -106,6 +106,7 @@ export function gradeRefused(ctx: CheckContext, op: OperationModel, ex: Exchange
 export function perOperation(
   graded: Array<{ operation: string; index?: number; verdict: Verdict }>,
   all: string[],
+  why?: (operation: string) => string | undefined,
 ): Verdict {
   const byOp = new Map<string, Verdict>();
   for (const g of graded) {
@@ -117,7 +118,7 @@ export function perOperation(
   }
   const operations: OperationOutcome[] = all.map((operation) => {
     const v = byOp.get(operation);
-    if (!v) return { operation, outcome: 'skip', detail: 'no case reached it' };
+    if (!v) return { operation, outcome: 'skip', detail: why?.(operation) ?? 'no case reached it' };
     return { operation, outcome: v.outcome, ...(v.outcome !== 'pass' && v.actual ? { detail: v.actual } : {}) };
   });
   const reached = graded.map((g) => ({

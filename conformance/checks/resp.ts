@@ -5,7 +5,9 @@
 import { parseExact } from '../model/json.js';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
 import { describeViolation } from '../../spec/validator.js';
-import { declared, operationOf, validNoun } from './declared.js';
+import { declared, operationOf, RFC_STATUSES, validNoun } from './declared.js';
+import { mediaOf, refName } from '../model/operation-model.js';
+import { problemDetailsCheck } from './resp-problem.js';
 import { describe, serverFailure } from './grades.js';
 import { responseFor } from './op-grades.js';
 import { rfc, spec } from './sources.js';
@@ -27,6 +29,7 @@ export const RFC_CONDITION_STATUSES = [400, 401, 404, 405, 406, 411, 413, 414, 4
 const skip: Verdict = { outcome: 'skip' };
 
 export const respChecks: AggregateCheck[] = [
+  problemDetailsCheck,
   {
     kind: 'aggregate',
     id: 'PS-RESP-004',
@@ -113,10 +116,14 @@ export const respChecks: AggregateCheck[] = [
     verifyEach: (ex, ctx) => {
       if (!ex.response) return skip;
       const d = declared(ctx.model, ex);
-      const validate = d ? d.validate : ex.response.status >= 400 ? ctx.model.error?.validate : undefined;
-      if (!validate) return { outcome: 'pass' };
-      // What the body must be, in words: a named schema (a valid Plant), or one written in place (an array).
-      const shape = d ?? ctx.model.error!;
+      // The schema declared for the media type answered (a response may declare several); else the first's.
+      const ct = mediaTypeEssence(ex.response.headers['content-type']) ?? '';
+      const record = d ?? (ex.response.status >= 400 ? ctx.model.error : undefined);
+      const media = record && (mediaOf(record, ct) ?? record.media[0]);
+      const validate = media?.validate;
+      if (!record || !validate) return { outcome: 'pass' };
+      // What the body must be, in words: the named schema of the media type answered (a valid Plant), or one written in place.
+      const shape = { schemaName: refName(media.schema?.schema), status: record.status };
       const grade = d ? 'fail' : 'non-strict'; // the specification binds the body of declared statuses only
       const parsed = parseExact(ex.response.bodyText);
       if (!parsed.ok)

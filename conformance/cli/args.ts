@@ -4,7 +4,7 @@
 // each is checked the same way, the message naming where it came from.
 // The table is in options.ts, how each value is checked in values.ts.
 import { OPENAPI_PATH } from '../../spec/openapi.js';
-import { PLACEHOLDER_TOKEN } from '../model/target.js';
+import { PLACEHOLDER_TOKEN, type GivenCredential } from '../model/target.js';
 import { FRAGMENT } from '../redact/shorten.js';
 import { PRISM_DIVERGENCES_PATH } from '../run/differential/divergences.js';
 import { ConfigFileError, findConfigFile, readConfigFile } from './config-file.js';
@@ -12,6 +12,7 @@ import { COMMANDS, OPTIONS, type Command } from './options.js';
 import { didYouMean } from './suggest.js';
 import { lastReportPath, rerunFrom, type Rerun } from './rerun.js';
 import { catalog } from '../checks/index.js';
+import { parseCredentials } from './credentials.js';
 import type { Inference } from '../checks/types.js';
 import {
   fromEnvironment,
@@ -46,6 +47,8 @@ export interface CliOptions {
   token: string;
   /** Where the token came from (`--token`, `PLANTSTORE_TOKEN`, `token in FILE`); undefined: none was given, the placeholder stands in. */
   tokenFrom: string | undefined;
+  /** Credentials of the document's security schemes for the --targets (--credential SCHEME=VALUE), in the order given. */
+  credentials: GivenCredential[];
   /** Headers sent with every request to the --targets (-H), in the order given. */
   headers: Array<[name: string, value: string]>;
   /** The --targets accept only some tokens (--invalid-token). */
@@ -212,6 +215,7 @@ export function parseCliArgs(
     har: string('har'),
     token: token || PLACEHOLDER_TOKEN,
     tokenFrom: token ? settings.get('token')!.from : undefined,
+    credentials: parseCredentials(settings.get('credential')),
     headers: parseHeaders(settings.get('header')),
     restrictsTokens: flag('invalid-token'),
     seed: number('seed', rerun?.seed ?? Math.floor(Math.random() * 2 ** 31), 0, 2 ** 31 - 1),

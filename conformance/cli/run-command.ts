@@ -9,6 +9,9 @@ import { OPENAPI_PATH } from '../../spec/openapi.js';
 import { echoesRedactable } from '../redact/secrets.js';
 import { StartError } from '../../lib/start-error.js';
 import type { CliOptions } from './args.js';
+import { checkCredentials } from './credentials.js';
+import { placeholderSchemes } from '../checks/credentials.js';
+import { credentialKind, declaredSchemes, describeScheme } from '../model/security.js';
 import { computeCoverage } from '../run/coverage.js';
 import { compareDivergences, loadDivergences, type DivergenceFile } from '../run/differential/divergences.js';
 import { formatMs, formatSeconds } from '../run/http.js';
@@ -39,7 +42,7 @@ export async function runCommand(options: CliOptions): Promise<number> {
   try {
     // Opened before anything is sent: a HAR path that cannot be written stops the run at once.
     if (options.har) har = new HarWriter(options.har);
-    const targets = await startTargets(options, owned, say);
+    const targets = await startTargets({ ...options, schemes: declaredSchemes(inputs.model.doc) }, owned, say);
     if (options.rerun) complain(options.rerun.note);
     const lint = plannedLint(options);
     const parts = await runChecks(options, inputs, targets, har, lint.start);
@@ -160,6 +163,13 @@ function readInputs(options: CliOptions): Inputs | undefined {
     complain(`cannot read the spec ${describeDocumentError(err, options.spec)}`);
     return undefined;
   }
+  // A --credential for a scheme the document does not declare would be sent nowhere: said before anything starts.
+  try {
+    checkCredentials(model, options.credentials);
+  } catch (err) {
+    complain((err as Error).message);
+    return undefined;
+  }
   return { model, divergenceFile };
 }
 
@@ -205,6 +215,12 @@ async function runChecks(
     complain(
       `warning: the token of ${short.map(named).join(', ')} is shorter than 8 characters: the reports write it as $PLANTSTORE_TOKEN where the requests use it (the Authorization field), but cannot redact it from what a target echoes`,
     );
+  // A credential given for some schemes but not for another an operation needs: its requests carry a placeholder.
+  for (const t of targets.filter((x) => x.role === 'target' && (x.tokenFrom !== undefined || x.credentials)))
+    for (const { scheme, operations } of placeholderSchemes(t, inputs.model.operations))
+      complain(
+        `warning: no credential was given for ${describeScheme(scheme)}, which ${operations.join(', ')} ${operations.length > 1 ? 'need' : 'needs'}: ${named(t)} gets a placeholder (${credentialKind(scheme) === 'bearer' ? '--token, or ' : ''}--credential ${scheme.name}=…)`,
+      );
   const progressed = progress(tty);
   const onProgress = progressed.onProgress;
   const onEvent = (e: RunEvent) => {

@@ -7,6 +7,7 @@ import { catalog as defaultCatalog } from '../checks/index.js';
 import { runProperty } from '../checks/property.js';
 import {
   DISRUPTIVE,
+  ONE_AT_A_TIME,
   INFERENCES,
   MAX_BATCH,
   MAX_FOLLOW_ROUNDS,
@@ -34,8 +35,11 @@ import { checkResult, type Sent, type Tracer } from './case-results.js';
 import { acceptedId, linkSameDouble, traceOf } from './traces.js';
 import type { StoppedBy } from './target-result.js';
 import { TargetHealth } from './target-health.js';
+import { storePrerequisites } from './setup.js';
 import { AggregateVerdicts, partialVerdict } from './verdicts.js';
 import type { SpecModel } from '../model/spec-model.js';
+import { declaredSchemes } from '../model/security.js';
+import { withTargetHeaders } from '../checks/credentials.js';
 import type { Target } from '../model/target.js';
 
 export interface RunOptions {
@@ -139,15 +143,17 @@ export async function runTarget(
   // Room for a batch of concurrent cases (PS-STATE-003) beside the checks running at once; every
   // exchange carries the target's secrets, redacted from whatever of it a report shortens.
   const client = new HttpClient(opts.timeoutMs, (opts.concurrency ?? 4) + MAX_BATCH, runRedactor([target]));
-  // Every request carries the target's own headers (-H); each exchange on the wire is recorded (--har), with the check that sent it.
+  // Every request carries the target's own headers (-H) but those that carry a credential of the document's schemes
+  // (credentials.ts withTargetHeaders); each exchange on the wire is recorded (--har), with the check that sent it.
   const extra = target.headers ?? {};
+  const schemes = declaredSchemes(opts.model.doc);
   const sendOnWire = async (
     base: string,
     spec: RequestSpec,
     abandon?: AbortSignal,
     sentBy?: string,
   ): Promise<Exchange> => {
-    const request = Object.keys(extra).length > 0 ? { ...spec, headers: { ...spec.headers, ...extra } } : spec;
+    const request = withTargetHeaders(spec, extra, schemes);
     const tagged = (ex: Exchange): Exchange => (sentBy === undefined ? ex : Object.assign(ex, { sentBy }));
     if (!opts.onWire || abandon?.aborted) return tagged(await client.send(base, request, abandon));
     const startedAt = Date.now();
@@ -166,7 +172,7 @@ export async function runTarget(
       const waited = await waitForAnswer(
         opts.model,
         target,
-        (spec) => client.send(target.url, { ...spec, headers: { ...spec.headers, ...extra } }),
+        (spec) => client.send(target.url, withTargetHeaders(spec, extra, schemes)),
         opts.waitForMs,
         opts.timeoutMs,
       );
@@ -192,6 +198,9 @@ export async function runTarget(
       auth: () => `Bearer ${target.token}`,
       inferences: new Set(opts.inferences ?? INFERENCES),
     };
+    // What the checks' requests need to exist first (parents, referenced items), stored once before them.
+    if (!diagnosis && health.reason === undefined)
+      shared.prerequisites = await storePrerequisites(shared, (spec) => send(target.url, spec, health.abandon, SETUP));
     const results = new Map<string, CheckResult>();
     const aggregates = new AggregateVerdicts(
       checks.filter((c): c is AggregateCheck => c.kind === 'aggregate'),
@@ -319,7 +328,7 @@ export async function runTarget(
     for (const stage of STAGES) {
       const staged = checks.filter((c) => c.kind !== 'aggregate' && (c.stage ?? 'ordinary') === stage);
       const aliveBefore = health.reason === undefined;
-      await pool(staged, DISRUPTIVE.has(stage) ? 1 : (opts.concurrency ?? 4), runCheck);
+      await pool(staged, ONE_AT_A_TIME.has(stage) ? 1 : (opts.concurrency ?? 4), runCheck);
       if (aliveBefore && health.reason !== undefined && DISRUPTIVE.has(stage)) diedDisrupted = true;
     }
     for (const check of checks) {
@@ -332,7 +341,17 @@ export async function runTarget(
         record(check, dead(), { exchanges: [], requests: aggregates.count });
       else if (stoppedEarly && verdict.outcome !== 'fail')
         record(check, stopped(), { exchanges: [], requests: aggregates.count });
-      else record(check, verdict, { exchanges: [], requests: aggregates.count });
+      else {
+        // It applied to no exchange, and the document says why none could: skipped because of the document.
+        const ruledOut = verdict.outcome === 'skip' ? check.precondition?.(shared) : undefined;
+        record(
+          check,
+          ruledOut !== undefined ? { outcome: 'skip', actual: ruledOut } : verdict,
+          ruledOut !== undefined
+            ? { exchanges: [], requests: aggregates.count, ruledOut }
+            : { exchanges: [], requests: aggregates.count },
+        );
+      }
     }
     const ordered = checks.map((c) => results.get(c.id)!);
     // A refused create whose id is one double with an id the target took (root-causes.ts), known once the run is over.
@@ -360,6 +379,8 @@ export async function runTarget(
 
 /** The check named for the diagnosis's requests. */
 const DIAGNOSIS = 'diagnosis';
+/** The check named for the requests that store what the checks need first (setup.ts). */
+const SETUP = 'setup';
 
 /** The request after which a target stopped answering, as the results carry it. */
 function stoppedByOf(ex: Exchange, token: string): StoppedBy {

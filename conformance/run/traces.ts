@@ -139,7 +139,10 @@ export function traceOf(model: SpecModel, ex: Exchange | undefined): CaseTrace |
 /** The id member of a create's body, as JSON text, when it is an integer numeral. */
 function idOf(model: SpecModel, body: JsonValue): string | undefined {
   if (body === null || typeof body !== 'object' || Array.isArray(body) || body instanceof Numeral) return undefined;
-  const id = body[idFieldOf(model)];
+  // A document whose request carries no id (the server picks it) has no id to trace.
+  const field = idFieldOf(model);
+  if (field === undefined) return undefined;
+  const id = body[field];
   const text = id === undefined ? undefined : toJson(id);
   return text !== undefined && /^-?\d+$/.test(text) ? text : undefined;
 }

@@ -71,6 +71,8 @@ export class AggregateVerdicts {
   private readonly kept = new Map<string, { worst: Verdict; cases: Verdict[]; omitted: number }>();
   /** What each kept case's exchange showed of the target's state, read while its answer was at hand (traces.ts). */
   private readonly traces = new WeakMap<Verdict, CaseTrace>();
+  /** The checks that applied to some exchange (graded it otherwise than skip). */
+  private readonly applied = new Set<string>();
   /** Exchanges graded. */
   count = 0;
 
@@ -92,6 +94,7 @@ export class AggregateVerdicts {
           actual: `harness error: ${(err as Error).message}`,
         };
       }
+      if (verdict.outcome !== 'skip') this.applied.add(check.id);
       if (!departs(verdict.outcome)) continue;
       const kept = {
         ...verdict,
@@ -115,6 +118,8 @@ export class AggregateVerdicts {
 
   verdict(check: Check): Verdict {
     const entry = this.kept.get(check.id);
+    if (!entry && check.kind === 'aggregate' && check.noneApplied !== undefined && !this.applied.has(check.id))
+      return { outcome: 'skip', actual: check.noneApplied };
     if (!entry) return { outcome: 'pass' };
     return { ...entry.worst, cases: entry.cases, ...(entry.omitted > 0 ? { casesOmitted: entry.omitted } : {}) };
   }
