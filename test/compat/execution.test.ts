@@ -122,6 +122,58 @@ describe('compat execution', { timeout: 300_000, concurrency: 2 }, () => {
     });
   }
 
+  it("a departure present before the change (the reference's own 400 to DELETE /plants/abc) is no proof of it: listed apart, never a finding", async () => {
+    const pair = PAIRS.find((p) => p.name.startsWith('a new required query parameter on the delete'))!;
+    const paths = writePair(pair, dir, 'present-before');
+    const result = await compat({
+      base: { label: 'old.yaml', path: paths.base },
+      head: { label: 'new.yaml', path: paths.head },
+      seed: 7,
+      cases: 10,
+      timeoutMs: 15_000,
+    });
+    const shown = renderCompatConsole(result);
+    const abc = (c: { actual: string | null; cases?: Array<{ actual: string | null }> }) =>
+      [c.actual, ...(c.cases ?? []).map((x) => x.actual)].some((a) => a?.includes('not a number ("abc")'));
+    assert.ok(
+      result.preexisting.some((p) => abc(p.check)),
+      `the 400 to /plants/abc is set apart as present before: ${shown}`,
+    );
+    assert.ok(!result.findings.some((f) => abc(f.check)), shown);
+    assert.match(shown, /present before the change \(the old document's checks depart alike/);
+    // The change's own proof stands: existing clients' delete without force, answered 400.
+    assert.equal(result.sides.clients.verdict, 'breaks', shown);
+    assert.ok(
+      result.findings.some((f) => f.side === 'clients' && f.check.id === 'PS-OP-002' && f.changes.length === 1),
+      shown,
+    );
+  });
+
+  it('security made optional breaks no existing client: the old refusal checks answered 200 are set apart, none is a finding', async () => {
+    const pair = PAIRS.find((p) => p.name.startsWith('security made optional'))!;
+    const paths = writePair(pair, dir, 'security-optional');
+    const result = await compat({
+      base: { label: 'old.yaml', path: paths.base },
+      head: { label: 'new.yaml', path: paths.head },
+      seed: 7,
+      cases: 10,
+      timeoutMs: 15_000,
+    });
+    const shown = renderCompatConsole(result);
+    assert.deepEqual(
+      result.findings.filter((f) => f.side === 'clients').map((f) => f.check.id),
+      [],
+      shown,
+    );
+    // The old document's PS-AUTH-001 (no credentials: 401) meets a 200 from the new server: accepted, breaking no one.
+    assert.ok(
+      result.lenient.some((l) => l.side === 'clients' && l.check.id === 'PS-AUTH-001'),
+      shown,
+    );
+    assert.equal(result.sides.clients.verdict, 'compatible', shown);
+    assert.equal(result.sides.servers.verdict, 'breaks', shown);
+  });
+
   it('a pattern the rules cannot compare is shown by execution: a check fails that no rule called breaking, and the report says the rules missed it', async () => {
     const pair = PAIRS.find((p) => p.name.startsWith('a pattern changed'))!;
     const paths = writePair(pair, dir, 'pattern-again');
