@@ -7,6 +7,7 @@ import { mediaTypeEssence } from '../../lib/http-syntax.js';
 import { describeViolation } from '../../spec/validator.js';
 import { linearPattern } from '../../spec/linear-pattern.js';
 import { describe, noAnswer } from './grades.js';
+import { bodyNoun, schemaNoun, validNoun } from './declared.js';
 import type { CheckContext, Facts, Verdict } from './types.js';
 import { createOf } from '../model/spec-model.js';
 
@@ -35,7 +36,7 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
   if (missing) return missing;
   const op = createOf(ctx.model);
   const r = ex.response!;
-  const expect = `${op.success.status} ${op.success.contentTypes.join(' or ')} with a valid ${op.success.schemaName ?? 'body'} carrying back what was sent`;
+  const expect = `${op.success.status} ${op.success.contentTypes.join(' or ')} with ${validNoun(op.success)} carrying back what was sent`;
   const valid = `a valid ${op.method} ${op.path}`;
   // The Actual says what came back (its status first) and, where that is not
   // the status or the content type it shows, what is wrong with it; the cause
@@ -61,8 +62,8 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
   const problems = op.success.validate?.(parsed.value) ?? [];
   if (problems.length > 0) {
     return fail(
-      `the answer to ${valid} is not a valid ${op.success.schemaName}`,
-      `body does not validate against ${op.success.schemaName}: ${problems.map((v) => describeViolation(v)).join('; ')}`,
+      `the answer to ${valid} is not ${validNoun(op.success)}`,
+      `body does not validate against ${schemaNoun(op.success)}: ${problems.map((v) => describeViolation(v)).join('; ')}`,
       {
         pointer: problems[0]!.instancePath || '/',
       },
@@ -95,7 +96,7 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
         );
       undeclared ??= {
         outcome: 'non-strict',
-        expected: `${name} as sent, or no ${name} (the document's ${op.success.schemaName} does not declare it, so nothing binds it)`,
+        expected: `${name} as sent, or no ${name} (${op.success.schemaName ? `the document's ${op.success.schemaName}` : schemaNoun(op.success)} does not declare it, so nothing binds it)`,
         actual: `${name} ${shortJson(body[name]!)} instead of ${shortJson(value)}`,
         cause: `the answer to ${valid} echoes ${name}, which its schema does not declare, otherwise than sent`,
         facts,
@@ -156,7 +157,7 @@ export function errorBodyProblem(ctx: CheckContext, ex: Exchange): string | unde
   if (!parsed.ok) return 'body is not JSON';
   const problems = err.validate?.(parsed.value) ?? [];
   return problems.length > 0
-    ? `body is not a valid ${err.schemaName}: ${problems.map((v) => describeViolation(v)).join('; ')}`
+    ? `body is not ${validNoun(err)}: ${problems.map((v) => describeViolation(v)).join('; ')}`
     : undefined;
 }
 
@@ -172,7 +173,7 @@ export function gradeRejected(ctx: CheckContext, ex: Exchange, fitting: number[]
   if (missing) return missing;
   const err = createOf(ctx.model).error;
   const status = ex.response!.status;
-  const expected = `a rejection: ${[err.status, ...fitting.map(String)].join(' or ')} with an ${err.schemaName} body`;
+  const expected = `a rejection: ${[err.status, ...fitting.map(String)].join(' or ')} with ${bodyNoun(err)}`;
   const facts: Facts = { status };
   if (status < 400 || status > 499)
     return {
@@ -189,7 +190,7 @@ export function gradeRejected(ctx: CheckContext, ex: Exchange, fitting: number[]
           outcome: 'fail',
           expected,
           actual: `${problem}: ${describe(ex)}`,
-          cause: `the ${status} answer to invalid data is not a valid ${err.schemaName}`,
+          cause: `the ${status} answer to invalid data is not ${validNoun(err)}`,
           facts,
         }
       : { outcome: 'pass' };

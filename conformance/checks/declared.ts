@@ -15,6 +15,27 @@ import type { OperationModel, ResponseModel, SpecModel } from '../model/spec-mod
  */
 export const RFC_STATUSES = [401, 404, 405, 413, 415];
 
+/**
+ * A declared response's schema as a message names it: its component's name
+ * (`Plant`), or, for a schema written in place (an array of plants, say),
+ * what it is: `the declared 200 schema`. Never `undefined`.
+ */
+export function schemaNoun(r: Pick<ResponseModel, 'schemaName' | 'status'>): string {
+  return r.schemaName ?? `the declared ${r.status} schema`;
+}
+
+/** "a valid Plant", or "a body valid against the declared 200 schema". */
+export function validNoun(r: Pick<ResponseModel, 'schemaName' | 'status'>): string {
+  return r.schemaName ? `a valid ${r.schemaName}` : `a body valid against the declared ${r.status} schema`;
+}
+
+/** "an Error body", "a Problem body", or "a body of the declared 400 schema". */
+export function bodyNoun(r: Pick<ResponseModel, 'schemaName' | 'status'>): string {
+  return r.schemaName
+    ? `${/^[aeiou]/i.test(r.schemaName) ? 'an' : 'a'} ${r.schemaName} body`
+    : `a body of the declared ${r.status} schema`;
+}
+
 /** Whether a request path (no query) matches an OpenAPI path template: `{name}` stands for one non-empty segment. */
 export function matchesTemplate(template: string, path: string): boolean {
   const pattern = template
@@ -44,9 +65,9 @@ export function declaredAnswerProblem(declared: ResponseModel, ex: Exchange): st
     return `content type ${ct || '(none)'} instead of ${declared.contentTypes.join(' or ')}`;
   if (!declared.validate) return undefined;
   const parsed = parseExact(ex.response!.bodyText);
-  if (!parsed.ok) return `body is not JSON (a ${declared.schemaName ?? 'declared body'} is)`;
+  if (!parsed.ok) return `body is not JSON (${validNoun(declared)} is)`;
   const problems = declared.validate(parsed.value);
   return problems.length > 0
-    ? `body is not a valid ${declared.schemaName ?? 'declared body'}: ${problems.map((v) => describeViolation(v)).join('; ')}`
+    ? `body is not ${validNoun(declared)}: ${problems.map((v) => describeViolation(v)).join('; ')}`
     : undefined;
 }

@@ -3,6 +3,7 @@
 // accepted, or refused within what RFC 8259 §9 lets a parser limit; an
 // invalid one carrying a fresh id must store nothing, so that its id can be
 // created next.
+import { bodyNoun } from './declared.js';
 import type { Exchange } from './exchange.js';
 import { Numeral, toJson, type JsonValue } from '../model/json.js';
 import { UNNAMED_PROPERTY } from '../cases/keyword-cases.js';
@@ -110,7 +111,7 @@ function gradeExtreme(ctx: CheckContext, ex: Exchange, sent: Extreme): Verdict {
   if (status >= 400 && status < 500) {
     return {
       outcome: 'non-strict',
-      expected: `200 with the plant, 413, or a declared ${createOf(ctx.model).error.status} with an ${createOf(ctx.model).error.schemaName} body for a limit RFC 8259 §9 allows`,
+      expected: `200 with the plant, 413, or a declared ${createOf(ctx.model).error.status} with ${bodyNoun(createOf(ctx.model).error)} for a limit RFC 8259 §9 allows`,
       actual: describe(ex),
     };
   }

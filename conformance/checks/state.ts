@@ -1,4 +1,5 @@
 // State: what the store keeps between requests.
+import { bodyNoun } from './declared.js';
 import { noteText } from '../model/json.js';
 import { describe, noAnswer } from './grades.js';
 import { errorBodyProblem, gradeAccepted } from './body-grades.js';
@@ -49,7 +50,7 @@ const duplicateId: ExchangeCheck<Body> = {
     const missing = noAnswer(b);
     if (missing) return { ...missing, exchange: 2 };
     const status = b.response!.status;
-    const expected = `${createOf(ctx.model).error.status} with an ${createOf(ctx.model).error.schemaName} body`;
+    const expected = `${createOf(ctx.model).error.status} with ${bodyNoun(createOf(ctx.model).error)}`;
     if (String(status) === createOf(ctx.model).error.status) {
       const problem = errorBodyProblem(ctx, b);
       // Plant Store specification, Errors rule 1 binds every 400, whatever its cause.

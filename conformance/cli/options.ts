@@ -100,6 +100,17 @@ const ROWS: OptionRow[] = [
     value: 'LIST',
     help: 'switch off inferences the state checks rest on (comma-separated: resource, read-back, listed, delete, update, limit, filter; docs/checks.md says what each infers); a check that rests on one is then skip',
   },
+  {
+    name: 'rerun-failed',
+    type: 'boolean',
+    help: "run only the checks that failed or errored in the last JSON report (every check when none did), with that report's seed and a fresh id offset",
+  },
+  {
+    name: 'last-report',
+    type: 'string',
+    value: 'FILE',
+    help: 'the JSON report --rerun-failed reads (default: the --json FILE, else conformance.json in the --reports DIR, else reports/conformance.json)',
+  },
   { name: 'strict', type: 'boolean', help: 'count non-strict outcomes as failures' },
   {
     name: 'max-failures',

@@ -30,7 +30,8 @@ import { IdAllocator } from '../cases/ids.js';
 import { runRedactor } from '../redact/secrets.js';
 import type { ObservedExchange } from './coverage.js';
 import { summarize, type CheckResult, type TargetResult } from './result.js';
-import { checkResult, type Sent } from './case-results.js';
+import { checkResult, type Sent, type Tracer } from './case-results.js';
+import { acceptedId, linkSameDouble, traceOf } from './traces.js';
 import type { StoppedBy } from './target-result.js';
 import { TargetHealth } from './target-health.js';
 import { AggregateVerdicts, partialVerdict } from './verdicts.js';
@@ -196,14 +197,17 @@ export async function runTarget(
       checks.filter((c): c is AggregateCheck => c.kind === 'aggregate'),
       shared,
     );
+    const tracer: Tracer = (v, ex) => aggregates.traceOf(v) ?? traceOf(opts.model, ex);
     // Of every exchange, what the coverage of the document needs: the request's method and path, the status.
     const observed: ObservedExchange[] = [];
+    // The ids of the creates the target accepted (2xx), as sent.
+    const acceptedIds = new Set<string>();
     let done = 0;
     const record = (check: Check, verdict: Verdict, sent: Sent) => {
       // A check not run (the target given up) is no failure found: it does not count against --max-failures.
       const notRun = verdict.cause?.startsWith('not run: ') === true;
       if (!target.informs && !notRun && failsRun(verdict.outcome, opts.strict === true)) budget.failures++;
-      results.set(check.id, checkResult(check, verdict, sent, target.token));
+      results.set(check.id, checkResult(check, verdict, sent, target.token, tracer));
       opts.onProgress?.(++done, checks.length, target.name, check.id);
     };
     const nothingSent: Sent = { exchanges: [], requests: 0 };
@@ -234,6 +238,8 @@ export async function runTarget(
           health.observe(ex);
           aggregates.grade(ex);
           observed.push({ method: ex.request.method, path: ex.request.path, status: ex.response?.status });
+          const created = acceptedId(opts.model, ex);
+          if (created !== undefined) acceptedIds.add(created);
           opts.onExchange?.(ex);
           return ex;
         },
@@ -329,6 +335,8 @@ export async function runTarget(
       else record(check, verdict, { exchanges: [], requests: aggregates.count });
     }
     const ordered = checks.map((c) => results.get(c.id)!);
+    // A refused create whose id is one double with an id the target took (root-causes.ts), known once the run is over.
+    linkSameDouble(ordered, acceptedIds);
     // A target that answered but cannot be checked meaningfully (the token refused, no Plant Store at the
     // URL) was not given up for lack of answers: it has a diagnosis, not `unreachable`.
     const unreachable = first.response ? (diagnosis ? undefined : health.reason) : health.reason;

@@ -12,7 +12,8 @@ import {
   type ExchangeCheck,
   type Verdict,
 } from '../checks/types.js';
-import { CASES_SHOWN } from './target-result.js';
+import { CASES_SHOWN, type CaseTrace } from './target-result.js';
+import { traceOf } from './traces.js';
 
 /**
  * A check cut short cannot pass on part of its cases, but a failure among
@@ -68,6 +69,8 @@ export function causeOf(verdict: Verdict, ex: Exchange | undefined): string {
  */
 export class AggregateVerdicts {
   private readonly kept = new Map<string, { worst: Verdict; cases: Verdict[]; omitted: number }>();
+  /** What each kept case's exchange showed of the target's state, read while its answer was at hand (traces.ts). */
+  private readonly traces = new WeakMap<Verdict, CaseTrace>();
   /** Exchanges graded. */
   count = 0;
 
@@ -95,12 +98,19 @@ export class AggregateVerdicts {
         cause: causeOf(verdict, ex),
         reproduce: { request: ex.request, url: ex.url, sentBy: ex.sentBy },
       };
+      const trace = traceOf(this.ctx.model, ex);
+      if (trace) this.traces.set(kept, trace);
       let entry = this.kept.get(check.id);
       if (!entry) this.kept.set(check.id, (entry = { worst: kept, cases: [], omitted: 0 }));
       // The first of the worst wins (as worst() picks).
       else if (SEVERITY[verdict.outcome] > SEVERITY[entry.worst.outcome]) entry.worst = kept;
       keepCase(entry, kept);
     }
+  }
+
+  /** What a kept case's exchange showed of the target's state. */
+  traceOf(v: Verdict): CaseTrace | undefined {
+    return this.traces.get(v);
   }
 
   verdict(check: Check): Verdict {
