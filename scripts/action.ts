@@ -6,8 +6,8 @@
 // target, writes the JSON, JUnit and HTML reports into the `reports` folder,
 // adds a job summary (the counts, each failure with its Expected, Actual and
 // curl line) to $GITHUB_STEP_SUMMARY, sets the step's outputs, and exits
-// with the harness's code, so the step fails on 1 (a check failed) or 2 (the
-// harness could not do its job). The harness's options come from the inputs
+// with the harness's code, so the step fails on 1 (a check failed, even if the
+// run could not finish) or 2 (the harness could not do its job and found nothing). The harness's options come from the inputs
 // alone, and every path it reads or writes stays in the workspace, compat's
 // documents included (action-workspace.ts).
 import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
@@ -135,7 +135,7 @@ export const SUMMARY_FAILURES = 50;
 const VERDICT: Record<number, string> = {
   0: 'passed',
   1: 'FAILED: a check failed',
-  2: 'ERROR: the harness could not finish',
+  2: 'ERROR: the harness could not finish, and found no failure before it stopped',
 };
 
 /** The job summary: verdict, counts per target, and each failure (with --strict, each non-strict too) with its curl line. */
@@ -144,7 +144,7 @@ export function summaryMarkdown(report: JsonReport | undefined, code: number, in
   // A configuration mistake is said as such, never as a broken service.
   const verdict = diagnosed?.diagnosis
     ? `NOT CHECKED: ${inline(diagnosed.diagnosis.problem)}`
-    : (VERDICT[code] ?? `exit ${code}`);
+    : `${VERDICT[code] ?? `exit ${code}`}${code === 1 && report?.targets.some((t) => !t.informs && t.unreachable) ? ' (and the harness could not finish: see below)' : ''}`;
   const lines = [`## Plant Store conformance: ${verdict}`, ''];
   if (!report) {
     lines.push(`No report: the run ended before checks ran (exit ${code}). Its log, above this summary, says why.`, '');
@@ -184,7 +184,18 @@ export function summaryMarkdown(report: JsonReport | undefined, code: number, in
           '',
         );
       }
-    } else if (t.unreachable) lines.push(`**Gave up on ${inline(t.url)}:** ${inline(t.unreachable)}`, '');
+    } else if (t.unreachable) {
+      lines.push(`**Gave up on ${inline(t.url)}:** ${inline(t.unreachable)}`, '');
+      // Every verdict reached before it stands (and a failure among them makes the step exit 1, not 2).
+      const by = t.stoppedBy;
+      if (by)
+        lines.push(
+          `It stopped answering after ${inline(`${by.check}'s ${by.method} ${by.path}${by.case ? ` (${by.case})` : ''}`)}; every verdict reached before stands.`,
+          '',
+          fenced(by.reproduce, 'sh'),
+          '',
+        );
+    }
   }
   const failing = report.targets
     .filter((t) => !t.diagnosis)
@@ -242,8 +253,13 @@ async function runCompat(inputs: ActionInputs, env: NodeJS.ProcessEnv): Promise<
   return code;
 }
 
-/** The worse of two exit codes: 2 (could not run) over 1 (failed) over 0. */
-const worseCode = (a: number, b: number) => Math.max(a, b);
+/**
+ * The step's code from compat's and the harness's: a finding (1: a breaking
+ * change, a failed check) wins, as it does within a run (docs/conformance.md,
+ * exit codes), so that a gate reading the code never takes findings for
+ * "could not run"; then 2 (could not run) over 0.
+ */
+export const worseCode = (a: number, b: number) => (a === 1 || b === 1 ? 1 : Math.max(a, b));
 
 /** The whole step; returns the exit code. */
 export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<number> {

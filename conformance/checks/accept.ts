@@ -3,7 +3,7 @@
 // answers 200 with a Plant record."
 // The shape of these checks is in accept-check.ts, the bodies that take more
 // than a line to make in accept-bodies.ts.
-import { Numeral } from '../model/json.js';
+import { Numeral, toJson } from '../model/json.js';
 import { acceptCheck, RULE1 } from './accept-check.js';
 import { gradeLong, longStrings, negativeId } from './accept-bodies.js';
 import { each, worst } from './grades.js';
@@ -28,6 +28,11 @@ import { fixedIdCases, fixedIdCheck, gradeFixedId, neighbourOf, type IdSent } fr
 import type { Case, Check, CheckContext, ExchangeCheck, Verdict } from './types.js';
 import { createOf } from '../model/spec-model.js';
 import type { Exchange } from './exchange.js';
+
+/** A body's JSON text with its noncharacters (U+FDD0..U+FDEF, U+xFFFE, U+xFFFF of the BMP) written as \\uXXXX escapes. */
+function escapedNoncharacters(body: Body): string {
+  return toJson(body).replace(/[\ufdd0-\ufdef\ufffe\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+}
 
 function optionalString(ctx: CheckContext): string | undefined {
   return stringFields(ctx).optional[0];
@@ -247,7 +252,7 @@ export const acceptChecks: Check[] = [
   acceptCheck({
     id: 'PS-ACCEPT-013',
     title:
-      'Strings with leading and trailing white space, with noncharacters (U+FFFF, U+FDD0) and with NUL are stored and echoed unchanged (each string field)',
+      'Strings with leading and trailing white space, with noncharacters (U+FFFF, U+FDD0; raw and as JSON escapes) and with NUL are stored and echoed unchanged (each string field)',
     family: 'white space around a string, noncharacters, NUL',
     bodies: (ctx) =>
       [...stringFields(ctx).required, ...stringFields(ctx).optional].flatMap((name) => [
@@ -255,6 +260,13 @@ export const acceptChecks: Check[] = [
         {
           note: `${name} with noncharacters U+FFFF and U+FDD0`,
           body: () => validPlant(ctx, { [name]: 'Ficus \uffff\ufdd0' }),
+        },
+        // The same string with the noncharacters written as JSON escapes (RFC 8259 §7: any character may be
+        // escaped): a server whose decoder trips on the escaped form, and not on the raw one, is caught too.
+        {
+          note: `${name} with noncharacters written as escapes "\\uffff\\ufdd0"`,
+          body: () => validPlant(ctx, { [name]: 'Ficus \uffff\ufdd0' }),
+          raw: escapedNoncharacters,
         },
         { note: `${name} with NUL (U+0000)`, body: () => validPlant(ctx, { [name]: 'Ficus \u0000 lyrata' }) },
       ]),

@@ -84,6 +84,29 @@ function hostileBodies(ctx: CheckContext): Array<{ raw: Buffer } & Hostile> {
       note: 'an unpaired surrogate escape "\\ud800" (RFC 8259 §8.2: behaviour unpredictable)',
       raw: splicedIntoString(ctx, 'ab\\ud800cd'),
     },
+    // Each family of hostile characters in both forms (issue 44): the raw bytes above, the JSON escapes here.
+    {
+      kind: 'unpredictable',
+      note: 'an unpaired low surrogate escape "\\udc00" (RFC 8259 §8.2: behaviour unpredictable)',
+      raw: splicedIntoString(ctx, 'ab\\udc00cd'),
+    },
+    {
+      kind: 'unpredictable',
+      note: 'surrogate escapes in reverse order "\\udc00\\ud800" (RFC 8259 §8.2: behaviour unpredictable)',
+      raw: splicedIntoString(ctx, 'ab\\udc00\\ud800cd'),
+    },
+    {
+      kind: 'not-json',
+      note: 'a low surrogate encoded as UTF-8 (0xED 0xB0 0x80)',
+      raw: splicedIntoString(ctx, 'ab', [0xed, 0xb0, 0x80], 'cd'),
+    },
+    // RFC 8259 §7: control characters (U+0000 to U+001F) MUST be escaped; raw, they are not JSON.
+    { kind: 'not-json', note: 'a raw NUL byte in a string (0x00)', raw: splicedIntoString(ctx, 'ab', [0x00], 'cd') },
+    {
+      kind: 'not-json',
+      note: 'raw control characters in a string (0x01 0x1F)',
+      raw: splicedIntoString(ctx, 'ab', [0x01, 0x1f], 'cd'),
+    },
     {
       kind: 'unpredictable',
       note: 'a byte order mark before the text (RFC 8259 §8.1: a parser MAY ignore it rather than treat it as an error)',
@@ -143,7 +166,7 @@ const hostile: ExchangeCheck<Hostile> = {
   source: rfc(9110, '§15.6 Server Error 5xx', 'section-15.6'),
   requirement: `${RFC9110_15_6} Plant Store specification, Create plant rule 2: When the request body is not a valid NewPlant record, then the service answers 400 with an Error record. RFC 8259 §8.1: JSON text ... MUST be encoded using UTF-8.`,
   grading:
-    'MUST for JSON that is not a valid NewPlant (rule 2: a 2xx fails), and for a 5xx, a dropped connection or a hang on any input: the client erred (RFC 9110 §15.5), and the only error the specification declares is the 400 (Errors, rule 1). Bytes that are not JSON accepted are non-strict (RFC 8259 §9 lets a parser accept non-JSON forms); text whose meaning RFC 8259 leaves unpredictable (§8.2 a lone surrogate, §8.1 a byte order mark, §4 a repeated name) passes with any answer but a failure.',
+    'MUST for JSON that is not a valid NewPlant (rule 2: a 2xx fails), and for a 5xx, a dropped connection or a hang on any input: the client erred (RFC 9110 §15.5), and the only error the specification declares is the 400 (Errors, rule 1). Bytes that are not JSON accepted are non-strict (RFC 8259 §9 lets a parser accept non-JSON forms); text whose meaning RFC 8259 leaves unpredictable (§8.2 a lone surrogate escape, high or low or in reverse order; §8.1 a byte order mark; §4 a repeated name) passes with any answer but a failure: nothing binds what it is answered, so a declared 400 passes and so does a 2xx. Each family of hostile characters is sent in both forms: raw (surrogates encoded as UTF-8, control characters unescaped: not JSON) and as JSON escapes (a lone surrogate here; noncharacters and NUL, which are valid, in PS-ACCEPT-013).',
   evidence:
     'An HTTP answer within the deadline: a 4xx, or for the unpredictable inputs any status below 500; each hostile body otherwise what the document allows, with a fresh id.',
   cases: (ctx) =>

@@ -51,6 +51,8 @@ export interface Change {
   instancePath?: Array<string | number>;
   /** The property it is about (a required name, a property added or removed, one the answer carries back), at instancePath's object. */
   member?: string;
+  /** A rename: the property's name in the old document (member is its name in the new one). */
+  renamedFrom?: string;
   /** One sentence: `maxLength added: 50`. */
   what: string;
   source: Source;

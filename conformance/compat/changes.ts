@@ -7,6 +7,7 @@ import { resolveReference, type OpenApiDocument } from '../../spec/openapi.js';
 import { childPointer } from '../../spec/schema-keywords.js';
 import type { Source } from '../checks/types.js';
 import {
+  combined,
   sidesOf,
   whyOf,
   worse,
@@ -77,8 +78,76 @@ export class Changes {
   }
 
   list(): Change[] {
-    return [...this.byKey.values()].map((c, i) => ({ id: `C${i + 1}`, ...c }));
+    return renamesJoined([...this.byKey.values()]).map((c, i) => ({ id: `C${i + 1}`, ...c }));
   }
+}
+
+/** The annotations a rename may reword (JSON Schema Validation 2020-12 §9): they take no part in validation. */
+const REWORDABLE = new Set(['title', 'description', 'examples', 'example', '$comment', 'deprecated']);
+
+/** A property's schema without its annotations, as JSON: two properties of one schema write the same text. */
+function constraintsOf(schema: unknown): string {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return JSON.stringify(schema);
+  return JSON.stringify(Object.fromEntries(Object.entries(schema).filter(([k]) => !REWORDABLE.has(k))));
+}
+
+const parentOf = (pointer: string) => pointer.slice(0, pointer.lastIndexOf('/'));
+
+/**
+ * A rename: a property removed and one of the same schema added in the same
+ * place (the same object, one of each) is one change, `property tag renamed
+ * to label`, with the bearings of both: what it does to each side is what
+ * the removal and the addition do together, and one proof shows it. Where
+ * the place gains or loses more than one property of that schema, which
+ * became which cannot be told: they stay apart.
+ */
+function renamesJoined(changes: Array<Omit<Change, 'id'>>): Array<Omit<Change, 'id'>> {
+  const property = (c: Omit<Change, 'id'>, how: 'removed' | 'added') =>
+    c.keyword === 'properties' &&
+    c.member !== undefined &&
+    (how === 'removed'
+      ? c.before !== undefined && c.after === undefined
+      : c.after !== undefined && c.before === undefined);
+  const out = [...changes];
+  for (const removed of changes.filter((c) => property(c, 'removed'))) {
+    const same = (c: Omit<Change, 'id'>, how: 'removed' | 'added') =>
+      property(c, how) &&
+      parentOf(c.pointer) === parentOf(removed.pointer) &&
+      constraintsOf(how === 'removed' ? c.before : c.after) === constraintsOf(removed.before);
+    const added = changes.filter((c) => same(c, 'added'));
+    if (added.length !== 1 || changes.filter((c) => same(c, 'removed')).length !== 1) continue;
+    const now = added[0]!;
+    const joined: Omit<Change, 'id'> = {
+      ...now,
+      basePointer: removed.pointer,
+      before: removed.before,
+      renamedFrom: removed.member!,
+      what: `property ${removed.member} renamed to ${now.member}`,
+      bearings: [],
+      clients: 'compatible',
+      servers: 'compatible',
+    };
+    for (const b of [...removed.bearings, ...now.bearings]) joinBearing(joined, b);
+    out.splice(out.indexOf(removed), 1, joined);
+    out.splice(out.indexOf(now), 1);
+  }
+  return out;
+}
+
+/** A bearing of a rename: where the removal and the addition bear on one usage, their effects together. */
+function joinBearing(change: Omit<Change, 'id'>, b: Bearing): void {
+  const at = change.bearings.find((x) => x.usage === b.usage && x.role === b.role);
+  if (!at) {
+    change.bearings.push({ ...b });
+  } else {
+    at.effect = combined(at.effect, b.effect);
+    at.clients = worse(at.clients, b.clients);
+    at.servers = worse(at.servers, b.servers);
+    if (b.clients === 'breaks' || b.servers === 'breaks')
+      at.why = at.clients === 'breaks' || at.servers === 'breaks' ? `${at.why}; ${b.why}` : b.why;
+  }
+  change.clients = worse(change.clients, b.clients);
+  change.servers = worse(change.servers, b.servers);
 }
 
 function bear(change: Omit<Change, 'id'>, b: Bearing): void {

@@ -19,10 +19,11 @@ import { execute, type CrossRun, type ExecutionOptions } from './execute.js';
 import { executionOnlyExplanation, ruleOnlyExplanation } from './explanations.js';
 import { refutation } from './operation-proof.js';
 import { provenLine } from './proof-line.js';
-import { lenient, proofOrder, tie } from './tie.js';
+import { presentBefore, withoutPresentBefore } from './preexisting.js';
+import { lenient, proofOrder, refusal, tie } from './tie.js';
 import { witnessDocument, witnessOf, type Witness } from './witness.js';
 
-export { lenient };
+export { lenient, refusal };
 
 export interface DocumentRef {
   /** How the report names it: a file, or `REV:path`. */
@@ -85,6 +86,13 @@ export interface CompatResult {
   sides: Record<Side, SideResult>;
   /** Departures that break no one: a server accepting what the checking document refuses (lenient()). */
   lenient: Array<{ side: Side; check: CheckResult }>;
+  /**
+   * The old document's refusal checks (refusal()) that the new server answers otherwise than with the refusal
+   * they expect: existing clients never send those requests, so they are no evidence that clients break.
+   */
+  notClientsEvidence: CheckResult[];
+  /** Departures the old document's checks show against the reference serving the old document too, before the change (preexisting.ts): no proof of it. */
+  preexisting: Array<{ side: Side; check: CheckResult }>;
   /** 0 compatible, 1 breaking (2, a document that cannot be read, is thrown: CompatDocumentError). */
   exitCode: 0 | 1;
 }
@@ -165,6 +173,17 @@ function replayable(run: CrossRun, url: string): CrossRun {
       reproduce: fix(d.reproduce),
       actual: fix(d.actual),
       expected: fix(d.expected),
+      // A proof may show a case of its own (preexisting.ts: the cases present before the change left out).
+      ...(d.cases
+        ? {
+            cases: d.cases.map((c) => ({
+              ...c,
+              reproduce: fix(c.reproduce),
+              actual: fix(c.actual),
+              expected: fix(c.expected),
+            })),
+          }
+        : {}),
     })),
   };
 }
@@ -223,12 +242,25 @@ export function settle(
   const agreements: Agreement[] = [];
   const sides = {} as Record<Side, SideResult>;
   const lenientOnes: CompatResult['lenient'] = [];
+  const notClientsEvidence: CheckResult[] = [];
+  const preexisting: CompatResult['preexisting'] = [];
   for (const side of SIDES) {
     const run = execution?.[side];
     const ran = run !== undefined && run.notChecked === undefined;
     const all = (ran ? run.departures : []).filter((d) => d.outcome === 'fail' || d.outcome === 'non-strict');
     for (const check of all.filter(lenient)) lenientOnes.push({ side, check });
-    for (const check of all.filter((d) => !lenient(d))) findings.push({ side, check, ...tie(check, side, changes) });
+    // Only a request an existing client of the old document can send is evidence that clients break.
+    const notEvidence = (d: CheckResult) => side === 'clients' && refusal(d);
+    if (side === 'clients') notClientsEvidence.push(...all.filter((d) => !lenient(d) && notEvidence(d)));
+    // A departure the old document's checks show against the reference serving the old document too is there
+    // before the change, on both sides: the reference's own, no proof of the change.
+    const baseline = ran && run.baseline ? new Set(run.baseline) : undefined;
+    const before = all.filter((d) => !lenient(d) && !notEvidence(d) && presentBefore(d, baseline));
+    for (const check of before) preexisting.push({ side, check });
+    const evidence = all
+      .filter((d) => !lenient(d) && !notEvidence(d) && !before.includes(d))
+      .map((d) => withoutPresentBefore(d, baseline));
+    for (const check of evidence) findings.push({ side, check, ...tie(check, side, changes) });
     const onSide = findings.filter((f) => f.side === side);
     for (const change of changes) {
       const checks = onSide.filter((f) => f.changes.includes(change.id)).map((f) => f.check.id);
@@ -318,6 +350,8 @@ export function settle(
     agreements,
     sides,
     lenient: lenientOnes,
+    notClientsEvidence,
+    preexisting,
     exitCode,
   };
 }

@@ -17,6 +17,8 @@ import { loadSpecModel, type SpecModel } from '../model/spec-model.js';
 import type { Target } from '../model/target.js';
 import type { Side } from './change.js';
 import { operationsMet, type OperationMet } from './operation-proof.js';
+import { departureKeys } from './preexisting.js';
+import { lenient } from './tie.js';
 
 export interface ExecutionOptions {
   /** Files of the old and the new document. */
@@ -38,6 +40,11 @@ export interface CrossRun {
   departures: CheckResult[];
   /** The operations the checking document's PS-OP-001 and PS-OP-002 reached, with each one's outcome (passes too: a pass refutes a rule about that operation). */
   operations?: OperationMet[];
+  /**
+   * The departures of the old document's checks against the reference serving the old document
+   * (preexisting.ts, departureKeys): what departs before the change, on both sides. Run only where a crossing departed.
+   */
+  baseline?: string[];
   /** Why the crossing shows nothing: no checks could be derived, the reference could not serve the document, or the harness could not check it at all. The side is then judged by the rules. */
   notChecked?: string;
 }
@@ -127,9 +134,33 @@ async function cross(side: Side, checksOf: 'base' | 'head', o: ExecutionOptions)
   }
 }
 
+/** The departures of the old document's checks against the reference serving it: what departs before the change (none where it cannot run). */
+async function baselineOf(o: ExecutionOptions): Promise<string[]> {
+  let model: SpecModel;
+  let served: Served;
+  try {
+    model = loadSpecModel(o.basePath);
+    served = await serve(o.basePath, 'old');
+  } catch {
+    return [];
+  }
+  try {
+    const result = await runTarget(
+      { model, targets: [], seed: o.seed, cases: o.cases, timeoutMs: o.timeoutMs, concurrency: o.concurrency },
+      target('baseline', served),
+    );
+    return result.results.filter((r) => r.outcome === 'fail' || r.outcome === 'non-strict').flatMap(departureKeys);
+  } finally {
+    await served.close();
+  }
+}
+
 /** Both crossings, one after the other (each starts and stops its own server). */
 export async function execute(o: ExecutionOptions): Promise<{ clients: CrossRun; servers: CrossRun }> {
   const clients = await cross('clients', 'base', o);
   const servers = await cross('servers', 'head', o);
-  return { clients, servers };
+  const departed = [clients, servers].some((r) => r.departures.some((d) => d.outcome !== 'error' && !lenient(d)));
+  if (!departed) return { clients, servers };
+  const baseline = await baselineOf(o);
+  return { clients: { ...clients, baseline }, servers: { ...servers, baseline } };
 }

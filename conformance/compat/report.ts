@@ -6,6 +6,7 @@ import type { CheckResult } from '../run/result.js';
 import { SIDES, type Change, type Side, type SideVerdict } from './change.js';
 import type { Agreement, CompatResult, Finding } from './compat.js';
 import { shown } from './schema-delta.js';
+import { setApart } from './set-apart.js';
 import { proofOrder } from './tie.js';
 
 const SIDE_NAME: Record<Side, string> = { clients: 'existing clients', servers: 'existing servers' };
@@ -222,10 +223,7 @@ export function renderCompatConsole(r: CompatResult, o: { color?: boolean } = {}
           : `Execution, ${CROSSING[side]}: ${s.pass} pass, ${s['non-strict']} non-strict, ${s.fail} fail, ${s.skip} skip, ${s.error} error`,
       );
     }
-    if (r.lenient.length > 0)
-      out.push(
-        `  accepted what the checking document refuses (breaks no one who follows it): ${r.lenient.map((l) => `${l.check.id} (${l.side === 'clients' ? 'the new server' : 'the old server'})`).join(', ')}`,
-      );
+    for (const line of setApart(r)) out.push(`  ${line}`);
     out.push(
       `  The curl lines replay against the reference serving the document in question: PLANTSTORE_SPEC=FILE PLANTSTORE_TOKENS="$PLANTSTORE_TOKEN" npm start`,
     );
@@ -353,10 +351,7 @@ export function renderCompatMarkdown(r: CompatResult): string {
         `- ${inline(CROSSING[side])}: ${run.notChecked ? `not possible: ${inline(run.notChecked)}; ${SIDE_NAME[side]} are judged by the rules` : `${s.pass} pass, ${s['non-strict']} non-strict, ${s.fail} fail, ${s.skip} skip, ${s.error} error`}`,
       );
     }
-    if (r.lenient.length > 0)
-      lines.push(
-        `- accepted what the checking document refuses \\(breaks no one who follows it\\): ${r.lenient.map((l) => `${l.check.id} (${l.side === 'clients' ? 'the new server' : 'the old server'})`).join(', ')}`,
-      );
+    for (const line of setApart(r)) lines.push(`- ${inline(line)}`);
     lines.push(
       '',
       'Each curl line replays against the reference serving the document it names: `PLANTSTORE_SPEC=FILE PLANTSTORE_TOKENS="$PLANTSTORE_TOKEN" npm start`.',

@@ -8,19 +8,49 @@ import type { Change, Side } from './change.js';
 import { operationRank } from './operation-proof.js';
 
 /**
+ * The checks that send a request the checking document refuses: a body or a
+ * parameter it rules out, missing or wrong credentials, a method or a path it
+ * does not declare, a hostile body. No one who follows that document sends
+ * them, so their departures are evidence about servers only: never that
+ * existing clients break (what a server newly accepts, or refuses otherwise,
+ * breaks no client that never sends it). PS-OP-004 refuses where the
+ * operation requires credentials and serves where it needs none: a refusal
+ * only where it expected one.
+ */
+const REFUSAL_CHECKS = new Set([
+  'PS-GEN-002',
+  'PS-OP-003',
+  'PS-AUTH-001',
+  'PS-AUTH-002',
+  'PS-AUTH-003',
+  'PS-AUTH-004',
+  'PS-AUTH-006',
+  'PS-AUTH-007',
+  'PS-AUTH-009',
+  'PS-DOC-001',
+  'PS-HTTP-001',
+  'PS-HTTP-002',
+  'PS-ROBUST-001',
+]);
+
+/** Whether a check sent a request its document refuses (REFUSAL_CHECKS), judged by its id, or by the refusal it expected. */
+export function refusal(check: CheckResult): boolean {
+  return (
+    check.id.startsWith('PS-REJECT-') ||
+    REFUSAL_CHECKS.has(check.id) ||
+    (check.id === 'PS-OP-004' && /^40[01]\b/.test(check.expected ?? '')) ||
+    /^an? (4xx )?rejection/i.test(check.expected ?? '')
+  );
+}
+
+/**
  * A check that expected a refusal and got a 2xx: the server accepts a
  * request its document refuses. No one who follows that document sends it,
  * so it breaks no one (a server may be more lenient than its contract): it
  * is listed, and counts for no side.
  */
 export function lenient(check: CheckResult): boolean {
-  // PS-OP-003: a request invalid in one place (a parameter or a body), on any operation.
-  const refusalExpected =
-    check.id.startsWith('PS-REJECT-') ||
-    check.id === 'PS-GEN-002' ||
-    check.id === 'PS-OP-003' ||
-    /^an? (4xx )?rejection/i.test(check.expected ?? '');
-  return refusalExpected && /(^|\] |: )2\d\d\b/.test(check.actual ?? '');
+  return refusal(check) && /(^|\] |: )2\d\d\b/.test(check.actual ?? '');
 }
 
 const DESCRIPTIVE_KEYWORDS = new Set([
@@ -43,6 +73,7 @@ function namesOf(change: Change): { names: string[]; keyword: string } {
     if (i > 0 && (tokens[i - 1] === 'properties' || tokens[i - 1] === 'patternProperties')) names.add(t);
   });
   if (change.member) names.add(change.member);
+  if (change.renamedFrom) names.add(change.renamedFrom);
   for (const v of [change.after, change.before])
     if (typeof v === 'string' && ['echo', 'response', 'content'].includes(change.keyword)) names.add(v);
   if (change.keyword === 'operation') {

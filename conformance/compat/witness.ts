@@ -136,7 +136,10 @@ function editsOf(change: Change): Edit[] {
   if (change.member !== undefined && (change.keyword === 'required' || change.keyword === 'echo'))
     return [{ at: path, remove: change.member }];
   if (change.member !== undefined && change.keyword === 'properties')
-    return EVERY_TYPE.map((value) => ({ at: [...path, change.member!], value }));
+    // A rename: either name, each of the two documents describing one of them.
+    return [change.member, ...(change.renamedFrom !== undefined ? [change.renamedFrom] : [])].flatMap((name) =>
+      EVERY_TYPE.map((value) => ({ at: [...path, name], value })),
+    );
   return candidates(change).map((value) => ({ at: path, value }));
 }
 

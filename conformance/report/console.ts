@@ -14,6 +14,7 @@ import {
   seedText,
   consequenceText,
   type RunResult,
+  type TargetResult,
 } from '../run/result.js';
 import { renderMatrixConsole } from './console-matrix.js';
 import {
@@ -141,11 +142,25 @@ export function closingLine(run: RunResult, code: 0 | 1 | 2): string {
   const notChecked = deciding.filter((t) => t.diagnosis);
   const checks = deciding.reduce((n, t) => n + failing(t.results, run.strict).length, 0);
   const causes = deciding.reduce((n, t) => n + failureGroups(t, run.strict).length, 0);
+  const nameOf = (t: TargetResult) => (t.target.name === 'target' ? 'the target' : t.target.name);
+  const notCheckedText = `${notChecked.map(nameOf).join(', ')} not checked (see above)`;
+  // A run that failed keeps its findings (exit 1) even where a target then stopped answering: said on the same line.
+  const stopped = deciding
+    .filter((t) => !t.diagnosis && t.unreachable !== undefined)
+    .map((t) =>
+      t.stoppedBy
+        ? `${nameOf(t)} stopped answering after ${t.stoppedBy.check}'s ${t.stoppedBy.method} ${t.stoppedBy.path}`
+        : `gave up on ${nameOf(t)}`,
+    );
   const what =
-    notChecked.length > 0
-      ? `${notChecked.map((t) => (t.target.name === 'target' ? 'the target' : t.target.name)).join(', ')} not checked (see above)`
-      : code === 1
-        ? `${checks} check(s) failed, ${causes} cause(s), on ${run.targets.length} target(s)`
-        : `${run.targets.length} target(s)`;
+    code === 1
+      ? [
+          `${checks} check(s) failed, ${causes} cause(s), on ${run.targets.length} target(s)`,
+          ...(notChecked.length > 0 ? [notCheckedText] : []),
+          ...stopped,
+        ].join('; ')
+      : notChecked.length > 0
+        ? notCheckedText
+        : [`${run.targets.length} target(s)`, ...stopped].join('; ');
   return `${['OK', 'FAILED', 'INCOMPLETE'][code]}: ${what}, ${seedText(run)}${note}\n`;
 }

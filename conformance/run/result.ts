@@ -92,12 +92,20 @@ export function decidingTargets(targets: TargetResult[]): TargetResult[] {
 
 /**
  * The CLI's exit code (docs/conformance.md, exit codes), from the deciding
- * targets: 2 when the harness could not do its whole job on one of them (it
- * was unreachable or stopped answering, or a check ended in `error`), else 1
- * when a check failed (with --strict: or was non-strict), else 0.
+ * targets: 1 when a check failed (with --strict: or was non-strict) on one of
+ * them, even if a target later stopped answering or a check ended in `error`:
+ * a finding is kept, and a gate that reads the code must not take it for "could
+ * not run"; else 2 when the harness could not do its whole job on one of them
+ * (it was unreachable, not checked, stopped answering, or a check ended in
+ * `error`): nothing failed, but nothing says it would have passed; else 0.
  */
 export function exitCode(targets: TargetResult[], strict: boolean): 0 | 1 | 2 {
   const deciding = decidingTargets(targets);
-  if (deciding.some((t) => t.unreachable !== undefined || t.diagnosis !== undefined || t.summary.error > 0)) return 2;
-  return deciding.some((t) => t.summary.fail > 0 || (strict && t.summary['non-strict'] > 0)) ? 1 : 0;
+  if (deciding.some((t) => t.summary.fail > 0 || (strict && t.summary['non-strict'] > 0))) return 1;
+  return deciding.some((t) => incomplete(t)) ? 2 : 0;
+}
+
+/** Whether the harness could not do its whole job on a target: unreachable or stopped answering, not checked (a diagnosis), or a check ended in `error`. */
+export function incomplete(t: TargetResult): boolean {
+  return t.unreachable !== undefined || t.diagnosis !== undefined || t.summary.error > 0;
 }

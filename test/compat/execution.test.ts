@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { compat } from '../../conformance/compat/compat.js';
+import { departureKeys } from '../../conformance/compat/preexisting.js';
 import { renderCompatConsole, renderCompatMarkdown } from '../../conformance/compat/report.js';
 import { loadSpecModel } from '../../conformance/model/spec-model.js';
 import { PAIRS, slugOf, writePair } from './pairs.js';
@@ -121,6 +122,62 @@ describe('compat execution', { timeout: 300_000, concurrency: 2 }, () => {
       }
     });
   }
+
+  it("a departure present before the change is no proof of it: the old document's checks run against the reference serving it, and no proof shows a case they show", async () => {
+    // The reference's own non-strict answers (once, its 400 to DELETE /plants/abc) depart whichever document it serves;
+    // the mechanism on made-up departures of that shape is in verdict.test.ts. Here, end to end: the baseline runs
+    // where a crossed run departs, and no finding keeps a departing case the baseline shows alike.
+    const pair = PAIRS.find((p) => p.name.startsWith('a new required query parameter on the delete'))!;
+    const paths = writePair(pair, dir, 'present-before');
+    const result = await compat({
+      base: { label: 'old.yaml', path: paths.base },
+      head: { label: 'new.yaml', path: paths.head },
+      seed: 7,
+      cases: 10,
+      timeoutMs: 15_000,
+    });
+    const shown = renderCompatConsole(result);
+    const baseline = result.execution?.clients.baseline;
+    assert.ok(baseline, `the crossed run departed, so the baseline ran: ${shown}`);
+    const before = new Set(baseline);
+    for (const f of result.findings) assert.ok(!departureKeys(f.check).some((k) => before.has(k)), f.check.id);
+    for (const p of result.preexisting)
+      assert.ok(
+        departureKeys(p.check).every((k) => before.has(k)),
+        p.check.id,
+      );
+    // The change's own proof stands: existing clients' delete without force, answered 400.
+    assert.equal(result.sides.clients.verdict, 'breaks', shown);
+    assert.ok(
+      result.findings.some((f) => f.side === 'clients' && f.check.id === 'PS-OP-002' && f.changes.length === 1),
+      shown,
+    );
+  });
+
+  it('security made optional breaks no existing client: the old refusal checks answered 200 are set apart, none is a finding', async () => {
+    const pair = PAIRS.find((p) => p.name.startsWith('security made optional'))!;
+    const paths = writePair(pair, dir, 'security-optional');
+    const result = await compat({
+      base: { label: 'old.yaml', path: paths.base },
+      head: { label: 'new.yaml', path: paths.head },
+      seed: 7,
+      cases: 10,
+      timeoutMs: 15_000,
+    });
+    const shown = renderCompatConsole(result);
+    assert.deepEqual(
+      result.findings.filter((f) => f.side === 'clients').map((f) => f.check.id),
+      [],
+      shown,
+    );
+    // The old document's PS-AUTH-001 (no credentials: 401) meets a 200 from the new server: accepted, breaking no one.
+    assert.ok(
+      result.lenient.some((l) => l.side === 'clients' && l.check.id === 'PS-AUTH-001'),
+      shown,
+    );
+    assert.equal(result.sides.clients.verdict, 'compatible', shown);
+    assert.equal(result.sides.servers.verdict, 'breaks', shown);
+  });
 
   it('a pattern the rules cannot compare is shown by execution: a check fails that no rule called breaking, and the report says the rules missed it', async () => {
     const pair = PAIRS.find((p) => p.name.startsWith('a pattern changed'))!;

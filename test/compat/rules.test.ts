@@ -12,7 +12,7 @@ import { diffDocuments } from '../../conformance/compat/diff.js';
 import { compareSchemas } from '../../conformance/compat/schema-diff.js';
 import { KEYWORDS } from '../../spec/schema-keywords.js';
 import { loadOpenApi, type OpenApiDocument } from '../../spec/openapi.js';
-import { PAIRS, slugOf, writePair } from './pairs.js';
+import { PAIRS, slugOf, writePair, type Pair } from './pairs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-compat-rules-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,6 +39,51 @@ describe('compat rules', { timeout: 300_000 }, () => {
       assert.equal(changes.length, pair.changes.length, `exactly the expected changes:\n${listed}`);
     });
   }
+
+  it('a property removed and one of the same schema added in its place is one change, said as a rename; two candidates stay apart', () => {
+    const renamed = (head: Pair['head'], name: string) => {
+      const paths = writePair({ name, head, changes: [], exit: 1 }, dir, name);
+      return diffDocuments(loadOpenApi(paths.base), loadOpenApi(paths.head));
+    };
+    const tag = { type: 'string', description: 'A word to sort plants by' };
+    const one = renamed(
+      [
+        { set: '/components/schemas/Plant/properties/label', value: tag },
+        { remove: '/components/schemas/Plant/properties/tag' },
+      ],
+      'rename-one',
+    );
+    assert.deepEqual(
+      one.map((c) => c.what),
+      ['property tag renamed to label'],
+    );
+    assert.equal(one[0]!.renamedFrom, 'tag');
+    assert.equal(one[0]!.member, 'label');
+    // Its bearings are the removal's and the addition's together: the answer no longer carries tag (clients), new clients' label is dropped by existing servers.
+    assert.deepEqual([one[0]!.clients, one[0]!.servers], ['breaks', 'breaks']);
+    // Two properties of that schema come where one went: which became which cannot be told.
+    const two = renamed(
+      [
+        { set: '/components/schemas/Plant/properties/label', value: tag },
+        { set: '/components/schemas/Plant/properties/kind', value: tag },
+        { remove: '/components/schemas/Plant/properties/tag' },
+      ],
+      'rename-two',
+    );
+    assert.equal(two.length, 3, two.map((c) => c.what).join('\n'));
+    // Another schema in its place is no rename: a removal and an addition.
+    const other = renamed(
+      [
+        { set: '/components/schemas/Plant/properties/label', value: { type: 'integer' } },
+        { remove: '/components/schemas/Plant/properties/tag' },
+      ],
+      'rename-other',
+    );
+    assert.deepEqual(
+      other.map((c) => c.what),
+      ['property tag removed', 'property label added'],
+    );
+  });
 
   it('a document compared with itself has no change', () => {
     const doc = loadOpenApi();

@@ -187,4 +187,85 @@ describe('compat verdicts by evidence', { timeout: 30_000 }, () => {
     assert.doesNotMatch(renderCompatConsole(r), /\(\)/);
     assert.match(renderCompatConsole(r), /breaks existing clients \(PS-JSON-001\)/);
   });
+
+  it("a refusal check is evidence for servers only: the old document's 401 check answered 403 is no finding against clients, the new one's is against servers", () => {
+    const refused = {
+      id: 'PS-AUTH-001',
+      outcome: 'fail',
+      level: 'MUST',
+      title: 'Missing credentials: 401 with WWW-Authenticate: Bearer',
+      source: { document: 'RFC 6750', section: '§3' },
+      expected: '401 with WWW-Authenticate: Bearer and an auth-param',
+      actual: '[no Authorization header] 403, body {}',
+      reproduce: 'curl -sS http://127.0.0.1:1/plants',
+    } as CrossRun['departures'][number];
+    const r = settle(refs, [change], {
+      clients: { ...ran('clients'), departures: [refused] },
+      servers: { ...ran('servers'), departures: [refused] },
+    });
+    assert.deepEqual(
+      r.findings.map((f) => `${f.side} ${f.check.id}`),
+      ['servers PS-AUTH-001'],
+    );
+    assert.deepEqual(
+      r.notClientsEvidence.map((c) => c.id),
+      ['PS-AUTH-001'],
+    );
+    assert.match(
+      renderCompatConsole(r),
+      /existing clients never send them: no evidence that they break\): PS-AUTH-001/,
+    );
+    // The same check answered 200 is a server accepting what its document refuses: set apart on either side.
+    const accepted = { ...refused, actual: '[no Authorization header] 200, body {"name":"Fern"}' };
+    const lenient = settle(refs, [change], {
+      clients: { ...ran('clients'), departures: [accepted] },
+      servers: { ...ran('servers'), departures: [accepted] },
+    });
+    assert.deepEqual(lenient.findings, []);
+    assert.equal(lenient.lenient.length, 2);
+  });
+
+  it("a departure the old document's checks show against the reference serving the old document too is no proof: present before the change", () => {
+    const before = {
+      id: 'PS-RESP-001',
+      outcome: 'non-strict',
+      level: 'SHOULD',
+      title: 't',
+      source: { document: 'd', section: 's' },
+      expected: '404',
+      actual: '[GET /plants/abc] 400',
+      cause: '400 where 404 is expected',
+      reproduce: 'curl -sS http://127.0.0.1:1/plants/abc',
+      cases: [
+        {
+          outcome: 'non-strict',
+          check: 'PS-OP-003',
+          case: 'the path parameter id not a number ("abc")',
+          cause: '400 where 404 is expected',
+          expected: '404',
+          actual: '400',
+          reproduce: null,
+        },
+      ],
+    } as CrossRun['departures'][number];
+    const keys = [
+      `PS-RESP-001|PS-OP-003|the path parameter id not a number ("abc")|non-strict|400 where 404 is expected|`,
+    ];
+    const r = settle(refs, [change], {
+      clients: { ...ran('clients'), departures: [before], baseline: keys },
+      servers: ran('servers'),
+    });
+    assert.deepEqual(r.findings, []);
+    assert.deepEqual(
+      r.preexisting.map((p) => p.check.id),
+      ['PS-RESP-001'],
+    );
+    // Another request departing with the same words was not there before: it stays evidence.
+    const other = { ...before, cases: [{ ...before.cases![0]!, case: 'delete' }] };
+    const s = settle(refs, [change], {
+      clients: { ...ran('clients'), departures: [other], baseline: keys },
+      servers: ran('servers'),
+    });
+    assert.equal(s.findings.length, 1);
+  });
 });

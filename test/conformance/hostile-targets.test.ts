@@ -12,9 +12,13 @@
 import { catalog } from '../../conformance/checks/index.js';
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { formatMs, MAX_BODY } from '../../conformance/run/http.js';
+import type { JsonReport } from '../../conformance/report/json.js';
 import { exitCode, type TargetResult } from '../../conformance/run/result.js';
 import { run, runTarget } from '../../conformance/run/runner.js';
 import { DEAD_AFTER } from '../../conformance/run/target-health.js';
@@ -22,6 +26,7 @@ import { loadSpecModel } from '../../conformance/model/spec-model.js';
 import { startFake } from '../support/fake-server.js';
 import * as hostile from '../support/hostile-servers.js';
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const CLI = fileURLToPath(new URL('../../conformance/cli/main.js', import.meta.url));
 const model = loadSpecModel();
 const TIMEOUT_MS = 2000;
@@ -191,7 +196,8 @@ describe('the harness against hostile targets', { concurrency: 2, timeout: 300_0
       const notRun = r.results.filter((x) => x.outcome === 'error' && x.actual?.startsWith('not run: '));
       assert.ok(notRun.length > r.results.length / 2, `${notRun.length} checks graded "not run"`);
       assert.ok(!r.results.some((x) => x.outcome === 'pass'), 'nothing passes against a target that died');
-      assert.equal(exitCode([r], false), 2);
+      // Findings are kept: the one answer it gave a check before going dark may have failed it (exit 1); else 2.
+      assert.equal(exitCode([r], false), r.summary.fail > 0 ? 1 : 2);
     });
   });
 
@@ -267,6 +273,73 @@ describe('the harness against hostile targets', { concurrency: 2, timeout: 300_0
       );
       assert.match(run.stdout, new RegExp(`${catalog.length} checks not run; seed 1`));
       assert.match(run.stdout, /^INCOMPLETE: /m);
+    });
+  });
+
+  it('CLI: a target that fails checks and then drops every connection exits 1, naming the request after which it went silent', async () => {
+    // It answers 40 requests (200 with a body that is no plant, to every request with a token: creates fail), then
+    // closes every connection: the findings before it are kept (exit 1), and every report says where it stopped.
+    await withServer(hostile.goesDark(40), async (s) => {
+      const dir = mkdtempSync(join(tmpdir(), 'goes-dark-'));
+      try {
+        const json = join(dir, 'report.json');
+        const run = await cli([
+          '--target',
+          s.url,
+          '--token',
+          'hostile-token',
+          '--timeout',
+          String(GENEROUS_MS),
+          '--cases',
+          '2',
+          '--seed',
+          '1',
+          '--json',
+          json,
+        ]);
+        assert.equal(run.code, 1, run.stdout + run.stderr);
+        const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
+        const t = report.targets[0]!;
+        assert.ok(t.summary.fail > 0, JSON.stringify(t.summary));
+        assert.ok(t.summary.error > 0, 'the checks after it went silent were not run');
+        assert.match(t.unreachable ?? '', /requests in a row got no answer/);
+        const by = t.stoppedBy!;
+        assert.ok(by, 'the JSON report names the request after which it stopped answering');
+        assert.match(by.reproduce, /^curl /);
+        const request = `${by.check}'s ${by.method} ${by.path}`;
+        assert.ok(run.stdout.includes(`It stopped answering after ${request}`), run.stdout);
+        assert.match(
+          run.stdout,
+          new RegExp(
+            `^FAILED: \\d+ check\\(s\\) failed, .*; the target stopped answering after ${escapeRegExp(request)}, seed 1`,
+            'm',
+          ),
+        );
+        assert.match(run.stderr, /gave up on /);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+
+  it('CLI: a target that answers nothing from the start exits 2: nothing could be judged', async () => {
+    await withServer(hostile.goesDark(0), async (s) => {
+      const run = await cli([
+        '--target',
+        s.url,
+        '--token',
+        'hostile-token',
+        '--timeout',
+        String(GENEROUS_MS),
+        '--cases',
+        '2',
+        '--seed',
+        '1',
+      ]);
+      assert.equal(run.code, 2, run.stdout + run.stderr);
+      assert.match(run.stdout, /was not checked: /);
+      assert.match(run.stdout, /^INCOMPLETE: /m);
+      assert.equal(s.requests(), 1, 'only the preflight reached it');
     });
   });
 

@@ -44,3 +44,18 @@ it('an informing target never decides the exit code, a deciding one does', () =>
     ['reference'],
   );
 });
+
+it('findings are kept: a failed check makes the code 1 even where a target stopped answering or a check ended in error', () => {
+  const failedThenDied = target('target', 'target', 'fail', 'closed (5 requests in a row got no answer)');
+  assert.equal(exitCode([failedThenDied], false), 1);
+  // The failure on one target and an error (or a target given up) on another: the finding wins.
+  assert.equal(exitCode([target('a', 'target', 'fail'), target('b', 'target', 'error')], false), 1);
+  assert.equal(exitCode([target('a', 'target', 'error', 'refused'), target('b', 'target', 'fail')], false), 1);
+  // Under --strict a non-strict verdict is a finding too, and wins over 2 in the same way.
+  const lenientThenDied = target('target', 'target', 'non-strict', 'closed');
+  assert.equal(exitCode([lenientThenDied], true), 1);
+  assert.equal(exitCode([lenientThenDied], false), 2, 'without --strict it is no finding: the run could not finish');
+  // Nothing failed and the harness could not do its whole job: 2.
+  assert.equal(exitCode([target('target', 'target', 'pass', 'closed')], false), 2);
+  assert.equal(exitCode([target('target', 'target', 'error')], false), 2);
+});

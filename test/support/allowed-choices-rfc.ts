@@ -41,6 +41,14 @@ export const RFC_CHOICES: AllowedChoiceRow[] = [
   },
   {
     check: 'PS-ROBUST-001',
+    fake: { refuseEscapedSurrogates: true },
+    expected: 'pass',
+    choice: 'a lone surrogate written as an escape (\\ud800, \\udc00) refused with its declared 400 and an Error',
+    source:
+      'RFC 8259 §8.2: a string with an unpaired surrogate escape is grammatical, but the behavior of software that receives it is unpredictable',
+  },
+  {
+    check: 'PS-ROBUST-001',
     fake: { stripBom: true },
     expected: 'pass',
     choice: 'a byte order mark before the text ignored',

@@ -103,6 +103,12 @@ function extrasOf(text: string): Record<string, unknown> {
   }
 }
 
+/** A noncharacter of the BMP written as a JSON escape: U+FDD0..U+FDEF, U+FFFE, U+FFFF. */
+const ESCAPED_NONCHARACTER = /\\u(fdd[0-9a-f]|fde[0-9a-f]|fff[ef])/i;
+/** A surrogate escape not part of a high-low pair (RFC 8259 §8.2). */
+const LONE_SURROGATE_ESCAPE =
+  /\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f][0-9a-f]{2})|(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/i;
+
 /** The create rule on a body that passed the credential and content-type checks. */
 export async function createPlant(
   o: FakeOptions,
@@ -140,6 +146,13 @@ export async function createPlant(
     if (o.hangOnDeepNesting) return; // closed by close() through closeAllConnections
     if (o.darkAfterDeepNesting) return void (state.dark = true);
     if (o.depthLimit) return send(res, o.depthLimit, o, { error: 40008, message: 'Request body is nested too deep.' });
+    return send(res, 500, o, { error: 50001, message: 'Internal server error.' });
+  }
+  // Escapes a decoder trips on (the mutants) or refuses (an allowed choice, RFC 8259 §8.2 for a lone surrogate).
+  if (o.fatalOnEscapedNoncharacters && ESCAPED_NONCHARACTER.test(text))
+    return send(res, 500, o, { error: 50001, message: 'Internal server error.' });
+  if ((o.fatalOnEscapedSurrogate || o.refuseEscapedSurrogates) && LONE_SURROGATE_ESCAPE.test(text)) {
+    if (o.refuseEscapedSurrogates) return invalid(40001, 'Request body holds an unpaired surrogate escape.');
     return send(res, 500, o, { error: 50001, message: 'Internal server error.' });
   }
   let body: Json;

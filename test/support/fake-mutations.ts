@@ -61,6 +61,9 @@ export interface Mutations {
   integralNumeralsAsDouble?: boolean; // an id written with a fraction or exponent read as a double: above 2^53 refused as not a safe integer
   trimStrings?: boolean; // string values stored and echoed without leading and trailing white space
   nonCharactersReplaced?: boolean; // noncharacters (U+FFFF, U+FDD0) echoed as U+FFFD
+  fatalOnEscapedNoncharacters?: boolean; // a noncharacter written as an escape (\uffff) answered 500; raw, it is stored
+  fatalOnEscapedSurrogate?: boolean; // a lone surrogate written as an escape (\ud800) answered 500 (a store that cannot encode it)
+  refuseEscapedSurrogates?: boolean; // a lone surrogate written as an escape refused with 400 and an Error
   caseInsensitiveNames?: boolean; // member names matched in any letter case ({"ID":…,"NAME":…} is a NewPlant), as Go's encoding/json
   itemPath405?: boolean; // a method other than GET on /plants/{x} answered 405 with Allow: GET (a server that knows the item path)
   darkAfterDeepNesting?: boolean; // nesting beyond 1 000 blocks the server: that request and every one after it never answered

@@ -104,6 +104,13 @@ export const BODY_WRONG_REASONS: WrongReasonRow[] = [
     why: 'keeps white space but echoes the noncharacters U+FFFF and U+FDD0 as U+FFFD: a check that sends white space only passes it',
   },
   {
+    check: 'PS-ACCEPT-013',
+    fake: { fatalOnEscapedNoncharacters: true },
+    expected: 'fail',
+    why: 'stores and echoes raw noncharacters, but answers 500 to the same string written as JSON escapes: a check that sends the raw form only passes it',
+    reason: /written as escapes/,
+  },
+  {
     check: 'PS-REJECT-013',
     fake: { acceptMissingName: true },
     expected: 'fail',
@@ -223,6 +230,13 @@ export const BODY_WRONG_REASONS: WrongReasonRow[] = [
     fake: { doubleIds: true },
     expected: 'fail',
     why: 'ids read as doubles: -1e-999999999 is -0, an integer, and the body is accepted (as Prism does)',
+  },
+  {
+    check: 'PS-ROBUST-001',
+    fake: { fatalOnEscapedSurrogate: true },
+    expected: 'fail',
+    why: 'refuses the raw surrogate bytes (not UTF-8) with 400, but answers 500 to a lone surrogate written as an escape: a check that sends the raw form only passes it',
+    reason: /surrogate escape/,
   },
   {
     check: 'PS-ROBUST-002',
