@@ -8,11 +8,19 @@
 // file's process as well as each test in it): a file that hangs, even with
 // its event loop blocked, is killed and reported by name as a failure,
 // instead of holding the run until CI's limit. Set TEST_FILE_TIMEOUT_MS to
-// change it; it is long enough for the slowest file on a loaded 2-core
-// machine (about one minute).
-import { readdirSync, statSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+// change it (docs/development.md says why the default is what it is).
+//
+// The run ends with a summary naming every file that failed, was cancelled
+// or timed out (a reader sees the cause without scrolling back through the
+// log): the spec reporter writes to stdout as usual, and a second reporter
+// (test-outcomes-reporter.mjs) writes each failed test to a file that is
+// read back here.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { summarize, formatSummary } from './test-summary.mjs';
 
 const roots = process.argv.slice(2);
 if (roots.length === 0) roots.push('test');
@@ -32,9 +40,42 @@ if (files.length === 0) {
 }
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 const fileTimeoutMs = process.env.TEST_FILE_TIMEOUT_MS ?? '600000';
+const scratch = mkdtempSync(join(tmpdir(), 'plantstore-run-tests-'));
+const outcomesFile = join(scratch, 'outcomes.jsonl');
+const reporter = fileURLToPath(new URL('test-outcomes-reporter.mjs', import.meta.url));
+const started = Date.now();
 const result = spawnSync(
   process.execPath,
-  ['--test', `--test-concurrency=${concurrency}`, `--test-timeout=${fileTimeoutMs}`, ...files],
+  [
+    '--test',
+    `--test-concurrency=${concurrency}`,
+    `--test-timeout=${fileTimeoutMs}`,
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${reporter}`,
+    `--test-reporter-destination=${outcomesFile}`,
+    ...files,
+  ],
   { stdio: 'inherit' },
 );
-process.exit(result.status ?? 1);
+const seconds = (Date.now() - started) / 1000;
+let lines = [];
+try {
+  lines = readFileSync(outcomesFile, 'utf8').split('\n').filter(Boolean);
+} catch {
+  // No file: the runner never started its reporters; the exit code below says so.
+}
+rmSync(scratch, { recursive: true, force: true });
+const summary = summarize(
+  files,
+  lines.map((line) => JSON.parse(line)),
+  seconds,
+);
+const code = result.status ?? 1;
+process.stdout.write(formatSummary(summary, (file) => relative(process.cwd(), file) || file));
+if (code !== 0 && summary.failed.length + summary.cancelled.length + summary.timedOut.length === 0) {
+  process.stdout.write(
+    `run-tests: the test runner exited with ${code} (${result.signal ?? 'no signal'}) outside any test\n`,
+  );
+}
+process.exit(code === 0 && summary.passed !== files.length ? 1 : code);

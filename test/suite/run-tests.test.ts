@@ -1,30 +1,29 @@
 // The test runner (scripts/run-tests.mjs) gives every test file a deadline:
 // a file that hangs fails by name, whether its event loop is blocked (a
 // synchronous retry loop, as sonic-boom's flushSync on EBADF) or merely kept
-// alive by a handle, and the files beside it still run and pass.
+// alive by a handle, and the files beside it still run and pass. The run
+// ends with a summary that names every failed, cancelled and timed-out file.
+// The files it runs are test/fixtures/run-tests/.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runProcess } from '../../lib/process.js';
+import { fixturePath } from '../support/fixtures.js';
 
 const RUN_TESTS = fileURLToPath(new URL('../../../scripts/run-tests.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-run-tests-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const FILES: Record<string, string> = {
-  'blocked.test.mjs':
-    "import { test } from 'node:test';\ntest('blocks its event loop', () => { const cell = new Int32Array(new SharedArrayBuffer(4)); for (;;) Atomics.wait(cell, 0, 0, 100); });\n",
-  'kept-alive.test.mjs':
-    "import { test } from 'node:test';\ntest('leaves a timer running', () => { setInterval(() => {}, 1000); });\n",
-  'fine.test.mjs': "import { test } from 'node:test';\ntest('passes', () => {});\n",
-};
-
 describe('scripts/run-tests.mjs', { timeout: 120_000 }, () => {
-  it('fails a file that hangs, naming it, and still runs the others', async () => {
-    for (const [name, text] of Object.entries(FILES)) writeFileSync(join(dir, name.replace('.mjs', '.js')), text);
+  let out = '';
+  let code: number | null = null;
+  before(async () => {
+    for (const name of readdirSync(fixturePath('run-tests')).filter((f) => f.endsWith('.mjs'))) {
+      copyFileSync(fixturePath(`run-tests/${name}`), join(dir, name.replace('.mjs', '.test.js')));
+    }
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
     // NODE_TEST_CONTEXT unset: the inner runner is a runner of its own, not a child reporting to this one.
     // The hanging files never end by themselves: only the deadline can end them, so the verdict does not depend on timing.
@@ -35,16 +34,44 @@ describe('scripts/run-tests.mjs', { timeout: 120_000 }, () => {
       timeoutMs: 90_000,
       name: 'run-tests',
     });
-    assert.notEqual(run.code, 0, 'a run with a hanging file fails');
-    const out = run.lines.join('\n');
-    for (const name of ['blocked.test.js', 'kept-alive.test.js']) {
-      assert.match(
-        out,
-        new RegExp(`not ok \\d+ - [^\\n]*${name.replace('.', '\\.')}\\n[\\s\\S]*?test timed out after 3000ms`),
-        `${name} is reported as timed out`,
-      );
-    }
-    assert.match(out, /ok \d+ - passes/);
-    assert.match(out, /# pass [12]\n/);
+    code = run.code;
+    out = run.lines.join('\n');
+  });
+
+  /** The summary's lines: everything after its heading. */
+  const summary = () => out.slice(out.lastIndexOf('== run-tests summary'));
+
+  it('fails a run with a failing, a cancelled or a hanging file', () => {
+    assert.equal(code, 1, out);
+  });
+
+  it('ends with a summary that counts the files', () => {
+    assert.ok(out.includes('== run-tests summary'), out);
+    assert.match(summary(), /\n5 files: 1 passed, 1 failed, 1 cancelled, 2 timed out, in \d/);
+  });
+
+  it('names each hanging file as timed out, whether its event loop is blocked or a timer keeps it alive', () => {
+    assert.match(summary(), /\ntimed out: \S*blocked\.test\.js\n/);
+    assert.match(summary(), /\ntimed out: \S*kept-alive\.test\.js\n/);
+    assert.match(summary(), /test timed out after 3000ms/);
+  });
+
+  it('names the file whose subtest was cancelled, and the subtest', () => {
+    assert.match(
+      summary(),
+      /\ncancelled: \S*cancelled\.test\.js\n\s+is left pending: test did not finish before its parent/,
+    );
+  });
+
+  it('names the failing file, its failing test and the assertion', () => {
+    assert.match(
+      summary(),
+      /\nfailed: \S*failing\.test\.js\n\s+expects one to be two: Expected values to be strictly equal/,
+    );
+  });
+
+  it('still runs the file beside them, and does not name it', () => {
+    assert.match(out, /✔ passes/);
+    assert.doesNotMatch(summary(), /passing\.test\.js/);
   });
 });
