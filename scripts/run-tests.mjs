@@ -22,18 +22,22 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { summarize, formatSummary } from './test-summary.mjs';
 
-const roots = process.argv.slice(2);
+// --full-matrix: only the files with a long matrix (those that use
+// test/support/matrix.ts), each running every row (PLANTSTORE_TEST_MATRIX=full).
+// `npm run test:full` runs it, and CI after `npm test`.
+const fullMatrix = process.argv.includes('--full-matrix');
+const roots = process.argv.slice(2).filter((arg) => arg !== '--full-matrix');
 if (roots.length === 0) roots.push('test');
 const files = [];
-function walk(dir) {
-  for (const entry of readdirSync(dir).sort()) {
-    const full = join(dir, entry);
-    if (statSync(full).isDirectory()) walk(full);
-    else if (entry.endsWith('.test.js')) files.push(full);
+function walk(path) {
+  if (statSync(path).isDirectory()) for (const entry of readdirSync(path).sort()) walk(join(path, entry));
+  else if (path.endsWith('.test.js') && (!fullMatrix || readFileSync(path, 'utf8').includes('/support/matrix.js'))) {
+    files.push(path);
   }
 }
 const folders = roots.map((root) => (isAbsolute(root) ? root : join('dist', root)));
 for (const folder of folders) walk(folder);
+if (fullMatrix) process.env.PLANTSTORE_TEST_MATRIX = 'full';
 if (files.length === 0) {
   console.error(`run-tests: no *.test.js files under ${folders.join(', ')}`);
   process.exit(1);
