@@ -36,7 +36,7 @@ export function summarize(files, failures, seconds) {
 export function formatSummary(summary, show) {
   const out = ['', '== run-tests summary'];
   out.push(
-    `${summary.files} files: ${summary.passed} passed, ${summary.failed.length} failed, ` +
+    `${summary.files} file${summary.files === 1 ? '' : 's'}: ${summary.passed} passed, ${summary.failed.length} failed, ` +
       `${summary.cancelled.length} cancelled, ${summary.timedOut.length} timed out, in ${formatTime(summary.seconds)}`,
   );
   for (const [label, group] of [

@@ -5,7 +5,7 @@
 // ends with a summary that names every failed, cancelled and timed-out file.
 // The files it runs are test/fixtures/run-tests/.
 import { strict as assert } from 'node:assert';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { runProcess } from '../../lib/process.js';
 import { fixturePath } from '../support/fixtures.js';
 
-const RUN_TESTS = fileURLToPath(new URL('../../../scripts/run-tests.mjs', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const RUN_TESTS = join(ROOT, 'scripts', 'run-tests.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-run-tests-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -47,7 +48,7 @@ describe('scripts/run-tests.mjs', { timeout: 120_000 }, () => {
 
   it('ends with a summary that counts the files', () => {
     assert.ok(out.includes('== run-tests summary'), out);
-    assert.match(summary(), /\n5 files: 1 passed, 1 failed, 1 cancelled, 2 timed out, in \d/);
+    assert.match(summary(), /\n6 files: 2 passed, 1 failed, 1 cancelled, 2 timed out, in \d/);
   });
 
   it('names each hanging file as timed out, whether its event loop is blocked or a timer keeps it alive', () => {
@@ -70,8 +71,37 @@ describe('scripts/run-tests.mjs', { timeout: 120_000 }, () => {
     );
   });
 
-  it('still runs the file beside them, and does not name it', () => {
+  it('still runs the files beside them, and does not name them', () => {
     assert.match(out, /✔ passes/);
-    assert.doesNotMatch(summary(), /passing\.test\.js/);
+    assert.match(out, /✔ runs with PLANTSTORE_TEST_MATRIX=unset/);
+    assert.doesNotMatch(summary(), /passing\.test\.js|matrix\.test\.js/);
+  });
+
+  it('--full-matrix runs only the files with a long matrix, each with every row', async () => {
+    const run = await runProcess({
+      file: process.execPath,
+      args: [RUN_TESTS, '--full-matrix', dir],
+      env: { TEST_FILE_TIMEOUT_MS: '3000', NODE_TEST_CONTEXT: undefined, PLANTSTORE_TEST_MATRIX: undefined },
+      timeoutMs: 90_000,
+      name: 'run-tests --full-matrix',
+    });
+    const text = run.lines.join('\n');
+    assert.equal(run.code, 0, text);
+    assert.match(text, /✔ runs with PLANTSTORE_TEST_MATRIX=full/);
+    assert.match(text, /\n1 file: 1 passed, 0 failed, 0 cancelled, 0 timed out/);
+  });
+});
+
+// A matrix cut from npm test must still run somewhere: CI runs it in full after the README's command.
+describe('the long matrices in CI', () => {
+  it('.ci/run runs npm run test:full after npm test, and test:full is run-tests.mjs --full-matrix', () => {
+    const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
+    const tests = ci.indexOf('\nnpm test\n');
+    assert.ok(tests > 0, '.ci/run runs npm test');
+    assert.ok(ci.indexOf('\nnpm run test:full\n') > tests, '.ci/run runs npm run test:full after npm test');
+    const scripts = (
+      JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
+    assert.match(scripts['test:full'] ?? '', /node scripts\/run-tests\.mjs --full-matrix test$/);
   });
 });
