@@ -5,13 +5,18 @@
 // garbage collection and libuv's workers), which moves far less than req/s
 // when other jobs share the cores.
 //
-//   node dist/bench/compare.js [--rounds N] [--seconds S] [--startup-runs N] SERVER...
+//   node dist/bench/compare.js [--rounds N] [--seconds S] [--startup-runs N] [--request create|read|list] [--spec FILE] SERVER...
 //   SERVER: NAME=FILE[:KEY=VALUE[,KEY=VALUE…]]  a server entry point run by node
 //           (relative to the project root), with extra environment;
 //           floor | fastify-bare                the anchors of `npm run bench`
 //
 // e.g. before=OTHER_CHECKOUT/dist/server/start.bundle.mjs after=dist/server/start.bundle.mjs
 //      after-warn=dist/server/start.bundle.mjs:LOG_LEVEL=warn floor
+//
+// --request read or list measures GET /plants/{id} or GET /plants?limit=20
+// instead of the create, after SEEDED_PLANTS creates into each server; give
+// those servers a document that declares them (--spec, their
+// PLANTSTORE_SPEC: test/fixtures/operations/crud.yaml); the anchors create only.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,11 +40,16 @@ export interface CompareSettings {
   roundSeconds: number;
   startupRuns: number;
   servers: ServerKind[];
+  request: 'create' | 'read' | 'list';
 }
+
+/** Plants each server stores before rounds of reads or lists. */
+export const SEEDED_PLANTS = 10_000;
 
 /** The settings of a command line; throws an Error naming what is wrong. */
 export function parseCompareArgs(argv: readonly string[]): CompareSettings {
-  const settings: CompareSettings = { rounds: 5, roundSeconds: 3, startupRuns: 7, servers: [] };
+  const settings: CompareSettings = { rounds: 5, roundSeconds: 3, startupRuns: 7, servers: [], request: 'create' };
+  let spec: string | undefined;
   const whole = (flag: string, value: string | undefined, max: number): number => {
     const number = Number(value);
     if (!Number.isInteger(number) || number < 1 || number > max)
@@ -51,12 +61,30 @@ export function parseCompareArgs(argv: readonly string[]): CompareSettings {
     if (arg === '--rounds') settings.rounds = whole(arg, argv[++i], 50);
     else if (arg === '--seconds') settings.roundSeconds = whole(arg, argv[++i], 60);
     else if (arg === '--startup-runs') settings.startupRuns = whole(arg, argv[++i], 50);
-    else settings.servers.push(serverOf(arg));
+    else if (arg === '--request') {
+      const kind = argv[++i];
+      if (kind !== 'create' && kind !== 'read' && kind !== 'list')
+        throw new Error('--request takes create, read or list');
+      settings.request = kind;
+    } else if (arg === '--spec') {
+      spec = argv[++i];
+      if (spec === undefined || spec === '') throw new Error('--spec takes a file');
+    } else settings.servers.push(serverOf(arg));
   }
   if (settings.servers.length === 0) throw new Error('name at least one server');
+  if (spec !== undefined)
+    for (const kind of settings.servers) if (!isAnchor(kind)) kind.env.PLANTSTORE_SPEC ??= resolve(spec);
+  if (settings.request !== 'create' && settings.servers.some(isAnchor))
+    throw new Error(
+      `the anchors (floor, fastify-bare) create only: --request ${settings.request} compares builds of the server`,
+    );
   const names = settings.servers.map((kind) => kind.name);
   if (new Set(names).size !== names.length) throw new Error(`each server needs a name of its own: ${names.join(', ')}`);
   return settings;
+}
+
+function isAnchor(kind: ServerKind): boolean {
+  return kind.name === 'floor' || kind.name === 'fastify-bare';
 }
 
 function serverOf(spec: string): ServerKind {
@@ -107,8 +135,23 @@ async function compare(settings: CompareSettings): Promise<Record<string, Measur
     for (const kind of settings.servers) servers.push(await startServer(kind, { token: TOKEN }));
     let id = 0;
     const nextId = () => ++id;
+    if (settings.request !== 'create')
+      for (const server of servers) {
+        // The same ids 1 to SEEDED_PLANTS in each server, for the reads.
+        let seed = 0;
+        await runLoad({ url: server.url, token: TOKEN, connections: 50, amount: SEEDED_PLANTS, nextId: () => ++seed });
+      }
+    const request = settings.request;
     for (const server of servers)
-      await runLoad({ url: server.url, token: TOKEN, connections: 50, durationSeconds: 1, nextId });
+      await runLoad({
+        url: server.url,
+        token: TOKEN,
+        connections: 50,
+        durationSeconds: 1,
+        nextId,
+        request,
+        stored: SEEDED_PLANTS,
+      });
     for (let round = 0; round < settings.rounds; round++) {
       // The first server rotates each round, as in `npm run bench`.
       for (let i = 0; i < servers.length; i++) {
@@ -122,6 +165,8 @@ async function compare(settings: CompareSettings): Promise<Record<string, Measur
           durationSeconds: settings.roundSeconds,
           nextId,
           serverPid: pid,
+          request,
+          stored: SEEDED_PLANTS,
         });
         const mainAfter = mainThreadCpuSeconds(pid);
         const into = measured[server.kind.name]!;
@@ -171,7 +216,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     settings = parseCompareArgs(process.argv.slice(2));
   } catch (error) {
     process.stderr.write(
-      `compare: ${(error as Error).message}\nusage: node dist/bench/compare.js [--rounds N] [--seconds S] [--startup-runs N] NAME=FILE[:KEY=VALUE,…] | floor | fastify-bare ...\n`,
+      `compare: ${(error as Error).message}\nusage: node dist/bench/compare.js [--rounds N] [--seconds S] [--startup-runs N] [--request create|read|list] [--spec FILE] NAME=FILE[:KEY=VALUE,…] | floor | fastify-bare ...\n`,
     );
     process.exit(2);
   }

@@ -17,13 +17,15 @@
 //    against one with the plain 1 MiB body.
 //
 // `--before DIST` also measures another build (the dist/ folder of another
-// checkout: its server/json.js and server/app.js) in the same run, for
-// before/after figures.
+// checkout: its server/json/json.js, or server/json.js in a build from before
+// the server's folders, and server/app.js) in the same run, for before/after
+// figures.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { buildApp } from '../server/app.js';
-import { parseJson } from '../server/json.js';
+import { parseJson } from '../server/json/json.js';
 
 type Parse = (text: string) => unknown;
 
@@ -33,7 +35,11 @@ const ESCAPE_BUDGET = 4;
 const { values } = parseArgs({ options: { before: { type: 'string' } } });
 const fromBefore = async <T>(file: string): Promise<T | undefined> =>
   values.before === undefined ? undefined : ((await import(pathToFileURL(join(values.before, file)).href)) as T);
-const before = (await fromBefore<{ parseJson: Parse }>('server/json.js'))?.parseJson;
+const beforeJson =
+  values.before !== undefined && !existsSync(join(values.before, 'server/json/json.js'))
+    ? 'server/json.js'
+    : 'server/json/json.js';
+const before = (await fromBefore<{ parseJson: Parse }>(beforeJson))?.parseJson;
 const beforeApp = (await fromBefore<{ buildApp: typeof buildApp }>('server/app.js'))?.buildApp;
 
 function nsPerCall(parse: Parse, texts: string[], rounds: number): number {

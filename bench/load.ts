@@ -1,6 +1,8 @@
 // One load round with autocannon: POST /plants with a bearer token and a new
 // integer id on every request, as a real client creating distinct plants
-// would (repeated ids would only measure the duplicate path).
+// would (repeated ids would only measure the duplicate path); or, for the
+// read and the list of a document that declares them, GET /plants/{id} of
+// the stored plants in turn, and GET /plants?limit=20.
 import autocannon, { type AutocannonRequest } from 'autocannon';
 import { cpuSeconds } from '../lib/process.js';
 import { percentile, type RoundResult } from './stats.js';
@@ -17,18 +19,37 @@ export interface LoadOptions {
   nextId: () => number;
   /** The server's process id, to measure its CPU time per request. */
   serverPid?: number;
+  /** What each request does: a create (default), a read of one of the `stored` plants (ids 1 to stored), a page of the list. */
+  request?: 'create' | 'read' | 'list';
+  /** Plants stored with ids 1 to this, for the reads. */
+  stored?: number;
 }
 
 export function runLoad(options: LoadOptions): Promise<RoundResult> {
-  const request: AutocannonRequest = {
-    method: 'POST',
-    path: '/plants',
-    headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' },
-    setupRequest(req) {
-      req.body = `{"id":${options.nextId()},"name":"Monstera","tag":"tropical"}`;
-      return req;
-    },
-  };
+  const authorization = `Bearer ${options.token}`;
+  const stored = Math.max(1, options.stored ?? 1);
+  const request: AutocannonRequest =
+    options.request === 'read'
+      ? {
+          method: 'GET',
+          path: '/plants/1',
+          headers: { authorization },
+          setupRequest(req) {
+            req.path = `/plants/${(options.nextId() % stored) + 1}`;
+            return req;
+          },
+        }
+      : options.request === 'list'
+        ? { method: 'GET', path: '/plants?limit=20', headers: { authorization } }
+        : {
+            method: 'POST',
+            path: '/plants',
+            headers: { authorization, 'content-type': 'application/json' },
+            setupRequest(req) {
+              req.body = `{"id":${options.nextId()},"name":"Monstera","tag":"tropical"}`;
+              return req;
+            },
+          };
   // Our own latency record: autocannon's histogram keeps whole milliseconds,
   // too coarse for a p99 target of a few milliseconds; its response event
   // gives each latency with sub-millisecond resolution (from hrtime).

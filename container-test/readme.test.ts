@@ -21,10 +21,13 @@ test('the README’s docker build and docker run commands, exactly as written', 
   const lines = section.split('\n').map((line) => line.trim());
   const build = lines.find((line) => line.startsWith('docker build '));
   const runLine = lines.find(
-    (line) => line.startsWith('docker run ') && line.includes('-e PLANTSTORE_TOKENS=t plantstore'),
+    (line) => line.startsWith('docker run ') && line.includes('-e PLANTSTORE_TOKENS=local-token '),
   );
   assert.equal(build, 'docker build -t plantstore .');
-  assert.equal(runLine, 'docker run -p 127.0.0.1:4010:4010 -e PLANTSTORE_TOKENS=t plantstore');
+  assert.equal(
+    runLine,
+    'docker run -p 127.0.0.1:4010:4010 -e PLANTSTORE_TOKENS=local-token -e PLANTSTORE_ADMIN_TOKEN=local-admin plantstore',
+  );
 
   if (!(await portIsFree(4010))) {
     t.skip('port 4010 is in use on this machine, and the README command publishes that port');
@@ -55,7 +58,7 @@ test('the README’s docker build and docker run commands, exactly as written', 
     assert.equal((await waitUntilHealthy(id)).at(-1), 'healthy');
     const created = await call('http://127.0.0.1:4010/plants', {
       method: 'POST',
-      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+      headers: { authorization: 'Bearer local-token', 'content-type': 'application/json' },
       body: '{"id": 1, "name": "Monstera", "tag": "tropical"}',
     });
     assert.deepEqual([created.status, created.body], [200, { name: 'Monstera', tag: 'tropical' }]);

@@ -205,3 +205,9 @@ export function parseChallenges(value: string): { challenges: Challenge[] } | { 
   }
   return { challenges };
 }
+
+/** application/json and the media types built on it (application/problem+json, …: RFC 6839 §3.1's +json suffix). */
+export function isJsonBased(mediaType: string): boolean {
+  const essence = mediaType.split(';')[0]!.trim().toLowerCase();
+  return essence === 'application/json' || essence.endsWith('+json');
+}

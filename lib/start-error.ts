@@ -18,11 +18,15 @@ export const START_ERRORS = {
   },
   PLANTSTORE_STORE_START: {
     exitCode: 2,
-    what: 'a store that cannot be used at start: its database unreachable, or of a newer schema (server/store.ts StoreStartError)',
+    what: 'a store that cannot be used at start: its database unreachable, or of a newer schema (server/store/store.ts StoreStartError)',
   },
   PLANTSTORE_DOCUMENT: {
     exitCode: 2,
     what: 'an OpenAPI document the server cannot serve or the harness cannot read (spec/openapi.ts DocumentError)',
+  },
+  PLANTSTORE_UNSERVED: {
+    exitCode: 2,
+    what: 'a document a strict server (PLANTSTORE_STRICT=on) cannot serve as it is written (server/operations/served-notes.ts UnservedError)',
   },
   PLANTSTORE_SERVER_START: {
     exitCode: 2,

@@ -1,6 +1,6 @@
 // Memory per plant: what the server retains for the plants it stores,
 // measured on the V8 heap and in buffers after full collections, against what the store's
-// byte budget counts for them (plantBytes, server/store.ts). Needs
+// byte budget counts for them (plantBytes, server/store/store.ts). Needs
 // global.gc: run with node --expose-gc (robustness/memory-probe.ts does).
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';

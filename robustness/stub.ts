@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../server/app.js';
-import { createAuthenticator } from '../server/auth.js';
+import { createAuthenticator } from '../server/security/auth.js';
 import { JOURNAL_PAGE_BYTES, MIN_JOURNAL_BYTES } from '../server/limits.js';
 import type { Sleep } from '../server/stub/index.js';
 import type { JournalPage } from '../server/stub/journal.js';

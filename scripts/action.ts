@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../conformance/cli/main.js';
 import type { JsonReport } from '../conformance/report/json.js';
+import { consequenceText } from '../conformance/run/root-causes.js';
 import { fenced, inline } from '../conformance/report/markdown.js';
 import { FRAGMENT } from '../conformance/redact/shorten.js';
 import { tokenForms } from '../conformance/redact/secrets.js';
@@ -195,10 +196,13 @@ export function summaryMarkdown(report: JsonReport | undefined, code: number, in
   const groups = report.targets.filter((t) => !t.informs).flatMap((t) => t.failures ?? []);
   if (groups.length > 0) {
     lines.push(`### What failed: ${groups.length} cause(s)`, '');
-    for (const g of groups)
+    for (const g of groups) {
       lines.push(
         `- **${inline(g.cause)}** (${g.checks.length} check${g.checks.length === 1 ? '' : 's'}): ${g.checks.join(', ')}`,
       );
+      // The later failures it explains, each by the answer that carries what the target took wrongly.
+      for (const q of g.consequences ?? []) lines.push(`  - ${inline(consequenceText(q))} (${q.checks.join(', ')})`);
+    }
     lines.push('');
   }
   if (failing.length > 0) {

@@ -75,7 +75,7 @@ const asInTheCheckout = (ruleset) => ({
         : undefined,
     );
     b.onResolve({ filter: /^\.\.\/spec\/openapi\.validator\.js$/ }, (args) =>
-      posix(args.importer).endsWith('server/validation.ts')
+      posix(args.importer).endsWith('server/http/validation.ts')
         ? { path: 'no-generated-validator', namespace: 'plantstore' }
         : undefined,
     );

@@ -2,7 +2,7 @@
 // start, then bundles it.
 // - dist/spec/openapi.parsed.json: the shipped OpenAPI document, parsed.
 // - dist/spec/openapi.validator.js: the validator of its request body, as
-//   Ajv standalone code (server/request-body.ts).
+//   Ajv standalone code (server/http/request-body.ts).
 // Both are used only for the text they were made from (an edited document
 // is parsed and compiled at start as usual).
 // - dist/server/start.bundle.mjs: the compiled server's entry point and
@@ -24,7 +24,7 @@ import { build } from 'esbuild';
 const out = resolve(process.argv[2] ?? 'dist');
 const compiled = (path) => import(pathToFileURL(join(out, path)).href);
 const { OPENAPI_PATH, PARSED_DOCUMENT_PATH, serializeParsedDocument } = await compiled('spec/openapi.js');
-const { requestBodyValidatorModule } = await compiled('server/request-body.js');
+const { requestBodyValidatorModule } = await compiled('server/http/request-body.js');
 
 writeFileSync(PARSED_DOCUMENT_PATH, serializeParsedDocument(readFileSync(OPENAPI_PATH, 'utf8')));
 writeFileSync(join(out, 'spec', 'openapi.validator.js'), requestBodyValidatorModule(OPENAPI_PATH));

@@ -12,14 +12,14 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { readOpenApi } from '../spec/openapi.js';
+import { operationsOf, readOpenApi } from '../spec/openapi.js';
 import { childPointer } from '../spec/schema-keywords.js';
-import { installBodyParser } from './body.js';
+import { installBodyParser } from './http/body.js';
 import { PlantChanges } from './changes.js';
-import { createRule } from './create.js';
-import { answerErrors, sendError } from './error-handler.js';
-import { ErrorShapeMaker, type ErrorShapes } from './error-shapes.js';
-import { ApiError } from './errors.js';
+import { answerErrors, sendError } from './http/error-handler.js';
+import { ErrorShapeMaker, type ErrorShapes } from './http/error-shapes.js';
+import { ApiError } from './http/errors.js';
+import type { JsonValue } from './json/json.js';
 import { requestLineWriter } from './logging.js';
 import {
   DEFAULT_BODY_LIMIT,
@@ -28,19 +28,23 @@ import {
   DEFAULT_REQUEST_TIMEOUT,
   TIMEOUT_CHECK_INTERVAL,
 } from './limits.js';
-import { createMemoryStore } from './memory-store.js';
+import { createMemoryStore } from './store/memory-store.js';
+import type { ItemKind } from './operations/item-kind.js';
+import { findResources } from './operations/resources.js';
 import { ALL_INFERENCES, servedOperations, type Inference } from './operations/served.js';
-import { answerUnroutedRequests, healthRoute, methodNotAllowed, methodsAt, operationRoutes } from './routes.js';
+import { UnservedError, unservedLine } from './operations/served-notes.js';
+import { answerUnroutedRequests, healthRoute, methodNotAllowed, methodsAt, operationRoutes } from './http/routes.js';
 import { credentialStage } from './security/check.js';
 import { schemeCredentials } from './security/credentials.js';
 import { documentSchemes, keyNames, unsatisfiable } from './security/schemes.js';
 import type { CredentialNames } from './redact.js';
-import type { PlantStore } from './store.js';
+import type { PlantStore } from './store/store.js';
 import { InitialPlantsError, type InitialPlants } from './stub/initial-plants.js';
 import { stub, type StubOptions } from './stub/index.js';
-import { operationContract } from './validation.js';
+import { operationContract } from './http/validation.js';
+import type { WebhookResource } from './webhooks/declarations.js';
 import { webhooks, type WebhookOptions } from './webhooks/index.js';
-import { answerClientError, answerOnTheWire } from './wire.js';
+import { answerClientError, answerOnTheWire } from './http/wire.js';
 
 export interface AppOptions {
   /** Bearer tokens every bearer scheme (HTTP bearer, oauth2, openIdConnect) accepts; undefined accepts any well-formed token. */
@@ -92,6 +96,12 @@ export interface AppOptions {
   initialPlants?: InitialPlants;
   /** The document's webhooks, sent to receivers after their events (webhooks/); none sent when absent. */
   webhooks?: WebhookOptions;
+  /**
+   * Refuse a document with a feature the server does not serve as it is
+   * written (PLANTSTORE_STRICT=on): buildApp throws an UnservedError naming
+   * each. Off, each is logged at start (app.unservedFeatures).
+   */
+  strict?: boolean;
 }
 
 declare module 'fastify' {
@@ -103,6 +113,8 @@ declare module 'fastify' {
     documentWarnings: readonly string[];
     /** How each operation of the document is served, a line each (start.ts logs them). */
     operationNotes: readonly string[];
+    /** What of the document the server does not serve as it is written, a line each (start.ts logs them at warn). */
+    unservedFeatures: readonly string[];
     /** Security schemes that accept any credential, and settings that open nothing, each with what to set (start.ts logs them at warn). */
     credentialWarnings: readonly string[];
     /** The document's API keys' names: what they carry is redacted by name (the journal here; start.ts gives the log the query's). */
@@ -114,16 +126,33 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
   const { document, source } = readOpenApi(options.specPath);
-  const contract = operationContract(document, source);
+  const inference = { ...ALL_INFERENCES, ...options.inference };
+  const model = findResources(document, operationsOf(document), {
+    inferResources: inference.resource,
+    inferReferences: inference.reference,
+  });
+  // The plant resource's create: a DocumentError when the document has none.
+  const contract = operationContract(document, source, model);
   const store =
     options.store ?? createMemoryStore(options.maxPlants ?? DEFAULT_MAX_PLANTS, options.maxBytes ?? DEFAULT_MAX_BYTES);
-  const rule = createRule(contract, store);
   // A listener's failure is the server's to log: the change committed whatever it does.
   const changes = new PlantChanges((error, change) =>
     app.log.error({ err: error, event: change.event, id: change.id }, 'a listener of committed changes failed'),
   );
-  const inference = { ...ALL_INFERENCES, ...options.inference };
-  const operations = servedOperations(document, { contract, store, rule, changes, inference });
+  const {
+    operations,
+    plants: rule,
+    kinds,
+    unserved,
+  } = servedOperations(document, {
+    contract,
+    model: model!,
+    store,
+    changes,
+    inference,
+    sharedStore: options.store !== undefined,
+  });
+  if (options.strict && unserved.length > 0) throw new UnservedError(unserved);
   // Every scheme's accepted credentials (security/), and each operation's stage that checks them.
   const schemes = documentSchemes(document);
   const used = new Set(
@@ -218,6 +247,7 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
     'operationNotes',
     operations.map(({ method, path, note }) => `${method} ${path} ${note}`),
   );
+  app.decorate('unservedFeatures', unserved.map(unservedLine));
   answerOnTheWire(app, methodNotAllowed(contract.path, methodsAt(operations, contract.path)));
   installBodyParser(app, bodyLimit);
   answerErrors(app, bodyLimit);
@@ -225,7 +255,9 @@ export function buildApp(options: AppOptions = {}): FastifyInstance {
   healthRoute(app, store);
   // The webhooks are a plugin that listens to the committed changes; the stub's controls and journal see their deliveries.
   const theWebhooks =
-    options.webhooks === undefined ? undefined : webhooks(options.webhooks, { contract, changes, log: app.log });
+    options.webhooks === undefined
+      ? undefined
+      : webhooks(options.webhooks, { contract, resources: webhookResources(kinds), changes, log: app.log });
   // The stub's controls and journal are a plugin; its stages of each operation go into that route's pipeline.
   const secrets = [
     ...credentials.secrets,
@@ -277,4 +309,23 @@ class OneLinePerRequest extends LogController {
       'request completed',
     );
   }
+}
+
+/** The resources as the webhooks see them, the plant resource first. */
+function webhookResources(kinds: ReadonlyMap<string, ItemKind>): WebhookResource[] {
+  return [...kinds.values()]
+    .sort((a, b) => Number(b.resource.key === '') - Number(a.resource.key === ''))
+    .map(({ resource, shape, validateCreate }) => {
+      const idMember = resource.id.property ?? 'id';
+      return {
+        key: resource.key,
+        noun: resource.noun,
+        createBody: resource.createBody && { value: resource.createBody.schema, pointer: resource.createBody.pointer },
+        item: { value: resource.item.schema, pointer: resource.item.pointer },
+        idMember,
+        idKind: resource.id.kind,
+        storesId: shape.keeps(idMember),
+        validateCreate: (body) => validateCreate(body as JsonValue),
+      };
+    });
 }

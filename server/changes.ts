@@ -1,9 +1,10 @@
-// The one place where a change of a stored plant is known to have
-// committed: the store answered it (a database store once it committed),
-// and the answer is on its way. Each operation that changes a plant tells
-// the feed, after the store and before the answer (the create rule tells
-// `created`); whoever needs to act on committed changes (the webhooks, sent
-// to receivers) subscribes here and touches no operation.
+// The one place where a change of a stored item (a plant, or an item of any
+// resource) is known to have committed: the store answered it (a database
+// store once it committed), and the answer is on its way. Each operation
+// that changes an item tells the feed, after the store and before the
+// answer (the create operation tells `created`); whoever needs to act on
+// committed changes (the webhooks, sent to receivers) subscribes here and
+// touches no operation.
 //
 // Listeners run synchronously, in the request that made the change: a
 // listener takes note and does its work later (the webhooks queue a
@@ -14,9 +15,12 @@ export type PlantChangeEvent = 'created' | 'replaced' | 'merged' | 'deleted';
 
 export interface PlantChange {
   event: PlantChangeEvent;
-  /** The plant's id, an exact int64 as a decimal string. */
+  /** The item's resource (its store key: '' for the plant resource) and parent (store.ts, Place). */
+  resource: string;
+  parent: string;
+  /** The item's id: an integer id's exact decimal digits, a string id as sent. */
   id: string;
-  /** The plant's JSON text as stored now; for 'deleted', as it was. */
+  /** The item's JSON text as stored now; for 'deleted', as it was. */
   json: string;
 }
 
@@ -24,7 +28,8 @@ export type ChangeListener = (change: PlantChange) => void;
 
 export class PlantChanges {
   private readonly listeners: ChangeListener[] = [];
-  private readonly told = new Set<PlantChangeEvent>();
+  /** The events some operation tells, of each resource (`resource` NUL `event`). */
+  private readonly told = new Set<string>();
 
   /** `failed` hears what a listener throws: a committed change is answered as committed whatever a listener does. */
   constructor(private readonly failed: (error: unknown, change: PlantChange) => void = () => {}) {}
@@ -49,13 +54,13 @@ export class PlantChanges {
     return this.listeners.length > 0;
   }
 
-  /** Said by each operation that tells `event`, as the app is built: a listener can then name what never comes. */
-  tells(event: PlantChangeEvent): void {
-    this.told.add(event);
+  /** Said by each operation that tells `event` of `resource`'s items, as the app is built: a listener can then name what never comes. */
+  tells(event: PlantChangeEvent, resource = ''): void {
+    this.told.add(`${resource}\u0000${event}`);
   }
 
-  /** Whether some operation of the app tells `event`. */
-  isTold(event: PlantChangeEvent): boolean {
-    return this.told.has(event);
+  /** Whether some operation of the app tells `event` of `resource`'s items. */
+  isTold(event: PlantChangeEvent, resource = ''): boolean {
+    return this.told.has(`${resource}\u0000${event}`);
   }
 }

@@ -39,6 +39,8 @@ export interface ServerConfig {
   databasePool: number;
   /** PLANTSTORE_INFER: which of the document's implications the server acts on (docs/server.md, "Every operation"). */
   inference: Inference;
+  /** PLANTSTORE_STRICT: refuse a document with a feature the server does not serve as it is written. */
+  strict: boolean;
 }
 
 /** The stub's settings (docs/stub.md, "Stub configuration"). */
@@ -86,6 +88,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: databaseUrl(env.PLANTSTORE_DATABASE_URL),
     databasePool: integer(env, 'PLANTSTORE_DATABASE_POOL', DEFAULT_POOL_SIZE, 1, MAX_POOL_SIZE),
     inference: inference(env.PLANTSTORE_INFER),
+    strict: onOff(env, 'PLANTSTORE_STRICT', false),
   };
 }
 

@@ -105,6 +105,26 @@ export const LIST_MAX_EXAMINED = 10_000;
  */
 export const LIST_MAX_EXAMINED_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Items a sorted list reads at most, and their bytes as the byte budget
+ * counts them: a sort orders the whole list before it pages it, so a list
+ * past either is answered 507 (sort less: filter, or ask unsorted) rather
+ * than read whole at every request.
+ */
+export const LIST_MAX_SORTED = 10_000;
+export const LIST_SORTED_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Idempotency keys (operations/idempotency.ts) this process keeps at most,
+ * and the bytes of their first answers: past either the oldest key goes.
+ * A key is kept a day (the draft's example), and one whose first request is
+ * still being answered a minute at most (then a retry is done again).
+ */
+export const IDEMPOTENCY_MAX_KEYS = 10_000;
+export const IDEMPOTENCY_MAX_BYTES = 16 * 1024 * 1024;
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_IN_FLIGHT_MS = 60_000;
+
 /** Longest answer delay of the stub in milliseconds; PLANTSTORE_DELAY_MS. */
 export const MAX_DELAY_MS = 60_000;
 /**

@@ -7,7 +7,7 @@ import { checkTogether, openSettings, readConfig, readStubConfig, type ServerCon
 import { configuredSecrets } from './security/credentials.js';
 import { readInitialPlantsFile } from './stub/initial-plants.js';
 import { createServerLog, logFormat, type ServerLog } from './logging.js';
-import type { PlantStore } from './store.js';
+import type { PlantStore } from './store/store.js';
 import { readWebhookConfig } from './webhooks/config.js';
 
 /** A setting, a file, the document or the database the server cannot start with: the reason on standard error, and the error's exit code (2). */
@@ -54,7 +54,7 @@ try {
   if (config.databaseUrl !== undefined) {
     const logger = log.logger;
     // Loaded only when asked for: the in-memory default does not pay for the driver at start-up.
-    const { openPostgresStore, redactDatabaseUrl } = await import('./postgres-store.js');
+    const { openPostgresStore, redactDatabaseUrl } = await import('./store/postgres-store.js');
     logger.info(`plants kept in PostgreSQL at ${redactDatabaseUrl(config.databaseUrl)}`);
     store = await openPostgresStore({
       url: config.databaseUrl,
@@ -74,6 +74,7 @@ try {
     maxBytes: config.maxBytes,
     specPath: config.specPath,
     inference: config.inference,
+    strict: config.strict,
     loggerInstance: log.logger,
     secrets,
     stub: {
@@ -103,6 +104,8 @@ for (const warning of [...openSettings(config, stub), ...app.credentialWarnings,
 for (const warning of app.documentWarnings) app.log.warn(warning);
 // How each operation of the document is served: one served from its examples is named here, never a silent 404.
 for (const note of app.operationNotes) app.log.info(note);
+// What of the document is not served as written, feature by feature (PLANTSTORE_STRICT=on refuses such a document).
+for (const feature of app.unservedFeatures) app.log.warn(feature);
 
 const running = app;
 let closing = false;

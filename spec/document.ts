@@ -26,6 +26,7 @@ export interface ParameterObject {
 export interface ResponseObject {
   description: string;
   content?: Record<string, MediaTypeObject>;
+  headers?: Record<string, unknown>;
   $ref?: string;
 }
 

@@ -1,7 +1,7 @@
 // The module the build writes to dist/spec/openapi.validator.js
-// (scripts/bundle-server.mjs, with server/request-body.ts requestBodyValidatorModule):
+// (scripts/bundle-server.mjs, with server/http/request-body.ts requestBodyValidatorModule):
 // the validator of the shipped document's request body as Ajv standalone
-// code, and what it was generated from. The server (server/validation.ts)
+// code, and what it was generated from. The server (server/http/validation.ts)
 // uses it only for that document's own text.
 import type { ValidateFunction } from 'ajv';
 import type { UncheckedFormat } from './validator.js';

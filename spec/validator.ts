@@ -117,6 +117,11 @@ const STRING_FORMATS = new Set([
   'byte',
 ]);
 
+/** The string formats the validators assert (the harness draws a valid and an invalid string of each). */
+export function checkedStringFormats(): string[] {
+  return [...STRING_FORMATS];
+}
+
 /** Whether `format` is asserted by the validators (and so can be exercised). */
 export function isCheckedFormat(format: string): boolean {
   return STRING_FORMATS.has(format) || integerRange(format) !== undefined;

@@ -13,6 +13,8 @@ import type { IdAllocator } from './ids.js';
 import { Numeral, type JsonValue } from '../model/json.js';
 import { show, sites, where } from './keyword-sites.js';
 import { numberLattice, type NumberLattice } from './number-values.js';
+import { foldInto, freshIdOf } from './fresh-ids.js';
+import { describeKind } from '../model/identity.js';
 import { samplesOf, setAt, type Body, type InstancePath } from './schema-values.js';
 import { createOf, type SpecModel } from '../model/spec-model.js';
 
@@ -21,8 +23,8 @@ export interface BaseBodies {
   full: Body;
   /** A valid body with as few properties as the document allows (its required ones, and what they call for). */
   required: Body;
-  /** The field that identifies a plant. */
-  idField: string;
+  /** The member in which the client chooses the id; undefined where the server assigns it. */
+  idField?: string;
 }
 
 const bases = new WeakMap<SpecModel, BaseBodies>();
@@ -55,25 +57,61 @@ export function baseBodies(model: SpecModel): BaseBodies {
     Object.entries(plainest).filter(([k]) => create.request.required.includes(k)),
   );
   const repaired = repair(model, validate, requiredOnly);
+  const idField = idFieldOf(model);
   const result = {
     full,
     required: repaired.violations.length === 0 ? (repaired.value as Body) : full,
-    idField: idFieldOf(model),
+    ...(idField !== undefined ? { idField } : {}),
   };
   bases.set(model, result);
   return result;
 }
 
 /**
- * The field that identifies a plant. No document can say which field that is
- * (the specification: "id ... Identification number of the plant"): the
- * request's required integer field named `id`, else its first required integer.
+ * The member of the create's request in which the client chooses the id
+ * (model/identity.ts: named like the item path's parameter, or `id`, or
+ * without an item path the first required integer); undefined where the
+ * server assigns the id.
  */
-export function idFieldOf(model: SpecModel): string {
-  const integers = createOf(model).request.fields.filter((f) => f.required && f.types.includes('integer'));
-  const f = integers.find((x) => x.name === 'id') ?? integers[0];
-  if (!f) throw new RuledOut('the request schema has no required integer field to identify a plant');
-  return f.name;
+export function idFieldOf(model: SpecModel): string | undefined {
+  createOf(model);
+  return model.resource.identity.request;
+}
+
+/** The client's id member, for a check that sends ids of its own; throws RuledOut where the server assigns them. */
+export function requireIdField(model: SpecModel): string {
+  const id = idFieldOf(model);
+  if (id === undefined)
+    throw new RuledOut(
+      `the server assigns the id (the create's request has no id member${model.resource.identity.answer ? `; the answer carries it in ${model.resource.identity.answer.member}` : ''}): this check sends ids of its own`,
+    );
+  return id;
+}
+
+/** The client's id member where it is an integer (the int64 checks); throws RuledOut saying what the id is otherwise. */
+export function integerIdField(model: SpecModel): string {
+  const id = requireIdField(model);
+  const field = createOf(model).request.fields.find((f) => f.name === id);
+  if (!field?.types.includes('integer'))
+    throw new RuledOut(
+      `the id ${id} is ${describeKind(model.resource.identity.kind)}, not an integer: this check sends integer ids`,
+    );
+  return id;
+}
+
+/** The resolved schemas that bind the id member in every body (not those of an anyOf or oneOf branch). */
+function idNodes(model: SpecModel, id: string): JsonSchema[] {
+  return sites(model)
+    .filter((s) => !s.conditional && s.path.length === 1 && s.path[0] === id)
+    .map((s) => s.node);
+}
+
+/** A run-unique id of the create's id member, of whatever kind it is (an integer: freshIdFor); throws RuledOut when none fits. */
+export function freshIdValue(model: SpecModel, ids: IdAllocator): JsonValue {
+  const id = requireIdField(model);
+  const field = createOf(model).request.fields.find((f) => f.name === id);
+  if (field?.types.includes('integer')) return freshIdFor(model, ids);
+  return freshIdOf(idNodes(model, id), field?.type, ids, (v) => idFits(model, v));
 }
 
 interface IdSpace {
@@ -88,10 +126,7 @@ const spaces = new WeakMap<SpecModel, IdSpace>();
 function idSpace(model: SpecModel): IdSpace {
   const cached = spaces.get(model);
   if (cached) return cached;
-  const id = idFieldOf(model);
-  const nodes: JsonSchema[] = sites(model)
-    .filter((s) => !s.conditional && s.path.length === 1 && s.path[0] === id)
-    .map((s) => s.node);
+  const nodes = idNodes(model, integerIdField(model));
   let listed: bigint[] | undefined;
   for (const node of nodes) {
     const values = 'const' in node ? [node.const] : Array.isArray(node.enum) ? node.enum : undefined;
@@ -107,22 +142,13 @@ function idSpace(model: SpecModel): IdSpace {
 }
 
 /** Whether the plainest body with this id is valid. */
-function idFits(model: SpecModel, value: bigint): boolean {
-  const { required, idField } = baseBodies(model);
-  return createOf(model).validateRequest({ ...required, [idField]: value }).length === 0;
+function idFits(model: SpecModel, value: JsonValue): boolean {
+  const idField = requireIdField(model);
+  return createOf(model).validateRequest({ ...baseBodies(model).required, [idField]: value }).length === 0;
 }
 
 /** A fresh id drawn from `r` (the allocator's run-unique number): k·step folded into the allowed range. */
-function idFrom(lattice: NumberLattice, r: bigint): bigint | undefined {
-  const step = lattice.step?.n ?? 1n;
-  const { kMin, kMax } = lattice;
-  let k: bigint;
-  if (kMin !== undefined && kMax !== undefined) k = kMin + (r % (kMax - kMin + 1n));
-  else if (kMin !== undefined) k = kMin + r;
-  else if (kMax !== undefined) k = kMax - r;
-  else k = r;
-  return k * step;
-}
+const idFrom = (lattice: NumberLattice, r: bigint): bigint | undefined => foldInto(lattice, r);
 
 /**
  * A run-unique id the document allows: the allocator's next number as it
@@ -155,7 +181,8 @@ export function freshIdFor(model: SpecModel, ids: IdAllocator, below?: bigint): 
     const folded = lattice ? idFrom(lattice, r) : undefined;
     if (folded !== undefined && wanted(folded) && idFits(model, folded) && ids.claim(folded)) return folded;
   }
-  const { required, idField } = baseBodies(model);
+  const { required } = baseBodies(model);
+  const idField = integerIdField(model);
   const tried = space.lattice ? idFrom(space.lattice, ids.fresh()) : undefined;
   throw new RuledOut(
     `the harness cannot find a fresh id the document allows: ${explain(createOf(model).validateRequest({ ...required, [idField]: tried ?? 0n }))}`,
@@ -239,10 +266,10 @@ export function plantWith(
 ): Body {
   const bodies = baseBodies(model);
   const { idField } = bodies;
-  const setsId = changes.some(([path]) => path.length >= 1 && path[0] === idField);
-  let body: JsonValue = { ...bodies[base], ...(setsId ? {} : { [idField]: freshIdFor(model, ids) }) };
+  const setsId = idField === undefined || changes.some(([path]) => path.length >= 1 && path[0] === idField);
+  let body: JsonValue = { ...bodies[base], ...(setsId ? {} : { [idField]: freshIdValue(model, ids) }) };
   for (const [path, value] of changes) body = setAt(body, path, value);
-  const frozen = [[idField], ...changes.map(([path]) => path)];
+  const frozen = [...(idField !== undefined ? [[idField]] : []), ...changes.map(([path]) => path)];
   const validate = createOf(model).validateRequest;
   const { value, violations } =
     validate(body).length === 0
@@ -271,8 +298,8 @@ export function plantBrokenBy(
   const bodies = baseBodies(model);
   const { idField } = bodies;
   const [path, value] = change;
-  const aboutId = path.length >= 1 && path[0] === idField;
-  let body: JsonValue = { ...bodies[base], ...(aboutId ? {} : { [idField]: freshIdFor(model, ids) }) };
+  const aboutId = idField === undefined || (path.length >= 1 && path[0] === idField);
+  let body: JsonValue = { ...bodies[base], ...(aboutId ? {} : { [idField]: freshIdValue(model, ids) }) };
   body = setAt(body, path, value);
   const frozen = [path, ...(aboutId ? [] : [[idField]])];
   const validate = createOf(model).validateRequest;

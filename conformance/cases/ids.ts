@@ -33,6 +33,7 @@ export class IdAllocator {
     readonly idOffset = 0n,
     private readonly scope = '',
     private readonly used = new Set<bigint>(),
+    private readonly usedTexts = new Set<string>(),
   ) {
     this.next = (1n << 40n) + ((this.draw('base') >> 13n) % ((1n << 52n) - (1n << 41n))); // [2^40, 2^52 - 2^40)
     this.salt = this.draw('salt');
@@ -41,7 +42,7 @@ export class IdAllocator {
 
   /** The allocator of one check (or the diagnosis): its own values, the run's ids. */
   scoped(scope: string): IdAllocator {
-    return new IdAllocator(this.seed, this.idOffset, scope, this.used);
+    return new IdAllocator(this.seed, this.idOffset, scope, this.used, this.usedTexts);
   }
 
   /** 64 bits decided by the seed, the id offset, the scope and `purpose`. */
@@ -69,6 +70,13 @@ export class IdAllocator {
   claim(id: bigint): boolean {
     if (this.used.has(id)) return false;
     this.used.add(id);
+    return true;
+  }
+
+  /** Marks a string id as used (a UUID, a code of a pattern); false when this run already used it. */
+  claimText(id: string): boolean {
+    if (this.usedTexts.has(id)) return false;
+    this.usedTexts.add(id);
     return true;
   }
 }

@@ -19,7 +19,8 @@ function proposeType(at: ProposalSite, _keyword: string, value: unknown): Propos
         : samplesOf(model, node, site.pointer, { type: t })[0];
     return inside(own, `as ${t} ${show(own)}`);
   });
-  const digits = noteText(getAt(baseBodies(model).full, [baseBodies(model).idField]) ?? 7);
+  const { full, idField } = baseBodies(model);
+  const digits = noteText((idField !== undefined ? getAt(full, [idField]) : undefined) ?? 7);
   const outs = typeExemplars(digits)
     .filter((e) => !typeAllowed(allowed, e.type))
     .map((e) => outside(e.value, `as ${e.label}, ${show(e.value)}`));

@@ -43,6 +43,10 @@ export function textOf(value: JsonValue): string {
   if (typeof value === 'bigint') return value.toString();
   if (value instanceof Numeral) return value.text;
   if (Array.isArray(value)) return value.map(textOf).join(',');
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value)
+      .flatMap(([k, v]) => [k, textOf(v)])
+      .join(',');
   return JSON.stringify(value);
 }
 
@@ -54,15 +58,17 @@ function accepts(p: ParameterModel, value: JsonValue): boolean {
 /** A text and the value it stands for, when the parameter's schema accepts that value. */
 function checked(model: SpecModel, p: ParameterModel, value: JsonValue, label: string): ParameterValue | undefined {
   const text = textOf(value);
-  // What goes over the wire is text: the value checked is the one the text stands for.
-  const read = Array.isArray(value) ? value : valueOfText(parameterTypes(model, p), text);
+  // What goes over the wire is text: the value checked is the one the text stands for (an array or an object as the style writes it: its values).
+  const structured =
+    Array.isArray(value) || (value !== null && typeof value === 'object' && !(value instanceof Numeral));
+  const read = structured ? value : valueOfText(parameterTypes(model, p), text);
   return accepts(p, read) ? { text, value: read, label } : undefined;
 }
 
 /**
  * Valid values of a parameter, best first: its examples, its enum's values,
- * then values drawn from its schema. Throws RuledOut when the document allows
- * none the harness can write (an object in a query, say).
+ * then values drawn from its schema (arrays and objects too: the style writes
+ * them, parameter-style.ts). Throws RuledOut when the document allows none.
  */
 export function validParameterValues(model: SpecModel, p: ParameterModel): ParameterValue[] {
   const candidates: Array<[JsonValue, string]> = [
@@ -73,7 +79,6 @@ export function validParameterValues(model: SpecModel, p: ParameterModel): Param
   ];
   const out: ParameterValue[] = [];
   for (const [value, label] of candidates) {
-    if (value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Numeral)) continue;
     const v = checked(model, p, value, label);
     if (v && !out.some((o) => o.text === v.text)) out.push(v);
   }

@@ -55,6 +55,11 @@ export const FORMAT_SAMPLES: Readonly<Record<string, { inside: string[]; outside
   byte: { inside: ['cGxhbnQ='], outside: ['not base64!'] },
   regex: { inside: ['^[a-z]+$'], outside: ['['] },
   'json-pointer': { inside: ['/plants/0'], outside: ['plants/0'] },
+  'json-pointer-uri-fragment': { inside: ['#/plants/0'], outside: ['#plants 0'] },
+  'relative-json-pointer': { inside: ['0/plants'], outside: ['/plants'] },
+  'iso-time': { inside: ['12:30:00'], outside: ['25:00'] },
+  'iso-date-time': { inside: ['2024-05-01T12:30:00'], outside: ['2024-05-01'] },
+  'uri-template': { inside: ['/plants/{id}'], outside: ['/plants/{id'] },
 };
 
 /**
@@ -161,9 +166,11 @@ export function samplesOf(
       const format = typeof node.format === 'string' ? FORMAT_SAMPLES[node.format]?.inside : undefined;
       const patterned = typeof node.pattern === 'string' ? patternSamples(node.pattern) : [];
       const min = typeof node.minLength === 'number' ? node.minLength : 0;
-      const max = typeof node.maxLength === 'number' ? node.maxLength : Math.max(min, 16);
+      // A format's or a pattern's sample is as long as it must be (a UUID is 36 characters): only a declared maxLength bounds it.
+      const declaredMax = typeof node.maxLength === 'number' ? node.maxLength : Infinity;
+      const max = Math.min(declaredMax, Math.max(min, 16));
       const fitting = [...(format ?? []), ...patterned].filter(
-        (s) => Array.from(s).length >= min && Array.from(s).length <= max,
+        (s) => Array.from(s).length >= min && Array.from(s).length <= declaredMax,
       );
       push(...fitting, ...stringsOfLength(Math.min(Math.max(min, 'conformance'.length), max), ['conformance']));
     } else if (type === 'integer' || type === 'number') push(...numberSamples(node, type === 'integer', 7n));

@@ -7,8 +7,12 @@ import { mediaTypeEssence } from '../../lib/http-syntax.js';
 import { describeViolation } from '../../spec/validator.js';
 import { linearPattern } from '../../spec/linear-pattern.js';
 import { describe, noAnswer } from './grades.js';
+import { bodyNoun, schemaNoun, validNoun } from './declared.js';
 import type { CheckContext, Facts, Verdict } from './types.js';
 import { createOf } from '../model/spec-model.js';
+import { errorCovers, errorStatusText } from '../model/create-model.js';
+import { declaredResponse, mediaOf, refName } from '../model/operation-model.js';
+import { flattenObject } from '../model/schema-shape.js';
 
 /** How a check that sends a valid NewPlant is graded, and what a pass needs (docs/checks.md, audit). */
 export const ACCEPT_GRADING = `MUST: the body is a valid NewPlant by the document's schema (JSON Schema 2020-12), so rule 1 binds the answer: anything but 200 with a Plant that carries back what was sent fails.`;
@@ -35,7 +39,7 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
   if (missing) return missing;
   const op = createOf(ctx.model);
   const r = ex.response!;
-  const expect = `${op.success.status} ${op.success.contentTypes.join(' or ')} with a valid ${op.success.schemaName ?? 'body'} carrying back what was sent`;
+  const expect = `${op.success.status} ${op.success.contentTypes.join(' or ')} with ${validNoun(op.success)} carrying back what was sent`;
   const valid = `a valid ${op.method} ${op.path}`;
   // The Actual says what came back (its status first) and, where that is not
   // the status or the content type it shows, what is wrong with it; the cause
@@ -61,8 +65,8 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
   const problems = op.success.validate?.(parsed.value) ?? [];
   if (problems.length > 0) {
     return fail(
-      `the answer to ${valid} is not a valid ${op.success.schemaName}`,
-      `body does not validate against ${op.success.schemaName}: ${problems.map((v) => describeViolation(v)).join('; ')}`,
+      `the answer to ${valid} is not ${validNoun(op.success)}`,
+      `body does not validate against ${schemaNoun(op.success)}: ${problems.map((v) => describeViolation(v)).join('; ')}`,
       {
         pointer: problems[0]!.instancePath || '/',
       },
@@ -95,7 +99,7 @@ export function gradeAccepted(ctx: CheckContext, ex: Exchange, sent: Record<stri
         );
       undeclared ??= {
         outcome: 'non-strict',
-        expected: `${name} as sent, or no ${name} (the document's ${op.success.schemaName} does not declare it, so nothing binds it)`,
+        expected: `${name} as sent, or no ${name} (${op.success.schemaName ? `the document's ${op.success.schemaName}` : schemaNoun(op.success)} does not declare it, so nothing binds it)`,
         actual: `${name} ${shortJson(body[name]!)} instead of ${shortJson(value)}`,
         cause: `the answer to ${valid} echoes ${name}, which its schema does not declare, otherwise than sent`,
         facts,
@@ -146,17 +150,22 @@ function declaredByAnswer(ctx: CheckContext, name: string): boolean {
   });
 }
 
-/** Whether the answer is the declared error record: declared content type and a valid body. */
+/**
+ * Whether the answer is the declared error record: a declared content type
+ * (any, `application/problem+json` or another `+json` included) and a body
+ * valid against the schema declared for that content type.
+ */
 export function errorBodyProblem(ctx: CheckContext, ex: Exchange): string | undefined {
   const err = createOf(ctx.model).error;
   const ct = answerMediaType(ex);
-  if (!err.contentTypes.includes(ct))
+  const media = mediaOf(err, ct);
+  if (!media)
     return `content type ${ct || ex.response!.headers['content-type'] || '(none)'} instead of ${err.contentTypes.join(' or ')}`;
   const parsed = jsonBody(ex);
   if (!parsed.ok) return 'body is not JSON';
-  const problems = err.validate?.(parsed.value) ?? [];
+  const problems = media.validate?.(parsed.value) ?? [];
   return problems.length > 0
-    ? `body is not a valid ${err.schemaName}: ${problems.map((v) => describeViolation(v)).join('; ')}`
+    ? `body is not ${validNoun({ schemaName: refName(media.schema?.schema), status: err.status })}: ${problems.map((v) => describeViolation(v)).join('; ')}`
     : undefined;
 }
 
@@ -170,9 +179,10 @@ export function errorBodyProblem(ctx: CheckContext, ex: Exchange): string | unde
 export function gradeRejected(ctx: CheckContext, ex: Exchange, fitting: number[] = []): Verdict {
   const missing = noAnswer(ex);
   if (missing) return missing;
-  const err = createOf(ctx.model).error;
+  const create = createOf(ctx.model);
+  const err = create.error;
   const status = ex.response!.status;
-  const expected = `a rejection: ${[err.status, ...fitting.map(String)].join(' or ')} with an ${err.schemaName} body`;
+  const expected = `a rejection: ${[errorStatusText(err), ...fitting.map(String)].join(' or ')} with ${bodyNoun(err)}`;
   const facts: Facts = { status };
   if (status < 400 || status > 499)
     return {
@@ -183,13 +193,13 @@ export function gradeRejected(ctx: CheckContext, ex: Exchange, fitting: number[]
       facts,
     };
   const problem = errorBodyProblem(ctx, ex);
-  if (String(status) === err.status)
+  if (errorCovers(create, status))
     return problem
       ? {
           outcome: 'fail',
           expected,
           actual: `${problem}: ${describe(ex)}`,
-          cause: `the ${status} answer to invalid data is not a valid ${err.schemaName}`,
+          cause: `the ${status} answer to invalid data is not ${validNoun(err)}`,
           facts,
         }
       : { outcome: 'pass' };
@@ -204,13 +214,34 @@ export function gradeRejected(ctx: CheckContext, ex: Exchange, fitting: number[]
 }
 
 /**
+ * The members of a refusal that say what it is, by which two refusals are
+ * compared (sameDuplicateAnswer): those the schema the document declares for
+ * its status and media type names (the Error's `error` and `message`; a
+ * problem's `type`, `title`, `status` and `detail`), where it names any.
+ * Never `instance` in problem details: RFC 9457 §3.1.5 makes it identify
+ * "the specific occurrence of the problem", which two refusals never share.
+ */
+export function refusalMembers(ctx: CheckContext, ex: Exchange): string[] | undefined {
+  const create = ctx.model.create;
+  if (!create || !ex.response) return undefined;
+  const ct = answerMediaType(ex);
+  const declared = declaredResponse(create, ex.response.status);
+  const media = declared && mediaOf(declared, ct);
+  const names = media?.schema
+    ? flattenObject(ctx.model.doc, media.schema.schema, media.schema.pointer).fields.map((f) => f.name)
+    : [];
+  return names.length > 0 ? names : undefined;
+}
+
+/**
  * Whether a refusal of a body with id `aId` is the target's answer to a
- * known duplicate `bId`: the same 4xx, the same `error`, and the same
- * message once each id is replaced by `{id}` (with `numbers: 'any'`, any
- * other number too: a server may print an id it read as a double,
- * 9223372036854776000). 'same' when the messages name the id (then it is
- * that answer), 'indistinct' when they do not (it may be), 'different'
- * otherwise.
+ * known duplicate `bId`: the same 4xx and the same body, member by member
+ * (`members` only, where given: refusalMembers), its strings compared once
+ * each id is replaced by `{id}`, in nested members too (with `numbers: 'any'`, any other number
+ * too: a server may print an id it read as a double, 9223372036854776000),
+ * whatever the JSON media type (the Error record, problem details,
+ * vnd.error…). 'same' when a string names the id (then it is that answer),
+ * 'indistinct' when none does (it may be), 'different' otherwise.
  */
 export function sameDuplicateAnswer(
   a: Exchange,
@@ -218,23 +249,48 @@ export function sameDuplicateAnswer(
   b: Exchange,
   bId: bigint | string,
   numbers: 'exact' | 'any' = 'exact',
+  members?: readonly string[],
 ): 'same' | 'indistinct' | 'different' {
   if (!a.response || !b.response || a.response.status !== b.response.status) return 'different';
   if (a.response.status < 400 || a.response.status > 499) return 'different';
   const pa = tryParseJson(a.response.bodyText);
   const pb = tryParseJson(b.response.bodyText);
   if (!pa.ok || !pb.ok) return a.response.bodyText === b.response.bodyText ? 'indistinct' : 'different';
-  const ea = pa.value as Record<string, unknown>;
-  const eb = pb.value as Record<string, unknown>;
-  if (ea?.error !== eb?.error || typeof ea?.message !== 'string' || typeof eb?.message !== 'string') return 'different';
-  // 'exact': the message must name the id exactly, evidence that the target holds that very id; 'any': a
+  if (!isPlainObject(pa.value) || !isPlainObject(pb.value)) return 'different';
+  const ea = pa.value;
+  const eb = pb.value;
+  const problem = answerMediaType(a) === 'application/problem+json';
+  const compared = (members ?? [...new Set([...Object.keys(ea), ...Object.keys(eb)])]).filter(
+    (name) => !(problem && name === 'instance'),
+  );
+  // 'exact': a message must name the id exactly, evidence that the target holds that very id; 'any': a
   // number anywhere counts, for a refusal that must not even look like a duplicate's.
   const masked = (message: string, id: bigint | string) => {
     const named = message.split(String(id)).join('{id}');
     return numbers === 'any' ? named.replace(/-?\d+(\.\d+)?(e[+-]?\d+)?/gi, '{id}') : named;
   };
-  const ma = masked(ea.message, aId);
-  const mb = masked(eb.message, bId);
-  if (ma !== mb) return 'different';
-  return mb.includes('{id}') ? 'same' : 'indistinct';
+  let namesId = false;
+  let strings = 0;
+  // Member by member, into nested objects and arrays (an error record under a member of its own,
+  // {"error": {"code": …, "message": …}}): every string masked, everything else equal.
+  const same = (va: unknown, vb: unknown): boolean => {
+    if (typeof va === 'string' && typeof vb === 'string') {
+      strings++;
+      const ma = masked(va, aId);
+      const mb = masked(vb, bId);
+      if (mb.includes('{id}')) namesId = true;
+      return ma === mb;
+    }
+    if (isPlainObject(va) && isPlainObject(vb))
+      return [...new Set([...Object.keys(va), ...Object.keys(vb)])].every((k) => same(va[k], vb[k]));
+    if (Array.isArray(va) && Array.isArray(vb)) return va.length === vb.length && va.every((x, i) => same(x, vb[i]));
+    return JSON.stringify(va) === JSON.stringify(vb);
+  };
+  for (const name of compared) if (!same(ea[name], eb[name])) return 'different';
+  // A refusal with no text at all to compare (no message, no detail) says nothing of the id.
+  return namesId && strings > 0 ? 'same' : 'indistinct';
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }

@@ -2,7 +2,7 @@
 // beside a neighbour, so that a target which answers 200 but stores the id
 // rounded (or refuses it as a duplicate of its neighbour) is seen.
 import { describe } from './grades.js';
-import { gradeAccepted, sameDuplicateAnswer } from './body-grades.js';
+import { gradeAccepted, refusalMembers, sameDuplicateAnswer } from './body-grades.js';
 import { RuledOut } from '../cases/draw.js';
 import { createRequest, freshId, idField, validPlant, type Body } from './requests.js';
 import { PLANT_STORE_SPEC } from './sources.js';
@@ -62,7 +62,14 @@ export function gradeFixedId(ctx: CheckContext, cases: Array<CaseExchange<IdSent
   if (nearVerdict.outcome !== 'pass') return { ...nearVerdict, exchange: 1 };
   const v = gradeAccepted(ctx, first.exchange, first.sent.body);
   if (v.outcome === 'pass' || v.outcome === 'error') return { ...v, exchange: 0 };
-  const same = sameDuplicateAnswer(first.exchange, first.sent.id, duplicate.exchange, duplicate.sent.id);
+  const same = sameDuplicateAnswer(
+    first.exchange,
+    first.sent.id,
+    duplicate.exchange,
+    duplicate.sent.id,
+    'exact',
+    refusalMembers(ctx, duplicate.exchange),
+  );
   if (same === 'same') return { outcome: 'pass' };
   if (same === 'indistinct') {
     return {

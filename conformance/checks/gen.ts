@@ -13,7 +13,7 @@ import { baseBodies, idFieldOf } from '../cases/bodies.js';
 import { getAt, patternSamples, setAt, typeAllowed, typeExemplars } from '../cases/schema-values.js';
 import { createOf, type FieldModel, type SpecModel } from '../model/spec-model.js';
 import { ACCEPT_EVIDENCE, ACCEPT_GRADING, gradeAccepted, gradeRejected } from './body-grades.js';
-import { createRequest, freshId, idField, type Body } from './requests.js';
+import { clientIdField, createRequest, freshId, freshIdOfAnyKind, type Body } from './requests.js';
 import { spec } from './sources.js';
 import type { Check, CheckContext, PropertyCheck } from './types.js';
 
@@ -184,8 +184,17 @@ export function invalidArb(model: SpecModel): fc.Arbitrary<{ mutation: string; b
  */
 function freshen(ctx: CheckContext, body: JsonValue): JsonValue {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
-  const name = idField(ctx);
+  // The server assigns ids: nothing to make fresh.
+  const name = clientIdField(ctx);
+  if (name === undefined) return body;
   const drawn = (body as Record<string, JsonValue>)[name];
+  const field = createOf(ctx.model).request.fields.find((x) => x.name === name)!;
+  // An id of another kind than an integer (a UUID): a fresh one of its kind where the body stays as valid as it was.
+  if (!field.types.includes('integer') && typeof drawn === 'string') {
+    const out = { ...(body as Record<string, JsonValue>), [name]: freshIdOfAnyKind(ctx) };
+    const valid = (b: JsonValue) => createOf(ctx.model).validateRequest(b).length === 0;
+    return valid(out) === valid(body) ? out : body;
+  }
   // An id of digits as a string (a coercion trap): fresh digits, so that a coercing server cannot meet a stored plant.
   if (typeof drawn === 'string' && /^\d+$/.test(drawn))
     return { ...(body as Record<string, JsonValue>), [name]: String(ctx.ids.fresh()) };

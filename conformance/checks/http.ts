@@ -171,7 +171,8 @@ export const httpChecks: Check[] = [
         const missing = noAnswer(ex);
         if (missing) return missing;
         const r = ex.response!;
-        const expected = `405 with Allow: ${createOf(ctx.model).method}`;
+        // RFC 9110 §15.5.6: Allow lists the methods the resource supports; the check needs the operation's among them.
+        const expected = `405 with an Allow header that lists ${createOf(ctx.model).method} among the methods of ${createOf(ctx.model).path}`;
         if (r.status === 405) {
           const allow = r.headers.allow;
           if (allow === undefined) return { outcome: 'fail', expected, actual: `no Allow header: ${describe(ex)}` };

@@ -11,12 +11,20 @@ import { genChecks } from './gen.js';
 import { httpChecks } from './http.js';
 import { jsonChecks } from './json.js';
 import { opChecks } from './op.js';
+import { opSecurityChecks } from './op-security.js';
 import { rejectChecks } from './reject.js';
 import { respChecks } from './resp.js';
 import { robustBodyChecks } from './robust-bodies.js';
 import { robustByteChecks } from './robust-bytes.js';
 import { robustHeadChecks } from './robust-heads.js';
 import { stateChecks } from './state.js';
+import { condChecks } from './cond.js';
+import { headChecks } from './head.js';
+import { idemChecks } from './idem.js';
+import { identChecks } from './ident.js';
+import { pageChecks } from './page.js';
+import { queryChecks } from './query.js';
+import { refChecks } from './ref.js';
 import type { Check } from './types.js';
 
 /**
@@ -32,7 +40,14 @@ export const FAMILIES: Readonly<Record<string, readonly Check[]>> = {
   AUTH: authChecks,
   HTTP: httpChecks,
   STATE: stateChecks,
-  OP: opChecks,
+  OP: [...opChecks, ...opSecurityChecks],
+  IDENT: identChecks,
+  REF: refChecks,
+  PAGE: pageChecks,
+  QUERY: queryChecks,
+  COND: condChecks,
+  IDEM: idemChecks,
+  HEAD: headChecks,
   GEN: genChecks,
   DOC: docChecks,
   RESP: respChecks,

@@ -58,7 +58,10 @@ export function gradeValid(op: OperationModel, ex: Exchange): Verdict {
 /** A request to `op` invalid in one place: a declared 4xx, or the RFC's 400 or 404 where none is declared; never a success, never a 5xx. */
 export function gradeRefused(ctx: CheckContext, op: OperationModel, ex: Exchange, what: string): Verdict {
   const name = operationName(op);
-  const expected = `a 4xx the document declares for ${name} (${declaredStatuses(op)}), or RFC 9110's 400 or 404`;
+  const refusals = [...op.responses.keys()].filter((s) => /^4/.test(s) || s === 'default');
+  const expected = refusals.length
+    ? `a 4xx the document declares for ${name} (${refusals.join(', ')}), or RFC 9110's 400 or 404`
+    : `RFC 9110's 400 or 404 (the document declares no 4xx for ${name})`;
   if (!ex.response) {
     const dropped = ex.failure === 'closed' || ex.failure === 'not-http';
     return {
@@ -103,6 +106,7 @@ export function gradeRefused(ctx: CheckContext, op: OperationModel, ex: Exchange
 export function perOperation(
   graded: Array<{ operation: string; index?: number; verdict: Verdict }>,
   all: string[],
+  why?: (operation: string) => string | undefined,
 ): Verdict {
   const byOp = new Map<string, Verdict>();
   for (const g of graded) {
@@ -114,7 +118,7 @@ export function perOperation(
   }
   const operations: OperationOutcome[] = all.map((operation) => {
     const v = byOp.get(operation);
-    if (!v) return { operation, outcome: 'skip', detail: 'no case reached it' };
+    if (!v) return { operation, outcome: 'skip', detail: why?.(operation) ?? 'no case reached it' };
     return { operation, outcome: v.outcome, ...(v.outcome !== 'pass' && v.actual ? { detail: v.actual } : {}) };
   });
   const reached = graded.map((g) => ({

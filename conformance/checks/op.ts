@@ -1,35 +1,19 @@
 // PS-OP-*: every operation the document declares, create included. Valid
 // requests drawn from the document (each parameter, each media type of the
-// body), right after a create where the operation acts on a stored plant;
-// requests invalid in one place; credentials per operation. A failing case
-// names its operation, and the verdict says per operation what passed, so
-// that the IDs stay the same as documents change.
+// body), right after a create where the operation acts on a stored item;
+// requests invalid in one place (credentials per operation: op-security.ts).
+// A failing case names its operation, and the verdict says per operation
+// what passed, so that the IDs stay the same as documents change.
 import { invalidParameterValues } from '../cases/parameter-values.js';
-import { brokenBodies, validBody } from '../cases/operation-bodies.js';
-import { flattenObject } from '../model/schema-shape.js';
-import { operationName, type OperationModel, type RequestBodyModel } from '../model/operation-model.js';
-import type { JsonValue } from '../model/json.js';
-import { RuledOut } from '../model/ruled-out.js';
+import { brokenBodies } from '../cases/operation-bodies.js';
+import { operationName, type OperationModel } from '../model/operation-model.js';
 import { describe } from './grades.js';
-import { gradeUnauthorized } from './auth-grades.js';
-import {
-  chainAfterCreate,
-  chainId,
-  chains,
-  followCalls,
-  idParameter,
-  idSourceOf,
-  idText,
-  startWith,
-  type Call,
-  type Chain,
-  type OpSent,
-} from './op-cases.js';
+import { followCalls, idParameter, itemResource, startWith, type Call, type OpSent } from './op-cases.js';
 import { gradeRefused, gradeValid, perOperation } from './op-grades.js';
+import { allNames, byName, callsOf, eachOperation, needsItem, validCases, whyNoRequest } from './op-calls.js';
 import { callTo, writable, type CallOptions } from './op-requests.js';
-import { idField } from './requests.js';
 import { rfc } from './sources.js';
-import type { Case, CheckContext, ExchangeCheck, Verdict } from './types.js';
+import type { CheckContext, ExchangeCheck, Verdict } from './types.js';
 
 const OPENAPI_RESPONSES = {
   document: 'OpenAPI 3.1',
@@ -37,97 +21,6 @@ const OPENAPI_RESPONSES = {
   url: 'https://spec.openapis.org/oas/v3.1.0#responses-object',
 };
 
-/** Whether the operation acts on a stored plant, so that a valid request to it is sent right after a create. */
-function needsPlant(ctx: CheckContext, op: OperationModel): boolean {
-  if (!ctx.model.create || op.pointer === ctx.model.create.pointer || !idParameter(ctx, op)) return false;
-  const r = ctx.model.resource.operations.find((x) => x.op.pointer === op.pointer);
-  return !(r?.by === 'shape' && !ctx.inferences.has('resource'));
-}
-
-/** A body of this media type for `op` that carries the plant's id where its schema has the property (a replace, say). */
-function bodyFor(
-  ctx: CheckContext,
-  op: OperationModel,
-  media: RequestBodyModel,
-  id: JsonValue | undefined,
-): CallOptions['body'] {
-  if (op.pointer === ctx.model.create?.pointer && media === op.requestBodies[0]) return undefined;
-  const holdsId =
-    id !== undefined &&
-    media.schema &&
-    flattenObject(ctx.model.doc, media.schema.schema, media.schema.pointer).fields.some((f) => f.name === idField(ctx));
-  return { contentType: media.contentType, value: validBody(ctx.model, media, holdsId ? [[[idField(ctx)], id]] : []) };
-}
-
-/** The valid requests to an operation: required parameters only, then every optional one too, once per writable media type. */
-function validCalls(ctx: CheckContext, op: OperationModel, chain: Chain | undefined, opts: CallOptions = {}): Call[] {
-  const source = chain ? idSourceOf(ctx, op) : undefined;
-  const id = chain && source ? chainId(chain, source) : undefined;
-  const set = id !== undefined && source ? { [source.parameter]: idText(id) } : {};
-  const medias = op.requestBodies.filter(writable);
-  const out: Call[] = [];
-  const variants: Array<[CallOptions, string]> = [[{}, 'its required parameters']];
-  if (op.parameters.some((p) => !p.required)) variants.push([{ optional: true, pick: 1 }, 'every parameter']);
-  for (const [i, media] of (medias.length > 0 ? medias : [undefined]).entries()) {
-    for (const [v, label] of i === 0 ? variants : variants.slice(0, 1)) {
-      const body = media ? bodyFor(ctx, op, media, id) : undefined;
-      const what = `a valid request with ${label}${media ? `, a ${media.contentType} body` : ''}${id !== undefined ? `, the plant just created` : ''}`;
-      out.push(callTo(ctx, op, what, { ...v, ...opts, set, ...(body !== undefined ? { body } : {}), note: undefined }));
-    }
-  }
-  return out;
-}
-
-/**
- * The cases `add` gives each operation of the document, numbered as one
- * list; an operation the document allows no such request to (RuledOut) is
- * left out, and when every one is, RuledOut saying `none`.
- */
-function eachOperation(
-  ctx: CheckContext,
-  none: string,
-  add: (op: OperationModel, out: Array<Case<OpSent>>) => void,
-): Array<Case<OpSent>> {
-  const out: Array<Case<OpSent>> = [];
-  for (const op of ctx.model.operations) {
-    try {
-      add(op, out);
-    } catch (err) {
-      if (!(err instanceof RuledOut)) throw err;
-    }
-  }
-  if (out.length === 0) throw new RuledOut(none);
-  return out;
-}
-
-/** Valid requests to every operation, each its own chain: a create first where the operation acts on a plant. */
-function validCases(
-  ctx: CheckContext,
-  opts: CallOptions = {},
-  calls: (ctx: CheckContext, op: OperationModel, chain: Chain | undefined) => Call[] = (c, op, ch) =>
-    validCalls(c, op, ch, opts),
-): Array<Case<OpSent>> {
-  return eachOperation(ctx, 'the harness can build no valid request to any operation of the document', (op, out) => {
-    if (needsPlant(ctx, op)) {
-      // One chain (one plant) per request: a DELETE removes the plant the next request would need.
-      const count = calls(ctx, op, undefined).length;
-      for (let i = 0; i < count; i++)
-        out.push(chainAfterCreate(ctx, out.length, operationName(op), [(chain) => calls(ctx, op, chain)[i]]));
-    } else {
-      for (const call of calls(ctx, op, undefined)) out.push(startWith(out.length, call));
-    }
-  });
-}
-
-/** The document's operations by name (`METHOD /path`), for grading a call by its operation. */
-const byName = (ctx: CheckContext) => new Map(ctx.model.operations.map((op) => [operationName(op), op]));
-
-/** The calls of each chain (its create left out), each with its operation. */
-function callsOf(cases: Parameters<typeof chains>[0]) {
-  return chains(cases).flatMap((steps) => steps.filter((s) => !s.sent.create));
-}
-
-const allNames = (ctx: CheckContext) => ctx.model.operations.map(operationName);
 const NOT_IMPLEMENTED = new Set([404, 405, 501]);
 
 const implemented: ExchangeCheck<OpSent> = {
@@ -157,7 +50,7 @@ const implemented: ExchangeCheck<OpSent> = {
         graded.push({ operation: name, verdict: { outcome: 'pass' } });
         continue;
       }
-      const itemWithoutCreate = !ctx.model.create && idParameter(ctx, op) !== undefined;
+      const itemWithoutCreate = !itemResource(ctx, op)?.create && idParameter(ctx, op) !== undefined;
       const statuses = [...new Set(calls.map((c) => c.exchange.response!.status))].join(', ');
       graded.push({
         operation: name,
@@ -165,17 +58,17 @@ const implemented: ExchangeCheck<OpSent> = {
         verdict: itemWithoutCreate
           ? {
               outcome: 'skip',
-              actual: `${name} acts on a stored plant and the document has no create to store one: its ${statuses} may be right`,
+              actual: `${name} acts on a stored item and the document has no create to store one: its ${statuses} may be right`,
             }
           : {
               outcome: 'fail',
               expected: `${name} answers a valid request with a status it declares (${[...op.responses.keys()].join(', ')})`,
-              actual: `${name} is not implemented: each of its ${calls.length} valid request(s)${needsPlant(ctx, op) ? ', each right after a create,' : ''} answered ${statuses}: ${describe(calls[0]!.exchange)}`,
+              actual: `${name} is not implemented: each of its ${calls.length} valid request(s)${needsItem(ctx, op) ? ', each right after a create,' : ''} answered ${statuses}: ${describe(calls[0]!.exchange)}`,
               cause: `a declared operation (${name}) is not implemented`,
             },
       });
     }
-    return perOperation(graded, allNames(ctx));
+    return perOperation(graded, allNames(ctx), (name) => whyNoRequest(ctx, name));
   },
 };
 
@@ -202,7 +95,7 @@ const validAnswers: ExchangeCheck<OpSent> = {
       verdict: gradeValid(ops.get(c.sent.operation)!, c.exchange),
     }));
     // A create that prepares a call and is refused ends its chain: the create checks grade it.
-    return perOperation(graded, allNames(ctx));
+    return perOperation(graded, allNames(ctx), (name) => whyNoRequest(ctx, name));
   },
 };
 
@@ -253,83 +146,9 @@ const refused: ExchangeCheck<OpSent> = {
       index: c.index,
       verdict: gradeRefused(ctx, ops.get(c.sent.operation)!, c.exchange, c.sent.label),
     }));
-    return perOperation(graded, allNames(ctx));
+    return perOperation(graded, allNames(ctx), (name) => whyNoRequest(ctx, name));
   },
 };
 
-/** Credentials a bearer scheme refuses, each with its note. */
-const BAD_CREDENTIALS: Array<[string | null, string]> = [
-  [null, 'no credentials'],
-  ['Basic cGxhbnQ6c3RvcmU=', 'another scheme (Basic)'],
-  ['Bearer', 'a malformed credential (Bearer without a token)'],
-];
-
-/** A valid call sent with other credentials: `auth` as its Authorization, or none. */
-function withCredentials(call: Call, auth: string | null, label: string, note: string): Call {
-  const headers = { ...call.request.headers };
-  delete headers.authorization;
-  if (auth !== null) headers.authorization = auth;
-  return {
-    operation: call.operation,
-    label,
-    request: { ...call.request, headers, note: `${call.operation}: ${note}` },
-  };
-}
-
-function securityCalls(ctx: CheckContext, op: OperationModel, chain: Chain | undefined): Call[] {
-  const [first] = validCalls(ctx, op, chain);
-  if (!first) return [];
-  if (op.bearerRequired)
-    return BAD_CREDENTIALS.map(([auth, note]) => withCredentials(first, auth, `${note}, bearer required`, note));
-  if (op.open)
-    return [withCredentials(first, null, 'no credentials, none required', 'no credentials (it declares none needed)')];
-  return [];
-}
-
-const perOperationSecurity: ExchangeCheck<OpSent> = {
-  kind: 'exchange',
-  id: 'PS-OP-004',
-  title:
-    "Each operation's own security requirement: where bearer is required, no credentials, another scheme and a malformed credential get 401 with a Bearer challenge; an operation that needs none serves a request without credentials",
-  level: 'MUST',
-  source: rfc(6750, '§3 The WWW-Authenticate Response Header Field', 'section-3'),
-  requirement:
-    'If the protected resource request does not include authentication credentials or does not contain an access token that enables access to the protected resource, the resource server MUST include the HTTP "WWW-Authenticate" response header field. (OpenAPI 3.1 §4.8.10: an operation\'s `security` "overrides any declared top-level security"; an empty one, or an empty alternative, needs no credentials.)',
-  grading:
-    'MUST: a bearer-protected operation that serves a request without valid bearer credentials (a 2xx, or a 5xx), or refuses it without a Bearer challenge, fails; another 4xx than 401 with the challenge is non-strict (RFC 6750 §3.1: SHOULD). An operation that declares no security and answers a valid request without credentials 401 or 403 fails (its declared security is binding). Operations with another scheme: skip for them.',
-  evidence:
-    'For each operation, its valid request (after a create of the plant it acts on) with each of the three bad credentials where bearer is required, or without credentials where none is: 401 with a Bearer challenge, or anything but 401/403 and 5xx, for a pass.',
-  cases: (ctx) => validCases(ctx, {}, securityCalls),
-  follow: (sent, ctx) => followCalls(sent, ctx),
-  verify: (cases, ctx) => {
-    const ops = byName(ctx);
-    const graded = callsOf(cases).map((c) => {
-      const op = ops.get(c.sent.operation)!;
-      const ex = c.exchange;
-      let verdict: Verdict;
-      if (op.bearerRequired) {
-        const v = gradeUnauthorized(ex);
-        verdict =
-          v.outcome === 'pass' ? v : { ...v, actual: `${c.sent.operation}, ${c.sent.label}: ${v.actual ?? ''}` };
-      } else {
-        const status = ex.response?.status;
-        verdict =
-          status === 401 || status === 403 || (status !== undefined && status >= 500)
-            ? {
-                outcome: 'fail',
-                expected: `${c.sent.operation} declares no security: a request without credentials is served`,
-                actual: `${c.sent.operation}: ${describe(ex)}`,
-                cause: `an operation that declares no security refuses a request without credentials (${status})`,
-                facts: { status },
-              }
-            : ex.response
-              ? { outcome: 'pass' }
-              : { outcome: 'error', expected: 'an HTTP answer', actual: describe(ex) };
-      }
-      return { operation: c.sent.operation, index: c.index, verdict };
-    });
-    return perOperation(graded, allNames(ctx));
-  },
-};
-
-export const opChecks = [implemented, validAnswers, refused, perOperationSecurity];
+// PS-OP-004 to 007, each operation's security requirement, are in op-security.ts.
+export const opChecks = [implemented, validAnswers, refused];

@@ -4,7 +4,7 @@
 // lenient reading of the id may meet a stored plant.
 import type { RequestSpec } from './exchange.js';
 import { describe, worst } from './grades.js';
-import { gradeRejected, sameDuplicateAnswer } from './body-grades.js';
+import { gradeRejected, refusalMembers, sameDuplicateAnswer } from './body-grades.js';
 import { createRequest, idField, validPlant } from './requests.js';
 import { spec } from './sources.js';
 import type { Case, CheckContext, ExchangeCheck, Level, Source, Verdict } from './types.js';
@@ -29,7 +29,7 @@ export interface Refusal {
 }
 
 /** What a case of a reject check sent: an invalid request, or one of the two creates that show the target's answer to a duplicate id. */
-type RejectSent = { refusal: Refusal } | { probe: 'fresh' | 'again'; id: bigint };
+type RejectSent = { refusal: Refusal } | { probe: 'fresh' | 'again'; id: bigint | string };
 
 export interface RejectCheckOptions {
   id: string;
@@ -78,7 +78,9 @@ export function rejectCheck(options: RejectCheckOptions): ExchangeCheck<RejectSe
       const probes: Array<Case<RejectSent>> = [];
       if (refusals.some((r) => r.mayMeetStored !== undefined)) {
         const body = validPlant(ctx);
-        const id = BigInt(body[idField(ctx)] as bigint);
+        const raw = body[idField(ctx)];
+        // An id of any kind: a duplicate's answer names it as it was sent (a UUID as text).
+        const id = typeof raw === 'string' ? raw : BigInt(raw as bigint);
         probes.push(
           {
             request: createRequest(ctx, body, {
@@ -117,7 +119,14 @@ export function rejectCheck(options: RejectCheckOptions): ExchangeCheck<RejectSe
         }
         const stored = c.sent.refusal.mayMeetStored;
         if (v.outcome === 'pass' && stored !== undefined && again !== undefined && 'probe' in again.sent) {
-          const like = sameDuplicateAnswer(c.exchange, stored, again.exchange, again.sent.id, 'any');
+          const like = sameDuplicateAnswer(
+            c.exchange,
+            stored,
+            again.exchange,
+            again.sent.id,
+            'any',
+            refusalMembers(ctx, again.exchange),
+          );
           // The refusal's own message names another id than the one sent (2^63 read as a double is
           // 9223372036854775808, stored; -2^63-1 is -2^63): the id was read leniently, as that one.
           const other = otherIdNamed(c.exchange.response?.bodyText ?? '', stored);

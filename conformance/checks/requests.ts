@@ -7,10 +7,21 @@ import { Numeral, toJson, type JsonValue } from '../model/json.js';
 import type { KeywordCase } from '../cases/keyword-cases.js';
 import { integerRange } from '../../spec/formats.js';
 import { explain } from '../cases/draw.js';
-import { baseBodies, fieldChanges, freshIdFor, plantBrokenBy, plantWith } from '../cases/bodies.js';
+import {
+  baseBodies,
+  fieldChanges,
+  freshIdFor,
+  freshIdValue,
+  integerIdField,
+  plantBrokenBy,
+  plantWith,
+  requireIdField,
+} from '../cases/bodies.js';
 import type { Body, InstancePath } from '../cases/schema-values.js';
 import type { Case, CheckContext } from './types.js';
+import { fillParameters } from './parameters.js';
 import { createOf } from '../model/spec-model.js';
+import { requestCredentials, type SentCredential } from './credentials.js';
 
 export type { Body };
 
@@ -19,16 +30,32 @@ export function caseOf(request: RequestSpec): Case {
   return { request, sent: undefined };
 }
 
-/** A request to the operation under test, with credentials and the declared content type unless told otherwise. */
+/**
+ * A request to the operation under test, with credentials and the declared
+ * content type unless told otherwise, and its parameters filled as every
+ * request's are (parameters.ts: the path's parents, a fresh idempotency key):
+ * `auth` an Authorization value (null: no credentials of any scheme),
+ * `credentials` those of given schemes (credentials.ts requestCredentials).
+ */
 export function createRequest(
   ctx: CheckContext,
   body: JsonValue | { raw: string | Buffer } | undefined,
-  opts: { auth?: string | null; contentType?: string | null; note?: string } = {},
+  opts: {
+    auth?: string | null;
+    credentials?: readonly SentCredential[] | null;
+    contentType?: string | null;
+    note?: string;
+  } = {},
 ): RequestSpec {
   const op = createOf(ctx.model);
-  const headers: Record<string, string> = {};
-  const auth = opts.auth === undefined ? ctx.auth() : opts.auth;
-  if (auth !== null) headers.authorization = auth;
+  const { path, query, headers: parameterHeaders } = fillParameters(ctx, op);
+  const credentialled = requestCredentials(
+    ctx.target,
+    op,
+    { method: op.method, path: `${path}${query}`, headers: parameterHeaders },
+    opts,
+  );
+  const headers: Record<string, string> = credentialled.headers;
   const ct = opts.contentType === undefined ? op.requestContentTypes[0]! : opts.contentType;
   if (ct !== null) headers['content-type'] = ct;
   let raw: string | Buffer | undefined;
@@ -36,7 +63,7 @@ export function createRequest(
   else if (typeof body === 'object' && body !== null && 'raw' in body && !Array.isArray(body))
     raw = (body as { raw: string | Buffer }).raw;
   else raw = toJson(body as JsonValue);
-  return { method: op.method, path: op.path, headers, body: raw, note: opts.note };
+  return { method: op.method, path: credentialled.path, headers, body: raw, note: opts.note };
 }
 
 /**
@@ -78,19 +105,29 @@ export function freshId(ctx: CheckContext): bigint {
   return freshIdFor(ctx.model, ctx.ids);
 }
 
+/** A run-unique id of the create's id member, of whatever kind it is (an integer, a UUID, a string its pattern matches); throws RuledOut when the server assigns ids. */
+export function freshIdOfAnyKind(ctx: CheckContext): JsonValue {
+  return freshIdValue(ctx.model, ctx.ids);
+}
+
 /** A run-unique id below `bound` the request schema allows (a negative one, say); throws RuledOut when none is. */
 export function freshIdBelow(ctx: CheckContext, bound: bigint): bigint {
   return freshIdFor(ctx.model, ctx.ids, bound);
 }
 
-/** The field that identifies a plant (the document's `id`; see bodies.ts idFieldOf). */
+/** The member in which the client chooses an item's id (the document's `id`; bodies.ts idFieldOf); throws RuledOut where the server assigns ids. */
 export function idField(ctx: CheckContext): string {
+  return requireIdField(ctx.model);
+}
+
+/** The client's id member, or undefined where the server assigns ids. */
+export function clientIdField(ctx: CheckContext): string | undefined {
   return baseBodies(ctx.model).idField;
 }
 
-/** The inclusive range of the id field's integer format (the document's int64). */
+/** The inclusive range of the id field's integer format (the document's int64); throws RuledOut where the id is no integer. */
 export function idRange(ctx: CheckContext): readonly [bigint, bigint] {
-  const f = createOf(ctx.model).request.fields.find((x) => x.name === idField(ctx))!;
+  const f = createOf(ctx.model).request.fields.find((x) => x.name === integerIdField(ctx.model))!;
   const r = integerRange(f.format);
   if (!r) throw new Error(`the id field has no integer format with a range (${f.format ?? 'none'})`);
   return r;
@@ -119,11 +156,10 @@ export function whyInvalid(ctx: CheckContext, body: JsonValue): string | undefin
 export function keywordCaseBody(ctx: CheckContext, c: KeywordCase, path: InstancePath): JsonValue {
   const body = c.body;
   if (body === null || typeof body !== 'object' || Array.isArray(body) || body instanceof Numeral) return body;
-  const id = idField(ctx);
+  const id = clientIdField(ctx);
+  if (id === undefined) return body;
   const aboutId = path.length === 1 && path[0] === id && (c.fixedId !== undefined || c.side === 'outside');
-  return !aboutId && typeof body[id] !== 'undefined' && ['number', 'bigint'].includes(typeof body[id])
-    ? { ...body, [id]: freshId(ctx) }
-    : body;
+  return !aboutId && typeof body[id] !== 'undefined' ? { ...body, [id]: freshIdOfAnyKind(ctx) } : body;
 }
 
 /** A body whose unknown members are literally named __proto__ and constructor (an object literal cannot carry them). */

@@ -1,23 +1,26 @@
-// Requests to the plant resource's operations (the list, the item's read,
-// replace, merge and delete: model/resource.ts) for the state checks, and
-// how a list's pages are read: its items, the next page's cursor, and
-// whether the pages seen hold every plant.
+// Requests to a resource's operations (the list, the item's read, replace,
+// merge and delete: model/resource.ts) for the state checks, and how a
+// list's pages are read: its items, the next page (a Link header's
+// rel="next", RFC 8288; the envelope's cursor; the next offset or page
+// number: model/list-model.ts), and whether the pages seen hold every item.
 import { sameValue, type JsonValue } from '../model/json.js';
 import { operationName, type ParameterModel } from '../model/operation-model.js';
-import type { ListModel, ResourceOperation } from '../model/resource.js';
+import type { ListModel, ResourceModel, ResourceOperation } from '../model/resource.js';
 import { RuledOut } from '../model/ruled-out.js';
 import { resolveSchema } from '../model/schema-shape.js';
 import { isSchemaObject } from '../../spec/schema-keywords.js';
 import { Numeral } from '../model/json.js';
+import { nextLink } from '../../lib/link-header.js';
+import { declaredSchemes } from '../model/security.js';
+import { defaultCredentials, withCredentials, withoutCredentials } from './credentials.js';
 import type { Exchange } from './exchange.js';
-import { answerJson, chainId, idText, type Call, type Chain, type Step } from './op-cases.js';
+import { answerJson, chainEtag, chainId, idText, valueAt, type Call, type Chain, type Step } from './op-cases.js';
 import { callTo, type CallOptions } from './op-requests.js';
-import { idField, stringFields, type Body } from './requests.js';
 import type { CheckContext, Inference } from './types.js';
 
 /** The most pages of a list a state check reads before it gives up looking. */
 export const MAX_LIST_PAGES = 20;
-/** The most plants a state check asks a page to hold (a page shorter than the limit asked is the whole rest of the list). */
+/** The most items a state check asks a page to hold (a page shorter than the limit asked is the whole rest of the list). */
 export const LIST_ASK = 100;
 
 /** Why a check that needs an inference does not run, or undefined. */
@@ -28,11 +31,20 @@ export function switchedOff(ctx: CheckContext, ...inferences: Inference[]): stri
     : undefined;
 }
 
+/** Whether a resource operation may be used: found by links, or by its path's shape with the inference resource on. */
+export const usable = (ctx: CheckContext, r: ResourceOperation | undefined): r is ResourceOperation =>
+  r !== undefined && !(r.by === 'shape' && !ctx.inferences.has('resource'));
+
 /** A resource operation, unless it was found by its path's shape and that inference is switched off; throws RuledOut saying why not. */
-export function resourceOp<R extends ResourceOperation>(ctx: CheckContext, r: R | undefined, what: string): R {
-  if (!ctx.model.create)
+export function resourceOp<R extends ResourceOperation>(
+  ctx: CheckContext,
+  r: R | undefined,
+  what: string,
+  resource: ResourceModel = ctx.model.resource,
+): R {
+  if (!resource.create)
     throw new RuledOut(
-      `the document declares no create operation (${ctx.model.createMissing}): there is no plant to ${what}`,
+      `${resource === ctx.model.resource ? `the document declares no create operation (${ctx.model.createMissing})` : `${resource.collection} declares no create`}: there is no item to ${what}`,
     );
   if (!r)
     throw new RuledOut(
@@ -45,14 +57,28 @@ export function resourceOp<R extends ResourceOperation>(ctx: CheckContext, r: R 
   return r;
 }
 
+/** The resources with a create whose operation `pick` chooses is usable: what a state check runs on. */
+export function resourcesWith<R extends ResourceOperation>(
+  ctx: CheckContext,
+  pick: (r: ResourceModel) => R | undefined,
+): Array<{ resource: ResourceModel; op: R }> {
+  return ctx.model.resources.flatMap((resource) => {
+    const op = pick(resource);
+    return resource.create && usable(ctx, op) ? [{ resource, op }] : [];
+  });
+}
+
 /** The list, where the document declares one whose answer the harness can read; throws RuledOut saying why not. */
-export function readableList(ctx: CheckContext): ListModel & { shape: NonNullable<ListModel['shape']> } {
-  const list = resourceOp(ctx, ctx.model.resource.list, 'list the plants');
+export function readableList(
+  ctx: CheckContext,
+  resource: ResourceModel = ctx.model.resource,
+): ListModel & { shape: NonNullable<ListModel['shape']> } {
+  const list = resourceOp(ctx, resource.list, `list the items of ${resource.collection ?? 'a collection'}`, resource);
   if (!list.shape) throw new RuledOut(`${operationName(list.op)} cannot be read: ${list.unreadable}`);
   return list as ListModel & { shape: NonNullable<ListModel['shape']> };
 }
 
-/** A request to an item operation on the chain's plant. */
+/** A request to an item operation on the chain's item: its id, its parent's, and the entity tag last answered for it (If-Match). */
 export function itemCall(
   ctx: CheckContext,
   r: ResourceOperation,
@@ -61,9 +87,12 @@ export function itemCall(
   opts: CallOptions = {},
 ): Call {
   const id = chainId(chain, r.id!);
+  const etag = chainEtag(chain);
   return callTo(ctx, r.op, label, {
+    parent: chain.parent ?? 0,
+    ...(etag !== undefined ? { ifMatch: etag } : {}),
     ...opts,
-    set: { ...(opts.set ?? {}), [r.id!.parameter]: id === undefined ? '0' : idText(id) },
+    set: { ...(opts.set ?? {}), [r.id!.parameter]: idText(id) },
     note: undefined,
   });
 }
@@ -86,7 +115,7 @@ export function limitValue(ctx: CheckContext, list: ListModel, want: number): nu
   return (p.validate?.(new Numeral(String(value))) ?? []).length === 0 ? value : undefined;
 }
 
-/** The plants of a list's answer, or undefined when it is not the declared shape. */
+/** The items of a list's answer, or undefined when it is not the declared shape. */
 export function listItems(list: ListModel, body: JsonValue | undefined): JsonValue[] | undefined {
   if (list.shape?.kind === 'array') return Array.isArray(body) ? body : undefined;
   if (
@@ -102,107 +131,171 @@ export function listItems(list: ListModel, body: JsonValue | undefined): JsonVal
   return undefined;
 }
 
-/** The cursor of the page after this one; undefined on the last page (null or absent). */
-function nextOf(list: ListModel, body: JsonValue | undefined): string | undefined {
-  if (
-    list.shape?.kind !== 'page' ||
-    list.shape.next === undefined ||
-    body === null ||
-    typeof body !== 'object' ||
-    Array.isArray(body)
-  )
+/** The cursor of the page after this one, in an envelope; undefined on the last page (null or absent). */
+export function nextCursor(list: ListModel, body: JsonValue | undefined): string | undefined {
+  if (list.shape?.kind !== 'page' || list.shape.next === undefined) return undefined;
+  const next = valueAt(body, list.shape.next);
+  return next === null || next === undefined || typeof next === 'object' ? undefined : idText(next);
+}
+
+/** The path of a URI the target's base URL holds, relative to it (what a RequestSpec carries), or undefined. */
+export function pathWithin(ctx: CheckContext, uri: string, from: string): string | undefined {
+  let resolved: URL;
+  try {
+    resolved = new URL(uri, from);
+  } catch {
     return undefined;
-  const next = (body as Record<string, JsonValue>)[list.shape.next];
-  return next === null || next === undefined ? undefined : idText(next);
+  }
+  const base = new URL(ctx.target.url);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  if (resolved.origin !== base.origin || !resolved.pathname.startsWith(prefix)) return undefined;
+  return `${resolved.pathname.slice(prefix.length) || '/'}${resolved.search}`;
 }
 
 /**
- * Whether a listed item is the plant a chain created: its id, where the
- * Plant carries one; else its own name (chainAfterCreate gives each plant
- * one), where the answer's Plant has no id (the starter's).
+ * Whether a listed item is the one a chain created: its id, where the item
+ * carries the member the id is in; else its own name (chainAfterCreate gives
+ * each item one), where the listed item has no id (the starter's Plant).
  */
-export function isPlant(ctx: CheckContext, item: JsonValue, created: Body | undefined): boolean {
-  if (!created || item === null || typeof item !== 'object' || Array.isArray(item)) return false;
+export function isItem(ctx: CheckContext, item: JsonValue, chain: Pick<Chain, 'resource' | 'id' | 'created'>): boolean {
+  if (!chain.created || item === null || typeof item !== 'object' || Array.isArray(item)) return false;
   const listed = item as Record<string, JsonValue>;
-  const id = created[idField(ctx)];
-  if (listed[idField(ctx)] !== undefined) return id !== undefined && sameValue(listed[idField(ctx)]!, id);
-  const name = stringFields(ctx).required[0];
-  return name !== undefined && typeof created[name] === 'string' && listed[name] === created[name];
+  const r = chain.resource ?? ctx.model.resource;
+  const member = r.identity.answer?.member ?? r.identity.request;
+  if (member !== undefined && listed[member] !== undefined)
+    return (
+      chain.id !== undefined && (sameValue(listed[member], chain.id) || idText(listed[member]) === idText(chain.id))
+    );
+  const name = (r.create?.request.fields ?? []).find((f) => f.required && f.types.includes('string'))?.name;
+  return name !== undefined && typeof chain.created[name] === 'string' && listed[name] === chain.created[name];
 }
 
 export const PAGE = 'list page';
 
-/**
- * A step that reads the list page after page (by its cursor, or its offset)
- * until a page holds the plant `id` gives, the list ends, or MAX_LIST_PAGES.
- * `query` sets parameters of every page (a filter).
- */
-export function listPages(ctx: CheckContext, list: ListModel, query: Record<string, string> = {}): Step {
-  const name = operationName(list.op);
-  const limit = limitValue(ctx, list, LIST_ASK);
-  const page = (n: number, extra: Record<string, string>): Call => ({
-    ...callTo(ctx, list.op, `${PAGE} ${n}`, {
-      set: { ...query, ...(limit !== undefined ? { [list.limit!.parameter.name]: String(limit) } : {}), ...extra },
-      note: `${name}: ${PAGE} ${n}${limit !== undefined ? ` (limit ${limit})` : ''}`,
-    }),
-    then: (c) => more(c, n + 1),
-  });
-  const more = (chain: Chain, n: number): Call | undefined => {
-    const last = chain.steps[chain.steps.length - 1]!;
-    const body = answerJson(last.exchange);
-    const items = listItems(list, body) ?? [];
-    if (n > MAX_LIST_PAGES || items.some((i) => isPlant(ctx, i, chain.created))) return undefined;
-    const next = nextOf(list, body);
-    if (next !== undefined && list.cursor) return page(n, { [list.cursor.name]: next });
-    if (list.shape?.kind === 'array' && list.offset && limit !== undefined && items.length >= limit) {
-      const seen = chain.steps
-        .filter((s) => s.sent.label.startsWith(PAGE))
-        .reduce((sum, s) => sum + (listItems(list, answerJson(s.exchange))?.length ?? 0), 0);
-      return page(n, { [list.offset.name]: String(seen) });
+/** How the page after this one is asked for: the request's path, or undefined on the last page (and why it is the last). */
+export function nextPage(
+  ctx: CheckContext,
+  list: ListModel,
+  page: Exchange,
+  at: { n: number; seen: number; limit: number | undefined },
+): { path?: string; set?: Record<string, string>; last?: string } {
+  const link = page.response?.headers.link;
+  const next = link !== undefined ? nextLink(link) : undefined;
+  if (next !== undefined) {
+    const path = pathWithin(ctx, next, page.url);
+    return path !== undefined ? { path } : { last: `its Link rel="next" (${next}) is outside the target` };
+  }
+  // A Link header without rel="next" says this is the last page (RFC 8288: the relation names the next one).
+  if (link !== undefined || list.linkHeader) return { last: 'its Link header names no rel="next"' };
+  const body = answerJson(page);
+  const items = listItems(list, body) ?? [];
+  const pages = ctx.inferences.has('pages');
+  if (list.shape?.kind === 'page' && list.shape.next !== undefined) {
+    const cursor = nextCursor(list, body);
+    if (cursor === undefined) return { last: `its ${list.shape.next} is null or absent` };
+    if (/^(https?:\/\/|\/|\?)/.test(cursor)) {
+      const path = pathWithin(ctx, cursor, page.url);
+      if (path !== undefined) return { path };
     }
-    return undefined;
-  };
-  return () => page(1, {});
+    if (list.cursor && pages) return { set: { [list.cursor.name]: cursor } };
+    return {
+      last: `its ${list.shape.next} names a next page, and the document declares no cursor parameter to ask for it`,
+    };
+  }
+  const full = at.limit !== undefined ? items.length >= at.limit : items.length > 0;
+  if (!full)
+    return {
+      last: items.length === 0 ? 'it is empty' : `it holds ${items.length} items, fewer than the ${at.limit} asked`,
+    };
+  if (list.offset && pages) return { set: { [list.offset.name]: String(at.seen) } };
+  if (list.page && pages) return { set: { [list.page.parameter.name]: String(list.page.first + at.n) } };
+  return {};
 }
 
-/** What the pages of a list a chain read say: the plant found there (if), and whether they hold the whole list. */
+/**
+ * A step that reads the list page after page (its Link rel="next", its
+ * cursor, offset or page number) until a page holds the item the chain
+ * created, the list ends, or `max` pages. `query` sets parameters of every
+ * page (a filter); `size` asks pages of that many items where the list has a
+ * limit (default: 100, or its maximum).
+ */
+export function listPages(
+  ctx: CheckContext,
+  list: ListModel,
+  query: Record<string, string> = {},
+  opts: { size?: number; max?: number; untilFound?: boolean; values?: Record<string, JsonValue>; parent?: number } = {},
+): Step {
+  const name = operationName(list.op);
+  const limit = limitValue(ctx, list, opts.size ?? LIST_ASK);
+  const max = opts.max ?? MAX_LIST_PAGES;
+  const base = { ...query, ...(limit !== undefined ? { [list.limit!.parameter.name]: String(limit) } : {}) };
+  const page = (chain: Chain, n: number, how: { path?: string; set?: Record<string, string> }): Call => {
+    const label = `${PAGE} ${n}`;
+    const call = callTo(ctx, list.op, label, {
+      parent: opts.parent ?? chain.parent ?? 0,
+      set: { ...base, ...(how.set ?? {}) },
+      ...(opts.values ? { values: opts.values } : {}),
+      note: `${name}: ${label}${limit !== undefined ? ` (limit ${limit})` : ''}`,
+    });
+    // A next page's path comes from the target (Link, a cursor that is a URL): it carries the list's own
+    // credentials, not the target's echo of them (an API key in the query would be lost or doubled).
+    const request =
+      how.path !== undefined
+        ? withCredentials(
+            withoutCredentials({ ...call.request, path: how.path }, declaredSchemes(ctx.model.doc)),
+            defaultCredentials(ctx.target, list.op),
+          )
+        : call.request;
+    return { ...call, request, then: (c) => more(c, n + 1) };
+  };
+  const more = (chain: Chain, n: number): Call | undefined => {
+    const pages = chain.steps.filter((s) => s.sent.label.startsWith(PAGE));
+    const last = pages[pages.length - 1]!;
+    const items = listItems(list, answerJson(last.exchange)) ?? [];
+    if (n > max || (opts.untilFound !== false && items.some((i) => isItem(ctx, i, chain)))) return undefined;
+    if (!last.exchange.response || last.exchange.response.status >= 300) return undefined;
+    const seen = pages.reduce((sum, s) => sum + (listItems(list, answerJson(s.exchange))?.length ?? 0), 0);
+    const how = nextPage(ctx, list, last.exchange, { n: n - 1, seen, limit });
+    return how.path !== undefined || how.set !== undefined ? page(chain, n, how) : undefined;
+  };
+  return (chain) => page(chain, 1, {});
+}
+
+/** What the pages of a list a chain read say: the item found there (if), and whether they hold the whole list. */
 export function readPages(
   ctx: CheckContext,
   list: ListModel,
   pages: Array<{ exchange: Exchange }>,
-  created: Body | undefined,
+  chain: Pick<Chain, 'resource' | 'id' | 'created'>,
+  size?: number,
 ): { found?: JsonValue; complete: boolean; count: number; why: string } {
   let count = 0;
   for (const p of pages) {
     const items = listItems(list, answerJson(p.exchange)) ?? [];
     count += items.length;
-    const found = items.find((i) => isPlant(ctx, i, created));
+    const found = items.find((i) => isItem(ctx, i, chain));
     if (found !== undefined) return { found, complete: true, count, why: 'found' };
   }
   const last = pages[pages.length - 1];
   if (!last?.exchange.response || last.exchange.response.status >= 300)
     return { complete: false, count, why: 'the last page was not answered 2xx' };
-  const body = answerJson(last.exchange);
-  const items = listItems(list, body);
+  const items = listItems(list, answerJson(last.exchange));
   if (!items) return { complete: false, count, why: 'the last page is not the declared list' };
-  if (list.shape?.kind === 'page' && list.shape.next !== undefined) {
-    return nextOf(list, body) === undefined
-      ? { complete: true, count, why: `the last page's ${list.shape.next} is null or absent` }
-      : { complete: false, count, why: `${MAX_LIST_PAGES} pages read, and there are more` };
-  }
-  const limit = limitValue(ctx, list, LIST_ASK);
-  if (limit !== undefined && items.length < limit)
-    return {
-      complete: true,
-      count,
-      why: `the last page holds ${items.length} plants, fewer than the limit ${limit} asked`,
-    };
+  const limit = limitValue(ctx, list, size ?? LIST_ASK);
+  const how = nextPage(ctx, list, last.exchange, { n: pages.length, seen: count, limit });
+  if (how.path !== undefined || how.set !== undefined)
+    return { complete: false, count, why: `${pages.length} pages read, and there are more` };
+  if (
+    how.last !== undefined &&
+    (limit !== undefined || list.shape?.kind === 'page' || last.exchange.response.headers.link)
+  )
+    return { complete: true, count, why: `the last page says so: ${how.last}` };
   return {
     complete: false,
     count,
     why:
       limit !== undefined
-        ? `the page holds as many plants as the limit asked (${limit}), and the document declares no way to the next page`
+        ? `the page holds as many items as the limit asked (${limit}), and the document declares no way to the next page`
         : 'the list has no limit the harness can set, so a page may be bounded by the server',
   };
 }

@@ -7,8 +7,13 @@ import { createRequest, idField, preferring, stringFields, validPlant, type Body
 import { PLANT_STORE_SPEC } from './sources.js';
 import { MAX_BATCH, type CaseExchange, type Check, type ExchangeCheck, type Verdict } from './types.js';
 import { createOf } from '../model/spec-model.js';
-import { plantStateChecks } from './plant-state.js';
-import { plantUpdateChecks } from './plant-update.js';
+import { operationName } from '../model/operation-model.js';
+import { bodyNoun, declaredAnswerProblem } from './declared.js';
+import { stateReadChecks } from './state-read.js';
+import { stateUpdateChecks } from './state-update.js';
+import { stateNestedChecks } from './state-nested.js';
+import { stateGoneChecks } from './state-gone.js';
+import { errorCovers, errorStatusText } from '../model/create-model.js';
 
 const duplicateId: ExchangeCheck<Body> = {
   kind: 'exchange',
@@ -21,14 +26,15 @@ const duplicateId: ExchangeCheck<Body> = {
   // so a second 200 is our decision broken, not the specification's:
   // non-strict.
   requirement:
-    'id already stored: 400, error 40004. The specification declares only 400 for errors, so a duplicate is 400 (not 409).',
+    'id already stored: 400, error 40004. The specification declares only 400 for errors, so a duplicate is 400 (not 409). Where a document declares 409 for its create, RFC 9110 §15.5.10: "The 409 (Conflict) status code indicates that the request could not be completed due to a conflict with the current state of the target resource."',
   grading:
-    'SHOULD: the specification is silent on state ("States of a plant: not shown"), so refusing a repeated id is our decision: a second 200 is non-strict. A refusal with the declared 400 must carry an Error body (Errors, rule 1: MUST).',
+    'SHOULD: the specification is silent on state ("States of a plant: not shown"), so refusing a repeated id is our decision: a second 200 is non-strict. A refusal with the declared 400 must carry an Error body (Errors, rule 1: MUST). Where the create declares 409 (the document names the conflict), a second 2xx fails, 409 with its declared body passes, another 4xx is non-strict. Where the server assigns ids: skip (no id to repeat).',
   evidence:
     'A fresh create answered 200 with the Plant, then, after a create of another id, the same id with another name refused (400 with an Error body for a pass).',
   // The same id again with another name (a target that refuses a repeated name is not one that refuses a
   // repeated id), after a create of another id (nor is one that remembers only the last id).
   cases: (ctx) => {
+    idField(ctx);
     const name = stringFields(ctx).required[0];
     const first = name ? preferring(ctx, validPlant(ctx), { [name]: 'first' }) : validPlant(ctx);
     const between = name ? preferring(ctx, validPlant(ctx), { [name]: 'between' }) : validPlant(ctx);
@@ -49,8 +55,30 @@ const duplicateId: ExchangeCheck<Body> = {
     const missing = noAnswer(b);
     if (missing) return { ...missing, exchange: 2 };
     const status = b.response!.status;
-    const expected = `${createOf(ctx.model).error.status} with an ${createOf(ctx.model).error.schemaName} body`;
-    if (String(status) === createOf(ctx.model).error.status) {
+    const conflict = createOf(ctx.model).responses.get('409');
+    if (conflict) {
+      // The document declares the conflict: its 409 is the answer (RFC 9110 §15.5.10), held to its declaration.
+      const expected = `409 with the body ${operationName(createOf(ctx.model))} declares for it`;
+      if (status === 409) {
+        const problem = declaredAnswerProblem(conflict, b);
+        return problem
+          ? { outcome: 'fail', expected, actual: `${problem}: ${describe(b)}`, exchange: 2 }
+          : { outcome: 'pass' };
+      }
+      return {
+        outcome: status >= 200 && status < 300 ? 'fail' : 'non-strict',
+        expected,
+        actual: describe(b),
+        exchange: 2,
+        cause:
+          status < 300
+            ? `a create of an id already stored is accepted, where ${operationName(createOf(ctx.model))} declares 409`
+            : `a create of an id already stored is answered ${status}, not the 409 declared`,
+      };
+    }
+    const create = createOf(ctx.model);
+    const expected = `${errorStatusText(create.error)} with ${bodyNoun(create.error)}`;
+    if (errorCovers(create, status)) {
       const problem = errorBodyProblem(ctx, b);
       // Plant Store specification, Errors rule 1 binds every 400, whatever its cause.
       return problem
@@ -153,6 +181,7 @@ const concurrentDuplicates: ExchangeCheck<Body> = {
   evidence:
     'A fresh create accepted, the same id refused when sent after it, then of 8 concurrent creates of another fresh id exactly one accepted with its Plant, the others answered with the status the repeat got. A target that accepts repeated ids: skip.',
   cases: (ctx) => {
+    idField(ctx);
     const name = stringFields(ctx).required[0];
     const named = (text: string) => (name ? preferring(ctx, validPlant(ctx), { [name]: text }) : validPlant(ctx));
     const first = named('one after the other');
@@ -213,11 +242,13 @@ const concurrentDuplicates: ExchangeCheck<Body> = {
   },
 };
 
-// PS-STATE-004 to 008, the plant resource's state, are in plant-state.ts and plant-update.ts.
+// PS-STATE-004 to 009, every resource's state, are in state-read.ts, state-gone.ts, state-update.ts and state-nested.ts.
 export const stateChecks: Check[] = [
   duplicateId,
   exactIds,
   concurrentDuplicates,
-  ...plantStateChecks,
-  ...plantUpdateChecks,
+  ...stateReadChecks,
+  ...stateGoneChecks,
+  ...stateUpdateChecks,
+  ...stateNestedChecks,
 ];

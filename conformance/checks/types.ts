@@ -8,6 +8,7 @@ import type { Exchange, RequestSpec } from './exchange.js';
 import type { IdAllocator } from '../cases/ids.js';
 import type { SpecModel } from '../model/spec-model.js';
 import type { Target } from '../model/target.js';
+import type { JsonValue } from '../model/json.js';
 
 /** After Autobahn|Testsuite's grading. */
 export type Outcome = 'pass' | 'non-strict' | 'fail' | 'skip' | 'error';
@@ -101,10 +102,32 @@ export interface CheckContext {
   /** The random seed of the generated cases. */
   seed: number;
   cases: number;
-  /** The Authorization value that the target accepts. */
+  /**
+   * The Authorization value of the target's bearer token. A request to an
+   * operation carries its own scheme's credentials through createRequest,
+   * operationCall or, built by hand, withOperationCredentials
+   * (credentials.ts): an API key or a cookie is no Authorization value.
+   */
   auth(): string;
   /** The inferences from the document the checks grade by (--inferences; docs/checks.md): each on unless switched off. */
   inferences: ReadonlySet<Inference>;
+  /** The items stored before the checks for the requests that need them (parents, referenced items: prerequisites.ts); undefined before the runner stored them. */
+  prerequisites?: Prerequisites;
+}
+
+/** An item the runner stored before the checks (a parent, an item another's body names). */
+export interface StoredItem {
+  collection: string;
+  /** The id that names it (its item parameter's value). */
+  id: JsonValue;
+  /** The texts of its parents' ids in its path, outermost first. */
+  ancestors: string[];
+}
+
+/** What the runner stored before the checks, by collection path, and why a collection has none. */
+export interface Prerequisites {
+  stored: ReadonlyMap<string, readonly StoredItem[]>;
+  missing: ReadonlyMap<string, string>;
 }
 
 /**
@@ -119,9 +142,30 @@ export interface CheckContext {
  * - `delete`: after a successful DELETE the plant is gone (GET refused, not listed).
  * - `update`: PUT and PATCH change what GET answers.
  * - `limit`: a list parameter that names itself a limit bounds the array.
- * - `filter`: a list parameter named after a Plant property selects the plants whose property equals it.
+ * - `filter`: a list parameter named after an item property selects the items whose property equals it (an array: any of them).
+ * - `identity`: the answer's member that carries a created item's id (readOnly, named like the path parameter, the only id-like one).
+ * - `location`: a created item's id is read from the Location its create answered, matched against the item path.
+ * - `reference`: a create's member named `<item>Id` or `<item>_id` names an item of that collection (links need no inference).
+ * - `nested`: an item of a nested collection exists under its own parent only.
+ * - `pages`: a list's pages are reached by its cursor, offset or page number parameter (Link rel="next" is RFC 8288's).
+ * - `sort`: a list parameter whose enum values are property names (`-` descending) orders the items by that property.
+ * - `idempotency`: a header named Idempotency-Key (or whose description says idempotency) makes a create's retry replay its first answer.
  */
-export type Inference = 'resource' | 'read-back' | 'listed' | 'delete' | 'update' | 'limit' | 'filter';
+export type Inference =
+  | 'resource'
+  | 'read-back'
+  | 'listed'
+  | 'delete'
+  | 'update'
+  | 'limit'
+  | 'filter'
+  | 'identity'
+  | 'location'
+  | 'reference'
+  | 'nested'
+  | 'pages'
+  | 'sort'
+  | 'idempotency';
 export const INFERENCES: readonly Inference[] = [
   'resource',
   'read-back',
@@ -130,6 +174,13 @@ export const INFERENCES: readonly Inference[] = [
   'update',
   'limit',
   'filter',
+  'identity',
+  'location',
+  'reference',
+  'nested',
+  'pages',
+  'sort',
+  'idempotency',
 ];
 
 /** The most cases one batch may hold (sent at once): the runner keeps as many connections for a batch beside the checks running at once. */
@@ -159,6 +210,9 @@ export interface CaseExchange<Sent = undefined> extends Case<Sent> {
  * When the runner sends a check's requests (docs/conformance.md, "Order of
  * checks"), stage after stage:
  * - `ordinary`: the default, several checks at once;
+ * - `alone`: reads a whole list page by page (PS-PAGE-*, PS-QUERY-*): one
+ *   check at a time, so that no other check's creates and deletes move items
+ *   between the pages it walks (an offset shifts when an item before it goes);
  * - `fixed-ids`: stores fixed ids (0, the ends of int64), which a lenient
  *   reading of another check's invalid id would meet (an id past int64 read
  *   as a double is int64's end): after every ordinary check, so that such a
@@ -168,10 +222,12 @@ export interface CaseExchange<Sent = undefined> extends Case<Sent> {
  *   time, the most hostile last, so that a target that stops answering keeps
  *   every verdict reached before and the request that stopped it is known.
  */
-export type Stage = 'ordinary' | 'fixed-ids' | 'load' | 'extreme' | 'hostile';
-export const STAGES: readonly Stage[] = ['ordinary', 'fixed-ids', 'load', 'extreme', 'hostile'];
+export type Stage = 'ordinary' | 'alone' | 'fixed-ids' | 'load' | 'extreme' | 'hostile';
+export const STAGES: readonly Stage[] = ['ordinary', 'alone', 'fixed-ids', 'load', 'extreme', 'hostile'];
 /** The stages whose checks may knock a target out: run one check at a time. */
 export const DISRUPTIVE: ReadonlySet<Stage> = new Set(['load', 'extreme', 'hostile']);
+/** The stages whose checks run one at a time: the disruptive ones, and those that walk a list. */
+export const ONE_AT_A_TIME: ReadonlySet<Stage> = new Set(['alone', ...DISRUPTIVE]);
 
 interface CheckBase {
   id: string;
@@ -244,7 +300,14 @@ export interface PropertyCheck<Value = unknown, Sent = undefined> extends CheckB
 /** Grades every exchange of the run against the document (response conformance). */
 export interface AggregateCheck extends CheckBase {
   kind: 'aggregate';
+  /** An exchange the check does not apply to is `skip`, which does not make the check a skip. */
   verifyEach(exchange: Exchange, ctx: CheckContext): Verdict;
+  /**
+   * Why the check is skip when it applied to no exchange of the run (none
+   * set: it passes then); where its precondition gives a reason too, the
+   * skip is the document's doing (ruled out).
+   */
+  noneApplied?: string;
 }
 
 export type Check = ExchangeCheck<unknown> | PropertyCheck<unknown, unknown> | AggregateCheck;

@@ -4,12 +4,15 @@
 // each is checked the same way, the message naming where it came from.
 // The table is in options.ts, how each value is checked in values.ts.
 import { OPENAPI_PATH } from '../../spec/openapi.js';
-import { PLACEHOLDER_TOKEN } from '../model/target.js';
+import { PLACEHOLDER_TOKEN, type GivenCredential } from '../model/target.js';
 import { FRAGMENT } from '../redact/shorten.js';
 import { PRISM_DIVERGENCES_PATH } from '../run/differential/divergences.js';
 import { ConfigFileError, findConfigFile, readConfigFile } from './config-file.js';
 import { COMMANDS, OPTIONS, type Command } from './options.js';
 import { didYouMean } from './suggest.js';
+import { lastReportPath, rerunFrom, type Rerun } from './rerun.js';
+import { catalog } from '../checks/index.js';
+import { parseCredentials } from './credentials.js';
 import type { Inference } from '../checks/types.js';
 import {
   fromEnvironment,
@@ -44,6 +47,8 @@ export interface CliOptions {
   token: string;
   /** Where the token came from (`--token`, `PLANTSTORE_TOKEN`, `token in FILE`); undefined: none was given, the placeholder stands in. */
   tokenFrom: string | undefined;
+  /** Credentials of the document's security schemes for the --targets (--credential SCHEME=VALUE), in the order given. */
+  credentials: GivenCredential[];
   /** Headers sent with every request to the --targets (-H), in the order given. */
   headers: Array<[name: string, value: string]>;
   /** The --targets accept only some tokens (--invalid-token). */
@@ -72,6 +77,8 @@ export interface CliOptions {
   configFile: string | undefined;
   /** Values of 8 or more characters the configuration file took from ${VAR}: redacted by value in every report. */
   secrets: string[];
+  /** --rerun-failed: the report read, what the run says of it (the checks, seed and id offset are set from it), and its lint with what it linted. */
+  rerun?: { from: string; note: string; lint?: Rerun['lint'] };
 }
 
 /**
@@ -176,6 +183,18 @@ export function parseCliArgs(
   const targets = parseTargets(settings.get('target'));
   // The default run: no target named at all.
   const defaultRun = targets.length === 0 && !flag('reference') && !flag('prism');
+  const reports = string('reports') ?? (defaultRun ? 'reports' : undefined);
+  // The fix loop: the checks, the seed and the id offset from the last report (rerun.ts).
+  if (flag('rerun-failed') && settings.has('only'))
+    throw new UsageError(`--rerun-failed and ${settings.get('only')!.from} both choose the checks: give one`);
+  const rerun =
+    action === 'run' && flag('rerun-failed')
+      ? rerunFrom(
+          lastReportPath({ lastReport: string('last-report'), json: string('json'), reports }),
+          flag('strict'),
+          catalog.map((c) => c.id),
+        )
+      : undefined;
   const token = string('token');
   const maxFailures = flag('fail-fast')
     ? 1
@@ -189,29 +208,31 @@ export function parseCliArgs(
     reference: flag('reference') || defaultRun,
     prism: flag('prism') || defaultRun,
     divergences: string('divergences') ?? PRISM_DIVERGENCES_PATH,
-    reports: string('reports') ?? (defaultRun ? 'reports' : undefined),
+    reports,
     html: string('html'),
     json: string('json'),
     junit: string('junit'),
     har: string('har'),
     token: token || PLACEHOLDER_TOKEN,
     tokenFrom: token ? settings.get('token')!.from : undefined,
+    credentials: parseCredentials(settings.get('credential')),
     headers: parseHeaders(settings.get('header')),
     restrictsTokens: flag('invalid-token'),
-    seed: number('seed', Math.floor(Math.random() * 2 ** 31), 0, 2 ** 31 - 1),
-    idOffset: number('id-offset', 0, 0, 2 ** 31 - 1),
+    seed: number('seed', rerun?.seed ?? Math.floor(Math.random() * 2 ** 31), 0, 2 ** 31 - 1),
+    idOffset: number('id-offset', rerun?.idOffset ?? 0, 0, 2 ** 31 - 1),
     cases: number('cases', 50, 1, 100_000),
     timeoutMs: number('timeout', 10_000, 1, 600_000),
     concurrency: number('concurrency', 4, 1, 64),
     rateLimit: settings.has('rate-limit') ? number('rate-limit', 0, 1, 10_000) : undefined,
     waitForMs: settings.has('wait-for') ? number('wait-for', 0, 0, 3600) * 1000 : undefined,
     maxFailures,
-    only: parseOnly(settings.get('only')),
+    only: rerun ? rerun.only : parseOnly(settings.get('only')),
     inferences: parseInferences(settings.get('no-infer')),
     strict: flag('strict'),
     spec: string('spec') ?? OPENAPI_PATH,
     color: flag('no-color') ? false : undefined,
     configFile,
+    ...(rerun ? { rerun: { from: rerun.from, note: rerun.note, ...(rerun.lint ? { lint: rerun.lint } : {}) } } : {}),
     // Shorter values ("50" from ${CASES}) are no secrets, and redacting them would garble every report;
     // nor is a target's URL, which every report names (credentials in a URL are refused: values.ts).
     secrets: secrets.filter(

@@ -33,7 +33,15 @@ const ROWS: OptionRow[] = [
     name: 'token',
     type: 'string',
     value: 'TOKEN',
-    help: 'the bearer token the targets accept (default: a well-formed placeholder, for targets that accept any)',
+    help: 'the bearer token the targets accept, for every bearer scheme of the document (http bearer, oauth2, openIdConnect) that --credential does not name (default: a well-formed placeholder, for targets that accept any)',
+  },
+  {
+    name: 'credential',
+    type: 'string',
+    multiple: true,
+    envSeparator: 'newline',
+    value: 'SCHEME=VALUE',
+    help: "a credential for the document's security scheme SCHEME (its name under components.securitySchemes): an API key, USER:PASSWORD for HTTP Basic, a token for a bearer, oauth2 or openIdConnect scheme (--token is the default of every bearer scheme); the harness puts it where the scheme says (header, query, cookie) (repeatable; in the environment, one per line); redacted in every report",
   },
   {
     name: 'header',
@@ -65,7 +73,7 @@ const ROWS: OptionRow[] = [
   {
     name: 'invalid-token',
     type: 'boolean',
-    help: 'the targets accept only some tokens: a random token they accept is then a failure of PS-AUTH-006, not a skip',
+    help: 'the targets accept only some tokens and credentials: a random token or credential they accept is then a failure (PS-AUTH-006, PS-OP-007), not a skip',
   },
   { name: 'seed', type: 'string', value: 'N', help: 'seed of the generated cases (default: random; always printed)' },
   {
@@ -98,7 +106,18 @@ const ROWS: OptionRow[] = [
     name: 'no-infer',
     type: 'string',
     value: 'LIST',
-    help: 'switch off inferences the state checks rest on (comma-separated: resource, read-back, listed, delete, update, limit, filter; docs/checks.md says what each infers); a check that rests on one is then skip',
+    help: 'switch off inferences the checks rest on (comma-separated: resource, read-back, listed, delete, update, limit, filter, identity, location, reference, nested, pages, sort, idempotency; docs/checks.md says what each infers); a check that rests on one is then skip',
+  },
+  {
+    name: 'rerun-failed',
+    type: 'boolean',
+    help: "run only the checks that failed or errored in the last JSON report (every check when none did), with that report's seed and a fresh id offset",
+  },
+  {
+    name: 'last-report',
+    type: 'string',
+    value: 'FILE',
+    help: 'the JSON report --rerun-failed reads (default: the --json FILE, else conformance.json in the --reports DIR, else reports/conformance.json)',
   },
   { name: 'strict', type: 'boolean', help: 'count non-strict outcomes as failures' },
   {

@@ -1,18 +1,24 @@
 // The run itself (main.ts imports it only for a run): read the document,
-// start the servers asked for, diagnose and check each target, then lint
-// and report. The diagnoses are printed as soon as the run has them, before
-// the lint (Spectral takes a second or two, and a run that cannot mean
-// anything has nothing to wait for): the first line of a first run says
-// what to fix (issue 36).
+// start the servers asked for, diagnose and check each target, lint, and
+// report. The diagnoses are printed as soon as the run has them (the first
+// line of a first run says what to fix, issue 36); the lint starts once the
+// checks are under way and never delays them, and does not run at all where
+// it cannot change anything (issue 45).
 import { relative, resolve } from 'node:path';
 import { OPENAPI_PATH } from '../../spec/openapi.js';
 import { echoesRedactable } from '../redact/secrets.js';
 import { StartError } from '../../lib/start-error.js';
 import type { CliOptions } from './args.js';
+import { checkCredentials } from './credentials.js';
+import { placeholderSchemes } from '../checks/credentials.js';
+import { credentialKind, declaredSchemes, describeScheme } from '../model/security.js';
 import { computeCoverage } from '../run/coverage.js';
 import { compareDivergences, loadDivergences, type DivergenceFile } from '../run/differential/divergences.js';
 import { formatMs, formatSeconds } from '../run/http.js';
-import { lintSpec } from '../model/lint.js';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { DEFAULT_RULESET, lintApart, type LintOutcome } from '../model/lint.js';
+import { harnessVersion } from '../report/version.js';
 import { closingLine, diagnosisLines, renderConsole, whatFailedLines } from '../report/console.js';
 import { HarWriter } from '../report/har.js';
 import { writeReports } from '../report/write.js';
@@ -36,21 +42,31 @@ export async function runCommand(options: CliOptions): Promise<number> {
   try {
     // Opened before anything is sent: a HAR path that cannot be written stops the run at once.
     if (options.har) har = new HarWriter(options.har);
-    const targets = await startTargets(options, owned, say);
-    const parts = await runChecks(options, inputs, targets, har);
+    const targets = await startTargets({ ...options, schemes: declaredSchemes(inputs.model.doc) }, owned, say);
+    if (options.rerun) complain(options.rerun.note);
+    const lint = plannedLint(options);
+    const parts = await runChecks(options, inputs, targets, har, lint.start);
     await owned.stopAll();
     const color = options.color !== false && process.stdout.isTTY === true && !process.env.NO_COLOR;
-    // The diagnoses first, at once: the lint below takes a while, and they say what to fix.
+    // The diagnoses first, at once: they say what to fix, and the lint may still be running.
     const diagnoses = diagnosisLines(runResult({ ...parts, lint: [] }), color);
     if (diagnoses.length > 0) process.stdout.write(`${diagnoses.join('\n')}\n`);
-    let lint;
-    try {
-      lint = await lintSpec(options.spec);
-    } catch (err) {
-      complain(`cannot lint the spec ${describeDocumentError(err, options.spec)}`);
+    lint.start();
+    const linted = await lint.outcome;
+    if ('error' in linted) {
+      complain(`cannot lint the spec ${linted.error}`);
       return 2;
     }
-    return report(runResult({ ...parts, lint }), options, color);
+    return report(
+      runResult({
+        ...parts,
+        lint: linted.findings,
+        ...(lint.skipped ? { lintSkipped: lint.skipped } : {}),
+        ...(lint.digest ? { lintDigest: lint.digest } : {}),
+      }),
+      options,
+      color,
+    );
   } catch (err) {
     complain(err instanceof StartError ? err.message : `harness error: ${(err as Error).stack ?? String(err)}`);
     return 2;
@@ -59,6 +75,66 @@ export async function runCommand(options: CliOptions): Promise<number> {
     await owned.stopAll();
     removeSignalHandlers();
   }
+}
+
+/** How much of the lint the console shows (ConsoleOptions.lint): the default run's are ours, another --spec's are counted, the shipped document's against a --target left out. */
+function lintShown(options: CliOptions): 'warnings' | 'count' | 'none' {
+  return options.targets.length === 0 ? 'warnings' : resolve(options.spec) === resolve(OPENAPI_PATH) ? 'none' : 'count';
+}
+
+/** What a lint depends on: the document, the ruleset and the harness's version (its rules' code), as one digest. */
+function lintDigest(spec: string): string {
+  const hash = createHash('sha256');
+  for (const part of [readFileSync(spec), readFileSync(DEFAULT_RULESET), harnessVersion()])
+    hash.update(part).update('\0');
+  return `sha256:${hash.digest('hex')}`;
+}
+
+/**
+ * The document's lint (Spectral, a second or more of CPU), planned so that
+ * it never delays a target's checks: on a thread of its own (lintApart),
+ * started once the first target's checks are under way (or after the run,
+ * when no target got that far), and awaited for the report. Not run at all
+ * where it cannot change anything: a --target run with the shipped
+ * document, whose warnings the console leaves out and whose lint the
+ * project's CI runs (`npm run lint:spec`); and a --rerun-failed run whose
+ * document and ruleset are those the last report was linted with (its
+ * findings are reused).
+ */
+function plannedLint(options: CliOptions): {
+  start: () => void;
+  outcome: Promise<LintOutcome>;
+  skipped?: string;
+  digest?: string;
+} {
+  if (lintShown(options) === 'none')
+    return {
+      start: () => undefined,
+      outcome: Promise.resolve({ findings: [] }),
+      skipped: 'the shipped document, against a --target: its lint cannot change the run (npm run lint:spec lists it)',
+    };
+  let digest: string | undefined;
+  try {
+    digest = lintDigest(options.spec);
+  } catch {
+    // A file that cannot be read: the lint says why, when it runs.
+  }
+  const last = options.rerun?.lint;
+  if (digest !== undefined && last?.digest === digest)
+    return {
+      start: () => undefined,
+      outcome: Promise.resolve({ findings: last.findings }),
+      skipped: `not run again: the document and the ruleset are those the last report (${options.rerun!.from}) was linted with, whose findings these are`,
+      digest,
+    };
+  let begin!: () => void;
+  const started = new Promise<void>((resolve) => (begin = resolve));
+  // After the event that asked for it has been written: the line that says checks started goes out first.
+  return {
+    start: () => setImmediate(begin),
+    outcome: started.then(() => lintApart(options.spec)),
+    ...(digest !== undefined ? { digest } : {}),
+  };
 }
 
 interface Inputs {
@@ -85,6 +161,13 @@ function readInputs(options: CliOptions): Inputs | undefined {
     model = loadSpecModel(options.spec);
   } catch (err) {
     complain(`cannot read the spec ${describeDocumentError(err, options.spec)}`);
+    return undefined;
+  }
+  // A --credential for a scheme the document does not declare would be sent nowhere: said before anything starts.
+  try {
+    checkCredentials(model, options.credentials);
+  } catch (err) {
+    complain((err as Error).message);
     return undefined;
   }
   return { model, divergenceFile };
@@ -123,6 +206,7 @@ async function runChecks(
   inputs: Inputs,
   targets: Target[],
   har: HarWriter | undefined,
+  checksStarted: () => void,
 ): Promise<Omit<RunResult, 'matrix' | 'lint'>> {
   const tty = process.stderr.isTTY === true;
   // A token of fewer than 8 characters is in every other word: the reports replace it only where the requests use it.
@@ -131,7 +215,18 @@ async function runChecks(
     complain(
       `warning: the token of ${short.map(named).join(', ')} is shorter than 8 characters: the reports write it as $PLANTSTORE_TOKEN where the requests use it (the Authorization field), but cannot redact it from what a target echoes`,
     );
-  const { onEvent, onProgress } = progress(tty);
+  // A credential given for some schemes but not for another an operation needs: its requests carry a placeholder.
+  for (const t of targets.filter((x) => x.role === 'target' && (x.tokenFrom !== undefined || x.credentials)))
+    for (const { scheme, operations } of placeholderSchemes(t, inputs.model.operations))
+      complain(
+        `warning: no credential was given for ${describeScheme(scheme)}, which ${operations.join(', ')} ${operations.length > 1 ? 'need' : 'needs'}: ${named(t)} gets a placeholder (${credentialKind(scheme) === 'bearer' ? '--token, or ' : ''}--credential ${scheme.name}=…)`,
+      );
+  const progressed = progress(tty);
+  const onProgress = progressed.onProgress;
+  const onEvent = (e: RunEvent) => {
+    progressed.onEvent(e);
+    if (e.kind === 'checking' && e.checks > 0) checksStarted();
+  };
   const results = await run({
     model: inputs.model,
     targets,
@@ -175,9 +270,9 @@ function report(result: RunResult, options: CliOptions, color: boolean): 0 | 1 |
   // The default run is the project's own: its lint warnings are for us (and for `npm run lint:spec`).
   // A run against a --target with the shipped document lists lint errors only: the teams that run it
   // cannot act on the document's warnings. With a document of their own (--spec), they are counted.
-  const lint =
-    options.targets.length === 0 ? 'warnings' : resolve(options.spec) === resolve(OPENAPI_PATH) ? 'none' : 'count';
-  process.stdout.write(renderConsole(result, { color, lint, diagnoses: false, narrow: options.only !== undefined }));
+  process.stdout.write(
+    renderConsole(result, { color, lint: lintShown(options), diagnoses: false, narrow: options.only !== undefined }),
+  );
   const written = writeReports(result, options);
   if (options.har) written.push(options.har);
   if (written.length > 0)

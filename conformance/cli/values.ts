@@ -113,7 +113,7 @@ export function parseTargets(given: Given | undefined): Array<{ name: string; ur
     // and the reports' target URL; the harness sends bearer tokens only.
     if (url.username !== '' || url.password !== '') {
       throw new UsageError(
-        `${given!.from} ${shown}: a URL with user information (user:password@) is refused; give the bearer token with --token or PLANTSTORE_TOKEN`,
+        `${given!.from} ${shown}: a URL with user information (user:password@) is refused; give the bearer token with --token or PLANTSTORE_TOKEN, HTTP Basic credentials with --credential SCHEME=USER:PASSWORD`,
       );
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
@@ -166,7 +166,7 @@ export function parseHeaders(given: Given | undefined): Array<[string, string]> 
     const lower = name.toLowerCase();
     if (lower === 'authorization')
       throw new UsageError(
-        `${given!.from} ${name}: the checks send their own Authorization; give the bearer token with --token or PLANTSTORE_TOKEN`,
+        `${given!.from} ${name}: the checks send their own Authorization; give the bearer token with --token or PLANTSTORE_TOKEN, other credentials with --credential SCHEME=VALUE`,
       );
     if (HEADERS_THE_HARNESS_SETS.includes(lower))
       throw new UsageError(`${given!.from} ${name}: the checks or the HTTP client set ${name} themselves`);
@@ -252,7 +252,7 @@ export function fromFile(o: OptionSpec, value: unknown, file: string): Given | u
     return { value: flag, from };
   }
   if (o.multiple) {
-    // A list, one value, or (target, header) a mapping of names to values.
+    // A list, one value, or (target, header, credential) a mapping of names to values.
     let items: unknown[];
     if (Array.isArray(value)) items = value;
     else if (typeof value === 'object')
@@ -262,7 +262,7 @@ export function fromFile(o: OptionSpec, value: unknown, file: string): Given | u
     else items = [value];
     if (items.some((item) => typeof item !== 'string' && typeof item !== 'number'))
       throw new UsageError(
-        `${from}: a list of strings${o.name === 'target' ? ', or a mapping of names to URLs' : o.name === 'header' ? ', or a mapping of names to values' : ''}`,
+        `${from}: a list of strings${o.name === 'target' ? ', or a mapping of names to URLs' : o.name === 'header' ? ', or a mapping of names to values' : o.name === 'credential' ? ', or a mapping of scheme names to credentials' : ''}`,
       );
     return { value: items.map(String), from };
   }

@@ -9,7 +9,9 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { OPENAPI_PATH } from '../../spec/openapi.js';
+import { Worker } from 'node:worker_threads';
 import { loadRuleset } from './ruleset.js';
+import { describeDocumentError } from './spec-errors.js';
 
 const require = createRequire(import.meta.url);
 
@@ -46,4 +48,39 @@ export async function lintSpec(specPath: string, rulesetPath = DEFAULT_RULESET):
     message: r.message,
     path: r.path.join('.'),
   }));
+}
+
+/** The outcome of a lint run apart: the findings, or why the document could not be linted (as describeDocumentError says it). */
+export type LintOutcome = { findings: LintFinding[] } | { error: string };
+
+/**
+ * lintSpec on a worker thread (lint-worker.ts), so that Spectral's long
+ * synchronous stretches (seconds on a busy machine) hold no timer or answer
+ * of the run beside it. Where the worker cannot start (a bundle that ships
+ * without lint-worker.js), the lint runs here instead. Never rejects.
+ */
+export function lintApart(specPath: string): Promise<LintOutcome> {
+  const here = () =>
+    lintSpec(specPath).then(
+      (findings): LintOutcome => ({ findings }),
+      (err: unknown): LintOutcome => ({ error: describeDocumentError(err, specPath) }),
+    );
+  const script = new URL('./lint-worker.js', import.meta.url);
+  if (!fs.existsSync(script)) return here();
+  return new Promise<LintOutcome>((resolve) => {
+    const worker = new Worker(script, { workerData: { spec: specPath } });
+    let settled = false;
+    worker.once('message', (outcome: LintOutcome) => {
+      settled = true;
+      resolve(outcome);
+      void worker.terminate();
+    });
+    worker.once('error', (err) => {
+      settled = true;
+      resolve({ error: describeDocumentError(err, specPath) });
+    });
+    worker.once('exit', (code) => {
+      if (!settled) resolve({ error: `${specPath}: the lint's thread ended (exit ${code}) without a result` });
+    });
+  });
 }

@@ -6,6 +6,7 @@
 import { resolveReference, type OpenApiDocument, type OperationLocation } from '../../spec/openapi.js';
 import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
 import type { SchemaValidators, Violation } from '../../spec/validator.js';
+import { credentialKind, schemeModel, type SecuritySchemeModel } from './security.js';
 
 /** A validator of the document; a violation names the keyword and its pointer. */
 export type Validator = (value: unknown) => Violation[];
@@ -19,8 +20,23 @@ export interface ResponseModel {
   /** The schema and its pointer, when the response declares one. */
   schema?: { schema: unknown; pointer: string };
   validate?: Validator;
+  /** Every declared media type with its schema and validator, in the document's order (`schema` and `validate` are the first's). */
+  media: Array<{ contentType: string; schema?: { schema: unknown; pointer: string }; validate?: Validator }>;
   /** Its OpenAPI links (OpenAPI 3.1 §4.8.20), as the document writes them, and their pointer. */
   links?: { links: Record<string, unknown>; pointer: string };
+  /** The headers it declares (OpenAPI 3.1 §4.8.21 Header Object), `Content-Type` left out as the Response Object says. */
+  headers: HeaderModel[];
+}
+
+/** A response header the document declares. */
+export interface HeaderModel {
+  name: string;
+  required: boolean;
+  /** Its pointer in the document. */
+  pointer: string;
+  schema?: { schema: unknown; pointer: string };
+  /** Its schema's validator, on the value the field's text stands for (7 for `X-Total-Count: 7`). */
+  validate?: Validator;
 }
 
 export interface ParameterModel {
@@ -32,6 +48,8 @@ export interface ParameterModel {
   style: string;
   explode: boolean;
   schema?: { schema: unknown; pointer: string };
+  /** The media type of a parameter declared with `content` instead of `schema` (OpenAPI 3.1 §4.8.12.4): its value is sent as that type's text (JSON). */
+  contentType?: string;
   /** Its schema's validator, on the value the text of the parameter stands for (7 for `?limit=7`). */
   validate?: Validator;
   example?: unknown;
@@ -66,12 +84,29 @@ export interface OperationModel {
   requestBodies: RequestBodyModel[];
   responses: Map<string, ResponseModel>;
   /** The security requirement's alternatives: each lists the schemes it needs (an empty one: no credentials needed). */
-  security: Array<Array<{ name: string; type: string; scheme?: string }>>;
-  securitySchemes: Array<{ name: string; type: string; scheme?: string }>;
-  /** Every alternative of the security requirement needs an HTTP bearer scheme. */
+  security: SecuritySchemeModel[][];
+  securitySchemes: SecuritySchemeModel[];
+  /** Every alternative of the security requirement needs a bearer token (HTTP bearer, oauth2, openIdConnect). */
   bearerRequired: boolean;
   /** No credentials are needed: `security: []`, or an empty alternative (OpenAPI 3.1 §4.8.30). */
   open: boolean;
+}
+
+/**
+ * The response the document declares for a status: the status itself, its
+ * range (`4XX`), or `default` (OpenAPI 3.1 §4.8.16.2: "for all HTTP codes
+ * that are not covered individually").
+ */
+export function declaredResponse(op: Pick<OperationModel, 'responses'>, status: number): ResponseModel | undefined {
+  const s = String(status);
+  return (
+    op.responses.get(s) ?? op.responses.get(`${s[0]}XX`) ?? op.responses.get(`${s[0]}xx`) ?? op.responses.get('default')
+  );
+}
+
+/** The schema and validator a response declares for the media type an answer carries (its essence); undefined when it declares none for it. */
+export function mediaOf(response: ResponseModel, essence: string): ResponseModel['media'][number] | undefined {
+  return response.media.find((m) => m.contentType === essence);
 }
 
 /** `METHOD /path`, how a report names an operation. */
@@ -106,19 +141,49 @@ function responsesOf(
   for (const [status, raw] of Object.entries(op.operation.responses ?? {})) {
     const { value: r, pointer: rp } = resolveReference(doc, raw, childPointer(op.pointer, 'responses', status));
     const content = r.content ?? {};
-    const contentTypes = Object.keys(content);
-    const first = contentTypes[0];
-    const schema = first !== undefined ? content[first]!.schema : undefined;
-    const schemaPointer = first !== undefined ? childPointer(rp, 'content', first, 'schema') : '';
+    // Media types are compared by their essence (RFC 9110 §8.3.1: type and subtype are case-insensitive).
+    const contentTypes = Object.keys(content).map((t) => t.toLowerCase());
+    const media = Object.entries(content).map(([type, m]) => {
+      const pointer = childPointer(rp, 'content', type, 'schema');
+      return m?.schema !== undefined
+        ? {
+            contentType: type.toLowerCase(),
+            schema: { schema: m.schema, pointer },
+            validate: validators.compile(m.schema, pointer),
+          }
+        : { contentType: type.toLowerCase() };
+    });
+    const first = media[0];
     const links = (r as { links?: unknown }).links;
+    const rawHeaders = (r as { headers?: unknown }).headers;
+    const headers: HeaderModel[] = [];
+    for (const [name, h] of Object.entries(isSchemaObject(rawHeaders) ? rawHeaders : {})) {
+      if (name.toLowerCase() === 'content-type') continue;
+      const { value, pointer: hp } = resolveReference(doc, h as never, childPointer(rp, 'headers', name));
+      const header = value as { required?: unknown; schema?: unknown };
+      const schema = isSchemaObject(header) && header.schema !== undefined ? header.schema : undefined;
+      headers.push({
+        name,
+        required: isSchemaObject(header) && header.required === true,
+        pointer: hp,
+        ...(schema !== undefined
+          ? {
+              schema: { schema, pointer: childPointer(hp, 'schema') },
+              validate: validators.compile(schema, childPointer(hp, 'schema')),
+            }
+          : {}),
+      });
+    }
     responses.set(status, {
       status,
       description: r.description,
       contentTypes,
-      schemaName: refName(schema),
-      schema: schema !== undefined ? { schema, pointer: schemaPointer } : undefined,
-      validate: schema !== undefined ? validators.compile(schema, schemaPointer) : undefined,
+      schemaName: refName(first?.schema?.schema),
+      schema: first?.schema,
+      validate: first?.validate,
+      media,
       ...(isSchemaObject(links) ? { links: { links, pointer: childPointer(rp, 'links') } } : {}),
+      headers,
     });
   }
   return responses;
@@ -157,14 +222,13 @@ export function operationModel(
 ): OperationModel {
   const { operation, pointer } = op;
   const { bodies, required } = requestBodiesOf(doc, op, validators);
-  const schemes = doc.components.securitySchemes ?? {};
+  // OpenAPI 3.1 §4.8.10: an operation's own `security` overrides the document's.
   const security = (operation.security ?? doc.security ?? []).map((requirement) =>
-    Object.keys(requirement).map((name) => {
-      const s = schemes[name] ?? {};
-      return { name, type: String(s.type), scheme: typeof s.scheme === 'string' ? s.scheme : undefined };
-    }),
+    Object.entries(requirement).map(([name, scopes]) =>
+      schemeModel(doc, name, Array.isArray(scopes) ? scopes.map(String) : []),
+    ),
   );
-  const isBearer = (s: { type: string; scheme?: string }) => s.type === 'http' && s.scheme?.toLowerCase() === 'bearer';
+  const isBearer = (s: SecuritySchemeModel) => credentialKind(s) === 'bearer';
   const first = bodies[0];
   return {
     path: op.path,
@@ -175,8 +239,17 @@ export function operationModel(
       ? { description: (operation as unknown as { description: string }).description }
       : {}),
     parameters: op.parameters.map(({ parameter: p, pointer: pp }): ParameterModel => {
-      const schema = p.schema !== undefined ? { schema: p.schema, pointer: childPointer(pp, 'schema') } : undefined;
-      const raw = p as { description?: unknown; style?: unknown; explode?: unknown };
+      const raw = p as { description?: unknown; style?: unknown; explode?: unknown; content?: unknown };
+      // A parameter declared with `content` (a map of one media type) instead of `schema`: its media type's schema.
+      const content = isSchemaObject(raw.content) ? Object.entries(raw.content)[0] : undefined;
+      const contentSchema =
+        content && isSchemaObject(content[1]) ? (content[1] as { schema?: unknown }).schema : undefined;
+      const schema =
+        p.schema !== undefined
+          ? { schema: p.schema, pointer: childPointer(pp, 'schema') }
+          : contentSchema !== undefined
+            ? { schema: contentSchema, pointer: childPointer(pp, 'content', content![0], 'schema') }
+            : undefined;
       const style =
         typeof raw.style === 'string' ? raw.style : p.in === 'query' || p.in === 'cookie' ? 'form' : 'simple';
       const examples = [
@@ -192,6 +265,7 @@ export function operationModel(
         style,
         explode: typeof raw.explode === 'boolean' ? raw.explode : style === 'form',
         schema,
+        ...(content ? { contentType: content[0] } : {}),
         validate: schema && validators.compile(schema.schema, schema.pointer),
         example: examples[0],
         examples,

@@ -14,7 +14,13 @@ export interface FieldModel {
   /** Every type the schema allows (`type: [string, "null"]` gives both). */
   types: JsonType[];
   format?: string;
+  /** Its `pattern`, where it has one (the kind of a string id). */
+  pattern?: string;
+  /** `readOnly: true` (JSON Schema validation §9.4): the server sets it; a request need not carry it. */
+  readOnly?: boolean;
   required: boolean;
+  /** Its schema as the document writes it, and its pointer (the last declaration of it, through allOf). */
+  schema: { schema: unknown; pointer: string };
 }
 
 /** An object schema flattened through `allOf` and `$ref`: its fields and which are required. */
@@ -60,16 +66,22 @@ export function flattenObject(doc: OpenApiDocument, schema: unknown, pointer: st
     if (isSchemaObject(s.patternProperties)) patterns.push(...Object.keys(s.patternProperties));
     const props = (s.properties as Record<string, unknown> | undefined) ?? {};
     for (const [name, raw] of Object.entries(props)) {
-      const { schema: prop } = resolveSchema(doc, raw, childPointer(p, 'properties', name));
+      const at = childPointer(p, 'properties', name);
+      const { schema: prop } = resolveSchema(doc, raw, at);
       const known = fields.get(name);
       const types = isSchemaObject(prop) && prop.type !== undefined ? asTypes(prop.type) : (known?.types ?? []);
       const format = isSchemaObject(prop) && typeof prop.format === 'string' ? prop.format : known?.format;
+      const pattern = isSchemaObject(prop) && typeof prop.pattern === 'string' ? prop.pattern : known?.pattern;
+      const readOnly = (isSchemaObject(prop) && prop.readOnly === true) || known?.readOnly === true;
       fields.set(name, {
         name,
         type: types.find((t) => t !== 'null') ?? types[0] ?? known?.type ?? 'string',
         types,
         format,
+        ...(pattern !== undefined ? { pattern } : {}),
+        ...(readOnly ? { readOnly } : {}),
         required: false,
+        schema: { schema: raw, pointer: at },
       });
     }
   };

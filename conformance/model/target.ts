@@ -22,10 +22,26 @@ export interface Target {
    * stands in. Targets the harness starts know their token.
    */
   tokenFrom?: string;
+  /**
+   * Credentials of the document's security schemes other than the token
+   * (--credential SCHEME=VALUE), each with where it came from; a bearer
+   * scheme without one takes the token.
+   */
+  credentials?: GivenCredential[];
   /** Headers sent with every request to it (-H), e.g. an API gateway's key. */
   headers?: Record<string, string>;
   /** More values to redact by value in every report: what the configuration file took from ${VAR}. */
   secrets?: string[];
+}
+
+/** A credential given for one security scheme of the document. */
+export interface GivenCredential {
+  /** The scheme's name under components.securitySchemes. */
+  scheme: string;
+  /** The credential: a token, an API key, or `user:password` for HTTP Basic. */
+  value: string;
+  /** Where it came from (`--credential`, `PLANTSTORE_CREDENTIAL`, `credential in FILE`), for the diagnosis to name. */
+  from: string;
 }
 
 /** A well-formed bearer token for targets that accept any (the Prism mock), and the default --token. */

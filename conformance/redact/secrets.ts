@@ -77,11 +77,29 @@ export function literalRedactor(secrets: readonly string[]): Redactor {
   return redactor((text) => pieces(forms.reduce((out, form) => out.split(form).join(REDACTED), text)), reachOf(forms));
 }
 
-/** Every credential of these targets redacted: the token, the values of their secret-looking headers (-H), and their other secrets (what a configuration file took from ${VAR}). */
+/**
+ * The forms of a --credential that a request or an answer may show: the
+ * value, the base64 an HTTP Basic credential is sent as (RFC 7617 §2), and
+ * the password alone when it is FRAGMENT characters or more (a target that
+ * echoes what it checked).
+ */
+export function credentialSecrets(value: string): string[] {
+  const colon = value.indexOf(':');
+  const password = colon === -1 ? '' : value.slice(colon + 1);
+  return [value, Buffer.from(value, 'utf8').toString('base64'), ...(password.length >= FRAGMENT ? [password] : [])];
+}
+
+/**
+ * Every credential of these targets redacted: the token, the credentials of
+ * the document's other schemes (--credential), the values of their
+ * secret-looking headers (-H), and their other secrets (what a
+ * configuration file took from ${VAR}).
+ */
 export function runRedactor(targets: readonly Target[]): Redactor {
   const tokens = secretRedactor(targets.map((t) => t.token));
   const headers = literalRedactor(
     targets.flatMap((t) => [
+      ...(t.credentials ?? []).flatMap((c) => credentialSecrets(c.value)),
       ...Object.entries(t.headers ?? {})
         .filter(([name]) => secretHeaderName(name))
         .map(([, value]) => value),

@@ -4,7 +4,7 @@
 // a curl line, an answer in an Actual) are shortened here, with their size;
 // the JSON, JUnit and HTML reports hold them whole.
 import { cutAt } from '../redact/shorten.js';
-import { departureText, type CaseResult, type CheckResult, type FailureGroup } from '../run/result.js';
+import { checksOf, departureText, type CaseResult, type CheckResult, type FailureGroup } from '../run/result.js';
 
 export const MARK: Record<string, string> = { pass: '✔', 'non-strict': '~', fail: '×', skip: '-', error: '!' };
 export const COLOUR: Record<string, number> = { pass: 32, 'non-strict': 33, fail: 31, skip: 90, error: 35 };
@@ -102,5 +102,5 @@ export function belowResult(r: CheckResult, paint: Paint, inWhatFailed: boolean)
 
 /** The positions (from 1) of the What failed entries that hold a check's departures. */
 export function refsOf(groups: FailureGroup[], id: string): number[] {
-  return groups.flatMap((g, i) => (g.checks.includes(id) ? [i + 1] : []));
+  return groups.flatMap((g, i) => (checksOf(g).includes(id) ? [i + 1] : []));
 }

@@ -5,7 +5,16 @@
 // curl line (a CI log is read from its end). Long texts are shortened with
 // their size (console-text.ts); the JSON, JUnit and HTML reports hold them
 // whole. With several targets, the matrix (console-matrix.ts).
-import { counts, decidingTargets, failing, failureGroups, seedText, type RunResult } from '../run/result.js';
+import {
+  checksOf,
+  counts,
+  decidingTargets,
+  failing,
+  failureGroups,
+  seedText,
+  consequenceText,
+  type RunResult,
+} from '../run/result.js';
 import { renderMatrixConsole } from './console-matrix.js';
 import {
   coverageLines,
@@ -63,11 +72,13 @@ function renderCheckList(given: RunResult, o: ConsoleOptions): string {
 }
 
 /**
- * The end of the console report: the failures of each deciding target,
- * each departure once (its cause, and the family of input where the cause
- * depends on it), numbered as the check lines point to them, with the checks
- * that show it, what came back and one reproduction. A CI log is read from
- * its end; one mistake of a server that fails many checks reads as one.
+ * The end of the console report: the failures of each deciding target by
+ * the departure behind them, numbered as the check lines point to them: the
+ * root causes first (each with the checks that show it, what came back and
+ * one reproduction, then the later failures it explains, each by the answer
+ * that carries what the target took wrongly), the most checks first. A CI
+ * log is read from its end; one mistake of a server that fails many checks
+ * reads as one.
  */
 export function whatFailedLines(given: RunResult, o: ConsoleOptions): string[] {
   const run = terminalSafe(given);
@@ -84,13 +95,21 @@ export function whatFailedLines(given: RunResult, o: ConsoleOptions): string[] {
       ),
     );
     groups.forEach((g, i) => {
-      lines.push(
-        `  [${i + 1}] ${paint(COLOUR[g.outcome]!, `${MARK[g.outcome]} ${departureText(g)}`)} (${g.checks.length} check${g.checks.length === 1 ? '' : 's'})`,
-      );
+      const all = checksOf(g).length;
+      const later = all - g.checks.length;
+      const tally = `${all} check${all === 1 ? '' : 's'}${later > 0 ? `: ${g.checks.length} show it, ${later} fail on it later` : ''}`;
+      lines.push(`  [${i + 1}] ${paint(COLOUR[g.outcome]!, `${MARK[g.outcome]} ${departureText(g)}`)} (${tally})`);
       lines.push(...wrapIds(g.checks, '      '));
       if (g.expected) lines.push(`      Expected: ${consoleText(g.expected)}`);
       if (g.actual) lines.push(`        Actual: ${consoleText(g.actual)}`);
       if (g.reproduce) lines.push(`     Reproduce: ${consoleCommand(g.reproduce)}`);
+      for (const q of g.consequences ?? []) {
+        lines.push(
+          `      ${paint(COLOUR[q.outcome]!, `→ ${consequenceText(q)}`)} (${q.checks.length} check${q.checks.length === 1 ? '' : 's'})`,
+          ...wrapIds(q.checks, '          '),
+        );
+        if (q.reproduce) lines.push(`         Reproduce: ${consoleCommand(q.reproduce)}`);
+      }
     });
   }
   return lines;

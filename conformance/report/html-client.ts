@@ -57,7 +57,7 @@ export function clientMain(...parts: PagePart[]): void {
     h(
       'p',
       { class: 'meta' },
-      `seed ${report.seed}${report.idOffset ? `, id offset ${report.idOffset}` : ''}${report.strict ? ', strict' : ''}${report.generated ? `, generated ${report.generated}` : ''}; ${report.targets.length} target(s); spec lint: ${report.lint.filter((f) => f.severity !== 'error').length} warning(s). Replay the run with --seed ${report.seed}${report.idOffset ? ` --id-offset ${report.idOffset}` : ''}.`,
+      `seed ${report.seed}${report.idOffset ? `, id offset ${report.idOffset}` : ''}${report.strict ? ', strict' : ''}${report.generated ? `, generated ${report.generated}` : ''}; ${report.targets.length} target(s); spec lint: ${report.lintSkipped !== undefined && report.lintDigest === undefined ? 'not run' : `${report.lint.filter((f) => f.severity !== 'error').length} warning(s)`}. Replay the run with --seed ${report.seed}${report.idOffset ? ` --id-offset ${report.idOffset}` : ''}.`,
     ),
   );
 

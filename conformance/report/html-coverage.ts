@@ -71,14 +71,14 @@ export function drawCoverage({ report, root, h }: PageContext): void {
         `${coverage.operations.filter((o) => o.requests > 0).length} of ${coverage.operations.length} operation(s) sent requests; ${coverage.responses.filter((r) => r.observedOn.length > 0).length} of ${coverage.responses.length} declared response(s) given; ${missing} schema keyword(s) not exercised.`,
       ),
       h('h3', {}, 'Operations'),
-      operations,
+      h('div', { class: 'scroll' }, operations),
       h('h3', {}, 'Declared responses'),
-      responses,
+      h('div', { class: 'scroll' }, responses),
       h('h3', {}, 'Schema keywords'),
-      keywords,
+      h('div', { class: 'scroll' }, keywords),
       h('h3', {}, 'Checks the document rules out'),
       (coverage.ruledOut ?? []).length > 0
-        ? ruledOut
+        ? h('div', { class: 'scroll' }, ruledOut)
         : h('p', { class: 'note' }, 'none: every check could run against this document'),
     );
   }

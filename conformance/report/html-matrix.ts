@@ -49,12 +49,12 @@ export function drawMatrix({ report, root, h, outcomes: OUTCOMES }: PageContext)
         h('th', {}, 'check'),
         h('th', {}, 'level'),
         ...report.targets.map((t) => h('th', { 'data-col': t.name }, t.name)),
-        h('th', {}, 'why they disagree; details'),
+        h('th', {}, 'why they disagree'),
       ),
     ),
   );
   const body = h('tbody');
-  const rows: Array<{ tr: HTMLElement; id: string }> = [];
+  const rows: Array<{ tr: HTMLElement; id: string; detail?: HTMLElement }> = [];
   for (const id of ids) {
     const any = report.targets.map((t) => resultOf(t, id)).find((r) => r !== undefined)!;
     const tr = h('tr', { class: 'check-row', 'data-id': id });
@@ -85,9 +85,13 @@ export function drawMatrix({ report, root, h, outcomes: OUTCOMES }: PageContext)
       const r = resultOf(t, id);
       return r !== undefined && r.outcome !== 'pass';
     });
+    // The details of a departure go into a row of their own below the check's, as wide as the table:
+    // Expected, Actual and a curl line need the width, not a last column beside the outcomes.
+    let detailRow: HTMLElement | undefined;
     if (failing.length > 0) {
-      const details = h('details', {}, h('summary', {}, `details (${failing.map((t) => t.name).join(', ')})`));
-      details.append(
+      const toggle = h('details', {}, h('summary', {}, `details (${failing.map((t) => t.name).join(', ')})`));
+      const cell = h('td', { colspan: String(3 + report.targets.length), class: 'detail' });
+      cell.append(
         h(
           'p',
           {},
@@ -131,16 +135,24 @@ export function drawMatrix({ report, root, h, outcomes: OUTCOMES }: PageContext)
             h('dd', {}, list, r.moreCases !== undefined ? `… and ${r.moreCases} more` : ''),
           );
         }
-        details.append(dl);
+        cell.append(dl);
       }
-      why.append(details);
+      const row = h('tr', { class: 'detail-row', 'data-detail-for': id }, cell);
+      row.hidden = true;
+      toggle.addEventListener('toggle', () => {
+        row.hidden = !(toggle as HTMLDetailsElement).open || tr.hidden;
+      });
+      why.append(toggle);
+      detailRow = row;
     }
     tr.append(why);
     body.append(tr);
-    rows.push({ tr, id });
+    if (detailRow) body.append(detailRow);
+    rows.push({ tr, id, detail: detailRow });
   }
   table.append(body);
-  root.append(table);
+  // On a narrow screen the table scrolls within its box; the page itself never scrolls sideways.
+  root.append(h('div', { class: 'scroll' }, table));
 
   function apply(): void {
     const visible = new Set(targetBoxes.filter((b) => b.checked).map((b) => b.value));
@@ -148,7 +160,7 @@ export function drawMatrix({ report, root, h, outcomes: OUTCOMES }: PageContext)
       cell.hidden = !visible.has(cell.dataset.col!);
     const want = outcomeSelect.value;
     let count = 0;
-    for (const { tr, id } of rows) {
+    for (const { tr, id, detail } of rows) {
       const outcomes = report.targets
         .filter((t) => visible.has(t.name))
         .map((t) => resultOf(t, id)?.outcome)
@@ -156,6 +168,7 @@ export function drawMatrix({ report, root, h, outcomes: OUTCOMES }: PageContext)
       const matchesOutcome = want === '' || outcomes.includes(want as Outcome);
       const disagrees = outcomes.some((o) => o !== outcomes[0]);
       tr.hidden = !(matchesOutcome && (!disagree.checked || disagrees));
+      if (detail) detail.hidden = tr.hidden || !(tr.querySelector('details') as HTMLDetailsElement).open;
       if (!tr.hidden) count++;
     }
     shown.textContent = `${count} of ${rows.length} checks shown`;

@@ -43,7 +43,7 @@ export function drawCounts({ report, root, h, outcomes: OUTCOMES }: PageContext)
       ),
     );
   }
-  root.append(h('h2', {}, 'Counts per target'), counts);
+  root.append(h('h2', {}, 'Counts per target'), h('div', { class: 'scroll' }, counts));
 }
 
 /** Targets no check could mean anything against: why, and what to do. Targets that stopped answering mid-run: after which request. */
@@ -77,28 +77,66 @@ export function drawNotices({ report, root, h }: PageContext): void {
   }
 }
 
-/** The failures grouped by cause: one server mistake that fails many checks reads as one. */
+/**
+ * What failed, by root cause: for each, what departs, the checks that show
+ * it, Expected, Actual and the curl line, then the later failures it
+ * explains (the answers that carry what the target took wrongly), each with
+ * its checks and curl line. Full width: the text is what a reader came for.
+ */
 export function drawFailures({ report, root, h }: PageContext): void {
   const withFailures = report.targets.filter((t) => !t.informs && (t.failures ?? []).length > 0);
-  if (withFailures.length > 0) {
-    root.append(h('h2', {}, 'What failed'));
-    for (const t of withFailures) {
-      const list = h('ul', { 'data-failures': t.name });
-      for (const g of t.failures) {
-        list.append(
-          h(
-            'li',
-            { class: `o-${g.outcome}` },
-            h('strong', {}, g.cause),
-            g.family !== undefined ? ` (${g.family})` : null,
-            ` (${g.checks.length} check${g.checks.length === 1 ? '' : 's'}): `,
-            h('code', {}, g.checks.join(', ')),
-            g.reproduce ? h('details', {}, h('summary', {}, 'Reproduce'), h('pre', {}, g.reproduce)) : null,
-          ),
-        );
+  if (withFailures.length === 0) return;
+  root.append(h('h2', {}, 'What failed'));
+  for (const t of withFailures) {
+    const list = h('ol', { class: 'failures', 'data-failures': t.name });
+    for (const g of t.failures) {
+      const later = (g.consequences ?? []).flatMap((q) => q.checks).filter((id, i, all) => all.indexOf(id) === i);
+      const count = g.checks.length + later.filter((id) => !g.checks.includes(id)).length;
+      const facts = h('dl', { class: 'facts' });
+      facts.append(h('dt', {}, 'Checks'), h('dd', {}, h('code', {}, g.checks.join(', '))));
+      if (g.expected) facts.append(h('dt', {}, 'Expected'), h('dd', { 'data-field': 'expected' }, g.expected));
+      if (g.actual) facts.append(h('dt', {}, 'Actual'), h('dd', { 'data-field': 'actual' }, g.actual));
+      if (g.reproduce)
+        facts.append(h('dt', {}, 'Reproduce'), h('dd', {}, h('pre', { 'data-field': 'reproduce' }, g.reproduce)));
+      const item = h(
+        'li',
+        { class: `failure o-${g.outcome}` },
+        h(
+          'p',
+          { class: 'cause' },
+          h('strong', {}, g.cause),
+          g.family !== undefined ? ` (${g.family})` : null,
+          ` (${count} check${count === 1 ? '' : 's'}${count > g.checks.length ? `: ${g.checks.length} show it, ${count - g.checks.length} fail on it later` : ''})`,
+        ),
+        facts,
+      );
+      const consequences = g.consequences ?? [];
+      if (consequences.length > 0) {
+        const sub = h('ul', { class: 'consequences' });
+        for (const q of consequences) {
+          const values = q.values.map((v) => `${v.pointer} ${v.value ?? '(missing)'}`).join(', ');
+          sub.append(
+            h(
+              'li',
+              { class: `o-${q.outcome}`, 'data-consequence': `${q.operation} ${q.status}` },
+              h(
+                'p',
+                {},
+                `Then ${q.operation} answers ${q.status} with it: ${values}${q.count > q.values.length ? `, … (${q.count} values)` : ''} `,
+                h('code', {}, `(${q.checks.join(', ')})`),
+              ),
+              q.reproduce ? h('pre', {}, q.reproduce) : null,
+            ),
+          );
+        }
+        item.append(h('p', { class: 'then' }, 'Later failures it explains:'), sub);
       }
-      root.append(h('p', {}, `${t.name} (${t.url}):`), list);
+      list.append(item);
     }
+    root.append(
+      h('p', {}, `${t.name} (${t.url}): ${t.failures.length} cause(s), the one behind the most checks first`),
+      list,
+    );
   }
 }
 

@@ -18,11 +18,14 @@ import { drawCoverage } from './html-coverage.js';
 
 const STYLE = `
 :root { --pass: #1a7f37; --non-strict: #9a6700; --fail: #cf222e; --skip: #6e7781; --error: #8250df; font-family: system-ui, sans-serif; }
-body { margin: 1.5rem; color: #1f2328; background: #fff; }
+body { margin: 1.5rem; color: #1f2328; background: #fff; overflow-wrap: break-word; }
+@media (max-width: 40rem) { body { margin: .6rem; } }
 h1 { font-size: 1.4rem; margin: 0 0 .3rem; }
 h2 { font-size: 1.1rem; margin: 1.2rem 0 .4rem; }
 .meta { color: #59636e; margin: 0 0 .8rem; }
+.scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; }
+#matrix { width: 100%; }
 th, td { border: 1px solid #d1d9e0; padding: .25rem .5rem; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
@@ -35,11 +38,19 @@ td.cell.o-pass { background: #dafbe1; } td.cell.o-fail { background: #ffebe9; } 
 .note { border: 1px solid #d1d9e0; background: #f6f8fa; padding: .5rem .8rem; margin: .5rem 0; }
 #filters { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; margin: .5rem 0; }
 #filters fieldset { border: 1px solid #d1d9e0; padding: .2rem .6rem; }
-.why { max-width: 48rem; }
 .why ul { margin: 0; padding-left: 1.1rem; }
+td.detail { background: #fbfcfd; font-weight: normal; color: #1f2328; }
 details { margin-top: .3rem; }
-details pre { white-space: pre-wrap; word-break: break-all; background: #f6f8fa; padding: .4rem; margin: .2rem 0; max-height: 12rem; overflow: auto; }
-dl { margin: .2rem 0; } dt { font-weight: 600; margin-top: .3rem; } dd { margin: 0 0 0 1rem; white-space: pre-wrap; word-break: break-word; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f8fa; padding: .4rem; margin: .2rem 0; max-height: 16rem; overflow: auto; }
+dl { margin: .2rem 0; } dt { font-weight: 600; margin-top: .3rem; } dd { margin: 0 0 0 1rem; white-space: pre-wrap; overflow-wrap: anywhere; }
+ol.failures { padding-left: 1.4rem; }
+li.failure { margin: .6rem 0; padding: .3rem .8rem; border-left: 4px solid currentColor; background: #fff; }
+li.failure .cause, li.failure dl, li.failure ul { color: #1f2328; font-weight: normal; }
+li.failure .cause strong { color: inherit; }
+ul.consequences { margin: .2rem 0; padding-left: 1.2rem; }
+ul.consequences > li { color: #1f2328; font-weight: normal; }
+ul.consequences > li::marker { color: var(--fail); }
+.then { margin: .4rem 0 0; font-weight: 600; color: #1f2328; }
 [hidden] { display: none !important; }
 `;
 

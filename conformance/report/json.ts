@@ -16,6 +16,10 @@ export interface JsonReport {
   idOffset?: number;
   strict: boolean;
   lint: LintFinding[];
+  /** Added with issue 45: why the document was not linted, when it was not: a --target run with the shipped document (`lint` is then empty), or a rerun of the document and ruleset the last report was linted with (`lint` holds that report's findings). */
+  lintSkipped?: string;
+  /** Added with issue 45: the digest of what the lint depends on (document, ruleset, harness version), for --rerun-failed. */
+  lintDigest?: string;
   targets: Array<{
     name: string;
     url: string;
@@ -76,6 +80,8 @@ export function toJsonReport(run: RunResult): JsonReport {
     ...(run.idOffset ? { idOffset: run.idOffset } : {}),
     strict: run.strict,
     lint: run.lint,
+    ...(run.lintSkipped !== undefined ? { lintSkipped: run.lintSkipped } : {}),
+    ...(run.lintDigest !== undefined ? { lintDigest: run.lintDigest } : {}),
     targets: run.targets.map((t) => {
       const { target, summary, unreachable, results, diagnosis } = t;
       const comparison = run.divergences.find((d) => d.target === target.name);

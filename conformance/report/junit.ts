@@ -6,6 +6,8 @@
 // <skipped> with its reason: that column informs, it does not fail the run.
 import { divergenceOf } from '../run/differential/matrix.js';
 import {
+  checksOf,
+  consequenceText,
   departureText as departure,
   failureGroups,
   type CheckResult,
@@ -82,20 +84,29 @@ export function toJunit(run: RunResult): string {
     const groups = t.target.informs ? [] : failureGroups(t, strict);
     if (groups.length > 0) {
       const text = groups
-        .map(
-          (g) =>
-            `${departure(g)} (${g.checks.length}): ${g.checks.join(', ')}${g.reproduce ? `\n  Reproduce: ${g.reproduce}` : ''}`,
+        .map((g) =>
+          [
+            `${departure(g)} (${checksOf(g).length}): ${g.checks.join(', ')}${g.reproduce ? `\n  Reproduce: ${g.reproduce}` : ''}`,
+            ...(g.consequences ?? []).map(
+              (q) =>
+                `  → ${consequenceText(q)}: ${q.checks.join(', ')}${q.reproduce ? `\n    Reproduce: ${q.reproduce}` : ''}`,
+            ),
+          ].join('\n'),
         )
         .join('\n');
-      out.push(`    <system-out>${xmlEscape(`What failed, by cause:\n${text}`)}</system-out>`);
+      out.push(`    <system-out>${xmlEscape(`What failed, by root cause:\n${text}`)}</system-out>`);
     }
     for (const r of t.results) {
       const head = `    <testcase classname="plantstore.conformance.${xmlEscape(t.target.name)}" name="${xmlEscape(`${r.id} ${r.title}`)}"`;
       const detail = xmlEscape(
         [
           ...groups
-            .filter((g) => g.checks.includes(r.id))
-            .map((g) => `Cause: ${departure(g)} (${g.checks.length} check${g.checks.length === 1 ? '' : 's'})`),
+            .filter((g) => checksOf(g).includes(r.id))
+            .map((g) => {
+              const n = checksOf(g).length;
+              const later = (g.consequences ?? []).filter((q) => q.checks.includes(r.id) && !g.checks.includes(r.id));
+              return `Cause: ${departure(g)} (${n} check${n === 1 ? '' : 's'})${later.map((q) => `; here: ${consequenceText(q)}`).join('')}`;
+            }),
           `Requirement (${r.level}, ${r.source.document} ${r.source.section}): ${r.requirement}`,
           r.expected && `Expected: ${r.expected}`,
           r.actual && `Actual: ${r.actual}`,

@@ -9,6 +9,7 @@ import { SEVERITY, type Check, type Verdict } from '../checks/types.js';
 import { toCurl } from './curl.js';
 import { CASES_SHOWN, type CaseResult, type CheckResult } from './target-result.js';
 import { causeOf } from './verdicts.js';
+import type { CaseTrace } from './target-result.js';
 
 /** What a check sent, for its result. */
 export interface Sent {
@@ -30,8 +31,11 @@ export function familyOf(check: Check, v: Verdict): string | undefined {
   return check.plain === true || check.kind === 'aggregate' ? undefined : (check.family ?? check.title);
 }
 
-/** A check's result from its verdict. */
-export function checkResult(check: Check, verdict: Verdict, sent: Sent, token: string): CheckResult {
+/** What a departing case's exchange shows of the target's state (traces.ts), for the grouping by root cause. */
+export type Tracer = (v: Verdict, ex: Exchange | undefined) => CaseTrace | undefined;
+
+/** A check's result from its verdict; with a tracer, each departing case carries what its exchange shows of the target's state. */
+export function checkResult(check: Check, verdict: Verdict, sent: Sent, token: string, tracer?: Tracer): CheckResult {
   const about = (v: Verdict): Exchange | undefined =>
     v.reproduce ?? (v.exchange !== undefined ? sent.exchanges[v.exchange] : undefined);
   const reproduce = (v: Verdict, ex: Exchange | undefined): string | null => {
@@ -67,6 +71,7 @@ export function checkResult(check: Check, verdict: Verdict, sent: Sent, token: s
     .map((v): CaseResult => {
       const cex = about(v);
       const family = familyOf(check, v);
+      const trace = tracer?.(v, cex);
       return {
         outcome: v.outcome,
         check: cex?.sentBy ?? check.id,
@@ -77,6 +82,7 @@ export function checkResult(check: Check, verdict: Verdict, sent: Sent, token: s
         reproduce: reproduce(v, cex),
         ...(cex?.request.note !== undefined ? { case: cex.request.note } : {}),
         ...(v.facts !== undefined ? { facts: v.facts } : {}),
+        ...(trace !== undefined ? { trace } : {}),
       };
     });
   const shown = listed(all);

@@ -25,6 +25,10 @@ import { NO_SECRETS, shorten } from '../redact/shorten.js';
 import type { OperationModel, SpecModel } from '../model/spec-model.js';
 import { operationCall } from '../checks/op-requests.js';
 import type { Target } from '../model/target.js';
+import { RuledOut } from '../model/ruled-out.js';
+import { defaultAlternative } from '../checks/credentials.js';
+import { credentialKind } from '../model/security.js';
+import { credentialDiagnosis } from './diagnose-credentials.js';
 
 export type DiagnosisKind =
   | 'unreachable'
@@ -37,7 +41,9 @@ export type DiagnosisKind =
   | 'no-plant-store'
   | 'gateway'
   | 'token-refused'
-  | 'no-token';
+  | 'no-token'
+  | 'no-credential'
+  | 'credential-refused';
 
 /** Why a run against a target cannot mean anything. */
 export interface Diagnosis {
@@ -54,22 +60,22 @@ type Send = (spec: RequestSpec) => Promise<Exchange>;
 
 /**
  * The operation the diagnosis sends to: the create operation, or in a
- * document without one, the first that requires bearer credentials (one
- * without path parameters first: it names no plant that may not be there),
- * else the first the document declares.
+ * document without one, the first that requires credentials (one without
+ * path parameters first: it names no plant that may not be there), else the
+ * first the document declares.
  */
 export function probeOperation(model: SpecModel): OperationModel {
   if (model.create) return model.create;
-  const bearer = model.operations.filter((op) => op.bearerRequired);
+  const secured = model.operations.filter((op) => !op.open);
   return (
-    bearer.find((op) => !op.path.includes('{')) ??
-    bearer[0] ??
+    secured.find((op) => !op.path.includes('{')) ??
+    secured[0] ??
     model.operations.find((op) => !op.path.includes('{')) ??
     model.operations[0]!
   );
 }
 
-/** The preflight: the operation without credentials or body, which a conforming server refuses (401) and which creates nothing. */
+/** The preflight: the operation without credentials of any scheme (the -H headers that carry one dropped) or body, which a conforming server refuses (401) and which creates nothing. */
 export function preflight(model: SpecModel): RequestSpec {
   const op = probeOperation(model);
   return { method: op.method, path: op.path, headers: {}, note: 'preflight' };
@@ -176,15 +182,19 @@ async function noAnswer(ex: Exchange, target: Target, timeoutMs: number): Promis
   };
 }
 
-/** An answer in a few words: the status, then the challenge and the Error body's message when there are. */
+/**
+ * An answer in a few words: the status, then the challenge and what the
+ * refusal says when there are: the Error body's message, or a problem's
+ * title and detail (RFC 9457 §3.1.3, §3.1.4), in whatever JSON media type.
+ */
 function gist(ex: Exchange): string {
   const r = ex.response!;
   const details: string[] = [];
   if (r.headers['www-authenticate'] !== undefined) details.push(`WWW-Authenticate: ${r.headers['www-authenticate']}`);
   try {
-    const body = JSON.parse(r.bodyText) as { message?: unknown };
-    if (typeof body?.message === 'string')
-      details.push(JSON.stringify(shorten(body.message, 100, ex.redact ?? NO_SECRETS)));
+    const body = JSON.parse(r.bodyText) as { message?: unknown; title?: unknown; detail?: unknown };
+    const said = [body?.message, body?.title, body?.detail].filter((x): x is string => typeof x === 'string');
+    if (said.length > 0) details.push(JSON.stringify(shorten(said.join(': '), 100, ex.redact ?? NO_SECRETS)));
   } catch {
     // Not JSON: the status says enough.
   }
@@ -229,10 +239,23 @@ export async function diagnose(
     auth: () => `Bearer ${target.token}`,
     inferences: new Set(),
   };
-  const create = await send(validRequest(ctx, op));
+  let valid: RequestSpec;
+  try {
+    valid = validRequest(ctx, op);
+  } catch (err) {
+    // The document allows no valid request the harness can make: nothing to diagnose by; every check says why it skips.
+    if (err instanceof RuledOut) return { preflight: first };
+    throw err;
+  }
+  const create = await send(valid);
   if (!create.response) return { diagnosis: await noAnswer(create, target, timeoutMs), preflight: first };
   const status = create.response.status;
   const request = `A valid ${op.method} ${op.path}`;
+  const alternative = defaultAlternative(target, op) ?? [];
+  if ((status === 401 || status === 403) && alternative.some((s) => credentialKind(s) !== 'bearer')) {
+    // An API key, HTTP Basic: the line names the scheme and what to set, not a gateway or a token.
+    return { diagnosis: credentialDiagnosis(target, op, alternative, gist(create)), preflight: first };
+  }
   if (status === 401 || status === 403) {
     // A conforming server's 401 carries a Bearer challenge (RFC 6750 §3). The same refusal
     // without one, with and without credentials, comes from before the token is looked at.

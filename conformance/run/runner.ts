@@ -7,6 +7,7 @@ import { catalog as defaultCatalog } from '../checks/index.js';
 import { runProperty } from '../checks/property.js';
 import {
   DISRUPTIVE,
+  ONE_AT_A_TIME,
   INFERENCES,
   MAX_BATCH,
   MAX_FOLLOW_ROUNDS,
@@ -30,11 +31,15 @@ import { IdAllocator } from '../cases/ids.js';
 import { runRedactor } from '../redact/secrets.js';
 import type { ObservedExchange } from './coverage.js';
 import { summarize, type CheckResult, type TargetResult } from './result.js';
-import { checkResult, type Sent } from './case-results.js';
+import { checkResult, type Sent, type Tracer } from './case-results.js';
+import { acceptedId, linkSameDouble, traceOf } from './traces.js';
 import type { StoppedBy } from './target-result.js';
 import { TargetHealth } from './target-health.js';
+import { storePrerequisites } from './setup.js';
 import { AggregateVerdicts, partialVerdict } from './verdicts.js';
 import type { SpecModel } from '../model/spec-model.js';
+import { declaredSchemes } from '../model/security.js';
+import { withTargetHeaders } from '../checks/credentials.js';
 import type { Target } from '../model/target.js';
 
 export interface RunOptions {
@@ -138,15 +143,17 @@ export async function runTarget(
   // Room for a batch of concurrent cases (PS-STATE-003) beside the checks running at once; every
   // exchange carries the target's secrets, redacted from whatever of it a report shortens.
   const client = new HttpClient(opts.timeoutMs, (opts.concurrency ?? 4) + MAX_BATCH, runRedactor([target]));
-  // Every request carries the target's own headers (-H); each exchange on the wire is recorded (--har), with the check that sent it.
+  // Every request carries the target's own headers (-H) but those that carry a credential of the document's schemes
+  // (credentials.ts withTargetHeaders); each exchange on the wire is recorded (--har), with the check that sent it.
   const extra = target.headers ?? {};
+  const schemes = declaredSchemes(opts.model.doc);
   const sendOnWire = async (
     base: string,
     spec: RequestSpec,
     abandon?: AbortSignal,
     sentBy?: string,
   ): Promise<Exchange> => {
-    const request = Object.keys(extra).length > 0 ? { ...spec, headers: { ...spec.headers, ...extra } } : spec;
+    const request = withTargetHeaders(spec, extra, schemes);
     const tagged = (ex: Exchange): Exchange => (sentBy === undefined ? ex : Object.assign(ex, { sentBy }));
     if (!opts.onWire || abandon?.aborted) return tagged(await client.send(base, request, abandon));
     const startedAt = Date.now();
@@ -165,7 +172,7 @@ export async function runTarget(
       const waited = await waitForAnswer(
         opts.model,
         target,
-        (spec) => client.send(target.url, { ...spec, headers: { ...spec.headers, ...extra } }),
+        (spec) => client.send(target.url, withTargetHeaders(spec, extra, schemes)),
         opts.waitForMs,
         opts.timeoutMs,
       );
@@ -191,19 +198,25 @@ export async function runTarget(
       auth: () => `Bearer ${target.token}`,
       inferences: new Set(opts.inferences ?? INFERENCES),
     };
+    // What the checks' requests need to exist first (parents, referenced items), stored once before them.
+    if (!diagnosis && health.reason === undefined)
+      shared.prerequisites = await storePrerequisites(shared, (spec) => send(target.url, spec, health.abandon, SETUP));
     const results = new Map<string, CheckResult>();
     const aggregates = new AggregateVerdicts(
       checks.filter((c): c is AggregateCheck => c.kind === 'aggregate'),
       shared,
     );
+    const tracer: Tracer = (v, ex) => aggregates.traceOf(v) ?? traceOf(opts.model, ex);
     // Of every exchange, what the coverage of the document needs: the request's method and path, the status.
     const observed: ObservedExchange[] = [];
+    // The ids of the creates the target accepted (2xx), as sent.
+    const acceptedIds = new Set<string>();
     let done = 0;
     const record = (check: Check, verdict: Verdict, sent: Sent) => {
       // A check not run (the target given up) is no failure found: it does not count against --max-failures.
       const notRun = verdict.cause?.startsWith('not run: ') === true;
       if (!target.informs && !notRun && failsRun(verdict.outcome, opts.strict === true)) budget.failures++;
-      results.set(check.id, checkResult(check, verdict, sent, target.token));
+      results.set(check.id, checkResult(check, verdict, sent, target.token, tracer));
       opts.onProgress?.(++done, checks.length, target.name, check.id);
     };
     const nothingSent: Sent = { exchanges: [], requests: 0 };
@@ -234,6 +247,8 @@ export async function runTarget(
           health.observe(ex);
           aggregates.grade(ex);
           observed.push({ method: ex.request.method, path: ex.request.path, status: ex.response?.status });
+          const created = acceptedId(opts.model, ex);
+          if (created !== undefined) acceptedIds.add(created);
           opts.onExchange?.(ex);
           return ex;
         },
@@ -313,7 +328,7 @@ export async function runTarget(
     for (const stage of STAGES) {
       const staged = checks.filter((c) => c.kind !== 'aggregate' && (c.stage ?? 'ordinary') === stage);
       const aliveBefore = health.reason === undefined;
-      await pool(staged, DISRUPTIVE.has(stage) ? 1 : (opts.concurrency ?? 4), runCheck);
+      await pool(staged, ONE_AT_A_TIME.has(stage) ? 1 : (opts.concurrency ?? 4), runCheck);
       if (aliveBefore && health.reason !== undefined && DISRUPTIVE.has(stage)) diedDisrupted = true;
     }
     for (const check of checks) {
@@ -326,9 +341,21 @@ export async function runTarget(
         record(check, dead(), { exchanges: [], requests: aggregates.count });
       else if (stoppedEarly && verdict.outcome !== 'fail')
         record(check, stopped(), { exchanges: [], requests: aggregates.count });
-      else record(check, verdict, { exchanges: [], requests: aggregates.count });
+      else {
+        // It applied to no exchange, and the document says why none could: skipped because of the document.
+        const ruledOut = verdict.outcome === 'skip' ? check.precondition?.(shared) : undefined;
+        record(
+          check,
+          ruledOut !== undefined ? { outcome: 'skip', actual: ruledOut } : verdict,
+          ruledOut !== undefined
+            ? { exchanges: [], requests: aggregates.count, ruledOut }
+            : { exchanges: [], requests: aggregates.count },
+        );
+      }
     }
     const ordered = checks.map((c) => results.get(c.id)!);
+    // A refused create whose id is one double with an id the target took (root-causes.ts), known once the run is over.
+    linkSameDouble(ordered, acceptedIds);
     // A target that answered but cannot be checked meaningfully (the token refused, no Plant Store at the
     // URL) was not given up for lack of answers: it has a diagnosis, not `unreachable`.
     const unreachable = first.response ? (diagnosis ? undefined : health.reason) : health.reason;
@@ -352,6 +379,8 @@ export async function runTarget(
 
 /** The check named for the diagnosis's requests. */
 const DIAGNOSIS = 'diagnosis';
+/** The check named for the requests that store what the checks need first (setup.ts). */
+const SETUP = 'setup';
 
 /** The request after which a target stopped answering, as the results carry it. */
 function stoppedByOf(ex: Exchange, token: string): StoppedBy {

@@ -14,6 +14,35 @@ export interface ObservedExchange {
   status?: number;
 }
 
+/** A value at a place in a JSON body, as the grouping by root cause compares them (root-causes.ts). */
+export interface ValueAt {
+  /** A JSON pointer into the body. */
+  pointer: string;
+  /** The value there as JSON text; absent: the member is missing. */
+  value?: string;
+  /** For a value an answer carries: what its schema says of it, as the checks word it (`/37/tag must be string`). */
+  problem?: string;
+}
+
+/**
+ * What a departing case shows of the target's state, as data (traces.ts):
+ * the reports group a later failure under the departure that explains it
+ * by these values.
+ */
+export interface CaseTrace {
+  /** The operation the request went to (`METHOD /template`), and the status of its answer. */
+  operation: string;
+  status: number;
+  /** The answer is 2xx to a body the document refuses: the values it refuses there, which the target took (and may have stored). */
+  accepted?: ValueAt[];
+  /** The answer has a declared status and content type, and a body its schema refuses: the values it refuses there. */
+  answered?: ValueAt[];
+  /** A create with a body the document accepts, refused with a 4xx: the id it carried (JSON text). */
+  refusedId?: string;
+  /** Another id the target accepted in the run that is the same IEEE 754 double as `refusedId`: the target takes them for one plant. */
+  sameDoubleAs?: string;
+}
+
 /** The most cases of one check a report lists; the rest are counted (CheckResult.moreCases). */
 export const CASES_SHOWN = 20;
 
@@ -38,6 +67,8 @@ export interface CaseResult {
   /** Which of the check's requests (its note). */
   case?: string;
   facts?: Facts;
+  /** What the exchange shows of the target's state: values it accepted that the document refuses, values its answer carries that the schema refuses. */
+  trace?: CaseTrace;
 }
 
 /** The request after which a target stopped answering (the first of the exchanges in a row that got no answer). */

@@ -12,7 +12,8 @@ import {
   type ExchangeCheck,
   type Verdict,
 } from '../checks/types.js';
-import { CASES_SHOWN } from './target-result.js';
+import { CASES_SHOWN, type CaseTrace } from './target-result.js';
+import { traceOf } from './traces.js';
 
 /**
  * A check cut short cannot pass on part of its cases, but a failure among
@@ -68,6 +69,10 @@ export function causeOf(verdict: Verdict, ex: Exchange | undefined): string {
  */
 export class AggregateVerdicts {
   private readonly kept = new Map<string, { worst: Verdict; cases: Verdict[]; omitted: number }>();
+  /** What each kept case's exchange showed of the target's state, read while its answer was at hand (traces.ts). */
+  private readonly traces = new WeakMap<Verdict, CaseTrace>();
+  /** The checks that applied to some exchange (graded it otherwise than skip). */
+  private readonly applied = new Set<string>();
   /** Exchanges graded. */
   count = 0;
 
@@ -89,12 +94,15 @@ export class AggregateVerdicts {
           actual: `harness error: ${(err as Error).message}`,
         };
       }
+      if (verdict.outcome !== 'skip') this.applied.add(check.id);
       if (!departs(verdict.outcome)) continue;
       const kept = {
         ...verdict,
         cause: causeOf(verdict, ex),
         reproduce: { request: ex.request, url: ex.url, sentBy: ex.sentBy },
       };
+      const trace = traceOf(this.ctx.model, ex);
+      if (trace) this.traces.set(kept, trace);
       let entry = this.kept.get(check.id);
       if (!entry) this.kept.set(check.id, (entry = { worst: kept, cases: [], omitted: 0 }));
       // The first of the worst wins (as worst() picks).
@@ -103,8 +111,15 @@ export class AggregateVerdicts {
     }
   }
 
+  /** What a kept case's exchange showed of the target's state. */
+  traceOf(v: Verdict): CaseTrace | undefined {
+    return this.traces.get(v);
+  }
+
   verdict(check: Check): Verdict {
     const entry = this.kept.get(check.id);
+    if (!entry && check.kind === 'aggregate' && check.noneApplied !== undefined && !this.applied.has(check.id))
+      return { outcome: 'skip', actual: check.noneApplied };
     if (!entry) return { outcome: 'pass' };
     return { ...entry.worst, cases: entry.cases, ...(entry.omitted > 0 ? { casesOmitted: entry.omitted } : {}) };
   }

@@ -2,14 +2,14 @@
 // have, whether it is JSON, whether it is required, and its schema's
 // validator; and the body of a request judged by it (400 naming each
 // violation), as the create operation judges a NewPlant.
+import { isJsonBased } from '../../lib/http-syntax.js';
 import type { FastifyRequest } from 'fastify';
 import { resolveReference, type OpenApiDocument, type OperationLocation } from '../../spec/openapi.js';
 import { childPointer } from '../../spec/schema-keywords.js';
 import type { SchemaValidators, Validate } from '../../spec/validator.js';
-import { readBody, type ParsedBody } from '../body.js';
-import { ApiError } from '../errors.js';
-import { describe } from '../validation.js';
-import { isJson } from './examples.js';
+import { readBody, type ParsedBody } from '../http/body.js';
+import { ApiError } from '../http/errors.js';
+import { describe } from '../http/validation.js';
 
 export interface BodyRule {
   mediaTypes: string[];
@@ -36,12 +36,12 @@ export function bodyRule(
   );
   const content = body.content ?? {};
   const mediaTypes = Object.keys(content);
-  const jsonType = mediaTypes.find(isJson);
+  const jsonType = mediaTypes.find(isJsonBased);
   const schema = jsonType === undefined ? undefined : content[jsonType]?.schema;
   const ref = (schema as { $ref?: unknown } | undefined)?.$ref;
   return {
     mediaTypes,
-    json: mediaTypes.length > 0 && mediaTypes.every(isJson),
+    json: mediaTypes.length > 0 && mediaTypes.every(isJsonBased),
     required: body.required === true,
     validate:
       schema === undefined

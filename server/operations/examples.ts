@@ -8,6 +8,7 @@
 // An answer that cannot be made (a schema no value was found for, or whose
 // value would pass the budget of a made value) is 501, and the start-up
 // line says so: never a silent 404.
+import { isJsonBased } from '../../lib/http-syntax.js';
 import type { FastifyRequest } from 'fastify';
 import {
   resolveReference,
@@ -18,9 +19,9 @@ import {
 } from '../../spec/openapi.js';
 import { childPointer } from '../../spec/schema-keywords.js';
 import type { SchemaValidators } from '../../spec/validator.js';
-import { ApiError } from '../errors.js';
-import type { OperationHandler } from '../pipeline.js';
-import { jsonText } from '../store.js';
+import { ApiError } from '../http/errors.js';
+import type { OperationHandler } from '../http/pipeline.js';
+import { jsonText } from '../store/store.js';
 import { madeValue } from './schema-example.js';
 
 /** What an operation beside the resource answers, made once at start. */
@@ -51,10 +52,11 @@ export function exampleAnswer(
   const mediaType = 'application/json' in content ? 'application/json' : Object.keys(content)[0];
   if (mediaType === undefined) return { status, source: 'no content' };
   const media = content[mediaType] as MediaTypeObject;
-  const contentType = isJson(mediaType) ? `${mediaType}; charset=utf-8` : mediaType;
+  const contentType = isJsonBased(mediaType) ? `${mediaType}; charset=utf-8` : mediaType;
   const given = documentExample(doc, media, childPointer(responsePointer, 'content', mediaType));
   if (given !== undefined) return { status, contentType, body: written(given, mediaType), source: 'example' };
-  if (media.schema === undefined) return { status, contentType, body: isJson(mediaType) ? '{}' : '', source: 'schema' };
+  if (media.schema === undefined)
+    return { status, contentType, body: isJsonBased(mediaType) ? '{}' : '', source: 'schema' };
   const schemaPointer = childPointer(responsePointer, 'content', mediaType, 'schema');
   const validate = validators.compile(media.schema, schemaPointer);
   let spent: string | undefined;
@@ -92,14 +94,8 @@ function documentExample(doc: OpenApiDocument, media: MediaTypeObject, pointer: 
 }
 
 function written(value: unknown, mediaType: string): string {
-  if (!isJson(mediaType) && typeof value === 'string') return value;
+  if (!isJsonBased(mediaType) && typeof value === 'string') return value;
   return jsonText(value);
-}
-
-/** application/json and the types built on it (application/problem+json, …). */
-export function isJson(mediaType: string): boolean {
-  const essence = mediaType.split(';')[0]!.trim().toLowerCase();
-  return essence === 'application/json' || essence.endsWith('+json');
 }
 
 /** The handler of an operation beside the resource: the body judged by `validateBody`, then the answer made at start. */

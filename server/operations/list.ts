@@ -1,237 +1,108 @@
-// The list of the plants (GET on the collection): the stored plants in the
-// order created, each as the create answered it, as the declared success
-// schema shapes them: an array of Plant, or a page object whose one array
-// property holds them (with its `next`-like cursor where it declares one).
-// Its query parameters do what their names say (docs/server.md, "Every
-// operation", each rule with its switch, PLANTSTORE_INFER):
+// The list of a resource's items (GET on the collection): the items stored
+// under the parent its path names (places.ts: the parent's 404 first), in
+// the order created, each as the create answered it, as the declared
+// success schema shapes them: an array, or a page object whose one array
+// property holds them (with its cursor member where it declares one). Its
+// query parameters do what their names say (list-rules.ts): bound the page,
+// skip, number the pages, continue after a cursor, filter (one value, or any
+// of an array's), sort (list-sort.ts). Its answer carries the headers it
+// declares that the server can send: Link with rel="next" (RFC 8288 §3.3)
+// while a page follows, and the items' count (X-Total-Count).
 //
-//   limit, max, size, pageSize, page_size, per_page, count, top, first
-//                                        integer: at most that many plants
-//   offset, skip, start                  integer: leave out that many first
-//   cursor, after, page_token, pageToken, next
-//                                        continue after the page that gave it
-//   a Plant property's name (tag)        only the plants whose property equals it
-//
-// Every page is bounded as GET /__admin/plants's is (MAX_PLANTS_PAGE plants,
-// PLANTS_PAGE_BYTES), and a filtered page judges at most LIST_MAX_EXAMINED
-// plants and LIST_MAX_EXAMINED_BYTES of them: its work is bounded whatever
-// the store holds, however large its plants.
-import type { OpenApiDocument } from '../../spec/openapi.js';
-import { isSchemaObject } from '../../spec/schema-keywords.js';
-import { NonIntegralNumber, parseJson, type JsonObject, type JsonValue } from '../json.js';
+// Every page is bounded as GET /__admin/plants's is (MAX_PLANTS_PAGE items,
+// PLANTS_PAGE_BYTES), a filtered page judges at most LIST_MAX_EXAMINED
+// items and LIST_MAX_EXAMINED_BYTES of them, and a sort reads at most
+// LIST_MAX_SORTED items and LIST_SORTED_BYTES (507 past them): its work is
+// bounded whatever the store holds, however large its items.
+import { ApiError } from '../http/errors.js';
+import { NonIntegralNumber, parseJson, type JsonObject, type JsonValue } from '../json/json.js';
 import {
-  DEFAULT_PLANTS_PAGE,
   LIST_MAX_EXAMINED,
   LIST_MAX_EXAMINED_BYTES,
+  LIST_MAX_SORTED,
+  LIST_SORTED_BYTES,
   MAX_PLANTS_PAGE,
   PLANTS_PAGE_BYTES,
 } from '../limits.js';
-import type { OperationHandler } from '../pipeline.js';
-import { jsonText, type PlantPage, type PlantStore } from '../store.js';
-import type { PlantShape } from '../validation.js';
+import type { OperationHandler } from '../http/pipeline.js';
+import { andThen, jsonText, type MaybePromise, type Place, type PlantEntry, type PlantPage } from '../store/store.js';
 import type { SuccessAnswer } from './item.js';
-import type { ParameterRule } from './parameters.js';
-import { madeValue } from './schema-example.js';
+import type { ListRules, ListShape } from './list-rules.js';
+import { sortedTexts, sortKeys, type SortKey } from './list-sort.js';
+import type { ResourcePlaces } from './places.js';
 
-/** Which rules of the list's parameters apply (PLANTSTORE_INFER); each on by default. */
-export interface ListInference {
-  limit: boolean;
-  offset: boolean;
-  cursor: boolean;
-  filter: boolean;
-}
-
-const LIMIT_NAMES = new Set(['limit', 'max', 'size', 'pagesize', 'page_size', 'per_page', 'count', 'top', 'first']);
-const OFFSET_NAMES = new Set(['offset', 'skip', 'start']);
-const CURSOR_NAMES = new Set(['cursor', 'after', 'page_token', 'pagetoken', 'next']);
-/** The page object's property that carries the following page's cursor. */
-const NEXT_NAMES = new Set([
-  'next',
-  'nextcursor',
-  'next_cursor',
-  'nextpagetoken',
-  'next_page_token',
-  'nexttoken',
-  'next_token',
-  'cursor',
-]);
-
-type ListShape =
-  | { kind: 'array' }
-  | {
-      kind: 'page';
-      /** The array property that holds the plants. */
-      items: string;
-      /** The cursor property: null on the last page where its schema allows null, else left out there. */
-      next?: { name: string; nullable: boolean; integer: boolean };
-      /** Other required properties, made from their schemas. */
-      extras: Record<string, JsonValue>;
-    };
-
-export interface ListRules {
-  limit?: string;
-  /** Plants a page holds when no limit is given: the limit's `default`, else DEFAULT_PLANTS_PAGE. */
-  defaultLimit: number;
-  offset?: string;
-  cursor?: string;
-  filters: string[];
-  /** Query parameters that are checked but do nothing. */
-  unused: string[];
-  shape: ListShape;
-}
-
-/** The rules of the list, from its parameters and its success schema; why not, when the schema holds no list of plants. */
-export function listRules(
-  doc: OpenApiDocument,
-  successSchema: unknown,
-  parameters: readonly ParameterRule[],
-  plant: PlantShape,
-  inference: ListInference,
-): ListRules | { unanswerable: string } {
-  const shape = listShape(doc, successSchema);
-  if ('unanswerable' in shape) return shape;
-  const rules: ListRules = { defaultLimit: DEFAULT_PLANTS_PAGE, filters: [], unused: [], shape };
-  for (const parameter of parameters) {
-    if (parameter.in !== 'query') continue;
-    const name = parameter.name.toLowerCase();
-    const integer = parameter.types.has('integer');
-    if (inference.limit && rules.limit === undefined && integer && LIMIT_NAMES.has(name)) {
-      rules.limit = parameter.name;
-      const fallback = parameter.schema.default;
-      if (typeof fallback === 'number' && Number.isInteger(fallback) && fallback > 0)
-        rules.defaultLimit = Math.min(fallback, MAX_PLANTS_PAGE);
-    } else if (inference.offset && rules.offset === undefined && integer && OFFSET_NAMES.has(name)) {
-      rules.offset = parameter.name;
-    } else if (
-      inference.cursor &&
-      rules.cursor === undefined &&
-      (integer || parameter.types.has('string')) &&
-      CURSOR_NAMES.has(name)
-    ) {
-      rules.cursor = parameter.name;
-    } else if (
-      inference.filter &&
-      plant.keeps(parameter.name) &&
-      !parameter.types.has('array') &&
-      !parameter.types.has('object')
-    ) {
-      rules.filters.push(parameter.name);
-    } else {
-      rules.unused.push(parameter.name);
-    }
-  }
-  return rules;
-}
-
-function listShape(doc: OpenApiDocument, schema: unknown): ListShape | { unanswerable: string } {
-  const resolved = resolved$ref(doc, schema);
-  if (!isSchemaObject(resolved)) return { unanswerable: 'its success answer declares no JSON schema' };
-  if (isArraySchema(resolved)) return { kind: 'array' };
-  const properties = isSchemaObject(resolved.properties) ? resolved.properties : {};
-  const arrays = Object.keys(properties).filter((name) => isArraySchema(resolved$ref(doc, properties[name])));
-  if (arrays.length !== 1)
-    return {
-      unanswerable: `its success answer is neither an array nor an object with one array property (it has ${arrays.length})`,
-    };
-  const items = arrays[0]!;
-  const required = new Set(Array.isArray(resolved.required) ? (resolved.required as string[]) : []);
-  const nextName = Object.keys(properties).find((name) => name !== items && NEXT_NAMES.has(name.toLowerCase()));
-  const extras: Record<string, JsonValue> = {};
-  for (const name of required) {
-    if (name === items || name === nextName) continue;
-    const made = madeValue(doc, properties[name], { members: 'required' });
-    if (made === undefined || 'spent' in made)
-      return {
-        unanswerable: `no value could be made for its required property ${name}${made === undefined ? '' : ` (it ${made.spent})`}`,
-      };
-    extras[name] = made.value;
-  }
-  if (nextName === undefined) return { kind: 'page', items, extras };
-  const next = resolved$ref(doc, properties[nextName]);
-  const types = isSchemaObject(next)
-    ? Array.isArray(next.type)
-      ? (next.type as string[])
-      : typeof next.type === 'string'
-        ? [next.type]
-        : []
-    : [];
-  return {
-    kind: 'page',
-    items,
-    extras,
-    next: {
-      name: nextName,
-      nullable: types.length === 0 || types.includes('null'),
-      integer: types.includes('integer') && !types.includes('string'),
-    },
-  };
-}
-
-function isArraySchema(schema: unknown): boolean {
-  return (
-    isSchemaObject(schema) &&
-    (schema.type === 'array' ||
-      (Array.isArray(schema.type) && schema.type.includes('array')) ||
-      (schema.type === undefined && 'items' in schema))
-  );
-}
-
-function resolved$ref(doc: OpenApiDocument, schema: unknown): unknown {
-  for (let depth = 0; isSchemaObject(schema) && typeof schema.$ref === 'string' && depth < 16; depth++) {
-    const ref = schema.$ref;
-    schema = ref.startsWith('#/components/schemas/')
-      ? doc.components.schemas[
-          decodeURIComponent(ref.slice('#/components/schemas/'.length)).replace(/~1/g, '/').replace(/~0/g, '~')
-        ]
-      : undefined;
-  }
-  return schema;
-}
+export type { ListInference } from './list-rules.js';
+export { listRules } from './list-rules.js';
 
 interface ListQuery {
+  place: Place;
   after: number;
   limit: number;
   skip: number;
   match: ((json: string) => boolean) | undefined;
-  /** Nothing to list: a limit of 0 or below, or a cursor this server did not give. */
+  /** Nothing to list: a limit of 0 or below, a page before the first, or a cursor this server did not give. */
   empty: boolean;
+  sort: SortKey[];
+  /** The request's path and query, for the Link of the next page. */
+  url: string;
+  pageNumber: number | undefined;
+}
+
+/** A page, and what its answer says besides its items: the following page's cursor, whether one follows, the count. */
+interface ListPage {
+  plants: PlantEntry[];
+  /** The cursor of the following page (a seq, or a sorted list's position); null on the last page. */
+  next: number | string | null;
+  total?: number;
 }
 
 /** The list's handler steps: the query read from the checked parameters, a page of the store, the answer's JSON text made of the stored texts. */
 export function listHandler(
   rules: ListRules,
-  store: PlantStore,
+  places: ResourcePlaces,
   success: SuccessAnswer,
-): OperationHandler<ListQuery, PlantPage> {
+): OperationHandler<ListQuery, ListPage> {
   return {
     schema(request) {
       const query = request.parameterValues?.query ?? {};
       const given = (name: string | undefined) => (name === undefined ? undefined : query[name]);
-      const limit = wholeNumber(given(rules.limit)) ?? rules.defaultLimit;
+      const limit = Math.min(wholeNumber(given(rules.limit)) ?? rules.defaultLimit, MAX_PLANTS_PAGE);
+      const sort = rules.sort === undefined ? [] : sortKeys(given(rules.sort.name), given(rules.sort.direction));
       const cursor = given(rules.cursor);
-      const after = cursor === undefined ? 0 : cursorSeq(cursor);
+      const sortedAt = cursor === undefined || sort.length === 0 ? 0 : sortedPosition(cursor);
+      const after = cursor === undefined || sort.length > 0 ? 0 : cursorSeq(cursor);
+      const pageNumber =
+        rules.page === undefined ? undefined : (wholeNumber(given(rules.page.name)) ?? rules.page.first);
+      const pages = pageNumber === undefined ? 0 : pageNumber - rules.page!.first;
       const filters = rules.filters
         .filter((name) => query[name] !== undefined)
         .map((name) => [name, query[name]!] as const);
+      const skip = Math.max(0, wholeNumber(given(rules.offset)) ?? 0) + Math.max(0, pages) * Math.max(limit, 0);
       return {
+        place: places.placeOf(request),
         after: after ?? 0,
-        limit: Math.min(limit, MAX_PLANTS_PAGE),
-        skip: Math.max(0, wholeNumber(given(rules.offset)) ?? 0),
+        limit,
+        skip: skip + (sortedAt ?? 0),
         match: filters.length === 0 ? undefined : matching(filters),
-        empty: limit <= 0 || after === undefined,
+        empty: limit <= 0 || after === undefined || sortedAt === undefined || pages < 0,
+        sort,
+        url: request.url,
+        pageNumber,
       };
     },
-    store: ({ after, limit, skip, match, empty }) =>
-      empty
-        ? { plants: [], next: null }
-        : store.list(after, limit, PLANTS_PAGE_BYTES, {
-            skip,
-            match,
-            maxExamined: match === undefined ? undefined : LIST_MAX_EXAMINED,
-            maxExaminedBytes: match === undefined ? undefined : LIST_MAX_EXAMINED_BYTES,
-          }),
-    answer(_query, page, reply) {
+    store: (query) => {
+      const page = () =>
+        andThen(query.empty ? { plants: [], next: null } : pageOf(query), (found: ListPage) =>
+          rules.total === undefined
+            ? found
+            : andThen(places.itemsAt(query.place).count(), (total) => ({ ...found, total })),
+        );
+      return places.resource.parent === undefined ? page() : andThen(places.checkParent(query.place), page);
+    },
+    answer(query, page, reply) {
       const plants = `[${page.plants.map(({ json }) => json).join(',')}]`;
+      if (rules.total !== undefined) reply.header(rules.total, String(page.total));
+      if (rules.link && page.next !== null) reply.header('link', nextLink(rules, query, page));
       reply.code(success.status).type(success.contentType ?? 'application/json; charset=utf-8');
       return reply.send(
         rules.shape.kind === 'array'
@@ -240,14 +111,70 @@ export function listHandler(
       );
     },
   };
+
+  function pageOf(query: ListQuery): MaybePromise<ListPage> {
+    const items = places.itemsAt(query.place);
+    if (query.sort.length === 0)
+      return items.list(query.after, query.limit, PLANTS_PAGE_BYTES, {
+        skip: query.skip,
+        match: query.match,
+        maxExamined: query.match === undefined ? undefined : LIST_MAX_EXAMINED,
+        maxExaminedBytes: query.match === undefined ? undefined : LIST_MAX_EXAMINED_BYTES,
+      });
+    // A sort reads the whole list first: at most LIST_MAX_SORTED items and LIST_SORTED_BYTES of them.
+    return andThen(
+      items.list(0, LIST_MAX_SORTED, LIST_SORTED_BYTES, {
+        match: query.match,
+        maxExamined: LIST_MAX_SORTED,
+        maxExaminedBytes: LIST_SORTED_BYTES,
+      }),
+      (all: PlantPage): ListPage => {
+        if (all.next !== null)
+          throw new ApiError(
+            'TOO_MANY_TO_SORT',
+            `The list holds more items than the server sorts (${LIST_MAX_SORTED}, ${LIST_SORTED_BYTES} bytes): ask for it unsorted, or filtered to fewer.`,
+          );
+        const sorted = sortedTexts(all.plants, query.sort);
+        const plants = sorted.slice(query.skip, query.skip + query.limit);
+        const end = query.skip + plants.length;
+        return { plants, next: end < sorted.length && plants.length > 0 ? `~${end}` : null };
+      },
+    );
+  }
 }
 
-function pageText(shape: Extract<ListShape, { kind: 'page' }>, plants: string, next: number | null): string {
+/** The Link header of the following page (RFC 8288 §3): the request's own path and query, with its continuation moved on. */
+function nextLink(rules: ListRules, query: ListQuery, page: ListPage): string {
+  const at = query.url.indexOf('?');
+  const path = at === -1 ? query.url : query.url.slice(0, at);
+  const search = new URLSearchParams(at === -1 ? '' : query.url.slice(at + 1));
+  if (rules.cursor !== undefined) search.set(rules.cursor, String(page.next));
+  else if (rules.page !== undefined) search.set(rules.page.name, String((query.pageNumber ?? rules.page.first) + 1));
+  else if (rules.offset !== undefined) search.set(rules.offset, String(query.skip + page.plants.length));
+  return `<${path}?${search.toString()}>; rel="next"`;
+}
+
+function pageText(shape: Extract<ListShape, { kind: 'page' }>, plants: string, next: number | string | null): string {
   const members = [`${JSON.stringify(shape.items)}:${plants}`];
-  if (shape.next !== undefined && (next !== null || shape.next.nullable)) {
-    members.push(
-      `${JSON.stringify(shape.next.name)}:${next === null ? 'null' : shape.next.integer ? String(next) : JSON.stringify(String(next))}`,
-    );
+  const { next: member } = shape;
+  if (member !== undefined) {
+    const written =
+      next === null
+        ? member.nullable
+          ? 'null'
+          : undefined
+        : member.integer && typeof next === 'number'
+          ? String(next)
+          : JSON.stringify(String(next));
+    const own = written === undefined ? [] : [`${JSON.stringify(member.path.at(-1))}:${written}`];
+    if (member.path.length === 1) members.push(...own);
+    else {
+      const inner = [
+        ...own,
+        ...Object.entries(shape.nestedExtras).map(([name, value]) => `${JSON.stringify(name)}:${jsonText(value)}`),
+      ];
+      members.push(`${JSON.stringify(member.path[0])}:{${inner.join(',')}}`);
+    }
   }
   for (const [name, value] of Object.entries(shape.extras)) members.push(`${JSON.stringify(name)}:${jsonText(value)}`);
   return `{${members.join(',')}}`;
@@ -259,20 +186,35 @@ function cursorSeq(value: JsonValue): number | undefined {
   return text !== undefined && /^\d{1,15}$/.test(text) ? Number(text) : undefined;
 }
 
+/** A sorted list's cursor this server gave (`~N`, the position of the page's first item; N alone for an integer cursor); undefined for any other value. */
+function sortedPosition(value: JsonValue): number | undefined {
+  const text =
+    typeof value === 'string' ? value.replace(/^~/, '') : typeof value === 'number' ? String(value) : undefined;
+  return text !== undefined && /^\d{1,15}$/.test(text) ? Number(text) : undefined;
+}
+
 /** An integer parameter's value as a number, clamped to the safe integers; undefined when absent. */
 function wholeNumber(value: JsonValue | undefined): number | undefined {
   if (typeof value === 'bigint') return value > 0n ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER;
   return typeof value === 'number' ? value : undefined;
 }
 
-/** A plant's text matches when each filter's property equals its value (numbers by value: 5 and 5.0 are one). */
+/** An item's text matches when each filter's member equals its value, or one of its values (numbers by value: 5 and 5.0 are one). */
 function matching(filters: ReadonlyArray<readonly [string, JsonValue]>): (json: string) => boolean {
   // A string value is written in the stored text as JSON.stringify writes it: a text without it cannot match.
-  const needles = filters.filter(([, value]) => typeof value === 'string').map(([, value]) => JSON.stringify(value));
+  const needles = filters.map(([, value]) =>
+    (Array.isArray(value) ? value : [value]).filter((one) => typeof one === 'string').map((one) => JSON.stringify(one)),
+  );
+  const wanted = filters.map(([, value]) => !Array.isArray(value) || value.every((one) => typeof one === 'string'));
   return (json) => {
-    if (!needles.every((needle) => json.includes(needle))) return false;
-    const plant = parseJson(json) as JsonObject;
-    return filters.every(([name, value]) => Object.hasOwn(plant, name) && sameValue(plant[name]!, value));
+    for (const [i, list] of needles.entries())
+      if (wanted[i] && list.length > 0 && !list.some((needle) => json.includes(needle))) return false;
+    const item = parseJson(json) as JsonObject;
+    return filters.every(
+      ([name, value]) =>
+        Object.hasOwn(item, name) &&
+        (Array.isArray(value) ? value.some((one) => sameValue(item[name]!, one)) : sameValue(item[name]!, value)),
+    );
   };
 }
 

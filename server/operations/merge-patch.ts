@@ -7,7 +7,7 @@
 // into the target's member (into {} when the target has none or it is not
 // an object); any other value replaces it. Members keep their order; new
 // ones follow, in the patch's order.
-import { SentReader } from '../json-text.js';
+import { SentReader } from '../json/json-text.js';
 
 /** A value read from its text: an object's members (name → as written, and value), or any other value's compact text. */
 type Node = { members: Map<string, { written: string; node: Node }> } | { text: string };

@@ -20,8 +20,8 @@ import {
 } from '../../spec/openapi.js';
 import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
 import { describeViolation, type SchemaValidators, type Validate } from '../../spec/validator.js';
-import { ApiError } from '../errors.js';
-import { parseJson, type JsonValue } from '../json.js';
+import { ApiError } from '../http/errors.js';
+import { parseJson, type JsonValue } from '../json/json.js';
 
 /** The values of an operation's parameters, by location and name (a header's name in lower case). */
 export interface ParameterValues {
@@ -62,12 +62,21 @@ const INT64_MAX = 2n ** 63n - 1n;
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 const JSON_NUMERAL = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
-/** The rules of the operation's path, query and header parameters; `idParameter` is the item's id. */
+/** Request headers of the preconditions (RFC 9110 §13.1): where an operation declares 428, a missing one is its 428, not a 400. */
+const CONDITIONAL_HEADERS = new Set(['if-match', 'if-none-match', 'if-modified-since', 'if-unmodified-since']);
+
+/**
+ * The rules of the operation's path, query and header parameters. `int64`
+ * names the path parameters that carry integer ids (the item's, its
+ * parents'): read as an exact int64 whatever the schema allows;
+ * `optionalConditions`: the operation declares 428, so a precondition
+ * header it requires is left to its handler (RFC 6585 §3).
+ */
 export function parameterRules(
   doc: OpenApiDocument,
   operation: OperationLocation,
   validators: SchemaValidators,
-  idParameter?: string,
+  { int64 = [], optionalConditions = false }: { int64?: readonly string[]; optionalConditions?: boolean } = {},
 ): ParameterRule[] {
   const rules: ParameterRule[] = [];
   for (const { parameter, pointer } of operation.parameters) {
@@ -82,12 +91,15 @@ export function parameterRules(
     rules.push({
       name: parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name,
       in: parameter.in,
-      required: parameter.in === 'path' || parameter.required === true,
+      required:
+        parameter.in === 'path' ||
+        (parameter.required === true &&
+          !(optionalConditions && parameter.in === 'header' && CONDITIONAL_HEADERS.has(parameter.name.toLowerCase()))),
       types: typesOf(schema),
       ...(items === undefined ? {} : { items: typesOf(items) }),
       explode: explodes(parameter),
       validate: parameter.schema === undefined ? undefined : validators.compile(parameter.schema, schemaPointer),
-      int64: parameter.in === 'path' && parameter.name === idParameter,
+      int64: parameter.in === 'path' && int64.includes(parameter.name),
       schema: isSchemaObject(schema) ? schema : {},
     });
   }

@@ -10,7 +10,7 @@
 import { resolveReference, type OpenApiDocument } from '../../spec/openapi.js';
 import { isSchemaObject } from '../../spec/schema-keywords.js';
 import { BudgetSpent, ValueBudget } from '../../spec/value-budget.js';
-import type { JsonValue } from '../json.js';
+import type { JsonValue } from '../json/json.js';
 
 /** Deepest nesting made: a schema that refers to itself ends here. */
 const MAX_DEPTH = 8;

@@ -7,8 +7,8 @@
 // the operation declares (RFC 9110 §11.6.1: one WWW-Authenticate may carry
 // several), in the order the document declares them.
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
-import { REALM } from '../auth.js';
-import { ApiError, ERRORS, type ErrorCode } from '../errors.js';
+import { REALM } from './auth.js';
+import { ApiError, ERRORS, type ErrorCode } from '../http/errors.js';
 import type { AcceptedValues } from './accepted.js';
 import { authorizationOf, basicPair, bearerToken, presentedKey } from './presented.js';
 import { unsatisfiable, type OperationSecurity, type RequiredScheme, type Scheme } from './schemes.js';

@@ -13,9 +13,9 @@
 //                  grants, so no page can reset the store or schedule faults
 import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
-import { createAuthenticator } from '../auth.js';
-import { isJsonMediaType } from '../body.js';
-import { ApiError } from '../errors.js';
+import { createAuthenticator } from '../security/auth.js';
+import { isJsonMediaType } from '../http/body.js';
+import { ApiError } from '../http/errors.js';
 
 export interface ControlsGuardOptions {
   /** When set, every control requires `Authorization: Bearer <token>`, and any Host is answered. */

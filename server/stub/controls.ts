@@ -13,10 +13,10 @@
 //                             and the webhooks' receivers, delivery faults and pending deliveries
 //   ...    /__admin/webhooks  the webhooks' receivers and delivery faults (webhook-controls.ts)
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isJsonMediaType, readBody, type ParsedBody } from '../body.js';
-import type { CreateRule } from '../create.js';
-import { ApiError } from '../errors.js';
-import { NonIntegralNumber, type JsonObject, type JsonValue } from '../json.js';
+import { isJsonMediaType, readBody, type ParsedBody } from '../http/body.js';
+import type { CreateRule } from '../operations/create.js';
+import { ApiError } from '../http/errors.js';
+import { NonIntegralNumber, type JsonObject, type JsonValue } from '../json/json.js';
 import {
   DEFAULT_JOURNAL_PAGE,
   DEFAULT_PLANTS_PAGE,
@@ -25,10 +25,10 @@ import {
   MAX_PLANTS_PAGE,
   PLANTS_PAGE_BYTES,
 } from '../limits.js';
-import { RESERVED_PREFIX } from '../routes.js';
-import type { PlantPage, PlantStore } from '../store.js';
-import { withoutMember } from '../stored-plant.js';
-import type { OperationContract } from '../validation.js';
+import { RESERVED_PREFIX } from '../http/routes.js';
+import type { PlantPage, PlantStore } from '../store/store.js';
+import { withoutMember } from '../operations/stored-plant.js';
+import type { OperationContract } from '../http/validation.js';
 import { parseSteps, StepError, type ExampleCheck, type FaultSchedule } from './fault-schedule.js';
 import { controlsGuard } from './controls-guard.js';
 import type { Journal } from './journal.js';
@@ -69,7 +69,10 @@ export function registerControls(
   app.get(`${CONTROLS_PREFIX}/plants`, { onRequest }, async (request, reply) => {
     const { after, limit } = pageOf(request, 'the stored plants', DEFAULT_PLANTS_PAGE, MAX_PLANTS_PAGE);
     const page = await store.list(after, limit, PLANTS_PAGE_BYTES);
-    return reply.type('application/json; charset=utf-8').send(plantsPageJson(page, contract.plant.keeps('id')));
+    const idMember = rule.kind.resource.id.property ?? 'id';
+    return reply
+      .type('application/json; charset=utf-8')
+      .send(plantsPageJson(page, contract.plant.keeps(idMember) ? idMember : undefined));
   });
   app.post(`${CONTROLS_PREFIX}/plants`, { onRequest }, async (request) => {
     const body = requiredJsonBody(request);
@@ -160,15 +163,16 @@ function pageOf(
 
 /**
  * A page of plants as the answer's JSON text, made of the stored texts as
- * they are (no object per plant): each plant with its id first, as a decimal
- * string (a JSON number would lose int64 digits in most clients). A Plant
- * that declares `id` stores it too, as sent: the listing shows it once, as
- * the decimal string.
+ * they are (no object per plant): each plant with its id first, as a string
+ * (an integer id's decimal digits: a JSON number would lose int64 digits in
+ * most clients). A Plant that declares its id member (`storedId`) stores it
+ * too, as sent: the listing shows it once, as the string.
  */
-function plantsPageJson({ plants, next }: PlantPage, storesId: boolean): string {
+function plantsPageJson({ plants, next }: PlantPage, storedId: string | undefined): string {
   const entries = plants.map(({ id, json: stored }) => {
-    const json = storesId ? withoutMember(stored, 'id') : stored;
-    return json === '{}' ? `{"id":"${id}"}` : `{"id":"${id}",${json.slice(1)}`;
+    const json = storedId === undefined ? stored : withoutMember(stored, storedId);
+    const named = JSON.stringify(id);
+    return json === '{}' ? `{"id":${named}}` : `{"id":${named},${json.slice(1)}`;
   });
   return `{"plants":[${entries.join(',')}],"next":${next}}`;
 }

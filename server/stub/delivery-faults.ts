@@ -14,7 +14,7 @@
 //   ..., "every": K / "probability": P, "seed": S      a repeating step
 //
 // One step per delivery (one event, one webhook, one receiver), in order.
-import { NonIntegralNumber, type JsonValue } from '../json.js';
+import { NonIntegralNumber, type JsonValue } from '../json/json.js';
 import { MAX_DELAY_MS, MAX_DELIVERY_COPIES } from '../limits.js';
 import type { DeliveryFault } from '../webhooks/deliveries.js';
 import { parseStepList, readRepeat, StepError, stepNumbers, type Repeating } from './fault-schedule.js';

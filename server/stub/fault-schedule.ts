@@ -9,7 +9,7 @@
 //   {"fault": "lost-answer"}                   the plant is stored, then the answer is lost
 //   {"delayMs": 200}                           a wait, then answered as ever
 //   ... , "every": 3 / "probability": 0.2, "seed": 7    a repeating step
-import { NonIntegralNumber, type JsonObject, type JsonValue } from '../json.js';
+import { NonIntegralNumber, type JsonObject, type JsonValue } from '../json/json.js';
 import {
   DEFAULT_DRIBBLE_BYTES,
   DEFAULT_DRIBBLE_INTERVAL_MS,

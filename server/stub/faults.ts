@@ -28,9 +28,9 @@
 import { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
-import type { Authenticator } from '../auth.js';
-import { errorAnswer } from '../error-handler.js';
-import { ApiError, ERRORS } from '../errors.js';
+import type { Authenticator } from '../security/auth.js';
+import { errorAnswer } from '../http/error-handler.js';
+import { ApiError, ERRORS } from '../http/errors.js';
 import { MAX_HOLD_MS } from '../limits.js';
 import {
   mulberry32,
@@ -149,6 +149,7 @@ export function faultHooks({
     // wait() resolves when the time is up or the hold ends early; it never rejects.
     void hold.wait(step.delayMs).then(() => {
       const gone = hold.ended === 'client-gone';
+      if (gone) entry?.abandoned();
       hold.release();
       // A client gone during the wait gets nothing; the handler finds the answer cannot be delivered and stores nothing.
       if (gone && step.code === undefined && step.fault === undefined) return done();
@@ -230,7 +231,7 @@ const WIRE: Record<WireFault, WireAction> = {
   truncated(_request, reply) {
     reply.code(200).type(JSON_TYPE).send(FAULT_HALF);
   },
-  hang(request, reply, done, _step, { held }) {
+  hang(request, reply, done, _step, { held, entry }) {
     const hold = held.acquire(request.raw.socket, holderOf(request));
     if (typeof hold === 'string') return done(busy(held, hold, 1));
     reply.hijack();
@@ -238,6 +239,7 @@ const WIRE: Record<WireFault, WireAction> = {
     // pass, or the server closes; then the connection is closed, unanswered.
     // wait() resolves when the time is up or the hold ends early; it never rejects.
     void hold.wait(MAX_HOLD_MS).then(() => {
+      if (hold.ended === 'client-gone') entry?.abandoned();
       hold.release();
       dropConnection(request, reply, 'hang');
     });

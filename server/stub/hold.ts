@@ -8,7 +8,7 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { Socket } from 'node:net';
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../http/errors.js';
 import { credentialOf } from '../security/check.js';
 
 /** Waits `ms` milliseconds, or less when `signal` aborts (the client is gone, or the server is closing). */

@@ -19,8 +19,8 @@
 // Initial plants (initial-plants.ts) are read by start.ts and stored by
 // buildApp, with or without the plugin.
 import type { FastifyPluginCallback, FastifyRequest, preValidationHookHandler } from 'fastify';
-import { createAuthenticator } from '../auth.js';
-import type { CreateRule } from '../create.js';
+import { createAuthenticator } from '../security/auth.js';
+import type { CreateRule } from '../operations/create.js';
 import {
   DEFAULT_JOURNAL_BYTES,
   DEFAULT_JOURNAL_SIZE,
@@ -28,11 +28,11 @@ import {
   MAX_WAITING_ANSWERS,
   MAX_WAITING_PER_CREDENTIAL,
 } from '../limits.js';
-import type { StubStages } from '../pipeline.js';
-import { RESERVED_PREFIX } from '../routes.js';
+import type { StubStages } from '../http/pipeline.js';
+import { RESERVED_PREFIX } from '../http/routes.js';
 import type { CredentialNames } from '../redact.js';
-import type { PlantStore } from '../store.js';
-import type { OperationContract } from '../validation.js';
+import type { PlantStore } from '../store/store.js';
+import type { OperationContract } from '../http/validation.js';
 import type { Deliveries } from '../webhooks/index.js';
 import { registerControls, type DelaySetting } from './controls.js';
 import { FaultSchedule } from './fault-schedule.js';
@@ -204,17 +204,21 @@ interface DelayContext {
  * closes its connection, which ends the wait; the handler then finds the
  * answer cannot be delivered and stores nothing (wire.ts,
  * answerCanBeDelivered), so no plant is created that its client never saw.
- * The request is journaled as it starts to wait, with status null.
+ * The request is journaled as it starts to wait, with status null; a
+ * request whose client goes away during the wait stays so, `abandoned`.
  */
 function delayHook({ delay, held, journal, pending }: DelayContext): preValidationHookHandler {
   return (request, _reply, done) => {
     if (delay.ms === 0) return done();
     const hold = held.acquire(request.raw.socket, holderOf(request));
     if (typeof hold === 'string') return done(busy(held, hold, delay.ms / 1000, `its delay of ${delay.ms} ms`));
-    if (journal.capacity > 0) pending.set(request, journal.recordPending(request));
+    const entry = journal.capacity > 0 ? journal.recordPending(request) : undefined;
+    if (entry !== undefined) pending.set(request, entry);
     // Ends early when the server closes or the client is gone: either way, go on.
     // wait() resolves when the time is up or the hold ends early; it never rejects.
     void hold.wait(delay.ms).then(() => {
+      // A client gone during the wait is sent nothing: its entry says so, not the status the server makes of it.
+      if (hold.ended === 'client-gone') entry?.abandoned();
       hold.release();
       done();
     });

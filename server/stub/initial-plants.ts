@@ -3,7 +3,7 @@
 // cannot be used; buildApp stores the plants with the create rule, all or none.
 import { readFileSync } from 'node:fs';
 import { StartError } from '../../lib/start-error.js';
-import { JsonSyntaxError, parseJson, type JsonValue } from '../json.js';
+import { JsonSyntaxError, parseJson, type JsonValue } from '../json/json.js';
 
 /** The plants to store before the first request, and where they came from (for messages). */
 export interface InitialPlants {

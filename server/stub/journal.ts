@@ -35,6 +35,8 @@ interface RequestSlot {
   bodyBytes: number | null;
   /** null while the answer waits out the stub's delay. */
   status: number | null;
+  /** The client closed its connection while the stub held the answer back: nothing was sent. */
+  abandoned: boolean;
   /** The stub's fault applied to the request (Prefer or the schedule), or null. */
   fault: InjectedFault | null;
   /** What the entry counts against the budget (entryBytes). */
@@ -57,8 +59,10 @@ export interface JournalEntry {
   bodyBytes: number | null;
   /** True when `body` holds only the first JOURNAL_BODY_LIMIT bytes. */
   bodyTruncated: boolean;
-  /** The status of the answer; null while it waits, or when none was sent (a fault on the wire). */
+  /** The status of the answer; null while it waits, or when none was sent (a fault on the wire, a request its client abandoned). */
   status: number | null;
+  /** True when the client closed its connection while the stub held its answer back (the delay, a fault's delay, a hang): no answer was sent, and `status` stays null. */
+  abandoned: boolean;
   /** The stub's fault applied to the request: where it came from (`prefer` or `schedule`) and the step; null when none. */
   fault: InjectedFault | null;
 }
@@ -78,10 +82,13 @@ export interface JournalPage {
   next: number | null;
 }
 
-/** A pending entry's handle: the answer's status, once known, and the stub's fault, once applied. */
+/** A pending entry's handle: the answer's status, once known, the stub's fault, once applied, or that its client gave up. */
 export interface PendingEntry {
+  /** The answer left with this status (ignored once abandoned: what the server makes of a request whose client is gone is sent to no one). */
   answered(status: number): void;
   injected(fault: InjectedFault): void;
+  /** The client closed its connection while the answer was held back: nothing was sent. */
+  abandoned(): void;
 }
 
 export class Journal {
@@ -132,7 +139,8 @@ export class Journal {
   recordPending(request: FastifyRequest, fault: InjectedFault | null = null): PendingEntry {
     const slot = this.add(request, null, fault);
     return {
-      answered: (status) => void (slot !== undefined && (slot.status = status)),
+      answered: (status) => void (slot !== undefined && !slot.abandoned && (slot.status = status)),
+      abandoned: () => void (slot !== undefined && Object.assign(slot, { abandoned: true, status: null })),
       injected: (injected) => {
         if (slot === undefined || slot.fault !== null) return;
         // The fault's bytes count against the budget from now on (the budget evicts on the next add), if the entry is still kept.
@@ -198,6 +206,7 @@ export class Journal {
       body,
       bodyBytes: received === null ? null : received.length,
       status,
+      abandoned: false,
       fault,
       bytes: entryBytes(request.url, request.headers, body) + faultBytes(fault),
     };
@@ -278,6 +287,7 @@ function present(slot: JournalSlot, secrets: readonly string[], names: Credentia
     bodyBytes,
     bodyTruncated: body !== null && bodyBytes !== body.length,
     status: slot.status,
+    abandoned: slot.abandoned,
     fault: slot.fault,
   };
 }

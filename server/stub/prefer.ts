@@ -10,14 +10,13 @@
 //   bytes=N           with fault=dribble: bytes per chunk
 //   interval=MS       with fault=dribble: milliseconds between chunks
 import type { FastifyReply } from 'fastify';
-import { TOKEN } from '../../lib/http-syntax.js';
+import { TOKEN, isJsonBased } from '../../lib/http-syntax.js';
 import type { MediaTypeObject } from '../../spec/openapi.js';
-import { REALM } from '../auth.js';
-import type { ErrorRecord } from '../error-body.js';
-import { sendRecord } from '../error-handler.js';
-import { ApiError } from '../errors.js';
-import { isJson } from '../operations/examples.js';
-import { jsonText } from '../store.js';
+import { REALM } from '../security/auth.js';
+import type { ErrorRecord } from '../http/error-body.js';
+import { sendRecord } from '../http/error-handler.js';
+import { ApiError } from '../http/errors.js';
+import { jsonText } from '../store/store.js';
 import {
   MAX_DELAY_MS,
   MAX_DRIBBLE_BYTES,
@@ -26,7 +25,7 @@ import {
   DEFAULT_DRIBBLE_BYTES,
   DEFAULT_DRIBBLE_INTERVAL_MS,
 } from '../limits.js';
-import type { OperationContract } from '../validation.js';
+import type { OperationContract } from '../http/validation.js';
 import {
   WIRE_FAULTS,
   type ExampleCheck,
@@ -93,7 +92,7 @@ export type DeclaredOperation = Pick<OperationContract, 'method' | 'path' | 'res
 function jsonContent(content: Record<string, MediaTypeObject> | undefined): [string, MediaTypeObject] | undefined {
   if (content === undefined) return undefined;
   if (content['application/json'] !== undefined) return ['application/json', content['application/json']];
-  const mediaType = Object.keys(content).find(isJson);
+  const mediaType = Object.keys(content).find(isJsonBased);
   return mediaType === undefined ? undefined : [mediaType, content[mediaType]!];
 }
 

@@ -9,9 +9,9 @@
 //
 // Only the environment and these controls name receivers: no API request can.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ParsedBody } from '../body.js';
-import { ApiError } from '../errors.js';
-import { NonIntegralNumber } from '../json.js';
+import type { ParsedBody } from '../http/body.js';
+import { ApiError } from '../http/errors.js';
+import { NonIntegralNumber } from '../json/json.js';
 import { redactTarget } from '../redact.js';
 import type { Deliveries, DeliveryObserver } from '../webhooks/deliveries.js';
 import { ReceiverError, receiverList } from '../webhooks/receivers.js';

@@ -5,11 +5,15 @@
 //
 //   its words      its name, summary, description and operationId name one
 //                  event ("new", "added", "created"; "updated", "replaced";
-//                  "deleted", "removed") and the plant (its words say
+//                  "deleted", "removed") and the item (its words say
 //                  "plant", or its body is the create's request body or
 //                  the Plant)
 //   its body       else, a body whose schema is the create operation's
 //                  request body (NewPlant) describes a plant created
+//
+// and of which resource (operations/resources.ts): the one whose create's
+// request body or item its body is, else the one whose noun its words name
+// (`orderCreated`: the orders), else the plant resource.
 //
 // PLANTSTORE_WEBHOOK_EVENTS (the switch) replaces the inference: then only
 // the webhooks it names are tied, each to the event it says. A webhook that
@@ -26,9 +30,9 @@ import {
 import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
 import { describeViolation, schemaValidators } from '../../spec/validator.js';
 import type { PlantChangeEvent } from '../changes.js';
-import type { JsonValue } from '../json.js';
-import { requestBodySchema, VALIDATOR_OPTIONS } from '../request-body.js';
-import type { OperationContract } from '../validation.js';
+import type { JsonValue } from '../json/json.js';
+import { requestBodySchema, VALIDATOR_OPTIONS } from '../http/request-body.js';
+import type { OperationContract } from '../http/validation.js';
 
 /** The events a webhook may describe; `updated` is a plant replaced or merged. */
 export const WEBHOOK_EVENTS = ['created', 'updated', 'deleted'] as const;
@@ -41,9 +45,28 @@ export const CHANGES_OF: Record<WebhookEvent, readonly PlantChangeEvent[]> = {
   deleted: ['deleted'],
 };
 
+/** A resource whose changes a webhook may describe, as the webhooks see it. */
+export interface WebhookResource {
+  /** Its store key ('' for the plant resource). */
+  key: string;
+  noun: string;
+  /** Its create's request body schema, and its item's (a webhook whose body is one of them describes this resource). */
+  createBody: Located | undefined;
+  item: Located;
+  /** The delivery body's id member, and how the id is written (an integer's digits, a string quoted). */
+  idMember: string;
+  idKind: 'integer' | 'string';
+  /** Whether the item's stored text holds the id member (then the body does not repeat it). */
+  storesId: boolean;
+  /** The create body's violations, where the webhook's body is it. */
+  validateCreate: ((body: unknown) => string[]) | undefined;
+}
+
 export interface WebhookDeclaration {
   /** Its key under `webhooks:`. */
   name: string;
+  /** The resource whose changes it describes. */
+  resource: WebhookResource;
   /** Upper case, e.g. POST. */
   method: string;
   /** Where its operation is in the document. */
@@ -68,12 +91,18 @@ const EVENT_WORDS: Record<WebhookEvent, RegExp> = {
   deleted: /^(delet(e|es|ed|ion)|remov(e|es|ed|al))$/,
 };
 
-/** Each operation of each webhook of the document, with its event; throws a ConfigError-like Error (from `refuse`) for a tie naming no webhook. */
+/**
+ * Each operation of each webhook of the document, with its resource and its
+ * event; throws a ConfigError-like Error (from `refuse`) for a tie naming no
+ * webhook. `resources` are the document's, the plant resource first (by
+ * default the plant resource alone, as the contract names it).
+ */
 export function readWebhooks(
   document: OpenApiDocument,
   contract: OperationContract,
   ties: WebhookTies | undefined,
   refuse: (message: string) => Error,
+  resources: readonly WebhookResource[] = [plantResource(document, contract)],
 ): WebhookDeclaration[] {
   const webhooks = (document as { webhooks?: unknown }).webhooks;
   const declarations: WebhookDeclaration[] = [];
@@ -86,10 +115,7 @@ export function readWebhooks(
     }
   }
   if (!isSchemaObject(webhooks)) return declarations;
-  const create = requestBodySchema(document);
-  const createSchema = resolveReference(document, create.schema, create.schemaPointer);
-  const plantSchema = resolveReference(document, { $ref: contract.plant.pointer }, contract.plant.pointer);
-  const noun = resourceNoun(contract.path);
+  const located = ({ value, pointer }: Located) => resolveReference(document, value, pointer);
   let compiler: ReturnType<typeof schemaValidators> | undefined;
   const compiledCheck = ({ value, pointer }: Located) => {
     compiler ??= schemaValidators(document, VALIDATOR_OPTIONS);
@@ -107,22 +133,33 @@ export function readWebhooks(
       if (!isSchemaObject(operation)) continue;
       const pointer = childPointer(itemPointer, method);
       const body = jsonBody(document, operation, pointer);
-      const sameSchema = body.schema !== undefined && isSameSchema(body.schema, createSchema);
-      const plantBody = body.schema !== undefined && isSameSchema(body.schema, plantSchema);
+      const schema = body.schema;
+      const byCreate =
+        schema === undefined
+          ? undefined
+          : resources.find(({ createBody }) => createBody !== undefined && isSameSchema(schema, located(createBody)));
+      const byItem =
+        schema === undefined || byCreate !== undefined
+          ? undefined
+          : resources.find(({ item }) => isSameSchema(schema, located(item)));
+      const resource = byCreate ?? byItem ?? namedResource(name, operation, resources) ?? resources[0]!;
+      const sameSchema = byCreate !== undefined;
+      const plantBody = byItem !== undefined;
       const tie =
         ties === undefined
-          ? inferEvent(name, operation, { noun, createBody: sameSchema, plantBody })
+          ? inferEvent(name, operation, { noun: resource.noun, createBody: sameSchema, plantBody })
           : chosen(ties.get(name));
       const untied = body.problem ?? (tie.event === undefined ? tie.reason : undefined);
       // Compiled now: a schema the server cannot check stops the start, not a delivery.
       const validate =
         untied !== undefined
           ? () => [untied]
-          : sameSchema
-            ? (value: unknown) => contract.validateRequestBody(value as JsonValue)
+          : sameSchema && resource.validateCreate !== undefined
+            ? resource.validateCreate
             : compiledCheck(body.schema!);
       declarations.push({
         name,
+        resource,
         method: method.toUpperCase(),
         pointer,
         event: untied === undefined ? tie.event : undefined,
@@ -212,6 +249,35 @@ function wordsOf(text: string): string[] {
     .toLowerCase()
     .split(/[^a-z]+/)
     .filter((word) => word !== '');
+}
+
+/** The plant resource as the contract names it: what the webhooks describe when the document has no other. */
+function plantResource(document: OpenApiDocument, contract: OperationContract): WebhookResource {
+  const create = requestBodySchema(document);
+  return {
+    key: '',
+    noun: resourceNoun(contract.path),
+    createBody: { value: create.schema, pointer: create.schemaPointer },
+    item: { value: { $ref: contract.plant.pointer }, pointer: contract.plant.pointer },
+    idMember: 'id',
+    idKind: 'integer',
+    storesId: contract.plant.keeps('id'),
+    validateCreate: (value) => contract.validateRequestBody(value as JsonValue),
+  };
+}
+
+/** The resource whose noun the webhook's words name (its name, summary, description, operationId), where one does. */
+function namedResource(
+  name: string,
+  operation: { operationId?: unknown; summary?: unknown; description?: unknown },
+  resources: readonly WebhookResource[],
+): WebhookResource | undefined {
+  const words = new Set(
+    [name, operation.summary, operation.description, operation.operationId]
+      .filter((text): text is string => typeof text === 'string')
+      .flatMap(wordsOf),
+  );
+  return resources.find(({ noun }) => words.has(noun) || words.has(`${noun}s`));
 }
 
 /** The plant's noun, from the collection path: its last literal segment in the singular (/plants: plant). */

@@ -8,11 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PlantChange, PlantChangeEvent } from '../changes.js';
-import { parseJson } from '../json.js';
+import { parseJson } from '../json/json.js';
 import { MAX_CONCURRENT_DELIVERIES } from '../limits.js';
 import { redactInLog } from '../logging.js';
 import { redactTarget, targetCredentials } from '../redact.js';
-import { withoutMember } from '../stored-plant.js';
+import { withoutMember } from '../operations/stored-plant.js';
 import { CHANGES_OF, type WebhookDeclaration } from './declarations.js';
 import {
   deliveryBytes,
@@ -44,8 +44,8 @@ export class Deliveries {
   private idle: Array<() => void> = [];
   private observer: DeliveryObserver | undefined;
   private closed = false;
-  /** The webhooks sent after each change. */
-  private readonly byChange = new Map<PlantChangeEvent, WebhookDeclaration[]>();
+  /** The webhooks sent after each change of each resource (by changeKey). */
+  private readonly byChange = new Map<string, WebhookDeclaration[]>();
 
   constructor(
     readonly settings: DeliverySettings,
@@ -54,7 +54,6 @@ export class Deliveries {
     readonly initialReceivers: readonly string[],
     private readonly context: {
       log: FastifyBaseLogger;
-      storesId: boolean;
       connections?: Connections;
       random?: () => number;
     },
@@ -62,8 +61,10 @@ export class Deliveries {
     this.receiverList = initialReceivers;
     this.redactCredentials(initialReceivers);
     for (const declaration of declarations) {
-      for (const change of declaration.event === undefined ? [] : CHANGES_OF[declaration.event])
-        this.byChange.set(change, [...(this.byChange.get(change) ?? []), declaration]);
+      for (const change of declaration.event === undefined ? [] : CHANGES_OF[declaration.event]) {
+        const key = changeKey(declaration.resource.key, change);
+        this.byChange.set(key, [...(this.byChange.get(key) ?? []), declaration]);
+      }
     }
   }
 
@@ -107,7 +108,8 @@ export class Deliveries {
 
   /** The change feed's listener: takes note, and does the work on a later turn of the event loop. */
   readonly dispatch = (change: PlantChange): void => {
-    if (this.closed || this.receiverList.length === 0 || !this.byChange.has(change.event)) return;
+    if (this.closed || this.receiverList.length === 0 || !this.byChange.has(changeKey(change.resource, change.event)))
+      return;
     if (this.inbox.push(change) === 1) setImmediate(() => this.takeInbox());
   };
 
@@ -115,7 +117,7 @@ export class Deliveries {
     const changes = this.inbox;
     this.inbox = [];
     for (const change of changes) {
-      for (const webhook of this.byChange.get(change.event) ?? []) {
+      for (const webhook of this.byChange.get(changeKey(change.resource, change.event)) ?? []) {
         try {
           this.enqueue(change, webhook);
         } catch (error) {
@@ -132,7 +134,7 @@ export class Deliveries {
   }
 
   private enqueue(change: PlantChange, webhook: WebhookDeclaration): void {
-    const text = this.bodyOf(change);
+    const text = bodyOf(change, webhook);
     const problems = webhook.validate(parseJson(text));
     const delivery = randomUUID();
     const body = Buffer.from(text);
@@ -171,12 +173,6 @@ export class Deliveries {
         );
       else this.add({ info, copies: fault?.copies ?? 1, deadline: 0, fault: shown, bytes }, fault?.delayMs ?? 0);
     }
-  }
-
-  /** The body: the plant's id, then the plant as stored (its members as sent). */
-  private bodyOf({ id, json }: PlantChange): string {
-    const members = this.context.storesId ? withoutMember(json, 'id') : json;
-    return members === '{}' ? `{"id":${id}}` : `{"id":${id},${members.slice(1)}`;
   }
 
   private headersOf(delivery: string, webhook: WebhookDeclaration): Record<string, string> {
@@ -350,4 +346,17 @@ export class Deliveries {
     this.context.connections?.close();
     return dropped;
   }
+}
+
+/** The webhooks' key of a change: its resource and its event. */
+function changeKey(resource: string, event: PlantChangeEvent): string {
+  return `${resource}\u0000${event}`;
+}
+
+/** The body: the item's id (an integer's digits, a string quoted), then the item as stored (its members as sent). */
+function bodyOf({ id, json }: PlantChange, { resource }: WebhookDeclaration): string {
+  const member = JSON.stringify(resource.idMember);
+  const members = resource.storesId ? withoutMember(json, resource.idMember) : json;
+  const written = resource.idKind === 'integer' ? id : JSON.stringify(id);
+  return members === '{}' ? `{${member}:${written}}` : `{${member}:${written},${members.slice(1)}`;
 }

@@ -16,8 +16,14 @@ import { ConfigError } from '../config.js';
 import type { PlantChanges, PlantChangeEvent } from '../changes.js';
 import { WEBHOOK_DEFAULTS } from '../limits.js';
 import { redactTarget } from '../redact.js';
-import type { OperationContract } from '../validation.js';
-import { CHANGES_OF, readWebhooks, type WebhookDeclaration, type WebhookTies } from './declarations.js';
+import type { OperationContract } from '../http/validation.js';
+import {
+  CHANGES_OF,
+  readWebhooks,
+  type WebhookDeclaration,
+  type WebhookResource,
+  type WebhookTies,
+} from './declarations.js';
 import { Deliveries } from './deliveries.js';
 import { receiverList } from './receivers.js';
 
@@ -43,6 +49,8 @@ export interface WebhookOptions {
 
 export interface WebhooksContext {
   contract: OperationContract;
+  /** The document's resources, the plant resource first (the contract's alone when not given). */
+  resources?: readonly WebhookResource[];
   changes: PlantChanges;
   log: FastifyBaseLogger;
 }
@@ -54,8 +62,14 @@ export interface Webhooks {
 }
 
 /** The webhooks of the document; throws a ConfigError for a tie naming no webhook, a ReceiverError for a bad receiver. */
-export function webhooks(options: WebhookOptions, { contract, changes, log }: WebhooksContext): Webhooks {
-  const declarations = readWebhooks(contract.document, contract, options.ties, (message) => new ConfigError(message));
+export function webhooks(options: WebhookOptions, { contract, resources, changes, log }: WebhooksContext): Webhooks {
+  const declarations = readWebhooks(
+    contract.document,
+    contract,
+    options.ties,
+    (message) => new ConfigError(message),
+    resources,
+  );
   const deliveries = new Deliveries(
     {
       attempts: options.attempts ?? WEBHOOK_DEFAULTS.attempts,
@@ -67,7 +81,7 @@ export function webhooks(options: WebhookOptions, { contract, changes, log }: We
     },
     declarations,
     receiverList(options.receivers ?? []),
-    { log, storesId: contract.plant.keeps('id'), random: options.random },
+    { log, random: options.random },
   );
   const shutdownMs = options.shutdownMs ?? WEBHOOK_DEFAULTS.shutdownMs;
   const plugin: FastifyPluginCallback = (app, _options, done) => {
@@ -75,7 +89,7 @@ export function webhooks(options: WebhookOptions, { contract, changes, log }: We
     app.addHook('onReady', (ready) => {
       for (const { level, message } of startupLines(
         declarations,
-        (change) => changes.isTold(change),
+        (change, resource) => changes.isTold(change, resource),
         deliveries.receivers,
       ))
         app.log[level](message);
@@ -99,28 +113,29 @@ export function webhooks(options: WebhookOptions, { contract, changes, log }: We
 /** What the server says of its webhooks at start: each one, what it is sent for or why never, and where to. */
 export function startupLines(
   declarations: readonly WebhookDeclaration[],
-  told: (change: PlantChangeEvent) => boolean,
+  told: (change: PlantChangeEvent, resource: string) => boolean,
   receivers: readonly string[],
 ): Array<{ level: 'info' | 'warn'; message: string }> {
   const lines: Array<{ level: 'info' | 'warn'; message: string }> = [];
   let sent = 0;
-  for (const { name, method, event, reason, mediaType } of declarations) {
+  for (const { name, method, event, reason, mediaType, resource } of declarations) {
+    const noun = resource.noun;
     const webhook = `webhook ${JSON.stringify(name)} (${method})`;
     if (event === undefined) {
       lines.push({
         level: 'warn',
         message: `${webhook} is never sent: it is tied to no event (${reason}); PLANTSTORE_WEBHOOK_EVENTS ties a webhook to an event (docs/stub.md)`,
       });
-    } else if (!CHANGES_OF[event].some(told)) {
+    } else if (!CHANGES_OF[event].some((change) => told(change, resource.key))) {
       lines.push({
         level: 'warn',
-        message: `${webhook} is never sent: it describes a plant ${event} (${reason}), and the server serves no operation that does that`,
+        message: `${webhook} is never sent: it describes ${article(noun)} ${event} (${reason}), and the server serves no operation that does that`,
       });
     } else {
       sent++;
       lines.push({
         level: 'info',
-        message: `${webhook} is sent after a plant is ${event}, as ${mediaType} (${reason})`,
+        message: `${webhook} is sent after ${article(noun)} is ${event}, as ${mediaType} (${reason})`,
       });
     }
   }
@@ -134,4 +149,9 @@ export function startupLines(
     });
   }
   return lines;
+}
+
+/** "a plant", "an order". */
+function article(noun: string): string {
+  return `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
 }

@@ -198,6 +198,26 @@ describe('bench/compare.ts arguments', () => {
     assert.equal(settings.servers[0]!.env.LOG_LEVEL, undefined);
   });
 
+  it('--request read or list with --spec: each build of the server serves that document; the anchors, which create only, are refused', () => {
+    const settings = parseCompareArgs([
+      '--request',
+      'read',
+      '--spec',
+      'test/fixtures/operations/crud.yaml',
+      'a=x.js',
+      'b=y.js:PLANTSTORE_SPEC=own.yaml',
+    ]);
+    assert.equal(settings.request, 'read');
+    assert.match(settings.servers[0]!.env.PLANTSTORE_SPEC!, /test\/fixtures\/operations\/crud\.yaml$/);
+    assert.equal(settings.servers[1]!.env.PLANTSTORE_SPEC, 'own.yaml', 'a server given its own keeps it');
+    assert.equal(parseCompareArgs(['floor']).request, 'create');
+    assert.throws(
+      () => parseCompareArgs(['--request', 'list', 'floor']),
+      /the anchors \(floor, fastify-bare\) create only/,
+    );
+    assert.throws(() => parseCompareArgs(['--request', 'delete', 'a=x.js']), /--request takes create, read or list/);
+  });
+
   it('refuses what it cannot read, naming it', () => {
     assert.throws(() => parseCompareArgs([]), /at least one server/);
     assert.throws(() => parseCompareArgs(['dist/server/start.bundle.mjs']), /is not NAME=FILE/);

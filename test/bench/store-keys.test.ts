@@ -3,7 +3,7 @@
 // come back out as the string it went in as.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createMemoryStore } from '../../server/memory-store.js';
+import { createMemoryStore } from '../../server/store/memory-store.js';
 
 test('number and string keys never merge two ids, and ids come back as given', { timeout: 120_000 }, () => {
   const store = createMemoryStore(100);

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { parseCliArgs } from '../../conformance/cli/args.js';
+import { runOption } from '../../conformance/cli/options.js';
+import { INFERENCES } from '../../conformance/checks/types.js';
 import { UsageError } from '../../conformance/cli/values.js';
 import { PLACEHOLDER_TOKEN } from '../../conformance/model/target.js';
 import { runRedactor } from '../../conformance/redact/secrets.js';
@@ -179,6 +181,18 @@ describe('what a configuration file may read and set', { timeout: 30_000 }, () =
     assert.throws(
       () => parseCliArgs(['--config', keyed], {}, NO_FILE, { implicitFile: false, keys: ['header'] }),
       (err: unknown) => err instanceof UsageError && /json cannot be set in this configuration file/.test(err.message),
+    );
+  });
+});
+
+describe('--no-infer', () => {
+  it('names every inference in its help, and switches any of them off', () => {
+    const help = runOption('no-infer').help;
+    for (const inference of INFERENCES) assert.match(help, new RegExp(`\\b${inference}\\b`), inference);
+    const parsed = parseCliArgs(['--reference', '--no-infer', 'pages,idempotency'], {}, NO_FILE);
+    assert.deepEqual(
+      INFERENCES.filter((i) => !parsed.inferences.includes(i)),
+      ['pages', 'idempotency'],
     );
   });
 });

@@ -10,6 +10,8 @@ import { loadSpecModel } from '../../conformance/model/spec-model.js';
 import { startFake } from '../support/fake-server.js';
 import { MUTANTS } from '../support/mutants.js';
 import { BREAKS } from '../support/fake-resource-breaks.js';
+import { DOC_BREAKS } from '../support/doc-mutants.js';
+import { SECURED_BREAKS } from '../support/fake-secured-breaks.js';
 import { FROZEN_IDS } from '../../scripts/checks-doc.js';
 
 describe('the catalog', () => {
@@ -73,8 +75,15 @@ describe('the catalog', () => {
   });
 
   it('has a mutant for every check in the mutation table', () => {
-    // The checks of other operations than create are proven on the fakes of test/fixtures/operations/ (operations.test.ts).
-    const covered = new Set([...MUTANTS.map(([id]) => id), ...BREAKS.map(([, , id]) => id)]);
+    // The checks of other operations than create are proven on the fakes of test/fixtures/operations/ (operations.test.ts),
+    // those of what any document declares on the fakes of test/fixtures/documents/ (documents.test.ts), and those of
+    // every security scheme and error media type on the fakes of the same folder (any-scheme.test.ts).
+    const covered = new Set([
+      ...MUTANTS.map(([id]) => id),
+      ...BREAKS.map(([, , id]) => id),
+      ...DOC_BREAKS.map((r) => r.check),
+      ...SECURED_BREAKS.map((row) => row.check),
+    ]);
     assert.deepEqual(
       catalog.map((c) => c.id).filter((id) => !covered.has(id)),
       [],

@@ -51,7 +51,7 @@ it('PS-AUTH-007 sends no credentials with a malformed body', () => {
   assert.deepEqual(rest, []);
   assert.equal(only!.request.headers.authorization, undefined);
   assert.equal(only!.request.body, '{"id": ');
-  assert.equal(only!.request.note, 'no Authorization header and a malformed body');
+  assert.equal(only!.request.note, 'no credentials and a malformed body');
 });
 
 it('PS-ACCEPT-001 grades the echo against the body its case sent, whatever other runs sent', () => {

@@ -124,3 +124,48 @@ describe('coverage of the document', () => {
     assert.ok(coverage.responses.find((r) => r.path === '/plants/{id}' && r.status === '200')!.why);
   });
 });
+
+describe('coverage: a keyword no check exercised says how the checks that send its cases fared', () => {
+  const model = loadSpecModel(fixturePath('operations/crud.yaml'));
+  // A keyword with a case just inside and none outside: PS-ACCEPT-012 would send it.
+  const POINTER = '#/components/schemas/Plant/type';
+  const result = (id: string, outcome: 'skip' | 'fail') => ({
+    id,
+    title: id,
+    level: 'MUST' as const,
+    outcome,
+    requirement: 'r',
+    source: { document: 'd', section: 's' },
+    expected: null,
+    actual: outcome === 'skip' ? 'the rejection of id 0 equals the target’s duplicate answer' : 'x',
+    reproduce: null,
+    requests: 1,
+  });
+  const detailWith = (...results: Array<ReturnType<typeof result>>) => {
+    const t = {
+      target: {
+        name: 't',
+        url: 'http://127.0.0.1:1',
+        token: 't',
+        role: 'target' as const,
+        informs: false,
+        restrictsTokens: true,
+      },
+      summary: { pass: 0, 'non-strict': 0, fail: 0, skip: 0, error: 0 },
+      results,
+    };
+    return computeCoverage(model, [t], new Map()).keywords.find((k) => k.pointer === POINTER)!;
+  };
+
+  it('ran and skipped is said so, never "did not run"', () => {
+    const k = detailWith(result('PS-ACCEPT-012', 'skip'), result('PS-REJECT-012', 'fail'));
+    assert.equal(k.status, 'not exercised');
+    assert.match(k.detail, /but PS-ACCEPT-012 ran and skipped \(its result says why\)$/);
+    assert.doesNotMatch(k.detail, /did not run/);
+  });
+
+  it('a check left out of the run (--only) did not run', () => {
+    const k = detailWith(result('PS-REJECT-012', 'fail'));
+    assert.match(k.detail, /but PS-ACCEPT-012 did not run$/);
+  });
+});

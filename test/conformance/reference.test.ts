@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { REFERENCE_ENTRY, startReference } from '../../conformance/run/targets/reference.js';
 import { runTarget } from '../../conformance/run/runner.js';
 import { loadSpecModel } from '../../conformance/model/spec-model.js';
+import { declaredSchemes } from '../../conformance/model/security.js';
 import { fixturePath } from '../support/fixtures.js';
 
 // The server is built from server/ on branch main; on a branch without it
@@ -25,6 +26,29 @@ describe('the reference server', { skip: built ? false : 'dist/server/start.js i
           .filter((x) => x.outcome !== 'pass' && !(x.outcome === 'skip' && x.ruledOut))
           .map((x) => `${x.id} ${x.outcome}: ${x.expected} / ${x.actual}`);
         assert.deepEqual(bad, [], `run ${i}`);
+      }
+    } finally {
+      await ref.stop();
+    }
+  });
+
+  // A scheme started without a credential of its own would accept any: PS-OP-007 would fail the reference.
+  it('is started with a credential of its own for each API key and HTTP Basic scheme, and refuses any other', async () => {
+    const spec = fixturePath('documents/auth-alternatives.yaml');
+    const model = loadSpecModel(spec);
+    const ref = await startReference({ specPath: spec, schemes: declaredSchemes(model.doc) });
+    try {
+      const given = ref.target.credentials ?? [];
+      const kinds = declaredSchemes(model.doc).filter((s) => s.type === 'apiKey' || s.scheme === 'basic');
+      assert.deepEqual(given.map((c) => c.scheme).sort(), kinds.map((s) => s.name).sort());
+      const r = await runTarget(
+        { model, targets: [], seed: 32, cases: 5, timeoutMs: 10_000, only: ['PS-OP-006', 'PS-OP-007'] },
+        ref.target,
+      );
+      // Each alternative's own credential is served (PS-OP-006); a random or near value of each is refused (PS-OP-007).
+      for (const id of ['PS-OP-006', 'PS-OP-007']) {
+        const x = r.results.find((c) => c.id === id)!;
+        assert.equal(x.outcome, 'pass', `${id}: ${x.expected ?? ''} / ${x.actual ?? ''}`);
       }
     } finally {
       await ref.stop();

@@ -86,15 +86,15 @@ describe('import cycles', { timeout: 60_000 }, () => {
         folder,
       );
     assert.ok(
-      graph.get('server/routes.ts')?.includes('server/operations/served.ts'),
+      graph.get('server/http/routes.ts')?.includes('server/operations/served.ts'),
       'a type import (routes.ts → operations/served.ts)',
     );
     assert.ok(
-      graph.get('server/start.ts')?.includes('server/postgres-store.ts'),
+      graph.get('server/start.ts')?.includes('server/store/postgres-store.ts'),
       'a dynamic import (start.ts → postgres-store.ts)',
     );
     assert.ok(
-      graph.get('server/validation.ts')?.includes('spec/openapi.validator.d.ts'),
+      graph.get('server/http/validation.ts')?.includes('spec/openapi.validator.d.ts'),
       'a module the build writes (its declaration)',
     );
   });

@@ -9,7 +9,8 @@ import { DivergenceFileError } from '../../conformance/run/differential/divergen
 import { ReportWriteError } from '../../conformance/report/write.js';
 import { ServerStartError } from '../../conformance/run/targets/start.js';
 import { ConfigError } from '../../server/config.js';
-import { StoreStartError } from '../../server/store.js';
+import { StoreStartError } from '../../server/store/store.js';
+import { UnservedError } from '../../server/operations/served-notes.js';
 import { InitialPlantsError } from '../../server/stub/initial-plants.js';
 import { DocumentError } from '../../spec/openapi.js';
 
@@ -20,6 +21,11 @@ describe('start-up errors', { timeout: 30_000 }, () => {
       [new InitialPlantsError('PLANTSTORE_PLANTS_FILE …'), 'InitialPlantsError', 'PLANTSTORE_INITIAL_PLANTS'],
       [new StoreStartError('cannot use the database …'), 'StoreStartError', 'PLANTSTORE_STORE_START'],
       [new DocumentError('#/paths', 'paths', 'no operation'), 'DocumentError', 'PLANTSTORE_DOCUMENT'],
+      [
+        new UnservedError([{ operation: 'GET /plants', feature: 'the query parameter q', reason: 'no effect' }]),
+        'UnservedError',
+        'PLANTSTORE_UNSERVED',
+      ],
       [new ServerStartError('the reference server did not start: …'), 'ServerStartError', 'PLANTSTORE_SERVER_START'],
       [new ReportWriteError('cannot write the report …'), 'ReportWriteError', 'PLANTSTORE_REPORT_WRITE'],
       [new UsageError('--timeout must be …'), 'UsageError', 'PLANTSTORE_USAGE'],
@@ -37,6 +43,10 @@ describe('start-up errors', { timeout: 30_000 }, () => {
       assert.equal(error.exitCode, 2, name);
     }
     assert.equal(made[3]![0].message, 'paths at #/paths: no operation');
+    assert.match(
+      made[4]![0].message,
+      /GET \/plants: the query parameter q is not served as the document says: no effect/,
+    );
     assert.deepEqual(
       made.map(([, , code]) => code).sort(),
       Object.keys(START_ERRORS).sort(),

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import pg from 'pg';
 import { buildApp } from '../../server/app.js';
 import { LIST_MAX_EXAMINED_BYTES } from '../../server/limits.js';
-import { openPostgresStore } from '../../server/postgres-store.js';
+import { openPostgresStore } from '../../server/store/postgres-store.js';
 import { fixturePath } from '../support/fixtures.js';
 import { POSTGRES_MISSING, useTestDatabases } from '../support/postgres.js';
 import { filteredPages, MEGABYTE_TAG_PLANTS } from '../support/review-4.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { buildApp } from '../../server/app.js';
 import { LIST_MAX_EXAMINED_BYTES } from '../../server/limits.js';
-import { PlantTexts } from '../../server/plant-texts.js';
+import { PlantTexts } from '../../server/store/plant-texts.js';
 import { MAX_MADE_BYTES, MAX_MADE_VALUES } from '../../spec/value-budget.js';
 import { fixturePath } from '../support/fixtures.js';
 import { startEntry } from '../support/entry.js';

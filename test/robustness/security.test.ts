@@ -1,5 +1,5 @@
 // Security: token checks (behaviour only; the constant-time comparison is
-// by construction in server/auth.ts and is not timed here), limits on
+// by construction in server/security/auth.ts and is not timed here), limits on
 // headers, bodies and the store, and no internals in any answer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from '../../server/app.js';
 import { DEFAULT_MAX_PLANTS } from '../../server/limits.js';
 import { readConfig } from '../../server/config.js';
-import type { PlantStore } from '../../server/store.js';
+import type { PlantStore } from '../../server/store/store.js';
 import { answerProblems } from '../../robustness/answers.js';
 import { exchange, rawRequest } from '../../robustness/wire.js';
 
@@ -174,6 +174,12 @@ test(
       update: () => 'missing',
       remove: () => undefined,
       list: () => ({ plants: [], next: null }),
+      count: () => 0,
+      items() {
+        return this;
+      },
+      removeUnder: () => 0,
+      nextNumbers: () => 1,
       clear: () => 0,
       usage: () => ({ plants: 0, bytes: 0 }),
       health: () => ({ store: 'failing', ok: true }),

@@ -1,8 +1,8 @@
 // Redaction that never rewrites text that is not the secret (issue 30 item
 // 8): the token is replaced where the requests use it (the Authorization
 // field, a secret -H header), and in what a target echoes only when it is 8
-// characters or more; a shorter one ("t" and "secret", the README's own
-// examples) is in every other word, and the run warns once instead.
+// characters or more; a shorter one ("t", "secret", as stubs and demos
+// use) is in every other word, and the run warns once instead.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,7 +40,7 @@ function exchange(token: string, authorization: string): Exchange {
 const authorizationArgs = (line: string) =>
   line.match(/-H "authorization: [^"]*\$PLANTSTORE_TOKEN"|-H 'authorization: [^']*'"\$PLANTSTORE_TOKEN"'[^']*'/g) ?? [];
 
-// 1 and 3 characters, and the README's "t" and "secret"; 8 characters is the first a report redacts from echoes.
+// 1 and 3 characters, a stub's "t" and a demo's "secret"; 8 characters is the first a report redacts from echoes.
 for (const token of ['t', 'abc', 'secret', 'abcdefgh']) {
   describe(`a token of ${token.length} character(s) (${token})`, { timeout: 60_000 }, () => {
     test('the curl line writes it as $PLANTSTORE_TOKEN in the Authorization field only: the other headers and the body as sent', () => {

@@ -1,7 +1,7 @@
 // The request body: JSON per RFC 8259, required by the specification.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { QUOTED_NAME_LIMIT } from '../../server/json.js';
+import { QUOTED_NAME_LIMIT } from '../../server/json/json.js';
 import { app, assertError, freshId, post } from './support.js';
 
 test('a body that is not JSON, or has trailing garbage, is 400 MALFORMED_JSON', async () => {

@@ -8,8 +8,8 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../../server/app.js';
 import type { PlantChange } from '../../server/changes.js';
-import { openPostgresStore } from '../../server/postgres-store.js';
-import type { PlantStore } from '../../server/store.js';
+import { openPostgresStore } from '../../server/store/postgres-store.js';
+import type { PlantStore } from '../../server/store/store.js';
 import { POSTGRES_MISSING } from '../support/postgres.js';
 import { useStoreKinds } from './store-kinds.js';
 import { AUTH, TOKEN } from './support.js';
@@ -52,10 +52,16 @@ for (const [kind, make, options] of kinds) {
         ];
         assert.deepEqual(statuses, [200, 400, 503, 200, 404, 200, 400, 200, 204, 404]);
         assert.deepEqual(told, [
-          { event: 'created', id: '9223372036854775807', json: '{"name":"Fern"}' },
-          { event: 'replaced', id: '9223372036854775807', json: '{"name":"Fern","tag":"shade"}' },
-          { event: 'merged', id: '9223372036854775807', json: '{"name":"Fern"}' },
-          { event: 'deleted', id: '9223372036854775807', json: '{"name":"Fern"}' },
+          { event: 'created', resource: '', parent: '', id: '9223372036854775807', json: '{"name":"Fern"}' },
+          {
+            event: 'replaced',
+            resource: '',
+            parent: '',
+            id: '9223372036854775807',
+            json: '{"name":"Fern","tag":"shade"}',
+          },
+          { event: 'merged', resource: '', parent: '', id: '9223372036854775807', json: '{"name":"Fern"}' },
+          { event: 'deleted', resource: '', parent: '', id: '9223372036854775807', json: '{"name":"Fern"}' },
         ]);
         await app.close();
       },

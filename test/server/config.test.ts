@@ -17,7 +17,20 @@ test('defaults: port 4010 and loopback (as Prism), any token, info, 1 MiB, a mil
     specPath: undefined,
     databaseUrl: undefined,
     databasePool: 10,
-    inference: { resource: true, limit: true, offset: true, cursor: true, filter: true, errors: true },
+    inference: {
+      resource: true,
+      limit: true,
+      offset: true,
+      page: true,
+      cursor: true,
+      filter: true,
+      sort: true,
+      total: true,
+      reference: true,
+      idempotency: true,
+      errors: true,
+    },
+    strict: false,
   });
   assert.equal(readConfig({ HOST: ' ' }).host, '127.0.0.1', 'a blank HOST is the default');
   assert.equal(readConfig({ HOST: '0.0.0.0' }).host, '0.0.0.0', 'all interfaces only when asked for (the image does)');
@@ -37,6 +50,7 @@ test('values are read and trimmed; tokens are comma-separated', () => {
     PLANTSTORE_DATABASE_URL: ' postgresql://plants:pw@db.internal:5432/plants?sslmode=require ',
     PLANTSTORE_DATABASE_POOL: '4',
     PLANTSTORE_INFER: ' Limit, cursor ',
+    PLANTSTORE_STRICT: ' ON ',
   });
   assert.deepEqual(config, {
     port: 4011,
@@ -51,14 +65,32 @@ test('values are read and trimmed; tokens are comma-separated', () => {
     specPath: 'evolved.yaml',
     databaseUrl: 'postgresql://plants:pw@db.internal:5432/plants?sslmode=require',
     databasePool: 4,
-    inference: { resource: false, limit: true, offset: false, cursor: true, filter: false, errors: false },
+    inference: {
+      resource: false,
+      limit: true,
+      offset: false,
+      page: false,
+      cursor: true,
+      filter: false,
+      sort: false,
+      total: false,
+      reference: false,
+      idempotency: false,
+      errors: false,
+    },
+    strict: true,
   });
   assert.deepEqual(readConfig({ PLANTSTORE_INFER: 'none' }).inference, {
     resource: false,
     limit: false,
     offset: false,
+    page: false,
     cursor: false,
     filter: false,
+    sort: false,
+    total: false,
+    reference: false,
+    idempotency: false,
     errors: false,
   });
 });
@@ -76,8 +108,9 @@ test('bad values are refused with a message naming the variable', () => {
     [{ PLANTSTORE_DATABASE_POOL: '0' }, /^PLANTSTORE_DATABASE_POOL must be a whole number from 1 to 1000/],
     [
       { PLANTSTORE_INFER: 'limit,pages' },
-      /^PLANTSTORE_INFER must be none, or a comma-separated list of resource, limit, offset, cursor, filter, errors; got "limit,pages"/,
+      /^PLANTSTORE_INFER must be none, or a comma-separated list of resource, limit, offset, page, cursor, filter, sort, total, reference, idempotency, errors; got "limit,pages"/,
     ],
+    [{ PLANTSTORE_STRICT: 'yes' }, /^PLANTSTORE_STRICT must be on or off, got "yes"/],
     [{ PLANTSTORE_INFER: ',' }, /^PLANTSTORE_INFER must be none/],
     // Refused without repeating the value, which may hold a password.
     [

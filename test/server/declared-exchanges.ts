@@ -9,8 +9,8 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { operationsOf, readOpenApi, resolveReference, type ResponseObject } from '../../spec/openapi.js';
 import { childPointer } from '../../spec/schema-keywords.js';
 import { schemaValidators } from '../../spec/validator.js';
-import { parseJson } from '../../server/json.js';
-import { VALIDATOR_OPTIONS } from '../../server/request-body.js';
+import { parseJson } from '../../server/json/json.js';
+import { VALIDATOR_OPTIONS } from '../../server/http/request-body.js';
 
 export interface KeyedExchange {
   label: string;

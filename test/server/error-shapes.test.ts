@@ -1,5 +1,5 @@
 // Every error in the media type and the schema the operation declares for
-// its status (server/error-shapes.ts, error-body.ts, the one writer of
+// its status (server/http/error-shapes.ts, error-body.ts, the one writer of
 // error-handler.ts): the response found for a status, the body made for each
 // kind of schema and judged by it, what is said at start, and the errors no
 // operation answers, on the socket included.
@@ -12,7 +12,7 @@ import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../server/app.js';
-import { isErrorRecordSchema } from '../../server/error-shapes.js';
+import { isErrorRecordSchema } from '../../server/http/error-shapes.js';
 import { readOpenApi } from '../../spec/openapi.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-error-shapes-'));

@@ -1,4 +1,4 @@
-// The table of error answers (server/errors.ts ERRORS) against what the docs
+// The table of error answers (server/http/errors.ts ERRORS) against what the docs
 // say of it, and the rule that no message of the server names a path of the
 // API: those that name the operation take it from the document.
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { ERRORS, type ErrorCode } from '../../server/errors.js';
+import { ERRORS, type ErrorCode } from '../../server/http/errors.js';
 import { app, assertError, AUTH, JSON_TYPE } from './support.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url)); // from dist/test/server/

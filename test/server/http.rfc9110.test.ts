@@ -88,6 +88,12 @@ test('an unexpected failure is 500 with the Error record and no internals', { ti
       update: () => 'missing',
       remove: () => undefined,
       list: () => ({ plants: [], next: null }),
+      count: () => 0,
+      items() {
+        return this;
+      },
+      removeUnder: () => 0,
+      nextNumbers: () => 1,
       clear: () => 0,
       usage: () => ({ plants: 0, bytes: 0 }),
       health: () => ({ store: 'failing', ok: true }),

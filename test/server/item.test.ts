@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { plantBytes } from '../../server/store.js';
+import { plantBytes } from '../../server/store/store.js';
 import { app, assertError, AUTH, post } from './support.js';
 
 const CRUD = fileURLToPath(new URL('../../../test/fixtures/operations/crud.yaml', import.meta.url));

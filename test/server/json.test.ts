@@ -1,8 +1,8 @@
-// The exact JSON parser (server/json.ts), against RFC 8259 and JSON.parse.
+// The exact JSON parser (server/json/json.ts), against RFC 8259 and JSON.parse.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { JsonSyntaxError, NonIntegralNumber, parseJson } from '../../server/json.js';
+import { JsonSyntaxError, NonIntegralNumber, parseJson } from '../../server/json/json.js';
 
 test('parses what JSON.parse parses, to the same value, when no integer exceeds 2^53', { timeout: 60_000 }, () => {
   // Generated JSON without big integers: both parsers must agree exactly.

@@ -12,9 +12,9 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../server/app.js';
 import { LIST_MAX_EXAMINED, PLANT_OVERHEAD_BYTES } from '../../server/limits.js';
-import { PlantTexts } from '../../server/plant-texts.js';
-import { PAGE_SQL, SCAN_SQL } from '../../server/postgres-list.js';
-import { openPostgresStore } from '../../server/postgres-store.js';
+import { PlantTexts } from '../../server/store/plant-texts.js';
+import { PAGE_SQL, SCAN_SQL } from '../../server/store/postgres-list.js';
+import { openPostgresStore } from '../../server/store/postgres-store.js';
 import { POSTGRES_MISSING, useTestDatabases } from '../support/postgres.js';
 import { AUTH, TOKEN } from './support.js';
 
@@ -129,7 +129,7 @@ describe('a list over a million plants: postgresql', { skip: POSTGRES_MISSING, t
         await client.query('DEALLOCATE ALL');
         await client.query(`PREPARE counted AS ${sql}`);
         const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
-          `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE counted(${values.map((v) => JSON.stringify(v)).join(', ')})`,
+          `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE counted(${values.map((v) => (typeof v === 'string' ? `'${v.replace(/'/g, "''")}'` : JSON.stringify(v))).join(', ')})`,
         );
         const read = { rows: 0, indexOnly: 0 };
         const visit = (node: PlanNode) => {
@@ -144,17 +144,17 @@ describe('a list over a million plants: postgresql', { skip: POSTGRES_MISSING, t
         return read;
       };
       assert.deepEqual(
-        await rowsRead(PAGE_SQL, [0, 50, 4 * 1024 * 1024, 0]),
+        await rowsRead(PAGE_SQL, [0, 50, 4 * 1024 * 1024, 0, '', '']),
         { rows: 51, indexOnly: 0 },
         'the first page',
       );
       assert.deepEqual(
-        await rowsRead(PAGE_SQL, [900_000, 50, 4 * 1024 * 1024, 0]),
+        await rowsRead(PAGE_SQL, [900_000, 50, 4 * 1024 * 1024, 0, '', '']),
         { rows: 51, indexOnly: 0 },
         'a page deep in the list',
       );
-      assert.equal((await rowsRead(SCAN_SQL, [0, 500, 4 * 1024 * 1024, true])).rows, 500, "a filter's batch");
-      const offset = await rowsRead(PAGE_SQL, [0, 10, 4 * 1024 * 1024, 999_990]);
+      assert.equal((await rowsRead(SCAN_SQL, [0, 500, 4 * 1024 * 1024, true, '', ''])).rows, 500, "a filter's batch");
+      const offset = await rowsRead(PAGE_SQL, [0, 10, 4 * 1024 * 1024, 999_990, '', '']);
       assert.ok(offset.rows <= 11, `no row an offset skips is read: ${JSON.stringify(offset)}`);
     } finally {
       await client.end();

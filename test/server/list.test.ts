@@ -144,7 +144,7 @@ describe('the list', { timeout: 120_000 }, () => {
       stateless.operationNotes.some(
         (note) =>
           note ===
-          'GET /plants is not on the plant resource: answered 200 with a value made from its schema, whatever the store holds',
+          'GET /plants is on no resource: answered 200 with a value made from its schema, whatever the store holds',
       ),
       stateless.operationNotes.join('\n'),
     );

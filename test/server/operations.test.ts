@@ -75,8 +75,8 @@ describe('the operations beside the plant resource (unmapped.yaml)', { timeout: 
   test('each is named at start, with how it is answered', () => {
     assert.deepEqual(server.operationNotes, [
       'POST /plants creates a plant in the store',
-      'POST /plants/{id}/watering is not on the plant resource: answered 202 with a value made from its schema, whatever the store holds',
-      "GET /store/summary is not on the plant resource: answered 200 with the document's example, whatever the store holds",
+      'POST /plants/{id}/watering is on no resource: answered 202 with a value made from its schema, whatever the store holds',
+      "GET /store/summary is on no resource: answered 200 with the document's example, whatever the store holds",
     ]);
   });
 });
@@ -123,9 +123,7 @@ describe('how the resource is found', { timeout: 60_000 }, () => {
     const server = app({ specPath: unlinked });
     assert.ok(
       server.operationNotes.some((note) =>
-        note.startsWith(
-          'GET /plant-by-id/{plantId} is not on the plant resource: answered 200 with a value made from its schema',
-        ),
+        note.startsWith('GET /plant-by-id/{plantId} is on no resource: answered 200 with a value made from its schema'),
       ),
       server.operationNotes.join('\n'),
     );
@@ -135,7 +133,7 @@ describe('how the resource is found', { timeout: 60_000 }, () => {
     });
   });
 
-  test('a path parameter that is not an integer does not carry an id; a PATCH that declares no body has no patch to merge', async () => {
+  test('a path parameter of string type carries a string id; a PATCH that declares no body has no patch to merge', async () => {
     const stringId = evolved(
       'string-id.yaml',
       'crud.yaml',
@@ -144,7 +142,9 @@ describe('how the resource is found', { timeout: 60_000 }, () => {
     );
     const server = app({ specPath: stringId });
     assert.ok(
-      server.operationNotes.some((note) => note.startsWith('GET /plants/{id} is not on the plant resource')),
+      server.operationNotes.includes(
+        "GET /plants/{id} reads the plant whose id is the path parameter id (found by the path's shape)",
+      ),
       server.operationNotes.join('\n'),
     );
     const noPatchBody = evolved(
@@ -172,7 +172,7 @@ describe('how the resource is found', { timeout: 60_000 }, () => {
     const server = app({ specPath });
     assert.ok(
       server.operationNotes.some((note) =>
-        /^GET \/store\/summary is not on the plant resource: answered 501, as no example in the document, and no value made from the schema at #\/paths\/~1store~1summary\/get\/responses\/200\/content\/application~1json\/schema passes it$/.test(
+        /^GET \/store\/summary is on no resource: answered 501, as no example in the document, and no value made from the schema at #\/paths\/~1store~1summary\/get\/responses\/200\/content\/application~1json\/schema passes it$/.test(
           note,
         ),
       ),
@@ -190,10 +190,7 @@ test('the entry point logs a line for each operation at start', { timeout: 60_00
   const { child, lines, exited } = await startEntry({ PLANTSTORE_SPEC: fixture('unmapped.yaml') });
   child.kill('SIGTERM');
   await exited;
-  for (const expected of [
-    'POST /plants/{id}/watering is not on the plant resource',
-    'GET /store/summary is not on the plant resource',
-  ]) {
+  for (const expected of ['POST /plants/{id}/watering is on no resource', 'GET /store/summary is on no resource']) {
     assert.ok(
       lines.some((line) => line.includes(expected) && line.includes('"level":30')),
       `${expected}:\n${lines.join('\n')}`,

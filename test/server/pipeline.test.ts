@@ -1,4 +1,4 @@
-// Every operation's pipeline (server/pipeline.ts): its stages are the order
+// Every operation's pipeline (server/http/pipeline.ts): its stages are the order
 // of checks of docs/server.md, whatever the operation (a stage that does not
 // apply has nothing to run), the route is made of them in that order, and
 // the stub hands its stages to each route rather than changing the routes.
@@ -6,18 +6,18 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { readOpenApi } from '../../spec/openapi.js';
+import { operationsOf, readOpenApi } from '../../spec/openapi.js';
 import { buildApp } from '../../server/app.js';
 import { PlantChanges } from '../../server/changes.js';
-import { createRule } from '../../server/create.js';
-import { createMemoryStore } from '../../server/memory-store.js';
+import { createMemoryStore } from '../../server/store/memory-store.js';
+import { findResources } from '../../server/operations/resources.js';
 import { ALL_INFERENCES, servedOperations, type ServedOperation } from '../../server/operations/served.js';
-import { routeOptionsOf, type Stage } from '../../server/pipeline.js';
-import { operationPipeline } from '../../server/routes.js';
+import { routeOptionsOf, type Stage } from '../../server/http/pipeline.js';
+import { operationPipeline } from '../../server/http/routes.js';
 import { acceptedValues } from '../../server/security/accepted.js';
 import { credentialStage } from '../../server/security/check.js';
 import { stub } from '../../server/stub/index.js';
-import { operationContract } from '../../server/validation.js';
+import { operationContract } from '../../server/http/validation.js';
 import { AUTH, JSON_TYPE } from './support.js';
 
 const DOC = fileURLToPath(new URL('../../../docs/server.md', import.meta.url)); // from dist/test/server/
@@ -37,13 +37,13 @@ function documentedStages(markdown: string): Array<{ name: string; stubOnly: boo
 /** The served operations of a document, and the stub's stages for them when asked for. */
 function served(specPath: string | undefined, withStub: boolean) {
   const { document, source } = readOpenApi(specPath);
-  const contract = operationContract(document, source);
+  const model = findResources(document, operationsOf(document), { inferResources: true, inferReferences: true })!;
+  const contract = operationContract(document, source, model);
   const store = createMemoryStore(100, 1 << 20);
-  const rule = createRule(contract, store);
-  const operations = servedOperations(document, {
+  const { operations, plants: rule } = servedOperations(document, {
     contract,
+    model,
     store,
-    rule,
     changes: new PlantChanges(),
     inference: ALL_INFERENCES,
   });

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { openPostgresStore } from '../../server/postgres-store.js';
+import { openPostgresStore } from '../../server/store/postgres-store.js';
 import { OPENAPI_PATH } from '../../spec/openapi.js';
-import { plantBytes, type PlantStore } from '../../server/store.js';
+import { plantBytes, type PlantStore } from '../../server/store/store.js';
 import { readInitialPlantsFile } from '../../server/stub/initial-plants.js';
 import { fixturePath } from '../support/fixtures.js';
 import { POSTGRES_MISSING, sql, useTestDatabases } from '../support/postgres.js';
@@ -124,7 +124,7 @@ for (const [kind, make, options] of stores) {
             '{"name":"Moss","stock":2.50E1}',
           );
           if (url !== undefined) {
-            const rows = await sql<{ plant: string }>(url, 'SELECT plant FROM plantstore_plants WHERE id = 2');
+            const rows = await sql<{ plant: string }>(url, "SELECT plant FROM plantstore_plants WHERE id = '2'");
             assert.deepEqual(
               rows,
               [{ plant: '{"stock":9007199254740993,"name":"Ivy"}' }],

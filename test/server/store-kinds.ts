@@ -2,9 +2,9 @@
 // PostgreSQL (a throwaway cluster per test file, test/support/postgres.ts),
 // each made fresh for a test with the caps it asks for.
 import { after } from 'node:test';
-import { createMemoryStore } from '../../server/memory-store.js';
-import { openPostgresStore } from '../../server/postgres-store.js';
-import { plantJson, type PlantStore, type StoredPlant } from '../../server/store.js';
+import { createMemoryStore } from '../../server/store/memory-store.js';
+import { openPostgresStore } from '../../server/store/postgres-store.js';
+import { plantJson, type PlantStore, type StoredPlant } from '../../server/store/store.js';
 import { POSTGRES_MISSING, useTestDatabases, type TestDatabases } from '../support/postgres.js';
 
 /** A plant's JSON text, as the create rule makes it. */

@@ -3,7 +3,7 @@
 // Both answer the same to the same calls; the caps hold through every change.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { plantBytes, type PlantStore } from '../../server/store.js';
+import { plantBytes, type PlantStore } from '../../server/store/store.js';
 import { POSTGRES_MISSING } from '../support/postgres.js';
 import { entry, text, useStoreKinds } from './store-kinds.js';
 

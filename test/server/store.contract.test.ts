@@ -4,9 +4,9 @@
 // (replicas) on one database, its schema, and the database going away.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { openPostgresStore, redactDatabaseUrl } from '../../server/postgres-store.js';
+import { openPostgresStore, redactDatabaseUrl } from '../../server/store/postgres-store.js';
 import { PLANT_OVERHEAD_BYTES } from '../../server/limits.js';
-import { plantBytes, StoreStartError, StoreUnavailableError } from '../../server/store.js';
+import { plantBytes, StoreStartError, StoreUnavailableError } from '../../server/store/store.js';
 import { POSTGRES_MISSING, sql } from '../support/postgres.js';
 import { entry, text, useStoreKinds } from './store-kinds.js';
 import { app, assertError, post } from './support.js';
@@ -257,12 +257,12 @@ describe('the PostgreSQL store', { skip: POSTGRES_MISSING }, () => {
     async () => {
       const url = await databases.fresh();
       await Promise.all(Array.from({ length: 4 }, () => postgres(10, 1e9, url)));
-      assert.deepEqual(await sql(url, 'SELECT version FROM plantstore_schema'), [{ version: 2 }]);
-      await sql(url, 'UPDATE plantstore_schema SET version = 3');
+      assert.deepEqual(await sql(url, 'SELECT version FROM plantstore_schema'), [{ version: 3 }]);
+      await sql(url, 'UPDATE plantstore_schema SET version = 4');
       await assert.rejects(
         postgres(10, 1e9, url),
         (error: unknown) =>
-          error instanceof StoreStartError && /schema version 3, newer than this server's 2/.test(error.message),
+          error instanceof StoreStartError && /schema version 4, newer than this server's 3/.test(error.message),
       );
     },
   );

@@ -3,8 +3,8 @@
 // it holds and no other. clear() drops everything.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PlantIds, type PlantKey } from '../../server/plant-ids.js';
-import { PlantTexts } from '../../server/plant-texts.js';
+import { PlantIds, type PlantKey } from '../../server/store/plant-ids.js';
+import { PlantTexts } from '../../server/store/plant-texts.js';
 
 test('texts come back exactly: latin1 and UTF-16, lone surrogates, every length from empty to past a shared buffer', () => {
   const texts = new PlantTexts();

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PLANT_OVERHEAD_BYTES } from '../../server/limits.js';
-import { plantBytes, plantFromJson, plantJson } from '../../server/store.js';
+import { plantBytes, plantFromJson, plantJson } from '../../server/store/store.js';
 import { app, assertError, post } from './support.js';
 
 test('a second create with a stored id is 400 saying the plant exists', { timeout: 60_000 }, async () => {

@@ -60,6 +60,8 @@ describe('the stub’s faults that hold an answer (hang, dribble), over a real s
           status: null,
           fault: { from: 'schedule', step: { fault: 'hang' } },
         });
+        // The client gave up on the hang: its entry says so.
+        assert.equal((await journalEntries(app))[0]!.abandoned, true);
       }),
   );
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { runProcess } from '../../lib/process.js';
-import { plantBytes } from '../../server/store.js';
+import { plantBytes } from '../../server/store/store.js';
 import { InitialPlantsError, readInitialPlantsFile } from '../../server/stub/initial-plants.js';
 import { createPlant, stubApp } from './helpers.js';
 import { ENTRY, startEntry } from '../support/entry.js';

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import got, { HTTPError } from 'got';
 import { Agent, interceptors, request } from 'undici';
-import { ERRORS } from '../../server/errors.js';
+import { ERRORS } from '../../server/http/errors.js';
 import { fixturePath } from '../support/fixtures.js';
 import { journalEntries, JSON_AUTH, listening, schedule, storedIds, stubApp } from './helpers.js';
 

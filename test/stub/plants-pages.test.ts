@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_PLANTS_PAGE, MAX_PLANTS_PAGE, PLANTS_PAGE_BYTES } from '../../server/limits.js';
-import { openPostgresStore } from '../../server/postgres-store.js';
-import { plantBytes, type PlantStore } from '../../server/store.js';
+import { openPostgresStore } from '../../server/store/postgres-store.js';
+import { plantBytes, type PlantStore } from '../../server/store/store.js';
 import { POSTGRES_MISSING, useTestDatabases } from '../support/postgres.js';
 import { stubApp } from './helpers.js';
 

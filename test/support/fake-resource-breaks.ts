@@ -65,6 +65,7 @@ export type Break =
   | 'secondDelete500' // a second DELETE of a deleted plant answers 500
   | 'putMerges' // PUT keeps the members its body leaves out (a merge, not a replace)
   | 'limitOffByOne' // the list holds one plant more than its limit
+  | 'tagUnchecked' // a body the schema refuses only at /tag (42, null) is stored as sent: the list and GET then answer it
   // Allowed choices, which no check may fail:
   | 'unknownId400' // 400, not 404, for an id not stored
   | 'putCreates' // PUT of an id not stored creates it (RFC 9110 §9.3.4 allows it)

@@ -109,7 +109,7 @@ export const RESOURCE_WRONG_REASON: ResourceWrongReasonRow[] = [
     fixture: 'crud',
     breaks: ['readIdAsDouble'],
     expected: 'fail',
-    cause: /a created plant is missing from GET \/plants\/\{id\}/,
+    cause: /a created item is missing from GET \/plants\/\{id\}/,
     why: "GET item looks the path id up as a double (JavaScript's Number): every plant with an id below 2^53 is read back, one beyond 2^53 is 404",
   },
   {
@@ -117,7 +117,7 @@ export const RESOURCE_WRONG_REASON: ResourceWrongReasonRow[] = [
     fixture: 'links',
     breaks: ['readIdAsDouble'],
     expected: 'fail',
-    cause: /a created plant is missing from GET \/plants\/\{plantId\}/,
+    cause: /a created item is missing from GET \/plants\/\{plantId\}/,
     why: 'the read that links name, its path id read as a double',
   },
   {
@@ -125,7 +125,7 @@ export const RESOURCE_WRONG_REASON: ResourceWrongReasonRow[] = [
     fixture: 'crud',
     breaks: ['listDropsTag'],
     expected: 'fail',
-    cause: /the list holds another Plant than the create answered/,
+    cause: /the list holds another item than the create answered/,
     why: 'the plant is in the list, by its name, but without its tag (GET item keeps it): a check that looks for the plant only passes it',
   },
   {
@@ -133,7 +133,7 @@ export const RESOURCE_WRONG_REASON: ResourceWrongReasonRow[] = [
     fixture: 'paged',
     breaks: ['listDropsTag'],
     expected: 'fail',
-    cause: /the list holds another Plant than the create answered/,
+    cause: /the list holds another item than the create answered/,
     why: 'a page object whose items have lost their tag',
   },
   {
@@ -141,7 +141,7 @@ export const RESOURCE_WRONG_REASON: ResourceWrongReasonRow[] = [
     fixture: 'crud',
     breaks: ['listAfterDelete'],
     expected: 'fail',
-    cause: /a deleted plant is still listed/,
+    cause: /a deleted item is still listed/,
     why: 'after the DELETE, GET item answers 404 but the list (a stale cache) still holds the plant: a check that reads the item only passes it',
   },
   {
@@ -149,7 +149,7 @@ export const RESOURCE_WRONG_REASON: ResourceWrongReasonRow[] = [
     fixture: 'starter',
     breaks: ['secondDelete500'],
     expected: 'fail',
-    cause: /a second DELETE of a plant is answered 5xx/,
+    cause: /a second DELETE of an item is answered 5xx/,
     why: 'the first DELETE answers 204 and the plant is gone; the second answers 500: a check that deletes once passes it',
   },
   {
@@ -165,7 +165,7 @@ export const RESOURCE_WRONG_REASON: ResourceWrongReasonRow[] = [
     fixture: 'crud',
     breaks: ['limitOffByOne'],
     expected: 'fail',
-    cause: /the list holds more plants than its limit asks/,
+    cause: /the list holds more items than its limit asks/,
     why: 'the list holds one plant more than its limit: a check that asks for more plants than are stored passes it',
   },
   {
@@ -173,7 +173,7 @@ export const RESOURCE_WRONG_REASON: ResourceWrongReasonRow[] = [
     fixture: 'paged',
     breaks: ['limitOffByOne'],
     expected: 'fail',
-    cause: /the list holds more plants than its limit asks/,
+    cause: /the list holds more items than its limit asks/,
     why: 'a page object with one item more than its limit',
   },
 ];

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ConfigError } from '../../server/config.js';
-import { loadOperationContract } from '../../server/validation.js';
+import { loadOperationContract } from '../../server/http/validation.js';
 import { readWebhookConfig } from '../../server/webhooks/config.js';
 import { inferEvent, readWebhooks } from '../../server/webhooks/declarations.js';
 import { startupLines } from '../../server/webhooks/index.js';

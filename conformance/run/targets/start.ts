@@ -6,13 +6,16 @@ import { relative } from 'node:path';
 import { StartError } from '../../../lib/start-error.js';
 import { startPrism } from './prism.js';
 import { startReference } from './reference.js';
-import { PLACEHOLDER_TOKEN, type Target } from '../../model/target.js';
+import type { SecuritySchemeModel } from '../../model/security.js';
+import { PLACEHOLDER_TOKEN, type GivenCredential, type Target } from '../../model/target.js';
 
 export interface TargetPlan {
   reference: boolean;
   prism: boolean;
   /** The document the reference server serves and Prism mocks. */
   spec: string;
+  /** The document's security schemes: the reference server is started with a credential for each (reference.ts). */
+  schemes?: readonly SecuritySchemeModel[];
   /** The --target URLs, with their column names. */
   targets: Array<{ name: string; url: string }>;
   /** The bearer token of the --targets. */
@@ -21,6 +24,8 @@ export interface TargetPlan {
   restrictsTokens: boolean;
   /** Where the token came from; undefined: none given. */
   tokenFrom?: string;
+  /** Credentials of the document's security schemes for the --targets (--credential). */
+  credentials?: GivenCredential[];
   /** Headers for every request to the --targets. */
   headers?: Array<[name: string, value: string]>;
   /** Values to redact by value in every report (what the configuration file took from ${VAR}). */
@@ -83,7 +88,9 @@ export async function startTargets(
     return server;
   };
   const [reference, prism] = await Promise.allSettled([
-    plan.reference ? startReference({ specPath: plan.spec }).then(own) : Promise.resolve(undefined),
+    plan.reference
+      ? startReference({ specPath: plan.spec, schemes: plan.schemes ?? [] }).then(own)
+      : Promise.resolve(undefined),
     plan.prism ? startPrism({ specPath: plan.spec }).then(own) : Promise.resolve(undefined),
   ]);
   // If one did not start, the other is stopped with the rest of `owned`.
@@ -118,6 +125,7 @@ export async function startTargets(
       informs: false,
       restrictsTokens: plan.restrictsTokens,
       tokenFrom: plan.tokenFrom,
+      ...(plan.credentials && plan.credentials.length > 0 ? { credentials: plan.credentials } : {}),
       ...(headers ? { headers } : {}),
       ...(secrets ? { secrets } : {}),
     });

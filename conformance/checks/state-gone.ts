@@ -1,0 +1,140 @@
+// PS-STATE-006: after a successful DELETE an item is gone (RFC 9110
+// §9.3.5; inference delete, docs/checks.md): GET of it refused, the list
+// without it, a second DELETE no 5xx. On every resource of the document
+// with a create and a delete.
+import type { ResourceModel } from '../model/resource.js';
+import { RuledOut } from '../model/ruled-out.js';
+import { describe, noAnswer } from './grades.js';
+import { chainAfterCreate, chainOf, followCalls, isSuccess, type Chain, type OpSent } from './op-cases.js';
+import { itemCall, listPages, PAGE, readPages, resourcesWith, switchedOff, usable } from './resource-calls.js';
+import { at, combined, created, skipAll, steps } from './state-verdicts.js';
+import { chainResource } from './state-read.js';
+import { rfc } from './sources.js';
+import type { CheckContext, ExchangeCheck, Verdict } from './types.js';
+
+const DELETE_SOURCE = rfc(9110, '§9.3.5 DELETE', 'section-9.3.5');
+
+const gone: ExchangeCheck<OpSent> = {
+  kind: 'exchange',
+  id: 'PS-STATE-006',
+  title:
+    'After a successful DELETE the item is gone: GET of its item is refused, the list leaves it out, a second DELETE gets no 5xx (every resource)',
+  level: 'MUST',
+  source: DELETE_SOURCE,
+  requirement:
+    'The DELETE method requests that the origin server remove the association between the target resource and its current functionality. ... If a DELETE method is successfully applied, the origin server SHOULD send a 202, 204 or 200 status code.',
+  grading:
+    'MUST (inference delete): after a 2xx to DELETE, GET of the item answered 2xx, or the item still in the list, fails (the association is removed); a second DELETE answered 5xx fails, 2xx is non-strict (404 is our decision; DELETE is idempotent, RFC 9110 §9.2.2).',
+  evidence:
+    'For each resource with a create and a delete: a create answered 2xx, its DELETE answered 2xx, then GET of its item (where declared) refused with a 4xx, the list (where declared, read to its end) without it, and a second DELETE answered 4xx.',
+  precondition: (ctx) => switchedOff(ctx, 'delete'),
+  cases: (ctx) => {
+    const found = resourcesWith(ctx, (r) => r.delete);
+    if (found.length === 0) throw new RuledOut('the document declares no operation that would delete an item');
+    return found.map(({ resource, op: del }, i) => {
+      const read = resource.read;
+      const list = resource.list;
+      const again = (chain: Chain) => itemCall(ctx, del, chain, 'delete again');
+      return chainAfterCreate(
+        ctx,
+        i,
+        'gone',
+        [
+          (chain) => itemCall(ctx, del, chain, 'delete'),
+          ...(usable(ctx, read) ? [(chain: Chain) => itemCall(ctx, read, chain, 'read after delete')] : []),
+          ...(usable(ctx, list) && list.shape ? [listPages(ctx, list)] : []),
+          again,
+        ],
+        {},
+        { resource },
+      );
+    });
+  },
+  follow: (sent, ctx) => followCalls(sent, ctx),
+  verify: (cases, ctx) => {
+    const verdicts: Verdict[] = [];
+    for (const chain of created(cases)) {
+      const resource = chainResource(ctx, chain[0]!.sent.collection);
+      const [del] = steps(chain, 'delete');
+      if (!del) {
+        verdicts.push(skipAll(chain));
+        continue;
+      }
+      verdicts.push(...goneVerdicts(ctx, resource, chain, del));
+    }
+    return combined(verdicts, skipAll(cases));
+  },
+};
+
+/** What the steps after a DELETE say of one chain. */
+function goneVerdicts(
+  ctx: CheckContext,
+  resource: ResourceModel,
+  chain: ReturnType<typeof created>[number],
+  del: ReturnType<typeof steps>[number],
+): Verdict[] {
+  const missing = noAnswer(del.exchange);
+  if (missing) return [at(del, missing)];
+  if (!isSuccess(del.exchange))
+    return [
+      at(del, {
+        outcome: 'skip',
+        actual: `the DELETE was not successful (PS-OP-* grade it): ${describe(del.exchange)}`,
+      }),
+    ];
+  const verdicts: Verdict[] = [{ outcome: 'pass' }];
+  for (const read of steps(chain, 'read after delete')) {
+    const status = read.exchange.response?.status;
+    if (status === undefined) verdicts.push(at(read, noAnswer(read.exchange)!));
+    else if (status < 400 || status >= 500)
+      verdicts.push(
+        at(read, {
+          outcome: 'fail',
+          expected: `${read.sent.operation} refuses the item deleted (404)`,
+          actual: `${read.sent.operation} after a ${del.exchange.response!.status} to its DELETE: ${describe(read.exchange)}`,
+          cause: 'a deleted item is still read',
+        }),
+      );
+  }
+  const pages = steps(chain, PAGE);
+  if (pages.length > 0 && resource.list) {
+    const seen = readPages(ctx, resource.list, pages, chainOf(chain, ctx));
+    if (seen.found !== undefined) {
+      const last = pages[pages.length - 1]!;
+      verdicts.push(
+        at(last, {
+          outcome: 'fail',
+          expected: 'the list leaves the deleted item out',
+          actual: `${last.sent.operation} after a ${del.exchange.response!.status} to its DELETE still lists it: ${describe(last.exchange)}`,
+          cause: 'a deleted item is still listed',
+        }),
+      );
+    }
+  }
+  for (const again of steps(chain, 'delete again')) {
+    const status = again.exchange.response?.status;
+    const expected = `404 to a second DELETE of ${again.sent.operation}`;
+    if (status === undefined) verdicts.push(at(again, noAnswer(again.exchange)!));
+    else if (status >= 500)
+      verdicts.push(
+        at(again, {
+          outcome: 'fail',
+          expected,
+          actual: describe(again.exchange),
+          cause: 'a second DELETE of an item is answered 5xx',
+        }),
+      );
+    else if (status < 300)
+      verdicts.push(
+        at(again, {
+          outcome: 'non-strict',
+          expected,
+          actual: describe(again.exchange),
+          cause: 'a second DELETE of an item succeeds',
+        }),
+      );
+  }
+  return verdicts;
+}
+
+export const stateGoneChecks = [gone];
