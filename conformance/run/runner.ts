@@ -37,6 +37,7 @@ import type { StoppedBy } from './target-result.js';
 import { TargetHealth } from './target-health.js';
 import { storePrerequisites } from './setup.js';
 import { AggregateVerdicts, partialVerdict } from './verdicts.js';
+import { batches, pool, sameRequest } from './sending.js';
 import type { SpecModel } from '../model/spec-model.js';
 import { declaredSchemes } from '../model/security.js';
 import { withTargetHeaders } from '../checks/credentials.js';
@@ -91,41 +92,6 @@ export type RunEvent =
 /** The failures counted against --max-failures, over the whole run. */
 interface FailureBudget {
   failures: number;
-}
-
-async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      await work(item);
-    }
-  });
-  await Promise.all(workers);
-}
-
-/** The cases in sending order: a run of adjacent cases with one batch number goes together, every other case alone. */
-function batches<C extends { batch?: number }>(cases: C[]): C[][] {
-  const out: C[][] = [];
-  for (const c of cases) {
-    const last = out[out.length - 1];
-    if (c.batch !== undefined && last && last[0]!.batch === c.batch) last.push(c);
-    else out.push([c]);
-  }
-  return out;
-}
-
-/** The same method, path, headers and body (notes aside). */
-function sameRequest(a: RequestSpec, b: RequestSpec): boolean {
-  const body = (r: RequestSpec) => (r.body === undefined ? '' : Buffer.from(r.body).toString('base64'));
-  return (
-    a.method === b.method &&
-    a.path === b.path &&
-    JSON.stringify(a.headers) === JSON.stringify(b.headers) &&
-    body(a) === body(b) &&
-    a.chunks === undefined &&
-    b.chunks === undefined
-  );
 }
 
 /** Whether an outcome counts against --max-failures. */
