@@ -138,13 +138,14 @@ const labelsValue = (label: string, property: string) =>
 
 /**
  * How plainly a proof shows its change, highest first: a failure before a
- * non-strict departure; for an operation or a parameter, the check whose
- * subject the change is, on the operation the side calls (operation-proof.ts);
- * then a check that sent a valid request before one that sent a refused one;
- * for a schema, a case whose own label names the property the change is at
- * (`[id 9011406893579412]`, an id beyond a narrowed int32) and whose answer
- * names the keyword or its new value (`(int32)`); then a curl line before a
- * script, a short one before a long one.
+ * non-strict departure (which compat.ts takes for no proof); for an operation
+ * or a parameter, the check whose subject the change is, on the operation the
+ * side calls (operation-proof.ts); for a schema, a case whose own label names
+ * the property the change is at (`[id 9011406893579412]`, an id beyond a
+ * narrowed int32) and whose answer names the keyword or its new value
+ * (`(int32)`); where those tie, a check that sent a valid request before one
+ * that sent a refused one; then a curl line before a script, a short one
+ * before a long one.
  */
 export function proofOrder(change: Change, side?: Side): (a: CheckResult, b: CheckResult) => number {
   const value = typeof change.after === 'string' || typeof change.after === 'number' ? String(change.after) : undefined;
