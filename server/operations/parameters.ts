@@ -166,11 +166,25 @@ function scalar(text: string, types: ReadonlySet<string>): JsonValue {
 
 /** The item's id: decimal digits (a sign, leading zeros allowed) within int64, read exactly; a number when it is a safe integer. */
 function int64Value(rule: ParameterRule, raw: string | string[]): number | bigint {
-  const value = typeof raw === 'string' && /^-?\d{1,25}$/.test(raw) ? BigInt(raw) : undefined;
+  const value = typeof raw === 'string' && /^-?\d{1,25}$/.test(raw) ? BigInt(raw) : integralNumeral(rule, raw);
   if (value === undefined || value < INT64_MIN || value > INT64_MAX) {
     throw invalid(rule, `must be an integer from ${INT64_MIN} to ${INT64_MAX} (int64), got ${shown(raw)}`);
   }
   return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
+
+/**
+ * A `type: number` id written as an integral numeral (5.0, 5e0): the integer it is (JSON Schema 2020-12 §4.2.2
+ * compares numbers by value), so that each names the item the digits name.
+ */
+function integralNumeral(rule: ParameterRule, raw: string | string[]): bigint | undefined {
+  if (typeof raw !== 'string' || !rule.types.has('number') || rule.types.has('integer') || !JSON_NUMERAL.test(raw))
+    return undefined;
+  if (raw.length > 64) return undefined;
+  const value = parseJson(raw);
+  return typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value))
+    ? BigInt(value)
+    : undefined;
 }
 
 function invalid(rule: ParameterRule, problem: string): ApiError {
