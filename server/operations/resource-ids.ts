@@ -178,7 +178,7 @@ interface FastCheck {
 }
 
 /** A string `pattern` matches, drawn with the seed `n` (tries a few more seeds for one the schema accepts). */
-function drawnFrom(pattern: string, n: number, fits: (id: string) => boolean): string | undefined {
+export function drawnFrom(pattern: string, n: number, fits: (id: string) => boolean): string | undefined {
   // fast-check is loaded when a document has such ids: the shipped one's start does not pay for it.
   const fc = requireFromHere('fast-check') as FastCheck;
   const arbitrary = fc.stringMatching(new RegExp(pattern, 'u'));

@@ -145,7 +145,7 @@ const OAUTH: KeyedExchange[] = [
 const SESSION = 'session-abcdef-123456';
 const withSession = { cookie: `plant_session=${SESSION}` };
 
-/** cookie-session.yaml: the session cookie everywhere but the public list; refusals as vnd.error, `logref` the number. */
+/** cookie-session.yaml: the session cookie everywhere but the public list; refusals as vnd.error, `logref` the request's id. */
 const COOKIE: KeyedExchange[] = [
   {
     label: 'create with the session',
@@ -171,7 +171,8 @@ const COOKIE: KeyedExchange[] = [
     status: 401,
     error: 40101,
     challenge: 'APIKey realm="plantstore", in="cookie", name="plant_session"',
-    json: { message: 'Authentication required: send the cookie plant_session.', logref: '40101' },
+    // logref: the request's id, as the server's log line of the refusal has it (the third request, `req-3`).
+    json: { message: 'Authentication required: send the cookie plant_session.', logref: 'req-3' },
   },
   {
     label: 'create with a bearer token instead',
@@ -219,16 +220,83 @@ const COOKIE: KeyedExchange[] = [
   { label: 'delete', method: 'DELETE', url: '/plants/1', headers: withSession, status: 204, empty: true },
 ];
 
+const BASIC = { authorization: `Basic ${Buffer.from('gardener:secret-pass').toString('base64')}` };
+
+/**
+ * vnd-error-basic.yaml: HTTP Basic only; every refusal (400, and the range 4XX) as application/vnd.error+json
+ * whose `logref` has a pattern (`^[a-z]+-[0-9]+$`): the request's id where it fits (`req-3`), else one drawn
+ * from the pattern (from the tenth request, Fastify's ids are base 36: `req-a`). The judge validates each body.
+ */
+const VND_BASIC: KeyedExchange[] = [
+  { label: 'create', method: 'POST', url: '/plants', headers: BASIC, body: '{"id": 1, "name": "Fern"}', status: 200 },
+  { label: 'list', method: 'GET', url: '/plants', headers: BASIC, status: 200, json: [{ name: 'Fern' }] },
+  {
+    label: 'create without credentials',
+    method: 'POST',
+    url: '/plants',
+    body: '{"id": 2, "name": "Ivy"}',
+    status: 401,
+    challenge: /^Basic realm="plantstore"/,
+    json: {
+      message: 'Authentication required: send the header Authorization: Basic <base64 of user-id:password>.',
+      logref: 'req-3',
+    },
+  },
+  {
+    label: 'a bearer token instead',
+    method: 'GET',
+    url: '/plants',
+    headers: { authorization: 'Bearer a-token' },
+    status: 401,
+  },
+  {
+    label: 'a duplicate',
+    method: 'POST',
+    url: '/plants',
+    headers: BASIC,
+    body: '{"id": 1, "name": "Fern"}',
+    status: 400,
+  },
+  ...['{}', '[]', '{"id": "1", "name": "Ivy"}', '{"id": 1.5, "name": "Ivy"}', 'nope', ''].map(
+    (body, n): KeyedExchange => ({
+      label: `a body not a NewPlant (${n})`,
+      method: 'POST',
+      url: '/plants',
+      headers: BASIC,
+      body,
+      status: 400,
+    }),
+  ),
+  { label: 'delete one not stored (4XX)', method: 'DELETE', url: '/plants/9', headers: BASIC, status: 404 },
+  { label: 'delete', method: 'DELETE', url: '/plants/1', headers: BASIC, status: 204, empty: true },
+  { label: 'delete without credentials', method: 'DELETE', url: '/plants/1', status: 401 },
+];
+
 const problemNumber: ErrorNumberOf = () => undefined;
 const nestedNumber: ErrorNumberOf = (body) => (body as { error: { code: number } }).error.code;
-const logrefNumber: ErrorNumberOf = (body) => Number((body as { logref: string }).logref);
+/** vnd.error carries no error number (its `logref` is the request's id): the refusal is known by its message. */
+const vndNumber: ErrorNumberOf = (body) => VND_NUMBERS.get((body as { message: string }).message);
+const VND_NUMBERS = new Map([
+  ['Authentication required: send the cookie plant_session.', 40101],
+  ['Unsupported authentication scheme: use the cookie plant_session.', 40102],
+  ['The API key in the cookie plant_session is not accepted.', 40107],
+  ['A plant with id 1 already exists.', 40004],
+  ['Query parameter limit must be >= 1, got "0".', 40007],
+  ['No plant has the id 9.', 40402],
+]);
 
 for (const [kind, make, options] of kinds) {
   describe(`the exchanges of a client, errors as declared: ${kind}`, options, () => {
     for (const [file, exchanges, numberOf, settings] of [
       ['problem-json.yaml', PROBLEMS, problemNumber, { tokens: [TOKEN] }],
       ['oauth-scopes.yaml', OAUTH, nestedNumber, { tokens: [TOKEN] }],
-      ['cookie-session.yaml', COOKIE, logrefNumber, { credentials: new Map([['session', [SESSION]]]) }],
+      ['cookie-session.yaml', COOKIE, vndNumber, { credentials: new Map([['session', [SESSION]]]) }],
+      [
+        'vnd-error-basic.yaml',
+        VND_BASIC,
+        problemNumber,
+        { credentials: new Map([['basicAuth', ['gardener:secret-pass']]]) },
+      ],
     ] as const) {
       test(`${file}: every exchange answered, every refusal as declared`, { timeout: 120_000 }, async () => {
         const app = buildApp({ specPath: fixture(file), ...settings, store: await make() });
