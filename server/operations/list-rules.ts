@@ -219,7 +219,7 @@ export function queryValue(query: Readonly<Record<string, JsonValue>>, key: stri
   const member = /^(.+)\[([^\][]*)\]$/.exec(key);
   if (member === null) return undefined;
   const object = query[member[1]!];
-  return isSchemaObject(object) && Object.hasOwn(object, member[2]!) ? (object[member[2]!] as JsonValue) : undefined;
+  return isSchemaObject(object) && Object.hasOwn(object, member[2]!) ? object[member[2]!] : undefined;
 }
 
 export type LinkRelation = 'first' | 'prev' | 'last';

@@ -14,7 +14,7 @@ const { kinds } = useStoreKinds();
 const LINK_RELATIONS = documentFixture('link-relations.yaml');
 
 /** The Link header's targets by relation (RFC 8288 §3: `<target>; rel="relation"`, comma-separated). */
-function relations(link: unknown): Map<string, string> {
+function relations(link: string | string[] | number | undefined): Map<string, string> {
   const found = new Map<string, string>();
   for (const match of String(link ?? '').matchAll(/<([^>]*)>\s*;\s*rel="([^"]+)"/g)) found.set(match[2]!, match[1]!);
   return found;
