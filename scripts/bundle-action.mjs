@@ -74,7 +74,7 @@ const asInTheCheckout = (ruleset) => ({
         ? { path: 'ruleset', namespace: 'plantstore' }
         : undefined,
     );
-    b.onResolve({ filter: /^\.\.\/spec\/openapi\.validator\.js$/ }, (args) =>
+    b.onResolve({ filter: /^(\.\.\/)+spec\/openapi\.validator\.js$/ }, (args) =>
       posix(args.importer).endsWith('server/http/validation.ts')
         ? { path: 'no-generated-validator', namespace: 'plantstore' }
         : undefined,

@@ -5,7 +5,7 @@
 import { parseExact } from '../model/json.js';
 import { mediaTypeEssence } from '../../lib/http-syntax.js';
 import { describeViolation } from '../../spec/validator.js';
-import { declared, operationOf, RFC_STATUSES, validNoun } from './declared.js';
+import { declared, operationOf, validNoun } from './declared.js';
 import { mediaOf, refName } from '../model/operation-model.js';
 import { problemDetailsCheck } from './resp-problem.js';
 import { describe, serverFailure } from './grades.js';

@@ -4,6 +4,8 @@
 // document, passes the harness derived from it), and the fake server's
 // baseline, which follows only today's document, is reported: the check
 // named in test/support/fixtures.ts grades it, and --strict exits 1.
+// `npm test` runs one document per check and outcome that reports the fake
+// (test/support/matrix.ts); `npm run test:full`, in CI, runs every document.
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { after, describe, it } from 'node:test';
 import type { JsonReport } from '../../conformance/report/json.js';
 import { startFake } from '../support/fake-server.js';
 import { EVOLVED_DOCUMENTS, fixturePath, NOT_EVOLVED } from '../support/fixtures.js';
+import { matrixLabel, matrixRows } from '../support/matrix.js';
 
 const CLI = fileURLToPath(new URL('../../conformance/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-evolved-'));
@@ -36,54 +39,61 @@ function resultOf(report: JsonReport, id: string) {
   return report.targets[0]!.results.find((r) => r.id === id)!;
 }
 
+// One row per way the fake is reported: the check that reports it and the outcome.
+const ROWS = matrixRows(EVOLVED_DOCUMENTS, (doc) => `${doc.reportedBy} ${doc.outcome}`);
+
 // Two fixtures at a time: each runs two CLIs.
-describe('evolved documents', { concurrency: 2, timeout: 600_000 }, () => {
-  for (const doc of EVOLVED_DOCUMENTS) {
-    it(`${doc.file} (${doc.change}): the reference server passes, a server that ignores the change is reported`, async () => {
-      const spec = fixturePath(doc.file);
-      const json = join(dir, `${doc.file}.reference.json`);
-      const ignored = join(dir, `${doc.file}.fake.json`);
-      const fake = await startFake({ tokens: ['evolved'] });
-      // The two runs side by side: the fake server answers from this process, the CLIs are children.
-      const [reference, run] = await Promise.all([
-        cli(['--reference', '--spec', spec, '--cases', '5', '--seed', '5', '--json', json]),
-        cli([
-          '--target',
-          fake.url,
-          '--token',
-          'evolved',
-          '--spec',
-          spec,
-          '--cases',
-          '5',
-          '--seed',
-          '5',
-          '--strict',
-          '--json',
-          ignored,
-        ]),
-      ]).finally(() => fake.close());
+describe(
+  `evolved documents, ${matrixLabel(ROWS.length, EVOLVED_DOCUMENTS.length)}`,
+  { concurrency: 2, timeout: 600_000 },
+  () => {
+    for (const doc of ROWS) {
+      it(`${doc.file} (${doc.change}): the reference server passes, a server that ignores the change is reported`, async () => {
+        const spec = fixturePath(doc.file);
+        const json = join(dir, `${doc.file}.reference.json`);
+        const ignored = join(dir, `${doc.file}.fake.json`);
+        const fake = await startFake({ tokens: ['evolved'] });
+        // The two runs side by side: the fake server answers from this process, the CLIs are children.
+        const [reference, run] = await Promise.all([
+          cli(['--reference', '--spec', spec, '--cases', '5', '--seed', '5', '--json', json]),
+          cli([
+            '--target',
+            fake.url,
+            '--token',
+            'evolved',
+            '--spec',
+            spec,
+            '--cases',
+            '5',
+            '--seed',
+            '5',
+            '--strict',
+            '--json',
+            ignored,
+          ]),
+        ]).finally(() => fake.close());
 
-      assert.equal(reference.code, 0, reference.stdout + reference.stderr);
-      const passed = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
-      assert.equal(passed.targets[0]!.summary.fail, 0);
-      assert.equal(
-        resultOf(passed, doc.reportedBy).outcome,
-        'pass',
-        `${doc.reportedBy} passes on the reference server`,
-      );
+        assert.equal(reference.code, 0, reference.stdout + reference.stderr);
+        const passed = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
+        assert.equal(passed.targets[0]!.summary.fail, 0);
+        assert.equal(
+          resultOf(passed, doc.reportedBy).outcome,
+          'pass',
+          `${doc.reportedBy} passes on the reference server`,
+        );
 
-      assert.equal(run.code, 1, run.stdout + run.stderr);
-      const result = resultOf(JSON.parse(readFileSync(ignored, 'utf8')) as JsonReport, doc.reportedBy);
-      assert.equal(result.outcome, doc.outcome, `${doc.reportedBy}: ${result.actual}`);
-      // The request and the answer that show it: the curl line, and the answer's status in the Actual.
-      assert.match(result.reproduce ?? '', /curl |node -e/);
-      assert.match(result.actual ?? '', /\b[1-5]\d\d\b/);
+        assert.equal(run.code, 1, run.stdout + run.stderr);
+        const result = resultOf(JSON.parse(readFileSync(ignored, 'utf8')) as JsonReport, doc.reportedBy);
+        assert.equal(result.outcome, doc.outcome, `${doc.reportedBy}: ${result.actual}`);
+        // The request and the answer that show it: the curl line, and the answer's status in the Actual.
+        assert.match(result.reproduce ?? '', /curl |node -e/);
+        assert.match(result.actual ?? '', /\b[1-5]\d\d\b/);
+      });
+    }
+
+    it('lists every evolved document of test/fixtures/ with what reports a server that ignores it', () => {
+      const files = readdirSync(fixturePath('.')).filter((f) => f.endsWith('.yaml') && !NOT_EVOLVED.includes(f));
+      assert.deepEqual(files.sort(), EVOLVED_DOCUMENTS.map((d) => d.file).sort());
     });
-  }
-
-  it('lists every evolved document of test/fixtures/ with what reports a server that ignores it', () => {
-    const files = readdirSync(fixturePath('.')).filter((f) => f.endsWith('.yaml') && !NOT_EVOLVED.includes(f));
-    assert.deepEqual(files.sort(), EVOLVED_DOCUMENTS.map((d) => d.file).sort());
-  });
-});
+  },
+);

@@ -1,30 +1,30 @@
 // The test runner (scripts/run-tests.mjs) gives every test file a deadline:
 // a file that hangs fails by name, whether its event loop is blocked (a
 // synchronous retry loop, as sonic-boom's flushSync on EBADF) or merely kept
-// alive by a handle, and the files beside it still run and pass.
+// alive by a handle, and the files beside it still run and pass. The run
+// ends with a summary that names every failed, cancelled and timed-out file.
+// The files it runs are test/fixtures/run-tests/.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runProcess } from '../../lib/process.js';
+import { fixturePath } from '../support/fixtures.js';
 
-const RUN_TESTS = fileURLToPath(new URL('../../../scripts/run-tests.mjs', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const RUN_TESTS = join(ROOT, 'scripts', 'run-tests.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-run-tests-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const FILES: Record<string, string> = {
-  'blocked.test.mjs':
-    "import { test } from 'node:test';\ntest('blocks its event loop', () => { const cell = new Int32Array(new SharedArrayBuffer(4)); for (;;) Atomics.wait(cell, 0, 0, 100); });\n",
-  'kept-alive.test.mjs':
-    "import { test } from 'node:test';\ntest('leaves a timer running', () => { setInterval(() => {}, 1000); });\n",
-  'fine.test.mjs': "import { test } from 'node:test';\ntest('passes', () => {});\n",
-};
-
 describe('scripts/run-tests.mjs', { timeout: 120_000 }, () => {
-  it('fails a file that hangs, naming it, and still runs the others', async () => {
-    for (const [name, text] of Object.entries(FILES)) writeFileSync(join(dir, name.replace('.mjs', '.js')), text);
+  let out = '';
+  let code: number | null = null;
+  before(async () => {
+    for (const name of readdirSync(fixturePath('run-tests')).filter((f) => f.endsWith('.mjs'))) {
+      copyFileSync(fixturePath(`run-tests/${name}`), join(dir, name.replace('.mjs', '.test.js')));
+    }
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
     // NODE_TEST_CONTEXT unset: the inner runner is a runner of its own, not a child reporting to this one.
     // The hanging files never end by themselves: only the deadline can end them, so the verdict does not depend on timing.
@@ -35,16 +35,73 @@ describe('scripts/run-tests.mjs', { timeout: 120_000 }, () => {
       timeoutMs: 90_000,
       name: 'run-tests',
     });
-    assert.notEqual(run.code, 0, 'a run with a hanging file fails');
-    const out = run.lines.join('\n');
-    for (const name of ['blocked.test.js', 'kept-alive.test.js']) {
-      assert.match(
-        out,
-        new RegExp(`not ok \\d+ - [^\\n]*${name.replace('.', '\\.')}\\n[\\s\\S]*?test timed out after 3000ms`),
-        `${name} is reported as timed out`,
-      );
-    }
-    assert.match(out, /ok \d+ - passes/);
-    assert.match(out, /# pass [12]\n/);
+    code = run.code;
+    out = run.lines.join('\n');
+  });
+
+  /** The summary's lines: everything after its heading. */
+  const summary = () => out.slice(out.lastIndexOf('== run-tests summary'));
+
+  it('fails a run with a failing, a cancelled or a hanging file', () => {
+    assert.equal(code, 1, out);
+  });
+
+  it('ends with a summary that counts the files', () => {
+    assert.ok(out.includes('== run-tests summary'), out);
+    assert.match(summary(), /\n6 files: 2 passed, 1 failed, 1 cancelled, 2 timed out, in \d/);
+  });
+
+  it('names each hanging file as timed out, whether its event loop is blocked or a timer keeps it alive', () => {
+    assert.match(summary(), /\ntimed out: \S*blocked\.test\.js\n/);
+    assert.match(summary(), /\ntimed out: \S*kept-alive\.test\.js\n/);
+    assert.match(summary(), /test timed out after 3000ms/);
+  });
+
+  it('names the file whose subtest was cancelled, and the subtest', () => {
+    assert.match(
+      summary(),
+      /\ncancelled: \S*cancelled\.test\.js\n\s+is left pending: test did not finish before its parent/,
+    );
+  });
+
+  it('names the failing file, its failing test and the assertion', () => {
+    assert.match(
+      summary(),
+      /\nfailed: \S*failing\.test\.js\n\s+expects one to be two: Expected values to be strictly equal/,
+    );
+  });
+
+  it('still runs the files beside them, and does not name them', () => {
+    assert.match(out, /✔ passes/);
+    assert.match(out, /✔ runs with PLANTSTORE_TEST_MATRIX=unset/);
+    assert.doesNotMatch(summary(), /passing\.test\.js|matrix\.test\.js/);
+  });
+
+  it('--full-matrix runs only the files with a long matrix, each with every row', async () => {
+    const run = await runProcess({
+      file: process.execPath,
+      args: [RUN_TESTS, '--full-matrix', dir],
+      env: { TEST_FILE_TIMEOUT_MS: '3000', NODE_TEST_CONTEXT: undefined, PLANTSTORE_TEST_MATRIX: undefined },
+      timeoutMs: 90_000,
+      name: 'run-tests --full-matrix',
+    });
+    const text = run.lines.join('\n');
+    assert.equal(run.code, 0, text);
+    assert.match(text, /✔ runs with PLANTSTORE_TEST_MATRIX=full/);
+    assert.match(text, /\n1 file: 1 passed, 0 failed, 0 cancelled, 0 timed out/);
+  });
+});
+
+// A matrix cut from npm test must still run somewhere: CI runs it in full after the README's command.
+describe('the long matrices in CI', () => {
+  it('.ci/run runs npm run test:full after npm test, and test:full is run-tests.mjs --full-matrix', () => {
+    const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
+    const tests = ci.indexOf('\nnpm test\n');
+    assert.ok(tests > 0, '.ci/run runs npm test');
+    assert.ok(ci.indexOf('\nnpm run test:full\n') > tests, '.ci/run runs npm run test:full after npm test');
+    const scripts = (
+      JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
+    assert.match(scripts['test:full'] ?? '', /node scripts\/run-tests\.mjs --full-matrix test$/);
   });
 });
