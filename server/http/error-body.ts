@@ -9,8 +9,9 @@
 //   PLANTSTORE_INFER, docs/server.md): a string member named like a message
 //   gets the message, one named like a code gets the error number, one named
 //   like a status the HTTP status, one named like an id (`logref`) the
-//   request's id as logged; a string its member's keywords refuse gives way
-//   to one drawn from its pattern; an object member named like an error, or
+//   error number's digits; a string its member's keywords refuse gives way
+//   to one drawn from its pattern (seeded by the error number: one condition,
+//   one answer); an object member named like an error, or
 //   required, is filled the same way, and an array of them gets one;
 // - every other required member: a value made from its schema
 //   (operations/schema-example.ts).
@@ -30,8 +31,6 @@ export interface ErrorRecord {
   status: number;
   error: number;
   message: string;
-  /** The request's id as the server logs it (`reqId`), for an id-like member; none on an answer to no request. */
-  requestId?: string;
 }
 
 export interface FitOptions {
@@ -71,7 +70,8 @@ const MESSAGE_NAMES = new Set([
 const TITLE_NAMES = new Set(['title', 'summary']);
 const CODE_NAMES = new Set(['code', 'error', 'errorcode', 'errno', 'errornumber']);
 // vnd.error's `logref` ("an identifier to refer to the specific error on the server side for logging purposes")
-// and its kin: the request's id, which the server's log line of the failure carries.
+// and its kin: an id of the failure, the same for every answer of one condition (a client, and the harness,
+// tell two refusals apart by comparing them: a per-request id would make every refusal differ).
 const ID_NAMES = new Set(['logref', 'errorid', 'incidentid', 'traceid', 'requestid', 'correlationid']);
 const STATUS_NAMES = new Set(['status', 'statuscode', 'httpstatus', 'httpcode']);
 const NESTED_NAMES = new Set(['error', 'errors', 'details', 'problem', 'problems']);
@@ -219,8 +219,7 @@ function memberValue(
     typeof value === 'string' ? fittingString(doc, member, [value]) : value;
   if (ID_NAMES.has(key)) {
     if (!types.has('string') && types.size > 0) return as(record.error);
-    const candidates = [record.requestId, String(record.error)].filter((id): id is string => id !== undefined);
-    return fittingString(doc, member, candidates);
+    return fittingString(doc, member, [String(record.error)], record.error);
   }
   if (MESSAGE_NAMES.has(key)) return fitting(as(record.message));
   if (TITLE_NAMES.has(key)) return fitting(as(hasMessage ? statusPhrase(record.status) : record.message));
@@ -234,14 +233,19 @@ function memberValue(
  * `const`), else a string drawn from its `pattern` that they accept; undefined when neither is (the member
  * then gets a value made from its schema, and the whole body is judged by the schema's validator).
  */
-function fittingString(doc: OpenApiDocument, member: unknown, candidates: readonly string[]): string | undefined {
+function fittingString(
+  doc: OpenApiDocument,
+  member: unknown,
+  candidates: readonly string[],
+  seed = 1,
+): string | undefined {
   const schema = dereferenced(doc, member);
   if (!isSchemaObject(schema)) return candidates[0];
   const fits = (value: string) => stringFits(schema, value);
   const found = candidates.find(fits);
   if (found !== undefined || typeof schema.pattern !== 'string') return found;
   try {
-    return drawnFrom(schema.pattern, 1, fits);
+    return drawnFrom(schema.pattern, seed, fits);
   } catch {
     return undefined; // a pattern fast-check cannot draw from
   }

@@ -48,7 +48,7 @@ function pathOf(url: string): string {
 
 /** The answer `record` gets on `reply`'s operation (or in `shapes`). */
 export function errorAnswer(reply: FastifyReply, record: ErrorRecord, shapes = shapesOf(reply)): ErrorAnswer {
-  return shapes.of(record.status).answer({ ...record, requestId: reply.request.id }, pathOf(reply.request.url));
+  return shapes.of(record.status).answer(record, pathOf(reply.request.url));
 }
 
 /** Sends `record` with its status and `headers`, in the shape its status has on the operation (or in `shapes`). */
