@@ -33,6 +33,15 @@ export interface Call {
   then?: Step;
   /** The body of a create this call sends after the chain's first (a second item), for the verdict to find the item by. */
   made?: Body;
+  /** A valid request that sets one parameter at a boundary of its range (PS-OP-002 grades it by what the document says of that bound). */
+  boundary?: BoundaryValue;
+}
+
+/** A parameter set at a boundary of its range, and whether a keyword of its schema writes that bound. */
+export interface BoundaryValue {
+  parameter: string;
+  text: string;
+  declared: boolean;
 }
 
 /** A step of a chain: its requests (sent one after the other), built from what came before. */
@@ -54,6 +63,8 @@ export interface OpSent {
   create?: Body;
   /** The body of a create sent later in the chain (Call.made). */
   made?: Body;
+  /** The boundary the call sets (Call.boundary). */
+  boundary?: BoundaryValue;
   /** The collection the create stores an item of. */
   collection?: string;
   /** Which of the stored parents it lives under. */

@@ -8,7 +8,7 @@ import { declaredAnswerProblem } from './declared.js';
 import { describe, noAnswer, noAnswerCause, worst } from './grades.js';
 import { parseExact } from '../model/json.js';
 import { operationName, type OperationModel, type ResponseModel } from '../model/operation-model.js';
-import type { Indexed } from './op-cases.js';
+import type { BoundaryValue, Indexed } from './op-cases.js';
 import type { CheckContext, OperationOutcome, Verdict } from './types.js';
 
 /** The response the document declares for a status: the status itself, its range (`4XX`), or `default` (OpenAPI 3.1 §4.8.16.2). */
@@ -53,6 +53,36 @@ export function gradeValid(op: OperationModel, ex: Exchange): Verdict {
   if (status === 403 || status === 409)
     return verdict('non-strict', `a valid request to ${name} is answered ${status}`);
   return verdict('fail', notDeclared);
+}
+
+/**
+ * A valid request that sets one parameter at a boundary of its range: graded
+ * as any valid request, except that a 4xx is non-strict where no keyword of
+ * the schema writes that bound (only its format implies it: the document
+ * says nothing of what, say, "at most −2147483648 plants" means); a 5xx or a
+ * dropped connection fails (the server broke on a value its document allows).
+ */
+export function gradeBoundary(op: OperationModel, ex: Exchange, boundary: BoundaryValue): Verdict {
+  const name = operationName(op);
+  const at = `${boundary.parameter} at ${boundary.declared ? 'a bound its schema writes' : 'a bound of its format'} (${boundary.text})`;
+  if (!ex.response && (ex.failure === 'closed' || ex.failure === 'not-http'))
+    return {
+      outcome: 'fail',
+      expected: `an HTTP answer to a valid request to ${name}`,
+      actual: `${name} with ${boundary.parameter}=${boundary.text}: ${describe(ex)}`,
+      cause: `a valid request to ${name} with ${at} drops the connection`,
+    };
+  const graded = gradeValid(op, ex);
+  const status = ex.response?.status;
+  if (graded.outcome !== 'fail' || status === undefined || graded.cause?.startsWith('the answer of')) return graded;
+  if (status >= 500) return { ...graded, cause: `a valid request to ${name} with ${at} is answered ${status}` };
+  if (status >= 400 && status < 500 && !boundary.declared)
+    return {
+      ...graded,
+      outcome: 'non-strict',
+      cause: `a valid request to ${name} with ${at} is refused with ${status}: the document says nothing of that bound`,
+    };
+  return { ...graded, cause: `a valid request to ${name} with ${at} is answered ${status}` };
 }
 
 /** A request to `op` invalid in one place: a declared 4xx, or the RFC's 400 or 404 where none is declared; never a success, never a 5xx. */

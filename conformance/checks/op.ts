@@ -9,8 +9,17 @@ import { brokenBodies } from '../cases/operation-bodies.js';
 import { operationName, type OperationModel } from '../model/operation-model.js';
 import { describe } from './grades.js';
 import { followCalls, idParameter, itemResource, startWith, type Call, type OpSent } from './op-cases.js';
-import { gradeRefused, gradeValid, perOperation } from './op-grades.js';
-import { allNames, byName, callsOf, eachOperation, needsItem, validCases, whyNoRequest } from './op-calls.js';
+import { gradeBoundary, gradeRefused, gradeValid, perOperation } from './op-grades.js';
+import {
+  allNames,
+  byName,
+  callsOf,
+  eachOperation,
+  needsItem,
+  validCalls,
+  validCases,
+  whyNoRequest,
+} from './op-calls.js';
 import { callTo, writable, type CallOptions } from './op-requests.js';
 import { rfc } from './sources.js';
 import type { CheckContext, ExchangeCheck, Verdict } from './types.js';
@@ -82,18 +91,21 @@ const validAnswers: ExchangeCheck<OpSent> = {
   requirement:
     "The Responses Object maps a HTTP response code to the expected response; the Media Type Object's schema \"defining the content of the request, response, parameter, or header\". A valid request (every parameter and body valid by the document's schemas) is answered with a declared 2xx, with a declared media type and a body that its schema accepts; any answer with a declared status is held to that status's declaration.",
   grading:
-    'MUST: a 5xx, a 2xx the document does not declare, a declared status with another content type or a body its schema refuses, or a refusal (400, 401, 422…) of a valid request fails. A 404 (an item the state checks grade), 403 (authorization per operation) or 409 (a conflict with stored state) is non-strict.',
+    "MUST: a 5xx, a 2xx the document does not declare, a declared status with another content type or a body its schema refuses, or a refusal (400, 401, 422…) of a valid request fails. A 404 (an item the state checks grade), 403 (authorization per operation) or 409 (a conflict with stored state) is non-strict. A parameter at a boundary of its range is a request of its own: graded the same where a keyword of its schema writes that bound (minimum, maximum…), but a 4xx is non-strict where only its format implies the bound (int32's −2147483648: the document says nothing of what that value means); a 5xx or a dropped connection at any boundary fails.",
   evidence:
-    "The same requests as PS-OP-001: each answer's status, content type and body against the responses declared for its operation and status.",
-  cases: (ctx) => validCases(ctx),
+    "The same requests as PS-OP-001, each parameter typical (its example, its default, else a small value inside its bounds, never a boundary where another value is allowed), then one request per boundary of each numeric parameter (the least and the greatest value its schema allows, the others typical): each answer's status, content type and body against the responses declared for its operation and status.",
+  cases: (ctx) => validCases(ctx, {}, (c, op, chain) => validCalls(c, op, chain, {}, true)),
   follow: (sent, ctx) => followCalls(sent, ctx),
   verify: (cases, ctx) => {
     const ops = byName(ctx);
-    const graded = callsOf(cases).map((c) => ({
-      operation: c.sent.operation,
-      index: c.index,
-      verdict: gradeValid(ops.get(c.sent.operation)!, c.exchange),
-    }));
+    const graded = callsOf(cases).map((c) => {
+      const op = ops.get(c.sent.operation)!;
+      return {
+        operation: c.sent.operation,
+        index: c.index,
+        verdict: c.sent.boundary ? gradeBoundary(op, c.exchange, c.sent.boundary) : gradeValid(op, c.exchange),
+      };
+    });
     // A create that prepares a call and is refused ends its chain: the create checks grade it.
     return perOperation(graded, allNames(ctx), (name) => whyNoRequest(ctx, name));
   },

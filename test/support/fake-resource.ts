@@ -138,6 +138,11 @@ function handle(
       if (p.in === 'query' && broken.has('limit500') && !/^-?\d+$/.test(value)) throw new Error('NaN');
       return refuse(res, broken.has('invalid422') ? 422 : 400, `${p.name} is not valid.`);
     }
+    if (p.name === 'limit' && broken.has('limitNegative400') && Number(value) < 0)
+      return refuse(res, 400, 'limit must not be negative.');
+    if (p.name === 'limit' && broken.has('limitMin500') && Number(value) <= -(2 ** 31)) throw new Error('overflow');
+    if (p.name === 'limit' && broken.has('limitMax400') && Number(value) >= 100)
+      return refuse(res, 400, 'limit must be below 100.');
     params[p.name] = value;
   }
   // The body, in a declared media type, by its schema.
