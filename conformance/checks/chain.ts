@@ -35,6 +35,8 @@ export interface Call {
   made?: Body;
   /** A valid request that sets one parameter at a boundary of its range (PS-OP-002 grades it by what the document says of that bound). */
   boundary?: BoundaryValue;
+  /** An invalid request that sets one parameter outside its format (`limit=2147483648`), named in the cause of its verdict. */
+  outOfFormat?: string;
 }
 
 /** A parameter set at a boundary of its range, and whether a keyword of its schema writes that bound. */
@@ -65,6 +67,8 @@ export interface OpSent {
   made?: Body;
   /** The boundary the call sets (Call.boundary). */
   boundary?: BoundaryValue;
+  /** The parameter value outside its format the call sets (Call.outOfFormat). */
+  outOfFormat?: string;
   /** The collection the create stores an item of. */
   collection?: string;
   /** Which of the stored parents it lives under. */

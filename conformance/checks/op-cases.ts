@@ -153,6 +153,7 @@ export function startWith(chain: number, call: Call, rest: Step[] = []): Case<Op
       step: 0,
       rest,
       ...(call.boundary ? { boundary: call.boundary } : {}),
+      ...(call.outOfFormat ? { outOfFormat: call.outOfFormat } : {}),
     },
   };
 }
@@ -227,6 +228,7 @@ export function followCalls(sent: Array<CaseExchange<unknown>>, ctx: CheckContex
           rest: i === requests.length - 1 ? [...(call.then ? [call.then] : []), ...rest] : [],
           ...(call.made ? { made: call.made } : {}),
           ...(call.boundary ? { boundary: call.boundary } : {}),
+          ...(call.outOfFormat ? { outOfFormat: call.outOfFormat } : {}),
         },
       }),
     );

@@ -86,8 +86,16 @@ export function gradeBoundary(op: OperationModel, ex: Exchange, boundary: Bounda
 }
 
 /** A request to `op` invalid in one place: a declared 4xx, or the RFC's 400 or 404 where none is declared; never a success, never a 5xx. */
-export function gradeRefused(ctx: CheckContext, op: OperationModel, ex: Exchange, what: string): Verdict {
+export function gradeRefused(
+  ctx: CheckContext,
+  op: OperationModel,
+  ex: Exchange,
+  what: string,
+  outOfFormat?: string,
+): Verdict {
   const name = operationName(op);
+  // A value outside its format is named in the cause: a server that wraps 2147483648 accepts that value only.
+  const naming = outOfFormat !== undefined ? ` (${outOfFormat}, outside its format)` : '';
   const refusals = [...op.responses.keys()].filter((s) => /^4/.test(s) || s === 'default');
   const expected = refusals.length
     ? `a 4xx the document declares for ${name} (${refusals.join(', ')}), or RFC 9110's 400 or 404`
@@ -98,7 +106,7 @@ export function gradeRefused(ctx: CheckContext, op: OperationModel, ex: Exchange
       outcome: dropped ? 'fail' : 'error',
       expected,
       actual: `${name}, ${what}: ${describe(ex)}`,
-      cause: dropped ? `a request to ${name} invalid in one place drops the connection` : noAnswerCause(ex),
+      cause: dropped ? `a request to ${name} invalid in one place${naming} drops the connection` : noAnswerCause(ex),
     };
   }
   const status = ex.response.status;
@@ -109,8 +117,9 @@ export function gradeRefused(ctx: CheckContext, op: OperationModel, ex: Exchange
     cause,
     facts: { status },
   });
-  if (status >= 500) return verdict('fail', `a request to ${name} invalid in one place is answered ${status}`);
-  if (status < 400) return verdict('fail', `a request to ${name} invalid in one place is accepted (${status})`);
+  if (status >= 500) return verdict('fail', `a request to ${name} invalid in one place${naming} is answered ${status}`);
+  if (status < 400)
+    return verdict('fail', `a request to ${name} invalid in one place${naming} is accepted (${status})`);
   const declared = op.responses.get(String(status)) ?? responseFor(op, status);
   if (declared) {
     const problem = declaredAnswerProblem(declared, ex);

@@ -4,7 +4,7 @@
 // requests invalid in one place (credentials per operation: op-security.ts).
 // A failing case names its operation, and the verdict says per operation
 // what passed, so that the IDs stay the same as documents change.
-import { invalidParameterValues } from '../cases/parameter-values.js';
+import { invalidParameterValues, outOfFormatValues } from '../cases/parameter-values.js';
 import { brokenBodies } from '../cases/operation-bodies.js';
 import { operationName, type OperationModel } from '../model/operation-model.js';
 import { describe } from './grades.js';
@@ -116,8 +116,15 @@ function invalidCalls(ctx: CheckContext, op: OperationModel): Call[] {
   const out: Call[] = [];
   const call = (what: string, opts: CallOptions) => out.push(callTo(ctx, op, what, opts));
   for (const p of op.parameters) {
-    for (const v of invalidParameterValues(ctx.model, p, 3))
+    const first = invalidParameterValues(ctx.model, p, 3);
+    for (const v of first)
       call(`the ${p.in} parameter ${p.name} ${v.label} (${JSON.stringify(v.text)})`, { set: { [p.name]: v.text } });
+    // Out of its format: every one, one at a time (a server that reads the value into a machine integer wraps it).
+    for (const v of outOfFormatValues(ctx.model, p).filter((o) => !first.some((f) => f.text === o.text)))
+      out.push({
+        ...callTo(ctx, op, `the ${p.in} parameter ${p.name} ${v.label}`, { set: { [p.name]: v.text } }),
+        outOfFormat: `${p.name}=${v.text}`,
+      });
     if (p.required && p.in !== 'path') call(`without its required ${p.in} parameter ${p.name}`, { omit: p.name });
   }
   for (const media of op.requestBodies.filter(writable)) {
@@ -142,7 +149,7 @@ const refused: ExchangeCheck<OpSent> = {
   grading:
     "MUST: a request the document's schemas refuse in one place, answered 2xx (served as if valid) or 5xx (RFC 9110 §15.6: the server erred, not the client), or a dropped connection, fails; a declared 4xx whose body or content type departs from its declaration fails. The RFC's 400 or 404 where the document declares neither passes; another undeclared 4xx (422, 405…) is non-strict, as is a 400 without the document's error record.",
   evidence:
-    "For each operation: each parameter with up to three values its schema refuses (not a number, a fraction for an integer, one past its range or bounds…), each required parameter left out, each writable body broken in one place (checked by the document's validator), a required body left out; each answered 4xx for a pass.",
+    "For each operation: each parameter with up to three values its schema refuses (not a number, a fraction for an integer, one past its range or bounds…), then each numeric parameter outside its format, one value at a time, where its schema refuses the value (one past the int32 and the int64 range on both sides, 1e10 and 1e19, a fraction: a server that reads it into a machine integer wraps it; the value is named in the cause), each required parameter left out, each writable body broken in one place (checked by the document's validator), a required body left out; each answered 4xx for a pass.",
   cases: (ctx) =>
     eachOperation(
       ctx,
@@ -156,7 +163,7 @@ const refused: ExchangeCheck<OpSent> = {
     const graded = callsOf(cases).map((c) => ({
       operation: c.sent.operation,
       index: c.index,
-      verdict: gradeRefused(ctx, ops.get(c.sent.operation)!, c.exchange, c.sent.label),
+      verdict: gradeRefused(ctx, ops.get(c.sent.operation)!, c.exchange, c.sent.label, c.sent.outOfFormat),
     }));
     return perOperation(graded, allNames(ctx), (name) => whyNoRequest(ctx, name));
   },

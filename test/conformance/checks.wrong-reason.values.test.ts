@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { typicalParameterValues, parameterBoundaries } from '../../conformance/cases/parameter-bounds.js';
+import { outOfFormatValues } from '../../conformance/cases/parameter-values.js';
 import { loadSpecModel } from '../../conformance/model/spec-model.js';
 import type { TargetResult } from '../../conformance/run/result.js';
 import { runTarget } from '../../conformance/run/runner.js';
@@ -125,6 +126,13 @@ describe(
       );
     });
 
+    it('a dropped connection on the int32 minimum fails PS-OP-002 on the boundary case, not an error', async () => {
+      const results = await run('starter', ['limitMinDrops']);
+      const valid = results.find((x) => x.id === 'PS-OP-002')!;
+      assert.equal(valid.outcome, 'fail', valid.actual ?? '');
+      assert.match(valid.cause ?? '', /limit at a bound of its format \(-2147483648\) drops the connection/);
+    });
+
     it('a 400 to the maximum its schema writes fails: the document says that value is valid', async () => {
       const results = await run('crud', ['limitMax400']);
       const valid = results.find((x) => x.id === 'PS-OP-002')!;
@@ -137,3 +145,47 @@ describe(
     });
   },
 );
+
+describe(
+  'parameters outside their format: each value alone, refused, named when accepted',
+  { timeout: 300_000 },
+  () => {
+    it('an int32 parameter gets both overflows on both sides, their exponent forms and a fraction', () => {
+      const { model, limit } = listWithLimit('{ type: integer, format: int32 }');
+      assert.deepEqual(
+        outOfFormatValues(model, limit).map((v) => v.text),
+        ['2147483648', '-2147483649', '1e10', '9223372036854775808', '-9223372036854775809', '1e19', '1.5'],
+      );
+    });
+
+    it('an int64 parameter gets only what its schema refuses: not 2147483648, not 1e10', () => {
+      const { model, limit } = listWithLimit('{ type: integer, format: int64 }');
+      assert.deepEqual(
+        outOfFormatValues(model, limit).map((v) => v.text),
+        ['9223372036854775808', '-9223372036854775809', '1e19', '1.5'],
+      );
+    });
+
+    it('a limit read into an int32 that wraps (2147483648 served as -2147483648) fails PS-OP-003, naming the value', async () => {
+      const results = await run('starter', ['limitWraps']);
+      const refused = results.find((x) => x.id === 'PS-OP-003')!;
+      assert.equal(refused.outcome, 'fail', refused.actual ?? '');
+      assert.match(
+        refused.cause ?? '',
+        /GET \/plants invalid in one place \(limit=2147483648, outside its format\) is accepted \(200\)/,
+      );
+      assert.deepEqual(
+        failing(results).filter((f) => !f.startsWith('PS-OP-003 ')),
+        [],
+        'no other check fails it',
+      );
+    });
+
+    it('an overflow refused with an undeclared 422 is not failed (PS-OP-003 non-strict, as any invalid value)', async () => {
+      const results = await run('starter', ['invalid422']);
+      assert.equal(results.find((x) => x.id === 'PS-OP-003')!.outcome, 'non-strict');
+      assert.deepEqual(failing(results), []);
+    });
+  },
+);
+

@@ -132,6 +132,9 @@ function handle(
     if (p.name === 'offset' && broken.has('offsetRefused')) return refuse(res, 400, 'offset is not supported.');
     // parseInt reads the digits before a fraction or a letter: 1.5 is 1, abc is NaN.
     if (p.name === 'limit' && broken.has('limitParseInt')) value = String(parseInt(value, 10));
+    // A machine integer of 32 bits keeps the low bits of what it reads: 2147483648 becomes -2147483648.
+    if (p.name === 'limit' && broken.has('limitWraps') && /^-?\d+$/.test(value))
+      value = BigInt.asIntN(32, BigInt(value)).toString();
     const types = parameterTypes(model, p);
     if ((p.validate?.(valueOfText(types, value)) ?? []).length > 0) {
       if (p.in === 'path' && broken.has('pathId500')) throw new Error('not an integer');
@@ -141,6 +144,8 @@ function handle(
     if (p.name === 'limit' && broken.has('limitNegative400') && Number(value) < 0)
       return refuse(res, 400, 'limit must not be negative.');
     if (p.name === 'limit' && broken.has('limitMin500') && Number(value) <= -(2 ** 31)) throw new Error('overflow');
+    if (p.name === 'limit' && broken.has('limitMinDrops') && Number(value) <= -(2 ** 31))
+      return void res.socket?.destroy();
     if (p.name === 'limit' && broken.has('limitMax400') && Number(value) >= 100)
       return refuse(res, 400, 'limit must be below 100.');
     params[p.name] = value;
