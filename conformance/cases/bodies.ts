@@ -229,6 +229,47 @@ export function idsAboveDoubles(model: SpecModel, ids: IdAllocator): bigint[] {
   }
 }
 
+/** An id the document allows that a client may well pick and a server may not expect, and what it is. */
+export interface AllowedId {
+  id: bigint;
+  what: string;
+}
+
+/**
+ * The integer ids the id's keywords allow at their edges: a negative one
+ * (run-unique), zero, the least and the greatest the keywords allow (int64's
+ * ends where they say no more), each only where the plainest body with it is
+ * valid and this run has not used it (`negativeOnly`: the negative one, which
+ * is run-unique, for a check that must not depend on which ran before it).
+ * None where the document lists its ids.
+ */
+export function allowedEdgeIds(model: SpecModel, ids: IdAllocator, negativeOnly = false): AllowedId[] {
+  let space: IdSpace;
+  try {
+    space = idSpace(model);
+  } catch (err) {
+    if (err instanceof RuledOut) return [];
+    throw err;
+  }
+  const { lattice } = space;
+  if (space.listed || !lattice?.step) return [];
+  const step = lattice.step.n;
+  const negative: AllowedId = { id: -ids.fresh() * step, what: 'a negative id' };
+  const candidates: AllowedId[] = negativeOnly
+    ? [negative]
+    : [
+        negative,
+        { id: 0n, what: 'id zero' },
+        ...(lattice.kMin !== undefined ? [{ id: lattice.kMin * step, what: 'the least id its schema allows' }] : []),
+        ...(lattice.kMax !== undefined ? [{ id: lattice.kMax * step, what: 'the greatest id its schema allows' }] : []),
+      ];
+  const out: AllowedId[] = [];
+  for (const c of candidates)
+    if (!out.some((o) => o.id === c.id) && idFits(model, c.id) && ids.claim(c.id))
+      out.push({ id: c.id, what: `${c.what} (${c.id})` });
+  return out;
+}
+
 const minBig = (a: bigint | undefined, b: bigint) => (a === undefined || b < a ? b : a);
 const ceilBig = (a: bigint, b: bigint) => (a % b === 0n ? a / b : a / b + (a > 0n ? 1n : 0n));
 

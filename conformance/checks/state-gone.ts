@@ -10,7 +10,11 @@ import { itemCall, listPages, PAGE, readPages, resourcesWith, switchedOff, usabl
 import { at, combined, created, skipAll, steps } from './state-verdicts.js';
 import { chainResource } from './state-read.js';
 import { rfc } from './sources.js';
-import type { CheckContext, ExchangeCheck, Verdict } from './types.js';
+import { allowedEdgeIds } from '../cases/bodies.js';
+import type { Case, CheckContext, ExchangeCheck, Verdict } from './types.js';
+
+/** The label of a chain that creates an item with a negative id its schema allows, then its id. */
+const EDGE = 'gone, at an edge: ';
 
 const DELETE_SOURCE = rfc(9110, '§9.3.5 DELETE', 'section-9.3.5');
 
@@ -24,31 +28,31 @@ const gone: ExchangeCheck<OpSent> = {
   requirement:
     'The DELETE method requests that the origin server remove the association between the target resource and its current functionality. ... If a DELETE method is successfully applied, the origin server SHOULD send a 202, 204 or 200 status code.',
   grading:
-    'MUST (inference delete): after a 2xx to DELETE, GET of the item answered 2xx, or the item still in the list, fails (the association is removed); a second DELETE answered 5xx fails, 2xx is non-strict (404 is our decision; DELETE is idempotent, RFC 9110 §9.2.2).',
+    'MUST (inference delete): after a 2xx to DELETE, GET of the item answered 2xx, or the item still in the list, fails (the association is removed); a second DELETE answered 5xx fails, 2xx is non-strict (404 is our decision; DELETE is idempotent, RFC 9110 §9.2.2). A DELETE of an item just created with a negative id its schema allows, answered 404 or 400, fails (the item exists and its id is valid).',
   evidence:
-    'For each resource with a create and a delete: a create answered 2xx, its DELETE answered 2xx, then GET of its item (where declared) refused with a 4xx, the list (where declared, read to its end) without it, and a second DELETE answered 4xx.',
+    "For each resource with a create and a delete: a create answered 2xx, its DELETE answered 2xx, then GET of its item (where declared) refused with a 4xx, the list (where declared, read to its end) without it, and a second DELETE answered 4xx; for the create checks' own resource, once more with a negative id its schema allows, where the client picks ids (a DELETE of it answered 404 or 400 fails: the item was just created).",
   precondition: (ctx) => switchedOff(ctx, 'delete'),
   cases: (ctx) => {
     const found = resourcesWith(ctx, (r) => r.delete);
     if (found.length === 0) throw new RuledOut('the document declares no operation that would delete an item');
-    return found.map(({ resource, op: del }, i) => {
+    const out: Array<Case<OpSent>> = [];
+    for (const { resource, op: del } of found) {
       const read = resource.read;
       const list = resource.list;
       const again = (chain: Chain) => itemCall(ctx, del, chain, 'delete again');
-      return chainAfterCreate(
-        ctx,
-        i,
-        'gone',
-        [
-          (chain) => itemCall(ctx, del, chain, 'delete'),
-          ...(usable(ctx, read) ? [(chain: Chain) => itemCall(ctx, read, chain, 'read after delete')] : []),
-          ...(usable(ctx, list) && list.shape ? [listPages(ctx, list)] : []),
-          again,
-        ],
-        {},
-        { resource },
-      );
-    });
+      const chainSteps = [
+        (chain: Chain) => itemCall(ctx, del, chain, 'delete'),
+        ...(usable(ctx, read) ? [(chain: Chain) => itemCall(ctx, read, chain, 'read after delete')] : []),
+        ...(usable(ctx, list) && list.shape ? [listPages(ctx, list)] : []),
+        again,
+      ];
+      out.push(chainAfterCreate(ctx, out.length, 'gone', chainSteps, {}, { resource }));
+      if (resource !== ctx.model.resource || resource.identity.request === undefined) continue;
+      // A negative id the schema allows (run-unique): a route that takes digits only cannot delete it.
+      for (const { id, what } of allowedEdgeIds(ctx.model, ctx.ids, true))
+        out.push(chainAfterCreate(ctx, out.length, `${EDGE}${what}`, chainSteps, { [resource.identity.request]: id }));
+    }
+    return out;
   },
   follow: (sent, ctx) => followCalls(sent, ctx),
   verify: (cases, ctx) => {
@@ -60,7 +64,9 @@ const gone: ExchangeCheck<OpSent> = {
         verdicts.push(skipAll(chain));
         continue;
       }
-      verdicts.push(...goneVerdicts(ctx, resource, chain, del));
+      const label = chain[0]!.sent.label;
+      const edge = label.startsWith(`create (${EDGE}`) ? label.slice(`create (${EDGE}`.length, -1) : undefined;
+      verdicts.push(...goneVerdicts(ctx, resource, chain, del, edge));
     }
     return combined(verdicts, skipAll(cases));
   },
@@ -72,9 +78,23 @@ function goneVerdicts(
   resource: ResourceModel,
   chain: ReturnType<typeof created>[number],
   del: ReturnType<typeof steps>[number],
+  edge?: string,
 ): Verdict[] {
   const missing = noAnswer(del.exchange);
   if (missing) return [at(del, missing)];
+  const status = del.exchange.response!.status;
+  // The item was just created with an id its schema allows: a DELETE that does not find it (404), or calls its id bad
+  // (400), has lost it (RFC 9110 §15.5.5: 404 says no current representation was found).
+  if (edge !== undefined && (status === 404 || status === 400))
+    return [
+      at(del, {
+        outcome: 'fail',
+        family: 'an id at an edge of what its schema allows',
+        expected: `${del.sent.operation} deletes the item just created with ${edge} (2xx)`,
+        actual: `${del.sent.operation}: ${describe(del.exchange)}`,
+        cause: `a created item with ${edge}, an id its schema allows, cannot be deleted (${status})`,
+      }),
+    ];
   if (!isSuccess(del.exchange))
     return [
       at(del, {

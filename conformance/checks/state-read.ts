@@ -22,7 +22,7 @@ import {
   type Chain,
   type OpSent,
 } from './op-cases.js';
-import { idsAboveDoubles } from '../cases/bodies.js';
+import { allowedEdgeIds, idsAboveDoubles } from '../cases/bodies.js';
 import {
   isItem,
   itemCall,
@@ -43,6 +43,8 @@ import type { Case, CheckContext, ExchangeCheck, Verdict } from './types.js';
 const GET = rfc(9110, '§9.3.1 GET', 'section-9.3.1');
 const BEYOND = 'read back, an id beyond 2^53';
 const NEVER = 'never stored';
+/** The label of a chain that creates an item with an id at an edge of what the schema allows, then its id. */
+const EDGE = 'read back, at an edge: ';
 
 /** The chain a verdict is about: its resource, from its create, or from the operation of its first step. */
 export const chainResource = (ctx: CheckContext, collection: string | undefined) =>
@@ -59,7 +61,7 @@ const readBack: ExchangeCheck<OpSent> = {
   grading:
     "MUST (inference read-back): a created item missing from GET on its item right after its 2xx, or answered with other values than the create answered (a dropped tag), fails. An id never stored answered 2xx or 400 is non-strict (404 is our decision and the RFC's status, not the document's); a 5xx fails. A read refused with 403 (the token may not read: authorization per operation) shows nothing of the item: skip; so does a created item whose id is nowhere the harness looks.",
   evidence:
-    "For each resource with a create and a read: a create answered 2xx, then GET of its item answered 2xx with every member of the create's answer, same values (for the create checks' own resource, once more with an id beyond 2^53 that no double holds, where the document allows one); GET of an id never stored answered 404.",
+    "For each resource with a create and a read: a create answered 2xx, then GET of its item answered 2xx with every member of the create's answer, same values (for the create checks' own resource, once more with an id beyond 2^53 that no double holds, and once with each integer id at an edge of what its schema allows: a negative one, zero, its least and its greatest, where the document allows them and the client picks ids); GET of an id never stored answered 404.",
   precondition: (ctx) => switchedOff(ctx, 'read-back'),
   cases: (ctx) => {
     const found = resourcesWith(ctx, (r) => r.read);
@@ -86,6 +88,18 @@ const readBack: ExchangeCheck<OpSent> = {
             {
               [requireIdField(ctx.model)]: id,
             },
+          ),
+        );
+      // The ids at the edges of what the schema allows (negative, zero, its bounds): a route that takes only digits, or a
+      // store keyed by an unsigned number, loses them.
+      for (const { id, what } of allowedEdgeIds(ctx.model, ctx.ids))
+        out.push(
+          chainAfterCreate(
+            ctx,
+            out.length,
+            `${EDGE}${what}`,
+            [(chain) => itemCall(ctx, read, chain, `read the item just created, ${what}`)],
+            { [requireIdField(ctx.model)]: id },
           ),
         );
     }
@@ -120,8 +134,12 @@ const readBack: ExchangeCheck<OpSent> = {
         continue;
       }
       const [create, read] = chain;
-      // An id beyond 2^53 refused at the create is for the create checks (PS-ACCEPT-009) to grade.
-      if (!read && create!.sent.label === `create (${BEYOND})`) continue;
+      // The id this chain's create chose at an edge of what the schema allows (a negative id, zero…), where it did.
+      const edge = create!.sent.label.startsWith(`create (${EDGE}`)
+        ? create!.sent.label.slice(`create (${EDGE}`.length, -1)
+        : undefined;
+      // An id beyond 2^53 (or at an edge) refused at the create is for the create checks (PS-ACCEPT-009) to grade.
+      if (!read && (create!.sent.label === `create (${BEYOND})` || edge !== undefined)) continue;
       if (!read) {
         reads.push(skipAll(chain));
         continue;
@@ -132,7 +150,12 @@ const readBack: ExchangeCheck<OpSent> = {
         continue;
       }
       const expected = `${read.sent.operation} answers 2xx with the item the create answered`;
-      const family = create!.sent.label === `create (${BEYOND})` ? { family: 'an id beyond 2^53' } : {};
+      const family =
+        create!.sent.label === `create (${BEYOND})`
+          ? { family: 'an id beyond 2^53' }
+          : edge !== undefined
+            ? { family: 'an id at an edge of what its schema allows' }
+            : {};
       const refused = forbidden(read);
       if (refused) {
         reads.push(refused);
@@ -144,8 +167,8 @@ const readBack: ExchangeCheck<OpSent> = {
             outcome: 'fail',
             ...family,
             expected,
-            actual: `${read.sent.operation}: the item just created is missing: ${describe(read.exchange)}`,
-            cause: `a created item is missing from ${read.sent.operation}`,
+            actual: `${read.sent.operation}: the item just created${edge !== undefined ? `, ${edge},` : ''} is missing: ${describe(read.exchange)}`,
+            cause: `a created item${edge !== undefined ? ` with ${edge}, an id its schema allows,` : ''} is missing from ${read.sent.operation}`,
           }),
         );
         continue;

@@ -12,10 +12,13 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { typicalParameterValues, parameterBoundaries } from '../../conformance/cases/parameter-bounds.js';
 import { outOfFormatValues } from '../../conformance/cases/parameter-values.js';
+import { allowedEdgeIds } from '../../conformance/cases/bodies.js';
+import { IdAllocator } from '../../conformance/cases/ids.js';
 import { loadSpecModel } from '../../conformance/model/spec-model.js';
 import type { TargetResult } from '../../conformance/run/result.js';
 import { runTarget } from '../../conformance/run/runner.js';
 import { startResourceFake } from '../support/fake-resource.js';
+import { fixturePath } from '../support/fixtures.js';
 import type { Break } from '../support/fake-resource-breaks.js';
 import { RESOURCE_CHECKS } from '../support/resource-mutants.js';
 
@@ -188,4 +191,50 @@ describe(
     });
   },
 );
+
+describe('ids the schema allows at its edges: created, then read back', { timeout: 300_000 }, () => {
+  it("an int64 id gets a negative id, zero and int64's ends, each once in a run", () => {
+    const model = loadSpecModel(fixturePath('operations/crud.yaml'));
+    const ids = new IdAllocator(20240611);
+    const edges = allowedEdgeIds(model, ids).map((e) => e.id);
+    assert.equal(edges.length, 4, edges.join(', '));
+    assert.ok(edges[0]! < 0n, 'a negative id first');
+    assert.deepEqual(edges.slice(1), [0n, -(2n ** 63n), 2n ** 63n - 1n]);
+    assert.deepEqual(allowedEdgeIds(model, ids).slice(1), [], 'zero and the ends are not given twice in a run');
+  });
+
+  it('a read whose route takes digits only (a negative id it stored is not found) fails PS-STATE-004, naming the id', async () => {
+    const results = await run('crud', ['readNegative404']);
+    const read = results.find((x) => x.id === 'PS-STATE-004')!;
+    assert.equal(read.outcome, 'fail', read.actual ?? '');
+    assert.match(
+      read.cause ?? '',
+      /a created item with a negative id \(-\d+\), an id its schema allows, is missing from GET \/plants\/\{id\}/,
+    );
+    assert.deepEqual(
+      failing(results).filter((f) => !f.startsWith('PS-STATE-004 ')),
+      [],
+      'no other check fails it',
+    );
+  });
+
+  it('a DELETE whose route takes digits only (a negative id it stored is not found) fails PS-STATE-006, naming the id', async () => {
+    const results = await run('crud', ['deleteNegative404']);
+    const gone = results.find((x) => x.id === 'PS-STATE-006')!;
+    assert.equal(gone.outcome, 'fail', gone.actual ?? '');
+    assert.match(
+      gone.cause ?? '',
+      /a created item with a negative id \(-\d+\), an id its schema allows, cannot be deleted \(404\)/,
+    );
+    assert.deepEqual(
+      failing(results).filter((f) => !f.startsWith('PS-STATE-006 ')),
+      [],
+      'no other check fails it',
+    );
+  });
+
+  it('the baseline crud fake, which stores and reads every id its schema allows, fails none of these checks', async () => {
+    assert.deepEqual(failing(await run('crud', [])), []);
+  });
+});
 

@@ -67,6 +67,8 @@ export type Break =
   | 'limitOffByOne' // the list holds one plant more than its limit
   | 'tagUnchecked' // a body the schema refuses only at /tag (42, null) is stored as sent: the list and GET then answer it
   | 'limitMin500' // 500 to a limit at the int32 minimum (a negation that overflows), every other limit served
+  | 'readNegative404' // GET item's route takes digits only: a negative id it stored is not found
+  | 'deleteNegative404' // DELETE's route takes digits only: a negative id it stored is not found
   | 'limitMinDrops' // the connection closed without an answer to a limit at the int32 minimum
   | 'limitWraps' // the limit read into an int32 that wraps: 2147483648 is served as -2147483648
   | 'limitMax400' // a limit at the maximum its schema writes refused with 400 (an off-by-one bound check)

@@ -214,7 +214,7 @@ function serve(
     case 'read': {
       const key = broken.has('readIdAsDouble') ? BigInt(Number(id)).toString() : id!;
       const found = plants.get(key) ?? (broken.has('readAfterDelete') ? store.ghosts.get(key) : undefined);
-      if (!found || broken.has('read404')) return unknownId();
+      if (!found || broken.has('read404') || (broken.has('readNegative404') && key.startsWith('-'))) return unknownId();
       if (broken.has('read403')) return refuse(res, 403, 'This token may not read plants.');
       return send(res, status, broken.has('readDropsTag') ? withoutTag(found) : found);
     }
@@ -236,6 +236,7 @@ function serve(
       return send(res, status, merged);
     }
     case 'delete': {
+      if (broken.has('deleteNegative404') && id!.startsWith('-')) return unknownId();
       const found = plants.get(id!);
       if (!found && broken.has('secondDelete500') && store.ghosts.has(id!)) throw new Error('already deleted');
       if (!found) return broken.has('secondDelete204') ? send(res, status) : unknownId();
