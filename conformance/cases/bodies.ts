@@ -229,6 +229,32 @@ export function idsAboveDoubles(model: SpecModel, ids: IdAllocator): bigint[] {
   }
 }
 
+/**
+ * An id above 2^53 that no double holds (as idsAboveDoubles), with its
+ * never-stored neighbours: one below (the double it rounds to: claimed with
+ * it, never created), one above, and the double-rounding partner where that
+ * is another id. A server that keys items by a double answers a neighbour as
+ * the created item. None where the document allows no such id.
+ */
+export function idAboveDoublesWithNeighbours(
+  model: SpecModel,
+  ids: IdAllocator,
+): { id: bigint; neighbours: bigint[] } | undefined {
+  try {
+    const { ids: pair, step } = idsDoublesMerge(model, ids, 2);
+    if (step !== 1n) return undefined;
+    const [below, id] = pair as [bigint, bigint];
+    const neighbours = [below];
+    const partner = BigInt(Number(id));
+    for (const n of [id + 1n, partner])
+      if (n !== id && !neighbours.includes(n) && idFits(model, n) && ids.claim(n)) neighbours.push(n);
+    return { id, neighbours };
+  } catch (err) {
+    if (err instanceof RuledOut) return undefined;
+    throw err;
+  }
+}
+
 /** An id the document allows that a client may well pick and a server may not expect, and what it is. */
 export interface AllowedId {
   id: bigint;

@@ -238,3 +238,31 @@ describe('ids the schema allows at its edges: created, then read back', { timeou
   });
 });
 
+describe('never-stored neighbours of an id beyond 2^53: each an id of its own', { timeout: 300_000 }, () => {
+  it('a store keyed by the double of each id (create, read and delete alike) fails PS-STATE-004 and PS-STATE-006 on a neighbour, by name', async () => {
+    const results = await run('crud', ['storeByDouble']);
+    const read = results.find((x) => x.id === 'PS-STATE-004')!;
+    assert.equal(read.outcome, 'fail', read.actual ?? '');
+    assert.match(
+      read.cause ?? '',
+      /GET \/plants\/\{id\} answers the item just created for \d+ \(beside \d+\), a never-stored neighbour of its id/,
+    );
+    const gone = results.find((x) => x.id === 'PS-STATE-006')!;
+    assert.equal(gone.outcome, 'fail', gone.actual ?? '');
+    assert.match(
+      gone.cause ?? '',
+      /DELETE \/plants\/\{id\} of \d+ \(beside \d+\), a never-stored neighbour, deleted the item just created/,
+    );
+    assert.deepEqual(
+      failing(results).filter((f) => !f.startsWith('PS-STATE-004 ') && !f.startsWith('PS-STATE-006 ')),
+      [],
+      'no other check fails it',
+    );
+  });
+
+  it('neighbours refused with 400 rather than 404 are not failed (an id never stored: 404 is our decision)', async () => {
+    const results = await run('crud', ['unknownId400']);
+    assert.equal(results.find((x) => x.id === 'PS-STATE-004')!.outcome, 'non-strict');
+    assert.deepEqual(failing(results), []);
+  });
+});

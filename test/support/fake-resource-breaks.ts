@@ -68,6 +68,7 @@ export type Break =
   | 'tagUnchecked' // a body the schema refuses only at /tag (42, null) is stored as sent: the list and GET then answer it
   | 'limitMin500' // 500 to a limit at the int32 minimum (a negation that overflows), every other limit served
   | 'readNegative404' // GET item's route takes digits only: a negative id it stored is not found
+  | 'storeByDouble' // the store keys plants by the double of their id, at create and read alike: 2^53 + 1 is 2^53
   | 'deleteNegative404' // DELETE's route takes digits only: a negative id it stored is not found
   | 'limitMinDrops' // the connection closed without an answer to a limit at the int32 minimum
   | 'limitWraps' // the limit read into an int32 that wraps: 2147483648 is served as -2147483648

@@ -188,7 +188,7 @@ function serve(
   const unknownId = () => refuse(res, broken.has('unknownId400') ? 400 : 404, 'No such plant.');
   switch (role) {
     case 'create': {
-      const key = textOf(plant.id!);
+      const key = broken.has('storeByDouble') ? BigInt(Number(textOf(plant.id!))).toString() : textOf(plant.id!);
       if (plants.has(key)) return refuse(res, 400, 'The id is already stored.');
       plants.set(key, plant);
       return send(res, status, plant);
@@ -212,7 +212,7 @@ function serve(
       return send(res, status, out);
     }
     case 'read': {
-      const key = broken.has('readIdAsDouble') ? BigInt(Number(id)).toString() : id!;
+      const key = broken.has('readIdAsDouble') || broken.has('storeByDouble') ? BigInt(Number(id)).toString() : id!;
       const found = plants.get(key) ?? (broken.has('readAfterDelete') ? store.ghosts.get(key) : undefined);
       if (!found || broken.has('read404') || (broken.has('readNegative404') && key.startsWith('-'))) return unknownId();
       if (broken.has('read403')) return refuse(res, 403, 'This token may not read plants.');
@@ -237,6 +237,10 @@ function serve(
     }
     case 'delete': {
       if (broken.has('deleteNegative404') && id!.startsWith('-')) return unknownId();
+      if (broken.has('storeByDouble')) {
+        const key = BigInt(Number(id)).toString();
+        return plants.delete(key) ? send(res, status) : unknownId();
+      }
       const found = plants.get(id!);
       if (!found && broken.has('secondDelete500') && store.ghosts.has(id!)) throw new Error('already deleted');
       if (!found) return broken.has('secondDelete204') ? send(res, status) : unknownId();
