@@ -229,6 +229,73 @@ export function idsAboveDoubles(model: SpecModel, ids: IdAllocator): bigint[] {
   }
 }
 
+/**
+ * An id above 2^53 that no double holds (as idsAboveDoubles), with its
+ * never-stored neighbours: one below (the double it rounds to: claimed with
+ * it, never created), one above, and the double-rounding partner where that
+ * is another id. A server that keys items by a double answers a neighbour as
+ * the created item. None where the document allows no such id.
+ */
+export function idAboveDoublesWithNeighbours(
+  model: SpecModel,
+  ids: IdAllocator,
+): { id: bigint; neighbours: bigint[] } | undefined {
+  try {
+    const { ids: pair, step } = idsDoublesMerge(model, ids, 2);
+    if (step !== 1n) return undefined;
+    const [below, id] = pair as [bigint, bigint];
+    const neighbours = [below];
+    const partner = BigInt(Number(id));
+    for (const n of [id + 1n, partner])
+      if (n !== id && !neighbours.includes(n) && idFits(model, n) && ids.claim(n)) neighbours.push(n);
+    return { id, neighbours };
+  } catch (err) {
+    if (err instanceof RuledOut) return undefined;
+    throw err;
+  }
+}
+
+/** An id the document allows that a client may well pick and a server may not expect, and what it is. */
+export interface AllowedId {
+  id: bigint;
+  what: string;
+}
+
+/**
+ * The integer ids the id's keywords allow at their edges: a negative one
+ * (run-unique), zero, the least and the greatest the keywords allow (int64's
+ * ends where they say no more), each only where the plainest body with it is
+ * valid and this run has not used it (`negativeOnly`: the negative one, which
+ * is run-unique, for a check that must not depend on which ran before it).
+ * None where the document lists its ids.
+ */
+export function allowedEdgeIds(model: SpecModel, ids: IdAllocator, negativeOnly = false): AllowedId[] {
+  let space: IdSpace;
+  try {
+    space = idSpace(model);
+  } catch (err) {
+    if (err instanceof RuledOut) return [];
+    throw err;
+  }
+  const { lattice } = space;
+  if (space.listed || !lattice?.step) return [];
+  const step = lattice.step.n;
+  const negative: AllowedId = { id: -ids.fresh() * step, what: 'a negative id' };
+  const candidates: AllowedId[] = negativeOnly
+    ? [negative]
+    : [
+        negative,
+        { id: 0n, what: 'id zero' },
+        ...(lattice.kMin !== undefined ? [{ id: lattice.kMin * step, what: 'the least id its schema allows' }] : []),
+        ...(lattice.kMax !== undefined ? [{ id: lattice.kMax * step, what: 'the greatest id its schema allows' }] : []),
+      ];
+  const out: AllowedId[] = [];
+  for (const c of candidates)
+    if (!out.some((o) => o.id === c.id) && idFits(model, c.id) && ids.claim(c.id))
+      out.push({ id: c.id, what: `${c.what} (${c.id})` });
+  return out;
+}
+
 const minBig = (a: bigint | undefined, b: bigint) => (a === undefined || b < a ? b : a);
 const ceilBig = (a: bigint, b: bigint) => (a % b === 0n ? a / b : a / b + (a > 0n ? 1n : 0n));
 

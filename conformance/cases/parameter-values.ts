@@ -143,3 +143,38 @@ export function invalidParameterValues(model: SpecModel, p: ParameterModel, max 
   }
   return out;
 }
+
+/** Integer formats with a range, narrowest first: a value one past each is sent where the parameter's schema refuses it. */
+const OVERFLOWS: ReadonlyArray<[format: string, exponent: string]> = [
+  ['int32', '1e10'],
+  ['int64', '1e19'],
+];
+
+/**
+ * Values of a numeric parameter outside its format, each alone a reason to
+ * refuse the request, each only where the parameter's schema refuses it:
+ * one past the int32 and the int64 range on both sides (a server that reads
+ * the value into a machine integer wraps it or breaks), a fraction, and the
+ * exponent form of a value past each range (`1e10` is 10 000 000 000, not 1).
+ * PS-OP-003 sends every one, beside the first few of invalidParameterValues.
+ */
+export function outOfFormatValues(model: SpecModel, p: ParameterModel): ParameterValue[] {
+  const types = parameterTypes(model, p);
+  if (!types.includes('integer') && !types.includes('number')) return [];
+  const candidates: Array<[string, string]> = [];
+  for (const [format, exponent] of OVERFLOWS) {
+    const [lo, hi] = integerRange(format)!;
+    candidates.push(
+      [String(hi + 1n), `one past the ${format} range`],
+      [String(lo - 1n), `one below the ${format} range`],
+      [exponent, `past the ${format} range in exponent form`],
+    );
+  }
+  if (types.includes('integer') && !types.includes('number')) candidates.push(['1.5', 'a number with a fraction']);
+  const out: ParameterValue[] = [];
+  for (const [text, label] of candidates) {
+    const value = valueOfText(types, text);
+    if (!accepts(p, value) && !out.some((o) => o.text === text)) out.push({ text, value, label: `${label} (${text})` });
+  }
+  return out;
+}

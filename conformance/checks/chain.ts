@@ -33,6 +33,17 @@ export interface Call {
   then?: Step;
   /** The body of a create this call sends after the chain's first (a second item), for the verdict to find the item by. */
   made?: Body;
+  /** A valid request that sets one parameter at a boundary of its range (PS-OP-002 grades it by what the document says of that bound). */
+  boundary?: BoundaryValue;
+  /** An invalid request that sets one parameter outside its format (`limit=2147483648`), named in the cause of its verdict. */
+  outOfFormat?: string;
+}
+
+/** A parameter set at a boundary of its range, and whether a keyword of its schema writes that bound. */
+export interface BoundaryValue {
+  parameter: string;
+  text: string;
+  declared: boolean;
 }
 
 /** A step of a chain: its requests (sent one after the other), built from what came before. */
@@ -54,6 +65,10 @@ export interface OpSent {
   create?: Body;
   /** The body of a create sent later in the chain (Call.made). */
   made?: Body;
+  /** The boundary the call sets (Call.boundary). */
+  boundary?: BoundaryValue;
+  /** The parameter value outside its format the call sets (Call.outOfFormat). */
+  outOfFormat?: string;
   /** The collection the create stores an item of. */
   collection?: string;
   /** Which of the stored parents it lives under. */

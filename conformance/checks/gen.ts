@@ -195,6 +195,13 @@ function freshen(ctx: CheckContext, body: JsonValue): JsonValue {
     const valid = (b: JsonValue) => createOf(ctx.model).validateRequest(b).length === 0;
     return valid(out) === valid(body) ? out : body;
   }
+  // An id of JSON type number (not integer): a whole drawn value is made a fresh integer, which the type allows,
+  // so that two draws never name one item; a fraction is kept as drawn (fast-check rarely repeats one).
+  if (!field.types.includes('integer') && typeof drawn === 'number' && Number.isInteger(drawn)) {
+    const out = { ...(body as Record<string, JsonValue>), [name]: freshId(ctx) };
+    const valid = (b: JsonValue) => createOf(ctx.model).validateRequest(b).length === 0;
+    return valid(out) === valid(body) ? out : body;
+  }
   // An id of digits as a string (a coercion trap): fresh digits, so that a coercing server cannot meet a stored plant.
   if (typeof drawn === 'string' && /^\d+$/.test(drawn))
     return { ...(body as Record<string, JsonValue>), [name]: String(ctx.ids.fresh()) };

@@ -9,6 +9,7 @@ import { validBody } from '../cases/operation-bodies.js';
 import type { JsonValue } from '../model/json.js';
 import { operationName, type OperationModel, type RequestBodyModel } from '../model/operation-model.js';
 import { parameterRole } from '../model/parameter-roles.js';
+import { parameterBoundaries } from '../cases/parameter-bounds.js';
 import type { ResourceModel } from '../model/resource.js';
 import { RuledOut } from '../model/ruled-out.js';
 import { flattenObject } from '../model/schema-shape.js';
@@ -23,6 +24,7 @@ import {
   itemResource,
   startWith,
   type Call,
+  type BoundaryValue,
   type Chain,
   type OpSent,
   type Step,
@@ -70,6 +72,7 @@ export function validCalls(
   op: OperationModel,
   chain: Chain | undefined,
   opts: CallOptions = {},
+  withBoundaries = false,
 ): Call[] {
   const source = chain ? idSourceOf(ctx, op) : undefined;
   const id = chain && source ? chainId(chain, source) : undefined;
@@ -80,23 +83,43 @@ export function validCalls(
     : {};
   const medias = op.requestBodies.filter(writable);
   const out: Call[] = [];
-  const variants: Array<[CallOptions, string]> = [[{}, 'its required parameters']];
+  const variants: Array<[CallOptions, string, BoundaryValue?]> = [[{}, 'its required parameters']];
   if (op.parameters.some((p) => !p.required)) variants.push([{ optional: true, pick: 1 }, 'every parameter']);
+  if (withBoundaries) variants.push(...boundaryVariants(ctx, op));
   for (const [i, media] of (medias.length > 0 ? medias : [undefined]).entries()) {
-    for (const [v, label] of i === 0 ? variants : variants.slice(0, 1)) {
+    for (const [v, label, boundary] of i === 0 ? variants : variants.slice(0, 1)) {
       const body = media ? bodyFor(ctx, op, media, chain, id) : undefined;
       const what = `a valid request with ${label}${media ? `, a ${media.contentType} body` : ''}${id !== undefined ? `, the item just created` : ''}`;
-      out.push(
-        callTo(ctx, op, what, {
-          ...inChain,
-          ...v,
-          ...opts,
-          set,
-          ...(body !== undefined ? { body } : {}),
-          note: undefined,
-        }),
-      );
+      const call = callTo(ctx, op, what, {
+        ...inChain,
+        ...v,
+        ...opts,
+        set: { ...set, ...(v.set ?? {}) },
+        ...(body !== undefined ? { body } : {}),
+        note: undefined,
+      });
+      out.push(boundary ? { ...call, boundary } : call);
     }
+  }
+  return out;
+}
+
+/**
+ * One variant per boundary of each parameter the harness draws a value of
+ * (not a path's id, a parent's, nor one the protocol fills): its other
+ * parameters typical, this one at the least or greatest value its schema
+ * allows (parameter-bounds.ts).
+ */
+function boundaryVariants(ctx: CheckContext, op: OperationModel): Array<[CallOptions, string, BoundaryValue]> {
+  const out: Array<[CallOptions, string, BoundaryValue]> = [];
+  for (const p of op.parameters) {
+    if (p.in === 'path' || parameterRole(p)) continue;
+    for (const b of parameterBoundaries(ctx.model, p))
+      out.push([
+        { set: { [p.name]: b.text } },
+        `the ${p.in} parameter ${p.name} ${b.label}`,
+        { parameter: p.name, text: b.text, declared: b.declared },
+      ]);
   }
   return out;
 }

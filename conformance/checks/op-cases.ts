@@ -18,9 +18,9 @@ import { idText, placeOf } from './prerequisites.js';
 import { operationCall, type CallOptions } from './op-requests.js';
 import { preferring, stringFields, type Body } from './requests.js';
 import type { Case, CaseExchange, CheckContext } from './types.js';
-import type { Call, Chain, OpSent, Step } from './chain.js';
+import type { BoundaryValue, Call, Chain, OpSent, Step } from './chain.js';
 
-export type { Call, Chain, OpSent, Step };
+export type { BoundaryValue, Call, Chain, OpSent, Step };
 
 export { answerJson, idText, valueAt };
 
@@ -146,7 +146,15 @@ function preferOwn(ctx: CheckContext, r: ResourceModel, body: Body, name: string
 export function startWith(chain: number, call: Call, rest: Step[] = []): Case<OpSent> {
   return {
     request: { ...call.request, note: call.request.note ?? `${call.operation}: ${call.label}` },
-    sent: { operation: call.operation, label: call.label, chain, step: 0, rest },
+    sent: {
+      operation: call.operation,
+      label: call.label,
+      chain,
+      step: 0,
+      rest,
+      ...(call.boundary ? { boundary: call.boundary } : {}),
+      ...(call.outOfFormat ? { outOfFormat: call.outOfFormat } : {}),
+    },
   };
 }
 
@@ -219,6 +227,8 @@ export function followCalls(sent: Array<CaseExchange<unknown>>, ctx: CheckContex
           step: last.sent.step + 1 + i,
           rest: i === requests.length - 1 ? [...(call.then ? [call.then] : []), ...rest] : [],
           ...(call.made ? { made: call.made } : {}),
+          ...(call.boundary ? { boundary: call.boundary } : {}),
+          ...(call.outOfFormat ? { outOfFormat: call.outOfFormat } : {}),
         },
       }),
     );

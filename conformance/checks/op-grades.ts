@@ -8,7 +8,7 @@ import { declaredAnswerProblem } from './declared.js';
 import { describe, noAnswer, noAnswerCause, worst } from './grades.js';
 import { parseExact } from '../model/json.js';
 import { operationName, type OperationModel, type ResponseModel } from '../model/operation-model.js';
-import type { Indexed } from './op-cases.js';
+import type { BoundaryValue, Indexed } from './op-cases.js';
 import type { CheckContext, OperationOutcome, Verdict } from './types.js';
 
 /** The response the document declares for a status: the status itself, its range (`4XX`), or `default` (OpenAPI 3.1 §4.8.16.2). */
@@ -55,9 +55,47 @@ export function gradeValid(op: OperationModel, ex: Exchange): Verdict {
   return verdict('fail', notDeclared);
 }
 
-/** A request to `op` invalid in one place: a declared 4xx, or the RFC's 400 or 404 where none is declared; never a success, never a 5xx. */
-export function gradeRefused(ctx: CheckContext, op: OperationModel, ex: Exchange, what: string): Verdict {
+/**
+ * A valid request that sets one parameter at a boundary of its range: graded
+ * as any valid request, except that a 4xx is non-strict where no keyword of
+ * the schema writes that bound (only its format implies it: the document
+ * says nothing of what, say, "at most −2147483648 plants" means); a 5xx or a
+ * dropped connection fails (the server broke on a value its document allows).
+ */
+export function gradeBoundary(op: OperationModel, ex: Exchange, boundary: BoundaryValue): Verdict {
   const name = operationName(op);
+  const at = `${boundary.parameter} at ${boundary.declared ? 'a bound its schema writes' : 'a bound of its format'} (${boundary.text})`;
+  if (!ex.response && (ex.failure === 'closed' || ex.failure === 'not-http'))
+    return {
+      outcome: 'fail',
+      expected: `an HTTP answer to a valid request to ${name}`,
+      actual: `${name} with ${boundary.parameter}=${boundary.text}: ${describe(ex)}`,
+      cause: `a valid request to ${name} with ${at} drops the connection`,
+    };
+  const graded = gradeValid(op, ex);
+  const status = ex.response?.status;
+  if (graded.outcome !== 'fail' || status === undefined || graded.cause?.startsWith('the answer of')) return graded;
+  if (status >= 500) return { ...graded, cause: `a valid request to ${name} with ${at} is answered ${status}` };
+  if (status >= 400 && status < 500 && !boundary.declared)
+    return {
+      ...graded,
+      outcome: 'non-strict',
+      cause: `a valid request to ${name} with ${at} is refused with ${status}: the document says nothing of that bound`,
+    };
+  return { ...graded, cause: `a valid request to ${name} with ${at} is answered ${status}` };
+}
+
+/** A request to `op` invalid in one place: a declared 4xx, or the RFC's 400 or 404 where none is declared; never a success, never a 5xx. */
+export function gradeRefused(
+  ctx: CheckContext,
+  op: OperationModel,
+  ex: Exchange,
+  what: string,
+  outOfFormat?: string,
+): Verdict {
+  const name = operationName(op);
+  // A value outside its format is named in the cause: a server that wraps 2147483648 accepts that value only.
+  const naming = outOfFormat !== undefined ? ` (${outOfFormat}, outside its format)` : '';
   const refusals = [...op.responses.keys()].filter((s) => /^4/.test(s) || s === 'default');
   const expected = refusals.length
     ? `a 4xx the document declares for ${name} (${refusals.join(', ')}), or RFC 9110's 400 or 404`
@@ -68,7 +106,7 @@ export function gradeRefused(ctx: CheckContext, op: OperationModel, ex: Exchange
       outcome: dropped ? 'fail' : 'error',
       expected,
       actual: `${name}, ${what}: ${describe(ex)}`,
-      cause: dropped ? `a request to ${name} invalid in one place drops the connection` : noAnswerCause(ex),
+      cause: dropped ? `a request to ${name} invalid in one place${naming} drops the connection` : noAnswerCause(ex),
     };
   }
   const status = ex.response.status;
@@ -79,8 +117,9 @@ export function gradeRefused(ctx: CheckContext, op: OperationModel, ex: Exchange
     cause,
     facts: { status },
   });
-  if (status >= 500) return verdict('fail', `a request to ${name} invalid in one place is answered ${status}`);
-  if (status < 400) return verdict('fail', `a request to ${name} invalid in one place is accepted (${status})`);
+  if (status >= 500) return verdict('fail', `a request to ${name} invalid in one place${naming} is answered ${status}`);
+  if (status < 400)
+    return verdict('fail', `a request to ${name} invalid in one place${naming} is accepted (${status})`);
   const declared = op.responses.get(String(status)) ?? responseFor(op, status);
   if (declared) {
     const problem = declaredAnswerProblem(declared, ex);

@@ -4,13 +4,22 @@
 // requests invalid in one place (credentials per operation: op-security.ts).
 // A failing case names its operation, and the verdict says per operation
 // what passed, so that the IDs stay the same as documents change.
-import { invalidParameterValues } from '../cases/parameter-values.js';
+import { invalidParameterValues, outOfFormatValues } from '../cases/parameter-values.js';
 import { brokenBodies } from '../cases/operation-bodies.js';
 import { operationName, type OperationModel } from '../model/operation-model.js';
 import { describe } from './grades.js';
 import { followCalls, idParameter, itemResource, startWith, type Call, type OpSent } from './op-cases.js';
-import { gradeRefused, gradeValid, perOperation } from './op-grades.js';
-import { allNames, byName, callsOf, eachOperation, needsItem, validCases, whyNoRequest } from './op-calls.js';
+import { gradeBoundary, gradeRefused, gradeValid, perOperation } from './op-grades.js';
+import {
+  allNames,
+  byName,
+  callsOf,
+  eachOperation,
+  needsItem,
+  validCalls,
+  validCases,
+  whyNoRequest,
+} from './op-calls.js';
 import { callTo, writable, type CallOptions } from './op-requests.js';
 import { rfc } from './sources.js';
 import type { CheckContext, ExchangeCheck, Verdict } from './types.js';
@@ -82,18 +91,21 @@ const validAnswers: ExchangeCheck<OpSent> = {
   requirement:
     "The Responses Object maps a HTTP response code to the expected response; the Media Type Object's schema \"defining the content of the request, response, parameter, or header\". A valid request (every parameter and body valid by the document's schemas) is answered with a declared 2xx, with a declared media type and a body that its schema accepts; any answer with a declared status is held to that status's declaration.",
   grading:
-    'MUST: a 5xx, a 2xx the document does not declare, a declared status with another content type or a body its schema refuses, or a refusal (400, 401, 422…) of a valid request fails. A 404 (an item the state checks grade), 403 (authorization per operation) or 409 (a conflict with stored state) is non-strict.',
+    "MUST: a 5xx, a 2xx the document does not declare, a declared status with another content type or a body its schema refuses, or a refusal (400, 401, 422…) of a valid request fails. A 404 (an item the state checks grade), 403 (authorization per operation) or 409 (a conflict with stored state) is non-strict. A parameter at a boundary of its range is a request of its own: graded the same where a keyword of its schema writes that bound (minimum, maximum…), but a 4xx is non-strict where only its format implies the bound (int32's −2147483648: the document says nothing of what that value means); a 5xx or a dropped connection at any boundary fails.",
   evidence:
-    "The same requests as PS-OP-001: each answer's status, content type and body against the responses declared for its operation and status.",
-  cases: (ctx) => validCases(ctx),
+    "The same requests as PS-OP-001, each parameter typical (its example, its default, else a small value inside its bounds, never a boundary where another value is allowed), then one request per boundary of each numeric parameter (the least and the greatest value its schema allows, the others typical): each answer's status, content type and body against the responses declared for its operation and status.",
+  cases: (ctx) => validCases(ctx, {}, (c, op, chain) => validCalls(c, op, chain, {}, true)),
   follow: (sent, ctx) => followCalls(sent, ctx),
   verify: (cases, ctx) => {
     const ops = byName(ctx);
-    const graded = callsOf(cases).map((c) => ({
-      operation: c.sent.operation,
-      index: c.index,
-      verdict: gradeValid(ops.get(c.sent.operation)!, c.exchange),
-    }));
+    const graded = callsOf(cases).map((c) => {
+      const op = ops.get(c.sent.operation)!;
+      return {
+        operation: c.sent.operation,
+        index: c.index,
+        verdict: c.sent.boundary ? gradeBoundary(op, c.exchange, c.sent.boundary) : gradeValid(op, c.exchange),
+      };
+    });
     // A create that prepares a call and is refused ends its chain: the create checks grade it.
     return perOperation(graded, allNames(ctx), (name) => whyNoRequest(ctx, name));
   },
@@ -104,8 +116,15 @@ function invalidCalls(ctx: CheckContext, op: OperationModel): Call[] {
   const out: Call[] = [];
   const call = (what: string, opts: CallOptions) => out.push(callTo(ctx, op, what, opts));
   for (const p of op.parameters) {
-    for (const v of invalidParameterValues(ctx.model, p, 3))
+    const first = invalidParameterValues(ctx.model, p, 3);
+    for (const v of first)
       call(`the ${p.in} parameter ${p.name} ${v.label} (${JSON.stringify(v.text)})`, { set: { [p.name]: v.text } });
+    // Out of its format: every one, one at a time (a server that reads the value into a machine integer wraps it).
+    for (const v of outOfFormatValues(ctx.model, p).filter((o) => !first.some((f) => f.text === o.text)))
+      out.push({
+        ...callTo(ctx, op, `the ${p.in} parameter ${p.name} ${v.label}`, { set: { [p.name]: v.text } }),
+        outOfFormat: `${p.name}=${v.text}`,
+      });
     if (p.required && p.in !== 'path') call(`without its required ${p.in} parameter ${p.name}`, { omit: p.name });
   }
   for (const media of op.requestBodies.filter(writable)) {
@@ -130,7 +149,7 @@ const refused: ExchangeCheck<OpSent> = {
   grading:
     "MUST: a request the document's schemas refuse in one place, answered 2xx (served as if valid) or 5xx (RFC 9110 §15.6: the server erred, not the client), or a dropped connection, fails; a declared 4xx whose body or content type departs from its declaration fails. The RFC's 400 or 404 where the document declares neither passes; another undeclared 4xx (422, 405…) is non-strict, as is a 400 without the document's error record.",
   evidence:
-    "For each operation: each parameter with up to three values its schema refuses (not a number, a fraction for an integer, one past its range or bounds…), each required parameter left out, each writable body broken in one place (checked by the document's validator), a required body left out; each answered 4xx for a pass.",
+    "For each operation: each parameter with up to three values its schema refuses (not a number, a fraction for an integer, one past its range or bounds…), then each numeric parameter outside its format, one value at a time, where its schema refuses the value (one past the int32 and the int64 range on both sides, 1e10 and 1e19, a fraction: a server that reads it into a machine integer wraps it; the value is named in the cause), each required parameter left out, each writable body broken in one place (checked by the document's validator), a required body left out; each answered 4xx for a pass.",
   cases: (ctx) =>
     eachOperation(
       ctx,
@@ -144,7 +163,7 @@ const refused: ExchangeCheck<OpSent> = {
     const graded = callsOf(cases).map((c) => ({
       operation: c.sent.operation,
       index: c.index,
-      verdict: gradeRefused(ctx, ops.get(c.sent.operation)!, c.exchange, c.sent.label),
+      verdict: gradeRefused(ctx, ops.get(c.sent.operation)!, c.exchange, c.sent.label, c.sent.outOfFormat),
     }));
     return perOperation(graded, allNames(ctx), (name) => whyNoRequest(ctx, name));
   },

@@ -4,14 +4,14 @@
 // If-None-Match: an entity tag no representation has; an idempotency key
 // fresh for this request: model/parameter-roles.ts); a parent's id, from the
 // items stored before the checks (prerequisites.ts); else a value drawn from
-// the document (parameter-values.ts). Every request builder goes through it:
+// the document, a typical one (parameter-bounds.ts). Every request builder goes through it:
 // the create checks' (requests.ts) and every other (op-requests.ts).
 import type { JsonValue } from '../model/json.js';
 import type { OperationModel, ParameterModel } from '../model/operation-model.js';
 import { parameterRole } from '../model/parameter-roles.js';
 import { resolveSchema } from '../model/schema-shape.js';
 import { isSchemaObject } from '../../spec/schema-keywords.js';
-import { validParameterValues } from '../cases/parameter-values.js';
+import { typicalParameterValues } from '../cases/parameter-bounds.js';
 import { freshIdOf } from '../cases/fresh-ids.js';
 import { primitiveText, queryString, writeParameter } from '../cases/parameter-style.js';
 import { parentValues } from './prerequisites.js';
@@ -41,9 +41,13 @@ export interface ParameterOptions {
   headers?: Record<string, string>;
 }
 
-/** The value of a parameter the check does not set: its first valid value (or the `pick`-th). */
+/**
+ * The value of a parameter the check does not set: its first typical value
+ * (or the `pick`-th), one a client would send; never a boundary of its range
+ * where another value is allowed (the boundaries are cases of their own, PS-OP-002).
+ */
 function drawn(ctx: CheckContext, p: ParameterModel, pick: number): JsonValue {
-  const values = validParameterValues(ctx.model, p);
+  const values = typicalParameterValues(ctx.model, p);
   return values[pick % values.length]!.value;
 }
 

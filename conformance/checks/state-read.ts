@@ -20,9 +20,10 @@ import {
   idText,
   isSuccess,
   type Chain,
+  type Indexed,
   type OpSent,
 } from './op-cases.js';
-import { idsAboveDoubles } from '../cases/bodies.js';
+import { allowedEdgeIds, idAboveDoublesWithNeighbours } from '../cases/bodies.js';
 import {
   isItem,
   itemCall,
@@ -43,6 +44,10 @@ import type { Case, CheckContext, ExchangeCheck, Verdict } from './types.js';
 const GET = rfc(9110, '§9.3.1 GET', 'section-9.3.1');
 const BEYOND = 'read back, an id beyond 2^53';
 const NEVER = 'never stored';
+/** The label of a read of an id never stored beside one created beyond 2^53, then that id. */
+const NEIGHBOUR = 'a never-stored neighbour: ';
+/** The label of a chain that creates an item with an id at an edge of what the schema allows, then its id. */
+const EDGE = 'read back, at an edge: ';
 
 /** The chain a verdict is about: its resource, from its create, or from the operation of its first step. */
 export const chainResource = (ctx: CheckContext, collection: string | undefined) =>
@@ -57,9 +62,9 @@ const readBack: ExchangeCheck<OpSent> = {
   requirement:
     "The GET method requests transfer of a current selected representation for the target resource. (The item path is the collection path and one parameter, or the create's links name it: a created item is its resource, named by the id the client chose, the answer's id member or the Location it was answered; an id never stored: 404, RFC 9110 §15.5.5.)",
   grading:
-    "MUST (inference read-back): a created item missing from GET on its item right after its 2xx, or answered with other values than the create answered (a dropped tag), fails. An id never stored answered 2xx or 400 is non-strict (404 is our decision and the RFC's status, not the document's); a 5xx fails. A read refused with 403 (the token may not read: authorization per operation) shows nothing of the item: skip; so does a created item whose id is nowhere the harness looks.",
+    "MUST (inference read-back): a created item missing from GET on its item right after its 2xx, or answered with other values than the create answered (a dropped tag), fails; so does the created item answered for a never-stored neighbour of an id beyond 2^53 (one below, one above, its double-rounding partner: each an id of its own, RFC 8259 §6). An id never stored answered 2xx or 400 is non-strict (404 is our decision and the RFC's status, not the document's); a 5xx fails. A read refused with 403 (the token may not read: authorization per operation) shows nothing of the item: skip; so does a created item whose id is nowhere the harness looks.",
   evidence:
-    "For each resource with a create and a read: a create answered 2xx, then GET of its item answered 2xx with every member of the create's answer, same values (for the create checks' own resource, once more with an id beyond 2^53 that no double holds, where the document allows one); GET of an id never stored answered 404.",
+    "For each resource with a create and a read: a create answered 2xx, then GET of its item answered 2xx with every member of the create's answer, same values (for the create checks' own resource, once more with an id beyond 2^53 that no double holds, then GET of its never-stored neighbours, each answered 404, and once with each integer id at an edge of what its schema allows: a negative one, zero, its least and its greatest, where the document allows them and the client picks ids); GET of an id never stored answered 404.",
   precondition: (ctx) => switchedOff(ctx, 'read-back'),
   cases: (ctx) => {
     const found = resourcesWith(ctx, (r) => r.read);
@@ -75,17 +80,37 @@ const readBack: ExchangeCheck<OpSent> = {
         sent: { operation: operationName(read.op), label: NEVER, chain: out.length, step: 0, rest: [] },
       });
       if (resource !== ctx.model.resource || resource.identity.request === undefined) continue;
-      // A path id read as a double (JavaScript's Number) finds none of the items whose ids lie beyond 2^53 (RFC 8259 §6).
-      for (const id of idsAboveDoubles(ctx.model, ctx.ids))
+      // A path id read as a double (JavaScript's Number) finds none of the items whose ids lie beyond 2^53 (RFC 8259 §6);
+      // one keyed by a double in the store too finds the item, and answers it for its never-stored neighbours as well.
+      const beyond = idAboveDoublesWithNeighbours(ctx.model, ctx.ids);
+      if (beyond) {
+        const parameter = read.id!.parameter;
         out.push(
           chainAfterCreate(
             ctx,
             out.length,
             BEYOND,
-            [(chain) => itemCall(ctx, read, chain, `read the item just created, id ${id}`)],
-            {
-              [requireIdField(ctx.model)]: id,
-            },
+            [
+              (chain) => itemCall(ctx, read, chain, `read the item just created, id ${beyond.id}`),
+              ...beyond.neighbours.map(
+                (n) => () =>
+                  callTo(ctx, read.op, `${NEIGHBOUR}${n} (beside ${beyond.id})`, { set: { [parameter]: idText(n) } }),
+              ),
+            ],
+            { [requireIdField(ctx.model)]: beyond.id },
+          ),
+        );
+      }
+      // The ids at the edges of what the schema allows (negative, zero, its bounds): a route that takes only digits, or a
+      // store keyed by an unsigned number, loses them.
+      for (const { id, what } of allowedEdgeIds(ctx.model, ctx.ids))
+        out.push(
+          chainAfterCreate(
+            ctx,
+            out.length,
+            `${EDGE}${what}`,
+            [(chain) => itemCall(ctx, read, chain, `read the item just created, ${what}`)],
+            { [requireIdField(ctx.model)]: id },
           ),
         );
     }
@@ -120,8 +145,14 @@ const readBack: ExchangeCheck<OpSent> = {
         continue;
       }
       const [create, read] = chain;
-      // An id beyond 2^53 refused at the create is for the create checks (PS-ACCEPT-009) to grade.
-      if (!read && create!.sent.label === `create (${BEYOND})`) continue;
+      // The id this chain's create chose at an edge of what the schema allows (a negative id, zero…), where it did.
+      const edge = create!.sent.label.startsWith(`create (${EDGE}`)
+        ? create!.sent.label.slice(`create (${EDGE}`.length, -1)
+        : undefined;
+      for (const n of chain.slice(2).filter((c) => c.sent.label.startsWith(NEIGHBOUR)))
+        verdicts.push(neighbourVerdict(n, create!));
+      // An id beyond 2^53 (or at an edge) refused at the create is for the create checks (PS-ACCEPT-009) to grade.
+      if (!read && (create!.sent.label === `create (${BEYOND})` || edge !== undefined)) continue;
       if (!read) {
         reads.push(skipAll(chain));
         continue;
@@ -132,7 +163,12 @@ const readBack: ExchangeCheck<OpSent> = {
         continue;
       }
       const expected = `${read.sent.operation} answers 2xx with the item the create answered`;
-      const family = create!.sent.label === `create (${BEYOND})` ? { family: 'an id beyond 2^53' } : {};
+      const family =
+        create!.sent.label === `create (${BEYOND})`
+          ? { family: 'an id beyond 2^53' }
+          : edge !== undefined
+            ? { family: 'an id at an edge of what its schema allows' }
+            : {};
       const refused = forbidden(read);
       if (refused) {
         reads.push(refused);
@@ -144,8 +180,8 @@ const readBack: ExchangeCheck<OpSent> = {
             outcome: 'fail',
             ...family,
             expected,
-            actual: `${read.sent.operation}: the item just created is missing: ${describe(read.exchange)}`,
-            cause: `a created item is missing from ${read.sent.operation}`,
+            actual: `${read.sent.operation}: the item just created${edge !== undefined ? `, ${edge},` : ''} is missing: ${describe(read.exchange)}`,
+            cause: `a created item${edge !== undefined ? ` with ${edge}, an id its schema allows,` : ''} is missing from ${read.sent.operation}`,
           }),
         );
         continue;
@@ -174,6 +210,32 @@ const readBack: ExchangeCheck<OpSent> = {
     return combined([...verdicts, ...reads], skipAll(cases));
   },
 };
+
+/**
+ * A read of an id never stored beside one created beyond 2^53: 404 passes;
+ * the created item answered for it fails (the server reads ids through a
+ * double: RFC 8259 §6, the id an int64 of its own); another answer is graded
+ * as any id never stored (2xx or 400 non-strict, 5xx fail).
+ */
+function neighbourVerdict(c: Indexed, create: Indexed): Verdict {
+  const missing = noAnswer(c.exchange);
+  if (missing) return at(c, missing);
+  const status = c.exchange.response!.status;
+  if (status === 404) return { outcome: 'pass' };
+  const neighbour = c.sent.label.slice(NEIGHBOUR.length);
+  const sameItem =
+    isSuccess(c.exchange) && differences(answerJson(create.exchange), answerJson(c.exchange)).length === 0;
+  const verdict: Verdict = {
+    outcome: sameItem || status >= 500 ? 'fail' : 'non-strict',
+    expected: `404 for ${c.sent.operation} with ${neighbour}, an id never stored`,
+    actual: `${c.sent.operation} with ${neighbour}: ${describe(c.exchange)}`,
+    cause: sameItem
+      ? `${c.sent.operation} answers the item just created for ${neighbour}, a never-stored neighbour of its id: ids beyond 2^53 read through a double`
+      : `${c.sent.operation} answers ${status} for an id never stored`,
+    ...(sameItem ? { family: 'an id beyond 2^53' } : {}),
+  };
+  return at(c, verdict);
+}
 
 /** A string member of the create's request a filter of the list selects by, where it has one (inference filter). */
 function filterOf(ctx: CheckContext, r: ResourceModel) {

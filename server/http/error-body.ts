@@ -8,7 +8,10 @@
 // - any other schema, by its members' names (the inference `errors` of
 //   PLANTSTORE_INFER, docs/server.md): a string member named like a message
 //   gets the message, one named like a code gets the error number, one named
-//   like a status the HTTP status; an object member named like an error, or
+//   like a status the HTTP status, one named like an id (`logref`) the
+//   error number's digits; a string its member's keywords refuse gives way
+//   to one drawn from its pattern (seeded by the error number: one condition,
+//   one answer); an object member named like an error, or
 //   required, is filled the same way, and an array of them gets one;
 // - every other required member: a value made from its schema
 //   (operations/schema-example.ts).
@@ -19,7 +22,9 @@ import { STATUS_CODES } from 'node:http';
 import { resolveReference, type OpenApiDocument } from '../../spec/openapi.js';
 import { isSchemaObject } from '../../spec/schema-keywords.js';
 import type { JsonValue } from '../json/json.js';
+import { drawnFrom } from '../operations/resource-ids.js';
 import { exampleOf } from '../operations/schema-example.js';
+import { linearPattern } from '../../spec/linear-pattern.js';
 
 /** What an error answer says: its HTTP status, our error number and its message. */
 export interface ErrorRecord {
@@ -63,7 +68,11 @@ const MESSAGE_NAMES = new Set([
   'reason',
 ]);
 const TITLE_NAMES = new Set(['title', 'summary']);
-const CODE_NAMES = new Set(['code', 'error', 'errorcode', 'errno', 'errornumber', 'logref']);
+const CODE_NAMES = new Set(['code', 'error', 'errorcode', 'errno', 'errornumber']);
+// vnd.error's `logref` ("an identifier to refer to the specific error on the server side for logging purposes")
+// and its kin: an id of the failure, the same for every answer of one condition (a client, and the harness,
+// tell two refusals apart by comparing them: a per-request id would make every refusal differ).
+const ID_NAMES = new Set(['logref', 'errorid', 'incidentid', 'traceid', 'requestid', 'correlationid']);
 const STATUS_NAMES = new Set(['status', 'statuscode', 'httpstatus', 'httpcode']);
 const NESTED_NAMES = new Set(['error', 'errors', 'details', 'problem', 'problems']);
 
@@ -206,11 +215,54 @@ function memberValue(
       fit(doc, items ?? true, record, options, depth + 1) ?? (types.has('string') ? record.message : undefined);
     return item === undefined ? undefined : [item];
   }
-  if (MESSAGE_NAMES.has(key)) return as(record.message);
-  if (TITLE_NAMES.has(key)) return as(hasMessage ? statusPhrase(record.status) : record.message);
-  if (STATUS_NAMES.has(key)) return as(record.status);
-  if (CODE_NAMES.has(key)) return as(record.error);
+  const fitting = (value: JsonValue | undefined) =>
+    typeof value === 'string' ? fittingString(doc, member, [value]) : value;
+  if (ID_NAMES.has(key)) {
+    if (!types.has('string') && types.size > 0) return as(record.error);
+    return fittingString(doc, member, [String(record.error)], record.error);
+  }
+  if (MESSAGE_NAMES.has(key)) return fitting(as(record.message));
+  if (TITLE_NAMES.has(key)) return fitting(as(hasMessage ? statusPhrase(record.status) : record.message));
+  if (STATUS_NAMES.has(key)) return fitting(as(record.status));
+  if (CODE_NAMES.has(key)) return fitting(as(record.error));
   return undefined;
+}
+
+/**
+ * The first candidate the member's string keywords accept (`pattern`, `minLength`, `maxLength`, `enum`,
+ * `const`), else a string drawn from its `pattern` that they accept; undefined when neither is (the member
+ * then gets a value made from its schema, and the whole body is judged by the schema's validator).
+ */
+function fittingString(
+  doc: OpenApiDocument,
+  member: unknown,
+  candidates: readonly string[],
+  seed = 1,
+): string | undefined {
+  const schema = dereferenced(doc, member);
+  if (!isSchemaObject(schema)) return candidates[0];
+  const fits = (value: string) => stringFits(schema, value);
+  const found = candidates.find(fits);
+  if (found !== undefined || typeof schema.pattern !== 'string') return found;
+  try {
+    return drawnFrom(schema.pattern, seed, fits);
+  } catch {
+    return undefined; // a pattern fast-check cannot draw from
+  }
+}
+
+function stringFits(schema: Record<string, unknown>, value: string): boolean {
+  const length = [...value].length;
+  if (typeof schema.minLength === 'number' && length < schema.minLength) return false;
+  if (typeof schema.maxLength === 'number' && length > schema.maxLength) return false;
+  if (Array.isArray(schema.enum) && !schema.enum.includes(value)) return false;
+  if (Object.hasOwn(schema, 'const') && schema.const !== value) return false;
+  if (typeof schema.pattern !== 'string') return true;
+  try {
+    return linearPattern(schema.pattern).test(value);
+  } catch {
+    return false; // a pattern the linear-time engine cannot run: the validator refuses every value too
+  }
 }
 
 function isObjectSchema(doc: OpenApiDocument, schema: unknown): boolean {

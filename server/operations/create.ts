@@ -5,6 +5,7 @@
 // (operations/resource-ids.ts), it makes one from the resource's sequence,
 // and the item's text gets it as its first member when the item declares it.
 import { ApiError, type ErrorCode } from '../http/errors.js';
+import { jsonText } from '../store/store.js';
 import type { JsonObject, JsonValue } from '../json/json.js';
 import type { ItemKind } from './item-kind.js';
 import { idJson, idOfValue, type IdMaker } from './resource-ids.js';
@@ -125,6 +126,14 @@ export function createRule(kind: ItemKind, store: PlantStore, conflict: 400 | 40
       idRule.property === undefined || idRule.chosenBy === 'server'
         ? undefined
         : idOfValue(value[idRule.property], idRule.kind);
+    // The schema accepted an id the server cannot keep (a fraction where the id is `type: number`): refused, never
+    // stored under an id the server makes in its place.
+    const named = idRule.property;
+    if (named !== undefined && id === undefined && idRule.chosenBy !== 'server' && Object.hasOwn(value, named))
+      throw new ApiError(
+        'INVALID_NEW_PLANT',
+        `The ${noun}'s ${named} must be ${idRule.kind === 'integer' ? 'an integer (the server keeps number ids that are integers)' : 'a string or an integer'}, got ${jsonText(value[named]!)}.`,
+      );
     const kept = storedPlantText(kind.shape, value, sent);
     // An id the server picks replaces one a client sent anyway (readOnly: OpenAPI 3.1 §4.8.24.1).
     const json =

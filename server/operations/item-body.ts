@@ -10,7 +10,7 @@ import { storedPlantText } from './stored-plant.js';
 import { describe } from '../http/validation.js';
 import type { ItemKind } from './item-kind.js';
 import { mergePatch } from './merge-patch.js';
-import { idJson, type IdRule } from './resource-ids.js';
+import { idJson, idOfValue, type IdRule } from './resource-ids.js';
 
 export function isObject(value: JsonValue): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof NonIntegralNumber);
@@ -39,7 +39,7 @@ export function checkSameId(
       ? (typeof named === 'number' || typeof named === 'bigint') &&
         Number.isInteger(Number(named)) &&
         BigInt(named) === BigInt(id)
-      : named === id;
+      : idOfValue(named, 'string') === id;
   if (!same) {
     const verb = what === 'merge' ? 'A merge patch cannot change' : 'A replacement cannot change';
     throw new ApiError(

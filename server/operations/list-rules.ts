@@ -100,6 +100,8 @@ export interface ListRules {
   shape: ListShape;
   /** The answer's headers the server sends: `Link` (RFC 8288) with rel="next", and the total count's name. */
   link: boolean;
+  /** The relations besides `next` the Link's declaration names (its description, its schema): `first`, `prev`, `last`. */
+  relations: ReadonlySet<LinkRelation>;
   total?: string;
   /** Headers the answer declares that the server does not send. */
   unsentHeaders: string[];
@@ -121,44 +123,57 @@ export function listRules(
     unused: [],
     shape,
     link: false,
+    relations: new Set(),
     unsentHeaders: [],
   };
   if (inference.sort)
     for (const parameter of parameters)
       rules.sort ??= parameter.in === 'query' ? sortRule(parameter, parameters) : undefined;
-  for (const parameter of parameters) {
-    if (parameter.in !== 'query') continue;
+  const inQuery = parameters
+    .filter((parameter) => parameter.in === 'query')
+    .flatMap((parameter): QueryPart[] =>
+      parameter.deepObject ? deepObjectMembers(parameter) : [{ ...parameter, key: parameter.name }],
+    );
+  for (const parameter of inQuery) {
     const name = parameter.name.toLowerCase();
     const integer = parameter.types.has('integer');
+    const named = (names: ReadonlySet<string>) =>
+      names.has(name) || (parameter.within !== undefined && names.has(`${parameter.within}_${name}`.toLowerCase()));
     if (rules.sort !== undefined && (rules.sort.name === parameter.name || rules.sort.direction === parameter.name)) {
       // The sort, and its direction: read together (list-sort.ts).
-    } else if (inference.limit && rules.limit === undefined && integer && LIMIT_NAMES.has(name)) {
-      rules.limit = parameter.name;
+    } else if (inference.limit && rules.limit === undefined && integer && named(LIMIT_NAMES)) {
+      rules.limit = parameter.key;
       const fallback = parameter.schema.default;
       if (typeof fallback === 'number' && Number.isInteger(fallback) && fallback > 0)
         rules.defaultLimit = Math.min(fallback, MAX_PLANTS_PAGE);
-    } else if (inference.offset && rules.offset === undefined && integer && OFFSET_NAMES.has(name)) {
-      rules.offset = parameter.name;
-    } else if (inference.page && rules.page === undefined && integer && PAGE_NAMES.has(name)) {
-      rules.page = { name: parameter.name, first: firstPage(parameter.schema) };
+    } else if (inference.offset && rules.offset === undefined && integer && named(OFFSET_NAMES)) {
+      rules.offset = parameter.key;
+    } else if (inference.page && rules.page === undefined && integer && named(PAGE_NAMES)) {
+      rules.page = { name: parameter.key, first: firstPage(parameter.schema) };
     } else if (
       inference.cursor &&
       rules.cursor === undefined &&
       (integer || parameter.types.has('string')) &&
-      CURSOR_NAMES.has(name)
+      named(CURSOR_NAMES)
     ) {
-      rules.cursor = parameter.name;
-    } else if (inference.filter && item.keeps(parameter.name) && filterable(parameter)) {
+      rules.cursor = parameter.key;
+    } else if (
+      inference.filter &&
+      parameter.within === undefined &&
+      item.keeps(parameter.name) &&
+      filterable(parameter)
+    ) {
       rules.filters.push(parameter.name);
     } else {
-      rules.unused.push(parameter.name);
+      rules.unused.push(parameter.key);
     }
   }
   for (const [header, declared] of Object.entries(success.response?.headers ?? {})) {
     const lower = header.toLowerCase();
-    if (lower === 'link' && (rules.cursor !== undefined || rules.page !== undefined || rules.offset !== undefined))
+    if (lower === 'link' && (rules.cursor !== undefined || rules.page !== undefined || rules.offset !== undefined)) {
       rules.link = true;
-    else if (inference.total && TOTAL_HEADERS.has(lower) && rules.total === undefined) rules.total = header;
+      rules.relations = relationsOf(resolveReference(doc, declared, '#').value);
+    } else if (inference.total && TOTAL_HEADERS.has(lower) && rules.total === undefined) rules.total = header;
     else if (
       lower !== 'etag' &&
       lower !== 'location' &&
@@ -170,8 +185,65 @@ export function listRules(
   return rules;
 }
 
+/** A query parameter as the list reads it: a parameter, or a member of a deepObject one (`page[size]`). */
+interface QueryPart {
+  /** The name its value has in the query values: the parameter's, or `parameter[member]`. */
+  key: string;
+  /** Its own name: the parameter's, or the member's. */
+  name: string;
+  /** The deepObject parameter it is a member of: `page[size]` is named as `page_size` too. */
+  within?: string;
+  types: ReadonlySet<string>;
+  items?: ReadonlySet<string>;
+  schema: Record<string, unknown>;
+}
+
+function deepObjectMembers(parameter: ParameterRule): QueryPart[] {
+  const properties = isSchemaObject(parameter.schema.properties) ? parameter.schema.properties : {};
+  return Object.entries(properties).map(([member, schema]) => {
+    const type = isSchemaObject(schema) ? schema.type : undefined;
+    const types = new Set(typeof type === 'string' ? [type] : Array.isArray(type) ? (type as string[]) : []);
+    return {
+      key: `${parameter.name}[${member}]`,
+      name: member,
+      within: parameter.name,
+      types,
+      schema: isSchemaObject(schema) ? schema : {},
+    };
+  });
+}
+
+/** A list query's value by its key: a parameter's, or a deepObject member's (`page[size]`). */
+export function queryValue(query: Readonly<Record<string, JsonValue>>, key: string): JsonValue | undefined {
+  if (Object.hasOwn(query, key)) return query[key];
+  const member = /^(.+)\[([^\][]*)\]$/.exec(key);
+  if (member === null) return undefined;
+  const object = query[member[1]!];
+  return isSchemaObject(object) && Object.hasOwn(object, member[2]!) ? object[member[2]!] : undefined;
+}
+
+export type LinkRelation = 'first' | 'prev' | 'last';
+
+/**
+ * The relations besides `next` (RFC 8288 §3.3, the IANA registry's names) that the Link header's declaration
+ * names, in its description or its schema (a pattern, an example): `prev` also as `previous`. An inference by
+ * names (the word `page` of PLANTSTORE_INFER switches the Link's page with the page number).
+ */
+function relationsOf(header: unknown): ReadonlySet<LinkRelation> {
+  const words = new Set(
+    JSON.stringify(header ?? {})
+      .toLowerCase()
+      .split(/[^a-z]+/),
+  );
+  const relations = new Set<LinkRelation>();
+  if (words.has('first')) relations.add('first');
+  if (words.has('prev') || words.has('previous')) relations.add('prev');
+  if (words.has('last')) relations.add('last');
+  return relations;
+}
+
 /** A filter's value is a scalar, or an array of scalars (one of them matches). */
-function filterable(parameter: ParameterRule): boolean {
+function filterable(parameter: Pick<ParameterRule, 'types' | 'items'>): boolean {
   if (parameter.types.has('object')) return false;
   if (!parameter.types.has('array')) return true;
   const items = parameter.items ?? new Set<string>();

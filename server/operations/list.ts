@@ -6,8 +6,9 @@
 // query parameters do what their names say (list-rules.ts): bound the page,
 // skip, number the pages, continue after a cursor, filter (one value, or any
 // of an array's), sort (list-sort.ts). Its answer carries the headers it
-// declares that the server can send: Link with rel="next" (RFC 8288 §3.3)
-// while a page follows, and the items' count (X-Total-Count).
+// declares that the server can send: Link (RFC 8288 §3.3; list-links.ts)
+// with rel="next" while a page follows, and `first`, `prev`, `last` where
+// it names them, and the items' count (X-Total-Count).
 //
 // Every page is bounded as GET /__admin/plants's is (MAX_PLANTS_PAGE items,
 // PLANTS_PAGE_BYTES), a filtered page judges at most LIST_MAX_EXAMINED
@@ -27,7 +28,8 @@ import {
 import type { OperationHandler } from '../http/pipeline.js';
 import { andThen, jsonText, type MaybePromise, type Place, type PlantEntry, type PlantPage } from '../store/store.js';
 import type { SuccessAnswer } from './item.js';
-import type { ListRules, ListShape } from './list-rules.js';
+import { linkHeader, linkNeedsCount, type PagePlace } from './list-links.js';
+import { queryValue, type ListRules, type ListShape } from './list-rules.js';
 import { sortedTexts, sortKeys, type SortKey } from './list-sort.js';
 import type { ResourcePlaces } from './places.js';
 
@@ -43,9 +45,10 @@ interface ListQuery {
   /** Nothing to list: a limit of 0 or below, a page before the first, or a cursor this server did not give. */
   empty: boolean;
   sort: SortKey[];
-  /** The request's path and query, for the Link of the next page. */
+  /** The request's path and query, for the Link's targets. */
   url: string;
   pageNumber: number | undefined;
+  offset: number;
 }
 
 /** A page, and what its answer says besides its items: the following page's cursor, whether one follows, the count. */
@@ -65,7 +68,7 @@ export function listHandler(
   return {
     schema(request) {
       const query = request.parameterValues?.query ?? {};
-      const given = (name: string | undefined) => (name === undefined ? undefined : query[name]);
+      const given = (name: string | undefined) => (name === undefined ? undefined : queryValue(query, name));
       const limit = Math.min(wholeNumber(given(rules.limit)) ?? rules.defaultLimit, MAX_PLANTS_PAGE);
       const sort = rules.sort === undefined ? [] : sortKeys(given(rules.sort.name), given(rules.sort.direction));
       const cursor = given(rules.cursor);
@@ -77,7 +80,8 @@ export function listHandler(
       const filters = rules.filters
         .filter((name) => query[name] !== undefined)
         .map((name) => [name, query[name]!] as const);
-      const skip = Math.max(0, wholeNumber(given(rules.offset)) ?? 0) + Math.max(0, pages) * Math.max(limit, 0);
+      const offset = Math.max(0, wholeNumber(given(rules.offset)) ?? 0);
+      const skip = offset + Math.max(0, pages) * Math.max(limit, 0);
       return {
         place: places.placeOf(request),
         after: after ?? 0,
@@ -88,12 +92,13 @@ export function listHandler(
         sort,
         url: request.url,
         pageNumber,
+        offset,
       };
     },
     store: (query) => {
       const page = () =>
         andThen(query.empty ? { plants: [], next: null } : pageOf(query), (found: ListPage) =>
-          rules.total === undefined
+          rules.total === undefined && !linkNeedsCount(rules)
             ? found
             : andThen(places.itemsAt(query.place).count(), (total) => ({ ...found, total })),
         );
@@ -102,7 +107,8 @@ export function listHandler(
     answer(query, page, reply) {
       const plants = `[${page.plants.map(({ json }) => json).join(',')}]`;
       if (rules.total !== undefined) reply.header(rules.total, String(page.total));
-      if (rules.link && page.next !== null) reply.header('link', nextLink(rules, query, page));
+      const link = rules.link ? linkHeader(rules, placeOf(query, page)) : undefined;
+      if (link !== undefined) reply.header('link', link);
       reply.code(success.status).type(success.contentType ?? 'application/json; charset=utf-8');
       return reply.send(
         rules.shape.kind === 'array'
@@ -143,15 +149,18 @@ export function listHandler(
   }
 }
 
-/** The Link header of the following page (RFC 8288 §3): the request's own path and query, with its continuation moved on. */
-function nextLink(rules: ListRules, query: ListQuery, page: ListPage): string {
-  const at = query.url.indexOf('?');
-  const path = at === -1 ? query.url : query.url.slice(0, at);
-  const search = new URLSearchParams(at === -1 ? '' : query.url.slice(at + 1));
-  if (rules.cursor !== undefined) search.set(rules.cursor, String(page.next));
-  else if (rules.page !== undefined) search.set(rules.page.name, String((query.pageNumber ?? rules.page.first) + 1));
-  else if (rules.offset !== undefined) search.set(rules.offset, String(query.skip + page.plants.length));
-  return `<${path}?${search.toString()}>; rel="next"`;
+/** Where the page is, for its Link. */
+function placeOf(query: ListQuery, page: ListPage): PagePlace {
+  return {
+    url: query.url,
+    pageNumber: query.pageNumber,
+    offset: query.offset,
+    limit: query.limit,
+    items: page.plants.length,
+    next: page.next,
+    count: page.total,
+    filtered: query.match !== undefined,
+  };
 }
 
 function pageText(shape: Extract<ListShape, { kind: 'page' }>, plants: string, next: number | string | null): string {

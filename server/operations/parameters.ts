@@ -9,7 +9,8 @@
 //
 // Read as OpenAPI 3.1 §4.8.12 says for the default styles: a path or header
 // array is comma-separated (simple), a query array repeats its name (form,
-// explode) unless `explode: false` (comma-separated). Cookie parameters and
+// explode) unless `explode: false` (comma-separated), a query object of
+// style deepObject is its `name[member]` pairs. Cookie parameters and other
 // objects are not read (docs/server.md says so).
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import {
@@ -49,6 +50,8 @@ export interface ParameterRule {
   /** For an array: the types its items allow, and whether a query array repeats its name. */
   items?: ReadonlySet<string>;
   explode: boolean;
+  /** A query object of style deepObject (OpenAPI 3.1 §4.8.12.4): its members are `name[member]=value` pairs. */
+  deepObject: boolean;
   validate: Validate | undefined;
   /** The item's id: an integer within int64 whatever the schema allows (the store's key). */
   int64: boolean;
@@ -98,6 +101,7 @@ export function parameterRules(
       types: typesOf(schema),
       ...(items === undefined ? {} : { items: typesOf(items) }),
       explode: explodes(parameter),
+      deepObject: parameter.in === 'query' && (parameter as { style?: unknown }).style === 'deepObject',
       validate: parameter.schema === undefined ? undefined : validators.compile(parameter.schema, schemaPointer),
       int64: parameter.in === 'path' && int64.includes(parameter.name),
       schema: isSchemaObject(schema) ? schema : {},
@@ -124,8 +128,9 @@ function readParameters(request: FastifyRequest, rules: readonly ParameterRule[]
   const params = request.params as Record<string, string | undefined>;
   const query = request.query as Record<string, string | string[] | undefined>;
   for (const rule of rules) {
-    const raw =
-      rule.in === 'path'
+    const raw = rule.deepObject
+      ? deepObjectMembers(rule, query)
+      : rule.in === 'path'
         ? params[routeParameterName(rule.name)]
         : rule.in === 'query'
           ? query[rule.name]
@@ -134,16 +139,57 @@ function readParameters(request: FastifyRequest, rules: readonly ParameterRule[]
       if (rule.required) throw invalid(rule, 'is required');
       continue;
     }
-    const value = rule.int64 ? int64Value(rule, raw) : readValue(rule, raw);
+    const value = isDeepObject(raw)
+      ? deepObjectValue(rule, raw)
+      : rule.int64
+        ? int64Value(rule, raw)
+        : readValue(rule, raw);
     const violations = rule.validate?.(value) ?? [];
     if (violations.length > 0)
       throw invalid(
         rule,
-        `${violations.map((v) => describeViolation(v).replace(/^\/ /, '')).join('; ')}, got ${shown(raw)}`,
+        `${violations.map((v) => describeViolation(v).replace(/^\/ /, '')).join('; ')}, got ${shown(isDeepObject(raw) ? deepObjectText(rule, raw) : raw)}`,
       );
     values[rule.in][rule.name] = value;
   }
   return values;
+}
+
+/** A deepObject parameter's members as sent (`page[size]=5` is the member size, "5"). */
+interface DeepObject {
+  members: Map<string, string | string[]>;
+}
+
+function isDeepObject(raw: unknown): raw is DeepObject {
+  return typeof raw === 'object' && raw !== null && 'members' in raw;
+}
+
+/** The `name[member]` pairs of the query (OpenAPI 3.1 §4.8.12.4, deepObject); undefined when it has none. */
+function deepObjectMembers(
+  rule: ParameterRule,
+  query: Record<string, string | string[] | undefined>,
+): DeepObject | undefined {
+  const members = new Map<string, string | string[]>();
+  const prefix = `${rule.name}[`;
+  for (const [key, value] of Object.entries(query))
+    if (key.startsWith(prefix) && key.endsWith(']') && value !== undefined)
+      members.set(key.slice(prefix.length, -1), value);
+  return members.size === 0 ? undefined : { members };
+}
+
+function deepObjectText(rule: ParameterRule, { members }: DeepObject): string {
+  return [...members].map(([member, text]) => `${rule.name}[${member}]=${String(text)}`).join('&');
+}
+
+/** The object a deepObject's members make, each read by its property's types (a member given twice is refused). */
+function deepObjectValue(rule: ParameterRule, { members }: DeepObject): JsonValue {
+  const properties = isSchemaObject(rule.schema.properties) ? rule.schema.properties : {};
+  const object: Record<string, JsonValue> = {};
+  for (const [member, text] of members) {
+    if (Array.isArray(text)) throw invalid(rule, `has its member ${member} given ${text.length} times, and takes one`);
+    object[member] = scalar(text, typesOf(properties[member]));
+  }
+  return object;
 }
 
 /** A parameter's text as the value its schema's types read it as. */
@@ -166,11 +212,25 @@ function scalar(text: string, types: ReadonlySet<string>): JsonValue {
 
 /** The item's id: decimal digits (a sign, leading zeros allowed) within int64, read exactly; a number when it is a safe integer. */
 function int64Value(rule: ParameterRule, raw: string | string[]): number | bigint {
-  const value = typeof raw === 'string' && /^-?\d{1,25}$/.test(raw) ? BigInt(raw) : undefined;
+  const value = typeof raw === 'string' && /^-?\d{1,25}$/.test(raw) ? BigInt(raw) : integralNumeral(rule, raw);
   if (value === undefined || value < INT64_MIN || value > INT64_MAX) {
     throw invalid(rule, `must be an integer from ${INT64_MIN} to ${INT64_MAX} (int64), got ${shown(raw)}`);
   }
   return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
+
+/**
+ * A `type: number` id written as an integral numeral (5.0, 5e0): the integer it is (JSON Schema 2020-12 §4.2.2
+ * compares numbers by value), so that each names the item the digits name.
+ */
+function integralNumeral(rule: ParameterRule, raw: string | string[]): bigint | undefined {
+  if (typeof raw !== 'string' || !rule.types.has('number') || rule.types.has('integer') || !JSON_NUMERAL.test(raw))
+    return undefined;
+  if (raw.length > 64) return undefined;
+  const value = parseJson(raw);
+  return typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value))
+    ? BigInt(value)
+    : undefined;
 }
 
 function invalid(rule: ParameterRule, problem: string): ApiError {

@@ -3,7 +3,8 @@
 // decimal digits; or a string, kept exactly as sent), who picks it, and,
 // where the server does, how it makes one that fits the id's schema:
 //
-//   integer          the resource's own sequence (the store's nextNumbers:
+//   integer          (or a number, or no type: integral values only, said at start)
+//                    the resource's own sequence (the store's nextNumbers:
 //                    1, 2, 3…, never twice, across replicas on a database)
 //                    from the schema's minimum (or 1), by its multipleOf
 //   format uuid      a random UUID, version 4 (RFC 9562 §5.4)
@@ -66,7 +67,10 @@ export function idRule(
         ? { schema: parameter.parameter.schema, pointer: childPointer(parameter.pointer, 'schema') }
         : undefined;
   const types = schema === undefined ? new Set<string>() : schemaTypes(doc, schema.schema, schema.pointer);
-  const kind = types.has('string') || (types.size > 0 && !types.has('integer')) ? 'string' : 'integer';
+  // A `type: number` id is kept as an integer (its exact digits), compared by value: 5 and 5.0 are one id (JSON
+  // Schema 2020-12 §4.2.2 counts 5.0 as the integer 5). A fractional one is refused (docs/server.md, "Ids").
+  const numeric = types.has('integer') || types.has('number');
+  const kind = types.has('string') || (types.size > 0 && !numeric) ? 'string' : 'integer';
   const inBody = property === undefined ? undefined : bodyProperties.get(property);
   const chosenBy = found.putCreates
     ? 'client'
@@ -75,16 +79,26 @@ export function idRule(
       : inBody.required
         ? 'client'
         : 'either';
-  return { property, kind, chosenBy, schema };
+  const unkept =
+    kind !== 'integer' || schema === undefined
+      ? undefined
+      : types.has('number')
+        ? 'a fractional id (5.5)'
+        : types.size === 0
+          ? 'an id that is not an integer ("a", 5.5)'
+          : undefined;
+  return { property, kind, chosenBy, schema, ...(unkept === undefined ? {} : { unkept }) };
 }
 
-/** An id from a body member's value (one its schema accepted): an integer's exact digits, a string as it is; undefined for another type. */
+/**
+ * An id from a body member's value (one its schema accepted): an integer's exact digits, a string as it is;
+ * undefined for another type. A string id whose schema also allows integers (`type: [integer, string]`) takes
+ * an integer as its digits: 1 and "1" are one id, as the path `/plants/1` names both.
+ */
 export function idOfValue(value: JsonValue | undefined, kind: IdRule['kind']): string | undefined {
-  if (kind === 'integer')
-    return (typeof value === 'number' && Number.isInteger(value)) || typeof value === 'bigint'
-      ? BigInt(value).toString()
-      : undefined;
-  return typeof value === 'string' ? value : undefined;
+  const integral = (typeof value === 'number' && Number.isInteger(value)) || typeof value === 'bigint';
+  if (kind === 'integer') return integral ? BigInt(value).toString() : undefined;
+  return typeof value === 'string' ? value : integral ? BigInt(value).toString() : undefined;
 }
 
 /** An id as a JSON value in a text: an integer's digits, a string quoted. */
@@ -164,7 +178,7 @@ interface FastCheck {
 }
 
 /** A string `pattern` matches, drawn with the seed `n` (tries a few more seeds for one the schema accepts). */
-function drawnFrom(pattern: string, n: number, fits: (id: string) => boolean): string | undefined {
+export function drawnFrom(pattern: string, n: number, fits: (id: string) => boolean): string | undefined {
   // fast-check is loaded when a document has such ids: the shipped one's start does not pay for it.
   const fc = requireFromHere('fast-check') as FastCheck;
   const arbitrary = fc.stringMatching(new RegExp(pattern, 'u'));

@@ -54,6 +54,12 @@ export interface IdRule {
    * may carry it; the server makes one when it does not).
    */
   chosenBy: 'client' | 'server' | 'either';
+  /**
+   * What the id's schema accepts that the server refuses with 400 (an id of
+   * kind `integer` is kept as its digits): fractions where it is `type:
+   * number`, any other value where it states no type. Said at start.
+   */
+  unkept?: string;
   /** The schema a made id must fit: the id member's in the item, else the path parameter's. */
   schema: Located | undefined;
 }

@@ -152,7 +152,7 @@ function resourceAt(
   };
 }
 
-/** `collection/{x}` where the document declares it with a path parameter x of integer or string type; undefined otherwise. */
+/** `collection/{x}` where the document declares it with a path parameter x of integer, number or string type; undefined otherwise. */
 function itemPathOf(
   doc: OpenApiDocument,
   collection: string,
@@ -167,7 +167,7 @@ function itemPathOf(
   return undefined;
 }
 
-/** The type of the path parameter `name` of the operation, where it is integer or string; undefined otherwise. */
+/** The kind of the path parameter `name` of the operation, where it is integer (or number) or string; undefined otherwise. */
 export function idParameterType(
   doc: OpenApiDocument,
   operation: OperationLocation,
@@ -180,7 +180,8 @@ export function idParameterType(
   const type = (schema as { type?: unknown }).type;
   const types = typeof type === 'string' ? [type] : Array.isArray(type) ? type : [];
   if (types.includes('string')) return 'string';
-  if (types.includes('integer')) return 'integer';
+  // A number id is kept as an integer (resource-ids.ts).
+  if (types.includes('integer') || types.includes('number')) return 'integer';
   return undefined;
 }
 

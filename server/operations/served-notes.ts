@@ -86,7 +86,12 @@ export function listNote(resource: Resource, rules: ListRules): string {
     parts.push(
       `${rules.sort.name}${rules.sort.direction === undefined ? ' sorts' : ` and ${rules.sort.direction} sort`} by members, in code point order for strings`,
     );
-  if (rules.link) parts.push('Link names the next page');
+  if (rules.link)
+    parts.push(
+      rules.relations.size === 0
+        ? 'Link names the next page'
+        : `Link names the next page and the ${[...rules.relations].join(', ')}`,
+    );
   if (rules.total !== undefined) parts.push(`${rules.total} counts them`);
   if (rules.unused.length > 0) parts.push(`${rules.unused.join(', ')} checked, with no effect`);
   return parts.join('; ');

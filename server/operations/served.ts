@@ -200,6 +200,8 @@ export function servedOperations(doc: OpenApiDocument, context: ServeContext): S
     switch (role.role) {
       case 'create': {
         if (kind.ids !== undefined && 'unmakeable' in kind.ids) report('ids the server picks', kind.ids.unmakeable);
+        if (found.id.unkept !== undefined)
+          report(`${found.id.unkept} the id's schema accepts`, 'ids are kept as integers: it is refused with 400');
         const sent = answerHeaders(success.response, ['location', 'etag'], doc).sent;
         return {
           ...common,

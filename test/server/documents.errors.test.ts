@@ -219,6 +219,58 @@ const COOKIE: KeyedExchange[] = [
   { label: 'delete', method: 'DELETE', url: '/plants/1', headers: withSession, status: 204, empty: true },
 ];
 
+const BASIC = { authorization: `Basic ${Buffer.from('gardener:secret-pass').toString('base64')}` };
+
+/**
+ * vnd-error-basic.yaml: HTTP Basic only; every refusal (400, and the range 4XX) as application/vnd.error+json
+ * whose `logref` has a pattern (`^[a-z]+-[0-9]+$`) the error number's digits do not match: a string drawn from
+ * the pattern, seeded by the error number (one condition, one logref). The judge validates each body.
+ */
+const VND_BASIC: KeyedExchange[] = [
+  { label: 'create', method: 'POST', url: '/plants', headers: BASIC, body: '{"id": 1, "name": "Fern"}', status: 200 },
+  { label: 'list', method: 'GET', url: '/plants', headers: BASIC, status: 200, json: [{ name: 'Fern' }] },
+  {
+    label: 'create without credentials',
+    method: 'POST',
+    url: '/plants',
+    body: '{"id": 2, "name": "Ivy"}',
+    status: 401,
+    challenge: /^Basic realm="plantstore"/,
+    json: {
+      message: 'Authentication required: send the header Authorization: Basic <base64 of user-id:password>.',
+      logref: 'p-410545',
+    },
+  },
+  {
+    label: 'a bearer token instead',
+    method: 'GET',
+    url: '/plants',
+    headers: { authorization: 'Bearer a-token' },
+    status: 401,
+  },
+  {
+    label: 'a duplicate',
+    method: 'POST',
+    url: '/plants',
+    headers: BASIC,
+    body: '{"id": 1, "name": "Fern"}',
+    status: 400,
+  },
+  ...['{}', '[]', '{"id": "1", "name": "Ivy"}', '{"id": 1.5, "name": "Ivy"}', 'nope', ''].map(
+    (body, n): KeyedExchange => ({
+      label: `a body not a NewPlant (${n})`,
+      method: 'POST',
+      url: '/plants',
+      headers: BASIC,
+      body,
+      status: 400,
+    }),
+  ),
+  { label: 'delete one not stored (4XX)', method: 'DELETE', url: '/plants/9', headers: BASIC, status: 404 },
+  { label: 'delete', method: 'DELETE', url: '/plants/1', headers: BASIC, status: 204, empty: true },
+  { label: 'delete without credentials', method: 'DELETE', url: '/plants/1', status: 401 },
+];
+
 const problemNumber: ErrorNumberOf = () => undefined;
 const nestedNumber: ErrorNumberOf = (body) => (body as { error: { code: number } }).error.code;
 const logrefNumber: ErrorNumberOf = (body) => Number((body as { logref: string }).logref);
@@ -229,6 +281,12 @@ for (const [kind, make, options] of kinds) {
       ['problem-json.yaml', PROBLEMS, problemNumber, { tokens: [TOKEN] }],
       ['oauth-scopes.yaml', OAUTH, nestedNumber, { tokens: [TOKEN] }],
       ['cookie-session.yaml', COOKIE, logrefNumber, { credentials: new Map([['session', [SESSION]]]) }],
+      [
+        'vnd-error-basic.yaml',
+        VND_BASIC,
+        problemNumber,
+        { credentials: new Map([['basicAuth', ['gardener:secret-pass']]]) },
+      ],
     ] as const) {
       test(`${file}: every exchange answered, every refusal as declared`, { timeout: 120_000 }, async () => {
         const app = buildApp({ specPath: fixture(file), ...settings, store: await make() });

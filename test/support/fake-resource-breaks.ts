@@ -66,13 +66,21 @@ export type Break =
   | 'putMerges' // PUT keeps the members its body leaves out (a merge, not a replace)
   | 'limitOffByOne' // the list holds one plant more than its limit
   | 'tagUnchecked' // a body the schema refuses only at /tag (42, null) is stored as sent: the list and GET then answer it
+  | 'limitMin500' // 500 to a limit at the int32 minimum (a negation that overflows), every other limit served
+  | 'readNegative404' // GET item's route takes digits only: a negative id it stored is not found
+  | 'storeByDouble' // the store keys plants by the double of their id, at create and read alike: 2^53 + 1 is 2^53
+  | 'deleteNegative404' // DELETE's route takes digits only: a negative id it stored is not found
+  | 'limitMinDrops' // the connection closed without an answer to a limit at the int32 minimum
+  | 'limitWraps' // the limit read into an int32 that wraps: 2147483648 is served as -2147483648
+  | 'limitMax400' // a limit at the maximum its schema writes refused with 400 (an off-by-one bound check)
   // Allowed choices, which no check may fail:
   | 'unknownId400' // 400, not 404, for an id not stored
   | 'putCreates' // PUT of an id not stored creates it (RFC 9110 §9.3.4 allows it)
   | 'secondDelete204' // a second DELETE answers 204 (DELETE is idempotent)
   | 'invalid422' // a parameter its schema refuses is answered 422 (undeclared), not 400
   | 'auth403' // bad credentials are answered 403 with the Bearer challenge, not 401
-  | 'read403'; // a valid read is answered 403 (authorization per operation)
+  | 'read403' // a valid read is answered 403 (authorization per operation)
+  | 'limitNegative400'; // a negative limit refused with the declared 400 where the document says nothing of one
 
 /** fixture, break, the check that must fail it. */
 export const BREAKS: Array<[string, Break, string]> = [

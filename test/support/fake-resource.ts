@@ -132,12 +132,22 @@ function handle(
     if (p.name === 'offset' && broken.has('offsetRefused')) return refuse(res, 400, 'offset is not supported.');
     // parseInt reads the digits before a fraction or a letter: 1.5 is 1, abc is NaN.
     if (p.name === 'limit' && broken.has('limitParseInt')) value = String(parseInt(value, 10));
+    // A machine integer of 32 bits keeps the low bits of what it reads: 2147483648 becomes -2147483648.
+    if (p.name === 'limit' && broken.has('limitWraps') && /^-?\d+$/.test(value))
+      value = BigInt.asIntN(32, BigInt(value)).toString();
     const types = parameterTypes(model, p);
     if ((p.validate?.(valueOfText(types, value)) ?? []).length > 0) {
       if (p.in === 'path' && broken.has('pathId500')) throw new Error('not an integer');
       if (p.in === 'query' && broken.has('limit500') && !/^-?\d+$/.test(value)) throw new Error('NaN');
       return refuse(res, broken.has('invalid422') ? 422 : 400, `${p.name} is not valid.`);
     }
+    if (p.name === 'limit' && broken.has('limitNegative400') && Number(value) < 0)
+      return refuse(res, 400, 'limit must not be negative.');
+    if (p.name === 'limit' && broken.has('limitMin500') && Number(value) <= -(2 ** 31)) throw new Error('overflow');
+    if (p.name === 'limit' && broken.has('limitMinDrops') && Number(value) <= -(2 ** 31))
+      return void res.socket?.destroy();
+    if (p.name === 'limit' && broken.has('limitMax400') && Number(value) >= 100)
+      return refuse(res, 400, 'limit must be below 100.');
     params[p.name] = value;
   }
   // The body, in a declared media type, by its schema.
@@ -178,7 +188,7 @@ function serve(
   const unknownId = () => refuse(res, broken.has('unknownId400') ? 400 : 404, 'No such plant.');
   switch (role) {
     case 'create': {
-      const key = textOf(plant.id!);
+      const key = broken.has('storeByDouble') ? BigInt(Number(textOf(plant.id!))).toString() : textOf(plant.id!);
       if (plants.has(key)) return refuse(res, 400, 'The id is already stored.');
       plants.set(key, plant);
       return send(res, status, plant);
@@ -202,9 +212,9 @@ function serve(
       return send(res, status, out);
     }
     case 'read': {
-      const key = broken.has('readIdAsDouble') ? BigInt(Number(id)).toString() : id!;
+      const key = broken.has('readIdAsDouble') || broken.has('storeByDouble') ? BigInt(Number(id)).toString() : id!;
       const found = plants.get(key) ?? (broken.has('readAfterDelete') ? store.ghosts.get(key) : undefined);
-      if (!found || broken.has('read404')) return unknownId();
+      if (!found || broken.has('read404') || (broken.has('readNegative404') && key.startsWith('-'))) return unknownId();
       if (broken.has('read403')) return refuse(res, 403, 'This token may not read plants.');
       return send(res, status, broken.has('readDropsTag') ? withoutTag(found) : found);
     }
@@ -226,6 +236,11 @@ function serve(
       return send(res, status, merged);
     }
     case 'delete': {
+      if (broken.has('deleteNegative404') && id!.startsWith('-')) return unknownId();
+      if (broken.has('storeByDouble')) {
+        const key = BigInt(Number(id)).toString();
+        return plants.delete(key) ? send(res, status) : unknownId();
+      }
       const found = plants.get(id!);
       if (!found && broken.has('secondDelete500') && store.ghosts.has(id!)) throw new Error('already deleted');
       if (!found) return broken.has('secondDelete204') ? send(res, status) : unknownId();
