@@ -26,6 +26,8 @@ export interface SecurityCase {
   probe?: boolean;
   /** PS-OP-006: whether every credential of the alternative was given (none is a placeholder). */
   given?: boolean;
+  /** PS-OP-007: the operation also allows anonymous access (an empty requirement `{}`), so serving the request anonymously is as correct as refusing it. */
+  anonymous?: boolean;
 }
 
 export type Planner = (ctx: CheckContext, op: OperationModel) => SecurityCase[];
@@ -131,15 +133,19 @@ export const alternativeCases: Planner = (ctx, op) => {
 
 /** PS-OP-007: a random value, then a near miss of the real one, of each scheme of each alternative, the rest right. */
 export const wrongValueCases: Planner = (ctx, op) => {
-  if (op.open) return [];
+  // `security: []` names no scheme; an empty alternative beside others (`[{bearerAuth: []}, {}]`) still names the
+  // schemes whose wrong values are sent, and the answer is graded knowing anonymous access is allowed too.
+  const anonymous = op.security.some((a) => a.length === 0);
   const out: SecurityCase[] = [];
   for (const alternative of sendableAlternatives(op)) {
     const creds = credentialsOf(ctx.target, alternative);
     for (const c of creds) {
       const others = creds.filter((x) => x !== c);
+      // The others alone satisfy a named alternative: the wrong value would not be the reason of any refusal.
+      const named = { ...op, security: op.security.filter((a) => a.length > 0) };
       if (
         satisfies(
-          op,
+          named,
           others.map((x) => x.scheme),
         )
       )
@@ -154,6 +160,7 @@ export const wrongValueCases: Planner = (ctx, op) => {
           rule,
           scheme: c.scheme,
           probe: true,
+          ...(anonymous ? { anonymous } : {}),
         },
         {
           label: `${credentialKind(c.scheme) === 'basic' ? 'the password' : 'the value'} with a character added for ${of}`,
@@ -161,6 +168,7 @@ export const wrongValueCases: Planner = (ctx, op) => {
           expect: 'refused',
           rule,
           scheme: c.scheme,
+          ...(anonymous ? { anonymous } : {}),
         },
       );
     }

@@ -43,7 +43,7 @@ export interface Finding {
 
 /**
  * Where the rules and the evidence meet, per change and side:
- * - proven: the rule says breaking, and a check of the crossed run fails;
+ * - proven: the rule says breaking, and a check of the crossed run fails (a failure: a non-strict departure is no proof);
  * - witnessed: no check fails, and a witness shows it;
  * - unconfirmed: no check fails, and every exchange tried is judged alike by the two documents;
  * - rule-only: neither can be had for this kind of change (the reference cannot show it, no exchange can be built): the rule stands;
@@ -264,13 +264,16 @@ export function settle(
     const onSide = findings.filter((f) => f.side === side);
     for (const change of changes) {
       const checks = onSide.filter((f) => f.changes.includes(change.id)).map((f) => f.check.id);
+      // A proof is binding: only a failed check proves a change breaks a side. A non-strict departure is another
+      // correct implementation's choice (the reference's 400 where the new document declares 409), at most a witness.
+      const failing = onSide.filter((f) => f.changes.includes(change.id) && f.check.outcome === 'fail');
       const found = witnessed.get(`${change.id}|${side}`);
       const witness = found !== undefined && found !== 'none' ? { witness: found } : {};
       if (change[side] === 'breaks') {
         // The check whose subject an operation's change is passed on that operation: the execution refutes the rule.
-        const refuted = checks.length === 0 && ran ? refutation(change, side, run.operations) : undefined;
+        const refuted = failing.length === 0 && ran ? refutation(change, side, run.operations) : undefined;
         const kind: Agreement['kind'] =
-          checks.length > 0
+          failing.length > 0
             ? 'proven'
             : refuted || found === 'none'
               ? 'unconfirmed'
@@ -279,15 +282,9 @@ export function settle(
                 : 'rule-only';
         const explanation =
           kind === 'proven'
-            ? `the rule and the execution agree: ${checks.join(', ')}`
+            ? `the rule and the execution agree: ${failing.map((f) => f.check.id).join(', ')}`
             : (refuted ?? ruleOnlyExplanation(change, side, found, ran));
-        const first =
-          kind === 'proven'
-            ? onSide
-                .filter((f) => f.changes.includes(change.id))
-                .map((f) => f.check)
-                .sort(proofOrder(change, side))[0]
-            : undefined;
+        const first = kind === 'proven' ? failing.map((f) => f.check).sort(proofOrder(change, side))[0] : undefined;
         const shows = first ? provenLine(change, side, first) : undefined;
         agreements.push({
           change: change.id,

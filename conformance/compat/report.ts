@@ -108,12 +108,19 @@ function bearingLines(c: Change, side: Side | undefined): string[] {
   return c.bearings.filter((b) => side === undefined || b[side] !== 'compatible').map((b) => `${b.usage}: ${b.why}`);
 }
 
-/** The findings tied to a change on a side, the easiest to replay first: a curl line before a script, a short one before a long one. */
+/** The failed checks tied to a change on a side (a proof is binding), the easiest to replay first: a curl line before a script, a short one before a long one. */
 function proofsFor(r: CompatResult, change: Change, side: Side): Finding[] {
   const order = proofOrder(change, side);
   return r.findings
-    .filter((f) => f.side === side && f.changes.includes(change.id))
+    .filter((f) => f.side === side && f.changes.includes(change.id) && f.check.outcome === 'fail')
     .sort((a, b) => order(a.check, b.check));
+}
+
+/** The non-strict departures tied to a change on a side, in one line: seen, but another correct implementation's choice, so no proof. */
+function choicesLine(r: CompatResult, change: Change, side: Side): string | undefined {
+  const seen = r.findings.filter((f) => f.side === side && f.changes.includes(change.id) && f.check.outcome !== 'fail');
+  if (seen.length === 0) return undefined;
+  return `seen, not a proof (non-strict: another correct implementation's choice): ${seen.map((f) => `${f.check.id} ${short(f.check.actual ?? '', 200)}`).join('; ')}`;
 }
 
 /** A code span the text cannot close early (CommonMark §6.1): no escapes inside, a fence longer than any run of backticks. */
@@ -154,6 +161,8 @@ export function renderCompatConsole(r: CompatResult, o: { color?: boolean } = {}
       for (const line of bearingLines(c, side)) out.push(`     ${line}`);
       const example = exampleLine(r, c, side);
       if (example) out.push(`     ${example}`);
+      const choices = choicesLine(r, c, side);
+      if (choices) out.push(`     ${choices}`);
       const proofs = proofsFor(r, c, side);
       const agreement = agreementFor(r, c, side);
       if (proofs.length > 0) {
@@ -282,6 +291,8 @@ export function renderCompatMarkdown(r: CompatResult): string {
       for (const line of bearingLines(c, side)) lines.push(`- ${inline(line)}`);
       const example = exampleLine(r, c, side);
       if (example) lines.push(`- ${inline(example)}`);
+      const choices = choicesLine(r, c, side);
+      if (choices) lines.push(`- ${inline(choices)}`);
       lines.push('');
       const proofs = proofsFor(r, c, side);
       if (proofs.length > 0) {

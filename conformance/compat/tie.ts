@@ -15,11 +15,14 @@ import { operationRank } from './operation-proof.js';
  * existing clients break (what a server newly accepts, or refuses otherwise,
  * breaks no client that never sends it). PS-OP-004 refuses where the
  * operation requires credentials and serves where it needs none: a refusal
- * only where it expected one.
+ * only where it expected one. PS-OP-005 (a combination with a scheme left
+ * out) and PS-OP-007 (a wrong credential) send only what the document refuses.
  */
 const REFUSAL_CHECKS = new Set([
   'PS-GEN-002',
   'PS-OP-003',
+  'PS-OP-005',
+  'PS-OP-007',
   'PS-AUTH-001',
   'PS-AUTH-002',
   'PS-AUTH-003',
@@ -135,12 +138,14 @@ const labelsValue = (label: string, property: string) =>
 
 /**
  * How plainly a proof shows its change, highest first: a failure before a
- * non-strict departure; for an operation or a parameter, the check whose
- * subject the change is, on the operation the side calls (operation-proof.ts);
- * for a schema, a case whose own label names the property the change is at
- * (`[id 9011406893579412]`, an id beyond a narrowed int32) and whose answer
- * names the keyword or its new value (`(int32)`); then a curl line before a
- * script, a short one before a long one.
+ * non-strict departure (which compat.ts takes for no proof); for an operation
+ * or a parameter, the check whose subject the change is, on the operation the
+ * side calls (operation-proof.ts); for a schema, a case whose own label names
+ * the property the change is at (`[id 9011406893579412]`, an id beyond a
+ * narrowed int32) and whose answer names the keyword or its new value
+ * (`(int32)`); where those tie, a check that sent a valid request before one
+ * that sent a refused one; then a curl line before a script, a short one
+ * before a long one.
  */
 export function proofOrder(change: Change, side?: Side): (a: CheckResult, b: CheckResult) => number {
   const value = typeof change.after === 'string' || typeof change.after === 'number' ? String(change.after) : undefined;
@@ -157,8 +162,11 @@ export function proofOrder(change: Change, side?: Side): (a: CheckResult, b: Che
       (property !== undefined && mentions(label, property) ? 3 + (labelsValue(label, property) ? 1 : 0) : 0) +
       (side ? operationRank(change, side, c) * 4 : 0);
     const failed = c.outcome === 'fail' ? 1 : 0;
+    // A valid request answered wrongly is what a client meets; a refusal answered otherwise (a 404 where a request
+    // without credentials expects 401) shows the same departure less plainly.
+    const valid = refusal(c) ? 0 : 1;
     const replay = (c.reproduce?.startsWith('curl ') ? 0 : 1_000_000) + (c.reproduce?.length ?? 1_000_000);
-    return -failed * 1_000_000_000 - names * 10_000_000 + replay;
+    return -failed * 1_000_000_000 - names * 10_000_000 - valid * 5_000_000 + replay;
   };
   return (a, b) => rank(a) - rank(b);
 }

@@ -109,7 +109,10 @@ describe('compat command', { timeout: 300_000 }, () => {
       /^Compatibility of spec\/openapi\.yaml \(new\) with main:spec\/openapi\.yaml \(old\): 1 change\(s\)/,
     );
     assert.match(byRevision.stdout, /C1 maxLength added: 50/);
-    assert.match(byRevision.stdout, /proof of C1 for existing clients: PS-ACCEPT-004/);
+    // The old document's 10,000-character name refused is non-strict (RFC 8259 §9): seen, no proof; the witness shows the change.
+    assert.match(byRevision.stdout, /seen, not a proof \(non-strict: [^)]*\): PS-ACCEPT-004 /);
+    assert.match(byRevision.stdout, /example: request body of POST \/plants: \{"id":1,"name":"w+…\(51 characters\)"/);
+    assert.match(byRevision.stdout, /proof of C1 for existing servers: PS-RESP-003 fail/);
     const byPath = await cli(['--base', 'HEAD:spec/openapi.yaml', '--rules-only'], repo, {
       PLANTSTORE_COMPAT_HEAD: 'spec/openapi.yaml',
     });

@@ -6,11 +6,16 @@
 // given, and by no check but those its row names; each allowed choice is
 // graded as the source allows, never fail.
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { parse, stringify } from 'yaml';
 import { runTarget } from '../../conformance/run/runner.js';
 import type { TargetResult } from '../../conformance/run/result.js';
 import { PLACEHOLDER_TOKEN, type Target } from '../../conformance/model/target.js';
 import { startSecuredFake } from '../support/fake-secured.js';
+import { fixturePath } from '../support/fixtures.js';
 import {
   FAKE_TOKEN,
   GIVEN_CREDENTIALS,
@@ -22,13 +27,14 @@ import {
   type SecuredFixture,
 } from '../support/fake-secured-breaks.js';
 
-/** The whole catalog against the fixture's fake with `breaks`, the token and every credential given. */
+/** The whole catalog against the fixture's fake with `breaks` (serving `documentPath` if given), the token and every credential given. */
 async function run(
   fixture: SecuredFixture,
   breaks: SecuredBreak[] = [],
   given: Partial<Target> = {},
+  documentPath?: string,
 ): Promise<TargetResult> {
-  const fake = await startSecuredFake(fixture, breaks);
+  const fake = await startSecuredFake(fixture, breaks, documentPath);
   try {
     const schemes = Object.keys(fake.model.doc.components.securitySchemes ?? {});
     return await runTarget(
@@ -119,6 +125,22 @@ describe(
         assert.deepEqual(others, [], 'no check fails it but those the row names');
       });
     }
+    it('api-key with anonymous access allowed beside the key ([{plantKey: []}, {}]): a wrong key served anonymously is non-strict for PS-OP-007, and no check fails it (OpenAPI 3.1 §4.8.30: any one requirement satisfies; RFC 6750 §3.1: a bad credential SHOULD be 401)', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'plantstore-anonymous-'));
+      try {
+        const doc = parse(readFileSync(fixturePath('documents/api-key.yaml'), 'utf8')) as Record<string, unknown>;
+        const path = join(dir, 'api-key-anonymous.yaml');
+        writeFileSync(path, stringify({ ...doc, security: [{ plantKey: [] }, {}] }));
+        // The fake serves every operation whose requirements include {} whatever credentials come: anonymously.
+        const r = await run('api-key', [], {}, path);
+        const x = r.results.find((y) => y.id === 'PS-OP-007')!;
+        assert.equal(x.outcome, 'non-strict', `PS-OP-007: ${x.actual ?? ''}`);
+        assert.match(x.actual ?? '', /served anonymously/);
+        assert.deepEqual(failing(r), [], 'no check fails an allowed choice');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
     for (const row of SECURED_ALLOWED) {
       it(`${row.fixture}: ${row.choice}, an allowed choice, is ${row.expected} for ${row.check} (${row.source})`, async () => {
         const r = await run(row.fixture, [row.choice]);

@@ -39,11 +39,13 @@ interface Fake {
   refusals: number;
 }
 
+/** The fake for a fixture's document, or for `documentPath`: a variant of that document a test wrote (its feature the fixture's). */
 export async function startSecuredFake(
   fixture: SecuredFixture,
   breaks: readonly SecuredBreak[] = [],
+  documentPath: string = fixturePath(`documents/${fixture}.yaml`),
 ): Promise<SecuredFake> {
-  const model = loadSpecModel(fixturePath(`documents/${fixture}.yaml`));
+  const model = loadSpecModel(documentPath);
   const fake: Fake = { model, broken: new Set(breaks), plants: new Map(), refusals: 0 };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
