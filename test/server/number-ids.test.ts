@@ -1,5 +1,5 @@
 // Ids of the schemas a widened or hand-written document gives them, on both
-// stores: `type: number` (test/fixtures/number-id.yaml, the starter's id
+// stores: `type: number` (test/fixtures/ids/number-id.yaml, the starter's id
 // widened as test/compat's pair "the id widened: integer becomes number"),
 // `type: [integer, string]`, and no type at all. None answers 500: each id
 // is kept by value, or refused with 400 and named at start.
@@ -15,7 +15,7 @@ import { useStoreKinds } from './store-kinds.js';
 import { TOKEN } from './support.js';
 
 const { kinds } = useStoreKinds();
-const NUMBER_ID = fileURLToPath(new URL('../../../test/fixtures/number-id.yaml', import.meta.url));
+const NUMBER_ID = fileURLToPath(new URL('../../../test/fixtures/ids/number-id.yaml', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-number-ids-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
