@@ -19,11 +19,15 @@ export interface LoadOptions {
   nextId: () => number;
   /** The server's process id, to measure its CPU time per request. */
   serverPid?: number;
-  /** What each request does: a create (default), a read of one of the `stored` plants (ids 1 to stored), a page of the list. */
-  request?: 'create' | 'read' | 'list';
+  /** What each request does: a create (default), a read of one of the `stored` plants (ids 1 to stored), a page of the list, a delete of the id nextId gives. */
+  request?: LoadRequest;
+  /** The list's `limit` (default 20). */
+  pageSize?: number;
   /** Plants stored with ids 1 to this, for the reads. */
   stored?: number;
 }
+
+export type LoadRequest = 'create' | 'read' | 'list' | 'delete';
 
 export function runLoad(options: LoadOptions): Promise<RoundResult> {
   const authorization = `Bearer ${options.token}`;
@@ -40,16 +44,26 @@ export function runLoad(options: LoadOptions): Promise<RoundResult> {
           },
         }
       : options.request === 'list'
-        ? { method: 'GET', path: '/plants?limit=20', headers: { authorization } }
-        : {
-            method: 'POST',
-            path: '/plants',
-            headers: { authorization, 'content-type': 'application/json' },
-            setupRequest(req) {
-              req.body = `{"id":${options.nextId()},"name":"Monstera","tag":"tropical"}`;
-              return req;
-            },
-          };
+        ? { method: 'GET', path: `/plants?limit=${options.pageSize ?? 20}`, headers: { authorization } }
+        : options.request === 'delete'
+          ? {
+              method: 'DELETE',
+              path: '/plants/1',
+              headers: { authorization },
+              setupRequest(req) {
+                req.path = `/plants/${options.nextId()}`;
+                return req;
+              },
+            }
+          : {
+              method: 'POST',
+              path: '/plants',
+              headers: { authorization, 'content-type': 'application/json' },
+              setupRequest(req) {
+                req.body = `{"id":${options.nextId()},"name":"Monstera","tag":"tropical"}`;
+                return req;
+              },
+            };
   // Our own latency record: autocannon's histogram keeps whole milliseconds,
   // too coarse for a p99 target of a few milliseconds; its response event
   // gives each latency with sub-millisecond resolution (from hrtime).
