@@ -69,6 +69,7 @@ export function runLoad(options: LoadOptions): Promise<RoundResult> {
   // gives each latency with sub-millisecond resolution (from hrtime).
   const latencies: number[] = [];
   const started = process.hrtime.bigint();
+  let lastAnswer = started;
   const cpuBefore = cpuSeconds(options.serverPid);
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -82,7 +83,10 @@ export function runLoad(options: LoadOptions): Promise<RoundResult> {
       },
       (error, result) => {
         if (error) return reject(error);
-        const elapsedSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+        // Up to the last answer: a round of a fixed amount ends on autocannon's
+        // next one-second tick, which would round every such round up to whole seconds.
+        const elapsedSeconds =
+          Number((options.amount !== undefined ? lastAnswer : process.hrtime.bigint()) - started) / 1e9;
         const cpuAfter = cpuSeconds(options.serverPid);
         const serverCpuUsPerRequest =
           cpuBefore !== undefined && cpuAfter !== undefined && latencies.length > 0
@@ -105,6 +109,7 @@ export function runLoad(options: LoadOptions): Promise<RoundResult> {
       },
     );
     instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+      lastAnswer = process.hrtime.bigint();
       latencies.push(responseTime);
     });
   });

@@ -195,8 +195,11 @@ const plans: Record<Operation, OperationPlan> = {
     env: uncapped,
   },
 };
+// reference-shipped: what `npm start` serves with no PLANTSTORE_SPEC (the
+// shipped document, parsed at build), for its start-up beside the starter's.
 const startupServers: ServerKind[] = [
   reference,
+  referenceServer('reference-shipped', TOKEN),
   ...(referencePostgres ? [referencePostgres] : []),
   fastifyBare,
   floor,
