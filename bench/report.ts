@@ -295,7 +295,7 @@ export function renderReport(report: BenchReport): string {
     );
   }
   out.push(
-    'Start-up: spawn to the first accepted request (reference: node dist/server/start.js, without npm in front)',
+    'Start-up: spawn to the first accepted request (node dist/server/start.bundle.mjs, without npm in front; reference: the starter document, reference-shipped: the shipped one)',
     formatTable([
       ['server', ...Array.from({ length: settings.startupRuns }, (_, i) => `run ${i + 1} ms`), 'median ms'],
       ...Object.entries(report.startup).map(([name, s]) => [
