@@ -19,11 +19,15 @@ export interface LoadOptions {
   nextId: () => number;
   /** The server's process id, to measure its CPU time per request. */
   serverPid?: number;
-  /** What each request does: a create (default), a read of one of the `stored` plants (ids 1 to stored), a page of the list. */
-  request?: 'create' | 'read' | 'list';
+  /** What each request does: a create (default), a read of one of the `stored` plants (ids 1 to stored), a page of the list, a delete of the id nextId gives. */
+  request?: LoadRequest;
+  /** The list's `limit` (default 20). */
+  pageSize?: number;
   /** Plants stored with ids 1 to this, for the reads. */
   stored?: number;
 }
+
+export type LoadRequest = 'create' | 'read' | 'list' | 'delete';
 
 export function runLoad(options: LoadOptions): Promise<RoundResult> {
   const authorization = `Bearer ${options.token}`;
@@ -40,21 +44,32 @@ export function runLoad(options: LoadOptions): Promise<RoundResult> {
           },
         }
       : options.request === 'list'
-        ? { method: 'GET', path: '/plants?limit=20', headers: { authorization } }
-        : {
-            method: 'POST',
-            path: '/plants',
-            headers: { authorization, 'content-type': 'application/json' },
-            setupRequest(req) {
-              req.body = `{"id":${options.nextId()},"name":"Monstera","tag":"tropical"}`;
-              return req;
-            },
-          };
+        ? { method: 'GET', path: `/plants?limit=${options.pageSize ?? 20}`, headers: { authorization } }
+        : options.request === 'delete'
+          ? {
+              method: 'DELETE',
+              path: '/plants/1',
+              headers: { authorization },
+              setupRequest(req) {
+                req.path = `/plants/${options.nextId()}`;
+                return req;
+              },
+            }
+          : {
+              method: 'POST',
+              path: '/plants',
+              headers: { authorization, 'content-type': 'application/json' },
+              setupRequest(req) {
+                req.body = `{"id":${options.nextId()},"name":"Monstera","tag":"tropical"}`;
+                return req;
+              },
+            };
   // Our own latency record: autocannon's histogram keeps whole milliseconds,
   // too coarse for a p99 target of a few milliseconds; its response event
   // gives each latency with sub-millisecond resolution (from hrtime).
   const latencies: number[] = [];
   const started = process.hrtime.bigint();
+  let lastAnswer = started;
   const cpuBefore = cpuSeconds(options.serverPid);
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -68,7 +83,10 @@ export function runLoad(options: LoadOptions): Promise<RoundResult> {
       },
       (error, result) => {
         if (error) return reject(error);
-        const elapsedSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+        // Up to the last answer: a round of a fixed amount ends on autocannon's
+        // next one-second tick, which would round every such round up to whole seconds.
+        const elapsedSeconds =
+          Number((options.amount !== undefined ? lastAnswer : process.hrtime.bigint()) - started) / 1e9;
         const cpuAfter = cpuSeconds(options.serverPid);
         const serverCpuUsPerRequest =
           cpuBefore !== undefined && cpuAfter !== undefined && latencies.length > 0
@@ -91,6 +109,7 @@ export function runLoad(options: LoadOptions): Promise<RoundResult> {
       },
     );
     instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+      lastAnswer = process.hrtime.bigint();
       latencies.push(responseTime);
     });
   });

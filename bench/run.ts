@@ -10,9 +10,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { measureHarness } from './harness.js';
+import pg from 'pg';
 import { runLoad } from './load.js';
-import { buildReport, renderReport, type Settings } from './report.js';
+import { buildReport, OPERATIONS, renderReport, type MemoryFigures, type Operation, type Settings } from './report.js';
+import { plantsForDeletes, runOperation, type OperationPlan, type RoundsContext } from './rounds.js';
 import {
+  floorPostgresServer,
   fastifyBareServer,
   floorServer,
   prismServer,
@@ -40,6 +43,7 @@ function parseArgs(argv: readonly string[]): Settings & { out: string } {
         connections: 50,
         startupRuns: 2,
         plantsForMemory: 20_000,
+        deletesPerRound: 5_000,
         out: '',
       }
     : {
@@ -50,6 +54,7 @@ function parseArgs(argv: readonly string[]): Settings & { out: string } {
         connections: 50,
         startupRuns: 5,
         plantsForMemory: 1_000_000,
+        deletesPerRound: 40_000,
         out: '',
       };
   settings.out = join(PROJECT_ROOT, 'reports', 'bench.json');
@@ -101,30 +106,100 @@ const UNCAPPED = {
   PLANTSTORE_MAX_PLANTS: String(Number.MAX_SAFE_INTEGER),
   PLANTSTORE_MAX_BYTES: String(Number.MAX_SAFE_INTEGER),
 };
-const reference = referenceServer('reference', TOKEN);
-const referenceWarn = referenceServer('reference-warn', TOKEN, { LOG_LEVEL: 'warn' });
+// The documents served. The reference serves the starter document (create,
+// list, delete); the starter declares no read, so the read's rounds serve
+// crud.yaml, the starter with its item's operations. reference-orders serves
+// a document of two resources (plants, and orders that name a plant), to show
+// that a document with more than one resource pays nothing for the others:
+// its plants' create, read and list (it declares no delete of a plant).
+const STARTER = 'test/fixtures/operations/starter.yaml';
+const WITH_READ = 'test/fixtures/operations/crud.yaml';
+const MULTI_RESOURCE = 'test/fixtures/documents/orders.yaml';
+const uncapped = (kind: ServerKind) =>
+  kind.name.startsWith('reference') || kind.name === 'floor-postgres' ? UNCAPPED : {};
+/** Plants stored before the read's rounds (read in turn), and before the list's (its first page read). */
+const READ_PLANTS = 10_000;
+const LIST_PLANTS = 1_000;
+/** The list's page: 100 plants. */
+const PAGE_SIZE = 100;
+const reference = referenceServer('reference', TOKEN, { PLANTSTORE_SPEC: STARTER });
+const referenceWarn = referenceServer('reference-warn', TOKEN, { PLANTSTORE_SPEC: STARTER, LOG_LEVEL: 'warn' });
+const referenceRead = referenceServer('reference', TOKEN, { PLANTSTORE_SPEC: WITH_READ });
+const referenceReadWarn = referenceServer('reference-warn', TOKEN, { PLANTSTORE_SPEC: WITH_READ, LOG_LEVEL: 'warn' });
+const referenceOrders = referenceServer('reference-orders', TOKEN, { PLANTSTORE_SPEC: MULTI_RESOURCE });
 const floor = floorServer(TOKEN);
 const fastifyBare = fastifyBareServer(TOKEN);
 const prism = prismServer();
 // reference-postgres: the reference with its plants in PostgreSQL (a
-// throwaway cluster on loopback, as the tests use), so the database store's
-// cost is known; left out, with the reason, where PostgreSQL is not installed.
+// throwaway cluster on loopback, as the tests use), against floor-postgres,
+// the same SQL without our stages, each on a database of its own; both left
+// out, with the reason, where PostgreSQL is not installed.
 const postgres = findPostgres();
 let cluster: Cluster | undefined;
 if ('missing' in postgres) log(`reference-postgres: not measured: ${postgres.missing}`);
 else cluster = await startCluster(postgres);
+let floorDatabaseUrl: string | undefined;
+if (cluster) {
+  const admin = new pg.Client({ connectionString: cluster.url });
+  await admin.connect();
+  await admin.query('CREATE DATABASE bench_floor');
+  await admin.end();
+  floorDatabaseUrl = cluster.url.replace(/\/postgres$/, '/bench_floor');
+}
 const referencePostgres =
-  cluster && referenceServer('reference-postgres', TOKEN, { PLANTSTORE_DATABASE_URL: cluster.url });
-const loadServers: ServerKind[] = [
-  reference,
-  referenceWarn,
-  ...(referencePostgres ? [referencePostgres] : []),
-  fastifyBare,
-  floor,
-  prism,
-];
+  cluster &&
+  referenceServer('reference-postgres', TOKEN, { PLANTSTORE_SPEC: STARTER, PLANTSTORE_DATABASE_URL: cluster.url });
+const floorPostgres = floorDatabaseUrl && floorPostgresServer(TOKEN, floorDatabaseUrl);
+const requests: Record<Operation, string> = {
+  create: 'POST /plants, a new id per request',
+  read: `GET /plants/{id} of ${READ_PLANTS.toLocaleString('en-US')} stored, in turn (the reference serving crud.yaml: the starter declares no read)`,
+  list: `GET /plants?limit=${PAGE_SIZE} of ${LIST_PLANTS.toLocaleString('en-US')} stored`,
+  delete: `DELETE /plants/{id}, each of a stored plant, ${settings.deletesPerRound.toLocaleString('en-US')} a round`,
+};
+const plans: Record<Operation, OperationPlan> = {
+  create: {
+    request: 'create',
+    servers: [
+      reference,
+      referenceWarn,
+      referenceOrders,
+      ...(referencePostgres && floorPostgres ? [referencePostgres, floorPostgres] : []),
+      fastifyBare,
+      floor,
+      prism,
+    ],
+    stored: 0,
+    success: '200',
+    env: uncapped,
+  },
+  read: {
+    request: 'read',
+    servers: [referenceRead, referenceReadWarn, referenceOrders, floor],
+    stored: READ_PLANTS,
+    success: '200',
+    env: uncapped,
+  },
+  list: {
+    request: 'list',
+    servers: [reference, referenceWarn, referenceOrders, floor],
+    stored: LIST_PLANTS,
+    pageSize: PAGE_SIZE,
+    success: '200',
+    env: uncapped,
+  },
+  delete: {
+    request: 'delete',
+    servers: [reference, referenceWarn, floor],
+    stored: plantsForDeletes(settings),
+    success: '204',
+    env: uncapped,
+  },
+};
+// reference-shipped: what `npm start` serves with no PLANTSTORE_SPEC (the
+// shipped document, parsed at build), for its start-up beside the starter's.
 const startupServers: ServerKind[] = [
   reference,
+  referenceServer('reference-shipped', TOKEN),
   ...(referencePostgres ? [referencePostgres] : []),
   fastifyBare,
   floor,
@@ -170,62 +245,16 @@ for (let run = 0; run < settings.startupRuns; run++) {
 }
 log(`start-up measured (${settings.startupRuns} runs each)`);
 
-// 2. Throughput and latency: all servers up at once, rounds alternating
-// between them; each server's ids keep counting up across its rounds, so
-// every request creates a new plant.
-const memory: Record<
-  string,
-  { idleBytes?: number; afterLoadBytes?: number; afterPlantsBytes?: number; plantsStored?: number }
-> = {};
-const rounds: Record<string, RoundResult[]> = {};
-const servers: RunningServer[] = [];
-const nextIds: Record<string, () => number> = {};
-for (const kind of loadServers) {
-  const server = await start(kind, kind.name.startsWith('reference') ? UNCAPPED : {});
-  servers.push(server);
-  rounds[kind.name] = [];
-  let id = 0;
-  nextIds[kind.name] = () => ++id;
-}
-await sleep(500);
-for (const server of servers) memory[server.kind.name] = { idleBytes: residentBytes(server.process.pid) };
-for (const server of servers) {
-  await runLoad({
-    url: server.url,
-    token: TOKEN,
-    connections: settings.connections,
-    durationSeconds: settings.warmupSeconds,
-    nextId: nextIds[server.kind.name]!,
+// 2. Throughput and latency, one operation at a time (rounds.ts).
+const memory: Record<string, MemoryFigures> = {};
+const rounds: Partial<Record<Operation, Record<string, RoundResult[]>>> = {};
+const context: RoundsContext = { settings, token: TOKEN, start, stop, noteExit, failures, log };
+for (const operation of OPERATIONS) {
+  rounds[operation] = await runOperation(plans[operation], {
+    ...context,
+    ...(operation === 'create' ? { memory } : {}),
   });
-  noteExit(server, 'the warm-up');
-}
-for (let round = 0; round < settings.rounds; round++) {
-  // Rotate who goes first, so no server always runs right after the same neighbour.
-  for (let k = 0; k < servers.length; k++) {
-    const server = servers[(round + k) % servers.length]!;
-    const result = await runLoad({
-      url: server.url,
-      token: TOKEN,
-      connections: settings.connections,
-      durationSeconds: settings.roundSeconds,
-      nextId: nextIds[server.kind.name]!,
-      serverPid: server.process.pid,
-    });
-    rounds[server.kind.name]![round] = result;
-    noteExit(server, `load round ${round + 1}`);
-    // Every request is a valid create of a new id: anything but 200 means the figures are not of creates.
-    const refused = Object.entries(result.statusCounts).filter(([status]) => status !== '200');
-    if (refused.length > 0) {
-      failures.push(
-        `${server.kind.name} answered ${refused.map(([status, count]) => `${count} × ${status}`).join(', ')} in load round ${round + 1}: its figures are not of creates alone`,
-      );
-    }
-  }
-  log(`load round ${round + 1}/${settings.rounds} done`);
-}
-for (const server of servers) {
-  memory[server.kind.name]!.afterLoadBytes = residentBytes(server.process.pid);
-  await stop(server);
+  log(`${operation} measured`);
 }
 
 // 3. Memory after storing many plants: a fresh server of each kind that
@@ -244,6 +273,7 @@ for (const kind of [reference, floor]) {
   });
   noteExit(server, `the ${settings.plantsForMemory} plants`);
   await sleep(1_000);
+  memory[kind.name] ??= {};
   memory[kind.name]!.afterPlantsBytes = residentBytes(server.process.pid);
   memory[kind.name]!.plantsStored = 1 + (result.statusCounts['200'] ?? 0);
   await stop(server);
@@ -259,6 +289,7 @@ const report = buildReport({
   settings,
   command: settings.quick ? 'npm run bench -- --quick' : 'npm run bench',
   wallSeconds: (Date.now() - began) / 1000,
+  requests,
   rounds,
   startupMs,
   memory,

@@ -36,6 +36,14 @@ export function floorServer(token: string): ServerKind {
   };
 }
 
+export function floorPostgresServer(token: string, databaseUrl: string): ServerKind {
+  return {
+    name: 'floor-postgres',
+    command: () => ({ file: process.execPath, args: ['dist/bench/floor-postgres.js'] }),
+    env: { HOST, PLANTSTORE_TOKENS: token, PLANTSTORE_DATABASE_URL: databaseUrl },
+  };
+}
+
 export function fastifyBareServer(token: string): ServerKind {
   return {
     name: 'fastify-bare',

@@ -56,6 +56,10 @@ function requestFields(request: FastifyRequest, keyParameters: readonly string[]
 const BUFFER_BYTES = 64 * 1024;
 const FLUSH_INTERVAL_MS = 200;
 
+/** Redacted request targets kept for the next lines (LineBatches.redactedTarget): at most 256 of at most 512 characters, so 256 KiB or so. */
+const TARGETS_KEPT = 256;
+const LONGEST_TARGET_KEPT = 512;
+
 /** How long a write waits before it tries again a pipe that is full (EAGAIN), and how often a synchronous flush tries. */
 const FULL_PIPE_RETRY_MS = 10;
 const FULL_PIPE_SYNC_ATTEMPTS = 100;
@@ -157,7 +161,14 @@ class LineBatches implements DestinationStream {
   /** Values learnt while the server runs (redactAlso), the oldest first. */
   private readonly learnt = new Set<string>();
   /** The document's query API keys, redacted from the URLs by name (redact.ts redactTarget). */
-  keyParameters: readonly string[] = [];
+  private keys: readonly string[] = [];
+  /**
+   * The request lines' targets with a query, redacted (redactTarget), by
+   * target: a client asks for the same pages again and again, and
+   * redacting a query (splitting it, decoding and testing each name) cost
+   * a third of the line. At most TARGETS_KEPT, then cleared; none longer than LONGEST_TARGET_KEPT.
+   */
+  private readonly redactedTargets = new Map<string, string>();
 
   constructor(
     readonly file: LogFile,
@@ -168,6 +179,29 @@ class LineBatches implements DestinationStream {
   ) {
     this.redact = valueRedactor(secrets);
     this.timer = setInterval(() => this.handOver(), FLUSH_INTERVAL_MS).unref();
+  }
+
+  get keyParameters(): readonly string[] {
+    return this.keys;
+  }
+
+  set keyParameters(names: readonly string[]) {
+    this.keys = names;
+    this.redactedTargets.clear();
+  }
+
+  /** `target` as the request line shows it: redactTarget's answer, kept for the next line with the same target. */
+  redactedTarget(target: string): string {
+    // An origin-form target without a query is shown as it is (redactTarget's first test): nothing to keep.
+    if (target.charCodeAt(0) === 0x2f && target.indexOf('?') === -1) return target;
+    if (target.length > LONGEST_TARGET_KEPT) return redactTarget(target, this.keys);
+    let redacted = this.redactedTargets.get(target);
+    if (redacted === undefined) {
+      redacted = redactTarget(target, this.keys);
+      if (this.redactedTargets.size >= TARGETS_KEPT) this.redactedTargets.clear();
+      this.redactedTargets.set(target, redacted);
+    }
+    return redacted;
   }
 
   /** Redacts these values too from now on (a webhook receiver's credentials), keeping the last MAX_LEARNT_LOG_SECRETS learnt. */
@@ -257,7 +291,7 @@ function lineWriter(logger: Logger, destination: LineBatches): RequestLineWriter
   const base = (internals(logger)[pino.symbols.chindingsSym] as string | undefined) ?? '';
   return (request, reply) => {
     if (!logger.isLevelEnabled('info')) return;
-    const req = `"method":${JSON.stringify(request.method)},"url":${JSON.stringify(redactTarget(request.url, destination.keyParameters))}${member('host', request.headers.host)}${member('remoteAddress', request.ip)}${member('remotePort', request.socket?.remotePort)}`;
+    const req = `"method":${JSON.stringify(request.method)},"url":${JSON.stringify(destination.redactedTarget(request.url))}${member('host', request.headers.host)}${member('remoteAddress', request.ip)}${member('remotePort', request.socket?.remotePort)}`;
     destination.write(
       `${head}${Date.now()}${base}${member('reqId', request.id)},"req":{${req}},"res":{"statusCode":${reply.statusCode}}${member('responseTime', reply.elapsedTime)},"msg":"request completed"}\n`,
     );

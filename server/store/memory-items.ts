@@ -180,7 +180,8 @@ export class ResourceItems {
         continue;
       }
       if (plants.length >= limit) return { plants, next: last };
-      const size = countedBytes(id, this.texts.bytesAt(index), parent);
+      // An id kept as a number is its decimal digits, a byte each: no need to test each page's ids for latin1.
+      const size = countedBytes(id, this.texts.bytesAt(index), parent, typeof key === 'number' ? id.length : undefined);
       if (plants.length > 0 && counted + size > maxBytes) return { plants, next: last };
       counted += size;
       plants.push({ id, json: json ?? this.texts.text(index) });

@@ -248,9 +248,9 @@ export function plantBytes(id: string, json: string, parent = ''): number {
   return countedBytes(id, keptBytes(json), parent);
 }
 
-/** plantBytes, for a text whose keptBytes are known. */
-export function countedBytes(id: string, kept: number, parent = ''): number {
-  return PLANT_OVERHEAD_BYTES + keptBytes(id) + (parent === '' ? 0 : keptBytes(parent)) + kept;
+/** plantBytes, for a text whose keptBytes are known (and its id's, idBytes, where the caller knows them without a test). */
+export function countedBytes(id: string, kept: number, parent = '', idBytes = keptBytes(id)): number {
+  return PLANT_OVERHEAD_BYTES + idBytes + (parent === '' ? 0 : keptBytes(parent)) + kept;
 }
 
 /**

@@ -95,16 +95,26 @@ describe('bench statistics', () => {
       connections: 50,
       startupRuns: 1,
       plantsForMemory: 1_000_000,
+      deletesPerRound: 1_000,
     };
     const report = buildReport({
       settings,
       command: 'test',
       wallSeconds: 1,
       rounds: {
-        reference: [round(900, 4, { serverCpuUsPerRequest: 30 }), round(700, 4, { serverCpuUsPerRequest: 34 })],
-        'reference-warn': [round(950), round(930)],
-        floor: [round(1000, 3, { serverCpuUsPerRequest: 28 }), round(1000, 3, { serverCpuUsPerRequest: 28 })],
-        prism: [round(50), round(50)],
+        create: {
+          reference: [round(900, 4, { serverCpuUsPerRequest: 30 }), round(700, 4, { serverCpuUsPerRequest: 34 })],
+          'reference-warn': [round(950), round(930)],
+          'reference-postgres': [round(300), round(500)],
+          'floor-postgres': [round(600), round(600)],
+          floor: [round(1000, 3, { serverCpuUsPerRequest: 28 }), round(1000, 3, { serverCpuUsPerRequest: 28 })],
+          prism: [round(50), round(50)],
+        },
+        read: {
+          reference: [round(800, 4, { serverCpuUsPerRequest: 40 }), round(800, 4, { serverCpuUsPerRequest: 40 })],
+          'reference-orders': [round(870), round(900)],
+          floor: [round(1000, 3, { serverCpuUsPerRequest: 20 }), round(1000, 3, { serverCpuUsPerRequest: 20 })],
+        },
       },
       startupMs: { reference: [300], floor: [100] },
       memory: { reference: { plantsStored: 1_000_000, afterPlantsBytes: 200 * 1024 * 1024 } },
@@ -112,19 +122,37 @@ describe('bench statistics', () => {
       machine: { cores: 2, cpuModel: 'test', node: 'v20', platform: 'linux', memoryBytes: 1 },
       now: new Date(0),
     });
-    assert.deepEqual(report.ratios['reference/floor']?.perRound, [0.9, 0.7]);
-    assert.equal(report.ratios['reference/prism']?.median, 16);
+    assert.deepEqual(report.ratios.create?.['reference/floor']?.perRound, [0.9, 0.7]);
+    assert.equal(report.ratios.create?.['reference/prism']?.median, 16);
+    // Each server against its own floor: the database store against the same SQL without the stages.
+    assert.deepEqual(report.ratios.create?.['reference-postgres/floor-postgres']?.perRound, [0.5, 500 / 600]);
+    assert.equal(report.ratios.create?.['reference-postgres/floor'], undefined);
+    assert.equal(report.cpuRatios.read?.['reference/floor'], 2);
+    assert.equal(report.ratios.read?.['reference-orders/floor']?.median, 0.885);
     const met = Object.fromEntries(report.targets.map((t) => [t.name, t.met]));
     assert.deepEqual(met, {
-      'throughput vs floor (info, a line per request)': false,
-      'throughput vs floor (LOG_LEVEL=warn)': true,
-      'server CPU per request vs floor': true,
-      'throughput vs Prism': true,
+      'create: reference / floor (info)': false,
+      'create: reference-warn / floor': true,
+      'create: server CPU per request, reference / floor': true,
+      'read: reference / floor (info)': false,
+      'read: reference-warn / floor': null,
+      'read: server CPU per request, reference / floor': false,
+      'read: reference-orders / floor (info)': true,
+      'read: server CPU per request, reference-orders / floor': null,
+      'list: reference / floor (info)': null,
+      'list: reference-warn / floor': null,
+      'list: server CPU per request, reference / floor': null,
+      'delete: reference / floor (info)': null,
+      'delete: reference-warn / floor': null,
+      'delete: server CPU per request, reference / floor': null,
+      'create: reference / Prism': true,
+      'create: reference-postgres / floor-postgres': true,
       'start-up vs floor': false,
       'RSS after 1,000,000 plants': true,
     });
     const text = renderReport(report);
-    assert.match(text, /reference\/floor\s+0\.90\s+0\.70\s+0\.80/);
+    assert.match(text, /reference\/floor\s+0\.90\s+0\.70\s+0\.80\s+1\.14/);
+    assert.match(text, /^read: /m);
     assert.match(text, /harness: not available on this build/);
 
     const partial = buildReport({
@@ -175,6 +203,65 @@ describe('the floor server', () => {
   });
 });
 
+describe('the floor server: read, list and delete', () => {
+  const server = createFloorServer({ tokens: ['secret'] });
+  let base = '';
+  before(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const call = (method: string, path: string, body?: string, authorization = 'Bearer secret') =>
+    fetch(`${base}${path}`, {
+      method,
+      headers: { authorization, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body }),
+    });
+  const errorOf = async (response: Response) => ((await response.json()) as { error: number }).error;
+
+  it('reads a plant as its create answered it, lists pages oldest first up to the limit, deletes once', async () => {
+    for (const id of [3, 1, 2])
+      assert.equal((await call('POST', '/plants', `{"id":${id},"name":"P${id}"}`)).status, 200);
+    const read = await call('GET', '/plants/1');
+    assert.equal(read.status, 200);
+    assert.deepEqual(await read.json(), { name: 'P1' });
+    assert.deepEqual(await (await call('GET', '/plants?limit=2')).json(), [{ name: 'P3' }, { name: 'P1' }]);
+    assert.deepEqual(await (await call('GET', '/plants')).json(), [{ name: 'P3' }, { name: 'P1' }, { name: 'P2' }]);
+    assert.deepEqual(await (await call('GET', '/plants?limit=0')).json(), []);
+    const deleted = await call('DELETE', '/plants/3');
+    assert.equal(deleted.status, 204);
+    assert.equal(await deleted.text(), '');
+    const again = await call('DELETE', '/plants/3');
+    assert.equal(again.status, 404);
+    assert.equal(await errorOf(again), 40402);
+    assert.equal((await call('GET', '/plants/3')).status, 404);
+    assert.deepEqual(await (await call('GET', '/plants?limit=100')).json(), [{ name: 'P1' }, { name: 'P2' }]);
+  });
+
+  it('keeps the reference bounds: an int64 path id, an int32 limit; refuses a wrong token and a wrong method', async () => {
+    for (const path of [
+      '/plants/9223372036854775808',
+      '/plants/abc',
+      '/plants/1.5',
+      '/plants?limit=2147483648',
+      '/plants?limit=x',
+    ])
+      assert.equal(await errorOf(await call('GET', path)), 40007, path);
+    assert.equal((await call('GET', '/plants/9223372036854775807')).status, 404);
+    assert.equal((await call('GET', '/plants/-9223372036854775808')).status, 404);
+    assert.equal((await call('GET', '/plants?limit=2147483647')).status, 200);
+    const unauthorized = await call('DELETE', '/plants/1', undefined, 'Bearer other');
+    assert.equal(unauthorized.status, 401);
+    await unauthorized.body?.cancel();
+    const notAllowed = await call('PUT', '/plants/1', '{}');
+    assert.equal(notAllowed.status, 405);
+    await notAllowed.body?.cancel();
+    const deeper = await call('GET', '/plants/1/leaves');
+    assert.equal(deeper.status, 404);
+    await deeper.body?.cancel();
+  });
+});
+
 describe('bench/compare.ts arguments', () => {
   it('reads servers as NAME=FILE with their environment, and the two anchors by name', () => {
     const settings = parseCompareArgs([
@@ -198,7 +285,7 @@ describe('bench/compare.ts arguments', () => {
     assert.equal(settings.servers[0]!.env.LOG_LEVEL, undefined);
   });
 
-  it('--request read or list with --spec: each build of the server serves that document; the anchors, which create only, are refused', () => {
+  it('--request read or list with --spec: each build of the server serves that document, the floor its own; fastify-bare, which creates only, is refused', () => {
     const settings = parseCompareArgs([
       '--request',
       'read',
@@ -211,10 +298,9 @@ describe('bench/compare.ts arguments', () => {
     assert.match(settings.servers[0]!.env.PLANTSTORE_SPEC!, /test\/fixtures\/operations\/crud\.yaml$/);
     assert.equal(settings.servers[1]!.env.PLANTSTORE_SPEC, 'own.yaml', 'a server given its own keeps it');
     assert.equal(parseCompareArgs(['floor']).request, 'create');
-    assert.throws(
-      () => parseCompareArgs(['--request', 'list', 'floor']),
-      /the anchors \(floor, fastify-bare\) create only/,
-    );
+    const floorList = parseCompareArgs(['--request', 'list', '--spec', 'x.yaml', 'floor']);
+    assert.equal(floorList.servers[0]!.env.PLANTSTORE_SPEC, undefined, 'the floor serves no document');
+    assert.throws(() => parseCompareArgs(['--request', 'list', 'fastify-bare']), /fastify-bare creates only/);
     assert.throws(() => parseCompareArgs(['--request', 'delete', 'a=x.js']), /--request takes create, read or list/);
   });
 

@@ -198,3 +198,44 @@ test(
     ]);
   },
 );
+
+test(
+  'the request line redacts a target with a query the same way each time it is logged, and by the key names given since',
+  { timeout: 60_000 },
+  async () => {
+    const file = join(dir, 'targets.jsonl');
+    const fd = openSync(file, 'w');
+    const log = createServerLog('info', fd);
+    const server = app({ loggerInstance: log.logger });
+    const long = `/plants?limit=5&pad=${'x'.repeat(600)}&access_token=long-secret-value`;
+    const targets = [
+      '/plants?limit=5&access_token=first-secret-value',
+      '/plants?limit=5&access_token=first-secret-value',
+      '/plants?limit=5&k=key-value-sent',
+      long,
+      long,
+    ];
+    for (const url of targets) await server.inject({ method: 'GET', url, headers: AUTH });
+    // The document's API key names, as start.ts gives them once the document is read: the same target is now redacted by them.
+    log.redactParameters(['k']);
+    await server.inject({ method: 'GET', url: '/plants?limit=5&k=key-value-sent', headers: AUTH });
+    await server.close();
+    await log.close();
+    closeSync(fd);
+    const urls = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((text) => JSON.parse(text) as Line & { req?: { url: string } })
+      .filter((line) => line.msg === 'request completed')
+      .map((line) => line.req?.url);
+    const longRedacted = `/plants?limit=5&pad=${'x'.repeat(600)}&access_token=<redacted>`;
+    assert.deepEqual(urls, [
+      '/plants?limit=5&access_token=<redacted>',
+      '/plants?limit=5&access_token=<redacted>',
+      '/plants?limit=5&k=key-value-sent',
+      longRedacted,
+      longRedacted,
+      '/plants?limit=5&k=<redacted>',
+    ]);
+  },
+);
