@@ -5,6 +5,8 @@
 //   that holds the items (`data`, `items`, …), and where it declares one, a
 //   member at most two levels down named like a cursor (`next`,
 //   `next_cursor`, `page.next_cursor`, …) that names the next page.
+// The names are lib/list-parameters.ts's, the table the reference server
+// serves by too.
 // - Its pages (inference `pages`): a cursor parameter (`cursor`, `after`,
 //   `starting_after`, `page_token`, …) given the envelope's cursor; an
 //   offset (`offset`, `skip`, `start`); a page number (`page`,
@@ -20,6 +22,7 @@
 // - Sort orders (inference `sort`): a query parameter whose enum values are
 //   property names of the items, a leading `-` meaning descending and `+` or
 //   none ascending; values that say more (`name_desc`) are named and left out.
+import { isListParameterNamed, isNextMemberNamed, type ListParameterRole } from '../../lib/list-parameters.js';
 import type { OpenApiDocument } from '../../spec/openapi.js';
 import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
 import type { OperationModel, ParameterModel } from './operation-model.js';
@@ -54,49 +57,6 @@ export interface ListFacts {
   sorts: Array<{ parameter: ParameterModel; orders: SortOrder[]; skipped: string[] }>;
 }
 
-export const LIMIT_NAMES = [
-  'limit',
-  'max',
-  'size',
-  'pagesize',
-  'page_size',
-  'per_page',
-  'perpage',
-  'count',
-  'top',
-  'first',
-];
-export const OFFSET_NAMES = ['offset', 'skip', 'start'];
-export const CURSOR_NAMES = [
-  'cursor',
-  'after',
-  'page_token',
-  'pagetoken',
-  'next',
-  'starting_after',
-  'startingafter',
-  'start_after',
-  'continuation',
-  'continuation_token',
-  'continuationtoken',
-  'next_token',
-  'nexttoken',
-];
-export const PAGE_NAMES = ['page', 'page_number', 'pagenumber', 'page_no', 'pageno', 'page_index', 'pageindex'];
-/** An envelope's member that carries the following page's cursor. */
-export const NEXT_NAMES = [
-  'next',
-  'nextcursor',
-  'next_cursor',
-  'nextpagetoken',
-  'next_page_token',
-  'nexttoken',
-  'next_token',
-  'cursor',
-  'after',
-  'end_cursor',
-  'endcursor',
-];
 /** A description that says a parameter bounds the result ("The maximum number of results to return"). */
 const BOUNDS = /\b(maximum|at most|max\.?|up to)\b/i;
 
@@ -124,8 +84,7 @@ function cursorMember(doc: OpenApiDocument, schema: unknown, pointer: string, de
   for (const name of Object.keys(properties)) {
     const at = childPointer(pointer, 'properties', name);
     const types = typesOf(doc, properties[name], at);
-    if (NEXT_NAMES.includes(name.toLowerCase()) && !types.includes('object') && !types.includes('array'))
-      return `/${name}`;
+    if (isNextMemberNamed(name) && !types.includes('object') && !types.includes('array')) return `/${name}`;
   }
   if (depth > 0) return undefined;
   for (const name of Object.keys(properties)) {
@@ -207,15 +166,15 @@ export function listFacts(doc: OpenApiDocument, op: OperationModel, fallback: Ob
   );
   const list: ListFacts = { ...shape, ...(item ? { item } : {}), linkHeader, filters: [], sorts: [] };
   for (const p of op.parameters.filter((x) => x.in === 'query')) {
-    const name = p.name.toLowerCase();
+    const named = (role: ListParameterRole) => isListParameterNamed(role, p.name);
     const types = paramTypes(doc, p);
     const sorts = sortOrders(doc, p, properties);
-    if (!list.limit && isInteger(doc, p) && LIMIT_NAMES.includes(name)) list.limit = { parameter: p, by: 'name' };
-    else if (!list.offset && isInteger(doc, p) && OFFSET_NAMES.includes(name)) list.offset = p;
-    else if (!list.page && isInteger(doc, p) && PAGE_NAMES.includes(name)) {
+    if (!list.limit && isInteger(doc, p) && named('limit')) list.limit = { parameter: p, by: 'name' };
+    else if (!list.offset && isInteger(doc, p) && named('offset')) list.offset = p;
+    else if (!list.page && isInteger(doc, p) && named('page')) {
       const min = p.schema ? keywordsOf(doc, p.schema.schema, p.schema.pointer).minimum : undefined;
       list.page = { parameter: p, first: min === 0 ? 0 : 1 };
-    } else if (!list.cursor && CURSOR_NAMES.includes(name) && !types.includes('array')) list.cursor = p;
+    } else if (!list.cursor && named('cursor') && !types.includes('array')) list.cursor = p;
     else if (sorts) list.sorts.push({ parameter: p, ...sorts });
     else if (properties.has(p.name) && !types.includes('object'))
       list.filters.push({ parameter: p, property: p.name, many: types.includes('array') });

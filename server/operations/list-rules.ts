@@ -4,7 +4,9 @@
 // the pages, continues after a cursor, filters, sorts; the answer's shape
 // (an array, or a page object whose one array property holds the items,
 // with its cursor member, at the top or one object down); and the headers
-// it declares (Link, a total count).
+// it declares (Link, a total count). The names are lib/list-parameters.ts's,
+// the one table the harness reads lists by too.
+import { isListParameterNamed, isNextMemberNamed, type ListParameterRole } from '../../lib/list-parameters.js';
 import { resolveReference, type OpenApiDocument, type ResponseObject } from '../../spec/openapi.js';
 import { isSchemaObject } from '../../spec/schema-keywords.js';
 import type { JsonValue } from '../json/json.js';
@@ -25,43 +27,6 @@ export interface ListInference {
   total: boolean;
 }
 
-const LIMIT_NAMES = new Set([
-  'limit',
-  'max',
-  'size',
-  'pagesize',
-  'page_size',
-  'per_page',
-  'perpage',
-  'count',
-  'top',
-  'first',
-]);
-const OFFSET_NAMES = new Set(['offset', 'skip', 'start']);
-const PAGE_NAMES = new Set(['page', 'page_number', 'pagenumber', 'page_no', 'pageno']);
-const CURSOR_NAMES = new Set([
-  'cursor',
-  'after',
-  'page_token',
-  'pagetoken',
-  'next',
-  'starting_after',
-  'startingafter',
-  'continuation',
-  'continuation_token',
-  'continuationtoken',
-]);
-/** The page object's member that carries the following page's cursor. */
-const NEXT_NAMES = new Set([
-  'next',
-  'nextcursor',
-  'next_cursor',
-  'nextpagetoken',
-  'next_page_token',
-  'nexttoken',
-  'next_token',
-  'cursor',
-]);
 /** Response headers that carry the number of items a list holds. */
 const TOTAL_HEADERS = new Set(['x-total-count', 'total-count', 'x-total']);
 
@@ -137,24 +102,25 @@ export function listRules(
   for (const parameter of inQuery) {
     const name = parameter.name.toLowerCase();
     const integer = parameter.types.has('integer');
-    const named = (names: ReadonlySet<string>) =>
-      names.has(name) || (parameter.within !== undefined && names.has(`${parameter.within}_${name}`.toLowerCase()));
+    const named = (role: ListParameterRole) =>
+      isListParameterNamed(role, name) ||
+      (parameter.within !== undefined && isListParameterNamed(role, `${parameter.within}_${name}`));
     if (rules.sort !== undefined && (rules.sort.name === parameter.name || rules.sort.direction === parameter.name)) {
       // The sort, and its direction: read together (list-sort.ts).
-    } else if (inference.limit && rules.limit === undefined && integer && named(LIMIT_NAMES)) {
+    } else if (inference.limit && rules.limit === undefined && integer && named('limit')) {
       rules.limit = parameter.key;
       const fallback = parameter.schema.default;
       if (typeof fallback === 'number' && Number.isInteger(fallback) && fallback > 0)
         rules.defaultLimit = Math.min(fallback, MAX_PLANTS_PAGE);
-    } else if (inference.offset && rules.offset === undefined && integer && named(OFFSET_NAMES)) {
+    } else if (inference.offset && rules.offset === undefined && integer && named('offset')) {
       rules.offset = parameter.key;
-    } else if (inference.page && rules.page === undefined && integer && named(PAGE_NAMES)) {
+    } else if (inference.page && rules.page === undefined && integer && named('page')) {
       rules.page = { name: parameter.key, first: firstPage(parameter.schema) };
     } else if (
       inference.cursor &&
       rules.cursor === undefined &&
       (integer || parameter.types.has('string')) &&
-      named(CURSOR_NAMES)
+      named('cursor')
     ) {
       rules.cursor = parameter.key;
     } else if (
@@ -281,15 +247,15 @@ function listShape(doc: OpenApiDocument, schema: unknown): ListShape | { unanswe
   return { kind: 'page', items, extras: top.extras, nestedExtras: nested.extras, next };
 }
 
-/** The cursor member: a NEXT_NAMES member of the page object, else of one of its object members (`page.next_cursor`). */
+/** The cursor member: a member named like a cursor (lib/list-parameters.ts) of the page object, else of one of its object members (`page.next_cursor`). */
 function nextMember(doc: OpenApiDocument, properties: Record<string, unknown>, items: string): NextMember | undefined {
-  const top = Object.keys(properties).find((name) => name !== items && NEXT_NAMES.has(name.toLowerCase()));
+  const top = Object.keys(properties).find((name) => name !== items && isNextMemberNamed(name));
   if (top !== undefined) return memberOf(doc, [top], properties[top]);
   for (const [name, raw] of Object.entries(properties)) {
     if (name === items) continue;
     const holder = resolved$ref(doc, raw);
     if (!isSchemaObject(holder) || !isSchemaObject(holder.properties)) continue;
-    const inner = Object.keys(holder.properties).find((member) => NEXT_NAMES.has(member.toLowerCase()));
+    const inner = Object.keys(holder.properties).find((member) => isNextMemberNamed(member));
     if (inner !== undefined) return memberOf(doc, [name, inner], holder.properties[inner]);
   }
   return undefined;
