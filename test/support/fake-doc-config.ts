@@ -67,6 +67,21 @@ export const DOC_FIXTURES: Readonly<Record<string, FixtureSpec>> = {
       }),
     ],
   },
+  // server-id's fake: it creates a plant each time (201), one of the two choices the document allows; the
+  // other, the find-or-create, is the allowed choice findsStored.
+  'find-or-create': {
+    conflict: 400,
+    resources: [
+      plants({
+        item: '/plants/{plantId}',
+        idParam: 'plantId',
+        clientId: undefined,
+        answerId: 'id',
+        created: 201,
+        location: true,
+      }),
+    ],
+  },
   'uuid-id': { conflict: 400, resources: [plants()] },
   nested: {
     conflict: 400,
@@ -191,6 +206,7 @@ export type DocBreak =
   | 'nextIsLast' // rel="next" names the last page, skipping those between
   | 'patternUnchecked' // a code its pattern does not match is stored
   | 'numberOffByOne' // the item path's number is one more than the number the create answered
+  | 'foundAs201' // a find-or-create answers the plant it found 201 Created, as if it had made it
   // Allowed choices, which no check may fail:
   | 'locationAbsolute' // Location as an absolute URI (RFC 9110 §10.2.2 allows any URI reference)
   | 'otherParent403' // an item under another parent answered 403, not 404
@@ -202,4 +218,5 @@ export type DocBreak =
   | 'dangling403' // a create naming an item never stored answered 403, a 4xx the create does not declare (non-strict)
   | 'replayMarked' // a replay answers the first answer with a member that says it is one (`replayed: true`; non-strict)
   | 'relUppercase' // rel="NEXT": relation types are compared case-insensitively (RFC 8288 §2.1.1)
-  | 'emptyLastPage'; // the last full page names a next one, which is empty and names none
+  | 'emptyLastPage' // the last full page names a next one, which is empty and names none
+  | 'findsStored'; // a create of a body an item already stored has (but for its server-given id) answers that item with 200 (non-strict)
