@@ -28,8 +28,18 @@ import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
 import type { OperationModel, ParameterModel } from './operation-model.js';
 import { flattenObject, resolveSchema, type ObjectModel } from './schema-shape.js';
 
-/** An array, or an envelope whose member `items` holds the items, with the next page's cursor at the pointer `next`. */
-export type ListShape = { kind: 'array' } | { kind: 'page'; items: string; next?: string };
+/**
+ * An array, or an envelope whose member `items` holds the items (in its member `within`, HAL's `_embedded`, where
+ * it is there), with the next page's cursor at the pointer `next`, or its URI at `/_links/next/href` where `hal`.
+ */
+export type ListShape =
+  { kind: 'array' } | { kind: 'page'; items: string; within?: string; next?: string; hal?: boolean };
+
+/** HAL's reserved members (draft-kelly-json-hal §4.1.1, §4.1.2): the links, and the embedded resources. */
+export const HAL_LINKS = '_links';
+export const HAL_EMBEDDED = '_embedded';
+/** The media type of HAL's JSON form (draft-kelly-json-hal §3). */
+const HAL_MEDIA_TYPE = 'application/hal+json';
 
 export interface SortOrder {
   /** The value sent. */
@@ -89,7 +99,8 @@ function cursorMember(doc: OpenApiDocument, schema: unknown, pointer: string, de
   if (depth > 0) return undefined;
   for (const name of Object.keys(properties)) {
     const at = childPointer(pointer, 'properties', name);
-    if (!typesOf(doc, properties[name], at).includes('object')) continue;
+    // HAL's links are Link Objects, not cursors (their next is followed by its href).
+    if (name === HAL_LINKS || !typesOf(doc, properties[name], at).includes('object')) continue;
     const inner = cursorMember(doc, properties[name], at, depth + 1);
     if (inner !== undefined) return `/${name}${inner}`;
   }
@@ -113,18 +124,39 @@ function listShape(
     };
   }
   const properties = isSchemaObject(schema) && isSchemaObject(schema.properties) ? schema.properties : {};
-  const arrays = Object.keys(properties).filter((name) =>
-    typesOf(doc, properties[name], childPointer(pointer, 'properties', name)).includes('array'),
-  );
+  const arraysOf = (members: Record<string, unknown>, at: string) =>
+    Object.keys(members).filter((name) =>
+      typesOf(doc, members[name], childPointer(at, 'properties', name)).includes('array'),
+    );
+  let arrays = arraysOf(properties, pointer);
+  let holder = { properties, pointer, within: undefined as string | undefined };
+  // HAL (draft-kelly-json-hal §4.1.2): the items may be an array of embedded resources in `_embedded`.
+  if (arrays.length === 0 && properties[HAL_EMBEDDED] !== undefined) {
+    const at = childPointer(pointer, 'properties', HAL_EMBEDDED);
+    const embedded = keywordsOf(doc, properties[HAL_EMBEDDED], at);
+    const members = isSchemaObject(embedded.properties) ? embedded.properties : {};
+    arrays = arraysOf(members, at);
+    holder = { properties: members, pointer: at, within: HAL_EMBEDDED };
+  }
   if (arrays.length !== 1)
     return {
       unreadable: `its success answer is neither an array nor an object with one array property (it has ${arrays.length})`,
     };
-  const itemsAt = childPointer(pointer, 'properties', arrays[0]!);
-  const items = keywordsOf(doc, properties[arrays[0]!], itemsAt);
+  const itemsAt = childPointer(holder.pointer, 'properties', arrays[0]!);
+  const items = keywordsOf(doc, holder.properties[arrays[0]!], itemsAt);
   const next = cursorMember(doc, schema, pointer);
+  // HAL's next link (draft-kelly-json-hal §4.1.1, §5.1): where the envelope declares `_links` or the answer is HAL.
+  const hal =
+    properties[HAL_LINKS] !== undefined ||
+    (success !== undefined && (op.responses.get(success)?.contentTypes ?? []).includes(HAL_MEDIA_TYPE));
   return {
-    shape: { kind: 'page', items: arrays[0]!, ...(next !== undefined ? { next } : {}) },
+    shape: {
+      kind: 'page',
+      items: arrays[0]!,
+      ...(holder.within !== undefined ? { within: holder.within } : {}),
+      ...(next !== undefined ? { next } : {}),
+      ...(hal ? { hal } : {}),
+    },
     ...(items.items !== undefined
       ? { itemSchema: { schema: items.items, pointer: childPointer(itemsAt, 'items') } }
       : {}),

@@ -55,6 +55,7 @@ export const DOC_PASSES: Readonly<Record<string, readonly string[]>> = {
   'pattern-id': ['PS-STATE-001', 'PS-STATE-004', 'PS-STATE-007', 'PS-IDENT-001', 'PS-HEAD-001'],
   'offset-pages': ['PS-PAGE-001', 'PS-STATE-005', 'PS-STATE-008'],
   'link-relations': ['PS-PAGE-001', 'PS-STATE-005', 'PS-HEAD-001'],
+  'hal-pages': ['PS-PAGE-001', 'PS-STATE-005', 'PS-STATE-008'],
 };
 
 export interface DocWrongRow {
@@ -248,6 +249,20 @@ export const DOC_BREAKS: DocWrongRow[] = [
     check: 'PS-PAGE-001',
     cause: /the pages of GET \/plants leave out an item/,
     why: 'no Link header: the next page is never named',
+  },
+  {
+    fixture: 'hal-pages',
+    breaks: ['halNextLoops'],
+    check: 'PS-PAGE-001',
+    cause: /the pages of GET \/plants never end/,
+    why: "every HAL page's _links.next names the first page",
+  },
+  {
+    fixture: 'hal-pages',
+    breaks: ['halNextSkips'],
+    check: 'PS-PAGE-001',
+    cause: /the pages of GET \/plants leave out an item/,
+    why: "a HAL page's _links.next starts one plant too late",
   },
   {
     fixture: 'link-pages',

@@ -12,7 +12,8 @@ export type ListSpec =
   | { style: 'cursor'; items: string; size: string; cursor: string; defaultSize: number }
   | { style: 'link'; page: string; size: string; defaultSize: number; total: string }
   | { style: 'offset'; items: string; total: string; offset: string; size: string; defaultSize: number }
-  | { style: 'deep-link'; param: string; defaultSize: number };
+  | { style: 'deep-link'; param: string; defaultSize: number }
+  | { style: 'hal'; embedded: string; size: string; defaultSize: number };
 
 export interface ResourceSpec {
   collection: string;
@@ -162,6 +163,10 @@ export const DOC_FIXTURES: Readonly<Record<string, FixtureSpec>> = {
       }),
     ],
   },
+  'hal-pages': {
+    conflict: 400,
+    resources: [plants({ list: { style: 'hal', embedded: 'plants', size: 'size', defaultSize: 10 } })],
+  },
   'link-relations': {
     conflict: 400,
     resources: [
@@ -206,6 +211,8 @@ export type DocBreak =
   | 'nextIsLast' // rel="next" names the last page, skipping those between
   | 'patternUnchecked' // a code its pattern does not match is stored
   | 'numberOffByOne' // the item path's number is one more than the number the create answered
+  | 'halNextLoops' // every HAL page's _links.next names the first page
+  | 'halNextSkips' // a HAL page's _links.next starts one plant too late
   | 'foundAs201' // a find-or-create answers the plant it found 201 Created, as if it had made it
   // Allowed choices, which no check may fail:
   | 'locationAbsolute' // Location as an absolute URI (RFC 9110 §10.2.2 allows any URI reference)
