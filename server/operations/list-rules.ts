@@ -43,6 +43,10 @@ export type ListShape =
       kind: 'page';
       /** The array property that holds the items. */
       items: string;
+      /** The object member the items' array is in: HAL's `_embedded` (draft-kelly-json-hal §4.1.2); else the top. */
+      within?: string;
+      /** The page object declares HAL's `_links` (§4.1.1): it carries `self`, and `next` while a page follows. */
+      hal?: boolean;
       next?: NextMember;
       /** Other required members, made from their schemas (of the page object, and of the object holding the cursor). */
       extras: Record<string, JsonValue>;
@@ -70,7 +74,13 @@ export interface ListRules {
   total?: string;
   /** Headers the answer declares that the server does not send. */
   unsentHeaders: string[];
+  /** Why the HAL page's next link is not sent, where the page declares `_links` and cannot continue. */
+  unsentHalNext?: string;
 }
+
+/** HAL's reserved members (draft-kelly-json-hal §4.1.1, §4.1.2). */
+const HAL_LINKS = '_links';
+const HAL_EMBEDDED = '_embedded';
 
 /** The rules of the list, from its parameters and its success answer; why not, when the answer holds no list of items. */
 export function listRules(
@@ -134,6 +144,9 @@ export function listRules(
       rules.unused.push(parameter.key);
     }
   }
+  if (shape.kind === 'page' && shape.hal && rules.cursor === undefined && rules.page === undefined && !rules.offset)
+    rules.unsentHalNext =
+      'the document declares no cursor, page number or offset parameter to write its next page with: every page has only its self link';
   for (const [header, declared] of Object.entries(success.response?.headers ?? {})) {
     const lower = header.toLowerCase();
     if (lower === 'link' && (rules.cursor !== undefined || rules.page !== undefined || rules.offset !== undefined)) {
@@ -231,20 +244,34 @@ function listShape(doc: OpenApiDocument, schema: unknown): ListShape | { unanswe
   if (!isSchemaObject(resolved)) return { unanswerable: 'its success answer declares no JSON schema' };
   if (isArraySchema(resolved)) return { kind: 'array' };
   const properties = isSchemaObject(resolved.properties) ? resolved.properties : {};
-  const arrays = Object.keys(properties).filter((name) => isArraySchema(resolved$ref(doc, properties[name])));
+  const arraysOf = (members: Record<string, unknown>) =>
+    Object.keys(members).filter((name) => isArraySchema(resolved$ref(doc, members[name])));
+  let arrays = arraysOf(properties);
+  let within: string | undefined;
+  // HAL (draft-kelly-json-hal §4.1.2): the items may be an array of embedded resources in `_embedded`.
+  const embedded = resolved$ref(doc, properties[HAL_EMBEDDED]);
+  if (arrays.length === 0 && isSchemaObject(embedded) && isSchemaObject(embedded.properties)) {
+    arrays = arraysOf(embedded.properties);
+    within = HAL_EMBEDDED;
+    const others = requiredExtras(doc, embedded, arrays.slice(0, 1));
+    if ('unanswerable' in others || Object.keys(others.extras).length > 0)
+      return { unanswerable: `its ${HAL_EMBEDDED} requires other members than the items` };
+  }
   if (arrays.length !== 1)
     return {
       unanswerable: `its success answer is neither an array nor an object with one array property (it has ${arrays.length})`,
     };
   const items = arrays[0]!;
+  const hal = properties[HAL_LINKS] !== undefined;
+  const halMembers = { ...(within !== undefined ? { within } : {}), ...(hal ? { hal } : {}) };
   const next = nextMember(doc, properties, items);
-  const top = requiredExtras(doc, resolved, [items, next?.path[0]]);
+  const top = requiredExtras(doc, resolved, [items, next?.path[0], within, hal ? HAL_LINKS : undefined]);
   if ('unanswerable' in top) return top;
-  if (next === undefined) return { kind: 'page', items, extras: top.extras, nestedExtras: {} };
+  if (next === undefined) return { kind: 'page', items, ...halMembers, extras: top.extras, nestedExtras: {} };
   const holder = next.path.length === 2 ? resolved$ref(doc, properties[next.path[0]!]) : undefined;
   const nested = isSchemaObject(holder) ? requiredExtras(doc, holder, [next.path[1]]) : { extras: {} };
   if ('unanswerable' in nested) return nested;
-  return { kind: 'page', items, extras: top.extras, nestedExtras: nested.extras, next };
+  return { kind: 'page', items, ...halMembers, extras: top.extras, nestedExtras: nested.extras, next };
 }
 
 /** The cursor member: a member named like a cursor (lib/list-parameters.ts) of the page object, else of one of its object members (`page.next_cursor`). */
@@ -252,7 +279,8 @@ function nextMember(doc: OpenApiDocument, properties: Record<string, unknown>, i
   const top = Object.keys(properties).find((name) => name !== items && isNextMemberNamed(name));
   if (top !== undefined) return memberOf(doc, [top], properties[top]);
   for (const [name, raw] of Object.entries(properties)) {
-    if (name === items) continue;
+    // HAL's links are Link Objects (their next is a URI, written by the server), its _embedded the items.
+    if (name === items || name === HAL_LINKS || name === HAL_EMBEDDED) continue;
     const holder = resolved$ref(doc, raw);
     if (!isSchemaObject(holder) || !isSchemaObject(holder.properties)) continue;
     const inner = Object.keys(holder.properties).find((member) => isNextMemberNamed(member));

@@ -216,6 +216,7 @@ export function servedOperations(doc: OpenApiDocument, context: ServeContext): S
         for (const name of rules.unused) report(`the query parameter ${name}`, 'it is checked, and has no effect');
         for (const header of rules.unsentHeaders)
           report(`the response header ${header}`, 'the server does not make it');
+        if (rules.unsentHalNext !== undefined) report('its HAL next link', rules.unsentHalNext);
         return { ...common, role: 'list', note: listNote(found, rules), handler: listHandler(rules, places, success) };
       }
       default: {
