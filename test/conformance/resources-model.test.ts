@@ -136,8 +136,8 @@ describe('the resources of a document', () => {
     const list = resource(load('hal-pages'), '/plants').list!;
     assert.deepEqual(list.shape, { kind: 'page', items: 'plants', within: '_embedded', hal: true });
     assert.equal(list.limit?.parameter.name, 'size');
-    assert.equal(list.cursor, undefined, 'no cursor parameter: the link is the way on');
-    assert.equal(list.page, undefined);
+    assert.equal(list.cursor, undefined);
+    assert.equal(list.page?.parameter.name, 'page', 'read, and passed over: the next link comes first');
   });
 
   it("a HAL page's next link: the first of an array, none where absent, a templated one not followed", () => {

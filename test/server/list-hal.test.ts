@@ -2,8 +2,8 @@
 // are in `_embedded` and whose `_links` it declares is answered with them, its
 // `_links.self.href` the request's own path and query and its
 // `_links.next.href` the next page's (§4.1.1, §5.1) while one follows, where
-// the list can continue (a page number here: hal-pages.yaml with a `page`
-// parameter); without a parameter to continue by (hal-pages.yaml as it is),
+// the list can continue (hal-pages.yaml: its page number); without a
+// parameter to continue by (hal-pages.yaml without `page`),
 // every page has its self link only, and the start names the next link as not
 // served. Every answer is judged against the document (client.ts).
 import assert from 'node:assert/strict';
@@ -22,18 +22,14 @@ const HAL = documentFixture('hal-pages.yaml');
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-list-hal-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** hal-pages.yaml with a page number the list continues by. */
-function withPageNumber(): string {
+/** hal-pages.yaml without its page number: nothing to continue the list by. */
+function withoutPageNumber(): string {
   const doc = parse(readFileSync(HAL, 'utf8')) as {
-    paths: { '/plants': { get: { parameters: unknown[] } } };
+    paths: { '/plants': { get: { parameters: Array<{ name: string }> } } };
   };
-  doc.paths['/plants'].get.parameters.push({
-    name: 'page',
-    in: 'query',
-    description: 'The page, from 1',
-    schema: { type: 'integer', minimum: 1, default: 1 },
-  });
-  const path = join(dir, 'hal-page-number.yaml');
+  const list = doc.paths['/plants'].get;
+  list.parameters = list.parameters.filter((parameter) => parameter.name !== 'page');
+  const path = join(dir, 'hal-no-page-number.yaml');
   writeFileSync(path, stringify(doc));
   return path;
 }
@@ -48,11 +44,10 @@ const PLANTS = Array.from({ length: 7 }, (_, i) => ({ id: i + 1, name: `plant ${
 for (const [kind, make, options] of kinds) {
   describe(`HAL lists: ${kind}`, options, () => {
     test(
-      'with a page number: following _links.next.href from the first page gives every plant once, self names the page, the last page has no next',
+      'hal-pages.yaml: following _links.next.href from the first page gives every plant once, self names the page, the last page has no next',
       { timeout: 120_000 },
       async () => {
-        const specPath = withPageNumber();
-        const client = new Client(buildApp({ specPath, tokens: [TOKEN], store: await make() }), specPath);
+        const client = new Client(buildApp({ specPath: HAL, tokens: [TOKEN], store: await make() }), HAL);
         for (const plant of PLANTS) await client.send('create', 'POST', '/plants', { status: 200 }, { body: plant });
         const seen: unknown[] = [];
         let url: string | undefined = '/plants?size=3';
@@ -79,11 +74,12 @@ for (const [kind, make, options] of kinds) {
       'without a parameter to continue by: a page with its self link only, and the next link named as not served at start',
       { timeout: 120_000 },
       async () => {
+        const specPath = withoutPageNumber();
         assert.throws(
-          () => buildApp({ specPath: HAL, tokens: [TOKEN], strict: true }),
+          () => buildApp({ specPath, tokens: [TOKEN], strict: true }),
           /GET \/plants: its HAL next link is not served as the document says: the document declares no cursor, page number or offset parameter/,
         );
-        const client = new Client(buildApp({ specPath: HAL, tokens: [TOKEN], store: await make() }), HAL);
+        const client = new Client(buildApp({ specPath, tokens: [TOKEN], store: await make() }), specPath);
         for (const plant of PLANTS.slice(0, 2))
           await client.send('create', 'POST', '/plants', { status: 200 }, { body: plant });
         await client.send('the list', 'GET', '/plants?size=1', {

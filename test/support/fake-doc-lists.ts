@@ -89,7 +89,8 @@ export function listAnswer(store: DocStore, j: Judged, r: ResourceSpec, parent: 
   }
   if (list.style === 'hal') {
     // The next page by a relative reference (`plants?start=…`), which the client resolves against the request's
-    // URL (RFC 3986 §5.2); `start` is no parameter of the document: the link is the only way to the next page.
+    // URL (RFC 3986 §5.2); `start` is no parameter of the document, and `page` is not read: a client that built
+    // the next page from the page number instead of following the link would read the first page again.
     const size = numberOf(j.query[list.size], list.defaultSize);
     const start = Math.max(0, Number(j.url.searchParams.get('start') ?? 0) || 0);
     const page = items.slice(start, start + size);
