@@ -53,36 +53,27 @@ const plants = (over: Partial<ResourceSpec> = {}): ResourceSpec => ({
   ...over,
 });
 
+/** Plants whose ids the server assigns, read at /plants/{plantId}, created 201 with a Location. */
+const SERVER_ID: FixtureSpec = {
+  conflict: 400,
+  resources: [
+    plants({
+      item: '/plants/{plantId}',
+      idParam: 'plantId',
+      clientId: undefined,
+      answerId: 'id',
+      created: 201,
+      location: true,
+    }),
+  ],
+};
+
 /** fixture (a file of test/fixtures/documents/, without .yaml) → what it does. */
 export const DOC_FIXTURES: Readonly<Record<string, FixtureSpec>> = {
-  'server-id': {
-    conflict: 400,
-    resources: [
-      plants({
-        item: '/plants/{plantId}',
-        idParam: 'plantId',
-        clientId: undefined,
-        answerId: 'id',
-        created: 201,
-        location: true,
-      }),
-    ],
-  },
+  'server-id': SERVER_ID,
   // server-id's fake: it creates a plant each time (201), one of the two choices the document allows; the
   // other, the find-or-create, is the allowed choice findsStored.
-  'find-or-create': {
-    conflict: 400,
-    resources: [
-      plants({
-        item: '/plants/{plantId}',
-        idParam: 'plantId',
-        clientId: undefined,
-        answerId: 'id',
-        created: 201,
-        location: true,
-      }),
-    ],
-  },
+  'find-or-create': SERVER_ID,
   'uuid-id': { conflict: 400, resources: [plants()] },
   nested: {
     conflict: 400,
