@@ -184,6 +184,20 @@ function fixesFor(model: DocumentSchemas, body: JsonValue, v: Violation, frozen:
   const put = (path: InstancePath, value: JsonValue | undefined) => {
     if (!touchesFrozen(path, frozen)) out.push(setAt(body, path, value));
   };
+  // The array with one of its items left out, for each item not frozen (too many items, or one repeated).
+  const withoutEachItem = () => {
+    if (Array.isArray(here))
+      here.forEach((_, i) => {
+        if (!touchesFrozen([...at, i], frozen))
+          out.push(
+            setAt(
+              body,
+              at,
+              here.filter((_x, j) => j !== i),
+            ),
+          );
+      });
+  };
   const named = namedProperty(v);
   switch (v.keyword) {
     case 'required':
@@ -215,18 +229,7 @@ function fixesFor(model: DocumentSchemas, body: JsonValue, v: Violation, frozen:
       return out;
     case 'maxItems':
     case 'maxContains':
-      if (Array.isArray(here))
-        here.forEach(
-          (_, i) =>
-            !touchesFrozen([...at, i], frozen) &&
-            out.push(
-              setAt(
-                body,
-                at,
-                here.filter((_x, j) => j !== i),
-              ),
-            ),
-        );
+      withoutEachItem();
       return out;
     case 'minItems':
     case 'contains':
@@ -252,18 +255,7 @@ function fixesFor(model: DocumentSchemas, body: JsonValue, v: Violation, frozen:
       return out;
     }
     case 'uniqueItems':
-      if (Array.isArray(here))
-        here.forEach(
-          (_, i) =>
-            !touchesFrozen([...at, i], frozen) &&
-            out.push(
-              setAt(
-                body,
-                at,
-                here.filter((_x, j) => j !== i),
-              ),
-            ),
-        );
+      withoutEachItem();
       break;
     default:
       break;

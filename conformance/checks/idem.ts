@@ -40,24 +40,35 @@ function keyed(ctx: CheckContext): ResourceModel[] {
   });
 }
 
-/** A chain that creates an item with a key of its own, then `then` with the key. */
-function withKey(
+/**
+ * For each keyed resource, a chain that creates an item with a key of its own, then the create `step` names
+ * again with that key: the body `bodyOf` gives (the first create's, or another item's).
+ */
+function keyedCases(
   ctx: CheckContext,
-  chainNo: number,
-  r: ResourceModel,
-  label: string,
-  then: (chain: Chain, key: string) => ReturnType<typeof createCall>,
-  thenLabel: string,
-): Case<OpSent> {
-  const key = freshParameterValue(ctx, idempotencyKeyOf(r.create!)!);
-  return chainAfterCreate(
-    ctx,
-    chainNo,
-    label,
-    [(chain) => ({ operation: operationName(r.create!), label: thenLabel, request: then(chain, key) })],
-    {},
-    { resource: r, call: { idempotencyKey: key } },
-  );
+  step: string,
+  bodyOf: (r: ResourceModel, chain: Chain) => Parameters<typeof createCall>[2],
+): Array<Case<OpSent>> {
+  const found = keyed(ctx);
+  if (found.length === 0) throw new RuledOut('no create of the document declares an idempotency key header');
+  return found.map((r, i) => {
+    const key = freshParameterValue(ctx, idempotencyKeyOf(r.create!)!);
+    const operation = operationName(r.create!);
+    return chainAfterCreate(
+      ctx,
+      i,
+      'keyed',
+      [
+        (chain) => ({
+          operation,
+          label: step,
+          request: createCall(ctx, r, bodyOf(r, chain), `${operation}: ${step}`, chain.parent, { idempotencyKey: key }),
+        }),
+      ],
+      {},
+      { resource: r, call: { idempotencyKey: key } },
+    );
+  });
 }
 
 const replayed: ExchangeCheck<OpSent> = {
@@ -74,23 +85,7 @@ const replayed: ExchangeCheck<OpSent> = {
   evidence:
     'For each create that declares an idempotency key: a create with a fresh key answered 2xx, then the same request with the same key answered with the same status, the same item, the same body.',
   precondition: (ctx) => switchedOff(ctx, 'idempotency'),
-  cases: (ctx) => {
-    const found = keyed(ctx);
-    if (found.length === 0) throw new RuledOut('no create of the document declares an idempotency key header');
-    return found.map((r, i) =>
-      withKey(
-        ctx,
-        i,
-        r,
-        'keyed',
-        (chain, key) =>
-          createCall(ctx, r, chain.created!, `${operationName(r.create!)}: ${RETRY}`, chain.parent, {
-            idempotencyKey: key,
-          }),
-        RETRY,
-      ),
-    );
-  },
+  cases: (ctx) => keyedCases(ctx, RETRY, (_r, chain) => chain.created!),
   follow: (sent, ctx) => followCalls(sent, ctx),
   verify: (cases, ctx) => {
     const verdicts: Verdict[] = [];
@@ -157,23 +152,7 @@ const otherBody: ExchangeCheck<OpSent> = {
   evidence:
     'For each create that declares an idempotency key: a create with a fresh key answered 2xx, then a create of another item with the same key answered 422.',
   precondition: (ctx) => switchedOff(ctx, 'idempotency'),
-  cases: (ctx) => {
-    const found = keyed(ctx);
-    if (found.length === 0) throw new RuledOut('no create of the document declares an idempotency key header');
-    return found.map((r, i) =>
-      withKey(
-        ctx,
-        i,
-        r,
-        'keyed',
-        (chain, key) =>
-          createCall(ctx, r, itemBody(ctx, r), `${operationName(r.create!)}: ${OTHER}`, chain.parent, {
-            idempotencyKey: key,
-          }),
-        OTHER,
-      ),
-    );
-  },
+  cases: (ctx) => keyedCases(ctx, OTHER, (r) => itemBody(ctx, r)),
   follow: (sent, ctx) => followCalls(sent, ctx),
   verify: (cases) => {
     const verdicts: Verdict[] = [];

@@ -128,7 +128,7 @@ const twoCreatesTwoItems: ExchangeCheck<OpSent> = {
   requirement:
     "The 201 (Created) status code indicates that the request has been fulfilled and has resulted in one or more new resources being created. (§9.3.3: POST is not idempotent; the create's request carries no id, so the server names each item it creates.)",
   grading:
-    'MUST (inference identity): two creates of one body, both answered 201, naming one id (the second overwrote the first, or was not created) fail: a 201 says a new resource was created. Both answered another 2xx with one id is non-strict (a server may answer an existing item with 200). Ids the harness cannot find: skip.',
+    'MUST (inference identity): two creates of one body, both answered 201, naming one id (the second overwrote the first, or was not created) fail: a 201 says a new resource was created. Both answered 2xx, not both 201, with one id is non-strict (a find-or-create may answer the item it already stores with 200). Ids the harness cannot find: skip.',
   evidence:
     "For each resource whose create's request carries no id: two creates of one body, both answered 2xx, their ids (the answer's id member, or the Location) found and different.",
   precondition: (ctx) => switchedOff(ctx, 'identity'),

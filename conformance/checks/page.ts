@@ -75,7 +75,7 @@ const walked: ExchangeCheck<OpSent> = {
   kind: 'exchange',
   id: 'PS-PAGE-001',
   title:
-    'Following a list\'s pages from the first to the last (Link rel="next", cursor, offset, page number) gives every item once (every resource)',
+    'Following a list\'s pages from the first to the last (Link rel="next", HAL _links.next, cursor, offset, page number) gives every item once (every resource)',
   level: 'MUST',
   source: {
     document: 'RFC 8288',
@@ -83,7 +83,7 @@ const walked: ExchangeCheck<OpSent> = {
     url: 'https://www.rfc-editor.org/rfc/rfc8288#section-3.3',
   },
   requirement:
-    'next: "Indicates that the link\'s context is a part of a series, and that the next in the series is the link target." (The document\'s own paging parameters, a cursor its envelope names, an offset or a page number, are read the same way: inference pages.)',
+    "next: \"Indicates that the link's context is a part of a series, and that the next in the series is the link target.\" (HAL's _links.next names the same relation type, draft-kelly-json-hal §4.1.1. The document's own paging parameters, a cursor its envelope names, an offset or a page number, are read the same way: inference pages.)",
   grading:
     'MUST (inference pages; a Link rel="next" is RFC 8288\'s own): with three items created and pages small enough to span several, an item created missing from a walk that ended (the last page names no next one), an item on two pages, or pages that never end (a page repeats an earlier one within 60 pages) fail. A list that fits one page of the smallest size the harness can ask, or that names no way to a next page, is skip, saying so.',
   evidence:

@@ -1,11 +1,12 @@
 // Requests to a resource's operations (the list, the item's read, replace,
 // merge and delete: model/resource.ts) for the state checks, and how a
 // list's pages are read: its items, the next page (a Link header's
-// rel="next", RFC 8288; the envelope's cursor; the next offset or page
-// number: model/list-model.ts), and whether the pages seen hold every item.
+// rel="next", RFC 8288; HAL's `_links.next.href`; the envelope's cursor; the
+// next offset or page number: model/list-model.ts), and whether the pages
+// seen hold every item.
 import { sameValue, type JsonValue } from '../model/json.js';
 import { operationName, type ParameterModel } from '../model/operation-model.js';
-import type { ListModel, ResourceModel, ResourceOperation } from '../model/resource.js';
+import { HAL_LINKS, type ListModel, type ResourceModel, type ResourceOperation } from '../model/resource.js';
 import { RuledOut } from '../model/ruled-out.js';
 import { resolveSchema } from '../model/schema-shape.js';
 import { isSchemaObject } from '../../spec/schema-keywords.js';
@@ -125,7 +126,10 @@ export function listItems(list: ListModel, body: JsonValue | undefined): JsonVal
     !Array.isArray(body) &&
     !(body instanceof Numeral)
   ) {
-    const items = (body as Record<string, JsonValue>)[list.shape.items];
+    const within = list.shape.within === undefined ? body : (body as Record<string, JsonValue>)[list.shape.within];
+    if (within === null || typeof within !== 'object' || Array.isArray(within) || within instanceof Numeral)
+      return undefined;
+    const items = (within as Record<string, JsonValue>)[list.shape.items];
     return Array.isArray(items) ? items : undefined;
   }
   return undefined;
@@ -136,6 +140,23 @@ export function nextCursor(list: ListModel, body: JsonValue | undefined): string
   if (list.shape?.kind !== 'page' || list.shape.next === undefined) return undefined;
   const next = valueAt(body, list.shape.next);
   return next === null || next === undefined || typeof next === 'object' ? undefined : idText(next);
+}
+
+/**
+ * A HAL page's next link (draft-kelly-json-hal §4.1.1: `_links` maps a relation type to a Link Object or an array
+ * of them; §5.1: its `href` is a URI reference): the first `next` href, or why there is none to follow.
+ */
+export function halNext(body: JsonValue | undefined): { href?: string; last?: string } {
+  const links = valueAt(body, `/${HAL_LINKS}`);
+  const next =
+    links !== null && typeof links === 'object' && !(links instanceof Numeral) ? valueAt(links, '/next') : undefined;
+  const link = Array.isArray(next) ? next[0] : next;
+  if (link === undefined || link === null) return { last: `its ${HAL_LINKS} names no next` };
+  const href = valueAt(link, '/href');
+  if (typeof href !== 'string') return { last: `its ${HAL_LINKS}.next has no href` };
+  // §5.2: a templated href is a URI Template (RFC 6570), not a URI to request as it is.
+  if (valueAt(link, '/templated') === true) return { last: `its ${HAL_LINKS}.next is a URI Template (templated)` };
+  return { href };
 }
 
 /** The path of a URI the target's base URL holds, relative to it (what a RequestSpec carries), or undefined. */
@@ -190,6 +211,15 @@ export function nextPage(
   const body = answerJson(page);
   const items = listItems(list, body) ?? [];
   const pages = ctx.inferences.has('pages');
+  // HAL: the next page's URI reference, resolved against the page's own URL (RFC 3986 §5).
+  if (list.shape?.kind === 'page' && list.shape.hal) {
+    const next = halNext(body);
+    if (next.href !== undefined) {
+      const path = pathWithin(ctx, next.href, page.url);
+      return path !== undefined ? { path } : { last: `its ${HAL_LINKS}.next (${next.href}) is outside the target` };
+    }
+    if (list.shape.next === undefined) return { last: next.last! };
+  }
   if (list.shape?.kind === 'page' && list.shape.next !== undefined) {
     const cursor = nextCursor(list, body);
     if (cursor === undefined) return { last: `its ${list.shape.next} is null or absent` };

@@ -252,6 +252,12 @@ type KeywordRule = (
   k: string,
 ) => void;
 
+/** A subschema keyword present on one side only: added asks more of a value (tighter), removed asks less (looser). */
+function presenceDelta(w: Walk, under: boolean, bp: string, hp: string, k: string, b: JsonSchema, h: JsonSchema): void {
+  const added = Object.hasOwn(h, k);
+  keywordDelta(w, under, bp, hp, k, b, h, added ? 'tighter' : 'looser', `${k} ${added ? 'added' : 'removed'}`);
+}
+
 /** The rule of each keyword that has one of its own; the others are bounds or subschemas (compareObjects). */
 const KEYWORD_RULES: Record<string, KeywordRule> = {
   // A reference effective-schema.ts could not follow: its target is not compared.
@@ -302,17 +308,7 @@ const KEYWORD_RULES: Record<string, KeywordRule> = {
           base: false,
           head: false,
         })
-      : keywordDelta(
-          w,
-          under,
-          bp,
-          hp,
-          k,
-          b,
-          h,
-          Object.hasOwn(h, k) ? 'tighter' : 'looser',
-          `not ${Object.hasOwn(h, k) ? 'added' : 'removed'}`,
-        ),
+      : presenceDelta(w, under, bp, hp, k, b, h),
   // An absent `contains` asks nothing; `contains: {}` asks for one item at least: absent is not an empty schema here.
   contains: (w, b, bp, h, hp, under, _closed, k) =>
     Object.hasOwn(b, k) && Object.hasOwn(h, k)
@@ -322,16 +318,6 @@ const KEYWORD_RULES: Record<string, KeywordRule> = {
             head: false,
           }),
         )
-      : keywordDelta(
-          w,
-          under,
-          bp,
-          hp,
-          k,
-          b,
-          h,
-          Object.hasOwn(h, k) ? 'tighter' : 'looser',
-          `contains ${Object.hasOwn(h, k) ? 'added' : 'removed'}`,
-        ),
+      : presenceDelta(w, under, bp, hp, k, b, h),
   if: (w, b, bp, h, hp, under) => ifDelta(w, b, bp, h, hp, under),
 };

@@ -5,6 +5,8 @@
 //   that holds the items (`data`, `items`, …), and where it declares one, a
 //   member at most two levels down named like a cursor (`next`,
 //   `next_cursor`, `page.next_cursor`, …) that names the next page.
+// The names are lib/list-parameters.ts's, the table the reference server
+// serves by too.
 // - Its pages (inference `pages`): a cursor parameter (`cursor`, `after`,
 //   `starting_after`, `page_token`, …) given the envelope's cursor; an
 //   offset (`offset`, `skip`, `start`); a page number (`page`,
@@ -20,13 +22,24 @@
 // - Sort orders (inference `sort`): a query parameter whose enum values are
 //   property names of the items, a leading `-` meaning descending and `+` or
 //   none ascending; values that say more (`name_desc`) are named and left out.
+import { isListParameterNamed, isNextMemberNamed, type ListParameterRole } from '../../lib/list-parameters.js';
 import type { OpenApiDocument } from '../../spec/openapi.js';
 import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
 import type { OperationModel, ParameterModel } from './operation-model.js';
 import { flattenObject, resolveSchema, type ObjectModel } from './schema-shape.js';
 
-/** An array, or an envelope whose member `items` holds the items, with the next page's cursor at the pointer `next`. */
-export type ListShape = { kind: 'array' } | { kind: 'page'; items: string; next?: string };
+/**
+ * An array, or an envelope whose member `items` holds the items (in its member `within`, HAL's `_embedded`, where
+ * it is there), with the next page's cursor at the pointer `next`, or its URI at `/_links/next/href` where `hal`.
+ */
+export type ListShape =
+  { kind: 'array' } | { kind: 'page'; items: string; within?: string; next?: string; hal?: boolean };
+
+/** HAL's reserved members (draft-kelly-json-hal §4.1.1, §4.1.2): the links, and the embedded resources. */
+export const HAL_LINKS = '_links';
+export const HAL_EMBEDDED = '_embedded';
+/** The media type of HAL's JSON form (draft-kelly-json-hal §3). */
+const HAL_MEDIA_TYPE = 'application/hal+json';
 
 export interface SortOrder {
   /** The value sent. */
@@ -54,49 +67,6 @@ export interface ListFacts {
   sorts: Array<{ parameter: ParameterModel; orders: SortOrder[]; skipped: string[] }>;
 }
 
-export const LIMIT_NAMES = [
-  'limit',
-  'max',
-  'size',
-  'pagesize',
-  'page_size',
-  'per_page',
-  'perpage',
-  'count',
-  'top',
-  'first',
-];
-export const OFFSET_NAMES = ['offset', 'skip', 'start'];
-export const CURSOR_NAMES = [
-  'cursor',
-  'after',
-  'page_token',
-  'pagetoken',
-  'next',
-  'starting_after',
-  'startingafter',
-  'start_after',
-  'continuation',
-  'continuation_token',
-  'continuationtoken',
-  'next_token',
-  'nexttoken',
-];
-export const PAGE_NAMES = ['page', 'page_number', 'pagenumber', 'page_no', 'pageno', 'page_index', 'pageindex'];
-/** An envelope's member that carries the following page's cursor. */
-export const NEXT_NAMES = [
-  'next',
-  'nextcursor',
-  'next_cursor',
-  'nextpagetoken',
-  'next_page_token',
-  'nexttoken',
-  'next_token',
-  'cursor',
-  'after',
-  'end_cursor',
-  'endcursor',
-];
 /** A description that says a parameter bounds the result ("The maximum number of results to return"). */
 const BOUNDS = /\b(maximum|at most|max\.?|up to)\b/i;
 
@@ -124,13 +94,13 @@ function cursorMember(doc: OpenApiDocument, schema: unknown, pointer: string, de
   for (const name of Object.keys(properties)) {
     const at = childPointer(pointer, 'properties', name);
     const types = typesOf(doc, properties[name], at);
-    if (NEXT_NAMES.includes(name.toLowerCase()) && !types.includes('object') && !types.includes('array'))
-      return `/${name}`;
+    if (isNextMemberNamed(name) && !types.includes('object') && !types.includes('array')) return `/${name}`;
   }
   if (depth > 0) return undefined;
   for (const name of Object.keys(properties)) {
     const at = childPointer(pointer, 'properties', name);
-    if (!typesOf(doc, properties[name], at).includes('object')) continue;
+    // HAL's links are Link Objects, not cursors (their next is followed by its href).
+    if (name === HAL_LINKS || !typesOf(doc, properties[name], at).includes('object')) continue;
     const inner = cursorMember(doc, properties[name], at, depth + 1);
     if (inner !== undefined) return `/${name}${inner}`;
   }
@@ -154,18 +124,39 @@ function listShape(
     };
   }
   const properties = isSchemaObject(schema) && isSchemaObject(schema.properties) ? schema.properties : {};
-  const arrays = Object.keys(properties).filter((name) =>
-    typesOf(doc, properties[name], childPointer(pointer, 'properties', name)).includes('array'),
-  );
+  const arraysOf = (members: Record<string, unknown>, at: string) =>
+    Object.keys(members).filter((name) =>
+      typesOf(doc, members[name], childPointer(at, 'properties', name)).includes('array'),
+    );
+  let arrays = arraysOf(properties, pointer);
+  let holder = { properties, pointer, within: undefined as string | undefined };
+  // HAL (draft-kelly-json-hal §4.1.2): the items may be an array of embedded resources in `_embedded`.
+  if (arrays.length === 0 && properties[HAL_EMBEDDED] !== undefined) {
+    const at = childPointer(pointer, 'properties', HAL_EMBEDDED);
+    const embedded = keywordsOf(doc, properties[HAL_EMBEDDED], at);
+    const members = isSchemaObject(embedded.properties) ? embedded.properties : {};
+    arrays = arraysOf(members, at);
+    holder = { properties: members, pointer: at, within: HAL_EMBEDDED };
+  }
   if (arrays.length !== 1)
     return {
       unreadable: `its success answer is neither an array nor an object with one array property (it has ${arrays.length})`,
     };
-  const itemsAt = childPointer(pointer, 'properties', arrays[0]!);
-  const items = keywordsOf(doc, properties[arrays[0]!], itemsAt);
+  const itemsAt = childPointer(holder.pointer, 'properties', arrays[0]!);
+  const items = keywordsOf(doc, holder.properties[arrays[0]!], itemsAt);
   const next = cursorMember(doc, schema, pointer);
+  // HAL's next link (draft-kelly-json-hal §4.1.1, §5.1): where the envelope declares `_links` or the answer is HAL.
+  const hal =
+    properties[HAL_LINKS] !== undefined ||
+    (success !== undefined && (op.responses.get(success)?.contentTypes ?? []).includes(HAL_MEDIA_TYPE));
   return {
-    shape: { kind: 'page', items: arrays[0]!, ...(next !== undefined ? { next } : {}) },
+    shape: {
+      kind: 'page',
+      items: arrays[0]!,
+      ...(holder.within !== undefined ? { within: holder.within } : {}),
+      ...(next !== undefined ? { next } : {}),
+      ...(hal ? { hal } : {}),
+    },
     ...(items.items !== undefined
       ? { itemSchema: { schema: items.items, pointer: childPointer(itemsAt, 'items') } }
       : {}),
@@ -207,15 +198,15 @@ export function listFacts(doc: OpenApiDocument, op: OperationModel, fallback: Ob
   );
   const list: ListFacts = { ...shape, ...(item ? { item } : {}), linkHeader, filters: [], sorts: [] };
   for (const p of op.parameters.filter((x) => x.in === 'query')) {
-    const name = p.name.toLowerCase();
+    const named = (role: ListParameterRole) => isListParameterNamed(role, p.name);
     const types = paramTypes(doc, p);
     const sorts = sortOrders(doc, p, properties);
-    if (!list.limit && isInteger(doc, p) && LIMIT_NAMES.includes(name)) list.limit = { parameter: p, by: 'name' };
-    else if (!list.offset && isInteger(doc, p) && OFFSET_NAMES.includes(name)) list.offset = p;
-    else if (!list.page && isInteger(doc, p) && PAGE_NAMES.includes(name)) {
+    if (!list.limit && isInteger(doc, p) && named('limit')) list.limit = { parameter: p, by: 'name' };
+    else if (!list.offset && isInteger(doc, p) && named('offset')) list.offset = p;
+    else if (!list.page && isInteger(doc, p) && named('page')) {
       const min = p.schema ? keywordsOf(doc, p.schema.schema, p.schema.pointer).minimum : undefined;
       list.page = { parameter: p, first: min === 0 ? 0 : 1 };
-    } else if (!list.cursor && CURSOR_NAMES.includes(name) && !types.includes('array')) list.cursor = p;
+    } else if (!list.cursor && named('cursor') && !types.includes('array')) list.cursor = p;
     else if (sorts) list.sorts.push({ parameter: p, ...sorts });
     else if (properties.has(p.name) && !types.includes('object'))
       list.filters.push({ parameter: p, property: p.name, many: types.includes('array') });

@@ -33,7 +33,7 @@ import { listFacts, type ListFacts } from './list-model.js';
 import type { OperationModel } from './operation-model.js';
 
 export type { ListShape, SortOrder } from './list-model.js';
-export { CURSOR_NAMES, LIMIT_NAMES, NEXT_NAMES, OFFSET_NAMES, PAGE_NAMES } from './list-model.js';
+export { HAL_LINKS } from './list-model.js';
 
 export type ResourceRole = 'list' | 'read' | 'replace' | 'merge' | 'delete';
 /** The roles' former name, from when the harness knew one resource. */

@@ -87,6 +87,34 @@ const siteKeys = (c: Departure['c']) =>
  * target accepted, one per operation and member (a departure that took
  * values at several members joins their roots into one).
  */
+/**
+ * One group of departures: the first one's Expected and Actual, every check that shows it, the worst outcome, the
+ * shortest reproduction (keepShorter), and `each` told of every departure for what the kind of group gathers.
+ */
+function groupOf(
+  members: Departure[],
+  kind: Pick<FailureGroup, 'sameDouble'>,
+  each: (c: Departure['c']) => void,
+): FailureGroup {
+  const first = members[0]!.c;
+  const group: FailureGroup = {
+    cause: '',
+    outcome: first.outcome,
+    checks: [],
+    reproduce: null,
+    expected: first.expected,
+    actual: first.actual,
+    ...kind,
+  };
+  for (const { check, c } of members) {
+    if (!group.checks.includes(check)) group.checks.push(check);
+    if (SEVERITY[c.outcome] > SEVERITY[group.outcome]) group.outcome = c.outcome;
+    keepShorter(group, c);
+    each(c);
+  }
+  return group;
+}
+
 function rootsOf(departures: Departure[]): Root[] {
   // Sites joined by a departure that took values at both are one root (union-find).
   const parent = new Map<string, string>();
@@ -105,24 +133,12 @@ function rootsOf(departures: Departure[]): Root[] {
     clusters.set(key, [...(clusters.get(key) ?? []), d]);
   }
   return [...clusters.values()].map((members) => {
-    const first = members[0]!.c;
-    const group: FailureGroup = {
-      cause: '',
-      outcome: first.outcome,
-      checks: [],
-      reproduce: null,
-      expected: first.expected,
-      actual: first.actual,
-    };
     const accepted: ValueAt[] = [];
-    for (const { check, c } of members) {
-      if (!group.checks.includes(check)) group.checks.push(check);
-      if (SEVERITY[c.outcome] > SEVERITY[group.outcome]) group.outcome = c.outcome;
-      keepShorter(group, c);
+    const group = groupOf(members, {}, (c) => {
       for (const v of c.trace!.accepted!)
         if (!accepted.some((a) => a.pointer === v.pointer && a.value === v.value)) accepted.push(v);
-    }
-    group.accepted = { operation: first.trace!.operation, values: accepted };
+    });
+    group.accepted = { operation: members[0]!.c.trace!.operation, values: accepted };
     return { group, accepted, consequences: new Map() };
   });
 }
@@ -185,24 +201,11 @@ function sameDoubleGroups(departures: Departure[]): FailureGroup[] {
     byOperation.set(op, [...(byOperation.get(op) ?? []), d]);
   }
   return [...byOperation].map(([operation, members]) => {
-    const first = members[0]!.c;
-    const group: FailureGroup = {
-      cause: '',
-      outcome: first.outcome,
-      checks: [],
-      reproduce: null,
-      expected: first.expected,
-      actual: first.actual,
-      sameDouble: { operation, ids: [] },
-    };
-    for (const { check, c } of members) {
-      if (!group.checks.includes(check)) group.checks.push(check);
-      if (SEVERITY[c.outcome] > SEVERITY[group.outcome]) group.outcome = c.outcome;
-      keepShorter(group, c);
+    const ids: Array<{ refused: string; as: string }> = [];
+    const group = groupOf(members, { sameDouble: { operation, ids } }, (c) => {
       const pair = { refused: c.trace!.refusedId!, as: c.trace!.sameDoubleAs! };
-      if (!group.sameDouble!.ids.some((p) => p.refused === pair.refused)) group.sameDouble!.ids.push(pair);
-    }
-    const ids = group.sameDouble!.ids;
+      if (!ids.some((p) => p.refused === pair.refused)) ids.push(pair);
+    });
     const shown = ids.slice(0, 2).map((p) => `${p.refused} refused as ${p.as}`);
     group.cause = `${operation} takes ids that are one IEEE 754 double for one plant (${shown.join(', ')}${ids.length > 2 ? ', …' : ''}): ids read as doubles`;
     return group;

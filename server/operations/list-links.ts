@@ -61,16 +61,27 @@ export function linkHeader(rules: ListRules, at: PagePlace): string | undefined 
     else if (rules.page === undefined && rules.offset !== undefined && at.offset > 0 && at.limit > 0)
       add('prev', new Map([[rules.offset, String(Math.max(0, at.offset - at.limit))]]));
   }
-  if (at.next !== null) {
-    if (rules.cursor !== undefined) add('next', new Map([[rules.cursor, String(at.next)]]));
-    else if (rules.page !== undefined) add('next', new Map([[rules.page.name, String((at.pageNumber ?? first) + 1)]]));
-    else if (rules.offset !== undefined) add('next', new Map([[rules.offset, String(at.offset + at.items)]]));
-  }
+  const next = nextTarget(rules, at);
+  if (next !== undefined) links.push(`<${next}>; rel="next"`);
   if (rules.relations.has('last') && lastIndex !== undefined && rules.cursor === undefined) {
     if (rules.page !== undefined) add('last', new Map([[rules.page.name, String(first + lastIndex)]]));
     else if (rules.offset !== undefined) add('last', new Map([[rules.offset, String(lastIndex * at.limit)]]));
   }
   return links.length === 0 ? undefined : links.join(', ');
+}
+
+/**
+ * The next page's target while a page follows (the cursor the page gives, the next page number, the offset past
+ * the page): the Link's rel="next", and a HAL page's `_links.next.href`; undefined on the last page.
+ */
+export function nextTarget(rules: ListRules, at: PagePlace): string | undefined {
+  if (at.next === null) return undefined;
+  const first = rules.page?.first ?? 0;
+  if (rules.cursor !== undefined) return withQuery(at.url, new Map([[rules.cursor, String(at.next)]]));
+  if (rules.page !== undefined)
+    return withQuery(at.url, new Map([[rules.page.name, String((at.pageNumber ?? first) + 1)]]));
+  if (rules.offset !== undefined) return withQuery(at.url, new Map([[rules.offset, String(at.offset + at.items)]]));
+  return undefined;
 }
 
 /** `url` with each named pair set to its value (undefined: removed), the rest of its query as it was. */

@@ -4,7 +4,9 @@
 // the pages, continues after a cursor, filters, sorts; the answer's shape
 // (an array, or a page object whose one array property holds the items,
 // with its cursor member, at the top or one object down); and the headers
-// it declares (Link, a total count).
+// it declares (Link, a total count). The names are lib/list-parameters.ts's,
+// the one table the harness reads lists by too.
+import { isListParameterNamed, isNextMemberNamed, type ListParameterRole } from '../../lib/list-parameters.js';
 import { resolveReference, type OpenApiDocument, type ResponseObject } from '../../spec/openapi.js';
 import { isSchemaObject } from '../../spec/schema-keywords.js';
 import type { JsonValue } from '../json/json.js';
@@ -25,43 +27,6 @@ export interface ListInference {
   total: boolean;
 }
 
-const LIMIT_NAMES = new Set([
-  'limit',
-  'max',
-  'size',
-  'pagesize',
-  'page_size',
-  'per_page',
-  'perpage',
-  'count',
-  'top',
-  'first',
-]);
-const OFFSET_NAMES = new Set(['offset', 'skip', 'start']);
-const PAGE_NAMES = new Set(['page', 'page_number', 'pagenumber', 'page_no', 'pageno']);
-const CURSOR_NAMES = new Set([
-  'cursor',
-  'after',
-  'page_token',
-  'pagetoken',
-  'next',
-  'starting_after',
-  'startingafter',
-  'continuation',
-  'continuation_token',
-  'continuationtoken',
-]);
-/** The page object's member that carries the following page's cursor. */
-const NEXT_NAMES = new Set([
-  'next',
-  'nextcursor',
-  'next_cursor',
-  'nextpagetoken',
-  'next_page_token',
-  'nexttoken',
-  'next_token',
-  'cursor',
-]);
 /** Response headers that carry the number of items a list holds. */
 const TOTAL_HEADERS = new Set(['x-total-count', 'total-count', 'x-total']);
 
@@ -78,6 +43,10 @@ export type ListShape =
       kind: 'page';
       /** The array property that holds the items. */
       items: string;
+      /** The object member the items' array is in: HAL's `_embedded` (draft-kelly-json-hal §4.1.2); else the top. */
+      within?: string;
+      /** The page object declares HAL's `_links` (§4.1.1): it carries `self`, and `next` while a page follows. */
+      hal?: boolean;
       next?: NextMember;
       /** Other required members, made from their schemas (of the page object, and of the object holding the cursor). */
       extras: Record<string, JsonValue>;
@@ -105,7 +74,13 @@ export interface ListRules {
   total?: string;
   /** Headers the answer declares that the server does not send. */
   unsentHeaders: string[];
+  /** Why the HAL page's next link is not sent, where the page declares `_links` and cannot continue. */
+  unsentHalNext?: string;
 }
+
+/** HAL's reserved members (draft-kelly-json-hal §4.1.1, §4.1.2). */
+const HAL_LINKS = '_links';
+const HAL_EMBEDDED = '_embedded';
 
 /** The rules of the list, from its parameters and its success answer; why not, when the answer holds no list of items. */
 export function listRules(
@@ -137,24 +112,25 @@ export function listRules(
   for (const parameter of inQuery) {
     const name = parameter.name.toLowerCase();
     const integer = parameter.types.has('integer');
-    const named = (names: ReadonlySet<string>) =>
-      names.has(name) || (parameter.within !== undefined && names.has(`${parameter.within}_${name}`.toLowerCase()));
+    const named = (role: ListParameterRole) =>
+      isListParameterNamed(role, name) ||
+      (parameter.within !== undefined && isListParameterNamed(role, `${parameter.within}_${name}`));
     if (rules.sort !== undefined && (rules.sort.name === parameter.name || rules.sort.direction === parameter.name)) {
       // The sort, and its direction: read together (list-sort.ts).
-    } else if (inference.limit && rules.limit === undefined && integer && named(LIMIT_NAMES)) {
+    } else if (inference.limit && rules.limit === undefined && integer && named('limit')) {
       rules.limit = parameter.key;
       const fallback = parameter.schema.default;
       if (typeof fallback === 'number' && Number.isInteger(fallback) && fallback > 0)
         rules.defaultLimit = Math.min(fallback, MAX_PLANTS_PAGE);
-    } else if (inference.offset && rules.offset === undefined && integer && named(OFFSET_NAMES)) {
+    } else if (inference.offset && rules.offset === undefined && integer && named('offset')) {
       rules.offset = parameter.key;
-    } else if (inference.page && rules.page === undefined && integer && named(PAGE_NAMES)) {
+    } else if (inference.page && rules.page === undefined && integer && named('page')) {
       rules.page = { name: parameter.key, first: firstPage(parameter.schema) };
     } else if (
       inference.cursor &&
       rules.cursor === undefined &&
       (integer || parameter.types.has('string')) &&
-      named(CURSOR_NAMES)
+      named('cursor')
     ) {
       rules.cursor = parameter.key;
     } else if (
@@ -168,6 +144,9 @@ export function listRules(
       rules.unused.push(parameter.key);
     }
   }
+  if (shape.kind === 'page' && shape.hal && rules.cursor === undefined && rules.page === undefined && !rules.offset)
+    rules.unsentHalNext =
+      'the document declares no cursor, page number or offset parameter to write its next page with: every page has only its self link';
   for (const [header, declared] of Object.entries(success.response?.headers ?? {})) {
     const lower = header.toLowerCase();
     if (lower === 'link' && (rules.cursor !== undefined || rules.page !== undefined || rules.offset !== undefined)) {
@@ -265,31 +244,46 @@ function listShape(doc: OpenApiDocument, schema: unknown): ListShape | { unanswe
   if (!isSchemaObject(resolved)) return { unanswerable: 'its success answer declares no JSON schema' };
   if (isArraySchema(resolved)) return { kind: 'array' };
   const properties = isSchemaObject(resolved.properties) ? resolved.properties : {};
-  const arrays = Object.keys(properties).filter((name) => isArraySchema(resolved$ref(doc, properties[name])));
+  const arraysOf = (members: Record<string, unknown>) =>
+    Object.keys(members).filter((name) => isArraySchema(resolved$ref(doc, members[name])));
+  let arrays = arraysOf(properties);
+  let within: string | undefined;
+  // HAL (draft-kelly-json-hal §4.1.2): the items may be an array of embedded resources in `_embedded`.
+  const embedded = resolved$ref(doc, properties[HAL_EMBEDDED]);
+  if (arrays.length === 0 && isSchemaObject(embedded) && isSchemaObject(embedded.properties)) {
+    arrays = arraysOf(embedded.properties);
+    within = HAL_EMBEDDED;
+    const others = requiredExtras(doc, embedded, arrays.slice(0, 1));
+    if ('unanswerable' in others || Object.keys(others.extras).length > 0)
+      return { unanswerable: `its ${HAL_EMBEDDED} requires other members than the items` };
+  }
   if (arrays.length !== 1)
     return {
       unanswerable: `its success answer is neither an array nor an object with one array property (it has ${arrays.length})`,
     };
   const items = arrays[0]!;
+  const hal = properties[HAL_LINKS] !== undefined;
+  const halMembers = { ...(within !== undefined ? { within } : {}), ...(hal ? { hal } : {}) };
   const next = nextMember(doc, properties, items);
-  const top = requiredExtras(doc, resolved, [items, next?.path[0]]);
+  const top = requiredExtras(doc, resolved, [items, next?.path[0], within, hal ? HAL_LINKS : undefined]);
   if ('unanswerable' in top) return top;
-  if (next === undefined) return { kind: 'page', items, extras: top.extras, nestedExtras: {} };
+  if (next === undefined) return { kind: 'page', items, ...halMembers, extras: top.extras, nestedExtras: {} };
   const holder = next.path.length === 2 ? resolved$ref(doc, properties[next.path[0]!]) : undefined;
   const nested = isSchemaObject(holder) ? requiredExtras(doc, holder, [next.path[1]]) : { extras: {} };
   if ('unanswerable' in nested) return nested;
-  return { kind: 'page', items, extras: top.extras, nestedExtras: nested.extras, next };
+  return { kind: 'page', items, ...halMembers, extras: top.extras, nestedExtras: nested.extras, next };
 }
 
-/** The cursor member: a NEXT_NAMES member of the page object, else of one of its object members (`page.next_cursor`). */
+/** The cursor member: a member named like a cursor (lib/list-parameters.ts) of the page object, else of one of its object members (`page.next_cursor`). */
 function nextMember(doc: OpenApiDocument, properties: Record<string, unknown>, items: string): NextMember | undefined {
-  const top = Object.keys(properties).find((name) => name !== items && NEXT_NAMES.has(name.toLowerCase()));
+  const top = Object.keys(properties).find((name) => name !== items && isNextMemberNamed(name));
   if (top !== undefined) return memberOf(doc, [top], properties[top]);
   for (const [name, raw] of Object.entries(properties)) {
-    if (name === items) continue;
+    // HAL's links are Link Objects (their next is a URI, written by the server), its _embedded the items.
+    if (name === items || name === HAL_LINKS || name === HAL_EMBEDDED) continue;
     const holder = resolved$ref(doc, raw);
     if (!isSchemaObject(holder) || !isSchemaObject(holder.properties)) continue;
-    const inner = Object.keys(holder.properties).find((member) => NEXT_NAMES.has(member.toLowerCase()));
+    const inner = Object.keys(holder.properties).find((member) => isNextMemberNamed(member));
     if (inner !== undefined) return memberOf(doc, [name, inner], holder.properties[inner]);
   }
   return undefined;

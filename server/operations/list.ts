@@ -2,7 +2,8 @@
 // under the parent its path names (places.ts: the parent's 404 first), in
 // the order created, each as the create answered it, as the declared
 // success schema shapes them: an array, or a page object whose one array
-// property holds them (with its cursor member where it declares one). Its
+// property holds them (with its cursor member where it declares one; in
+// HAL's `_embedded`, with `_links` self and next, where it declares them). Its
 // query parameters do what their names say (list-rules.ts): bound the page,
 // skip, number the pages, continue after a cursor, filter (one value, or any
 // of an array's), sort (list-sort.ts). Its answer carries the headers it
@@ -28,7 +29,7 @@ import {
 import type { OperationHandler } from '../http/pipeline.js';
 import { andThen, jsonText, type MaybePromise, type Place, type PlantEntry, type PlantPage } from '../store/store.js';
 import type { SuccessAnswer } from './item.js';
-import { linkHeader, linkNeedsCount, type PagePlace } from './list-links.js';
+import { linkHeader, linkNeedsCount, nextTarget, type PagePlace } from './list-links.js';
 import { queryValue, type ListRules, type ListShape } from './list-rules.js';
 import { sortedTexts, sortKeys, type SortKey } from './list-sort.js';
 import type { ResourcePlaces } from './places.js';
@@ -113,7 +114,10 @@ export function listHandler(
       return reply.send(
         rules.shape.kind === 'array'
           ? plants
-          : pageText(rules.shape, plants, rules.cursor === undefined ? null : page.next),
+          : pageText(rules.shape, plants, rules.cursor === undefined ? null : page.next, {
+              self: query.url,
+              next: nextTarget(rules, placeOf(query, page)),
+            }),
       );
     },
   };
@@ -163,8 +167,20 @@ function placeOf(query: ListQuery, page: ListPage): PagePlace {
   };
 }
 
-function pageText(shape: Extract<ListShape, { kind: 'page' }>, plants: string, next: number | string | null): string {
-  const members = [`${JSON.stringify(shape.items)}:${plants}`];
+function pageText(
+  shape: Extract<ListShape, { kind: 'page' }>,
+  plants: string,
+  next: number | string | null,
+  links: { self: string; next: string | undefined },
+): string {
+  const listed = `${JSON.stringify(shape.items)}:${plants}`;
+  const members = [shape.within === undefined ? listed : `${JSON.stringify(shape.within)}:{${listed}}`];
+  // HAL's links (draft-kelly-json-hal §4.1.1, §5.1): hrefs are the request's own path and query, moved on for next.
+  if (shape.hal) {
+    const link = (href: string) => `{"href":${JSON.stringify(href)}}`;
+    const next = links.next === undefined ? '' : `,"next":${link(links.next)}`;
+    members.push(`"_links":{"self":${link(links.self)}${next}}`);
+  }
   const { next: member } = shape;
   if (member !== undefined) {
     const written =

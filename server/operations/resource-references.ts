@@ -32,6 +32,24 @@ export interface ReferringItem {
 
 const LINKED_MEMBER = /^\$(request|response)\.body#\/([^/]+)$/;
 
+/** The Link Objects (OpenAPI 3.1 §4.8.20) of an operation's 2xx responses, each resolved; `pointer` is the operation's. */
+export function successLinks(
+  doc: OpenApiDocument,
+  responses: Record<string, unknown> | undefined,
+  pointer: string,
+): Array<Record<string, unknown>> {
+  const found: Array<Record<string, unknown>> = [];
+  for (const [status, raw] of Object.entries(responses ?? {})) {
+    if (!status.startsWith('2')) continue;
+    const { value: response, pointer: at } = resolveReference(doc, raw, childPointer(pointer, 'responses', status));
+    const links = (response as { links?: unknown }).links;
+    if (!isSchemaObject(links)) continue;
+    for (const [name, rawLink] of Object.entries(links))
+      found.push(resolveReference(doc, rawLink as Record<string, unknown>, childPointer(at, 'links', name)).value);
+  }
+  return found;
+}
+
 export function referencesOf(
   doc: OpenApiDocument,
   resource: Resource,
@@ -51,31 +69,20 @@ export function referencesOf(
     const operation = resolveReference(doc, { $ref: pointer }, pointer).value as {
       responses?: Record<string, unknown>;
     };
-    for (const [status, raw] of Object.entries(operation.responses ?? {})) {
-      if (!status.startsWith('2')) continue;
-      const { value: response, pointer: at } = resolveReference(doc, raw, childPointer(pointer, 'responses', status));
-      const links = (response as { links?: unknown }).links;
-      if (!isSchemaObject(links)) continue;
-      for (const [name, rawLink] of Object.entries(links)) {
-        const { value: link } = resolveReference(
-          doc,
-          rawLink as Record<string, unknown>,
-          childPointer(at, 'links', name),
-        );
-        const target = resources.find((other) =>
-          [...other.roles].some(
-            ([otherPointer, { role: otherRole }]) =>
-              otherRole === 'read' &&
-              (otherPointer === link.operationRef ||
-                (resolveReference(doc, { $ref: otherPointer }, otherPointer).value as { operationId?: unknown })
-                  .operationId === link.operationId),
-          ),
-        );
-        if (target === undefined || target.scope.length > 0 || !isSchemaObject(link.parameters)) continue;
-        for (const expression of Object.values(link.parameters)) {
-          const member = typeof expression === 'string' ? LINKED_MEMBER.exec(expression)?.[2] : undefined;
-          if (member !== undefined) add(decodeURIComponent(member), target, 'links');
-        }
+    for (const link of successLinks(doc, operation.responses, pointer)) {
+      const target = resources.find((other) =>
+        [...other.roles].some(
+          ([otherPointer, { role: otherRole }]) =>
+            otherRole === 'read' &&
+            (otherPointer === link.operationRef ||
+              (resolveReference(doc, { $ref: otherPointer }, otherPointer).value as { operationId?: unknown })
+                .operationId === link.operationId),
+        ),
+      );
+      if (target === undefined || target.scope.length > 0 || !isSchemaObject(link.parameters)) continue;
+      for (const expression of Object.values(link.parameters)) {
+        const member = typeof expression === 'string' ? LINKED_MEMBER.exec(expression)?.[2] : undefined;
+        if (member !== undefined) add(decodeURIComponent(member), target, 'links');
       }
     }
   }

@@ -33,7 +33,7 @@ import {
 } from '../../spec/openapi.js';
 import { childPointer, isSchemaObject } from '../../spec/schema-keywords.js';
 import { idRule } from './resource-ids.js';
-import { referencesOf } from './resource-references.js';
+import { referencesOf, successLinks } from './resource-references.js';
 import type { ItemRole, Located, Resource, ResourceModel, ResourceRole } from './resource-model.js';
 import { singular, wordsOf } from './schema-properties.js';
 
@@ -198,32 +198,21 @@ function linkedItemOperations(
   );
   const byPointer = new Map(operations.map((op) => [op.pointer, op]));
   const linked: Array<{ operation: OperationLocation; parameter: string; member: string }> = [];
-  for (const [status, raw] of Object.entries(create.operation.responses ?? {})) {
-    if (!status.startsWith('2')) continue;
-    const { value: response, pointer } = resolveReference(doc, raw, childPointer(create.pointer, 'responses', status));
-    const links = (response as { links?: unknown }).links;
-    if (!isSchemaObject(links)) continue;
-    for (const [name, rawLink] of Object.entries(links)) {
-      const { value: link } = resolveReference(
-        doc,
-        rawLink as Record<string, unknown>,
-        childPointer(pointer, 'links', name),
-      );
-      const target =
-        typeof link.operationId === 'string'
-          ? byId.get(link.operationId)
-          : typeof link.operationRef === 'string'
-            ? byPointer.get(decodeURIComponent(link.operationRef))
-            : undefined;
-      if (target === undefined || ITEM_ROLES[target.method] === undefined || !isSchemaObject(link.parameters)) continue;
-      for (const [parameter, expression] of Object.entries(link.parameters)) {
-        // A parameter may be qualified by its location (`path.plantId`, OpenAPI 3.1 §4.8.20.1).
-        const bare = parameter.startsWith('path.') ? parameter.slice('path.'.length) : parameter;
-        const member = typeof expression === 'string' ? LINKED_MEMBER.exec(expression)?.[2] : undefined;
-        if (member === undefined || idParameterType(doc, target, bare) === undefined) continue;
-        if (!linked.some(({ operation }) => operation === target))
-          linked.push({ operation: target, parameter: bare, member: decodeURIComponent(member) });
-      }
+  for (const link of successLinks(doc, create.operation.responses, create.pointer)) {
+    const target =
+      typeof link.operationId === 'string'
+        ? byId.get(link.operationId)
+        : typeof link.operationRef === 'string'
+          ? byPointer.get(decodeURIComponent(link.operationRef))
+          : undefined;
+    if (target === undefined || ITEM_ROLES[target.method] === undefined || !isSchemaObject(link.parameters)) continue;
+    for (const [parameter, expression] of Object.entries(link.parameters)) {
+      // A parameter may be qualified by its location (`path.plantId`, OpenAPI 3.1 §4.8.20.1).
+      const bare = parameter.startsWith('path.') ? parameter.slice('path.'.length) : parameter;
+      const member = typeof expression === 'string' ? LINKED_MEMBER.exec(expression)?.[2] : undefined;
+      if (member === undefined || idParameterType(doc, target, bare) === undefined) continue;
+      if (!linked.some(({ operation }) => operation === target))
+        linked.push({ operation: target, parameter: bare, member: decodeURIComponent(member) });
     }
   }
   return linked;

@@ -176,16 +176,10 @@ export function servedOperations(doc: OpenApiDocument, context: ServeContext): S
     const report = (feature: string, reason: string) => unserved.push({ operation: named, feature, reason });
     for (const { parameter } of operation.parameters)
       if (parameter.in === 'cookie') report(`the cookie parameter ${parameter.name}`, 'cookie parameters are not read');
+    /** The operation answered from its document's examples, saying why it is not served. */
+    const example = (why: string) => asExample(doc, operation, common, body, validators(), why, report);
     if (found === undefined || role === undefined || (role.role === 'merge' && body === undefined))
-      return asExample(
-        doc,
-        operation,
-        common,
-        body,
-        validators(),
-        found === undefined ? 'is on no resource' : 'merges with no declared request body',
-        report,
-      );
+      return example(found === undefined ? 'is on no resource' : 'merges with no declared request body');
     const { kind, rule, places } = kinds.get(found.key)!;
     const success = successAnswer(doc, operation);
     const checkReferences =
@@ -218,19 +212,11 @@ export function servedOperations(doc: OpenApiDocument, context: ServeContext): S
       }
       case 'list': {
         const rules = listRules(doc, success, parameters, kind.shape, inference);
-        if ('unanswerable' in rules)
-          return asExample(
-            doc,
-            operation,
-            common,
-            body,
-            validators(),
-            `is not the list as served (${rules.unanswerable})`,
-            report,
-          );
+        if ('unanswerable' in rules) return example(`is not the list as served (${rules.unanswerable})`);
         for (const name of rules.unused) report(`the query parameter ${name}`, 'it is checked, and has no effect');
         for (const header of rules.unsentHeaders)
           report(`the response header ${header}`, 'the server does not make it');
+        if (rules.unsentHalNext !== undefined) report('its HAL next link', rules.unsentHalNext);
         return { ...common, role: 'list', note: listNote(found, rules), handler: listHandler(rules, places, success) };
       }
       default: {

@@ -72,6 +72,7 @@ describe('any document: a fake that makes an allowed choice', { timeout: 600_000
       assert.deepEqual(failed(r), []);
       const x = r.results.find((c) => c.id === row.check)!;
       assert.equal(x.outcome, row.expected, `${x.id}: ${x.actual ?? ''}`);
+      if (row.reason) assert.match(x.actual ?? '', row.reason, `${x.id}: graded for the choice the row makes`);
     });
   }
 });

@@ -55,6 +55,28 @@ describe('the reference server', { skip: built ? false : 'dist/server/start.js i
     }
   });
 
+  // HAL pages both ways: the reference writes _links.next.href, the harness follows it (documents/hal-pages.yaml).
+  it('serves hal-pages.yaml so that the harness walks its HAL pages: PS-PAGE-001, PS-STATE-005 pass, no check fails', async () => {
+    const spec = fixturePath('documents/hal-pages.yaml');
+    const ref = await startReference({ specPath: spec });
+    try {
+      const r = await runTarget(
+        { model: loadSpecModel(spec), targets: [], seed: 33, cases: 5, timeoutMs: 10_000 },
+        ref.target,
+      );
+      const bad = r.results
+        .filter((x) => x.outcome === 'fail' || x.outcome === 'error')
+        .map((x) => `${x.id} ${x.outcome}: ${x.expected} / ${x.actual}`);
+      assert.deepEqual(bad, []);
+      for (const id of ['PS-PAGE-001', 'PS-STATE-005']) {
+        const x = r.results.find((c) => c.id === id)!;
+        assert.equal(x.outcome, 'pass', `${id}: ${x.expected ?? ''} / ${x.actual ?? ''}`);
+      }
+    } finally {
+      await ref.stop();
+    }
+  });
+
   // Every operation of the documents of test/fixtures/operations/, served by the reference: no check fails.
   for (const fixture of ['starter', 'crud', 'paged', 'links', 'open-operation', 'unmapped']) {
     it(`is failed by no check with ${fixture}.yaml, every operation reached`, async () => {

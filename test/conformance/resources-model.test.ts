@@ -6,6 +6,7 @@ import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { loadSpecModel, type SpecModel } from '../../conformance/model/spec-model.js';
 import { idempotencyKeyOf, parameterRole } from '../../conformance/model/parameter-roles.js';
+import { halNext } from '../../conformance/checks/resource-calls.js';
 import { fixturePath } from '../support/fixtures.js';
 
 const load = (name: string): SpecModel => loadSpecModel(fixturePath(`documents/${name}.yaml`));
@@ -129,6 +130,22 @@ describe('the resources of a document', () => {
     assert.deepEqual(list.shape, { kind: 'page', items: 'items' });
     assert.equal(list.offset?.name, 'offset');
     assert.equal(list.limit?.parameter.name, 'count');
+  });
+
+  it('hal-pages: the items in _embedded, the next page by _links.next.href, bounded by size', () => {
+    const list = resource(load('hal-pages'), '/plants').list!;
+    assert.deepEqual(list.shape, { kind: 'page', items: 'plants', within: '_embedded', hal: true });
+    assert.equal(list.limit?.parameter.name, 'size');
+    assert.equal(list.cursor, undefined);
+    assert.equal(list.page?.parameter.name, 'page', 'read, and passed over: the next link comes first');
+  });
+
+  it("a HAL page's next link: the first of an array, none where absent, a templated one not followed", () => {
+    assert.deepEqual(halNext({ _links: { next: { href: 'plants?start=2' } } }), { href: 'plants?start=2' });
+    assert.deepEqual(halNext({ _links: { next: [{ href: '/p?2' }, { href: '/p?3' }] } }), { href: '/p?2' });
+    assert.match(halNext({ _links: { self: { href: '/p' } } }).last ?? '', /names no next/);
+    assert.match(halNext({ _links: { next: { href: '/p{?page}', templated: true } } }).last ?? '', /URI Template/);
+    assert.match(halNext({ _links: { next: { title: 'no href' } } }).last ?? '', /has no href/);
   });
 
   it('link-relations: a deepObject parameter no name makes a limit of, and a required Link header', () => {

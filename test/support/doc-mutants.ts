@@ -5,8 +5,9 @@
 // for that rule must fail it with a cause that names the rule; each allowed
 // choice is one a source allows, which the check grades as the row says and
 // no check of DOC_CHECKS fails.
-import type { Outcome } from '../../conformance/checks/types.js';
 import type { DocBreak } from './fake-doc-config.js';
+
+export { DOC_ALLOWED, type DocAllowedRow } from './doc-allowed.js';
 
 /** The checks these rows are about: run together on every correct fake, none may fail it. */
 export const DOC_CHECKS = [
@@ -41,6 +42,7 @@ export const DOC_CHECKS = [
 /** Every document of test/fixtures/documents/ the fake serves, and the checks its correct fake must pass (not skip): its feature's. */
 export const DOC_PASSES: Readonly<Record<string, readonly string[]>> = {
   'server-id': ['PS-STATE-004', 'PS-STATE-005', 'PS-STATE-006', 'PS-IDENT-001', 'PS-IDENT-002', 'PS-HEAD-001'],
+  'find-or-create': ['PS-STATE-004', 'PS-STATE-005', 'PS-STATE-006', 'PS-IDENT-001', 'PS-IDENT-002', 'PS-HEAD-001'],
   'uuid-id': ['PS-STATE-001', 'PS-STATE-004', 'PS-STATE-005', 'PS-STATE-006', 'PS-OP-001'],
   nested: ['PS-STATE-004', 'PS-STATE-005', 'PS-STATE-009', 'PS-REF-001', 'PS-OP-001', 'PS-OP-002'],
   orders: ['PS-STATE-004', 'PS-STATE-005', 'PS-STATE-006', 'PS-REF-001', 'PS-OP-001', 'PS-OP-002'],
@@ -53,6 +55,7 @@ export const DOC_PASSES: Readonly<Record<string, readonly string[]>> = {
   'pattern-id': ['PS-STATE-001', 'PS-STATE-004', 'PS-STATE-007', 'PS-IDENT-001', 'PS-HEAD-001'],
   'offset-pages': ['PS-PAGE-001', 'PS-STATE-005', 'PS-STATE-008'],
   'link-relations': ['PS-PAGE-001', 'PS-STATE-005', 'PS-HEAD-001'],
+  'hal-pages': ['PS-PAGE-001', 'PS-STATE-005', 'PS-STATE-008'],
 };
 
 export interface DocWrongRow {
@@ -62,15 +65,6 @@ export interface DocWrongRow {
   /** What the check's cause must say: the rule broken. */
   cause: RegExp;
   why: string;
-}
-
-export interface DocAllowedRow {
-  fixture: string;
-  breaks: DocBreak[];
-  check: string;
-  expected: Extract<Outcome, 'pass' | 'non-strict'>;
-  choice: string;
-  source: string;
 }
 
 export const DOC_BREAKS: DocWrongRow[] = [
@@ -94,6 +88,13 @@ export const DOC_BREAKS: DocWrongRow[] = [
     check: 'PS-IDENT-002',
     cause: /two creates of POST \/plants answered 201 name one item/,
     why: 'every item gets the same id: the second create replaces the first',
+  },
+  {
+    fixture: 'find-or-create',
+    breaks: ['foundAs201'],
+    check: 'PS-IDENT-002',
+    cause: /two creates of POST \/plants answered 201 name one item/,
+    why: 'a find-or-create answers the plant it found 201 Created: a 201 says a new resource was made',
   },
   {
     fixture: 'uuid-id',
@@ -250,6 +251,20 @@ export const DOC_BREAKS: DocWrongRow[] = [
     why: 'no Link header: the next page is never named',
   },
   {
+    fixture: 'hal-pages',
+    breaks: ['halNextLoops'],
+    check: 'PS-PAGE-001',
+    cause: /the pages of GET \/plants never end/,
+    why: "every HAL page's _links.next names the first page",
+  },
+  {
+    fixture: 'hal-pages',
+    breaks: ['halNextSkips'],
+    check: 'PS-PAGE-001',
+    cause: /the pages of GET \/plants leave out an item/,
+    why: "a HAL page's _links.next starts one plant too late",
+  },
+  {
     fixture: 'link-pages',
     breaks: ['linkLoops'],
     check: 'PS-PAGE-001',
@@ -290,96 +305,5 @@ export const DOC_BREAKS: DocWrongRow[] = [
     check: 'PS-STATE-004',
     cause: /GET \/plants\/\{ref\} answers another item than the create did/,
     why: 'the number the create answers is not the one its item path takes',
-  },
-];
-
-export const DOC_ALLOWED: DocAllowedRow[] = [
-  {
-    fixture: 'server-id',
-    breaks: ['locationAbsolute'],
-    check: 'PS-IDENT-001',
-    expected: 'pass',
-    choice: 'Location as an absolute URI',
-    source: 'RFC 9110 §10.2.2: Location = URI-reference',
-  },
-  {
-    fixture: 'nested',
-    breaks: ['otherParent403'],
-    check: 'PS-STATE-009',
-    expected: 'pass',
-    choice: 'an item under another parent answered 403',
-    source: 'RFC 9110 §15.5.4: a server may refuse rather than disclose',
-  },
-  {
-    fixture: 'orders',
-    breaks: ['dangling404'],
-    check: 'PS-REF-001',
-    expected: 'pass',
-    choice: 'an order of a plant never stored answered 404, not the declared 422',
-    source: 'RFC 9110 §15.5.5',
-  },
-  {
-    fixture: 'conditional',
-    breaks: ['staleIfMatch409'],
-    check: 'PS-COND-001',
-    expected: 'non-strict',
-    choice: 'a stale If-Match answered 409',
-    source: 'the method is not performed (RFC 9110 §13.1.1); §13.2.2 says 412',
-  },
-  {
-    fixture: 'conditional',
-    breaks: ['noIfMatch400'],
-    check: 'PS-COND-002',
-    expected: 'non-strict',
-    choice: 'a PUT without If-Match answered 400',
-    source: 'a required header missing is a client error (RFC 9110 §15.5.1); the document declares 428',
-  },
-  {
-    fixture: 'idempotency',
-    breaks: ['conflict400'],
-    check: 'PS-STATE-001',
-    expected: 'non-strict',
-    choice: 'a duplicate id answered 400, not the declared 409',
-    source: 'RFC 9110 §15.5.1: the client erred',
-  },
-  {
-    fixture: 'idempotency',
-    breaks: ['otherBodyReplayed'],
-    check: 'PS-IDEM-002',
-    expected: 'non-strict',
-    choice: 'a reused key with another body answered with the first answer',
-    source: "the draft's SHOULD (422)",
-  },
-  {
-    fixture: 'orders',
-    breaks: ['dangling403'],
-    check: 'PS-REF-001',
-    expected: 'non-strict',
-    choice: 'a create naming an item never stored answered 403, which the create does not declare',
-    source: 'RFC 9110 §15.5.4: a refusal; the document declares 422 for it',
-  },
-  {
-    fixture: 'idempotency',
-    breaks: ['replayMarked'],
-    check: 'PS-IDEM-001',
-    expected: 'non-strict',
-    choice: 'a replay answers the first item with a member that marks it a replay',
-    source: "the draft leaves what a replay's body holds to the server (its fingerprint is the request's)",
-  },
-  {
-    fixture: 'link-relations',
-    breaks: ['relUppercase'],
-    check: 'PS-PAGE-001',
-    expected: 'pass',
-    choice: 'rel="NEXT"',
-    source: 'RFC 8288 §2.1.1: relation types compare case-insensitively',
-  },
-  {
-    fixture: 'cursor-envelope',
-    breaks: ['emptyLastPage'],
-    check: 'PS-PAGE-001',
-    expected: 'pass',
-    choice: 'a last full page that names an empty next page',
-    source: 'RFC 8288: next names the next in the series, which may be empty',
   },
 ];

@@ -12,7 +12,8 @@ export type ListSpec =
   | { style: 'cursor'; items: string; size: string; cursor: string; defaultSize: number }
   | { style: 'link'; page: string; size: string; defaultSize: number; total: string }
   | { style: 'offset'; items: string; total: string; offset: string; size: string; defaultSize: number }
-  | { style: 'deep-link'; param: string; defaultSize: number };
+  | { style: 'deep-link'; param: string; defaultSize: number }
+  | { style: 'hal'; embedded: string; size: string; defaultSize: number };
 
 export interface ResourceSpec {
   collection: string;
@@ -52,21 +53,27 @@ const plants = (over: Partial<ResourceSpec> = {}): ResourceSpec => ({
   ...over,
 });
 
+/** Plants whose ids the server assigns, read at /plants/{plantId}, created 201 with a Location. */
+const SERVER_ID: FixtureSpec = {
+  conflict: 400,
+  resources: [
+    plants({
+      item: '/plants/{plantId}',
+      idParam: 'plantId',
+      clientId: undefined,
+      answerId: 'id',
+      created: 201,
+      location: true,
+    }),
+  ],
+};
+
 /** fixture (a file of test/fixtures/documents/, without .yaml) → what it does. */
 export const DOC_FIXTURES: Readonly<Record<string, FixtureSpec>> = {
-  'server-id': {
-    conflict: 400,
-    resources: [
-      plants({
-        item: '/plants/{plantId}',
-        idParam: 'plantId',
-        clientId: undefined,
-        answerId: 'id',
-        created: 201,
-        location: true,
-      }),
-    ],
-  },
+  'server-id': SERVER_ID,
+  // server-id's fake: it creates a plant each time (201), one of the two choices the document allows; the
+  // other, the find-or-create, is the allowed choice findsStored.
+  'find-or-create': SERVER_ID,
   'uuid-id': { conflict: 400, resources: [plants()] },
   nested: {
     conflict: 400,
@@ -147,6 +154,10 @@ export const DOC_FIXTURES: Readonly<Record<string, FixtureSpec>> = {
       }),
     ],
   },
+  'hal-pages': {
+    conflict: 400,
+    resources: [plants({ list: { style: 'hal', embedded: 'plants', size: 'size', defaultSize: 10 } })],
+  },
   'link-relations': {
     conflict: 400,
     resources: [
@@ -191,6 +202,9 @@ export type DocBreak =
   | 'nextIsLast' // rel="next" names the last page, skipping those between
   | 'patternUnchecked' // a code its pattern does not match is stored
   | 'numberOffByOne' // the item path's number is one more than the number the create answered
+  | 'halNextLoops' // every HAL page's _links.next names the first page
+  | 'halNextSkips' // a HAL page's _links.next starts one plant too late
+  | 'foundAs201' // a find-or-create answers the plant it found 201 Created, as if it had made it
   // Allowed choices, which no check may fail:
   | 'locationAbsolute' // Location as an absolute URI (RFC 9110 §10.2.2 allows any URI reference)
   | 'otherParent403' // an item under another parent answered 403, not 404
@@ -202,4 +216,5 @@ export type DocBreak =
   | 'dangling403' // a create naming an item never stored answered 403, a 4xx the create does not declare (non-strict)
   | 'replayMarked' // a replay answers the first answer with a member that says it is one (`replayed: true`; non-strict)
   | 'relUppercase' // rel="NEXT": relation types are compared case-insensitively (RFC 8288 §2.1.1)
-  | 'emptyLastPage'; // the last full page names a next one, which is empty and names none
+  | 'emptyLastPage' // the last full page names a next one, which is empty and names none
+  | 'findsStored'; // a create of a body an item already stored has (but for its server-given id) answers that item with 200 (non-strict)

@@ -2,8 +2,9 @@
 // filtered and sorted as the document says, answered in the document's
 // paging style: a bare array bounded by a limit, an envelope with a cursor,
 // numbered pages linked by a Link header (RFC 8288) with a total count, an
-// envelope by offset with its total, or pages of a deepObject parameter
-// linked by first, prev, next and last. The breaks of fake-doc-config.ts
+// envelope by offset with its total, pages of a deepObject parameter
+// linked by first, prev, next and last, or HAL pages (`_embedded`,
+// `_links.next.href`). The breaks of fake-doc-config.ts
 // switch one rule each.
 import { textOf } from '../../conformance/cases/parameter-values.js';
 import { Numeral, type JsonValue } from '../../conformance/model/json.js';
@@ -85,6 +86,23 @@ export function listAnswer(store: DocStore, j: Judged, r: ResourceSpec, parent: 
     const offset = numberOf(j.query[list.offset], 0);
     const from = offset + (broken.has('offsetSkips') && offset > 0 ? 1 : 0);
     return { status: 200, body: { [list.items]: items.slice(from, from + size), [list.total]: items.length } };
+  }
+  if (list.style === 'hal') {
+    // The next page by a relative reference (`plants?start=…`), which the client resolves against the request's
+    // URL (RFC 3986 §5.2); `start` is no parameter of the document, and `page` is not read: a client that built
+    // the next page from the page number instead of following the link would read the first page again.
+    const size = numberOf(j.query[list.size], list.defaultSize);
+    const start = Math.max(0, Number(j.url.searchParams.get('start') ?? 0) || 0);
+    const page = items.slice(start, start + size);
+    const following = broken.has('halNextLoops') ? 0 : start + size + (broken.has('halNextSkips') ? 1 : 0);
+    const last = j.url.pathname.split('/').pop()!;
+    const links: Record<string, JsonValue> = { self: { href: `${last}?start=${start}&${list.size}=${size}` } };
+    if (start + size < items.length) links.next = { href: `${last}?start=${following}&${list.size}=${size}` };
+    return {
+      status: 200,
+      body: { _embedded: { [list.embedded]: page }, _links: links },
+      headers: { 'content-type': 'application/hal+json' },
+    };
   }
   // deep-link: page[number], page[size]; Link with first, prev, next and last.
   const asked = j.query[list.param];

@@ -128,6 +128,14 @@ export class DocStore {
       if (known && !this.broken.has('duplicateReplaces'))
         return refuse(this.broken.has('conflict400') ? 400 : this.spec.conflict, `An item with id ${id} exists.`);
     } else {
+      const finds = this.broken.has('findsStored') || this.broken.has('foundAs201');
+      const same = finds ? this.sameBody(r, parent, body) : undefined;
+      if (same !== undefined)
+        return {
+          status: this.broken.has('foundAs201') ? 201 : 200,
+          body: same.answer,
+          headers: this.withTag(same, r.location ? { location: this.itemPath(r, parent, same.id) } : {}),
+        };
       const n = this.broken.has('oneId') ? 1n : BigInt(++this.numbers);
       id = n.toString();
       answer[r.answerId!] = n;
@@ -143,13 +151,24 @@ export class DocStore {
     this.items.set(this.key(r.collection, parent, id), stored);
     const headers: Record<string, string> = {};
     if (r.location && r.created === 201 && !this.broken.has('noLocation')) {
-      const named = this.broken.has('locationElsewhere') ? `${id}0` : id;
-      const path = r.item!.replace(/\{[^}]+\}/g, (m) =>
-        m === `{${r.idParam}}` ? encodeURIComponent(named) : encodeURIComponent(parent ?? ''),
-      );
+      const path = this.itemPath(r, parent, this.broken.has('locationElsewhere') ? `${id}0` : id);
       headers.location = this.broken.has('locationAbsolute') ? `http://${j.host}${path}` : path;
     }
     return { status: r.created, body: answer, headers: this.withTag(stored, headers) };
+  }
+
+  /** The path of an item: the item path with its id and its parent's. */
+  private itemPath(r: ResourceSpec, parent: string | undefined, id: string): string {
+    return r.item!.replace(/\{[^}]+\}/g, (m) =>
+      m === `{${r.idParam}}` ? encodeURIComponent(id) : encodeURIComponent(parent ?? ''),
+    );
+  }
+
+  /** A stored item of the collection (under the parent) whose members, but for the id the server gave, are the body's. */
+  private sameBody(r: ResourceSpec, parent: string | undefined, body: Record<string, JsonValue>): Stored | undefined {
+    const members = (answer: Record<string, JsonValue>) =>
+      toJson(Object.fromEntries(Object.entries(answer).filter(([name]) => name !== r.answerId)));
+    return this.itemsOf(r.collection, parent).find((s) => members(s.answer) === members(body));
   }
 
   private read(j: Judged, r: ResourceSpec, parent: string | undefined, id: string): Answer {
