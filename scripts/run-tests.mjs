@@ -21,6 +21,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { summarize, formatSummary } from './test-summary.mjs';
+import { orderByCost, readCosts } from './test-order.mjs';
 
 // --full-matrix: only the files with a long matrix (those that use
 // test/support/matrix.ts), each running every row (PLANTSTORE_TEST_MATRIX=full).
@@ -42,7 +43,13 @@ if (files.length === 0) {
   console.error(`run-tests: no *.test.js files under ${folders.join(', ')}`);
   process.exit(1);
 }
-const concurrency = process.env.TEST_CONCURRENCY ?? '2';
+// Four files at a time on any machine (TEST_CONCURRENCY=N changes it): many
+// files wait more than they compute (servers, child processes, timers), and
+// with two at a time on two cores a third of the cores' time was idle. The
+// costliest files start first (scripts/test-order.mjs). docs/development.md
+// says how this was measured, under load too.
+const concurrency = process.env.TEST_CONCURRENCY ?? '4';
+const ordered = orderByCost(files, readCosts(), join('dist', 'test'));
 // 5 minutes: the slowest file of npm test takes under a minute of wall time on a
 // quiet machine (under a minute and a half on one at a load of 15 on 2 cores),
 // so a file that reaches it is stuck, not slow. The full matrices run longer.
@@ -61,7 +68,7 @@ const result = spawnSync(
     '--test-reporter-destination=stdout',
     `--test-reporter=${reporter}`,
     `--test-reporter-destination=${outcomesFile}`,
-    ...files,
+    ...ordered,
   ],
   { stdio: 'inherit' },
 );
