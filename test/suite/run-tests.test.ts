@@ -7,7 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runProcess } from '../../lib/process.js';
@@ -148,6 +148,36 @@ describe('the order in which the files start', () => {
       ['nine.test.js', 'new.test.js', 'five.test.js', 'one.test.js'].map(file),
     );
     assert.deepEqual(orderByCost(files, new Map(), root), files, 'no costs: the order given');
+  });
+
+  it('runs the files in that order: the costlier of two passing files first, whatever their names', async () => {
+    const files = mkdtempSync(join(tmpdir(), 'plantstore-run-order-'));
+    try {
+      writeFileSync(join(files, 'package.json'), '{"type":"module"}');
+      copyFileSync(fixturePath('run-tests/matrix.mjs'), join(files, 'a-cheap.test.js'));
+      copyFileSync(fixturePath('run-tests/passing.mjs'), join(files, 'z-costly.test.js'));
+      // Keyed as run-tests.mjs keys them: under dist/test/ of the folder it runs in.
+      const key = (name: string) => relative(join(process.cwd(), 'dist', 'test'), join(files, name));
+      const costs = {
+        files: { [key('a-cheap.test.js')]: { cpu: 1, wall: 1 }, [key('z-costly.test.js')]: { cpu: 9, wall: 9 } },
+      };
+      writeFileSync(join(files, 'costs.json'), JSON.stringify(costs));
+      const run = await runProcess({
+        file: process.execPath,
+        args: [RUN_TESTS, files],
+        env: { TEST_CONCURRENCY: '1', TEST_COSTS_FILE: join(files, 'costs.json'), NODE_TEST_CONTEXT: undefined },
+        timeoutMs: 90_000,
+        name: 'run-tests in cost order',
+      });
+      const text = run.lines.join('\n');
+      assert.equal(run.code, 0, text);
+      const costly = text.indexOf('✔ passes');
+      const cheap = text.indexOf('✔ runs with PLANTSTORE_TEST_MATRIX');
+      assert.ok(costly >= 0 && cheap >= 0, text);
+      assert.ok(costly < cheap, `z-costly.test.js ran first:\n${text}`);
+    } finally {
+      rmSync(files, { recursive: true, force: true });
+    }
   });
 
   // A stale entry (a file renamed since the profile) costs nothing but its place: it is never a failure.
