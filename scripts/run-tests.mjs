@@ -59,9 +59,9 @@ const ordered = orderByCost(
   readCosts(costsFile === undefined ? undefined : pathToFileURL(costsFile)),
   join('dist', 'test'),
 );
-// 5 minutes: the slowest file of npm test takes under a minute of wall time on a
-// quiet machine (under a minute and a half on one at a load of 15 on 2 cores),
-// so a file that reaches it is stuck, not slow. The full matrices run longer.
+// 5 minutes: the slowest files of npm test take under two and a half minutes
+// of wall time run alone at a load of 8 on 2 cores, mostly waiting, so a file
+// that reaches it is stuck, not slow. The full matrices run longer.
 const fileTimeoutMs = process.env.TEST_FILE_TIMEOUT_MS ?? (fullMatrix ? '900000' : '300000');
 // Node's run() API, not `node --test`: the command line sorts the files by
 // name whatever order it is given them, run() starts them in the order given.
