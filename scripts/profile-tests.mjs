@@ -7,17 +7,25 @@
 // wall time. On a shared machine the wall time is noisy and the CPU time is
 // what to compare; the load average is printed with the table for that
 // reason. PLANTSTORE_TEST_MATRIX=full profiles the full matrices.
+//
+// --write-costs: also records each file's CPU and wall time in
+// scripts/test-costs.json (merged with what it holds, and files that no
+// longer exist dropped), which scripts/run-tests.mjs reads to start the
+// costliest files first (scripts/test-order.mjs). Profile on a machine as
+// quiet as you can find; only the order of the costs matters to the runner.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
+import { COSTS_FILE, costKey, readCosts } from './test-order.mjs';
 
 const TIME = '/usr/bin/time';
 if (!existsSync(TIME)) {
   console.error('test:profile: needs GNU time at /usr/bin/time (Debian: apt-get install time)');
   process.exit(2);
 }
-const roots = process.argv.slice(2);
+const writeCosts = process.argv.includes('--write-costs');
+const roots = process.argv.slice(2).filter((arg) => arg !== '--write-costs');
 if (roots.length === 0) roots.push('test');
 const files = [];
 function walk(path) {
@@ -56,4 +64,25 @@ for (const row of rows) {
 console.log(
   `${total('cpu').toFixed(1).padStart(8)} ${total('wall').toFixed(1).padStart(8)}  total, ${rows.length} files`,
 );
+if (writeCosts) {
+  // Keyed by the path under the compiled test folder (dist/test/, or another build's, e.g. a copy of main's
+  // build kept to profile it beside a change).
+  const costs = readCosts();
+  for (const row of rows) {
+    const under = /(?:^|[/\\])dist[^/\\]*[/\\]test[/\\]/.exec(resolve(row.file));
+    if (under)
+      costs.set(costKey(resolve(row.file), resolve(row.file).slice(0, under.index + under[0].length)), {
+        cpu: round(row.cpu),
+        wall: round(row.wall),
+      });
+  }
+  for (const key of costs.keys()) if (!existsSync(join('dist', 'test', key))) costs.delete(key);
+  const files = Object.fromEntries([...costs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  writeFileSync(COSTS_FILE, `${JSON.stringify({ files }, null, 1)}\n`);
+  console.log(`test:profile: ${rows.length} costs written to scripts/test-costs.json`);
+}
 process.exit(rows.every((row) => row.ok) ? 0 : 1);
+
+function round(seconds) {
+  return Math.round(seconds * 10) / 10;
+}

@@ -1,26 +1,30 @@
 #!/usr/bin/env node
 // Runs node's test runner on the compiled test files under the given folders.
-// Node 20's `node --test` takes file or folder paths but not globs, and its
+// Node 20's test runner takes file or folder paths but not globs, and its
 // folder discovery differs from Node 22's, so we list the files ourselves and
 // pass them explicitly: the same command works on every supported Node.
 //
-// Every test file runs with a deadline (`--test-timeout`, which bounds each
-// file's process as well as each test in it): a file that hangs, even with
-// its event loop blocked, is killed and reported by name as a failure,
-// instead of holding the run until CI's limit. Set TEST_FILE_TIMEOUT_MS to
-// change it (docs/development.md says why the default is what it is).
+// Every test file runs with a deadline (run()'s `timeout`, as `--test-timeout`,
+// which bounds each file's process as well as each test in it): a file that
+// hangs, even with its event loop blocked, is killed and reported by name as
+// a failure, instead of holding the run until CI's limit. Set
+// TEST_FILE_TIMEOUT_MS to change it (docs/development.md says why the default
+// is what it is).
 //
 // The run ends with a summary naming every file that failed, was cancelled
 // or timed out (a reader sees the cause without scrolling back through the
 // log): the spec reporter writes to stdout as usual, and a second reporter
-// (test-outcomes-reporter.mjs) writes each failed test to a file that is
-// read back here.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// (test-outcomes-reporter.mjs) gives a line for each failed test.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { PassThrough } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { run } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { spec } from 'node:test/reporters';
+import outcomes from './test-outcomes-reporter.mjs';
 import { summarize, formatSummary } from './test-summary.mjs';
+import { orderByCost, readCosts } from './test-order.mjs';
 
 // --full-matrix: only the files with a long matrix (those that use
 // test/support/matrix.ts), each running every row (PLANTSTORE_TEST_MATRIX=full).
@@ -42,47 +46,48 @@ if (files.length === 0) {
   console.error(`run-tests: no *.test.js files under ${folders.join(', ')}`);
   process.exit(1);
 }
-const concurrency = process.env.TEST_CONCURRENCY ?? '2';
-// 5 minutes: the slowest file of npm test takes under a minute of wall time on a
-// quiet machine (under a minute and a half on one at a load of 15 on 2 cores),
-// so a file that reaches it is stuck, not slow. The full matrices run longer.
-const fileTimeoutMs = process.env.TEST_FILE_TIMEOUT_MS ?? (fullMatrix ? '900000' : '300000');
-const scratch = mkdtempSync(join(tmpdir(), 'plantstore-run-tests-'));
-const outcomesFile = join(scratch, 'outcomes.jsonl');
-const reporter = fileURLToPath(new URL('test-outcomes-reporter.mjs', import.meta.url));
-const started = Date.now();
-const result = spawnSync(
-  process.execPath,
-  [
-    '--test',
-    `--test-concurrency=${concurrency}`,
-    `--test-timeout=${fileTimeoutMs}`,
-    '--test-reporter=spec',
-    '--test-reporter-destination=stdout',
-    `--test-reporter=${reporter}`,
-    `--test-reporter-destination=${outcomesFile}`,
-    ...files,
-  ],
-  { stdio: 'inherit' },
+// Four files at a time on any machine (TEST_CONCURRENCY=N changes it): many
+// files wait more than they compute (servers, child processes, timers), and
+// with two at a time on two cores a third of the cores' time was idle. The
+// costliest files start first (scripts/test-order.mjs). docs/development.md
+// says how this was measured, under load too.
+const concurrency = process.env.TEST_CONCURRENCY ?? '4';
+// TEST_COSTS_FILE names another costs file (test/suite/run-tests.test.ts).
+const costsFile = process.env.TEST_COSTS_FILE;
+const ordered = orderByCost(
+  files,
+  readCosts(costsFile === undefined ? undefined : pathToFileURL(costsFile)),
+  join('dist', 'test'),
 );
+// 5 minutes: the slowest files of npm test take under two and a half minutes
+// of wall time run alone at a load of 8 on 2 cores, mostly waiting, so a file
+// that reaches it is stuck, not slow. The full matrices run longer.
+const fileTimeoutMs = process.env.TEST_FILE_TIMEOUT_MS ?? (fullMatrix ? '900000' : '300000');
+// Node's run() API, not `node --test`: the command line sorts the files by
+// name whatever order it is given them, run() starts them in the order given.
+// Its events go to two reporters: spec on stdout, as `node --test` writes it,
+// and test-outcomes-reporter.mjs, whose lines make the summary.
+const started = Date.now();
+const events = run({ files: ordered, concurrency: Number(concurrency), timeout: Number(fileTimeoutMs) });
+const forSpec = new PassThrough({ objectMode: true });
+const forOutcomes = new PassThrough({ objectMode: true });
+events.pipe(forSpec);
+events.pipe(forOutcomes);
+const lines = [];
+await Promise.all([
+  pipeline(forSpec, new spec(), async (source) => {
+    for await (const chunk of source) process.stdout.write(chunk);
+  }),
+  (async () => {
+    for await (const line of outcomes(forOutcomes)) lines.push(line.trim());
+  })(),
+]);
 const seconds = (Date.now() - started) / 1000;
-let lines = [];
-try {
-  lines = readFileSync(outcomesFile, 'utf8').split('\n').filter(Boolean);
-} catch {
-  // No file: the runner never started its reporters; the exit code below says so.
-}
-rmSync(scratch, { recursive: true, force: true });
 const summary = summarize(
   files,
   lines.map((line) => JSON.parse(line)),
   seconds,
 );
-const code = result.status ?? 1;
 process.stdout.write(formatSummary(summary, (file) => relative(process.cwd(), file) || file));
-if (code !== 0 && summary.failed.length + summary.cancelled.length + summary.timedOut.length === 0) {
-  process.stdout.write(
-    `run-tests: the test runner exited with ${code} (${result.signal ?? 'no signal'}) outside any test\n`,
-  );
-}
-process.exit(code === 0 && summary.passed !== files.length ? 1 : code);
+// A file that fails outside any test (its process exits non-zero) is a failed test of the file: it is in the lines.
+process.exit(lines.length === 0 && summary.passed === files.length ? 0 : 1);

@@ -5,6 +5,11 @@
 // failing check tied to the change, with its Expected, Actual and curl
 // line), or, where the reference cannot show it, the rule stands alone and
 // the result says why; a compatible pair gives no failing check.
+// `npm test` runs one pair per way a pair is judged (its exit, and per side:
+// proof, rule alone, witness, not possible, label, the line that shows it,
+// the checks that must not depart): 23 of the 51; `npm run test:full`, in
+// CI, runs every pair (test/support/matrix.ts). The rules' verdict on every
+// pair runs in both (rules.test.ts).
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,22 +19,53 @@ import { compat } from '../../conformance/compat/compat.js';
 import { departureKeys } from '../../conformance/compat/preexisting.js';
 import { renderCompatConsole, renderCompatMarkdown } from '../../conformance/compat/report.js';
 import { loadSpecModel } from '../../conformance/model/spec-model.js';
-import { PAIRS, slugOf, writePair } from './pairs.js';
+import { matrixLabel, matrixRows } from '../support/matrix.js';
+import { PAIRS, slugOf, writePair, type Pair } from './pairs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-compat-run-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('compat execution', { timeout: 300_000, concurrency: 2 }, () => {
-  for (const pair of PAIRS) {
+/**
+ * The pair's compat run, one per pair in this file: the tests below that look at one pair more closely read the run
+ * its row made (the same documents, seed and cases) instead of running it again.
+ */
+const runs = new Map<
+  Pair,
+  Promise<{ result: Awaited<ReturnType<typeof compat>>; paths: ReturnType<typeof writePair> }>
+>();
+function compatRun(pair: Pair) {
+  let run = runs.get(pair);
+  if (run === undefined) {
+    const paths = writePair(pair, dir, slugOf(pair.name));
+    run = compat({
+      base: { label: 'old.yaml', path: paths.base },
+      head: { label: 'new.yaml', path: paths.head },
+      seed: 7,
+      cases: 10,
+      timeoutMs: 15_000,
+    }).then((result) => ({ result, paths }));
+    runs.set(pair, run);
+  }
+  return run;
+}
+
+/** What a pair's test asserts, and so what one pair proves that another with the same key would prove again. */
+const judged = (pair: Pair) =>
+  JSON.stringify([
+    pair.exit,
+    pair.proof,
+    pair.witness,
+    pair.notPossible,
+    pair.label,
+    Object.keys(pair.shows ?? {}),
+    pair.notFailing !== undefined,
+  ]);
+const ROWS = matrixRows(PAIRS, judged);
+
+describe(`compat execution, ${matrixLabel(ROWS.length, PAIRS.length)}`, { timeout: 600_000, concurrency: 2 }, () => {
+  for (const pair of ROWS) {
     it(`${pair.name}: exit ${pair.exit}, each breaking side proven or said why not`, async () => {
-      const paths = writePair(pair, dir, slugOf(pair.name));
-      const result = await compat({
-        base: { label: 'old.yaml', path: paths.base },
-        head: { label: 'new.yaml', path: paths.head },
-        seed: 7,
-        cases: 10,
-        timeoutMs: 15_000,
-      });
+      const { result, paths } = await compatRun(pair);
       const shown = renderCompatConsole(result);
       assert.equal(result.exitCode, pair.exit, shown);
       for (const id of pair.notFailing ?? [])
@@ -128,14 +164,7 @@ describe('compat execution', { timeout: 300_000, concurrency: 2 }, () => {
     // the mechanism on made-up departures of that shape is in verdict.test.ts. Here, end to end: the baseline runs
     // where a crossed run departs, and no finding keeps a departing case the baseline shows alike.
     const pair = PAIRS.find((p) => p.name.startsWith('a new required query parameter on the delete'))!;
-    const paths = writePair(pair, dir, 'present-before');
-    const result = await compat({
-      base: { label: 'old.yaml', path: paths.base },
-      head: { label: 'new.yaml', path: paths.head },
-      seed: 7,
-      cases: 10,
-      timeoutMs: 15_000,
-    });
+    const { result } = await compatRun(pair);
     const shown = renderCompatConsole(result);
     const baseline = result.execution?.clients.baseline;
     assert.ok(baseline, `the crossed run departed, so the baseline ran: ${shown}`);
@@ -156,14 +185,7 @@ describe('compat execution', { timeout: 300_000, concurrency: 2 }, () => {
 
   it('security made optional breaks no existing client: the old refusal checks answered 200 are set apart, none is a finding', async () => {
     const pair = PAIRS.find((p) => p.name.startsWith('security made optional'))!;
-    const paths = writePair(pair, dir, 'security-optional');
-    const result = await compat({
-      base: { label: 'old.yaml', path: paths.base },
-      head: { label: 'new.yaml', path: paths.head },
-      seed: 7,
-      cases: 10,
-      timeoutMs: 15_000,
-    });
+    const { result } = await compatRun(pair);
     const shown = renderCompatConsole(result);
     assert.deepEqual(
       result.findings.filter((f) => f.side === 'clients').map((f) => f.check.id),
@@ -181,14 +203,7 @@ describe('compat execution', { timeout: 300_000, concurrency: 2 }, () => {
 
   it('a pattern the rules cannot compare is shown by execution: a check fails that no rule called breaking, and the report says the rules missed it', async () => {
     const pair = PAIRS.find((p) => p.name.startsWith('a pattern changed'))!;
-    const paths = writePair(pair, dir, 'pattern-again');
-    const result = await compat({
-      base: { label: 'old.yaml', path: paths.base },
-      head: { label: 'new.yaml', path: paths.head },
-      seed: 7,
-      cases: 10,
-      timeoutMs: 15_000,
-    });
+    const { result } = await compatRun(pair);
     assert.equal(result.changes[0]!.clients, 'unknown');
     const onlyRun = result.agreements.find((a) => a.kind === 'execution-only' && a.side === 'clients');
     assert.ok(onlyRun, renderCompatConsole(result));

@@ -7,9 +7,9 @@
 import { strict as assert } from 'node:assert';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runProcess } from '../../lib/process.js';
 import { fixturePath } from '../support/fixtures.js';
 
@@ -103,5 +103,88 @@ describe('the long matrices in CI', () => {
       JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
     ).scripts;
     assert.match(scripts['test:full'] ?? '', /node scripts\/run-tests\.mjs --full-matrix test$/);
+  });
+});
+
+// The costliest files start first (scripts/test-order.mjs): the order changes when files start, never what they run.
+describe('the order in which the files start', () => {
+  interface Cost {
+    cpu: number;
+    wall: number;
+  }
+  interface TestOrder {
+    orderByCost: (files: string[], costs: Map<string, Cost>, testRoot: string) => string[];
+    readCosts: (url?: URL) => Map<string, Cost>;
+  }
+  const load = async () => (await import(pathToFileURL(join(ROOT, 'scripts', 'test-order.mjs')).href)) as TestOrder;
+  const root = join('dist', 'test');
+  const file = (name: string) => join(root, name);
+
+  it('starts the files by their measured wall time, longest first; equal costs keep their order', async () => {
+    const { orderByCost } = await load();
+    const costs = new Map([
+      ['a/short.test.js', { cpu: 1, wall: 1 }],
+      ['a/long.test.js', { cpu: 5, wall: 60 }],
+      ['b/twin-1.test.js', { cpu: 2, wall: 10 }],
+      ['b/twin-2.test.js', { cpu: 9, wall: 10 }],
+    ]);
+    const files = ['a/short.test.js', 'b/twin-1.test.js', 'a/long.test.js', 'b/twin-2.test.js'].map(file);
+    assert.deepEqual(
+      orderByCost(files, costs, root),
+      ['a/long.test.js', 'b/twin-1.test.js', 'b/twin-2.test.js', 'a/short.test.js'].map(file),
+    );
+  });
+
+  it('takes a file it has no cost for to cost the median, and keeps every file, once', async () => {
+    const { orderByCost } = await load();
+    const costs = new Map([
+      ['one.test.js', { cpu: 1, wall: 1 }],
+      ['five.test.js', { cpu: 5, wall: 5 }],
+      ['nine.test.js', { cpu: 9, wall: 9 }],
+    ]);
+    const files = ['one.test.js', 'new.test.js', 'nine.test.js', 'five.test.js'].map(file);
+    assert.deepEqual(
+      orderByCost(files, costs, root),
+      ['nine.test.js', 'new.test.js', 'five.test.js', 'one.test.js'].map(file),
+    );
+    assert.deepEqual(orderByCost(files, new Map(), root), files, 'no costs: the order given');
+  });
+
+  it('runs the files in that order: the costlier of two passing files first, whatever their names', async () => {
+    const files = mkdtempSync(join(tmpdir(), 'plantstore-run-order-'));
+    try {
+      writeFileSync(join(files, 'package.json'), '{"type":"module"}');
+      copyFileSync(fixturePath('run-tests/matrix.mjs'), join(files, 'a-cheap.test.js'));
+      copyFileSync(fixturePath('run-tests/passing.mjs'), join(files, 'z-costly.test.js'));
+      // Keyed as run-tests.mjs keys them: under dist/test/ of the folder it runs in.
+      const key = (name: string) => relative(join(process.cwd(), 'dist', 'test'), join(files, name));
+      const costs = {
+        files: { [key('a-cheap.test.js')]: { cpu: 1, wall: 1 }, [key('z-costly.test.js')]: { cpu: 9, wall: 9 } },
+      };
+      writeFileSync(join(files, 'costs.json'), JSON.stringify(costs));
+      const run = await runProcess({
+        file: process.execPath,
+        args: [RUN_TESTS, files],
+        env: { TEST_CONCURRENCY: '1', TEST_COSTS_FILE: join(files, 'costs.json'), NODE_TEST_CONTEXT: undefined },
+        timeoutMs: 90_000,
+        name: 'run-tests in cost order',
+      });
+      const text = run.lines.join('\n');
+      assert.equal(run.code, 0, text);
+      const costly = text.indexOf('✔ passes');
+      const cheap = text.indexOf('✔ runs with PLANTSTORE_TEST_MATRIX');
+      assert.ok(costly >= 0 && cheap >= 0, text);
+      assert.ok(costly < cheap, `z-costly.test.js ran first:\n${text}`);
+    } finally {
+      rmSync(files, { recursive: true, force: true });
+    }
+  });
+
+  // A stale entry (a file renamed since the profile) costs nothing but its place: it is never a failure.
+  it('reads scripts/test-costs.json: a cost for most test files, each a wall time', async () => {
+    const { readCosts } = await load();
+    const costs = readCosts();
+    assert.ok(costs.size > 100, `${costs.size} costs`);
+    for (const [key, cost] of costs) assert.ok(key.endsWith('.test.js') && cost.wall > 0 && cost.cpu >= 0, key);
   });
 });
