@@ -14,10 +14,11 @@
 // costliest files first (scripts/test-order.mjs). Profile on a machine as
 // quiet as you can find; only the order of the costs matters to the runner.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { COSTS_FILE, costKey, readCosts } from './test-order.mjs';
+import { listTestFiles } from './test-files.mjs';
 
 const TIME = '/usr/bin/time';
 if (!existsSync(TIME)) {
@@ -27,12 +28,7 @@ if (!existsSync(TIME)) {
 const writeCosts = process.argv.includes('--write-costs');
 const roots = process.argv.slice(2).filter((arg) => arg !== '--write-costs');
 if (roots.length === 0) roots.push('test');
-const files = [];
-function walk(path) {
-  if (statSync(path).isDirectory()) for (const entry of readdirSync(path).sort()) walk(join(path, entry));
-  else if (path.endsWith('.test.js')) files.push(path);
-}
-for (const root of roots) walk(isAbsolute(root) || root.startsWith('dist') ? root : join('dist', root));
+const files = listTestFiles(roots);
 
 const scratch = mkdtempSync(join(tmpdir(), 'plantstore-profile-'));
 const load = () =>

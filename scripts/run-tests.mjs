@@ -15,8 +15,8 @@
 // or timed out (a reader sees the cause without scrolling back through the
 // log): the spec reporter writes to stdout as usual, and a second reporter
 // (test-outcomes-reporter.mjs) gives a line for each failed test.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { run } from 'node:test';
@@ -25,6 +25,7 @@ import { spec } from 'node:test/reporters';
 import outcomes from './test-outcomes-reporter.mjs';
 import { summarize, formatSummary } from './test-summary.mjs';
 import { orderByCost, readCosts } from './test-order.mjs';
+import { compiledRoot, listTestFiles } from './test-files.mjs';
 
 // --full-matrix: only the files with a long matrix (those that use
 // test/support/matrix.ts), each running every row (PLANTSTORE_TEST_MATRIX=full).
@@ -32,18 +33,10 @@ import { orderByCost, readCosts } from './test-order.mjs';
 const fullMatrix = process.argv.includes('--full-matrix');
 const roots = process.argv.slice(2).filter((arg) => arg !== '--full-matrix');
 if (roots.length === 0) roots.push('test');
-const files = [];
-function walk(path) {
-  if (statSync(path).isDirectory()) for (const entry of readdirSync(path).sort()) walk(join(path, entry));
-  else if (path.endsWith('.test.js') && (!fullMatrix || readFileSync(path, 'utf8').includes('/support/matrix.js'))) {
-    files.push(path);
-  }
-}
-const folders = roots.map((root) => (isAbsolute(root) ? root : join('dist', root)));
-for (const folder of folders) walk(folder);
+const files = listTestFiles(roots, (path) => !fullMatrix || readFileSync(path, 'utf8').includes('/support/matrix.js'));
 if (fullMatrix) process.env.PLANTSTORE_TEST_MATRIX = 'full';
 if (files.length === 0) {
-  console.error(`run-tests: no *.test.js files under ${folders.join(', ')}`);
+  console.error(`run-tests: no *.test.js files under ${roots.map(compiledRoot).join(', ')}`);
   process.exit(1);
 }
 // Four files at a time on any machine (TEST_CONCURRENCY=N changes it): many

@@ -15,13 +15,8 @@ import { loadSpecModel, type SpecModel } from '../../conformance/model/spec-mode
 import { startFake } from '../support/fake-server.js';
 import { fixturePath } from '../support/fixtures.js';
 import { ALLOWED_CHOICES, WRONG_REASON_MUTANTS, type FakeRow } from '../support/mutants.js';
-import { startResourceFake } from '../support/fake-resource.js';
-import {
-  RESOURCE_ALLOWED,
-  RESOURCE_CHECKS,
-  RESOURCE_WRONG_REASON,
-  type ResourceRow,
-} from '../support/resource-mutants.js';
+import { failingResults, runResourceFake } from '../support/harness-runs.js';
+import { RESOURCE_ALLOWED, RESOURCE_CHECKS, RESOURCE_WRONG_REASON } from '../support/resource-mutants.js';
 
 const TOKEN = 'wrong-reason-test-token';
 const models = new Map<string, SpecModel>();
@@ -54,26 +49,6 @@ async function runRow(row: FakeRow, restrictsTokens = true): Promise<TargetResul
     await fake.close();
   }
 }
-
-/** Every check of every operation and of the plant resource against a fake of fake-resource.ts with the row's breaks. */
-async function runResourceRow(row: ResourceRow): Promise<TargetResult['results']> {
-  const fake = await startResourceFake(row.fixture, TOKEN, row.breaks);
-  try {
-    const r = await runTarget(
-      { model: fake.model, targets: [], seed: 20240611, cases: 5, timeoutMs: 10_000, only: RESOURCE_CHECKS },
-      { name: 'fake', url: fake.url, token: TOKEN, role: 'target', informs: false, restrictsTokens: true },
-    );
-    return r.results;
-  } finally {
-    await fake.close();
-  }
-}
-
-/** The checks a run fails (or errs on), each with what it saw. */
-const failing = (results: TargetResult['results']) =>
-  results
-    .filter((x) => x.outcome === 'fail' || x.outcome === 'error')
-    .map((x) => `${x.id} ${x.outcome}: ${x.cause ?? x.actual ?? ''}`);
 
 /** The switches of a row, for its test's name. */
 function switches(row: FakeRow): string {
@@ -182,7 +157,7 @@ describe(
   () => {
     for (const row of RESOURCE_WRONG_REASON) {
       it(`${row.check} fails ${row.fixture} with ${row.breaks.join(' + ')}, for its rule (${row.why})`, async () => {
-        const results = await runResourceRow(row);
+        const results = await runResourceFake(row.fixture, row.breaks);
         const result = results.find((x) => x.id === row.check)!;
         assert.equal(result.outcome, row.expected, `${row.check}: ${result.actual ?? ''}`);
         assert.match(result.cause ?? '', row.cause, `${row.check}: the cause names the rule broken`);
@@ -191,7 +166,7 @@ describe(
           `${row.check}: a failure says what was expected and what came back`,
         );
         assert.deepEqual(
-          failing(results).filter((f) => !f.startsWith(`${row.check} `)),
+          failingResults(results).filter((f) => !f.startsWith(`${row.check} `)),
           [],
           'no other check fails it: it breaks this rule only',
         );
@@ -206,10 +181,10 @@ describe(
   () => {
     for (const row of RESOURCE_ALLOWED) {
       it(`${row.check} ${row.expected}: ${row.fixture} with ${row.breaks.join(' + ')}, ${row.choice} (${row.source})`, async () => {
-        const results = await runResourceRow(row);
+        const results = await runResourceFake(row.fixture, row.breaks);
         const result = results.find((x) => x.id === row.check)!;
         assert.equal(result.outcome, row.expected, `${row.check}: ${result.actual ?? ''}`);
-        assert.deepEqual(failing(results), [], 'no check fails an allowed choice');
+        assert.deepEqual(failingResults(results), [], 'no check fails an allowed choice');
       });
     }
   },

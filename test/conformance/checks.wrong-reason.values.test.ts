@@ -15,32 +15,8 @@ import { outOfFormatValues } from '../../conformance/cases/parameter-values.js';
 import { allowedEdgeIds } from '../../conformance/cases/bodies.js';
 import { IdAllocator } from '../../conformance/cases/ids.js';
 import { loadSpecModel } from '../../conformance/model/spec-model.js';
-import type { TargetResult } from '../../conformance/run/result.js';
-import { runTarget } from '../../conformance/run/runner.js';
-import { startResourceFake } from '../support/fake-resource.js';
+import { failingResults, runResourceFake } from '../support/harness-runs.js';
 import { fixturePath } from '../support/fixtures.js';
-import type { Break } from '../support/fake-resource-breaks.js';
-import { RESOURCE_CHECKS } from '../support/resource-mutants.js';
-
-const TOKEN = 'values-test-token';
-
-async function run(fixture: string, breaks: Break[]): Promise<TargetResult['results']> {
-  const fake = await startResourceFake(fixture, TOKEN, breaks);
-  try {
-    const r = await runTarget(
-      { model: fake.model, targets: [], seed: 20240611, cases: 5, timeoutMs: 10_000, only: RESOURCE_CHECKS },
-      { name: 'fake', url: fake.url, token: TOKEN, role: 'target', informs: false, restrictsTokens: true },
-    );
-    return r.results;
-  } finally {
-    await fake.close();
-  }
-}
-
-const failing = (results: TargetResult['results']) =>
-  results
-    .filter((x) => x.outcome === 'fail' || x.outcome === 'error')
-    .map((x) => `${x.id} ${x.outcome}: ${x.cause ?? x.actual ?? ''}`);
 
 /** A document of one list operation whose limit has the schema given, loaded as the harness loads any. */
 function listWithLimit(schema: string) {
@@ -106,15 +82,15 @@ describe(
   { timeout: 300_000 },
   () => {
     it("a negative limit refused with the declared 400 is not failed: the starter's int32 says nothing of a negative maximum", async () => {
-      const results = await run('starter', ['limitNegative400']);
+      const results = await runResourceFake('starter', ['limitNegative400']);
       const valid = results.find((x) => x.id === 'PS-OP-002')!;
       assert.equal(valid.outcome, 'non-strict', valid.actual ?? '');
       assert.match(valid.cause ?? '', /limit at a bound of its format \(-2147483648\) is refused with 400/);
-      assert.deepEqual(failing(results), [], 'no check fails an allowed choice');
+      assert.deepEqual(failingResults(results), [], 'no check fails an allowed choice');
     });
 
     it('a 500 to the int32 minimum fails PS-OP-002 on the boundary case, naming the parameter and the value', async () => {
-      const results = await run('starter', ['limitMin500']);
+      const results = await runResourceFake('starter', ['limitMin500']);
       const valid = results.find((x) => x.id === 'PS-OP-002')!;
       assert.equal(valid.outcome, 'fail', valid.actual ?? '');
       assert.match(
@@ -123,28 +99,28 @@ describe(
       );
       assert.match(valid.actual ?? '', /limit -2147483648|limit=-2147483648|-2147483648/);
       assert.deepEqual(
-        failing(results).filter((f) => !f.startsWith('PS-OP-002 ')),
+        failingResults(results).filter((f) => !f.startsWith('PS-OP-002 ')),
         [],
         'only the boundary case fails: every typical request is served',
       );
     });
 
     it('a dropped connection on the int32 minimum fails PS-OP-002 on the boundary case, not an error', async () => {
-      const results = await run('starter', ['limitMinDrops']);
+      const results = await runResourceFake('starter', ['limitMinDrops']);
       const valid = results.find((x) => x.id === 'PS-OP-002')!;
       assert.equal(valid.outcome, 'fail', valid.actual ?? '');
       assert.match(valid.cause ?? '', /limit at a bound of its format \(-2147483648\) drops the connection/);
     });
 
     it('a 400 to the maximum its schema writes fails: the document says that value is valid', async () => {
-      const results = await run('crud', ['limitMax400']);
+      const results = await runResourceFake('crud', ['limitMax400']);
       const valid = results.find((x) => x.id === 'PS-OP-002')!;
       assert.equal(valid.outcome, 'fail', valid.actual ?? '');
       assert.match(valid.cause ?? '', /limit at a bound its schema writes \(100\) is answered 400/);
     });
 
     it('the baseline fake is failed by none of these checks, boundaries included', async () => {
-      assert.deepEqual(failing(await run('starter', [])), []);
+      assert.deepEqual(failingResults(await runResourceFake('starter', [])), []);
     });
   },
 );
@@ -170,7 +146,7 @@ describe(
     });
 
     it('a limit read into an int32 that wraps (2147483648 served as -2147483648) fails PS-OP-003, naming the value', async () => {
-      const results = await run('starter', ['limitWraps']);
+      const results = await runResourceFake('starter', ['limitWraps']);
       const refused = results.find((x) => x.id === 'PS-OP-003')!;
       assert.equal(refused.outcome, 'fail', refused.actual ?? '');
       assert.match(
@@ -178,16 +154,16 @@ describe(
         /GET \/plants invalid in one place \(limit=2147483648, outside its format\) is accepted \(200\)/,
       );
       assert.deepEqual(
-        failing(results).filter((f) => !f.startsWith('PS-OP-003 ')),
+        failingResults(results).filter((f) => !f.startsWith('PS-OP-003 ')),
         [],
         'no other check fails it',
       );
     });
 
     it('an overflow refused with an undeclared 422 is not failed (PS-OP-003 non-strict, as any invalid value)', async () => {
-      const results = await run('starter', ['invalid422']);
+      const results = await runResourceFake('starter', ['invalid422']);
       assert.equal(results.find((x) => x.id === 'PS-OP-003')!.outcome, 'non-strict');
-      assert.deepEqual(failing(results), []);
+      assert.deepEqual(failingResults(results), []);
     });
   },
 );
@@ -204,7 +180,7 @@ describe('ids the schema allows at its edges: created, then read back', { timeou
   });
 
   it('a read whose route takes digits only (a negative id it stored is not found) fails PS-STATE-004, naming the id', async () => {
-    const results = await run('crud', ['readNegative404']);
+    const results = await runResourceFake('crud', ['readNegative404']);
     const read = results.find((x) => x.id === 'PS-STATE-004')!;
     assert.equal(read.outcome, 'fail', read.actual ?? '');
     assert.match(
@@ -212,14 +188,14 @@ describe('ids the schema allows at its edges: created, then read back', { timeou
       /a created item with a negative id \(-\d+\), an id its schema allows, is missing from GET \/plants\/\{id\}/,
     );
     assert.deepEqual(
-      failing(results).filter((f) => !f.startsWith('PS-STATE-004 ')),
+      failingResults(results).filter((f) => !f.startsWith('PS-STATE-004 ')),
       [],
       'no other check fails it',
     );
   });
 
   it('a DELETE whose route takes digits only (a negative id it stored is not found) fails PS-STATE-006, naming the id', async () => {
-    const results = await run('crud', ['deleteNegative404']);
+    const results = await runResourceFake('crud', ['deleteNegative404']);
     const gone = results.find((x) => x.id === 'PS-STATE-006')!;
     assert.equal(gone.outcome, 'fail', gone.actual ?? '');
     assert.match(
@@ -227,20 +203,20 @@ describe('ids the schema allows at its edges: created, then read back', { timeou
       /a created item with a negative id \(-\d+\), an id its schema allows, cannot be deleted \(404\)/,
     );
     assert.deepEqual(
-      failing(results).filter((f) => !f.startsWith('PS-STATE-006 ')),
+      failingResults(results).filter((f) => !f.startsWith('PS-STATE-006 ')),
       [],
       'no other check fails it',
     );
   });
 
   it('the baseline crud fake, which stores and reads every id its schema allows, fails none of these checks', async () => {
-    assert.deepEqual(failing(await run('crud', [])), []);
+    assert.deepEqual(failingResults(await runResourceFake('crud', [])), []);
   });
 });
 
 describe('never-stored neighbours of an id beyond 2^53: each an id of its own', { timeout: 300_000 }, () => {
   it('a store keyed by the double of each id (create, read and delete alike) fails PS-STATE-004 and PS-STATE-006 on a neighbour, by name', async () => {
-    const results = await run('crud', ['storeByDouble']);
+    const results = await runResourceFake('crud', ['storeByDouble']);
     const read = results.find((x) => x.id === 'PS-STATE-004')!;
     assert.equal(read.outcome, 'fail', read.actual ?? '');
     assert.match(
@@ -254,15 +230,15 @@ describe('never-stored neighbours of an id beyond 2^53: each an id of its own', 
       /DELETE \/plants\/\{id\} of \d+ \(beside \d+\), a never-stored neighbour, deleted the item just created/,
     );
     assert.deepEqual(
-      failing(results).filter((f) => !f.startsWith('PS-STATE-004 ') && !f.startsWith('PS-STATE-006 ')),
+      failingResults(results).filter((f) => !f.startsWith('PS-STATE-004 ') && !f.startsWith('PS-STATE-006 ')),
       [],
       'no other check fails it',
     );
   });
 
   it('neighbours refused with 400 rather than 404 are not failed (an id never stored: 404 is our decision)', async () => {
-    const results = await run('crud', ['unknownId400']);
+    const results = await runResourceFake('crud', ['unknownId400']);
     assert.equal(results.find((x) => x.id === 'PS-STATE-004')!.outcome, 'non-strict');
-    assert.deepEqual(failing(results), []);
+    assert.deepEqual(failingResults(results), []);
   });
 });
