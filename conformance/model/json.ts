@@ -53,6 +53,44 @@ const TOKENS = /"(?:[^"\\]|\\.)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
  * strings back into Numerals.
  */
 export function parseExact(text: string): { ok: true; value: JsonValue } | { ok: false } {
+  const known = parsedTexts.get(text);
+  if (known !== undefined) return known;
+  const parsed = parseExactOnce(text);
+  if (text.length <= MAX_KEPT_TEXT) {
+    if (parsed.ok) deepFreeze(parsed.value);
+    keptChars += text.length;
+    parsedTexts.set(text, Object.freeze(parsed));
+    for (const [oldest] of parsedTexts) {
+      if (keptChars <= MAX_KEPT_CHARS && parsedTexts.size <= MAX_KEPT_TEXTS) break;
+      parsedTexts.delete(oldest);
+      keptChars -= oldest.length;
+    }
+  }
+  return parsed;
+}
+
+// Every check that grades an answer's body parses it, and the same answer is
+// graded by a dozen checks and read again by the traces and the root causes:
+// a run parsed each body about forty times (a profile of a run of the catalog
+// had this one function at a quarter of the harness's CPU). The last texts
+// parsed are kept with their values, frozen so that no reader can change what
+// the next one sees. Bounded by count and by characters, oldest out first: a
+// request body of 1 MiB (the robustness cases) is kept too, since the traces
+// read it again for each check that shows its case.
+const MAX_KEPT_TEXTS = 512;
+const MAX_KEPT_CHARS = 8 * 1024 * 1024;
+const MAX_KEPT_TEXT = 2 * 1024 * 1024;
+const parsedTexts = new Map<string, { ok: true; value: JsonValue } | { ok: false }>();
+let keptChars = 0;
+
+function deepFreeze(value: JsonValue): void {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  const members: JsonValue[] = Array.isArray(value) ? value : Object.values(value as Record<string, JsonValue>);
+  for (const member of members) deepFreeze(member);
+}
+
+function parseExactOnce(text: string): { ok: true; value: JsonValue } | { ok: false } {
   const mark = `\u{F0000}${Math.random().toString(36).slice(2)}:`;
   const marked = text.replace(TOKENS, (token) => (token.startsWith('"') ? token : JSON.stringify(`${mark}${token}`)));
   try {
