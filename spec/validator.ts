@@ -16,6 +16,7 @@
 // as an ES module at build time (validatorModule) and wrapped when loaded
 // (validatorOf): the two report the same violations.
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { compiledSchema, rememberCompiled, schemaKey } from './compiled-schemas.js';
 import { ajvModules } from './ajv.js';
 import { rationalOf } from './exact-number.js';
 import { integerRange } from './formats.js';
@@ -199,7 +200,8 @@ interface AjvCompiler {
   uncheckedFormats: () => UncheckedFormat[];
 }
 
-function ajvCompiler(doc: OpenApiDocument, options: ValidatorOptions, standalone: boolean): AjvCompiler {
+/** A new Ajv with our options, formats and keyword. */
+function newAjv(standalone: boolean): Ajv {
   const { ajv: ajvModule, addFormats } = ajvModules();
   // Unknown keywords are refused or left out before Ajv sees them (`prepare`);
   // what strict mode would add is refusing keywords 2020-12 says to ignore
@@ -217,6 +219,13 @@ function ajvCompiler(doc: OpenApiDocument, options: ValidatorOptions, standalone
   });
   addFormats(ajv, [...STRING_FORMATS] as Parameters<typeof addFormats>[1]);
   ajv.addKeyword(exactKeyword());
+  return ajv;
+}
+
+function ajvCompiler(doc: OpenApiDocument, options: ValidatorOptions, standalone: boolean): AjvCompiler {
+  // Made when a schema is not among those compiled already (always for standalone code, which needs its Ajv).
+  let instance: Ajv | undefined;
+  const ajvOf = () => (instance ??= newAjv(standalone));
   const unchecked = new Map<string, UncheckedFormat>();
 
   const prepare =
@@ -248,9 +257,15 @@ function ajvCompiler(doc: OpenApiDocument, options: ValidatorOptions, standalone
     };
 
   return {
-    ajv,
+    get ajv() {
+      return ajvOf();
+    },
     compile(schema, pointer, without = new Set()) {
       const bundled = bundleSchema(doc, schema, pointer, prepare(without));
+      const key = standalone ? undefined : schemaKey(bundled);
+      const known = key === undefined ? undefined : compiledSchema(key);
+      if (known !== undefined) return known;
+      const ajv = ajvOf();
       if (!ajv.validateSchema(bundled)) {
         const first = ajv.errors?.[0];
         const at = documentPointer(first?.instancePath ?? '', pointer);
@@ -261,7 +276,9 @@ function ajvCompiler(doc: OpenApiDocument, options: ValidatorOptions, standalone
         );
       }
       try {
-        return ajv.compile(bundled);
+        const validate = ajv.compile(bundled);
+        if (key !== undefined) rememberCompiled(key, validate);
+        return validate;
       } catch (error) {
         // Ajv speaks of the bundled schema (#/$defs/X); the author wrote #/components/schemas/X.
         throw new DocumentError(
