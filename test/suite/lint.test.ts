@@ -1,5 +1,5 @@
 // `npm run lint` (scripts/lint.mjs) is what CI runs before the tests: the
-// format check, the type-checked lint and the spec lint. Here it runs in a
+// format check, the type check, the type-checked lint and the spec lint. Here it runs in a
 // small copy of the project (its configs, its scripts, one source file, the
 // document), so that a commit with one unformatted line is seen to fail it,
 // and the same file formatted to pass, without linting the whole tree twice.
@@ -49,7 +49,7 @@ test('CI runs npm run lint before the tests, and npm run lint is scripts/lint.mj
 });
 
 test(
-  'one unformatted line fails npm run lint, naming the check and the file; formatted, it passes',
+  'one unformatted line fails npm run lint, naming the check and the file; a type error fails it too; formatted and typed, it passes',
   { timeout: 180_000 },
   async () => {
     const dir = copyOfTheProject();
@@ -72,6 +72,14 @@ test(
     assert.equal(failing.code, 1, failingOutput);
     assert.match(failingOutput, /src\/plant\.ts/, 'the unformatted file is named');
     assert.match(failingOutput, /lint: format failed/, 'the failed check is named');
+
+    // The type check is lint's (npm run build compiles without one): a formatted file with a type error fails it.
+    writeFileSync(source, `export const plantCount: number = 'three';\n`);
+    const mistyped = await lint();
+    const mistypedOutput = mistyped.lines.join('\n') + mistyped.stderr;
+    assert.equal(mistyped.code, 1, mistypedOutput);
+    assert.match(mistypedOutput, /src\/plant\.ts.*TS2322/, 'the type error is named with its file');
+    assert.match(mistypedOutput, /lint: .*types.* failed/, 'the failed check is named');
 
     writeFileSync(source, FORMATTED);
     const passing = await lint();
