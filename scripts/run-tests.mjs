@@ -15,7 +15,8 @@
 // or timed out (a reader sees the cause without scrolling back through the
 // log): the spec reporter writes to stdout as usual, and a second reporter
 // (test-outcomes-reporter.mjs) gives a line for each failed test.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -56,6 +57,14 @@ const ordered = orderByCost(
 // of wall time run alone at a load of 8 on 2 cores, mostly waiting, so a file
 // that reaches it is stuck, not slow. The full matrices run longer.
 const fileTimeoutMs = process.env.TEST_FILE_TIMEOUT_MS ?? (fullMatrix ? '900000' : '300000');
+// The harness keeps lint findings on disk (conformance/model/lint-cache.ts):
+// the run keeps them in a folder of its own, removed at the end, so that a
+// run neither reads what an earlier one left nor leaves anything behind.
+// Within the run, a document linted once (the shipped one, a fixture) is
+// read back by every later run of the harness on it.
+const cacheDir = mkdtempSync(join(tmpdir(), 'plantstore-test-cache-'));
+process.env.PLANTSTORE_CACHE_DIR ??= cacheDir;
+process.on('exit', () => rmSync(cacheDir, { recursive: true, force: true }));
 // Node's run() API, not `node --test`: the command line sorts the files by
 // name whatever order it is given them, run() starts them in the order given.
 // Its events go to two reporters: spec on stdout, as `node --test` writes it,

@@ -187,7 +187,9 @@ write reports/conformance.json, .junit.xml and .html.`;
 const EPILOGUE = `Every option may also come from its environment variable (shown in
 brackets) or from the configuration file, whose keys are the option names
 (target, token, rate-limit, …) and whose strings may hold \${VAR}. A flag wins
-over the environment, which wins over the file.
+over the environment, which wins over the file. PLANTSTORE_CACHE_DIR names
+where the lint's findings are kept (default ~/.cache/plantstore; off keeps
+nothing).
 
 Exit codes: 0 no check failed, 1 a check failed, 2 the run could not mean
 anything or could not finish (a configuration mistake, a target unreachable

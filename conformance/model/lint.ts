@@ -10,20 +10,14 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { OPENAPI_PATH } from '../../spec/openapi.js';
 import { Worker } from 'node:worker_threads';
+import { keepFindings, keptFindings, lintCacheDir, lintKey } from './lint-cache.js';
+import { SEVERITIES, type LintFinding } from './lint-finding.js';
 import { loadRuleset } from './ruleset.js';
 import { describeDocumentError } from './spec-errors.js';
 
 const require = createRequire(import.meta.url);
 
-export interface LintFinding {
-  code: string;
-  /** For a run: a house rule's error is a warning. */
-  severity: 'error' | 'warning' | 'info' | 'hint';
-  message: string;
-  path: string;
-}
-
-const SEVERITY = ['error', 'warning', 'info', 'hint'] as const;
+export type { LintFinding } from './lint-finding.js';
 /** The prefix of the project's own rules (.spectral.yaml). */
 export const HOUSE_RULE = 'plantstore-';
 
@@ -44,7 +38,7 @@ export async function lintSpec(specPath: string, rulesetPath = DEFAULT_RULESET):
     severity:
       String(r.code).startsWith(HOUSE_RULE) && (r.severity as number) === 0
         ? 'warning'
-        : (SEVERITY[r.severity] ?? 'hint'),
+        : (SEVERITIES[r.severity] ?? 'hint'),
     message: r.message,
     path: r.path.join('.'),
   }));
@@ -57,9 +51,22 @@ export type LintOutcome = { findings: LintFinding[] } | { error: string };
  * lintSpec on a worker thread (lint-worker.ts), so that Spectral's long
  * synchronous stretches (seconds on a busy machine) hold no timer or answer
  * of the run beside it. Where the worker cannot start (a bundle that ships
- * without lint-worker.js), the lint runs here instead. Never rejects.
+ * without lint-worker.js), the lint runs here instead. Never rejects. The
+ * findings of a document linted before are read from the cache instead
+ * (lint-cache.ts, PLANTSTORE_CACHE_DIR).
  */
-export function lintApart(specPath: string): Promise<LintOutcome> {
+export async function lintApart(specPath: string): Promise<LintOutcome> {
+  // Findings kept from an earlier lint of the same bytes with the same ruleset and Spectral (lint-cache.ts).
+  const dir = lintCacheDir();
+  const key = dir === undefined ? undefined : lintKey(specPath, DEFAULT_RULESET);
+  const kept = dir === undefined || key === undefined ? undefined : keptFindings(dir, key);
+  if (kept !== undefined) return { findings: kept };
+  const outcome = await lintOnItsThread(specPath);
+  if (dir !== undefined && key !== undefined && 'findings' in outcome) keepFindings(dir, key, outcome.findings);
+  return outcome;
+}
+
+function lintOnItsThread(specPath: string): Promise<LintOutcome> {
   const here = () =>
     lintSpec(specPath).then(
       (findings): LintOutcome => ({ findings }),

@@ -106,3 +106,17 @@ describe('redaction: any run of 8 characters of a secret, and nothing shorter', 
     assert.equal(shorten('short', 300, redact, { count: true }), 'short');
   });
 });
+
+test('fragmentsIn, the search the report tests rest on, finds every run of 8 of a secret in each form and any case, and nothing shorter', () => {
+  for (const form of ECHO_FORMS) {
+    const written = echoed(LONG_TOKEN, form);
+    for (let start = 0; start + 8 <= written.length; start++) {
+      const run = written.slice(start, start + 8);
+      for (const text of [`${PROSE}${run}${PROSE}`, `${PROSE}${run.toUpperCase()}`, `${run.toLowerCase()}${PROSE}`])
+        assert.ok(fragmentsIn(text, LONG_TOKEN).includes(run), `${form}: ${run} in ${text}`);
+      // Seven of its characters, between characters no secret holds.
+      assert.deepEqual(fragmentsIn(`${PROSE}|${run.slice(1)}|${run.slice(0, 7)}|${PROSE}`, LONG_TOKEN), []);
+    }
+  }
+  assert.deepEqual(fragmentsIn(PROSE.repeat(1000), LONG_TOKEN), []);
+});

@@ -101,13 +101,18 @@ export function fragmentsIn(text: string, secret: string): string[] {
     ...ECHO_FORMS.map((form) => echoed(secret, form)),
     JSON.stringify(echoed(secret, 'json')).slice(1, -1),
   ];
-  const haystack = text.toLowerCase();
-  const found = new Set<string>();
-  for (const form of forms) {
+  // Every window of every form, by its lower case; the text is then read once, a window at each offset
+  // (it was searched once per window: hundreds of passes over reports of megabytes).
+  const windows = new Map<string, string[]>();
+  for (const form of forms)
     for (let i = 0; i + FRAGMENT_LENGTH <= form.length; i++) {
       const window = form.slice(i, i + FRAGMENT_LENGTH);
-      if (haystack.includes(window.toLowerCase())) found.add(window);
+      const lower = window.toLowerCase();
+      windows.set(lower, [...(windows.get(lower) ?? []), window]);
     }
-  }
+  const haystack = text.toLowerCase();
+  const found = new Set<string>();
+  for (let i = 0; i + FRAGMENT_LENGTH <= haystack.length; i++)
+    for (const window of windows.get(haystack.slice(i, i + FRAGMENT_LENGTH)) ?? []) found.add(window);
   return [...found];
 }
