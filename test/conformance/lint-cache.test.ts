@@ -3,13 +3,13 @@
 // changes the key lints anew, and a cache that cannot be used only means
 // the lint runs.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, beforeEach, describe, it } from 'node:test';
 import { OPENAPI_PATH } from '../../spec/openapi.js';
 import { DEFAULT_RULESET, lintApart, type LintFinding, type LintOutcome } from '../../conformance/model/lint.js';
-import { lintCacheDir, lintKey } from '../../conformance/model/lint-cache.js';
+import { keptFindings, lintCacheDir, lintKey } from '../../conformance/model/lint-cache.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-lint-cache-'));
 const cache = join(dir, 'cache');
@@ -49,8 +49,8 @@ describe('the lint cache', { timeout: 180_000 }, () => {
   });
 
   it('one byte more in the document is another key: linted anew, and kept beside', async () => {
-    await lintApart(document);
     const before = lintKey(document, DEFAULT_RULESET);
+    mkdirSync(cache, { recursive: true });
     writeFileSync(join(cache, `lint-${before}.json`), JSON.stringify({ key: before, findings: [MARKER] }));
     writeFileSync(document, `${shipped}# edited\n`);
     assert.notEqual(lintKey(document, DEFAULT_RULESET), before);
@@ -60,22 +60,22 @@ describe('the lint cache', { timeout: 180_000 }, () => {
   });
 
   it('a file that does not hold findings is not believed: the lint runs and the file is written again', async () => {
-    const findings = findingsOf(await lintApart(document));
-    const [file] = kept();
     const key = lintKey(document, DEFAULT_RULESET)!;
+    const file = join(cache, `lint-${key}.json`);
+    mkdirSync(cache, { recursive: true });
     for (const junk of [
       'not json',
-      JSON.stringify({ key: 'another', findings: [] }),
-      JSON.stringify({ key, findings: [{ code: 1 }] }),
+      JSON.stringify({ key: 'another', findings: [MARKER] }),
+      JSON.stringify({ key, findings: [{ ...MARKER, code: 1 }] }),
+      JSON.stringify({ key, findings: [{ ...MARKER, severity: 'fatal' }] }),
       JSON.stringify({ key, findings: 'none' }),
     ]) {
-      writeFileSync(join(cache, file!), junk);
-      assert.deepEqual(findingsOf(await lintApart(document)), findings, junk);
-      assert.deepEqual(
-        (JSON.parse(readFileSync(join(cache, file!), 'utf8')) as { findings: unknown }).findings,
-        findings,
-      );
+      writeFileSync(file, junk);
+      assert.equal(keptFindings(cache, key), undefined, junk);
     }
+    const findings = findingsOf(await lintApart(document));
+    assert.ok(!findings.some((f) => f.code === MARKER.code));
+    assert.deepEqual((JSON.parse(readFileSync(file, 'utf8')) as { findings: unknown }).findings, findings);
   });
 
   it('PLANTSTORE_CACHE_DIR=off keeps nothing; a folder that cannot be written only means the lint runs', async () => {
