@@ -112,8 +112,14 @@ test('fragmentsIn, the search the report tests rest on, finds every run of 8 of 
     const written = echoed(LONG_TOKEN, form);
     for (let start = 0; start + 8 <= written.length; start++) {
       const run = written.slice(start, start + 8);
-      for (const text of [`${PROSE}${run}${PROSE}`, `${PROSE}${run.toUpperCase()}`, `${run.toLowerCase()}${PROSE}`])
-        assert.ok(fragmentsIn(text, LONG_TOKEN).includes(run), `${form}: ${run} in ${text}`);
+      // At each offset modulo 8, in any letter case.
+      for (const before of ['', '|', '||', '|||', '||||', '|||||', '||||||', '|||||||'])
+        for (const text of [
+          `${before}${run}${PROSE}`,
+          `${PROSE}${before}${run.toUpperCase()}`,
+          `${before}${run.toLowerCase()}`,
+        ])
+          assert.ok(fragmentsIn(text, LONG_TOKEN).includes(run), `${form}: ${run} in ${text}`);
       // Seven of its characters, between characters no secret holds.
       assert.deepEqual(fragmentsIn(`${PROSE}|${run.slice(1)}|${run.slice(0, 7)}|${PROSE}`, LONG_TOKEN), []);
     }

@@ -90,6 +90,8 @@ export async function startEchoingTarget(secret: string): Promise<EchoingTarget>
 
 /** Shortest run of a secret's characters that counts as giving part of it away. */
 export const FRAGMENT_LENGTH = 8;
+/** The step fragmentsIn reads a text by: half a fragment. */
+const QUARTER = FRAGMENT_LENGTH / 2;
 
 /**
  * Every run of FRAGMENT_LENGTH characters of `secret`, in any of the forms a
@@ -101,18 +103,25 @@ export function fragmentsIn(text: string, secret: string): string[] {
     ...ECHO_FORMS.map((form) => echoed(secret, form)),
     JSON.stringify(echoed(secret, 'json')).slice(1, -1),
   ];
-  // Every window of every form, by its lower case; the text is then read once, a window at each offset
-  // (it was searched once per window: hundreds of passes over reports of megabytes).
+  // Every window of every form, by its lower case, and every run of 4 characters of one. A window at offset p
+  // holds the 4 characters at the first multiple of 4 from p: the text is looked into only around the
+  // multiples of 4 whose 4 characters are part of a window (it was searched once per window: hundreds of
+  // passes over reports of megabytes).
   const windows = new Map<string, string[]>();
+  const quarters = new Set<string>();
   for (const form of forms)
     for (let i = 0; i + FRAGMENT_LENGTH <= form.length; i++) {
       const window = form.slice(i, i + FRAGMENT_LENGTH);
       const lower = window.toLowerCase();
       windows.set(lower, [...(windows.get(lower) ?? []), window]);
+      for (let j = 0; j + QUARTER <= FRAGMENT_LENGTH; j++) quarters.add(lower.slice(j, j + QUARTER));
     }
   const haystack = text.toLowerCase();
   const found = new Set<string>();
-  for (let i = 0; i + FRAGMENT_LENGTH <= haystack.length; i++)
-    for (const window of windows.get(haystack.slice(i, i + FRAGMENT_LENGTH)) ?? []) found.add(window);
+  for (let q = 0; q + QUARTER <= haystack.length; q += QUARTER) {
+    if (!quarters.has(haystack.slice(q, q + QUARTER))) continue;
+    for (let p = Math.max(0, q - QUARTER + 1); p <= q && p + FRAGMENT_LENGTH <= haystack.length; p++)
+      for (const window of windows.get(haystack.slice(p, p + FRAGMENT_LENGTH)) ?? []) found.add(window);
+  }
   return [...found];
 }
