@@ -74,12 +74,15 @@ async function compile(out) {
     if (folder === undefined) throw new Error(`build: tsconfig.json's include ${pattern} is not FOLDER/**/*.ts`);
     return folder;
   });
-  const entryPoints = folders.flatMap((folder) =>
-    readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
-      .map((entry) => join(entry.parentPath ?? entry.path, entry.name))
-      .filter((path) => !path.includes(`${join('node_modules', '')}`)),
-  );
+  // A folder that is not there (the image's build copies only what the server and the harness need) holds nothing to compile.
+  const entryPoints = folders
+    .filter((folder) => existsSync(join(root, folder)))
+    .flatMap((folder) =>
+      readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
+        .map((entry) => join(entry.parentPath ?? entry.path, entry.name))
+        .filter((path) => !path.includes(`${join('node_modules', '')}`)),
+    );
   try {
     await build({
       entryPoints,
