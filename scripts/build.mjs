@@ -23,7 +23,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -80,8 +80,8 @@ async function compile(out) {
     .flatMap((folder) =>
       readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
         .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
-        .map((entry) => join(entry.parentPath ?? entry.path, entry.name))
-        .filter((path) => !path.includes(`${join('node_modules', '')}`)),
+        .map((entry) => join(entry.parentPath, entry.name))
+        .filter((path) => !path.split(sep).includes('node_modules')),
     );
   try {
     await build({

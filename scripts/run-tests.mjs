@@ -62,9 +62,12 @@ const fileTimeoutMs = process.env.TEST_FILE_TIMEOUT_MS ?? (fullMatrix ? '900000'
 // run neither reads what an earlier one left nor leaves anything behind.
 // Within the run, a document linted once (the shipped one, a fixture) is
 // read back by every later run of the harness on it.
-const cacheDir = mkdtempSync(join(tmpdir(), 'plantstore-test-cache-'));
-process.env.PLANTSTORE_CACHE_DIR ??= cacheDir;
-process.on('exit', () => rmSync(cacheDir, { recursive: true, force: true }));
+// A PLANTSTORE_CACHE_DIR already set is the caller's choice, and is used.
+if (process.env.PLANTSTORE_CACHE_DIR === undefined) {
+  const cacheDir = mkdtempSync(join(tmpdir(), 'plantstore-test-cache-'));
+  process.env.PLANTSTORE_CACHE_DIR = cacheDir;
+  process.on('exit', () => rmSync(cacheDir, { recursive: true, force: true }));
+}
 // Node's run() API, not `node --test`: the command line sorts the files by
 // name whatever order it is given them, run() starts them in the order given.
 // Its events go to two reporters: spec on stdout, as `node --test` writes it,

@@ -14,7 +14,7 @@ import type { ValidateFunction } from 'ajv';
  * errors of the last one, read at once by validatorOf. Oldest out first.
  */
 const compiled = new Map<string, ValidateFunction>();
-export const MAX_COMPILED_SCHEMAS = 2_000;
+const MAX_COMPILED_SCHEMAS = 2_000;
 
 /** The bundled schema as text: bigints, numbers JSON cannot write and objects of a class are marked, so that no two values share a text. */
 export function schemaKey(bundled: unknown): string {

@@ -56,10 +56,12 @@ export function parseExact(text: string): { ok: true; value: JsonValue } | { ok:
   const known = parsedTexts.get(text);
   if (known !== undefined) return known;
   const parsed = parseExactOnce(text);
+  // Frozen whether kept or not: a reader sees the same kind of value for every text.
+  if (parsed.ok) deepFreeze(parsed.value);
+  Object.freeze(parsed);
   if (text.length <= MAX_KEPT_TEXT) {
-    if (parsed.ok) deepFreeze(parsed.value);
     keptChars += text.length;
-    parsedTexts.set(text, Object.freeze(parsed));
+    parsedTexts.set(text, parsed);
     for (const [oldest] of parsedTexts) {
       if (keptChars <= MAX_KEPT_CHARS && parsedTexts.size <= MAX_KEPT_TEXTS) break;
       parsedTexts.delete(oldest);

@@ -38,4 +38,5 @@ test('what is kept is bounded: after 512 other texts the first is parsed anew, a
   const b = parseExact(large);
   assert.ok(a.ok && b.ok);
   assert.notEqual(a.value, b.value);
+  assert.ok(Object.isFrozen(a.value), 'frozen all the same');
 });
