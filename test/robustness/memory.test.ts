@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { runProcess } from '../../lib/process.js';
 import { BUDGET_NAME_KINDS, type BudgetFill } from '../../robustness/budget.js';
 import { FUZZ_SEED } from '../../robustness/requests.js';
+import { matrixLabel, matrixRows } from '../support/matrix.js';
 
 const PROBE = fileURLToPath(new URL('../../robustness/memory-probe.js', import.meta.url));
 const BUDGET_PROBE = fileURLToPath(new URL('../../robustness/budget-probe.js', import.meta.url));
@@ -41,9 +42,15 @@ test(
 // process by 3 to 5 times the budget. The bounds (robustness/budget.ts) hold
 // with both cores busy: RSS depends on when the collector frees request
 // buffers, by up to 40 % of the budget.
-for (const kind of Object.keys(BUDGET_NAME_KINDS)) {
+// A long matrix (test/support/matrix.ts): the store keeps a text in latin1
+// or in UTF-16 (server/store/plant-texts.ts), so `npm test` fills one store
+// per encoding, each with escapes (control, and non-latin-control); `npm run
+// test:full` (CI) adds the non-latin names, UTF-16 without escapes.
+const KINDS = Object.keys(BUDGET_NAME_KINDS) as (keyof typeof BUDGET_NAME_KINDS)[];
+const FILLS = matrixRows(KINDS, (kind) => (kind === 'control' ? 'latin1' : 'utf16'), 'last');
+for (const kind of FILLS) {
   test(
-    `a store filled to a byte budget of 64 MiB with ${kind} names holds at most the budget and an eighth (heap and buffers), and grows RSS by at most the budget and a half, plus 16 MiB`,
+    `${matrixLabel(FILLS.length, KINDS.length)}: a store filled to a byte budget of 64 MiB with ${kind} names holds at most the budget and an eighth (heap and buffers), and grows RSS by at most the budget and a half, plus 16 MiB`,
     { timeout: 180_000 },
     async () => {
       const { code, lines, stderr } = await runProcess({
