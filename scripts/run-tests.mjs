@@ -63,11 +63,13 @@ const fileTimeoutMs = process.env.TEST_FILE_TIMEOUT_MS ?? (fullMatrix ? '900000'
 // Within the run, a document linted once (the shipped one, a fixture) is
 // read back by every later run of the harness on it.
 // A PLANTSTORE_CACHE_DIR already set is the caller's choice, and is used.
-if (process.env.PLANTSTORE_CACHE_DIR === undefined) {
-  const cacheDir = mkdtempSync(join(tmpdir(), 'plantstore-test-cache-'));
-  process.env.PLANTSTORE_CACHE_DIR = cacheDir;
-  process.on('exit', () => rmSync(cacheDir, { recursive: true, force: true }));
-}
+// The files also share the run's folder, PLANTSTORE_TEST_RUN_DIR, for what
+// they make once for the run (test/support/postgres.ts: a copy of initdb's
+// cluster, which every later PostgreSQL file copies instead of running initdb).
+const runDir = mkdtempSync(join(tmpdir(), 'plantstore-test-run-'));
+process.env.PLANTSTORE_TEST_RUN_DIR = runDir;
+process.on('exit', () => rmSync(runDir, { recursive: true, force: true }));
+process.env.PLANTSTORE_CACHE_DIR ??= join(runDir, 'cache');
 // Node's run() API, not `node --test`: the command line sorts the files by
 // name whatever order it is given them, run() starts them in the order given.
 // Its events go to two reporters: spec on stdout, as `node --test` writes it,

@@ -2,6 +2,7 @@
 // fresh database in it per test, so that tests share the cluster's start-up
 // and nothing else. A file skips its tests with the reason when the
 // binaries are missing; `.ci/run` installs them, so CI always runs them.
+import { join } from 'node:path';
 import { after, before } from 'node:test';
 import pg from 'pg';
 import { findPostgres, startCluster, type Cluster } from '../../tools/postgres-cluster.js';
@@ -25,7 +26,9 @@ export function useTestDatabases(): TestDatabases {
   let count = 0;
   before(async () => {
     if ('missing' in binaries) return;
-    cluster = await startCluster(binaries);
+    // scripts/run-tests.mjs gives its files a folder for the run: the first cluster's initdb is copied from there.
+    const runDir = process.env.PLANTSTORE_TEST_RUN_DIR;
+    cluster = await startCluster(binaries, { templates: runDir ? join(runDir, 'postgres') : undefined });
   });
   after(async () => {
     await cluster?.destroy();
