@@ -10,11 +10,10 @@ import { runTarget } from '../../conformance/run/runner.js';
 import { loadSpecModel } from '../../conformance/model/spec-model.js';
 import { startFake, type FakeServer } from '../support/fake-server.js';
 import type { FakeOptions, Mutation } from '../support/fake-mutations.js';
-import { EARLIER_RUNS, MUTANTS } from '../support/mutants.js';
+import { checksRunAgainst, EARLIER_RUNS, HOLDING, MUTANTS } from '../support/mutants.js';
 
 const TOKEN = 'mutant-test-token';
 const model = loadSpecModel();
-const aggregates = new Set(catalog.filter((c) => c.kind === 'aggregate').map((c) => c.id));
 
 async function runAgainst(
   fake: FakeServer,
@@ -70,12 +69,6 @@ describe('the baseline fake server', () => {
   });
 });
 
-/**
- * Mutants that hold a create for seconds (test/support/fake-create.ts: raceDuplicates keeps a create with no twin
- * in flight 5 s in its race window): their run mostly waits, so it runs beside the other runs that wait, below.
- */
-const HOLDING: Mutation[] = ['raceDuplicates'];
-
 const byMutant = new Map<Mutation, Array<[string, Outcome]>>();
 for (const [id, mutant, outcome] of MUTANTS) byMutant.set(mutant, [...(byMutant.get(mutant) ?? []), [id, outcome]]);
 
@@ -85,8 +78,7 @@ function mutantTest(mutant: Mutation, rows: Array<[string, Outcome]>): void {
     const fake = await startFake({ tokens: [TOKEN], [mutant]: true });
     try {
       // Aggregate checks grade the exchanges of the whole run.
-      const only = rows.some(([id]) => aggregates.has(id)) ? undefined : rows.map(([id]) => id);
-      const r = await runAgainst(fake, only);
+      const r = await runAgainst(fake, checksRunAgainst(mutant));
       const got = outcomes(r);
       for (const [id, expected] of rows) {
         const result = r.results.find((x) => x.id === id)!;
@@ -117,7 +109,7 @@ describe('each check against the mutant that breaks its rule', () => {
 // one after the other. Every other run of this file runs alone.
 describe('the runs that wait, side by side', { concurrency: true, timeout: 300_000 }, () => {
   describe('the mutants that hold a create', () => {
-    for (const mutant of HOLDING) mutantTest(mutant, byMutant.get(mutant)!);
+    for (const [mutant, rows] of byMutant) if (HOLDING.includes(mutant)) mutantTest(mutant, rows);
   });
 
   describe('a target that hangs on a hostile input', () => {
