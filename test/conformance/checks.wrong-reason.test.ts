@@ -2,7 +2,9 @@
 // breaks its rule for a reason other than the obvious one, and must not pass
 // it (WRONG_REASON_MUTANTS); and every non-strict grade of the audit is run
 // against a correct server that makes exactly the allowed choice, and must
-// not fail it (ALLOWED_CHOICES). The rows of a table run one after the other.
+// not fail it (ALLOWED_CHOICES; those whose run checks.mutants.test.ts makes
+// run there). The rows of a table run one after the other; those whose fake
+// holds creates for seconds, beside them.
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { NON_STRICT } from '../support/fake-resource-breaks.js';
@@ -14,7 +16,15 @@ import { runTarget } from '../../conformance/run/runner.js';
 import { loadSpecModel, type SpecModel } from '../../conformance/model/spec-model.js';
 import { startFake } from '../support/fake-server.js';
 import { fixturePath } from '../support/fixtures.js';
-import { ALLOWED_CHOICES, WRONG_REASON_MUTANTS, type FakeRow } from '../support/mutants.js';
+import {
+  ALLOWED_CHOICES,
+  holds,
+  runAsMutant,
+  WRONG_REASON_MUTANTS,
+  type AllowedChoiceRow,
+  type FakeRow,
+  type WrongReasonRow,
+} from '../support/mutants.js';
 import { failingResults, runResourceFake } from '../support/harness-runs.js';
 import { RESOURCE_ALLOWED, RESOURCE_CHECKS, RESOURCE_WRONG_REASON } from '../support/resource-mutants.js';
 
@@ -118,74 +128,85 @@ describe('the tables of wrong-reason mutants and allowed choices', { timeout: 30
   });
 });
 
-describe(
-  'each check against a mutant that breaks its rule for another reason: never a pass',
-  { timeout: 300_000 },
-  () => {
-    for (const row of WRONG_REASON_MUTANTS) {
-      it(`${row.check} ${row.expected}: ${switches(row)} (${row.why})`, async () => {
-        const result = await runRow(row);
-        assert.equal(result.outcome, row.expected, `${row.check} against ${switches(row)}: ${result.actual}`);
-        if (row.reason) assert.match(result.actual ?? '', row.reason, `${row.check}: the skip says why`);
-        if (row.expected === 'fail')
-          assert.ok(
-            result.expected && result.actual,
-            `${row.check}: a failure says what was expected and what came back`,
-          );
-      });
-    }
-  },
-);
+/** A wrong-reason mutant's test: never a pass. */
+function wrongReasonTest(row: WrongReasonRow): void {
+  it(`${row.check} ${row.expected}: ${switches(row)} (${row.why})`, async () => {
+    const result = await runRow(row);
+    assert.equal(result.outcome, row.expected, `${row.check} against ${switches(row)}: ${result.actual}`);
+    if (row.reason) assert.match(result.actual ?? '', row.reason, `${row.check}: the skip says why`);
+    if (row.expected === 'fail')
+      assert.ok(result.expected && result.actual, `${row.check}: a failure says what was expected and what came back`);
+  });
+}
 
-describe(
-  'each non-strict grade against a correct server that makes the allowed choice: never a failure',
-  { timeout: 300_000 },
-  () => {
-    for (const row of ALLOWED_CHOICES) {
-      it(`${row.check} ${row.expected}: ${row.choice} (${row.source})`, async () => {
-        const result = await runRow(row, row.restrictsTokens ?? true);
-        assert.equal(result.outcome, row.expected, `${row.check} against ${switches(row)}: ${result.actual}`);
-        if (row.reason) assert.match(result.actual ?? '', row.reason, `${row.check}: the skip says why`);
-      });
-    }
-  },
-);
+/** An allowed choice's test: never a failure. */
+function allowedChoiceTest(row: AllowedChoiceRow): void {
+  it(`${row.check} ${row.expected}: ${row.choice} (${row.source})`, async () => {
+    const result = await runRow(row, row.restrictsTokens ?? true);
+    assert.equal(result.outcome, row.expected, `${row.check} against ${switches(row)}: ${result.actual}`);
+    if (row.reason) assert.match(result.actual ?? '', row.reason, `${row.check}: the skip says why`);
+  });
+}
 
-describe(
-  'each check of every operation and of the plant resource against a mutant of the multi-operation fake: a failure, for its own rule only',
-  { timeout: 300_000 },
-  () => {
-    for (const row of RESOURCE_WRONG_REASON) {
-      it(`${row.check} fails ${row.fixture} with ${row.breaks.join(' + ')}, for its rule (${row.why})`, async () => {
-        const results = await runResourceFake(row.fixture, row.breaks);
-        const result = results.find((x) => x.id === row.check)!;
-        assert.equal(result.outcome, row.expected, `${row.check}: ${result.actual ?? ''}`);
-        assert.match(result.cause ?? '', row.cause, `${row.check}: the cause names the rule broken`);
-        assert.ok(
-          result.expected && result.actual,
-          `${row.check}: a failure says what was expected and what came back`,
-        );
-        assert.deepEqual(
-          failingResults(results).filter((f) => !f.startsWith(`${row.check} `)),
-          [],
-          'no other check fails it: it breaks this rule only',
-        );
-      });
-    }
-  },
-);
+// The allowed choices whose run checks.mutants.test.ts makes, and whose outcome it asserts (the same fake, checks,
+// seed and cases: runAsMutant in test/support/mutants.ts), are not run twice.
+const ALLOWED_HERE = ALLOWED_CHOICES.filter((row) => !runAsMutant(row));
+const ALLOWED_AS_MUTANTS = ALLOWED_CHOICES.length - ALLOWED_HERE.length;
 
-describe(
-  'each check of every operation and of the plant resource against an allowed choice: never a failure',
-  { timeout: 300_000 },
-  () => {
-    for (const row of RESOURCE_ALLOWED) {
-      it(`${row.check} ${row.expected}: ${row.fixture} with ${row.breaks.join(' + ')}, ${row.choice} (${row.source})`, async () => {
-        const results = await runResourceFake(row.fixture, row.breaks);
-        const result = results.find((x) => x.id === row.check)!;
-        assert.equal(result.outcome, row.expected, `${row.check}: ${result.actual ?? ''}`);
-        assert.deepEqual(failingResults(results), [], 'no check fails an allowed choice');
-      });
-    }
-  },
-);
+// A fake that holds creates (HOLDING) makes its run mostly wait: those rows run beside the others, one after the
+// other among themselves (the race window is shared by id), while the rows of each table run one after the other.
+describe('the rows whose fake holds creates, beside the other rows', { concurrency: true, timeout: 300_000 }, () => {
+  describe('the rows whose fake holds creates, one after the other', () => {
+    for (const row of WRONG_REASON_MUTANTS.filter(holds)) wrongReasonTest(row);
+    for (const row of ALLOWED_HERE.filter(holds)) allowedChoiceTest(row);
+  });
+
+  describe('every other row, one table after the other', () => {
+    describe('each check against a mutant that breaks its rule for another reason: never a pass', () => {
+      for (const row of WRONG_REASON_MUTANTS.filter((r) => !holds(r))) wrongReasonTest(row);
+    });
+
+    describe(`each non-strict grade against a correct server that makes the allowed choice: never a failure (${ALLOWED_AS_MUTANTS} run as mutants by checks.mutants.test.ts)`, () => {
+      for (const row of ALLOWED_HERE.filter((r) => !holds(r))) allowedChoiceTest(row);
+    });
+
+    describe(
+      'each check of every operation and of the plant resource against a mutant of the multi-operation fake: a failure, for its own rule only',
+      { timeout: 300_000 },
+      () => {
+        for (const row of RESOURCE_WRONG_REASON) {
+          it(`${row.check} fails ${row.fixture} with ${row.breaks.join(' + ')}, for its rule (${row.why})`, async () => {
+            const results = await runResourceFake(row.fixture, row.breaks);
+            const result = results.find((x) => x.id === row.check)!;
+            assert.equal(result.outcome, row.expected, `${row.check}: ${result.actual ?? ''}`);
+            assert.match(result.cause ?? '', row.cause, `${row.check}: the cause names the rule broken`);
+            assert.ok(
+              result.expected && result.actual,
+              `${row.check}: a failure says what was expected and what came back`,
+            );
+            assert.deepEqual(
+              failingResults(results).filter((f) => !f.startsWith(`${row.check} `)),
+              [],
+              'no other check fails it: it breaks this rule only',
+            );
+          });
+        }
+      },
+    );
+
+    describe(
+      'each check of every operation and of the plant resource against an allowed choice: never a failure',
+      { timeout: 300_000 },
+      () => {
+        for (const row of RESOURCE_ALLOWED) {
+          it(`${row.check} ${row.expected}: ${row.fixture} with ${row.breaks.join(' + ')}, ${row.choice} (${row.source})`, async () => {
+            const results = await runResourceFake(row.fixture, row.breaks);
+            const result = results.find((x) => x.id === row.check)!;
+            assert.equal(result.outcome, row.expected, `${row.check}: ${result.actual ?? ''}`);
+            assert.deepEqual(failingResults(results), [], 'no check fails an allowed choice');
+          });
+        }
+      },
+    );
+  });
+});

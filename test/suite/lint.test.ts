@@ -24,10 +24,17 @@ function copyOfTheProject(): string {
   for (const file of ['lint.mjs', 'lint-spec.mjs']) cpSync(join(ROOT, 'scripts', file), join(dir, 'scripts', file));
   cpSync(join(ROOT, 'spec', 'openapi.yaml'), join(dir, 'spec', 'openapi.yaml'));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'lint-copy', private: true, type: 'module' }));
-  writeFileSync(
-    join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', types: [] }, include: ['src/**/*.ts'] }),
-  );
+  // The project's target and skipLibCheck, and only the ES2022 library: the copy's one source file needs no DOM
+  // types, which the type check and the type-checked lint would otherwise read (and check) twice, for seconds.
+  const compilerOptions = {
+    strict: true,
+    module: 'NodeNext',
+    target: 'ES2022',
+    lib: ['ES2022'],
+    skipLibCheck: true,
+    types: [],
+  };
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['src/**/*.ts'] }));
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
   return dir;
 }

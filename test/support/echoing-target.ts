@@ -93,12 +93,12 @@ export const FRAGMENT_LENGTH = 8;
 /** The step fragmentsIn reads a text by: half a fragment. */
 const QUARTER = FRAGMENT_LENGTH / 2;
 
-/**
- * Every run of FRAGMENT_LENGTH characters of `secret`, in any of the forms a
- * target writes it (and the JSON report's escaping of those), found in
- * `text`, letter case aside: what a report must never show.
- */
-export function fragmentsIn(text: string, secret: string): string[] {
+/** The windows of a secret, by their lower case, and their runs of 4 characters: the same for every text searched. */
+const windowsBySecret = new Map<string, { windows: Map<string, string[]>; quarters: Set<string> }>();
+
+function windowsOf(secret: string): { windows: Map<string, string[]>; quarters: Set<string> } {
+  const known = windowsBySecret.get(secret);
+  if (known) return known;
   const forms = [
     ...ECHO_FORMS.map((form) => echoed(secret, form)),
     JSON.stringify(echoed(secret, 'json')).slice(1, -1),
@@ -116,6 +116,18 @@ export function fragmentsIn(text: string, secret: string): string[] {
       windows.set(lower, [...(windows.get(lower) ?? []), window]);
       for (let j = 0; j + QUARTER <= FRAGMENT_LENGTH; j++) quarters.add(lower.slice(j, j + QUARTER));
     }
+  const made = { windows, quarters };
+  windowsBySecret.set(secret, made);
+  return made;
+}
+
+/**
+ * Every run of FRAGMENT_LENGTH characters of `secret`, in any of the forms a
+ * target writes it (and the JSON report's escaping of those), found in
+ * `text`, letter case aside: what a report must never show.
+ */
+export function fragmentsIn(text: string, secret: string): string[] {
+  const { windows, quarters } = windowsOf(secret);
   const haystack = text.toLowerCase();
   const found = new Set<string>();
   for (let q = 0; q + QUARTER <= haystack.length; q += QUARTER) {

@@ -7,9 +7,10 @@
 // the choice a source allows (allowed-choices-*.ts); both read by
 // test/conformance/checks.wrong-reason.test.ts. The rows' shape is in
 // mutant-rows.ts.
+import { catalog } from '../../conformance/checks/index.js';
 import type { Outcome } from '../../conformance/checks/types.js';
 import type { Mutation } from './fake-mutations.js';
-import type { AllowedChoiceRow, WrongReasonRow } from './mutant-rows.js';
+import type { AllowedChoiceRow, FakeRow, WrongReasonRow } from './mutant-rows.js';
 import { BODY_WRONG_REASONS } from './wrong-reason-bodies.js';
 import { SERVICE_WRONG_REASONS } from './wrong-reason-service.js';
 import { RFC_CHOICES } from './allowed-choices-rfc.js';
@@ -97,3 +98,42 @@ export const MUTANTS: Array<[string, Mutation, Outcome]> = [
 export const WRONG_REASON_MUTANTS: WrongReasonRow[] = [...BODY_WRONG_REASONS, ...SERVICE_WRONG_REASONS];
 
 export const ALLOWED_CHOICES: AllowedChoiceRow[] = [...RFC_CHOICES, ...SPEC_CHOICES];
+
+const AGGREGATES = new Set(catalog.filter((c) => c.kind === 'aggregate').map((c) => c.id));
+
+/**
+ * The checks run against a mutant (checks.mutants.test.ts): those of its rows, or the whole catalog (undefined)
+ * where one of them is an aggregate check, which grades every exchange of the run.
+ */
+export function checksRunAgainst(mutant: Mutation): string[] | undefined {
+  const ids = MUTANTS.filter(([, m]) => m === mutant).map(([id]) => id);
+  return ids.some((id) => AGGREGATES.has(id)) ? undefined : ids;
+}
+
+/**
+ * Whether checks.mutants.test.ts already makes an allowed choice's run and asserts its outcome: the row's fake is
+ * one switch, a mutant of MUTANTS graded there as the row expects, with the same checks run (the row's alone, or
+ * the whole catalog for an aggregate check), on spec/openapi.yaml, the target said to restrict tokens, and no
+ * reason to match.
+ */
+export function runAsMutant(row: AllowedChoiceRow): boolean {
+  const switches = Object.entries(row.fake);
+  if (row.document !== undefined || row.restrictsTokens !== undefined || row.reason || switches.length !== 1)
+    return false;
+  const [mutant, on] = switches[0]!;
+  if (on !== true || !MUTANTS.some(([id, m, o]) => id === row.check && m === mutant && o === row.expected))
+    return false;
+  const run = checksRunAgainst(mutant as Mutation);
+  return AGGREGATES.has(row.check) ? run === undefined : run?.length === 1 && run[0] === row.check;
+}
+
+/**
+ * The switches whose fake holds a create for seconds (test/support/fake-create.ts: a create with no twin in flight
+ * waits 5 s in the race window, twice a run of PS-STATE-003): a run against them mostly waits, so the tests run it
+ * beside other runs instead of after them. Two of them never run at once: the window is shared by every fake of a
+ * process, by id.
+ */
+export const HOLDING: Mutation[] = ['raceDuplicates', 'uniqueViolation500'];
+
+/** Whether a row's fake holds creates (HOLDING). */
+export const holds = (row: FakeRow): boolean => HOLDING.some((mutant) => row.fake[mutant] === true);
