@@ -129,9 +129,8 @@ export function runAsMutant(row: AllowedChoiceRow): boolean {
 
 /**
  * The switches whose fake holds a create for seconds (test/support/fake-create.ts: a create with no twin in flight
- * waits 5 s in the race window, twice a run of PS-STATE-003): a run against them mostly waits, so the tests run it
- * beside other runs instead of after them. Two of them never run at once: the window is shared by every fake of a
- * process, by id.
+ * waits 5 s in the race window, twice a run of PS-STATE-003): a run against them mostly waits, and the tests group
+ * those runs. Two of them must never run at once: the window is shared by every fake of a process, by id.
  */
 export const HOLDING: Mutation[] = ['raceDuplicates', 'uniqueViolation500'];
 
