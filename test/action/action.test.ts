@@ -13,9 +13,21 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { freePort } from '../../lib/process.js';
 import type { JsonReport } from '../../conformance/report/json.js';
-import { runStep, TOKEN } from '../support/action-step.js';
+import { runStep, tempFolder, TOKEN } from '../support/action-step.js';
 import { echoed, fragmentsIn, startEchoingTarget } from '../support/echoing-target.js';
 import { startFake } from '../support/fake-server.js';
+
+/**
+ * A fresh workspace whose config file (the `config` input) runs only `checks`: where a test looks at the step's
+ * mechanics (exit code, reports, summary, outputs), a few checks show them as the whole catalog would. The whole
+ * catalog runs through the bundle below, where the assertion is about every check's output (the token-echoing
+ * target); the fake's baseline passing every check: gateway.test.ts's baseline run.
+ */
+function narrowedTo(checks: string[]): { config: { config: string }; workspace: { workspace: string } } {
+  const workspace = tempFolder('plantstore-action-');
+  writeFileSync(join(workspace, 'narrowed.yaml'), `only: ${checks.join(',')}\n`);
+  return { config: { config: 'narrowed.yaml' }, workspace: { workspace } };
+}
 
 describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300_000 }, () => {
   it('an empty token against a target that requires one: exit 2 with the diagnosis, never "the service is broken"', async () => {
@@ -41,7 +53,11 @@ describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300
   it('against a conforming target: exit 0, the three reports, a summary with the counts, the outputs', async () => {
     const fake = await startFake({ tokens: [TOKEN] });
     try {
-      const step = await runStep({ target: fake.url, token: TOKEN, seed: '42', reports: 'out' });
+      const narrowed = narrowedTo(['PS-AUTH-001', 'PS-ACCEPT-001', 'PS-REJECT-001']);
+      const step = await runStep(
+        { target: fake.url, token: TOKEN, seed: '42', reports: 'out', ...narrowed.config },
+        narrowed.workspace,
+      );
       assert.equal(step.code, 0, step.log);
       for (const file of ['conformance.json', 'conformance.junit.xml', 'conformance.html'])
         assert.ok(existsSync(join(step.workspace, 'out', file)), file);
@@ -65,7 +81,9 @@ describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300
   it('against a target that breaks a rule: exit 1, each failure in the summary with Expected, Actual and its curl line', async () => {
     const fake = await startFake({ tokens: [TOKEN], noWwwAuthenticate: true });
     try {
-      const step = await runStep({ target: fake.url, token: TOKEN });
+      // Two checks the missing WWW-Authenticate fails, one it passes.
+      const narrowed = narrowedTo(['PS-AUTH-001', 'PS-AUTH-002', 'PS-ACCEPT-001']);
+      const step = await runStep({ target: fake.url, token: TOKEN, ...narrowed.config }, narrowed.workspace);
       assert.equal(step.code, 1, step.log);
       assert.equal(step.outputs['exit-code'], '1');
       assert.match(step.summary, /^## Plant Store conformance: FAILED: a check failed$/m);
@@ -88,7 +106,12 @@ describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300
   it('with strict: a non-strict outcome fails the step and is listed', async () => {
     const fake = await startFake({ tokens: [TOKEN], status422: true });
     try {
-      const step = await runStep({ target: fake.url, token: TOKEN, strict: 'true', seed: '7' });
+      // A check the 422 makes non-strict, one it passes.
+      const narrowed = narrowedTo(['PS-REJECT-001', 'PS-ACCEPT-001']);
+      const step = await runStep(
+        { target: fake.url, token: TOKEN, strict: 'true', seed: '7', ...narrowed.config },
+        narrowed.workspace,
+      );
       assert.equal(step.code, 1, step.log);
       assert.match(step.summary, /; strict\./);
       assert.match(step.summary, /^#### PS-\S+ .*: non-strict /m);
@@ -162,7 +185,11 @@ describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300
   it('a run that ends before it writes its report: the summary says so, never the results of an earlier run in the same workspace', async () => {
     const fake = await startFake({ tokens: [TOKEN], noWwwAuthenticate: true });
     try {
-      const first = await runStep({ target: fake.url, token: TOKEN, seed: '3' });
+      const narrowed = narrowedTo(['PS-AUTH-001', 'PS-ACCEPT-001']);
+      const first = await runStep(
+        { target: fake.url, token: TOKEN, seed: '3', ...narrowed.config },
+        narrowed.workspace,
+      );
       assert.equal(first.code, 1, first.log);
       assert.ok(existsSync(join(first.workspace, 'conformance-reports', 'conformance.json')));
       // The same workspace, and an option the harness refuses (from the file the `config` input names): exit 2 before any check, and no report.
