@@ -21,7 +21,8 @@ import { startFake } from '../support/fake-server.js';
  * A fresh workspace whose config file (the `config` input) runs only `checks`: where a test looks at the step's
  * mechanics (exit code, reports, summary, outputs), a few checks show them as the whole catalog would. The whole
  * catalog runs through the bundle below, where the assertion is about every check's output (the token-echoing
- * target); the fake's baseline passing every check: gateway.test.ts's baseline run.
+ * target); the bundle passing the whole catalog against the fake's baseline: checkout.test.ts (from a checkout of the
+ * action alone).
  */
 function narrowedTo(checks: string[]): { config: { config: string }; workspace: { workspace: string } } {
   const workspace = tempFolder('plantstore-action-');
