@@ -10,12 +10,54 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { freePort } from '../../lib/process.js';
 import type { JsonReport } from '../../conformance/report/json.js';
-import { runStep, TOKEN } from '../support/action-step.js';
+import { runStep, tempFolder, TOKEN, type StepRun } from '../support/action-step.js';
 import { echoed, fragmentsIn, startEchoingTarget } from '../support/echoing-target.js';
-import { startFake } from '../support/fake-server.js';
+import { startFake, type FakeServer } from '../support/fake-server.js';
+
+/**
+ * A fresh workspace whose config file (the `config` input) runs only `checks`: where a test looks at the step's
+ * mechanics (exit code, reports, summary, outputs), a few checks show them as the whole catalog would. The whole
+ * catalog runs through the bundle below, where the assertion is about every check's output (the token-echoing
+ * target); the bundle passing the whole catalog against the fake's baseline: checkout.test.ts (from a checkout of the
+ * action alone).
+ */
+function narrowedTo(checks: string[]): { config: { config: string }; workspace: { workspace: string } } {
+  const workspace = tempFolder('plantstore-action-');
+  writeFileSync(join(workspace, 'narrowed.yaml'), `only: ${checks.join(',')}\n`);
+  return { config: { config: 'narrowed.yaml' }, workspace: { workspace } };
+}
+
+/**
+ * The step against a target that breaks a rule (no WWW-Authenticate), once for the file: the test of a failing run
+ * reads it, and the test of a run that ends before its report runs again in its workspace. Two checks the missing
+ * WWW-Authenticate fails, one it passes. The target stays up until the file ends.
+ */
+let breaking: Promise<{ fake: FakeServer; step: StepRun }> | undefined;
+function breakingRun(): Promise<{ fake: FakeServer; step: StepRun }> {
+  breaking ??= (async () => {
+    const fake = await startFake({ tokens: [TOKEN], noWwwAuthenticate: true });
+    try {
+      const narrowed = narrowedTo(['PS-AUTH-001', 'PS-AUTH-002', 'PS-ACCEPT-001']);
+      return {
+        fake,
+        step: await runStep({ target: fake.url, token: TOKEN, seed: '3', ...narrowed.config }, narrowed.workspace),
+      };
+    } catch (err) {
+      await fake.close();
+      throw err;
+    }
+  })();
+  return breaking;
+}
+after(async () => {
+  await breaking?.then(
+    ({ fake }) => fake.close(),
+    () => undefined,
+  );
+});
 
 describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300_000 }, () => {
   it('an empty token against a target that requires one: exit 2 with the diagnosis, never "the service is broken"', async () => {
@@ -41,7 +83,11 @@ describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300
   it('against a conforming target: exit 0, the three reports, a summary with the counts, the outputs', async () => {
     const fake = await startFake({ tokens: [TOKEN] });
     try {
-      const step = await runStep({ target: fake.url, token: TOKEN, seed: '42', reports: 'out' });
+      const narrowed = narrowedTo(['PS-AUTH-001', 'PS-ACCEPT-001', 'PS-REJECT-001']);
+      const step = await runStep(
+        { target: fake.url, token: TOKEN, seed: '42', reports: 'out', ...narrowed.config },
+        narrowed.workspace,
+      );
       assert.equal(step.code, 0, step.log);
       for (const file of ['conformance.json', 'conformance.junit.xml', 'conformance.html'])
         assert.ok(existsSync(join(step.workspace, 'out', file)), file);
@@ -63,32 +109,32 @@ describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300
   });
 
   it('against a target that breaks a rule: exit 1, each failure in the summary with Expected, Actual and its curl line', async () => {
-    const fake = await startFake({ tokens: [TOKEN], noWwwAuthenticate: true });
-    try {
-      const step = await runStep({ target: fake.url, token: TOKEN });
-      assert.equal(step.code, 1, step.log);
-      assert.equal(step.outputs['exit-code'], '1');
-      assert.match(step.summary, /^## Plant Store conformance: FAILED: a check failed$/m);
-      const report = JSON.parse(
-        readFileSync(join(step.workspace, 'conformance-reports', 'conformance.json'), 'utf8'),
-      ) as JsonReport;
-      const failed = report.targets[0]!.results.filter((r) => r.outcome === 'fail');
-      assert.ok(failed.length > 0);
-      assert.match(step.summary, new RegExp(`^### Failures \\(${failed.length}\\)$`, 'm'));
-      for (const r of failed) {
-        assert.match(step.summary, new RegExp(`^#### ${r.id} `, 'm'), r.id);
-        assert.ok(step.summary.includes(r.reproduce!), `${r.id}'s curl line`);
-      }
-      assert.ok(!step.summary.includes(TOKEN), 'the curl lines read the token from $PLANTSTORE_TOKEN');
-    } finally {
-      await fake.close();
+    const { step } = await breakingRun();
+    assert.equal(step.code, 1, step.log);
+    assert.equal(step.outputs['exit-code'], '1');
+    assert.match(step.summary, /^## Plant Store conformance: FAILED: a check failed$/m);
+    const report = JSON.parse(
+      readFileSync(join(step.workspace, 'conformance-reports', 'conformance.json'), 'utf8'),
+    ) as JsonReport;
+    const failed = report.targets[0]!.results.filter((r) => r.outcome === 'fail');
+    assert.ok(failed.length > 0);
+    assert.match(step.summary, new RegExp(`^### Failures \\(${failed.length}\\)$`, 'm'));
+    for (const r of failed) {
+      assert.match(step.summary, new RegExp(`^#### ${r.id} `, 'm'), r.id);
+      assert.ok(step.summary.includes(r.reproduce!), `${r.id}'s curl line`);
     }
+    assert.ok(!step.summary.includes(TOKEN), 'the curl lines read the token from $PLANTSTORE_TOKEN');
   });
 
   it('with strict: a non-strict outcome fails the step and is listed', async () => {
     const fake = await startFake({ tokens: [TOKEN], status422: true });
     try {
-      const step = await runStep({ target: fake.url, token: TOKEN, strict: 'true', seed: '7' });
+      // A check the 422 makes non-strict, one it passes.
+      const narrowed = narrowedTo(['PS-REJECT-001', 'PS-ACCEPT-001']);
+      const step = await runStep(
+        { target: fake.url, token: TOKEN, strict: 'true', seed: '7', ...narrowed.config },
+        narrowed.workspace,
+      );
       assert.equal(step.code, 1, step.log);
       assert.match(step.summary, /; strict\./);
       assert.match(step.summary, /^#### PS-\S+ .*: non-strict /m);
@@ -160,31 +206,27 @@ describe('the GitHub Action (action.yml, as the runner runs it)', { timeout: 300
   });
 
   it('a run that ends before it writes its report: the summary says so, never the results of an earlier run in the same workspace', async () => {
-    const fake = await startFake({ tokens: [TOKEN], noWwwAuthenticate: true });
-    try {
-      const first = await runStep({ target: fake.url, token: TOKEN, seed: '3' });
-      assert.equal(first.code, 1, first.log);
-      assert.ok(existsSync(join(first.workspace, 'conformance-reports', 'conformance.json')));
-      // The same workspace, and an option the harness refuses (from the file the `config` input names): exit 2 before any check, and no report.
-      writeFileSync(join(first.workspace, 'conformance.yaml'), 'cases: many\n');
-      const second = await runStep(
-        { target: fake.url, token: TOKEN, seed: '3', config: 'conformance.yaml' },
-        { workspace: first.workspace },
-      );
-      assert.equal(second.code, 2, second.log);
-      assert.match(second.log, /cases in .*conformance\.yaml/);
-      assert.match(
-        second.summary,
-        /^## Plant Store conformance: ERROR: the harness could not finish, and found no failure before it stopped$/m,
-      );
-      assert.match(second.summary, /No report: the run ended before checks ran \(exit 2\)/);
-      assert.doesNotMatch(second.summary, /### Failures|What failed|\| target \| pass/, second.summary);
-      assert.ok(
-        !existsSync(join(first.workspace, 'conformance-reports', 'conformance.json')),
-        "the earlier run's report is not left to be taken for this run's",
-      );
-    } finally {
-      await fake.close();
-    }
+    // The earlier run: the one against the target that breaks a rule (above), which wrote its report.
+    const { fake, step: first } = await breakingRun();
+    assert.equal(first.code, 1, first.log);
+    assert.ok(existsSync(join(first.workspace, 'conformance-reports', 'conformance.json')));
+    // The same workspace, and an option the harness refuses (from the file the `config` input names): exit 2 before any check, and no report.
+    writeFileSync(join(first.workspace, 'conformance.yaml'), 'cases: many\n');
+    const second = await runStep(
+      { target: fake.url, token: TOKEN, seed: '3', config: 'conformance.yaml' },
+      { workspace: first.workspace },
+    );
+    assert.equal(second.code, 2, second.log);
+    assert.match(second.log, /cases in .*conformance\.yaml/);
+    assert.match(
+      second.summary,
+      /^## Plant Store conformance: ERROR: the harness could not finish, and found no failure before it stopped$/m,
+    );
+    assert.match(second.summary, /No report: the run ended before checks ran \(exit 2\)/);
+    assert.doesNotMatch(second.summary, /### Failures|What failed|\| target \| pass/, second.summary);
+    assert.ok(
+      !existsSync(join(first.workspace, 'conformance-reports', 'conformance.json')),
+      "the earlier run's report is not left to be taken for this run's",
+    );
   });
 });

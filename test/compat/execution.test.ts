@@ -5,11 +5,12 @@
 // failing check tied to the change, with its Expected, Actual and curl
 // line), or, where the reference cannot show it, the rule stands alone and
 // the result says why; a compatible pair gives no failing check.
-// `npm test` runs one pair per way a pair is judged (its exit, and per side:
-// proof, rule alone, witness, not possible, label, the line that shows it,
-// the checks that must not depart): 23 of the 51; `npm run test:full`, in
-// CI, runs every pair (test/support/matrix.ts). The rules' verdict on every
-// pair runs in both (rules.test.ts).
+// `npm test` runs one pair of each way a pair is judged (its exit, the
+// checks that must not depart, and per side: proof, rule alone, witness,
+// not possible, label, the line that shows it), the pairs the closer tests
+// run first: 16 of the 51; `npm run test:full`, in CI, runs every pair
+// (test/support/matrix.ts). The rules' verdict on every pair runs in both
+// (rules.test.ts).
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,18 +50,37 @@ function compatRun(pair: Pair) {
   return run;
 }
 
-/** What a pair's test asserts, and so what one pair proves that another with the same key would prove again. */
-const judged = (pair: Pair) =>
-  JSON.stringify([
-    pair.exit,
-    pair.proof,
-    pair.witness,
-    pair.notPossible,
-    pair.label,
-    Object.keys(pair.shows ?? {}),
-    pair.notFailing !== undefined,
-  ]);
-const ROWS = matrixRows(PAIRS, judged);
+/**
+ * What a pair's test asserts, and so what one pair proves that another would prove again: its exit (and whether the
+ * rules call any side broken, or the execution alone decides), whether it names checks that must not depart, and per
+ * side the way that side is judged (proof, rule alone, witness, not possible, label, the line that shows it). The test
+ * asserts each side on its own, so a way a side is judged is proven once whatever the other side of its pair does:
+ * `npm test` runs one pair of each way of each, `npm run test:full` every pair.
+ */
+const WAYS: ((pair: Pair) => string)[] = [
+  (pair) => JSON.stringify([pair.exit, pair.proof === undefined]),
+  (pair) => String(pair.notFailing !== undefined),
+  ...(['clients', 'servers'] as const).map(
+    (side) => (pair: Pair) =>
+      JSON.stringify([
+        pair.proof?.[side],
+        pair.witness?.includes(side),
+        pair.notPossible?.includes(side),
+        pair.label?.[side],
+        pair.shows?.[side] !== undefined,
+      ]),
+  ),
+];
+const pairNamed = (start: string) => PAIRS.find((pair) => pair.name.startsWith(start))!;
+/** The pairs the closer tests below run. */
+const DELETE_QUERY = pairNamed('a new required query parameter on the delete');
+const SECURITY_OPTIONAL = pairNamed('security made optional');
+const PATTERN_CHANGED = pairNamed('a pattern changed');
+/** Those first: each runs anyway, so where one is judged a way a row shows, its run is that way's row (compatRun runs it once). */
+const CLOSER = [DELETE_QUERY, SECURITY_OPTIONAL, PATTERN_CHANGED];
+const PREFERRED = [...CLOSER, ...PAIRS.filter((pair) => !CLOSER.includes(pair))];
+const KEPT = new Set(WAYS.flatMap((way) => matrixRows(PREFERRED, way)));
+const ROWS = PAIRS.filter((pair) => KEPT.has(pair));
 
 describe(`compat execution, ${matrixLabel(ROWS.length, PAIRS.length)}`, { timeout: 600_000, concurrency: 2 }, () => {
   for (const pair of ROWS) {
@@ -163,7 +183,7 @@ describe(`compat execution, ${matrixLabel(ROWS.length, PAIRS.length)}`, { timeou
     // The reference's own non-strict answers (once, its 400 to DELETE /plants/abc) depart whichever document it serves;
     // the mechanism on made-up departures of that shape is in verdict.test.ts. Here, end to end: the baseline runs
     // where a crossed run departs, and no finding keeps a departing case the baseline shows alike.
-    const pair = PAIRS.find((p) => p.name.startsWith('a new required query parameter on the delete'))!;
+    const pair = DELETE_QUERY;
     const { result } = await compatRun(pair);
     const shown = renderCompatConsole(result);
     const baseline = result.execution?.clients.baseline;
@@ -184,7 +204,7 @@ describe(`compat execution, ${matrixLabel(ROWS.length, PAIRS.length)}`, { timeou
   });
 
   it('security made optional breaks no existing client: the old refusal checks answered 200 are set apart, none is a finding', async () => {
-    const pair = PAIRS.find((p) => p.name.startsWith('security made optional'))!;
+    const pair = SECURITY_OPTIONAL;
     const { result } = await compatRun(pair);
     const shown = renderCompatConsole(result);
     assert.deepEqual(
@@ -202,7 +222,7 @@ describe(`compat execution, ${matrixLabel(ROWS.length, PAIRS.length)}`, { timeou
   });
 
   it('a pattern the rules cannot compare is shown by execution: a check fails that no rule called breaking, and the report says the rules missed it', async () => {
-    const pair = PAIRS.find((p) => p.name.startsWith('a pattern changed'))!;
+    const pair = PATTERN_CHANGED;
     const { result } = await compatRun(pair);
     assert.equal(result.changes[0]!.clients, 'unknown');
     const onlyRun = result.agreements.find((a) => a.kind === 'execution-only' && a.side === 'clients');
