@@ -117,9 +117,9 @@ describe('plantstore-conformance CLI', { timeout: 300_000 }, () => {
   for (const [mutant, id] of mutants) {
     it(`exits 1 against ${mutant}, naming ${id} and how to reproduce it`, async () => {
       const json = join(dir, `${mutant}.json`);
-      // Only the check the mutant breaks: the exit code, the line, What failed and the report are this check's. That the
-      // whole catalog fails each mutant for its rule alone is checks.mutants.test.ts's; that no report shows the token
-      // from any check's exchanges, harness-output.test.ts's.
+      // Only the check the mutant breaks: every assertion here is about that check's line, its entry in What failed and
+      // its result. How a whole run's failures are grouped in What failed is first-run.test.ts's (the 201 server); that
+      // no report shows the token from any check's exchanges, harness-output.test.ts's.
       const r = await withFake({ [mutant]: true }, (url) =>
         cli(['--target', url, '--token', 'cli-token', '--only', id, '--cases', '10', '--seed', '3', '--json', json]),
       );

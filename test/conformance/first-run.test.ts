@@ -2,8 +2,8 @@
 // servers: --wait-for waits for a server that starts late; -H reaches a
 // gateway that wants its own header; --har records every exchange; the
 // failures of a server that answers 201 end the output as one group, in a
-// few lines; --fail-fast stops after the first failure. The mistakes that stop a run
-// are first-run.diagnosis.test.ts's, the configuration file
+// few lines; --fail-fast stops after the first failure. The mistakes that
+// stop a run are first-run.diagnosis.test.ts's, the configuration file
 // first-run.config.test.ts's.
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
@@ -104,7 +104,6 @@ describe('first runs: options that reach the target and record the run', { timeo
   });
 
   it('--har writes HAR 1.2 with one entry per exchange the target received, and no credential', async () => {
-    const key = GATEWAY_KEY;
     const { run, har, requests } = await runThroughGateway();
     assert.equal(run.code, 0, run.output);
     const text = readFileSync(har, 'utf8');
@@ -142,7 +141,7 @@ describe('first runs: options that reach the target and record the run', { timeo
         assert.ok(key in e.response, `response.${key}`);
       for (const key of ['send', 'wait', 'receive']) assert.equal(typeof e.timings[key], 'number', `timings.${key}`);
     }
-    assert.ok(!text.includes(TOKEN) && !text.includes(key), 'no token, no secret header');
+    assert.ok(!text.includes(TOKEN) && !text.includes(GATEWAY_KEY), 'no token, no secret header');
     assert.ok(
       log.entries.some((e) =>
         (e.request.headers as Array<{ name: string; value: string }>).some(
