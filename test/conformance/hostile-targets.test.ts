@@ -352,9 +352,20 @@ describe('the harness against hostile targets', { concurrency: 2, timeout: 300_0
   });
 
   it('CLI: a redirecting target exits 1 and the redirect target is never contacted', async () => {
+    // One check: the exit code and the lines are the CLI's; that no check of the whole catalog follows a redirect is
+    // the test of the 307 redirect above (in process).
     await withServer(hostile.recorder(), (elsewhere) =>
       withServer(hostile.redirecting(307, `${elsewhere.url}/plants`), async (s) => {
-        const run = await cli(['--target', s.url, '--timeout', String(GENEROUS_MS), '--cases', '2']);
+        const run = await cli([
+          '--target',
+          s.url,
+          '--timeout',
+          String(GENEROUS_MS),
+          '--cases',
+          '2',
+          '--only',
+          'PS-ACCEPT-001',
+        ]);
         assert.equal(run.code, 1, run.stdout + run.stderr);
         assert.equal(elsewhere.connections(), 0);
         assert.match(run.stdout, /redirect to http:\/\/127\.0\.0\.1:\d+\/plants not followed/);
