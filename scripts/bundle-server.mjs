@@ -5,6 +5,9 @@
 //   Ajv standalone code (server/http/request-body.ts).
 // Both are used only for the text they were made from (an edited document
 // is parsed and compiled at start as usual).
+// - dist/spec/meta-schema.validator.cjs: JSON Schema 2020-12's meta-schema
+//   as Ajv standalone code, which checks every schema before it is compiled
+//   (spec/meta-schema.ts), so that no process compiles the meta-schema.
 // - dist/server/start.bundle.mjs: the compiled server's entry point and
 //   everything it imports (Fastify, pino, the generated validator) in one
 //   file: `npm start` and the image run it. Start-up is mostly module loading
@@ -28,6 +31,8 @@ const { requestBodyValidatorModule } = await compiled('server/http/request-body.
 
 writeFileSync(PARSED_DOCUMENT_PATH, serializeParsedDocument(readFileSync(OPENAPI_PATH, 'utf8')));
 writeFileSync(join(out, 'spec', 'openapi.validator.js'), requestBodyValidatorModule(OPENAPI_PATH));
+const { metaSchemaValidatorModule } = await compiled('spec/meta-schema-module.js');
+writeFileSync(join(out, 'spec', 'meta-schema.validator.cjs'), metaSchemaValidatorModule());
 
 await build({
   // The compiled JavaScript, not server/start.ts: the generated validator

@@ -1,23 +1,21 @@
-// Validators for the schemas of the document, one construction for the
-// server (request bodies) and the harness (its own candidate bodies, and
-// every answer). Ajv checks JSON Schema 2020-12; the keywords it cannot check
-// exactly are taken over by one keyword of ours (exact-keyword.ts):
-// - `type`, because an integer beyond 2^53 arrives as a bigint and a numeral
-//   like 1e-400 as an object that stands for it, neither of which Ajv counts
-//   as a number;
-// - minimum, maximum, exclusiveMinimum, exclusiveMaximum and multipleOf, and
-//   enum and const holding numbers, compared on exact rationals
-//   (exact-number.ts); Ajv compares doubles and skips bigints;
+// Validators for the schemas of the document, one construction for the server (request bodies) and the harness (its
+// own candidate bodies, and every answer). Ajv checks JSON Schema 2020-12; the keywords it cannot check exactly are
+// taken over by one keyword of ours (exact-keyword.ts):
+// - `type`, because an integer beyond 2^53 arrives as a bigint and a numeral like 1e-400 as an object that stands for
+//   it, neither of which Ajv counts as a number;
+// - minimum, maximum, exclusiveMinimum, exclusiveMaximum and multipleOf, and enum and const holding numbers, compared
+//   on exact rationals (exact-number.ts); Ajv compares doubles and skips bigints;
 // - the integer formats with a range (int32, int64: spec/formats.ts).
-// A format that neither this keyword nor ajv-formats knows is an annotation
-// (JSON Schema 2020-12 §7.2.1) and is reported as such.
+// A format that neither this keyword nor ajv-formats knows is an annotation (JSON Schema 2020-12 §7.2.1) and is
+// reported as such.
 //
-// A validator is compiled when asked for (schemaValidators), or generated
-// as an ES module at build time (validatorModule) and wrapped when loaded
-// (validatorOf): the two report the same violations.
+// A validator is compiled when asked for (schemaValidators), or generated as an ES module at build time
+// (validatorModule) and wrapped when loaded (validatorOf): the two report the same violations. Each schema is first
+// checked against the dialect's meta-schema (meta-schema.ts).
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { compiledSchema, rememberCompiled, schemaKey } from './compiled-schemas.js';
 import { ajvModules } from './ajv.js';
+import { generatedMetaSchemaValidator, metaSchemaErrors } from './meta-schema.js';
 import { rationalOf } from './exact-number.js';
 import { integerRange } from './formats.js';
 import {
@@ -215,6 +213,7 @@ function newAjv(standalone: boolean): Ajv {
     logger: false,
     verbose: true,
     passContext: true,
+    validateSchema: generatedMetaSchemaValidator() === null, // compile checks it (meta-schema.ts)
     code: { regExp: ajvRegExp, ...(standalone ? { source: true, esm: true } : {}) },
   });
   addFormats(ajv, [...STRING_FORMATS] as Parameters<typeof addFormats>[1]);
@@ -266,8 +265,9 @@ function ajvCompiler(doc: OpenApiDocument, options: ValidatorOptions, standalone
       const known = key === undefined ? undefined : compiledSchema(key);
       if (known !== undefined) return known;
       const ajv = ajvOf();
-      if (!ajv.validateSchema(bundled)) {
-        const first = ajv.errors?.[0];
+      const invalid = metaSchemaErrors(ajv, bundled);
+      if (invalid !== undefined) {
+        const first = invalid[0];
         const at = documentPointer(first?.instancePath ?? '', pointer);
         throw new DocumentError(
           at,
