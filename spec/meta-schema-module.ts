@@ -1,7 +1,10 @@
 // The build's half of meta-schema.ts: the validator of JSON Schema
 // 2020-12's meta-schema as the text of a CommonJS module (Ajv's standalone
-// code), made by an Ajv with the options and formats the validators use, so
-// that it reports what that Ajv's validateSchema reports. CommonJS, because
+// code), made by an Ajv with the validators' options that bear on checking a
+// schema (allErrors, verbose, the formats), so that it reports what their
+// Ajv's validateSchema reports; it runs `pattern` on V8's engine, which the
+// meta-schema's two fixed patterns ($anchor, $dynamicAnchor) need no more
+// than ours. CommonJS, because
 // a schema is checked inside synchronous calls (buildApp throws a
 // DocumentError as it is called), which can require() it but not import()
 // it. Its runtime helpers (ajv's, ajv-formats') are required from

@@ -6,7 +6,7 @@
 // the harness, paid again by every CLI run, every server serving a document
 // of its own and every test file that compiles one. Where the generated
 // validator is not (the Action's bundle, a tree not yet built), Ajv checks
-// as before: the verdicts and the errors are the same, from the same code.
+// as before; the two find the same errors (test/spec/meta-schema.test.ts).
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';

@@ -140,7 +140,10 @@ export async function startCluster(binaries: PostgresBinaries, { templates }: Cl
   const dir = clusterFolder();
   const data = join(dir, 'data');
   const port = await freePort();
-  if (template === undefined || !(await copyData(template, data))) await initdb(binaries, data);
+  if (template === undefined || !(await copyData(template, data))) {
+    rmSync(data, { recursive: true, force: true }); // what a failed copy left
+    await initdb(binaries, data);
+  }
   // Loopback only; the socket in the cluster's own folder (not /var/run/postgresql).
   const options = `-p ${port} -c listen_addresses=${LOOPBACK} -k ${dir}`;
   let running = false;

@@ -19,7 +19,7 @@ const TASK = 'plantstore-compat';
 
 /**
  * compatMain, imported when called: the main thread needs the comparison's modules only for --help and bad
- * arguments; loading them there as well as in the worker cost every compat run about 0.1 s of CPU.
+ * arguments; loading them there as well as in the worker cost every compat run about 0.3 s of CPU.
  */
 const compatMain = async (...args: Parameters<typeof import('./compat.js').compatMain>) =>
   (await import('./compat.js')).compatMain(...args);
